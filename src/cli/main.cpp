@@ -1,0 +1,59 @@
+// media-capabilities: one binary, several faces. `probe` prints what this machine's GPUs
+// state; `query-va` is the internal child that asks one driver.
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "cli/probe_command.h"
+#include "cli/query_va_command.h"
+
+namespace {
+
+// SelfExecutable is the path the query children are started from: this very binary, so
+// the parent and its children can never be of different versions.
+std::string SelfExecutable() { return "/proc/self/exe"; }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"media-capabilities: publishes what each GPU's video engine can do"};
+  app.require_subcommand(1);
+
+  mc::ProbeOptions probe;
+  probe.request.query.program = SelfExecutable();
+  std::string output = "table";
+  double deadline_seconds = std::chrono::duration<double>(mc::kQueryDeadline).count();
+  CLI::App* probe_command = app.add_subcommand("probe", "print what this machine's GPUs state");
+  probe_command->add_option("-o,--output", output, "table, json or yaml")
+      ->check(CLI::IsMember({"table", "json", "yaml"}));
+  probe_command->add_option("--render-node", probe.request.render_nodes,
+                            "probe only this render node (repeatable), such as /dev/dri/renderD128");
+  probe_command->add_option("--sysfs-root", probe.request.roots.sysfs, "where sysfs is mounted")
+      ->capture_default_str();
+  probe_command->add_option("--dev-root", probe.request.roots.dev, "where /dev is")
+      ->capture_default_str();
+  probe_command->add_option("--query-deadline", deadline_seconds,
+                            "seconds one driver query may take before it is killed")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+
+  std::string render_node;
+  CLI::App* query_va = app.add_subcommand("query-va", "internal: query one render node's VA-API driver");
+  query_va->group("");
+  query_va->add_option("node", render_node, "the render node")->required();
+
+  CLI11_PARSE(app, argc, argv);
+
+  if (*probe_command) {
+    probe.output = output == "json"   ? mc::ProbeOutput::kJson
+                   : output == "yaml" ? mc::ProbeOutput::kYaml
+                                      : mc::ProbeOutput::kTable;
+    probe.request.query.deadline = std::chrono::milliseconds(
+        static_cast<std::int64_t>(deadline_seconds * 1000.0));
+    return mc::RunProbe(probe);
+  }
+  if (*query_va) return mc::RunQueryVa(render_node);
+  return 2;
+}

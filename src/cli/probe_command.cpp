@@ -1,0 +1,39 @@
+#include "cli/probe_command.h"
+
+#include <iostream>
+
+#include "cli/probe_table.h"
+#include "dra/device_json.h"
+
+namespace mc {
+
+int RunProbe(const ProbeOptions& options) {
+  const ProbeResult result = ProbeRenderNodes(options.request);
+  for (const DeviceReport& report : result.reports) {
+    for (const std::string& line : LogLines(report)) std::cerr << line << "\n";
+  }
+  std::vector<Device> devices;
+  for (const DeviceReport& report : result.reports) devices.push_back(report.device);
+
+  if (devices.empty()) {
+    const std::string why =
+        result.discovery_error.empty() ? "" : " (" + result.discovery_error + ")";
+    std::cerr << "probe: found no render node in " << result.searched << why
+              << "; to see a recorded GPU, run tests/fakeva/probe-dump tests/fakeva/dumps/<dump>.txt\n";
+  }
+  switch (options.output) {
+    case ProbeOutput::kJson:
+      std::cout << DevicesToJson(devices);
+      break;
+    case ProbeOutput::kYaml:
+      std::cout << DevicesToYaml(devices);
+      break;
+    case ProbeOutput::kTable:
+      if (!devices.empty()) std::cout << ProbeTable(result.reports);
+      break;
+  }
+  std::cout.flush();
+  return std::cout ? 0 : 1;
+}
+
+}  // namespace mc

@@ -1,0 +1,26 @@
+// The device builder: from a GPU's identity and what its driver stated (or why it could
+// not say) to the device that is published for it. The probe and the publisher both use
+// it, so what `probe --output json` prints is what a ResourceSlice holds.
+#pragma once
+
+#include "base/result.h"
+#include "dra/device.h"
+#include "facts/va_facts.h"
+#include "gpu/gpu.h"
+
+namespace mc {
+
+// The API's limit on a string attribute's length, in bytes.
+inline constexpr std::size_t kMaxAttributeStringBytes = 64;
+
+// The API's limit on attributes and capacities of one device, together.
+inline constexpr std::size_t kMaxAttributesAndCapacities = 32;
+
+// The standard attribute that pairs two drivers' devices of one PCI device.
+inline constexpr char kPciBusIdAttribute[] = "resource.kubernetes.io/pciBusID";
+
+// BuildVaDevice publishes every capability the facts support as true and every other as
+// false; a failed query publishes them all as false and no vaDriver.
+Device BuildVaDevice(const Gpu& gpu, const Result<VaFacts>& facts);
+
+}  // namespace mc

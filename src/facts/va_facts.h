@@ -1,0 +1,37 @@
+// VaFacts is what one render node's VA-API driver stated, and nothing more: the values
+// libva returned, before any rule reads them. It is a plain value so that it can cross
+// the process boundary between the query child and the agent as JSON.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mc {
+
+// VaConfig is one profile/entrypoint pair the driver lists, with the render-target
+// formats (a VA_RT_FORMAT_* mask) that vaGetConfigAttributes gave for it; 0 when the
+// driver gave none.
+struct VaConfig {
+  std::int32_t profile = 0;
+  std::int32_t entrypoint = 0;
+  std::uint32_t rt_formats = 0;
+
+  bool operator==(const VaConfig&) const = default;
+};
+
+struct VaFacts {
+  // vaQueryVendorString, as the driver returned it.
+  std::string vendor;
+  std::vector<VaConfig> configs;
+  // The FourCCs (such as "NV12") of the pixel formats the video processor accepts, in the
+  // driver's order, without repeats. Empty when the driver lists no video processor.
+  std::vector<std::string> video_proc_formats;
+  // Calls that failed for one profile or pair while the rest of the query went on; the
+  // agent logs them so that a partial answer is never mistaken for a whole one.
+  std::vector<std::string> warnings;
+
+  bool operator==(const VaFacts&) const = default;
+};
+
+}  // namespace mc
