@@ -1,0 +1,83 @@
+# The README's two commands, `make run` and `make test`, work on a fresh Debian 12 machine:
+# each first installs the Debian packages the build and the tests need.
+
+BUILD      ?= build
+SAN_BUILD  ?= build-sanitize
+FUZZ_BUILD ?= build-fuzz
+JOBS       ?= $(shell nproc)
+
+# Every Debian package the build, the tests and the benchmarks use.
+PACKAGES := g++ cmake ninja-build pkg-config \
+	libva-dev libva-drm2 libdrm-dev vainfo \
+	libpci-dev pci.ids \
+	nlohmann-json3-dev libyaml-cpp-dev libcli11-dev \
+	libffmpeg-nvenc-dev \
+	libgtest-dev libgmock-dev libbenchmark-dev
+FUZZ_PACKAGES := clang libclang-rt-14-dev
+
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps build run test test-sanitize bench fuzz fuzz-deps docs clean
+
+all: build
+
+# deps installs only what is missing, so that it costs a few dpkg look-ups once done.
+define install_missing
+	@missing=$$(for p in $(1); do \
+	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; \
+	done); \
+	if [ -n "$$missing" ]; then \
+	  echo "make: installing Debian packages:" $$missing; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+endef
+
+deps:
+	$(call install_missing,$(PACKAGES))
+
+fuzz-deps: deps
+	$(call install_missing,$(FUZZ_PACKAGES))
+
+$(BUILD)/build.ninja: CMakeLists.txt | deps
+	cmake -G Ninja -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
+
+build: deps $(BUILD)/build.ninja
+	ninja -C $(BUILD) -j$(JOBS)
+
+run: build
+	./$(BUILD)/media-capabilities probe
+
+$(SAN_BUILD)/build.ninja: CMakeLists.txt | deps
+	cmake -G Ninja -S . -B $(SAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DMEDIA_CAP_SANITIZE=ON
+
+test-sanitize: deps $(SAN_BUILD)/build.ninja
+	ninja -C $(SAN_BUILD) -j$(JOBS)
+	cd $(SAN_BUILD) && ctest --output-on-failure -j$(JOBS)
+
+# The tests run twice: in the ordinary build, and under ASan and UBSan.
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+	$(MAKE) --no-print-directory test-sanitize
+
+bench: build
+	./$(BUILD)/bench/probe_vs_vainfo
+
+$(FUZZ_BUILD)/build.ninja: CMakeLists.txt | fuzz-deps
+	CC=clang CXX=clang++ cmake -G Ninja -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Debug -DMEDIA_CAP_FUZZ=ON
+
+# fuzz runs every libFuzzer target for FUZZ_SECONDS each, from the committed corpora.
+FUZZ_SECONDS ?= 60
+fuzz: fuzz-deps $(FUZZ_BUILD)/build.ninja
+	ninja -C $(FUZZ_BUILD) -j$(JOBS)
+	@for target in $(FUZZ_BUILD)/fuzz/fuzz_*; do \
+	  [ -x "$$target" ] || continue; \
+	  echo "fuzz: $$target"; \
+	  "$$target" -max_total_time=$(FUZZ_SECONDS) $$(cat "$$target.corpus") || exit 1; \
+	done
+
+docs: build
+	./$(BUILD)/media-capabilities docs attributes > docs/reference/attributes.md
+
+clean:
+	rm -rf $(BUILD) $(SAN_BUILD) $(FUZZ_BUILD)
