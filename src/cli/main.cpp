@@ -6,6 +6,9 @@
 #include <string>
 #include <vector>
 
+#include <iostream>
+
+#include "capabilities/attribute_reference.h"
 #include "cli/probe_command.h"
 #include "cli/query_va_command.h"
 
@@ -44,6 +47,10 @@ int main(int argc, char** argv) {
   query_va->group("");
   query_va->add_option("node", render_node, "the render node")->required();
 
+  std::string docs_topic;
+  CLI::App* docs = app.add_subcommand("docs", "print a generated reference page");
+  docs->add_option("topic", docs_topic, "the page")->required()->check(CLI::IsMember({"attributes"}));
+
   CLI11_PARSE(app, argc, argv);
 
   if (*probe_command) {
@@ -55,5 +62,9 @@ int main(int argc, char** argv) {
     return mc::RunProbe(probe);
   }
   if (*query_va) return mc::RunQueryVa(render_node);
+  if (*docs) {
+    std::cout << mc::AttributeReferenceMarkdown();
+    return std::cout ? 0 : 1;
+  }
   return 2;
 }

@@ -1,0 +1,12 @@
+// The attribute reference in docs/ is generated from the capability table, so that the
+// documentation says exactly what the code does. `media-capabilities docs attributes`
+// prints it and a test checks that the committed file is the same.
+#pragma once
+
+#include <string>
+
+namespace mc {
+
+std::string AttributeReferenceMarkdown();
+
+}  // namespace mc

@@ -1,0 +1,224 @@
+// The whole probe, as a user runs it, on machines laid out by tests/fakeva/fake-machine:
+// the real libva loads the fake VA driver for each node, and only the kernel is faked.
+// These tests show that one bad render node never hides the others.
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "support/run_command.h"
+#include "support/temp_dir.h"
+
+namespace mc {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+constexpr char kDecodesEverything[] = R"(# source: written for this test
+vainfo: VA-API version: 1.17 (libva 2.17.0)
+vainfo: Driver version: Fake driver 1.0
+vainfo: Supported profile and entrypoints
+      VAProfileH264High               :	VAEntrypointVLD
+      VAProfileHEVCMain10             :	VAEntrypointVLD
+      VAProfileHEVCMain10             :	VAEntrypointEncSliceLP
+      VAProfileNone                   :	VAEntrypointVideoProc
+)";
+
+constexpr char kDecodesH264Only[] = R"(vainfo: Driver version: Other fake driver 2.0
+      VAProfileH264High               :	VAEntrypointVLD
+)";
+
+// Probe lays out a machine with one node per dump and runs the probe on it.
+class Probe : public ::testing::Test {
+ protected:
+  std::string Dump(const std::string& name, const std::string& text) {
+    return dir_.Write("dumps/" + name, text).string();
+  }
+
+  void LayOut(const std::vector<std::string>& dumps) {
+    std::vector<std::string> argv = {MEDIA_CAP_FAKE_MACHINE, (dir_.path() / "machine").string()};
+    argv.insert(argv.end(), dumps.begin(), dumps.end());
+    const ChildOutcome made = testing::RunCommand(argv);
+    ASSERT_EQ(made.code, 0) << made.err;
+  }
+
+  fs::path Node(const std::string& name) const { return dir_.path() / "machine/dev/dri" / name; }
+
+  ChildOutcome Run(std::vector<std::string> options, std::vector<std::string> env = {},
+                   std::vector<std::string> prefix = {}) {
+    std::vector<std::string> argv = prefix;
+    argv.insert(argv.end(), {MEDIA_CAP_BINARY, "probe", "--sysfs-root", (dir_.path() / "machine/sys").string(),
+                             "--dev-root", (dir_.path() / "machine/dev").string()});
+    argv.insert(argv.end(), options.begin(), options.end());
+    env.insert(env.end(), {"LD_PRELOAD=" MEDIA_CAP_PRELOAD, "LIBVA_DRIVERS_PATH=" MEDIA_CAP_FAKEVA_DIR,
+                           "LIBVA_DRIVER_NAME=fakeva"});
+    return testing::RunCommand(argv, env);
+  }
+
+  static json Devices(const ChildOutcome& run) {
+    EXPECT_EQ(run.kind, ChildOutcome::Kind::kExited);
+    EXPECT_EQ(run.code, 0) << run.err;
+    return json::parse(run.out, nullptr, false);
+  }
+
+  static bool Capability(const json& device, const char* name) {
+    return device["attributes"][name]["bool"].get<bool>();
+  }
+
+  testing::TempDir dir_;
+};
+
+TEST_F(Probe, EachRenderNodeGetsTheDevicesOfItsOwnDriver) {
+  LayOut({Dump("a.txt", kDecodesEverything), Dump("b.txt", kDecodesH264Only)});
+  const json devices = Devices(Run({"--output", "json"}));
+  ASSERT_EQ(devices.size(), 2u);
+  EXPECT_EQ(devices[0]["name"], "pci-0000-01-00-0");
+  EXPECT_EQ(devices[0]["attributes"]["vaDriver"]["string"], "Fake driver 1.0");
+  EXPECT_TRUE(Capability(devices[0], "decodeHEVCMain10"));
+  EXPECT_TRUE(Capability(devices[0], "encodeHEVCMain10LowPower"));
+  EXPECT_FALSE(Capability(devices[0], "encodeHEVCMain10"));
+  EXPECT_TRUE(Capability(devices[0], "scale8bit"));
+  EXPECT_EQ(devices[1]["name"], "pci-0000-02-00-0");
+  EXPECT_EQ(devices[1]["attributes"]["vaDriver"]["string"], "Other fake driver 2.0");
+  EXPECT_TRUE(Capability(devices[1], "decodeH264"));
+  EXPECT_FALSE(Capability(devices[1], "decodeHEVCMain10"));
+  EXPECT_EQ(devices[1]["attributes"]["resource.kubernetes.io/pciBusID"]["string"], "0000:02:00.0");
+  EXPECT_TRUE(devices[1]["allowMultipleAllocations"].get<bool>());
+}
+
+TEST_F(Probe, TheLogHasTheSeedsLineForEachRenderNode) {
+  LayOut({Dump("a.txt", kDecodesEverything)});
+  const ChildOutcome run = Run({"--output", "json"});
+  EXPECT_NE(run.err.find("capabilities: pci-0000-01-00-0 (" + Node("renderD128").string() +
+                         ", Fake driver 1.0): decodeH264=true decodeHEVCMain=false decodeHEVCMain10=true"),
+            std::string::npos)
+      << run.err;
+}
+
+TEST_F(Probe, ACrashingDriverFailsOnlyItsOwnNode) {
+  LayOut({Dump("a.txt", kDecodesEverything), Dump("b.txt", kDecodesH264Only)});
+  const json devices = Devices(Run({"--output", "json"}, {"FAKEVA_MODE_renderD128=crash"}));
+  ASSERT_EQ(devices.size(), 2u);
+  EXPECT_FALSE(Capability(devices[0], "decodeH264"));
+  EXPECT_FALSE(devices[0]["attributes"].contains("vaDriver"));
+  EXPECT_TRUE(Capability(devices[1], "decodeH264"));
+}
+
+TEST_F(Probe, ACrashIsLoggedWithTheSignal) {
+  LayOut({Dump("a.txt", kDecodesEverything)});
+  const ChildOutcome run = Run({"--output", "json"}, {"FAKEVA_MODE_renderD128=crash"});
+  EXPECT_NE(run.err.find("): query failed: the query was killed by signal 11 (Segmentation fault)"),
+            std::string::npos)
+      << run.err;
+}
+
+TEST_F(Probe, AHangingDriverIsKilledAtTheDeadlineAndTheOthersAreStillReported) {
+  LayOut({Dump("a.txt", kDecodesH264Only), Dump("b.txt", kDecodesEverything)});
+  const auto start = std::chrono::steady_clock::now();
+  const ChildOutcome run = Run({"--output", "json", "--query-deadline", "1"}, {"FAKEVA_MODE_renderD128=hang"});
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+  const json devices = Devices(run);
+  ASSERT_EQ(devices.size(), 2u);
+  EXPECT_FALSE(Capability(devices[0], "decodeH264"));
+  EXPECT_TRUE(Capability(devices[1], "decodeHEVCMain10"));
+  EXPECT_NE(run.err.find("query failed: the query ran past its deadline of 1 s and was killed"), std::string::npos)
+      << run.err;
+}
+
+TEST_F(Probe, ANodeThatCannotBeOpenedIsReportedAndTheOthersAreNot) {
+  LayOut({Dump("a.txt", kDecodesEverything), Dump("b.txt", kDecodesH264Only)});
+  fs::permissions(Node("renderD128"), fs::perms::none);
+  // Root opens any file, so the probe runs without the capabilities that let it.
+  const ChildOutcome run = Run({"--output", "json"}, {},
+                               {"setpriv", "--inh-caps=-all", "--bounding-set=-dac_override,-dac_read_search"});
+  const json devices = Devices(run);
+  ASSERT_EQ(devices.size(), 2u);
+  EXPECT_FALSE(devices[0]["attributes"].contains("vaDriver"));
+  EXPECT_TRUE(Capability(devices[1], "decodeH264"));
+  EXPECT_NE(run.err.find("query failed: cannot open " + Node("renderD128").string() + ": Permission denied"),
+            std::string::npos)
+      << run.err;
+}
+
+TEST_F(Probe, AFailedVaInitializeIsLoggedWithLibvasErrorText) {
+  LayOut({Dump("failed.txt", "libva error: vaGetDriverNameByIndex() failed with unknown libva error\n"
+                             "vaInitialize failed with error code -1 (unknown libva error),exit\n")});
+  const ChildOutcome run = Run({"--output", "json"});
+  const json devices = Devices(run);
+  ASSERT_EQ(devices.size(), 1u);
+  EXPECT_FALSE(devices[0]["attributes"].contains("vaDriver"));
+  EXPECT_NE(run.err.find("query failed: "), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("vaInitialize on " + Node("renderD128").string() + " failed: "), std::string::npos)
+      << run.err;
+}
+
+TEST_F(Probe, ADriverThatListsNothingPublishesEveryCapabilityFalseWithItsName) {
+  LayOut({Dump("empty.txt", "vainfo: Driver version: Lists nothing 0.1\n")});
+  const json devices = Devices(Run({"--output", "json"}));
+  ASSERT_EQ(devices.size(), 1u);
+  EXPECT_EQ(devices[0]["attributes"]["vaDriver"]["string"], "Lists nothing 0.1");
+  for (const auto& [name, value] : devices[0]["attributes"].items()) {
+    if (value.contains("bool")) EXPECT_FALSE(value["bool"].get<bool>()) << name;
+  }
+}
+
+TEST_F(Probe, AVendorStringThatIsNotUtf8AndTooLongIsMadeValidAndCut) {
+  const std::string vendor = "Bad \xff bytes " + std::string(80, 'x');
+  LayOut({Dump("odd.txt", "vainfo: Driver version: " + vendor + "\n      VAProfileH264High : VAEntrypointVLD\n")});
+  const json devices = Devices(Run({"--output", "json"}));
+  ASSERT_EQ(devices.size(), 1u);
+  const std::string published = devices[0]["attributes"]["vaDriver"]["string"];
+  EXPECT_EQ(published.size(), 64u);
+  EXPECT_TRUE(published.starts_with("Bad \xEF\xBF\xBD bytes xxx")) << published;
+  EXPECT_TRUE(Capability(devices[0], "decodeH264"));
+}
+
+TEST_F(Probe, RenderNodeOptionsLimitTheProbeToThoseNodes) {
+  LayOut({Dump("a.txt", kDecodesEverything), Dump("b.txt", kDecodesH264Only)});
+  const json devices = Devices(Run({"--output", "json", "--render-node", Node("renderD129").string()}));
+  ASSERT_EQ(devices.size(), 1u);
+  EXPECT_EQ(devices[0]["name"], "pci-0000-02-00-0");
+}
+
+TEST_F(Probe, TheTableHasARowPerGpuAndAColumnPerCapability) {
+  LayOut({Dump("a.txt", kDecodesEverything), Dump("b.txt", kDecodesH264Only)});
+  const ChildOutcome run = Run({});
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_TRUE(run.out.starts_with("NAME")) << run.out;
+  EXPECT_NE(run.out.find("decodeHEVCMain10"), std::string::npos);
+  EXPECT_NE(run.out.find("pci-0000-01-00-0"), std::string::npos);
+  EXPECT_NE(run.out.find("Other fake driver 2.0"), std::string::npos);
+  EXPECT_EQ(std::count(run.out.begin(), run.out.end(), '\n'), 3);
+}
+
+TEST_F(Probe, TheYamlOutputIsTheJsonOutput) {
+  LayOut({Dump("a.txt", kDecodesEverything)});
+  const json devices = Devices(Run({"--output", "json"}));
+  const ChildOutcome yaml_run = Run({"--output", "yaml"});
+  ASSERT_EQ(yaml_run.code, 0);
+  const YAML::Node yaml = YAML::Load(yaml_run.out);
+  ASSERT_EQ(yaml.size(), 1u);
+  EXPECT_EQ(yaml[0]["name"].as<std::string>(), devices[0]["name"]);
+  for (const auto& [name, value] : devices[0]["attributes"].items()) {
+    if (value.contains("bool")) {
+      EXPECT_EQ(yaml[0]["attributes"][name]["bool"].as<bool>(), value["bool"].get<bool>()) << name;
+    } else {
+      EXPECT_EQ(yaml[0]["attributes"][name]["string"].as<std::string>(), value["string"].get<std::string>()) << name;
+    }
+  }
+}
+
+TEST_F(Probe, AMachineWithoutRenderNodesSaysWhereItLookedAndSucceeds) {
+  const ChildOutcome run = Run({"--output", "json"});
+  EXPECT_EQ(run.code, 0);
+  EXPECT_EQ(run.out, "[]\n");
+  EXPECT_NE(run.err.find("probe: found no render node in " + (dir_.path() / "machine/sys").string() + "/class/drm"),
+            std::string::npos)
+      << run.err;
+  EXPECT_NE(run.err.find("tests/fakeva/probe-dump"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mc

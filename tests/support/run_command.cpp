@@ -1,0 +1,13 @@
+#include "support/run_command.h"
+
+namespace mc::testing {
+
+ChildOutcome RunCommand(const std::vector<std::string>& argv, const std::vector<std::string>& env,
+                        std::chrono::milliseconds timeout) {
+  std::vector<std::string> command = {"/usr/bin/env"};
+  command.insert(command.end(), env.begin(), env.end());
+  command.insert(command.end(), argv.begin(), argv.end());
+  return RunChildren({command}, timeout)[0];
+}
+
+}  // namespace mc::testing

@@ -1,0 +1,17 @@
+// RunCommand runs a program the way a person at a shell would, with extra environment
+// variables, and returns what it printed and how it ended. Tests of the whole binary use
+// it; it is the product's own child runner, started through env(1).
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "query/child_process.h"
+
+namespace mc::testing {
+
+ChildOutcome RunCommand(const std::vector<std::string>& argv, const std::vector<std::string>& env = {},
+                        std::chrono::milliseconds timeout = std::chrono::seconds(60));
+
+}  // namespace mc::testing
