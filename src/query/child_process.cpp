@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,10 +20,18 @@ using Clock = std::chrono::steady_clock;
 
 struct Running {
   pid_t pid = -1;
+  // A pidfd becomes readable when the child exits, so one poll waits for exits and output
+  // alike, with no timer.
+  int pid_fd = -1;
   int out_fd = -1;
   int err_fd = -1;
   bool exited = false;
 };
+
+// PidFd opens a pidfd for the child, or gives -1 on a kernel older than 5.3; the loop then
+// waits for such a child once its pipes are closed. glibc 2.36's header lacks the C
+// linkage its wrapper needs from C++, so the system call is made directly.
+int PidFd(pid_t pid) { return static_cast<int>(syscall(SYS_pidfd_open, pid, 0)); }
 
 void CloseFd(int& fd) {
   if (fd >= 0) close(fd);
@@ -87,14 +96,8 @@ void Drain(int& fd, std::string& text, std::size_t max_output) {
   }
 }
 
-void Reap(Running& running, ChildOutcome& outcome, bool killed) {
-  int status = 0;
-  while (waitpid(running.pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  running.exited = true;
-  if (killed) {
-    outcome.kind = ChildOutcome::Kind::kTimedOut;
-  } else if (WIFSIGNALED(status)) {
+void RecordStatus(int status, ChildOutcome& outcome) {
+  if (WIFSIGNALED(status)) {
     outcome.kind = ChildOutcome::Kind::kSignalled;
     outcome.code = WTERMSIG(status);
   } else {
@@ -103,76 +106,77 @@ void Reap(Running& running, ChildOutcome& outcome, bool killed) {
   }
 }
 
+// Reap collects an exited child's status; `block` waits for one that was just killed.
+void Reap(Running& running, ChildOutcome& outcome, bool block) {
+  int status = 0;
+  pid_t done;
+  do {
+    done = waitpid(running.pid, &status, block ? 0 : WNOHANG);
+  } while (done < 0 && errno == EINTR);
+  if (done != running.pid) return;
+  running.exited = true;
+  CloseFd(running.pid_fd);
+  RecordStatus(status, outcome);
+}
+
 }  // namespace
 
 std::vector<ChildOutcome> RunChildren(const std::vector<std::vector<std::string>>& commands,
                                       std::chrono::milliseconds timeout, std::size_t max_output) {
   std::vector<ChildOutcome> outcomes(commands.size());
   std::vector<Running> running(commands.size());
-  for (std::size_t i = 0; i < commands.size(); ++i) outcomes[i] = Spawn(commands[i], running[i]);
+  for (std::size_t i = 0; i < commands.size(); ++i) {
+    outcomes[i] = Spawn(commands[i], running[i]);
+    if (running[i].pid > 0) running[i].pid_fd = PidFd(running[i].pid);
+  }
 
+  // A child is done when it has exited and both its pipes are at end of file.
+  enum class Source { kOut, kErr, kExit };
   const Clock::time_point deadline = Clock::now() + timeout;
   for (;;) {
     std::vector<pollfd> fds;
-    std::vector<std::pair<std::size_t, bool>> owners;  // child index, is stdout
+    std::vector<std::pair<std::size_t, Source>> owners;
     for (std::size_t i = 0; i < running.size(); ++i) {
-      if (running[i].out_fd >= 0) {
-        fds.push_back({running[i].out_fd, POLLIN, 0});
-        owners.emplace_back(i, true);
+      if (running[i].pid > 0 && !running[i].exited && running[i].pid_fd < 0 && running[i].out_fd < 0 &&
+          running[i].err_fd < 0) {
+        Reap(running[i], outcomes[i], /*block=*/true);
       }
-      if (running[i].err_fd >= 0) {
-        fds.push_back({running[i].err_fd, POLLIN, 0});
-        owners.emplace_back(i, false);
+      const std::pair<int, Source> watched[] = {
+          {running[i].out_fd, Source::kOut}, {running[i].err_fd, Source::kErr}, {running[i].pid_fd, Source::kExit}};
+      for (auto [fd, source] : watched) {
+        if (fd < 0) continue;
+        fds.push_back({fd, POLLIN, 0});
+        owners.emplace_back(i, source);
       }
     }
     if (fds.empty()) break;
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (left.count() <= 0) break;
-    const int ready = poll(fds.data(), fds.size(), static_cast<int>(left.count()));
+    const int ready = poll(fds.data(), fds.size(), static_cast<int>(left.count()) + 1);
     if (ready < 0 && errno != EINTR) break;
     for (std::size_t k = 0; k < fds.size(); ++k) {
       if (fds[k].revents == 0) continue;
-      auto [i, is_out] = owners[k];
-      Drain(is_out ? running[i].out_fd : running[i].err_fd,
-            is_out ? outcomes[i].out : outcomes[i].err, max_output);
+      auto [i, source] = owners[k];
+      if (source == Source::kExit) {
+        Reap(running[i], outcomes[i], /*block=*/false);
+      } else {
+        Drain(source == Source::kOut ? running[i].out_fd : running[i].err_fd,
+              source == Source::kOut ? outcomes[i].out : outcomes[i].err, max_output);
+      }
     }
   }
 
-  // A child whose pipes are closed has exited or is about to; one that still holds a pipe
-  // at the deadline is killed. A child that closed its pipes but lingers (it daemonised its
-  // work, say) is killed at the deadline too, rather than waited on for ever.
+  // At the deadline, a child that has not exited, or whose pipes something it started
+  // still holds, is killed with its whole process group.
   for (std::size_t i = 0; i < running.size(); ++i) {
     if (running[i].pid < 0) continue;
-    bool killed = false;
-    if (running[i].out_fd >= 0 || running[i].err_fd >= 0) {
-      kill(-running[i].pid, SIGKILL);
-      killed = true;
-    } else {
-      int status = 0;
-      for (;;) {
-        const pid_t done = waitpid(running[i].pid, &status, WNOHANG);
-        if (done == running[i].pid) {
-          running[i].exited = true;
-          if (WIFSIGNALED(status)) {
-            outcomes[i].kind = ChildOutcome::Kind::kSignalled;
-            outcomes[i].code = WTERMSIG(status);
-          } else {
-            outcomes[i].kind = ChildOutcome::Kind::kExited;
-            outcomes[i].code = WEXITSTATUS(status);
-          }
-          break;
-        }
-        if (Clock::now() >= deadline) {
-          kill(-running[i].pid, SIGKILL);
-          killed = true;
-          break;
-        }
-        usleep(1000);
-      }
-    }
-    if (!running[i].exited) Reap(running[i], outcomes[i], killed);
+    const bool unfinished = !running[i].exited || running[i].out_fd >= 0 || running[i].err_fd >= 0;
+    if (unfinished) kill(-running[i].pid, SIGKILL);
+    if (!running[i].exited) Reap(running[i], outcomes[i], /*block=*/true);
+    if (unfinished) outcomes[i].kind = ChildOutcome::Kind::kTimedOut;
     CloseFd(running[i].out_fd);
     CloseFd(running[i].err_fd);
+    CloseFd(running[i].pid_fd);
   }
   return outcomes;
 }
