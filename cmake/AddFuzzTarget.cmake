@@ -1,0 +1,21 @@
+# Every parser of outside input has a fuzz target. Each is built two ways: with
+# MEDIA_CAP_FUZZ under clang as a libFuzzer binary in ${CMAKE_BINARY_DIR}/fuzz (`make fuzz`
+# runs each with the directories its .corpus file lists), and always as a replay of its
+# committed corpus, which runs as an ordinary test, under the sanitizers too.
+#
+# add_fuzz_target(NAME SOURCE LIBRARIES <libs...> CORPUS <dirs...>)
+# libFuzzer adds the inputs it finds to the first corpus directory: list seeds first.
+function(add_fuzz_target name source)
+  cmake_parse_arguments(FUZZ "" "" "LIBRARIES;CORPUS" ${ARGN})
+  if(MEDIA_CAP_FUZZ)
+    add_executable(${name} ${source})
+    target_link_options(${name} PRIVATE -fsanitize=fuzzer)
+    target_link_libraries(${name} PRIVATE ${FUZZ_LIBRARIES})
+    set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/fuzz)
+    list(JOIN FUZZ_CORPUS " " corpus_text)
+    file(WRITE ${CMAKE_BINARY_DIR}/fuzz/${name}.corpus "${corpus_text}\n")
+  endif()
+  add_executable(${name}_replay ${source} ${PROJECT_SOURCE_DIR}/tests/fuzz/fuzz_replay_main.cpp)
+  target_link_libraries(${name}_replay PRIVATE ${FUZZ_LIBRARIES})
+  add_test(NAME ${name}_replays_its_corpus COMMAND ${name}_replay ${FUZZ_CORPUS})
+endfunction()

@@ -1,0 +1,68 @@
+// What the fake VA driver states, built from one recorded vainfo text, and the answers it
+// gives to the queries libva forwards. It is the driver's whole logic, kept apart from the
+// vtable glue so that tests can ask it questions without loading libva.
+#pragma once
+
+#include <va/va.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "vainfo_dump.h"
+
+namespace mc::fakeva {
+
+class FakeDriverState {
+ public:
+  // `dump` is one of an initialised run; the driver's init refuses the others.
+  explicit FakeDriverState(VainfoDump dump);
+
+  const std::string& vendor() const { return dump_.vendor; }
+  // Every listed profile once, in the dump's order.
+  const std::vector<VAProfile>& profiles() const { return profiles_; }
+  // The most entrypoints any one profile lists, and never 0: libva refuses a driver whose
+  // maxima are 0, and callers size their arrays by it.
+  int max_entrypoints() const { return max_entrypoints_; }
+
+  // The entrypoints listed for `profile`, in the dump's order, into `entrypoints` (room
+  // for max_entrypoints()); VA_STATUS_ERROR_UNSUPPORTED_PROFILE when none are.
+  VAStatus QueryEntrypoints(VAProfile profile, VAEntrypoint* entrypoints, int* count) const;
+  // VAConfigAttribRTFormat gets the pair's formats; every other type VA_ATTRIB_NOT_SUPPORTED.
+  VAStatus GetConfigAttributes(VAProfile profile, VAEntrypoint entrypoint, VAConfigAttrib* attributes,
+                               int count) const;
+  // A config for a listed pair. An unlisted profile is VA_STATUS_ERROR_UNSUPPORTED_PROFILE;
+  // a listed profile with an unlisted entrypoint VA_STATUS_ERROR_UNSUPPORTED_ENTRYPOINT; an
+  // RTFormat request beyond the pair's formats VA_STATUS_ERROR_UNSUPPORTED_RT_FORMAT.
+  VAStatus CreateConfig(VAProfile profile, VAEntrypoint entrypoint, const VAConfigAttrib* attributes, int count,
+                        VAConfigID* config);
+  VAStatus DestroyConfig(VAConfigID config);
+  // The pair and its one attribute, RTFormat (so max_attributes is 1).
+  VAStatus QueryConfigAttributes(VAConfigID config, VAProfile* profile, VAEntrypoint* entrypoint,
+                                 VAConfigAttrib* attributes, int* count) const;
+  // The config's pixel formats (see PixelFormatsFor) as VASurfaceAttribPixelFormat entries.
+  // With `attributes` null it only counts them; with too little room it answers
+  // VA_STATUS_ERROR_MAX_NUM_EXCEEDED and the room needed, as va.h asks of drivers.
+  VAStatus QuerySurfaceAttributes(VAConfigID config, VASurfaceAttrib* attributes, unsigned* count) const;
+
+ private:
+  // The dump's config for the pair, or the status that says why there is none.
+  const VainfoConfig* Find(VAProfile profile, VAEntrypoint entrypoint, VAStatus* why) const;
+  const VainfoConfig* Created(VAConfigID config) const;
+
+  VainfoDump dump_;
+  std::vector<VAProfile> profiles_;
+  int max_entrypoints_ = 1;
+  // VAConfigID i is configs_[i]: an index into dump_.configs, empty once destroyed.
+  std::vector<std::optional<std::size_t>> configs_;
+};
+
+// PixelFormatsFor is the FourCCs the fake driver gives a config's surfaces: NV12 for
+// VA_RT_FORMAT_YUV420, P010 for VA_RT_FORMAT_YUV420_10. A dump names render-target formats
+// only, so this is the one mapping of them to pixel formats the tests rely on; a plain
+// dump, whose pairs all get YUV420, thus states NV12 alone.
+std::vector<std::uint32_t> PixelFormatsFor(std::uint32_t rt_formats);
+
+}  // namespace mc::fakeva
