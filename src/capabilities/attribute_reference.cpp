@@ -3,6 +3,7 @@
 #include <va/va_str.h>
 
 #include "capabilities/capability_table.h"
+#include "capabilities/nvidia_rules.h"
 
 namespace mc {
 namespace {
@@ -49,23 +50,32 @@ std::string AttributeReferenceMarkdown() {
       "`device.attributes[\"media.liken.sh\"].decodeHEVCMain10`. Each value is the driver's own statement:\n"
       "the agent tests nothing and corrects nothing. A failed query publishes every capability `false`.\n\n"
       "## Capabilities (bool)\n\n"
-      "| Attribute | `true` when the VA-API driver lists | Why |\n"
-      "|---|---|---|\n";
+      "| Attribute | `true` when the VA-API driver lists | `true` when NVIDIA's driver states | Why |\n"
+      "|---|---|---|---|\n";
   for (const Capability& capability : kCapabilities) {
+    std::string why(capability.why);
+    if (!capability.nvidia_why.empty() && capability.nvidia_why != capability.why) {
+      why += std::string(why.empty() ? "" : " ") + "NVIDIA: " + std::string(capability.nvidia_why);
+    }
     out += "| `" + std::string(capability.name) + "` | " + VaRuleText(capability.va) + " | " +
-           std::string(capability.why) + " |\n";
+           NvRuleText(capability.nvidia) + " | " + why + " |\n";
   }
   out +=
       "\n## Identity (string)\n\n"
       "| Attribute | What it is |\n"
       "|---|---|\n"
       "| `resource.kubernetes.io/pciBusID` | The GPU's PCI address, lowercase with a four-digit domain, such as `0000:00:02.0`. The `liken.sh` render node of the same GPU has the same value, and a claim pairs the two with `matchAttribute` on this name. Absent for a GPU that is not on PCI. |\n"
-      "| `api` | The API that answered: `vaapi`. |\n"
+      "| `api` | The API that answered: `vaapi`, or `nvidia` for an NVIDIA GPU (CUDA, NVDEC and NVENC), even one with a render node. |\n"
+      "| `driverVersion` | NVIDIA only: the driver's version from NVML, such as `580.159.04`. Absent when the query failed or NVML could not say. |\n"
       "| `vaDriver` | The driver's name and version from `vaQueryVendorString`, made valid UTF-8 and cut to at most 64 bytes without splitting a character. Absent when the query failed. |\n"
       "| `address` | The PCI address again, as liken publishes it. |\n"
       "| `driver` | The kernel driver, such as `i915`, `xe` or `amdgpu`. |\n"
       "| `vendor`, `product` | The PCI vendor and device ids, four lowercase hex digits each, such as `8086` and `46a6`. |\n"
       "| `name` | The product's name in the PCI ID database (through libpci), cut to 64 bytes. |\n"
+      "\n## Capacity\n\n"
+      "| Capacity | What it is |\n"
+      "|---|---|\n"
+      "| `encodeSessions` | NVIDIA only, on a GPU that can encode and whose driver caps concurrent NVENC sessions (GeForce boards): the cap, shared by the node's capped GPUs. A claim that consumes sessions keeps a GPU at or under it. See [nvidia.md](../nvidia.md). |\n"
       "\nThe device's name is liken's name for the render node: `pci-` and the PCI address with `-` for\n"
       "`:` and `.`, such as `pci-0000-00-02-0`; a render node that is not on PCI is named from its node,\n"
       "such as `renderd128`. Every device sets `allowMultipleAllocations: true`: it delivers no device\n"

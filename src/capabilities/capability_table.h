@@ -1,8 +1,11 @@
 // The capability table: every boolean attribute a media device publishes, with the rule
-// that makes it true. It is data, defined once, and the device builder, the log line, the
-// probe's table and the attribute reference in docs/ all read it, so they cannot drift.
+// that makes it true, one column per API (VA-API, NVIDIA). It is data, defined once, and the
+// device builder, the log line, the probe's table and the attribute reference in docs/ all
+// read it, so they cannot drift.
 #pragma once
 
+#include <ffnvcodec/dynlink_cuda.h>
+#include <ffnvcodec/dynlink_cuviddec.h>
 #include <va/va.h>
 
 #include <array>
@@ -30,6 +33,32 @@ struct VaRule {
   std::string_view fourcc;
 };
 
+// NvRule says what NVIDIA's driver must state, through NVDEC (cuvid), NVENC and CUDA, for a
+// capability to be true. Codecs and profiles of NVENC are named as NvidiaFacts names them.
+struct NvRule {
+  enum class Kind {
+    // Nothing NVIDIA offers makes it true: NVENC has no low-power entry point.
+    kNever,
+    // cuvidGetDecoderCaps says bIsSupported for (codec, chroma, bit_depth).
+    kDecoder,
+    // An NVENC session lists the codec GUID `nvenc_codec`, and the profile GUID
+    // `nvenc_profile` for it unless that is empty; with needs_10bit, the codec's
+    // NV_ENC_CAPS_SUPPORT_10BIT_ENCODE is set too.
+    kEncoder,
+    // A CUDA context worked and some supported decoder can write `surface_format` (a bit of
+    // nOutputFormatMask): scaling runs in CUDA (scale_cuda) on the decoder's surfaces.
+    kScaler,
+  };
+  Kind kind = Kind::kNever;
+  cudaVideoCodec codec = cudaVideoCodec_H264;
+  cudaVideoChromaFormat chroma = cudaVideoChromaFormat_420;
+  int bit_depth = 8;
+  std::string_view nvenc_codec;
+  std::string_view nvenc_profile;
+  bool needs_10bit = false;
+  cudaVideoSurfaceFormat surface_format = cudaVideoSurfaceFormat_NV12;
+};
+
 struct Capability {
   // The attribute's name, such as "decodeHEVCMain10".
   std::string_view name;
@@ -37,6 +66,10 @@ struct Capability {
   // it all.
   std::string_view why;
   VaRule va;
+  NvRule nvidia;
+  // Why the NVIDIA rule reads what it reads, for the reference docs; empty when it says it
+  // all.
+  std::string_view nvidia_why;
 };
 
 namespace capability_table_detail {
@@ -52,6 +85,19 @@ constexpr VaRule VideoProcAccepts(std::string_view fourcc) {
   return {VaRule::Kind::kVideoProcFormat, VAProfileNone, {}, 0, 0, fourcc};
 }
 
+constexpr NvRule NvDecodes(cudaVideoCodec codec, int bit_depth) {
+  return {NvRule::Kind::kDecoder, codec, cudaVideoChromaFormat_420, bit_depth, {}, {}, false,
+          cudaVideoSurfaceFormat_NV12};
+}
+constexpr NvRule NvEncodes(std::string_view codec, std::string_view profile, bool needs_10bit = false) {
+  return {NvRule::Kind::kEncoder, cudaVideoCodec_H264, cudaVideoChromaFormat_420, 8, codec, profile,
+          needs_10bit, cudaVideoSurfaceFormat_NV12};
+}
+constexpr NvRule NvScales(cudaVideoSurfaceFormat format) {
+  return {NvRule::Kind::kScaler, cudaVideoCodec_H264, cudaVideoChromaFormat_420, 8, {}, {}, false, format};
+}
+constexpr NvRule NvNever() { return {}; }
+
 }  // namespace capability_table_detail
 
 // kCapabilities is in the order of the seed's table, with the two AV1 encoders last.
@@ -59,43 +105,72 @@ inline constexpr auto kCapabilities = [] {
   using namespace capability_table_detail;
   return std::array{
       Capability{"decodeH264", "Nearly every H.264 file uses the High profile.",
-                 Listed(VAProfileH264High, VAEntrypointVLD)},
-      Capability{"decodeHEVCMain", "", Listed(VAProfileHEVCMain, VAEntrypointVLD)},
-      Capability{"decodeHEVCMain10", "", Listed(VAProfileHEVCMain10, VAEntrypointVLD)},
+                 Listed(VAProfileH264High, VAEntrypointVLD), NvDecodes(cudaVideoCodec_H264, 8),
+                 "cuvid asks by codec, chroma format and bit depth, not by profile; 8-bit 4:2:0 is "
+                 "the High profile's stream."},
+      Capability{"decodeHEVCMain", "", Listed(VAProfileHEVCMain, VAEntrypointVLD),
+                 NvDecodes(cudaVideoCodec_HEVC, 8), "Main is HEVC 4:2:0 at 8 bits."},
+      Capability{"decodeHEVCMain10", "", Listed(VAProfileHEVCMain10, VAEntrypointVLD),
+                 NvDecodes(cudaVideoCodec_HEVC, 10), "Main10 is HEVC 4:2:0 at 10 bits."},
       Capability{"decodeAV1Main",
                  "AV1 has one VA-API profile for 8 and 10 bits; the render-target formats give "
                  "its bit depths.",
-                 Listed(VAProfileAV1Profile0, VAEntrypointVLD, VA_RT_FORMAT_YUV420)},
+                 Listed(VAProfileAV1Profile0, VAEntrypointVLD, VA_RT_FORMAT_YUV420),
+                 NvDecodes(cudaVideoCodec_AV1, 8), "AV1 Main covers 4:2:0 at 8 and 10 bits."},
       Capability{"decodeAV1Main10", "",
-                 Listed(VAProfileAV1Profile0, VAEntrypointVLD, VA_RT_FORMAT_YUV420_10)},
-      Capability{"decodeVP9", "", Listed(VAProfileVP9Profile0, VAEntrypointVLD)},
+                 Listed(VAProfileAV1Profile0, VAEntrypointVLD, VA_RT_FORMAT_YUV420_10),
+                 NvDecodes(cudaVideoCodec_AV1, 10), ""},
+      Capability{"decodeVP9", "", Listed(VAProfileVP9Profile0, VAEntrypointVLD),
+                 NvDecodes(cudaVideoCodec_VP9, 8), "Profile 0 is VP9 4:2:0 at 8 bits."},
       Capability{"decodeVP9Profile2", "Profile 2 is 10-bit VP9.",
-                 Listed(VAProfileVP9Profile2, VAEntrypointVLD)},
-      Capability{"decodeVP8", "", Listed(VAProfileVP8Version0_3, VAEntrypointVLD)},
+                 Listed(VAProfileVP9Profile2, VAEntrypointVLD), NvDecodes(cudaVideoCodec_VP9, 10),
+                 ""},
+      Capability{"decodeVP8", "", Listed(VAProfileVP8Version0_3, VAEntrypointVLD),
+                 NvDecodes(cudaVideoCodec_VP8, 8), "VP8 has only 8-bit 4:2:0."},
       Capability{"decodeVC1", "VC-1 on Blu-ray uses the Advanced profile.",
-                 Listed(VAProfileVC1Advanced, VAEntrypointVLD)},
-      Capability{"decodeMPEG2", "", Listed(VAProfileMPEG2Main, VAEntrypointVLD)},
+                 Listed(VAProfileVC1Advanced, VAEntrypointVLD), NvDecodes(cudaVideoCodec_VC1, 8),
+                 "cuvid's VC-1 decoder takes every profile, Advanced included."},
+      Capability{"decodeMPEG2", "", Listed(VAProfileMPEG2Main, VAEntrypointVLD),
+                 NvDecodes(cudaVideoCodec_MPEG2, 8), "Main is MPEG-2 4:2:0 at 8 bits."},
       Capability{"encodeH264", "EncSlice is the full slice encoder.",
-                 Listed(VAProfileH264High, VAEntrypointEncSlice)},
-      Capability{"encodeHEVCMain", "", Listed(VAProfileHEVCMain, VAEntrypointEncSlice)},
-      Capability{"encodeHEVCMain10", "", Listed(VAProfileHEVCMain10, VAEntrypointEncSlice)},
+                 Listed(VAProfileH264High, VAEntrypointEncSlice), NvEncodes("H264", "High"),
+                 "The High profile GUID, as for VA-API's VAProfileH264High."},
+      Capability{"encodeHEVCMain", "", Listed(VAProfileHEVCMain, VAEntrypointEncSlice),
+                 NvEncodes("HEVC", "Main"), ""},
+      Capability{"encodeHEVCMain10", "", Listed(VAProfileHEVCMain10, VAEntrypointEncSlice),
+                 NvEncodes("HEVC", "Main10", /*needs_10bit=*/true),
+                 "A listed Main10 profile is not enough by itself: the codec's 10-bit encode cap "
+                 "must be set too."},
       Capability{"encodeH264LowPower",
                  "EncSliceLP is the low-power encoder; a transcoder chooses between the two in "
                  "its own settings.",
-                 Listed(VAProfileH264High, VAEntrypointEncSliceLP)},
-      Capability{"encodeHEVCMainLowPower", "", Listed(VAProfileHEVCMain, VAEntrypointEncSliceLP)},
+                 Listed(VAProfileH264High, VAEntrypointEncSliceLP), NvNever(),
+                 "NVENC has one encoder and no low-power entry point, so no setting could choose "
+                 "one."},
+      Capability{"encodeHEVCMainLowPower", "", Listed(VAProfileHEVCMain, VAEntrypointEncSliceLP),
+                 NvNever(), ""},
       Capability{"encodeHEVCMain10LowPower", "",
-                 Listed(VAProfileHEVCMain10, VAEntrypointEncSliceLP)},
-      Capability{"scale8bit", "NV12 is the 8-bit 4:2:0 format.", VideoProcAccepts("NV12")},
-      Capability{"scale10bit", "P010 is the 10-bit 4:2:0 format.", VideoProcAccepts("P010")},
+                 Listed(VAProfileHEVCMain10, VAEntrypointEncSliceLP), NvNever(), ""},
+      Capability{"scale8bit", "NV12 is the 8-bit 4:2:0 format.", VideoProcAccepts("NV12"),
+                 NvScales(cudaVideoSurfaceFormat_NV12),
+                 "NVIDIA scales in CUDA (scale_cuda, scale_npp) on the decoder's surfaces, so it "
+                 "takes a working CUDA context and a decoder that writes NV12."},
+      Capability{"scale10bit", "P010 is the 10-bit 4:2:0 format.", VideoProcAccepts("P010"),
+                 NvScales(cudaVideoSurfaceFormat_P016),
+                 "P016 is cuvid's 16-bit container for 10-bit 4:2:0 (P010 in the top bits)."},
       Capability{"encodeAV1Main",
                  "Beyond the seed. Either encoder counts: Intel's iHD lists AV1 encode only as "
                  "EncSliceLP and Mesa only as EncSlice, and no setting chooses between them.",
                  ListedEither(VAProfileAV1Profile0, VAEntrypointEncSlice, VAEntrypointEncSliceLP,
-                              VA_RT_FORMAT_YUV420)},
+                              VA_RT_FORMAT_YUV420),
+                 NvEncodes("AV1", ""),
+                 "Beyond the seed. The AV1 codec GUID (Video Codec SDK 12.0 and later) alone: AV1's "
+                 "Main profile holds 8- and 10-bit 4:2:0, so the 10-bit cap, not a profile, tells "
+                 "the two apart."},
       Capability{"encodeAV1Main10", "Beyond the seed.",
                  ListedEither(VAProfileAV1Profile0, VAEntrypointEncSlice, VAEntrypointEncSliceLP,
-                              VA_RT_FORMAT_YUV420_10)},
+                              VA_RT_FORMAT_YUV420_10),
+                 NvEncodes("AV1", "", /*needs_10bit=*/true), "Beyond the seed."},
   };
 }();
 

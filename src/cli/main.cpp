@@ -1,5 +1,5 @@
 // media-capabilities: one binary, several faces. `probe` prints what this machine's GPUs
-// state; `query-va` is the internal child that asks one driver.
+// state; `query-va` and `query-nvidia` are the internal children that ask one driver.
 #include <CLI/CLI.hpp>
 
 #include <chrono>
@@ -10,6 +10,7 @@
 
 #include "capabilities/attribute_reference.h"
 #include "cli/probe_command.h"
+#include "cli/query_nvidia_command.h"
 #include "cli/query_va_command.h"
 
 namespace {
@@ -41,11 +42,22 @@ int main(int argc, char** argv) {
                             "seconds one driver query may take before it is killed")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
+  probe_command->add_flag("--measure-sessions", probe.request.measure_sessions,
+                          "on NVIDIA GPUs, open encode sessions until one is refused, and log the count");
 
   std::string render_node;
   CLI::App* query_va = app.add_subcommand("query-va", "internal: query one render node's VA-API driver");
   query_va->group("");
   query_va->add_option("node", render_node, "the render node")->required();
+
+  std::string pci_address;
+  mc::NvidiaQueryOptions nvidia_options;
+  CLI::App* query_nvidia =
+      app.add_subcommand("query-nvidia", "internal: query one NVIDIA GPU's CUDA, NVDEC and NVENC");
+  query_nvidia->group("");
+  query_nvidia->add_option("pci-address", pci_address, "the GPU's PCI address, such as 0000:01:00.0")->required();
+  query_nvidia->add_flag("--measure-sessions", nvidia_options.measure_sessions,
+                         "also open encode sessions until one is refused, and report the count");
 
   std::string docs_topic;
   CLI::App* docs = app.add_subcommand("docs", "print a generated reference page");
@@ -62,6 +74,7 @@ int main(int argc, char** argv) {
     return mc::RunProbe(probe);
   }
   if (*query_va) return mc::RunQueryVa(render_node);
+  if (*query_nvidia) return mc::RunQueryNvidia(pci_address, nvidia_options);
   if (*docs) {
     std::cout << mc::AttributeReferenceMarkdown();
     return std::cout ? 0 : 1;

@@ -8,7 +8,7 @@
 namespace mc {
 
 int RunProbe(const ProbeOptions& options) {
-  const ProbeResult result = ProbeRenderNodes(options.request);
+  const ProbeResult result = ProbeGpus(options.request);
   for (const DeviceReport& report : result.reports) {
     for (const std::string& line : LogLines(report)) std::cerr << line << "\n";
   }
@@ -16,9 +16,9 @@ int RunProbe(const ProbeOptions& options) {
   for (const DeviceReport& report : result.reports) devices.push_back(report.device);
 
   if (devices.empty()) {
-    const std::string why =
-        result.discovery_error.empty() ? "" : " (" + result.discovery_error + ")";
-    std::cerr << "probe: found no render node in " << result.searched << why
+    std::string why;
+    for (const std::string& error : result.discovery_errors) why += " (" + error + ")";
+    std::cerr << "probe: found no GPU in " << result.searched << why
               << "; to see a recorded GPU, run tests/fakeva/probe-dump tests/fakeva/dumps/<dump>.txt\n";
   }
   switch (options.output) {

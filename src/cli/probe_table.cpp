@@ -7,23 +7,19 @@
 namespace mc {
 namespace {
 
-std::string StringAttribute(const Device& device, const char* name) {
-  const AttributeValue* value = device.Attribute(name);
-  return (value && std::holds_alternative<std::string>(*value)) ? std::get<std::string>(*value)
-                                                                : std::string("<none>");
-}
-
 }  // namespace
 
 std::string ProbeTable(const std::vector<DeviceReport>& reports) {
   std::vector<std::vector<std::string>> rows;
-  std::vector<std::string> header = {"NAME", "RENDER NODE", "VA DRIVER"};
+  std::vector<std::string> header = {"NAME", "API", "RENDER NODE", "DRIVER"};
   for (const Capability& capability : kCapabilities) header.emplace_back(capability.name);
   rows.push_back(header);
   for (const DeviceReport& report : reports) {
-    std::vector<std::string> row = {report.device.name, report.gpu.render_node,
-                                    report.facts ? StringAttribute(report.device, "vaDriver")
-                                                 : std::string("<query failed>")};
+    const AttributeValue* api = report.device.Attribute("api");
+    std::vector<std::string> row = {
+        report.device.name, api ? std::get<std::string>(*api) : std::string("<none>"),
+        report.gpu.render_node.empty() ? std::string("<none>") : report.gpu.render_node,
+        report.failure ? std::string("<query failed>") : report.driver};
     for (const Capability& capability : kCapabilities) {
       const AttributeValue* value = report.device.Attribute(std::string(capability.name));
       row.emplace_back(value && std::get<bool>(*value) ? "true" : "false");

@@ -5,6 +5,7 @@
 
 #include "base/result.h"
 #include "dra/device.h"
+#include "facts/nvidia_facts.h"
 #include "facts/va_facts.h"
 #include "gpu/gpu.h"
 
@@ -22,5 +23,14 @@ inline constexpr char kPciBusIdAttribute[] = "resource.kubernetes.io/pciBusID";
 // BuildVaDevice publishes every capability the facts support as true and every other as
 // false; a failed query publishes them all as false and no vaDriver.
 Device BuildVaDevice(const Gpu& gpu, const Result<VaFacts>& facts);
+
+// BuildNvidiaDevice does the same from what CUDA, NVDEC and NVENC stated, with api
+// "nvidia", the driver's version as driverVersion, and the encodeSessions capacity where
+// the driver caps sessions and the GPU can encode. The consumer cap holds for the whole
+// system, so capped_gpus_on_node, the number of the node's GPUs under that cap, divides it.
+// A failed query publishes every capability false, no driverVersion and no capacity. The
+// name is the PCI ID database's, or CUDA's when the database has none.
+Device BuildNvidiaDevice(const Gpu& gpu, const Result<NvidiaFacts>& facts,
+                         std::size_t capped_gpus_on_node = 1);
 
 }  // namespace mc

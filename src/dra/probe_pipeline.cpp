@@ -1,68 +1,148 @@
 #include "dra/probe_pipeline.h"
 
+#include <algorithm>
+
 #include "base/utf8.h"
 #include "capabilities/capability_table.h"
+#include "capabilities/encode_session_cap.h"
+#include "capabilities/nvidia_generations.h"
 #include "dra/device_builder.h"
+#include "facts/nvidia_facts_json.h"
+#include "facts/va_facts_json.h"
+#include "gpu/nvidia_discovery.h"
 #include "gpu/pci_names.h"
 #include "query/child_failure.h"
+#include "query/child_reports.h"
+#include "query/nvidia_query_runner.h"
 
 namespace mc {
+namespace {
 
-ProbeResult ProbeRenderNodes(const ProbeRequest& request) {
-  ProbeResult result;
-  result.searched = request.roots.sysfs + "/class/drm";
+// Targets is what discovery found: the GPUs to ask through VA-API and those to ask NVIDIA.
+struct Targets {
+  std::vector<Gpu> va;
+  std::vector<Gpu> nvidia;
+};
+
+bool IsNvidia(const std::vector<Gpu>& nvidia, const Gpu& gpu) {
+  return !gpu.pci_address.empty() && std::ranges::any_of(nvidia, [&](const Gpu& n) {
+    return n.pci_address == gpu.pci_address;
+  });
+}
+
+Targets Discover(const ProbeRequest& request, ProbeResult& result) {
+  PciNames names;
+  Targets targets;
+  Result<std::vector<Gpu>> nvidia = DiscoverNvidiaGpus(request.roots, names);
+  if (!nvidia) result.discovery_errors.push_back(nvidia.error());
+  const std::vector<Gpu> nvidia_gpus = nvidia ? *nvidia : std::vector<Gpu>{};
+
   std::vector<std::string> nodes;
-  std::vector<std::string> paths = request.render_nodes;
+  const std::vector<std::string>& paths = request.render_nodes;
   if (paths.empty()) {
     Result<std::vector<std::string>> listed = ListRenderNodes(request.roots);
-    if (!listed) {
-      result.discovery_error = listed.error();
-      return result;
+    if (listed) {
+      nodes = *listed;
+    } else if (nvidia_gpus.empty()) {
+      result.discovery_errors.push_back(listed.error());
     }
-    nodes = *listed;
+    targets.nvidia = nvidia_gpus;
   } else {
     for (const std::string& path : paths) nodes.push_back(RenderNodeForPath(path));
   }
 
-  PciNames names;
-  std::vector<Gpu> gpus;
-  std::vector<std::string> node_paths;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     Gpu gpu = DescribeRenderNode(request.roots, nodes[i], names);
     // A node the user named is opened where the user said it is.
     if (!paths.empty()) gpu.render_node = paths[i];
-    node_paths.push_back(gpu.render_node);
-    gpus.push_back(std::move(gpu));
+    if (!IsNvidia(nvidia_gpus, gpu)) {
+      targets.va.push_back(std::move(gpu));
+    } else if (!paths.empty()) {
+      // The user named an NVIDIA GPU's render node: NVIDIA's API answers for that GPU.
+      auto it = std::ranges::find(nvidia_gpus, gpu.pci_address, &Gpu::pci_address);
+      targets.nvidia.push_back(*it);
+    }
   }
+  return targets;
+}
 
-  std::vector<Result<VaFacts>> facts = QueryVaNodes(request.query, node_paths);
-  for (std::size_t i = 0; i < gpus.size(); ++i) {
-    Device device = BuildVaDevice(gpus[i], facts[i]);
-    result.reports.push_back({std::move(gpus[i]), std::move(facts[i]), std::move(device)});
+DeviceReport VaReport(Gpu gpu, const Result<VaFacts>& facts) {
+  DeviceReport report{.gpu = gpu, .device = BuildVaDevice(gpu, facts)};
+  if (facts) {
+    report.driver = facts->vendor;
+    report.warnings = facts->warnings;
+  } else {
+    report.failure = facts.error();
   }
+  return report;
+}
+
+DeviceReport NvidiaReport(Gpu gpu, const Result<NvidiaFacts>& facts, std::size_t capped_gpus) {
+  DeviceReport report{.gpu = gpu, .device = BuildNvidiaDevice(gpu, facts, capped_gpus)};
+  if (!facts) {
+    report.failure = facts.error();
+    return report;
+  }
+  report.driver = facts->name + ", driver " + (facts->driver_version.empty() ? "of unknown version" : facts->driver_version);
+  report.warnings = NvidiaWarnings(*facts);
+  if (facts->sessions) {
+    report.warnings.push_back("the session-slot test opened " + std::to_string(facts->sessions->opened) +
+                              " encode sessions at once; then: " + facts->sessions->stopped_by);
+  }
+  return report;
+}
+
+}  // namespace
+
+ProbeResult ProbeGpus(const ProbeRequest& request) {
+  ProbeResult result;
+  result.searched = request.roots.sysfs + "/class/drm and " + request.roots.sysfs + "/bus/pci/devices";
+  const Targets targets = Discover(request, result);
+
+  // Every query runs at once, whichever API it asks, so the probe takes as long as its
+  // slowest GPU.
+  std::vector<std::vector<std::string>> commands;
+  for (const Gpu& gpu : targets.va) commands.push_back(VaQueryArgv(request.query, gpu.render_node));
+  const NvidiaQueryRunOptions nvidia_options{.measure_sessions = request.measure_sessions};
+  for (const Gpu& gpu : targets.nvidia) {
+    commands.push_back(NvidiaQueryArgv(request.query, gpu.pci_address, nvidia_options));
+  }
+  const std::vector<ChildOutcome> outcomes = RunChildren(commands, request.query.deadline);
+
+  for (std::size_t i = 0; i < targets.va.size(); ++i) {
+    result.reports.push_back(
+        VaReport(targets.va[i], FactsFromOutcome<VaFacts>(outcomes[i], request.query.deadline, &ParseVaFacts)));
+  }
+  std::vector<Result<NvidiaFacts>> nvidia_facts;
+  for (std::size_t i = 0; i < targets.nvidia.size(); ++i) {
+    nvidia_facts.push_back(FactsFromOutcome<NvidiaFacts>(outcomes[targets.va.size() + i], request.query.deadline,
+                                                         &ParseNvidiaFacts));
+  }
+  const std::size_t capped_gpus = SessionCappedGpus(nvidia_facts);
+  for (std::size_t i = 0; i < targets.nvidia.size(); ++i) {
+    result.reports.push_back(NvidiaReport(targets.nvidia[i], nvidia_facts[i], capped_gpus));
+  }
+  std::ranges::sort(result.reports, {}, [](const DeviceReport& r) { return r.device.name; });
   return result;
 }
 
 std::vector<std::string> LogLines(const DeviceReport& report) {
-  const std::string head = "capabilities: " + report.device.name + " (" + report.gpu.render_node;
+  const std::string where = report.gpu.render_node.empty() ? report.gpu.pci_address : report.gpu.render_node;
+  const std::string head = "capabilities: " + report.device.name + " (" + where;
   std::vector<std::string> lines;
-  if (!report.facts) {
-    lines.push_back(head + "): query failed: " + report.facts.error());
+  if (report.failure) {
+    lines.push_back(head + "): query failed: " + *report.failure);
   } else {
-    std::string line = head + ", " + OneLine(ValidUtf8(report.facts->vendor)) + "):";
+    std::string line = head + ", " + OneLine(ValidUtf8(report.driver)) + "):";
     for (const Capability& capability : kCapabilities) {
       const AttributeValue* value = report.device.Attribute(std::string(capability.name));
       const bool holds = value && std::get<bool>(*value);
       line += " " + std::string(capability.name) + "=" + (holds ? "true" : "false");
     }
     lines.push_back(std::move(line));
-    for (const std::string& warning : report.facts->warnings) {
-      lines.push_back(head + "): warning: " + warning);
-    }
   }
-  for (const std::string& problem : report.gpu.problems) {
-    lines.push_back(head + "): warning: " + problem);
-  }
+  for (const std::string& warning : report.warnings) lines.push_back(head + "): warning: " + warning);
+  for (const std::string& problem : report.gpu.problems) lines.push_back(head + "): warning: " + problem);
   return lines;
 }
 

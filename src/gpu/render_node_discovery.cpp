@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "gpu/pci_address.h"
+#include "gpu/sysfs_files.h"
 
 namespace mc {
 namespace fs = std::filesystem;
@@ -22,35 +23,6 @@ int RenderMinor(const std::string& name) {
   const char* last = name.data() + name.size();
   auto [end, error] = std::from_chars(first, last, minor);
   return (error == std::errc() && end == last) ? minor : -1;
-}
-
-// ReadIdFile reads a sysfs id file such as "vendor" ("0x8086\n") as four lowercase hex
-// digits, or explains in `problem` why it could not.
-std::string ReadIdFile(const fs::path& file, std::string& problem) {
-  std::ifstream in(file);
-  std::string text;
-  if (!in || !std::getline(in, text)) {
-    problem = "cannot read " + file.string();
-    return {};
-  }
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
-  if (text.starts_with("0x") || text.starts_with("0X")) text.erase(0, 2);
-  const bool hex = !text.empty() && text.size() <= 4 &&
-                   std::all_of(text.begin(), text.end(),
-                               [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
-  if (!hex) {
-    problem = file.string() + " holds \"" + text + "\", not a 16-bit hex id";
-    return {};
-  }
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); });
-  return std::string(4 - text.size(), '0') + text;
-}
-
-std::string LinkTargetName(const fs::path& link) {
-  std::error_code error;
-  const fs::path target = fs::read_symlink(link, error);
-  return error ? std::string() : target.filename().string();
 }
 
 std::string LowerCase(std::string text) {
@@ -104,9 +76,9 @@ Gpu DescribeRenderNode(const DiscoveryRoots& roots, const std::string& node, Pci
     gpu.problems.push_back("the PCI device " + device.string() + " has no PCI address as its name");
   }
   std::string problem;
-  gpu.vendor_id = ReadIdFile(device / "vendor", problem);
+  gpu.vendor_id = ReadSysfsHex(device / "vendor", 4, problem);
   if (!problem.empty()) gpu.problems.push_back(std::exchange(problem, {}));
-  gpu.product_id = ReadIdFile(device / "device", problem);
+  gpu.product_id = ReadSysfsHex(device / "device", 4, problem);
   if (!problem.empty()) gpu.problems.push_back(std::exchange(problem, {}));
   if (!gpu.vendor_id.empty() && !gpu.product_id.empty()) {
     gpu.product_name = names.DeviceName(std::stoul(gpu.vendor_id, nullptr, 16),

@@ -1,31 +1,19 @@
 #include "query/va_query_runner.h"
 
 #include "facts/va_facts_json.h"
-#include "query/child_failure.h"
-#include "query/child_process.h"
+#include "query/child_reports.h"
 
 namespace mc {
+
+std::vector<std::string> VaQueryArgv(const QueryCommand& command, const std::string& render_node) {
+  return {command.program, "query-va", render_node};
+}
 
 std::vector<Result<VaFacts>> QueryVaNodes(const QueryCommand& command,
                                           const std::vector<std::string>& render_nodes) {
   std::vector<std::vector<std::string>> commands;
-  for (const std::string& node : render_nodes) commands.push_back({command.program, "query-va", node});
-  const std::vector<ChildOutcome> outcomes = RunChildren(commands, command.deadline);
-
-  std::vector<Result<VaFacts>> results;
-  for (const ChildOutcome& outcome : outcomes) {
-    if (auto failure = DescribeChildFailure(outcome, command.deadline)) {
-      results.emplace_back(Error{*failure});
-      continue;
-    }
-    Result<VaFacts> facts = ParseVaFacts(outcome.out);
-    if (!facts) {
-      results.emplace_back(Error{"the query wrote a report that does not parse: " + facts.error()});
-    } else {
-      results.push_back(std::move(facts));
-    }
-  }
-  return results;
+  for (const std::string& node : render_nodes) commands.push_back(VaQueryArgv(command, node));
+  return RunReportingChildren<VaFacts>(commands, command.deadline, &ParseVaFacts);
 }
 
 }  // namespace mc

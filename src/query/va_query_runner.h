@@ -21,6 +21,9 @@ struct QueryCommand {
   std::chrono::milliseconds deadline = kQueryDeadline;
 };
 
+// VaQueryArgv is the command line of the child that queries one render node.
+std::vector<std::string> VaQueryArgv(const QueryCommand& command, const std::string& render_node);
+
 std::vector<Result<VaFacts>> QueryVaNodes(const QueryCommand& command,
                                           const std::vector<std::string>& render_nodes);
 

@@ -62,7 +62,7 @@ TEST(RenderNodeDiscovery, MissingIdFilesAreNamedAndTheRestIsStillRead) {
   EXPECT_EQ(gpu.product_name, "");
   ASSERT_EQ(gpu.problems.size(), 2u);
   EXPECT_NE(gpu.problems[0].find("cannot read"), std::string::npos);
-  EXPECT_NE(gpu.problems[1].find("\"nonsense\", not a 16-bit hex id"), std::string::npos);
+  EXPECT_NE(gpu.problems[1].find("\"nonsense\", not a hex number of at most 4 digits"), std::string::npos);
 }
 
 TEST(RenderNodeDiscovery, ARenderNodeThatIsNotOnPciIsNamedFromItsNode) {

@@ -216,7 +216,7 @@ TEST_F(Probe, AMachineWithoutRenderNodesSaysWhereItLookedAndSucceeds) {
   const ChildOutcome run = Run({"--output", "json"});
   EXPECT_EQ(run.code, 0);
   EXPECT_EQ(run.out, "[]\n");
-  EXPECT_NE(run.err.find("probe: found no render node in " + (dir_.path() / "machine/sys").string() + "/class/drm"),
+  EXPECT_NE(run.err.find("probe: found no GPU in " + (dir_.path() / "machine/sys").string() + "/class/drm"),
             std::string::npos)
       << run.err;
   EXPECT_NE(run.err.find("tests/fakeva/probe-dump"), std::string::npos);

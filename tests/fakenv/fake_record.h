@@ -1,0 +1,65 @@
+// A recorded NVIDIA GPU, as the stand-in libraries of tests/fakenv replay it: who the GPU
+// is on the PCI bus, what its driver stated (the report `query-nvidia` printed, in the same
+// JSON form, so that a capture on a real GPU is committed as it came), and how the stand-ins
+// should misbehave beyond that (cuInit failing, hanging or crashing, a library missing).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+#include "facts/nvidia_facts.h"
+
+namespace fakenv {
+
+struct Identity {
+  // Canonical PCI address, such as "0000:19:00.0".
+  std::string pci_address;
+  // Hex digits without "0x": vendor "10de", device "2335", class "030200".
+  std::string vendor = "10de";
+  std::string device;
+  std::string device_class = "030200";
+  // The kernel driver bound to it; empty for none.
+  std::string driver = "nvidia";
+  // A render node name such as "renderD128" when nvidia-drm made one; empty for none.
+  std::string render_node;
+};
+
+struct Replay {
+  enum class CuInit { kReport, kFail, kHang, kCrash };
+  // kReport: cuInit succeeds and the stand-ins answer from the report.
+  CuInit cu_init = CuInit::kReport;
+  // The CUresult cuInit returns for kFail.
+  int cu_init_result = 0;
+  // The CUresult every cuvidGetDecoderCaps call returns, when set.
+  std::optional<int> decoder_caps_result;
+  // Libraries the machine lacks, such as "libnvidia-encode.so.1".
+  std::vector<std::string> absent_libraries;
+  // How many encode sessions the driver lets open at once (the consumer cap); unset for no
+  // cap of the driver's own.
+  std::optional<int> session_limit;
+  // The nvmlReturn_t nvmlInit_v2 returns, when set.
+  std::optional<int> nvml_init_result;
+};
+
+struct Record {
+  // Where the record comes from: a capture (machine, date) or the published source it was
+  // written from.
+  std::string source;
+  Identity identity;
+  std::optional<mc::NvidiaFacts> report;
+  Replay replay;
+};
+
+// ParseRecord names the first thing that is wrong, as the product's parsers do.
+mc::Result<Record> ParseRecord(std::string_view json);
+mc::Result<Record> LoadRecord(const std::string& path);
+
+// CurrentRecord is the record named by the environment variable FAKENV_RECORD, read once
+// per process; a stand-in library that cannot read it says why on stderr and aborts, so a
+// broken fixture can never pass for a driver's answer.
+const Record& CurrentRecord();
+
+}  // namespace fakenv

@@ -1,0 +1,77 @@
+// fakenv_stage RECORD DIR: lays out under DIR the machine a record describes, so that the
+// real probe and the real NVIDIA loader can run on it.
+//   DIR/sys   the sysfs tree of the GPU's PCI device (bus/pci/devices/<address> with its
+//             vendor, device, class and driver), and class/drm with its render node if the
+//             record has one;
+//   DIR/dev   dev/dri/<render node> when there is one;
+//   DIR/lib   links to the stand-in libraries, less those the record says are absent;
+//             this is the directory to put on LD_LIBRARY_PATH.
+// Only the kernel and NVIDIA's libraries are faked; nv-codec-headers' loader is real.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "fake_record.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kLibraries[] = {"libcuda.so.1", "libnvcuvid.so.1", "libnvidia-encode.so.1",
+                                      "libnvidia-ml.so.1"};
+
+void WriteFile(const fs::path& file, const std::string& text) {
+  fs::create_directories(file.parent_path());
+  std::ofstream(file) << text;
+}
+
+void Link(const fs::path& link, const fs::path& target) {
+  fs::create_directories(link.parent_path());
+  fs::remove(link);
+  fs::create_symlink(target, link);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: fakenv_stage RECORD DIR\n");
+    return 2;
+  }
+  mc::Result<fakenv::Record> record = fakenv::LoadRecord(argv[1]);
+  if (!record) {
+    std::fprintf(stderr, "fakenv_stage: %s\n", record.error().c_str());
+    return 1;
+  }
+  const fakenv::Identity& id = record->identity;
+  const fs::path dir = fs::absolute(argv[2]);
+  const fs::path sys = dir / "sys";
+  const std::string parent = "pci0000:00";
+  const fs::path device = sys / "devices" / parent / id.pci_address;
+  WriteFile(device / "vendor", "0x" + id.vendor + "\n");
+  WriteFile(device / "device", "0x" + id.device + "\n");
+  WriteFile(device / "class", "0x" + id.device_class + "\n");
+  fs::create_directories(sys / "class" / "drm");
+  fs::create_directories(dir / "dev" / "dri");
+  Link(device / "subsystem", "../../../bus/pci");
+  if (!id.driver.empty()) {
+    fs::create_directories(sys / "bus" / "pci" / "drivers" / id.driver);
+    Link(device / "driver", "../../../bus/pci/drivers/" + id.driver);
+  }
+  Link(sys / "bus" / "pci" / "devices" / id.pci_address, "../../../devices/" + parent + "/" + id.pci_address);
+  if (!id.render_node.empty()) {
+    Link(device / "drm" / id.render_node / "device", "../../../" + id.pci_address);
+    Link(sys / "class" / "drm" / id.render_node, "../../devices/" + parent + "/" + id.pci_address + "/drm/" + id.render_node);
+    WriteFile(dir / "dev" / "dri" / id.render_node, "");
+  }
+
+  const fs::path built = fs::path(FAKENV_LIBRARY_DIR);
+  for (const char* library : kLibraries) {
+    bool absent = false;
+    for (const std::string& name : record->replay.absent_libraries) absent = absent || name == library;
+    if (!absent) Link(dir / "lib" / library, built / library);
+  }
+  fs::create_directories(dir / "lib");
+  return 0;
+}
