@@ -66,14 +66,17 @@ bench: build
 $(FUZZ_BUILD)/build.ninja: CMakeLists.txt | fuzz-deps
 	CC=clang CXX=clang++ cmake -G Ninja -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Debug -DMEDIA_CAP_FUZZ=ON
 
-# fuzz runs every libFuzzer target for FUZZ_SECONDS each, from the committed corpora.
+# fuzz runs every libFuzzer target for FUZZ_SECONDS each. The committed corpora are its
+# seeds; what it finds goes to a corpus of its own under the fuzz build, first in the list,
+# which is where libFuzzer writes, so the committed ones never change.
 FUZZ_SECONDS ?= 60
 fuzz: fuzz-deps $(FUZZ_BUILD)/build.ninja
 	ninja -C $(FUZZ_BUILD) -j$(JOBS)
 	@for target in $(FUZZ_BUILD)/fuzz/fuzz_*; do \
 	  [ -x "$$target" ] || continue; \
+	  found=$(FUZZ_BUILD)/found/$$(basename "$$target"); mkdir -p "$$found"; \
 	  echo "fuzz: $$target"; \
-	  "$$target" -max_total_time=$(FUZZ_SECONDS) $$(cat "$$target.corpus") || exit 1; \
+	  "$$target" -max_total_time=$(FUZZ_SECONDS) "$$found" $$(cat "$$target.corpus") || exit 1; \
 	done
 
 docs: build

@@ -4,7 +4,7 @@
 # committed corpus, which runs as an ordinary test, under the sanitizers too.
 #
 # add_fuzz_target(NAME SOURCE LIBRARIES <libs...> CORPUS <dirs...>)
-# libFuzzer adds the inputs it finds to the first corpus directory: list seeds first.
+# `make fuzz` puts a scratch directory first, where libFuzzer writes what it finds.
 function(add_fuzz_target name source)
   cmake_parse_arguments(FUZZ "" "" "LIBRARIES;CORPUS" ${ARGN})
   if(MEDIA_CAP_FUZZ)
