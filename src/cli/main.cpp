@@ -10,6 +10,7 @@
 
 #include "capabilities/attribute_reference.h"
 #include "cli/probe_command.h"
+#include "cli/query_batch_command.h"
 #include "cli/query_nvidia_command.h"
 #include "cli/query_va_command.h"
 
@@ -27,6 +28,8 @@ int main(int argc, char** argv) {
 
   mc::ProbeOptions probe;
   probe.request.query.program = SelfExecutable();
+  // The probe has one thread, so its queries fork from it and no batch is started.
+  probe.request.query.in_process_query = mc::RunQueryTarget;
   std::string output = "table";
   double deadline_seconds = std::chrono::duration<double>(mc::kQueryDeadline).count();
   CLI::App* probe_command = app.add_subcommand("probe", "print what this machine's GPUs state");
@@ -59,6 +62,13 @@ int main(int argc, char** argv) {
   query_nvidia->add_flag("--measure-sessions", nvidia_options.measure_sessions,
                          "also open encode sessions until one is refused, and report the count");
 
+  std::vector<std::string> batch_targets;
+  std::int64_t batch_deadline_ms = mc::kQueryDeadline.count();
+  CLI::App* query_batch = app.add_subcommand("query-batch", "internal: run every query of a pass, each in a forked child");
+  query_batch->group("");
+  query_batch->add_option("--deadline-ms", batch_deadline_ms, "each query's deadline")->check(CLI::PositiveNumber);
+  query_batch->add_option("targets", batch_targets, "va=NODE, nvidia=PCI or nvidia+sessions=PCI")->required();
+
   std::string docs_topic;
   CLI::App* docs = app.add_subcommand("docs", "print a generated reference page");
   docs->add_option("topic", docs_topic, "the page")->required()->check(CLI::IsMember({"attributes"}));
@@ -74,6 +84,7 @@ int main(int argc, char** argv) {
     return mc::RunProbe(probe);
   }
   if (*query_va) return mc::RunQueryVa(render_node);
+  if (*query_batch) return mc::RunQueryBatchCommand(batch_targets, std::chrono::milliseconds(batch_deadline_ms));
   if (*query_nvidia) return mc::RunQueryNvidia(pci_address, nvidia_options);
   if (*docs) {
     std::cout << mc::AttributeReferenceMarkdown();

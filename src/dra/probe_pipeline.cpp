@@ -13,7 +13,7 @@
 #include "gpu/pci_names.h"
 #include "query/child_failure.h"
 #include "query/child_reports.h"
-#include "query/nvidia_query_runner.h"
+#include "query/query_batch.h"
 
 namespace mc {
 namespace {
@@ -101,13 +101,12 @@ ProbeResult ProbeGpus(const ProbeRequest& request) {
 
   // Every query runs at once, whichever API it asks, so the probe takes as long as its
   // slowest GPU.
-  std::vector<std::vector<std::string>> commands;
-  for (const Gpu& gpu : targets.va) commands.push_back(VaQueryArgv(request.query, gpu.render_node));
-  const NvidiaQueryRunOptions nvidia_options{.measure_sessions = request.measure_sessions};
+  std::vector<QueryTarget> queries;
+  for (const Gpu& gpu : targets.va) queries.push_back({QueryTarget::Api::kVa, gpu.render_node});
   for (const Gpu& gpu : targets.nvidia) {
-    commands.push_back(NvidiaQueryArgv(request.query, gpu.pci_address, nvidia_options));
+    queries.push_back({QueryTarget::Api::kNvidia, gpu.pci_address, request.measure_sessions});
   }
-  const std::vector<ChildOutcome> outcomes = RunChildren(commands, request.query.deadline);
+  const std::vector<ChildOutcome> outcomes = RunQueryBatch(request.query, queries);
 
   for (std::size_t i = 0; i < targets.va.size(); ++i) {
     result.reports.push_back(

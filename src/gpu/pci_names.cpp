@@ -91,7 +91,9 @@ std::string PciNames::DeviceName(unsigned vendor_id, unsigned device_id) {
     }
     if (!database_) database_ = std::make_unique<MappedFile>("");
   }
-  return FindPciDeviceName(database_->text(), vendor_id, device_id);
+  const auto key = std::make_pair(vendor_id, device_id);
+  if (auto it = found_.find(key); it != found_.end()) return it->second;
+  return found_[key] = FindPciDeviceName(database_->text(), vendor_id, device_id);
 }
 
 }  // namespace mc

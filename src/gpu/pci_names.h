@@ -9,9 +9,11 @@
 // against libpci's.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace mc {
@@ -54,6 +56,9 @@ class PciNames {
   std::vector<std::string> paths_;
   // Mapped on the first look-up, so a probe that needs no name reads nothing.
   std::unique_ptr<MappedFile> database_;
+  // Answers already found: a machine's GPUs are often of one model, and each search
+  // walks much of the file.
+  std::map<std::pair<unsigned, unsigned>, std::string> found_;
 };
 
 }  // namespace mc

@@ -4,12 +4,14 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 
 extern char** environ;
 
@@ -38,9 +40,41 @@ void CloseFd(int& fd) {
   fd = -1;
 }
 
+// Fork runs `run` in a forked child with its stdout and stderr on the pipes, in a process
+// group of its own like a started child. The child dies with its parent, so a batch that is
+// itself killed leaves no query behind.
+ChildOutcome Fork(const std::function<int()>& run, int out_pipe[2], int err_pipe[2], Running& running) {
+  ChildOutcome outcome;
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    const int null_fd = open("/dev/null", O_RDONLY);
+    dup2(null_fd, 0);
+    dup2(out_pipe[1], 1);
+    dup2(err_pipe[1], 2);
+    std::fflush(nullptr);
+    _exit(run());
+  }
+  close(out_pipe[1]);
+  close(err_pipe[1]);
+  if (pid < 0) {
+    outcome.code = errno;
+    close(out_pipe[0]);
+    close(err_pipe[0]);
+    return outcome;
+  }
+  running.pid = pid;
+  running.out_fd = out_pipe[0];
+  running.err_fd = err_pipe[0];
+  outcome.kind = ChildOutcome::Kind::kExited;
+  return outcome;
+}
+
 // Spawn starts one child with its stdout and stderr on fresh pipes, in a process group of
 // its own so that a kill reaches whatever it started too.
-ChildOutcome Spawn(const std::vector<std::string>& command, Running& running) {
+ChildOutcome Spawn(const ChildSpec& child, Running& running) {
   ChildOutcome outcome;
   int out_pipe[2], err_pipe[2];
   if (pipe2(out_pipe, O_CLOEXEC) != 0) {
@@ -53,6 +87,8 @@ ChildOutcome Spawn(const std::vector<std::string>& command, Running& running) {
     close(out_pipe[1]);
     return outcome;
   }
+  if (child.run) return Fork(child.run, out_pipe, err_pipe, running);
+  const std::vector<std::string>& command = child.argv;
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
@@ -123,10 +159,17 @@ void Reap(Running& running, ChildOutcome& outcome, bool block) {
 
 std::vector<ChildOutcome> RunChildren(const std::vector<std::vector<std::string>>& commands,
                                       std::chrono::milliseconds timeout, std::size_t max_output) {
-  std::vector<ChildOutcome> outcomes(commands.size());
-  std::vector<Running> running(commands.size());
-  for (std::size_t i = 0; i < commands.size(); ++i) {
-    outcomes[i] = Spawn(commands[i], running[i]);
+  std::vector<ChildSpec> children;
+  for (const auto& argv : commands) children.push_back({argv, {}});
+  return RunChildren(children, timeout, max_output);
+}
+
+std::vector<ChildOutcome> RunChildren(const std::vector<ChildSpec>& children, std::chrono::milliseconds timeout,
+                                      std::size_t max_output) {
+  std::vector<ChildOutcome> outcomes(children.size());
+  std::vector<Running> running(children.size());
+  for (std::size_t i = 0; i < children.size(); ++i) {
+    outcomes[i] = Spawn(children[i], running[i]);
     if (running[i].pid > 0) running[i].pid_fd = PidFd(running[i].pid);
   }
 

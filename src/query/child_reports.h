@@ -1,7 +1,6 @@
-// The parent's side of every query child, whatever it asks: run one child per target, all
-// at once under the deadline, and turn each outcome into the facts its report states or
-// into a failed result with the words that explain it. The VA-API and NVIDIA runners differ
-// only in the command line and the report's parser.
+// The parent's side of every query child, whatever it asks: turn each outcome into the
+// facts its report states or into a failed result with the words that explain it. The
+// VA-API and NVIDIA runners differ only in the target and the report's parser.
 #pragma once
 
 #include <string>
@@ -24,13 +23,11 @@ Result<Facts> FactsFromOutcome(const ChildOutcome& outcome, std::chrono::millise
   return facts;
 }
 
-// RunReportingChildren runs the commands and reads each one's report with `parse`; the
-// results are in the order of the commands.
+// FactsFromOutcomes reads every outcome, in order.
 template <typename Facts>
-std::vector<Result<Facts>> RunReportingChildren(const std::vector<std::vector<std::string>>& commands,
-                                                std::chrono::milliseconds deadline,
-                                                Result<Facts> (*parse)(std::string_view)) {
-  const std::vector<ChildOutcome> outcomes = RunChildren(commands, deadline);
+std::vector<Result<Facts>> FactsFromOutcomes(const std::vector<ChildOutcome>& outcomes,
+                                             std::chrono::milliseconds deadline,
+                                             Result<Facts> (*parse)(std::string_view)) {
   std::vector<Result<Facts>> results;
   results.reserve(outcomes.size());
   for (const ChildOutcome& outcome : outcomes) results.push_back(FactsFromOutcome(outcome, deadline, parse));

@@ -1,4 +1,4 @@
-// The parent's side of the NVIDIA query: one `query-nvidia PCI` child per GPU, all at once,
+// The parent's side of the NVIDIA query: one child per GPU in the query batch, all at once,
 // each under the same deadline as a VA-API query, and every way a child can go wrong
 // turned into a failed result with the words that explain it.
 #pragma once
@@ -16,10 +16,6 @@ struct NvidiaQueryRunOptions {
   // Pass --measure-sessions to every child (the session-slot test).
   bool measure_sessions = false;
 };
-
-// NvidiaQueryArgv is the command line of the child that queries one GPU.
-std::vector<std::string> NvidiaQueryArgv(const QueryCommand& command, const std::string& pci_address,
-                                         const NvidiaQueryRunOptions& options);
 
 // QueryNvidiaGpus queries the GPUs at the canonical PCI addresses; the results are in the
 // order of the addresses.

@@ -2,18 +2,15 @@
 
 #include "facts/va_facts_json.h"
 #include "query/child_reports.h"
+#include "query/query_batch.h"
 
 namespace mc {
 
-std::vector<std::string> VaQueryArgv(const QueryCommand& command, const std::string& render_node) {
-  return {command.program, "query-va", render_node};
-}
-
 std::vector<Result<VaFacts>> QueryVaNodes(const QueryCommand& command,
                                           const std::vector<std::string>& render_nodes) {
-  std::vector<std::vector<std::string>> commands;
-  for (const std::string& node : render_nodes) commands.push_back(VaQueryArgv(command, node));
-  return RunReportingChildren<VaFacts>(commands, command.deadline, &ParseVaFacts);
+  std::vector<QueryTarget> targets;
+  for (const std::string& node : render_nodes) targets.push_back({QueryTarget::Api::kVa, node});
+  return FactsFromOutcomes<VaFacts>(RunQueryBatch(command, targets), command.deadline, &ParseVaFacts);
 }
 
 }  // namespace mc

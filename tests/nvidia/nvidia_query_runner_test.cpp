@@ -41,7 +41,7 @@ TEST(NvidiaQueryRunner, AProgramThatCannotStartFailsEveryGpu) {
   ASSERT_EQ(results.size(), 2u);
   for (const Result<NvidiaFacts>& result : results) {
     ASSERT_FALSE(result);
-    EXPECT_EQ(result.error(), "the query could not start: No such file or directory");
+    EXPECT_EQ(result.error(), "the query batch failed: the query could not start: No such file or directory");
   }
 }
 

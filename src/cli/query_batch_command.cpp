@@ -1,0 +1,29 @@
+#include "cli/query_batch_command.h"
+
+#include <cstdio>
+
+#include "cli/query_nvidia_command.h"
+#include "cli/query_va_command.h"
+#include "query/query_batch.h"
+
+namespace mc {
+
+int RunQueryTarget(const QueryTarget& target) {
+  if (target.api == QueryTarget::Api::kVa) return RunQueryVa(target.where);
+  return RunQueryNvidia(target.where, NvidiaQueryOptions{.measure_sessions = target.measure_sessions});
+}
+
+int RunQueryBatchCommand(const std::vector<std::string>& target_arguments, std::chrono::milliseconds deadline) {
+  std::vector<QueryTarget> targets;
+  for (const std::string& argument : target_arguments) {
+    Result<QueryTarget> target = ParseTargetArgument(argument);
+    if (!target) {
+      std::fprintf(stderr, "query-batch: %s\n", target.error().c_str());
+      return 2;
+    }
+    targets.push_back(std::move(target).value());
+  }
+  return RunQueryBatchChild(targets, deadline, RunQueryTarget);
+}
+
+}  // namespace mc
