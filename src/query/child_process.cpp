@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 
 extern char** environ;
@@ -50,6 +51,15 @@ ChildOutcome Fork(const std::function<int()>& run, int out_pipe[2], int err_pipe
   if (pid == 0) {
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
+    // A started program begins with every signal at its default action and none blocked;
+    // a forked one inherits its parent's handlers (a sanitizer's, a daemon's SIGTERM), so
+    // they are reset here, and a driver that crashes dies of its signal either way.
+    for (int signal_number = 1; signal_number < NSIG; ++signal_number) {
+      if (signal_number != SIGKILL && signal_number != SIGSTOP) std::signal(signal_number, SIG_DFL);
+    }
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
     const int null_fd = open("/dev/null", O_RDONLY);
     dup2(null_fd, 0);
     dup2(out_pipe[1], 1);
