@@ -75,7 +75,7 @@ std::string AttributeReferenceMarkdown() {
       "\n## Capacity\n\n"
       "| Capacity | What it is |\n"
       "|---|---|\n"
-      "| `encodeSessions` | NVIDIA only, on a GPU that can encode and whose driver caps concurrent NVENC sessions (GeForce boards): the cap, shared by the node's capped GPUs. A claim that consumes sessions keeps a GPU at or under it. See [nvidia.md](../nvidia.md). |\n"
+      "| `encodeSessions` | NVIDIA only, on a GPU that can encode and whose driver caps concurrent NVENC sessions (GeForce boards): the cap, shared by the node's capped GPUs. A claim that consumes sessions keeps a GPU at or under it; a claim that names no sessions consumes none (`requestPolicy` default 0, any whole number up to the cap). See [nvidia.md](../nvidia.md). |\n"
       "\nThe device's name is liken's name for the render node: `pci-` and the PCI address with `-` for\n"
       "`:` and `.`, such as `pci-0000-00-02-0`; a render node that is not on PCI is named from its node,\n"
       "such as `renderd128`. Every device sets `allowMultipleAllocations: true`: it delivers no device\n"

@@ -60,7 +60,12 @@ Device BuildNvidiaDevice(const Gpu& gpu, const Result<NvidiaFacts>& facts, std::
   if (facts && CanEncode(values)) {
     const std::optional<int> cap =
         EncodeSessionCap(DriverBranch(facts->driver_version), BoardClassOf(facts->name));
-    if (cap) device.capacity.emplace_back(kEncodeSessionsCapacity, ShareOfSystemCap(*cap, capped_gpus_on_node));
+    // A claim that only decodes names no sessions and must take none; without a default of
+    // 0 the API would give it every session, and no encoder could share the GPU with it.
+    if (cap) {
+      device.capacity.emplace_back(kEncodeSessionsCapacity,
+                                   Capacity{ShareOfSystemCap(*cap, capped_gpus_on_node), /*default_request=*/0});
+    }
   }
   return device;
 }

@@ -27,7 +27,14 @@ Json DeviceToJson(const Device& device) {
   if (!device.capacity.empty()) {
     Json capacity = Json::object();
     // A capacity's value is a resource.Quantity, which the API writes as a string.
-    for (const auto& [name, value] : device.capacity) capacity[name] = {{"value", std::to_string(value)}};
+    for (const auto& [name, value] : device.capacity) {
+      Json entry = {{"value", std::to_string(value.value)}};
+      if (value.default_request) {
+        entry["requestPolicy"] = {{"default", std::to_string(*value.default_request)},
+                                  {"validRange", {{"min", "0"}, {"max", std::to_string(value.value)}, {"step", "1"}}}};
+      }
+      capacity[name] = std::move(entry);
+    }
     out["capacity"] = std::move(capacity);
   }
   if (device.allow_multiple_allocations) out["allowMultipleAllocations"] = true;

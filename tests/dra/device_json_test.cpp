@@ -13,7 +13,7 @@ Device Example() {
   device.name = "pci-0000-00-02-0";
   device.attributes = {{"decodeH264", true}, {"scale10bit", false}, {"vendor", std::string("8086")},
                        {"count", std::int64_t{3}}};
-  device.capacity = {{"encodeSessions", 8}};
+  device.capacity = {{"encodeSessions", {8, 0}}, {"fixed", {2, std::nullopt}}};
   return device;
 }
 
@@ -27,7 +27,10 @@ TEST(DeviceJson, AttributesAreTypedAsTheApiWritesThem) {
       "vendor": {"string": "8086"},
       "count": {"int": 3}
     },
-    "capacity": {"encodeSessions": {"value": "8"}},
+    "capacity": {
+      "encodeSessions": {"value": "8", "requestPolicy": {"default": "0", "validRange": {"min": "0", "max": "8", "step": "1"}}},
+      "fixed": {"value": "2"}
+    },
     "allowMultipleAllocations": true
   }])");
   EXPECT_EQ(document, expected);
@@ -46,6 +49,7 @@ TEST(DeviceJson, TheYamlFormIsTheSameDocument) {
   EXPECT_EQ(device["attributes"]["vendor"]["string"].as<std::string>(), "8086");
   EXPECT_EQ(device["attributes"]["count"]["int"].as<int>(), 3);
   EXPECT_EQ(device["capacity"]["encodeSessions"]["value"].as<std::string>(), "8");
+  EXPECT_EQ(device["capacity"]["encodeSessions"]["requestPolicy"]["validRange"]["max"].as<std::string>(), "8");
   EXPECT_TRUE(device["allowMultipleAllocations"].as<bool>());
 }
 

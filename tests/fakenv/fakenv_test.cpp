@@ -112,7 +112,7 @@ class RecordedNvidiaGpu : public ::testing::Test {
 
   static std::optional<std::int64_t> Capacity(const Device& device, const char* name) {
     for (const auto& [key, value] : device.capacity) {
-      if (key == name) return value;
+      if (key == name) return value.value;
     }
     return std::nullopt;
   }
@@ -397,6 +397,7 @@ TEST_F(RecordedNvidiaGpu, TheProbePublishesTheConsumerSessionCapAsACapacity) {
   const json devices = json::parse(run.out, nullptr, false);
   ASSERT_EQ(devices.size(), 1u) << run.out;
   EXPECT_EQ(devices[0]["capacity"]["encodeSessions"]["value"], "8");
+  EXPECT_EQ(devices[0]["capacity"]["encodeSessions"]["requestPolicy"]["default"], "0");
   EXPECT_TRUE(devices[0]["attributes"]["encodeAV1Main10"]["bool"].get<bool>());
 }
 

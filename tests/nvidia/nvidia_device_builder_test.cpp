@@ -34,7 +34,7 @@ NvidiaFacts GeForceThatEncodesH264() {
 
 std::optional<std::int64_t> Sessions(const Device& device) {
   for (const auto& [name, value] : device.capacity) {
-    if (name == kEncodeSessionsCapacity) return value;
+    if (name == kEncodeSessionsCapacity) return value.value;
   }
   return std::nullopt;
 }
@@ -100,6 +100,12 @@ TEST(NvidiaDeviceBuilder, AFailedQueryPublishesEveryCapabilityFalseAndNoDriverVe
   EXPECT_EQ(device.Attribute("driverVersion"), nullptr);
   EXPECT_TRUE(device.capacity.empty());
   EXPECT_EQ(std::get<std::string>(*device.Attribute("api")), "nvidia");
+}
+
+TEST(NvidiaDeviceBuilder, AClaimThatNamesNoSessionsConsumesNone) {
+  const Device device = BuildNvidiaDevice(NvidiaGpu(), GeForceThatEncodesH264());
+  ASSERT_EQ(device.capacity.size(), 1u);
+  EXPECT_EQ(device.capacity[0].second.default_request, 0);
 }
 
 TEST(NvidiaDeviceBuilder, ADeviceStaysWithinTheApisLimitOfAttributesAndCapacities) {
