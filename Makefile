@@ -12,10 +12,15 @@ PACKAGES := g++ cmake ninja-build pkg-config \
 	libpci-dev pci.ids \
 	nlohmann-json3-dev libyaml-cpp-dev libcli11-dev \
 	libffmpeg-nvenc-dev \
-	libgtest-dev libgmock-dev libbenchmark-dev
+	libgtest-dev libgmock-dev libbenchmark-dev \
+	libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
 FUZZ_PACKAGES := clang libclang-rt-14-dev
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+# The machine image installs Go in /usr/local/go, on PATH only for interactive shells; CI's
+# shell is not one.
+export PATH := $(PATH):/usr/local/go/bin
 
 .PHONY: all deps build run test test-sanitize test-cluster bench fuzz fuzz-deps docs clean
 
@@ -55,17 +60,22 @@ test-sanitize: deps $(SAN_BUILD)/build.ninja
 	ninja -C $(SAN_BUILD) -j$(JOBS)
 	cd $(SAN_BUILD) && ctest --output-on-failure -j$(JOBS)
 
-# The tests run twice: in the ordinary build, and under ASan and UBSan.
+# The tests run twice, in the ordinary build and under ASan and UBSan, and then against the
+# real control plane.
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
 	$(MAKE) --no-print-directory test-sanitize
+	$(MAKE) --no-print-directory test-cluster
 
-# test-cluster brings up the real upstream control plane (tests/cluster/README.md); its first
-# run builds Kubernetes from the Go module proxy, 8 to 10 minutes on two cores. It is not
-# part of `make test` until the agent it is for exists.
+# test-cluster brings up the real upstream control plane (tests/cluster/README.md), runs its
+# smoke test, then checks deploy/ against it (tests/deploy/check-against-apiserver); its first
+# run builds Kubernetes from the Go module proxy, 8 to 10 minutes on two cores, and caches the
+# binaries in ~/.cache/media-capabilities.
 test-cluster: deps
 	$(call install_missing,openssl)
 	cd tests/cluster && go test -timeout 60m -count=1 ./...
+	@dir=$$(mktemp -d); trap 'tests/cluster/stop-control-plane "$$dir"; rm -rf "$$dir"' EXIT; \
+	  tests/cluster/start-control-plane "$$dir" && tests/deploy/check-against-apiserver "$$dir"
 
 bench: build
 	./$(BUILD)/bench/probe_vs_vainfo
