@@ -1,0 +1,20 @@
+// ClaimChecker decides whether the plugin may prepare one ResourceClaim. The kubelet's
+// request names a claim only by namespace, name and UID; the checker reads the claim and
+// answers an error text when it cannot be prepared (for example, when the claim by that
+// name now has another UID), or nullopt when it can.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace mc::plugin {
+
+using ClaimChecker = std::function<std::optional<std::string>(
+    const std::string& claim_namespace, const std::string& name, const std::string& uid)>;
+
+// PluginLog receives the plugin's log lines, so that the agent decides where they go and
+// the tests can read them.
+using PluginLog = std::function<void(const std::string& line)>;
+
+}  // namespace mc::plugin

@@ -1,0 +1,19 @@
+// The kubelet's DRAPlugin service, in both versions a kubelet may call: v1 (kubelets 1.34
+// and later) and v1beta1 (1.32 and 1.33). A media device hands the container no device
+// node, so preparing a claim is only checking it: the answer lists no devices and no CDI
+// devices, and an error only for a claim the checker refuses.
+#pragma once
+
+#include <grpcpp/grpcpp.h>
+#include <grpcpp/impl/service_type.h>
+
+#include <memory>
+
+#include "plugin/claim_checker.h"
+
+namespace mc::plugin {
+
+std::unique_ptr<grpc::Service> MakeDraServiceV1(ClaimChecker checker);
+std::unique_ptr<grpc::Service> MakeDraServiceV1beta1(ClaimChecker checker);
+
+}  // namespace mc::plugin
