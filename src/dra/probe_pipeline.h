@@ -14,7 +14,7 @@
 #include "dra/device.h"
 #include "gpu/gpu.h"
 #include "gpu/render_node_discovery.h"
-#include "query/va_query_runner.h"
+#include "query/query_command.h"
 
 namespace mc {
 

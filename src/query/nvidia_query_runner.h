@@ -8,7 +8,7 @@
 
 #include "base/result.h"
 #include "facts/nvidia_facts.h"
-#include "query/va_query_runner.h"
+#include "query/query_command.h"
 
 namespace mc {
 

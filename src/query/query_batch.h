@@ -13,7 +13,7 @@
 
 #include "query/child_process.h"
 #include "query/query_target.h"
-#include "query/va_query_runner.h"
+#include "query/query_command.h"
 
 namespace mc {
 

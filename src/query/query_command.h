@@ -1,19 +1,14 @@
-// The parent's side of the VA-API query: one child per render node in the query batch, all
-// at once, each under the seed's deadline, and every way a child can go wrong turned into a
-// failed result with the words that explain it.
+// QueryCommand says how the driver queries of a pass are run: which binary is the query
+// batch, the deadline of each query, and whether the caller may fork them itself.
 #pragma once
 
 #include <chrono>
 #include <functional>
 #include <string>
-#include <vector>
-
-#include "base/result.h"
-#include "facts/va_facts.h"
 
 namespace mc {
 
-// The seed's deadline for one render node's query.
+// The seed's deadline for one GPU's query.
 inline constexpr std::chrono::milliseconds kQueryDeadline{20000};
 
 struct QueryTarget;
@@ -26,8 +21,5 @@ struct QueryCommand {
   // runs this, with no batch to start (the probe is such a caller; the agent is not).
   std::function<int(const QueryTarget&)> in_process_query;
 };
-
-std::vector<Result<VaFacts>> QueryVaNodes(const QueryCommand& command,
-                                          const std::vector<std::string>& render_nodes);
 
 }  // namespace mc
