@@ -24,10 +24,11 @@ struct Targets {
   std::vector<Gpu> nvidia;
 };
 
-bool IsNvidia(const std::vector<Gpu>& nvidia, const Gpu& gpu) {
-  return !gpu.pci_address.empty() && std::ranges::any_of(nvidia, [&](const Gpu& n) {
-    return n.pci_address == gpu.pci_address;
-  });
+// NvidiaGpuAt gives the NVIDIA GPU at the render node's PCI address, or nullptr.
+const Gpu* NvidiaGpuAt(const std::vector<Gpu>& nvidia, const Gpu& gpu) {
+  if (gpu.pci_address.empty()) return nullptr;
+  auto it = std::ranges::find(nvidia, gpu.pci_address, &Gpu::pci_address);
+  return it == nvidia.end() ? nullptr : &*it;
 }
 
 Targets Discover(const ProbeRequest& request, ProbeResult& result) {
@@ -55,12 +56,12 @@ Targets Discover(const ProbeRequest& request, ProbeResult& result) {
     Gpu gpu = DescribeRenderNode(request.roots, nodes[i], names);
     // A node the user named is opened where the user said it is.
     if (!paths.empty()) gpu.render_node = paths[i];
-    if (!IsNvidia(nvidia_gpus, gpu)) {
+    const Gpu* nvidia_gpu = NvidiaGpuAt(nvidia_gpus, gpu);
+    if (!nvidia_gpu) {
       targets.va.push_back(std::move(gpu));
     } else if (!paths.empty()) {
       // The user named an NVIDIA GPU's render node: NVIDIA's API answers for that GPU.
-      auto it = std::ranges::find(nvidia_gpus, gpu.pci_address, &Gpu::pci_address);
-      targets.nvidia.push_back(*it);
+      targets.nvidia.push_back(*nvidia_gpu);
     }
   }
   return targets;
