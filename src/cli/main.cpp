@@ -1,14 +1,16 @@
 // media-capabilities: one binary, several faces. `probe` prints what this machine's GPUs
-// state; `query-va` and `query-nvidia` are the internal children that ask one driver.
+// state; `agent` publishes it to the cluster and serves the kubelet plugin; `query-va`,
+// `query-nvidia` and `query-batch` are the internal children that ask the drivers.
 #include <CLI/CLI.hpp>
 
 #include <chrono>
+#include <cstdlib>
+#include <iostream>
 #include <string>
 #include <vector>
 
-#include <iostream>
-
 #include "capabilities/attribute_reference.h"
+#include "cli/agent_command.h"
 #include "cli/probe_command.h"
 #include "cli/query_batch_command.h"
 #include "cli/query_nvidia_command.h"
@@ -48,6 +50,34 @@ int main(int argc, char** argv) {
   probe_command->add_flag("--measure-sessions", probe.request.measure_sessions,
                           "on NVIDIA GPUs, open encode sessions until one is refused, and log the count");
 
+  mc::AgentCommand agent;
+  agent.agent.query.program = SelfExecutable();
+  if (const char* node = std::getenv("NODE_NAME")) agent.agent.node_name = node;
+  std::string render_node_source = "liken";
+  double agent_deadline_seconds = deadline_seconds;
+  CLI::App* agent_command =
+      app.add_subcommand("agent", "publish this node's GPUs as ResourceSlices and serve the kubelet plugin");
+  agent_command->add_option("--kubeconfig", agent.kubeconfig, "a kubeconfig; without it, the in-cluster configuration");
+  agent_command->add_option("--node-name", agent.agent.node_name, "the node (default: $NODE_NAME)");
+  agent_command->add_option("--driver-name", agent.agent.driver_name, "the DRA driver name")->capture_default_str();
+  agent_command->add_option("--render-nodes", render_node_source,
+                            "liken: the render nodes liken publishes for this node; sysfs: every GPU sysfs shows")
+      ->check(CLI::IsMember({"liken", "sysfs"}))
+      ->capture_default_str();
+  agent_command->add_option("--sysfs-root", agent.agent.roots.sysfs, "where sysfs is mounted")->capture_default_str();
+  agent_command->add_option("--dev-root", agent.agent.roots.dev, "where /dev is")->capture_default_str();
+  agent_command->add_option("--query-deadline", agent_deadline_seconds,
+                            "seconds one driver query may take before it is killed")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  agent_command->add_option("--plugins-dir", agent.agent.plugins_dir, "the kubelet's plugin directory")
+      ->capture_default_str();
+  agent_command->add_option("--registry-dir", agent.agent.registry_dir, "the kubelet's plugin registration directory")
+      ->capture_default_str();
+  agent_command->add_option("--health-address", agent.agent.health_address,
+                            "HOST:PORT of /livez and /readyz; port 0 picks a free one")
+      ->capture_default_str();
+
   std::string render_node;
   CLI::App* query_va = app.add_subcommand("query-va", "internal: query one render node's VA-API driver");
   query_va->group("");
@@ -82,6 +112,12 @@ int main(int argc, char** argv) {
     probe.request.query.deadline = std::chrono::milliseconds(
         static_cast<std::int64_t>(deadline_seconds * 1000.0));
     return mc::RunProbe(probe);
+  }
+  if (*agent_command) {
+    agent.agent.source = render_node_source == "sysfs" ? mc::RenderNodeSource::kSysfs : mc::RenderNodeSource::kLiken;
+    agent.agent.query.deadline =
+        std::chrono::milliseconds(static_cast<std::int64_t>(agent_deadline_seconds * 1000.0));
+    return mc::RunAgentCommand(std::move(agent));
   }
   if (*query_va) return mc::RunQueryVa(render_node);
   if (*query_batch) return mc::RunQueryBatchCommand(batch_targets, std::chrono::milliseconds(batch_deadline_ms));

@@ -41,12 +41,6 @@ Json DeviceToJson(const Device& device) {
   return out;
 }
 
-Json DevicesDocument(const std::vector<Device>& devices) {
-  Json list = Json::array();
-  for (const Device& device : devices) list.push_back(DeviceToJson(device));
-  return list;
-}
-
 void EmitYaml(YAML::Emitter& out, const Json& value) {
   if (value.is_object()) {
     out << YAML::BeginMap;
@@ -73,14 +67,20 @@ void EmitYaml(YAML::Emitter& out, const Json& value) {
 
 }  // namespace
 
+Json DevicesJsonValue(const std::vector<Device>& devices) {
+  Json list = Json::array();
+  for (const Device& device : devices) list.push_back(DeviceToJson(device));
+  return list;
+}
+
 std::string DevicesToJson(const std::vector<Device>& devices) {
-  return DevicesDocument(devices).dump(2) + "\n";
+  return DevicesJsonValue(devices).dump(2) + "\n";
 }
 
 std::string DevicesToYaml(const std::vector<Device>& devices) {
   YAML::Emitter out;
   out.SetBoolFormat(YAML::TrueFalseBool);
-  EmitYaml(out, DevicesDocument(devices));
+  EmitYaml(out, DevicesJsonValue(devices));
   return std::string(out.c_str()) + "\n";
 }
 

@@ -5,10 +5,14 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "dra/device.h"
 
 namespace mc {
 
+// DevicesJsonValue is the list itself, for a caller that puts it into a larger document.
+nlohmann::ordered_json DevicesJsonValue(const std::vector<Device>& devices);
 std::string DevicesToJson(const std::vector<Device>& devices);
 std::string DevicesToYaml(const std::vector<Device>& devices);
 

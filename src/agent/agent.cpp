@@ -1,0 +1,279 @@
+#include "agent/agent.h"
+
+#include <algorithm>
+#include <atomic>
+#include <optional>
+
+#include "agent/api_claim_checker.h"
+#include "agent/health_server.h"
+#include "agent/slice_api.h"
+#include "agent/slice_publisher.h"
+#include "dra/device_builder.h"
+#include "gpu/pci_names.h"
+#include "plugin/health_board.h"
+
+namespace mc {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The loop wakes at least this often while nothing happens, so that /livez can tell a
+// loop that waits from one that is stuck.
+constexpr std::chrono::seconds kHeartbeat{10};
+// A loop that has not come round for this long is stuck: longer than the slowest query
+// pass (each query's deadline of 20 s and the batch's grace) with room to spare.
+constexpr std::chrono::seconds kStuckAfter{90};
+
+std::string NameOf(const nlohmann::json& object) {
+  const nlohmann::json metadata = object.value("metadata", nlohmann::json::object());
+  return metadata.is_object() ? metadata.value("name", std::string()) : std::string();
+}
+
+void ApplyToMap(const kube::WatchUpdate& update, std::map<std::string, nlohmann::json>& objects) {
+  if (update.kind == kube::WatchUpdate::Kind::kReplaceAll) objects.clear();
+  for (const nlohmann::json& object : update.objects) {
+    if (update.kind == kube::WatchUpdate::Kind::kDelete) {
+      objects.erase(NameOf(object));
+    } else {
+      objects[NameOf(object)] = object;
+    }
+  }
+}
+
+plugin::DeviceHealth HealthOf(const DeviceReport& report) {
+  if (report.failure) return {.healthy = false, .message = *report.failure};
+  return {.healthy = true, .message = ""};
+}
+
+}  // namespace
+
+struct Agent::State {
+  explicit State(kube::KubeClient& client, const AgentOptions& options, AgentLog log)
+      : api(client), publisher(api, options.driver_name, options.node_name, std::move(log)) {}
+
+  SliceApi api;
+  SlicePublisher publisher;
+  std::map<std::string, nlohmann::json> liken_slices;
+  bool liken_listed = false;
+  // What each render node's query found, by device name, and the liken render node it
+  // was for; a node is queried again only when it comes back or changes its address.
+  std::map<std::string, DeviceReport> reports;
+  std::map<std::string, LikenRenderNode> queried;
+  std::vector<std::string> liken_problems;
+  plugin::HealthBoard board;
+  std::atomic<bool> plugin_listening{false};
+  std::atomic<bool> published{false};
+  std::atomic<Clock::rep> heartbeat{Clock::now().time_since_epoch().count()};
+};
+
+Agent::Agent(AgentOptions options, kube::KubeClient& client, AgentLog log)
+    : options_(std::move(options)), client_(client), log_(std::move(log)) {}
+
+Agent::~Agent() = default;
+
+void Agent::Push(Event event) {
+  {
+    std::lock_guard lock(mutex_);
+    events_.push_back(std::move(event));
+  }
+  wake_.notify_one();
+}
+
+void Agent::Stop() { Push({.source = Event::Source::kStop}); }
+
+std::vector<Agent::Event> Agent::Take(Clock::time_point until) {
+  std::unique_lock lock(mutex_);
+  wake_.wait_until(lock, until, [this] { return !events_.empty(); });
+  std::vector<Event> taken(std::make_move_iterator(events_.begin()), std::make_move_iterator(events_.end()));
+  events_.clear();
+  return taken;
+}
+
+std::vector<DeviceReport> LikenDeviceReports(const std::vector<LikenRenderNode>& nodes, const DiscoveryRoots& roots,
+                                             const QueryCommand& query) {
+  // Which render node sysfs shows for each PCI address.
+  std::map<std::string, std::string> render_node_at;
+  PciNames names;
+  if (Result<std::vector<std::string>> listed = ListRenderNodes(roots)) {
+    for (const std::string& node : *listed) {
+      const Gpu gpu = DescribeRenderNode(roots, node, names);
+      if (!gpu.pci_address.empty()) render_node_at.emplace(gpu.pci_address, roots.dev + "/dri/" + node);
+    }
+  }
+
+  std::vector<DeviceReport> reports;
+  ProbeRequest request{.roots = roots, .query = query};
+  std::map<std::string, std::string> name_at;
+  for (const LikenRenderNode& node : nodes) {
+    auto found = render_node_at.find(node.pci_address);
+    if (!node.pci_address.empty() && found != render_node_at.end()) {
+      request.render_nodes.push_back(found->second);
+      name_at[node.pci_address] = node.device_name;
+      continue;
+    }
+    const std::string why = node.pci_address.empty()
+                                ? "liken states no PCI address for this render node"
+                                : "sysfs (" + roots.sysfs + "/class/drm) shows no render node of the PCI device " +
+                                      node.pci_address;
+    Gpu gpu{.bus = node.pci_address.empty() ? "" : "pci", .pci_address = node.pci_address,
+            .device_name = node.device_name};
+    reports.push_back({.gpu = gpu, .device = BuildVaDevice(gpu, Error{why}), .failure = why});
+  }
+  if (!request.render_nodes.empty()) {
+    for (DeviceReport& report : ProbeGpus(request).reports) {
+      // The device is published under liken's name for the render node (seed).
+      auto name = name_at.find(report.gpu.pci_address);
+      if (name != name_at.end()) report.device.name = report.gpu.device_name = name->second;
+      reports.push_back(std::move(report));
+    }
+  }
+  return reports;
+}
+
+std::vector<std::string> Agent::QueryNewRenderNodes(State& state) {
+  std::vector<nlohmann::json> slices;
+  for (const auto& [name, slice] : state.liken_slices) slices.push_back(slice);
+  LikenRenderNodes found = RenderNodesOfLikenSlices(slices);
+  if (found.problems != state.liken_problems) {
+    for (const std::string& problem : found.problems) log_("agent: warning: " + problem);
+    state.liken_problems = found.problems;
+  }
+
+  std::vector<std::string> changed;
+  for (auto it = state.queried.begin(); it != state.queried.end();) {
+    if (std::ranges::find(found.nodes, it->second) != found.nodes.end()) {
+      ++it;
+      continue;
+    }
+    log_("capabilities: " + it->first + " is no longer among liken's render nodes; its device is removed");
+    state.reports.erase(it->first);
+    state.board.Remove(it->first);
+    changed.push_back(it->first);
+    it = state.queried.erase(it);
+  }
+  std::vector<LikenRenderNode> fresh;
+  for (const LikenRenderNode& node : found.nodes) {
+    if (!state.queried.contains(node.device_name)) fresh.push_back(node);
+  }
+  if (fresh.empty()) return changed;
+  for (DeviceReport& report : LikenDeviceReports(fresh, options_.roots, options_.query)) {
+    for (const std::string& line : LogLines(report)) log_(line);
+    state.board.Set(report.device.name, HealthOf(report));
+    changed.push_back(report.device.name);
+    state.reports[report.device.name] = std::move(report);
+  }
+  for (const LikenRenderNode& node : fresh) state.queried[node.device_name] = node;
+  return changed;
+}
+
+int Agent::Run() {
+  const bool from_liken = options_.source == RenderNodeSource::kLiken;
+  log_("agent: node " + options_.node_name + ", driver " + options_.driver_name + ", render nodes from " +
+       (from_liken ? std::string(kLikenDriver) + " slices" : "sysfs (" + options_.roots.sysfs + ")"));
+  State state(client_, options_, log_);
+
+  plugin::KubeletPluginConfig plugin_config{.driver_name = options_.driver_name,
+                                            .plugins_dir = options_.plugins_dir,
+                                            .registry_dir = options_.registry_dir};
+  auto plugin = plugin::KubeletPlugin::Start(plugin_config, ApiClaimChecker(client_), state.board, log_);
+  if (!plugin) {
+    log_("agent: the kubelet plugin did not start: " + plugin.error());
+    return 1;
+  }
+  state.plugin_listening = true;
+
+  HealthChecks checks{
+      .live =
+          [&state] {
+            const Clock::time_point beat{Clock::duration(state.heartbeat.load())};
+            if (Clock::now() - beat > kStuckAfter) return ProbeAnswer{false, "the agent's loop has not run for 90 s"};
+            return ProbeAnswer{true, "ok"};
+          },
+      .ready =
+          [&state] {
+            if (!state.plugin_listening) return ProbeAnswer{false, "the kubelet plugin is not listening"};
+            if (!state.published) return ProbeAnswer{false, "the slices do not yet hold what the queries found"};
+            return ProbeAnswer{true, "ok"};
+          }};
+  auto health = HealthServer::Start(options_.health_address, std::move(checks));
+  if (!health) {
+    log_("agent: " + health.error());
+    (*plugin)->Shutdown(std::chrono::seconds(1));
+    return 1;
+  }
+  log_("agent: health probes on port " + std::to_string((*health)->port()) + " (/livez, /readyz)");
+
+  if (!from_liken) {
+    // In sysfs mode the node's GPUs are the render nodes and NVIDIA GPUs sysfs shows, asked
+    // once: nothing on a running node adds one without a new pod.
+    for (DeviceReport& report : ProbeGpus({.roots = options_.roots, .query = options_.query}).reports) {
+      for (const std::string& line : LogLines(report)) log_(line);
+      state.board.Set(report.device.name, HealthOf(report));
+      state.reports[report.device.name] = std::move(report);
+    }
+  }
+
+  kube::ListWatch own(client_,
+                      {.collection = kResourceSlicesPath,
+                       .field_selector = SliceSelector(options_.driver_name, options_.node_name)},
+                      [this](kube::WatchUpdate update) {
+                        Push({.source = Event::Source::kOwnSlices, .update = std::move(update)});
+                      },
+                      log_);
+  std::optional<kube::ListWatch> liken;
+  if (from_liken) {
+    liken.emplace(client_,
+                  kube::ListWatchTarget{.collection = kResourceSlicesPath,
+                                        .field_selector = SliceSelector(kLikenDriver, options_.node_name)},
+                  [this](kube::WatchUpdate update) {
+                    Push({.source = Event::Source::kLikenSlices, .update = std::move(update)});
+                  },
+                  log_);
+    liken->Start();
+  }
+  own.Start();
+
+  std::optional<Clock::time_point> retry_at;
+  bool stopping = false;
+  while (!stopping) {
+    std::vector<Event> events = Take(retry_at.value_or(Clock::now() + kHeartbeat));
+    state.heartbeat = Clock::now().time_since_epoch().count();
+    bool liken_changed = false;
+    for (Event& event : events) {
+      switch (event.source) {
+        case Event::Source::kStop:
+          stopping = true;
+          break;
+        case Event::Source::kOwnSlices:
+          state.publisher.Apply(event.update);
+          break;
+        case Event::Source::kLikenSlices:
+          ApplyToMap(event.update, state.liken_slices);
+          if (event.update.kind == kube::WatchUpdate::Kind::kReplaceAll) state.liken_listed = true;
+          liken_changed = true;
+          break;
+      }
+    }
+    if (stopping) break;
+    if (from_liken && !state.liken_listed) continue;
+    if (liken_changed && !QueryNewRenderNodes(state).empty()) state.published = false;
+    if (!state.publisher.listed()) continue;
+    if (retry_at && Clock::now() < *retry_at) continue;
+
+    std::vector<Device> devices;
+    for (const auto& [name, report] : state.reports) devices.push_back(report.device);
+    const std::optional<std::chrono::seconds> wait = state.publisher.Publish(devices);
+    state.published = !wait;
+    retry_at = wait ? std::optional(Clock::now() + *wait) : std::nullopt;
+    state.heartbeat = Clock::now().time_since_epoch().count();
+  }
+
+  log_("agent: stopping");
+  own.Stop();
+  if (liken) liken->Stop();
+  state.plugin_listening = false;
+  (*plugin)->Shutdown(std::chrono::seconds(5));
+  return 0;
+}
+
+}  // namespace mc
