@@ -11,6 +11,7 @@ PACKAGES := g++ cmake ninja-build pkg-config \
 	libva-dev libva-drm2 libdrm-dev vainfo \
 	libpci-dev pci.ids \
 	nlohmann-json3-dev libyaml-cpp-dev libcli11-dev \
+	libcurl4-openssl-dev \
 	libffmpeg-nvenc-dev \
 	libgtest-dev libgmock-dev libbenchmark-dev \
 	libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
@@ -68,14 +69,17 @@ test: build
 	$(MAKE) --no-print-directory test-cluster
 
 # test-cluster brings up the real upstream control plane (tests/cluster/README.md), runs its
-# smoke test, then checks deploy/ against it (tests/deploy/check-against-apiserver); its first
-# run builds Kubernetes from the Go module proxy, 8 to 10 minutes on two cores, and caches the
-# binaries in ~/.cache/media-capabilities.
-test-cluster: deps
+# smoke test, then checks deploy/ against it (tests/deploy/check-against-apiserver) and runs the
+# API client's tests against it (tests/kube/kube_client_cluster_test.cpp); its first run builds
+# Kubernetes from the Go module proxy, 8 to 10 minutes on two cores, and caches the binaries in
+# ~/.cache/media-capabilities.
+test-cluster: deps $(BUILD)/build.ninja
 	$(call install_missing,openssl)
+	ninja -C $(BUILD) -j$(JOBS) kube_cluster_tests
 	cd tests/cluster && go test -timeout 60m -count=1 ./...
 	@dir=$$(mktemp -d); trap 'tests/cluster/stop-control-plane "$$dir"; rm -rf "$$dir"' EXIT; \
-	  tests/cluster/start-control-plane "$$dir" && tests/deploy/check-against-apiserver "$$dir"
+	  tests/cluster/start-control-plane "$$dir" && tests/deploy/check-against-apiserver "$$dir" && \
+	  MEDIA_CAP_CLUSTER_DIR="$$dir" $(BUILD)/tests/kube_cluster_tests
 
 bench: build
 	./$(BUILD)/bench/probe_vs_vainfo

@@ -1,0 +1,31 @@
+#include "kube/retry_after.h"
+
+#include <curl/curl.h>
+
+#include <algorithm>
+#include <charconv>
+#include <string>
+
+namespace mc::kube {
+
+std::optional<std::chrono::seconds> ParseRetryAfter(std::string_view value,
+                                                    std::chrono::system_clock::time_point now) {
+  while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+  while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
+  if (value.empty()) return std::nullopt;
+
+  if (value.front() >= '0' && value.front() <= '9') {
+    long long seconds = 0;
+    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), seconds);
+    if (error != std::errc() || end != value.data() + value.size()) return std::nullopt;
+    return std::chrono::seconds(seconds);
+  }
+  // curl's own date parser reads the three forms HTTP allows.
+  const std::string text(value);
+  const time_t date = curl_getdate(text.c_str(), nullptr);
+  if (date == -1) return std::nullopt;
+  const auto wait = std::chrono::system_clock::from_time_t(date) - now;
+  return std::max(std::chrono::seconds(0), std::chrono::ceil<std::chrono::seconds>(wait));
+}
+
+}  // namespace mc::kube
