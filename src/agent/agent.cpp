@@ -9,6 +9,7 @@
 #include "agent/slice_api.h"
 #include "agent/slice_publisher.h"
 #include "dra/device_builder.h"
+#include "facts/json_path.h"
 #include "gpu/pci_names.h"
 #include "plugin/health_board.h"
 
@@ -24,10 +25,7 @@ constexpr std::chrono::seconds kHeartbeat{10};
 // pass (each query's deadline of 20 s and the batch's grace) with room to spare.
 constexpr std::chrono::seconds kStuckAfter{90};
 
-std::string NameOf(const nlohmann::json& object) {
-  const nlohmann::json metadata = object.value("metadata", nlohmann::json::object());
-  return metadata.is_object() ? metadata.value("name", std::string()) : std::string();
-}
+std::string NameOf(const nlohmann::json& object) { return JsonStringAt(object, {"metadata", "name"}); }
 
 void ApplyToMap(const kube::WatchUpdate& update, std::map<std::string, nlohmann::json>& objects) {
   if (update.kind == kube::WatchUpdate::Kind::kReplaceAll) objects.clear();

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "facts/json_path.h"
+
 namespace mc {
 
 plugin::ClaimChecker ApiClaimChecker(kube::KubeClient& client) {
@@ -14,9 +16,7 @@ plugin::ClaimChecker ApiClaimChecker(kube::KubeClient& client) {
     if (response->status == 404) return "claim " + claim + " does not exist (any more)";
     if (response->status != 200) return "reading claim " + claim + ": " + kube::StatusMessage(*response);
     const nlohmann::json object = nlohmann::json::parse(response->body, nullptr, false);
-    const nlohmann::json metadata = object.is_object() ? object.value("metadata", nlohmann::json::object())
-                                                       : nlohmann::json::object();
-    const std::string held = metadata.is_object() ? metadata.value("uid", std::string()) : std::string();
+    const std::string held = JsonStringAt(object, {"metadata", "uid"});
     if (held.empty()) return "reading claim " + claim + ": the answer has no UID";
     if (held != uid) {
       return "claim " + claim + " has UID " + held + ", not " + uid +

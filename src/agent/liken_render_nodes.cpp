@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 
+#include "facts/json_path.h"
 #include "gpu/pci_address.h"
 
 namespace mc {
@@ -11,35 +12,13 @@ namespace {
 
 using Json = nlohmann::json;
 
-const Json* Member(const Json& object, const char* key) {
-  if (!object.is_object()) return nullptr;
-  auto it = object.find(key);
-  return it == object.end() ? nullptr : &*it;
-}
-
-// Path follows keys through nested objects and gives nullptr where one is missing.
-const Json* Path(const Json& object, std::initializer_list<const char*> keys) {
-  const Json* at = &object;
-  for (const char* key : keys) {
-    at = Member(*at, key);
-    if (!at) return nullptr;
-  }
-  return at;
-}
-
-std::string StringAt(const Json& object, std::initializer_list<const char*> keys) {
-  const Json* value = Path(object, keys);
-  return value && value->is_string() ? value->get<std::string>() : "";
-}
-
 // AttributeString reads a string attribute, whose API form is {"string": "..."}.
 std::string AttributeString(const Json& attributes, const char* name) {
-  const Json* value = Path(attributes, {name, "string"});
-  return value && value->is_string() ? value->get<std::string>() : "";
+  return JsonStringAt(attributes, {name, "string"});
 }
 
 bool IsRenderNode(const Json& attributes) {
-  const Json* value = Path(attributes, {"renderNode", "bool"});
+  const Json* value = JsonAt(attributes, {"renderNode", "bool"});
   return value && value->is_boolean() && value->get<bool>();
 }
 
@@ -48,30 +27,30 @@ bool IsRenderNode(const Json& attributes) {
 LikenRenderNodes RenderNodesOfLikenSlices(const std::vector<Json>& slices) {
   std::map<std::string, std::int64_t> newest;
   for (const Json& slice : slices) {
-    const Json* generation = Path(slice, {"spec", "pool", "generation"});
-    if (!generation || !generation->is_number_integer()) continue;
-    std::int64_t& held = newest[StringAt(slice, {"spec", "pool", "name"})];
-    held = std::max(held, generation->get<std::int64_t>());
+    const std::optional<std::int64_t> generation = JsonIntAt(slice, {"spec", "pool", "generation"});
+    if (!generation) continue;
+    std::int64_t& held = newest[JsonStringAt(slice, {"spec", "pool", "name"})];
+    held = std::max(held, *generation);
   }
 
   LikenRenderNodes result;
   for (const Json& slice : slices) {
-    const std::string slice_name = StringAt(slice, {"metadata", "name"});
-    const Json* generation = Path(slice, {"spec", "pool", "generation"});
-    if (!generation || !generation->is_number_integer()) {
+    const std::string slice_name = JsonStringAt(slice, {"metadata", "name"});
+    const std::optional<std::int64_t> generation = JsonIntAt(slice, {"spec", "pool", "generation"});
+    if (!generation) {
       result.problems.push_back("liken's slice " + slice_name + " has no spec.pool.generation; its devices are not read");
       continue;
     }
-    if (generation->get<std::int64_t>() < newest[StringAt(slice, {"spec", "pool", "name"})]) continue;
-    const Json* devices = Path(slice, {"spec", "devices"});
+    if (*generation < newest[JsonStringAt(slice, {"spec", "pool", "name"})]) continue;
+    const Json* devices = JsonAt(slice, {"spec", "devices"});
     if (!devices) continue;
     if (!devices->is_array()) {
       result.problems.push_back("liken's slice " + slice_name + " has a spec.devices that is not a list");
       continue;
     }
     for (const Json& device : *devices) {
-      const std::string name = StringAt(device, {"name"});
-      const Json* attributes = Member(device, "attributes");
+      const std::string name = JsonStringAt(device, {"name"});
+      const Json* attributes = JsonAt(device, {"attributes"});
       if (!attributes || !IsRenderNode(*attributes)) continue;
       if (name.empty()) {
         result.problems.push_back("liken's slice " + slice_name + " has a render node with no name");

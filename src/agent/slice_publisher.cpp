@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "facts/json_path.h"
+
 namespace mc {
 namespace {
 
@@ -9,12 +11,7 @@ namespace {
 // writer that edits the slice faster than this is fought with a backoff, not a busy loop.
 constexpr int kConflictRounds = 5;
 
-std::string NameOf(const nlohmann::json& object) {
-  const auto metadata = object.find("metadata");
-  if (metadata == object.end() || !metadata->is_object()) return "";
-  const auto name = metadata->find("name");
-  return name != metadata->end() && name->is_string() ? name->get<std::string>() : "";
-}
+std::string NameOf(const nlohmann::json& object) { return JsonStringAt(object, {"metadata", "name"}); }
 
 }  // namespace
 
@@ -47,7 +44,7 @@ bool SlicePublisher::RefreshNodeUid(std::optional<std::chrono::seconds>& wait) {
   ApiAnswer node = api_.GetNode(owner_.node_name);
   std::string uid;
   if (!node.failure) {
-    uid = node.object.value("metadata", nlohmann::json::object()).value("uid", std::string());
+    uid = JsonStringAt(node.object, {"metadata", "uid"});
     if (uid.empty()) node.failure = ApiFailure{.message = "GET node " + owner_.node_name + ": the answer has no UID"};
   }
   if (node.failure) {
@@ -67,9 +64,13 @@ bool SlicePublisher::Relist(std::optional<std::chrono::seconds>& wait) {
     wait = Failed(*list.failure);
     return false;
   }
-  const nlohmann::json items = list.object.value("items", nlohmann::json::array());
-  Apply({.kind = kube::WatchUpdate::Kind::kReplaceAll,
-         .objects = items.is_array() ? items.get<std::vector<nlohmann::json>>() : std::vector<nlohmann::json>{}});
+  kube::WatchUpdate update{.kind = kube::WatchUpdate::Kind::kReplaceAll};
+  if (const nlohmann::json* items = JsonAt(list.object, {"items"}); items && items->is_array()) {
+    for (const nlohmann::json& item : *items) {
+      if (item.is_object()) update.objects.push_back(item);
+    }
+  }
+  Apply(update);
   return true;
 }
 
@@ -81,8 +82,8 @@ void SlicePublisher::Stored(const SliceWrite& write, const nlohmann::json& store
     return;
   }
   slices_[write.name] = stored;
-  stored_forms_[write.name] = {.sent_spec = write.object.value("spec", nlohmann::json()),
-                               .stored_spec = stored.value("spec", nlohmann::json())};
+  const nlohmann::json* stored_spec = JsonAt(stored, {"spec"});
+  stored_forms_[write.name] = {.sent_spec = write.object["spec"], .stored_spec = stored_spec ? *stored_spec : nlohmann::json()};
   log_(std::string("slice: ") + (write.kind == SliceWrite::Kind::kCreate ? "created " : "updated ") + write.name +
        " at generation " + std::to_string(write.generation) + " with " + std::to_string(write.device_count) +
        " devices");

@@ -3,26 +3,16 @@
 #include <algorithm>
 
 #include "dra/device_json.h"
+#include "facts/json_path.h"
 
 namespace mc {
 namespace {
 
 using Json = nlohmann::json;
 
-std::int64_t PoolGeneration(const Json& slice) {
-  const Json* generation = &slice;
-  for (const char* key : {"spec", "pool", "generation"}) {
-    if (!generation->is_object() || !generation->contains(key)) return 0;
-    generation = &(*generation)[key];
-  }
-  return generation->is_number_integer() ? generation->get<std::int64_t>() : 0;
-}
+std::int64_t PoolGeneration(const Json& slice) { return JsonIntAt(slice, {"spec", "pool", "generation"}).value_or(0); }
 
-std::string MetadataField(const Json& slice, const char* field) {
-  if (!slice.is_object() || !slice.contains("metadata") || !slice["metadata"].is_object()) return "";
-  const Json& metadata = slice["metadata"];
-  return metadata.contains(field) && metadata[field].is_string() ? metadata[field].get<std::string>() : "";
-}
+std::string MetadataField(const Json& slice, const char* field) { return JsonStringAt(slice, {"metadata", field}); }
 
 Json OwnerReferences(const SliceOwner& owner) {
   return Json::array({{{"apiVersion", "v1"},
@@ -48,16 +38,17 @@ Json SliceSpec(const SliceOwner& owner, const std::vector<Device>& devices, std:
 
 bool HoldsSpec(const Json& slice, const std::string& name, const Json& spec,
                const std::map<std::string, StoredForm>& stored_forms) {
-  if (!slice.is_object() || !slice.contains("spec")) return false;
-  const Json& held = slice["spec"];
+  const Json* held_spec = JsonAt(slice, {"spec"});
+  if (!held_spec) return false;
+  const Json& held = *held_spec;
   if (held == spec) return true;
   auto form = stored_forms.find(name);
   return form != stored_forms.end() && form->second.sent_spec == spec && form->second.stored_spec == held;
 }
 
 bool HasOwner(const Json& slice, const Json& owner_references) {
-  return slice.is_object() && slice.contains("metadata") && slice["metadata"].is_object() &&
-         slice["metadata"].value("ownerReferences", Json()) == owner_references;
+  const Json* held = JsonAt(slice, {"metadata", "ownerReferences"});
+  return held && *held == owner_references;
 }
 
 void Differences(const Json& sent, const Json& stored, const std::string& path, std::vector<std::string>& out) {
@@ -145,9 +136,8 @@ std::vector<SliceWrite> PlanSliceWrites(const SliceOwner& owner, std::vector<Dev
     if (held != current.end()) {
       object["metadata"]["resourceVersion"] = MetadataField(held->second, "resourceVersion");
       // Labels and annotations someone else put on the slice are theirs to keep.
-      const Json metadata = held->second.value("metadata", Json::object());
       for (const char* kept : {"labels", "annotations"}) {
-        if (metadata.is_object() && metadata.contains(kept)) object["metadata"][kept] = metadata[kept];
+        if (const Json* value = JsonAt(held->second, {"metadata", kept})) object["metadata"][kept] = *value;
       }
     }
     write.object = std::move(object);
@@ -159,8 +149,9 @@ std::vector<SliceWrite> PlanSliceWrites(const SliceOwner& owner, std::vector<Dev
 
 std::vector<std::string> SliceDifferences(const Json& sent, const Json& stored) {
   std::vector<std::string> out;
-  Differences(sent.contains("spec") ? sent["spec"] : Json(), stored.contains("spec") ? stored["spec"] : Json(), "spec",
-              out);
+  const Json* sent_spec = JsonAt(sent, {"spec"});
+  const Json* stored_spec = JsonAt(stored, {"spec"});
+  Differences(sent_spec ? *sent_spec : Json(), stored_spec ? *stored_spec : Json(), "spec", out);
   return out;
 }
 

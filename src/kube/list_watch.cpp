@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "facts/json_path.h"
 #include "kube/watch_event.h"
 
 namespace mc::kube {
@@ -103,22 +104,21 @@ bool ListWatch::List(std::string& resource_version) {
     return false;
   }
   nlohmann::json list = nlohmann::json::parse(response->body, nullptr, false);
-  if (!list.is_object() || !list.contains("items") || !list["items"].is_array() || !list.contains("metadata") ||
-      !list["metadata"].is_object() || !list["metadata"].contains("resourceVersion") ||
-      !list["metadata"]["resourceVersion"].is_string()) {
+  const std::string listed_version = JsonStringAt(list, {"metadata", "resourceVersion"});
+  nlohmann::json* items = list.is_object() && list.contains("items") ? &list["items"] : nullptr;
+  if (listed_version.empty() || !items || !items->is_array()) {
     log_("watch: listing " + Describe() + " gave a body that is not a list with a resourceVersion");
     return false;
   }
   // A node's slices are few; more than one page of them means something else is wrong, and
   // a partial list would be read as deletions, so it is refused rather than used.
-  if (list["metadata"].contains("continue") && list["metadata"]["continue"].is_string() &&
-      !list["metadata"]["continue"].get<std::string>().empty()) {
+  if (!JsonStringAt(list, {"metadata", "continue"}).empty()) {
     log_("watch: listing " + Describe() + " gave more than 500 objects; refusing a partial list");
     return false;
   }
-  resource_version = list["metadata"]["resourceVersion"].get<std::string>();
+  resource_version = listed_version;
   WatchUpdate update{.kind = WatchUpdate::Kind::kReplaceAll};
-  for (nlohmann::json& item : list["items"]) {
+  for (nlohmann::json& item : *items) {
     if (item.is_object()) update.objects.push_back(std::move(item));
   }
   on_update_(std::move(update));
@@ -142,7 +142,7 @@ bool ListWatch::WatchFrom(std::string& resource_version) {
         }
         switch (event->type) {
           case WatchEvent::Type::kError: {
-            const std::string message = event->object.value("message", std::string("no message"));
+            const std::string message = JsonStringAt(event->object, {"message"});
             // 410 Gone: the version is older than the server keeps. Any other error event
             // also leaves the stream's state unknown; a new list is the safe answer.
             log_("watch: " + Describe() + ": the server ended the watch: " + message + "; listing again");
