@@ -249,6 +249,9 @@ Result<HttpResponse> KubeClient::Send(const HttpRequest& request) {
   Headers headers;
   char error_buffer[CURL_ERROR_SIZE] = {};
 
+  // libcurl would turn a GET with a body into a POST; the API server reads no body there.
+  const bool bodiless = request.method == "GET" || request.method == "HEAD";
+  if (bodiless && !request.body.empty()) return Error{what + ": a " + request.method + " carries no body"};
   const bool has_body = !request.body.empty() || request.method == "POST" || request.method == "PUT" ||
                         request.method == "PATCH";
   if (has_body) {

@@ -56,13 +56,19 @@ class KubeClient {
 
   // Send performs one request; any thread may call it. An answer with any HTTP status is a
   // response; only a request that got no answer (refused, TLS failure, timeout, unreadable
-  // token file) is an Error, naming the method and target.
+  // token file) is an Error, naming the method and target. A GET or HEAD with a body is
+  // refused. Connections are kept between calls and reused.
   Result<HttpResponse> Send(const HttpRequest& request);
 
   // Watch GETs `target` (which must hold watch=true) and calls `on_line` with each complete
   // line of the body as it arrives. It returns the HTTP status once the stream ends: the
   // server closed it, or `stop` answered true (it is asked at least once a second). A
   // status other than 200 comes back with the body in `error_body`.
+  //
+  // Lines come without their line break; empty lines are skipped. A stream that breaks off
+  // (the connection reset, not closed) is an Error, as is a line longer than 16 MiB. The
+  // callbacks run on the calling thread; an exception thrown by either ends the watch and
+  // is thrown again from Watch.
   struct WatchEnd {
     long status = 0;
     std::string error_body;

@@ -134,6 +134,9 @@ TEST(KubeClient, AMalformedRequestIsRefused) {
   auto client = ClientOf("http://127.0.0.1:1");
   EXPECT_FALSE(client->Send({.method = "GET\r\nX: y", .target = "/"}));
   EXPECT_FALSE(client->Send({.target = "version"}));
+  Result<HttpResponse> get_with_body = client->Send({.target = "/x", .body = "{}"});
+  ASSERT_FALSE(get_with_body);
+  EXPECT_EQ(get_with_body.error(), "GET /x: a GET carries no body");
 }
 
 TEST(KubeClient, AWatchGivesEachLineWhateverPiecesItArrivesIn) {
