@@ -157,7 +157,9 @@ func (n *agentNode) startAgent(t *testing.T, kubeconfig string, extraArgs ...str
 	if kubeconfig == "" {
 		kubeconfig = n.id.kubeconfig
 	}
-	return startAgent(t, agentOptions{kubeconfig: kubeconfig, node: n.name, machine: n.machine, extraArgs: extraArgs})
+	a := startAgent(t, agentOptions{kubeconfig: kubeconfig, node: n.name, machine: n.machine, extraArgs: extraArgs})
+	a.acceptRegistration(t)
+	return a
 }
 
 // slicesProblem says what is wrong with the agent's slices of the node now,
@@ -866,6 +868,8 @@ func TestTheAgentConvergesAfterEveryFault(t *testing.T) {
 		t.Logf("while the server is down:\n%s\n%s", first, second)
 		if status, body := b.readyz(t); status != 503 {
 			t.Errorf("/readyz answered %d %q with the server down, want 503", status, body)
+		} else {
+			t.Logf("/readyz with the server down: %d %s", status, body)
 		}
 		if _, err := slicesAPI.Get(ctx, n.sliceName(), metav1.GetOptions{}); !apierrors.IsNotFound(err) {
 			t.Fatalf("a slice exists while the agent's server is down: %v", err)
@@ -890,12 +894,22 @@ func TestTheAgentConvergesAfterEveryFault(t *testing.T) {
 		proxy.failWrites(faults, status, 1)
 		begin := time.Now()
 		provoke(t)
+		// docs/agent.md: /readyz says whether the slices hold what the
+		// queries found; while the writes are refused, they do not.
+		waitFor(t, 30*time.Second, "/readyz answering 503 while the writes are refused", func() (bool, error) {
+			status, body := b.readyz(t)
+			return status == 503, fmt.Errorf("%d %q", status, body)
+		})
 		waitFor(t, 60*time.Second, fmt.Sprintf("the agent's %d writes answered %d", faults, status), func() (bool, error) {
 			_, left := proxy.faultTimes()
 			return left == 0, fmt.Errorf("%d faults not yet served", left)
 		})
 		n.waitForTheRightSlices(t, c, 60*time.Second)
 		t.Logf("converged %v after the first write was refused", time.Since(begin).Round(time.Millisecond))
+		waitFor(t, 30*time.Second, "/readyz answering 200 again", func() (bool, error) {
+			status, body := b.readyz(t)
+			return status == 200, fmt.Errorf("%d %q", status, body)
+		})
 		retries := b.linesSince(mark, fmt.Sprintf(`^api: (POST|PUT) /apis/resource\.k8s\.io/v1/resourceslices.*\b%d\b.*retrying in `, status))
 		for _, line := range retries {
 			t.Logf("agent: %s", line)

@@ -21,6 +21,8 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
 	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
 	resourcev1 "k8s.io/api/resource/v1"
@@ -28,6 +30,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+	registerapi "k8s.io/kubelet/pkg/apis/pluginregistration/v1"
 	"k8s.io/utils/ptr"
 )
 
@@ -289,9 +292,10 @@ func waitForThePolicy(t *testing.T, id identity, node string) {
 
 // agent is one running `media-capabilities agent` process and its log.
 type agent struct {
-	cmd  *exec.Cmd
-	done chan struct{}
-	err  error // the process's exit, once done is closed
+	cmd         *exec.Cmd
+	registryDir string
+	done        chan struct{}
+	err         error // the process's exit, once done is closed
 
 	mu    sync.Mutex
 	lines []string
@@ -337,7 +341,7 @@ func startAgent(t *testing.T, o agentOptions) *agent {
 		t.Fatal(err)
 	}
 	cmd.Stderr = cmd.Stdout
-	a := &agent{cmd: cmd, done: make(chan struct{}), moved: make(chan struct{})}
+	a := &agent{cmd: cmd, registryDir: filepath.Join(kubelet, "registry"), done: make(chan struct{}), moved: make(chan struct{})}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -448,6 +452,39 @@ func (a *agent) readyz(t *testing.T) (int, string) {
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, strings.TrimSpace(string(body))
+}
+
+// acceptRegistration answers the agent's kubelet-plugin registration as the
+// kubelet's plugin watcher would once it has validated the plugin: GetInfo,
+// then NotifyRegistrationStatus with registered true. No kubelet runs here,
+// and /readyz waits for that answer (docs/agent.md); with it, /readyz says
+// whether the slices hold what the queries found. plugin_interop_test.go
+// runs the kubelet's own code against the same socket.
+func (a *agent) acceptRegistration(t *testing.T) {
+	t.Helper()
+	socket := filepath.Join(a.registryDir, agentDriver+"-reg.sock")
+	waitFor(t, 30*time.Second, "the registration socket "+socket, func() (bool, error) {
+		_, err := os.Stat(socket)
+		return err == nil, err
+	})
+	conn, err := grpc.NewClient("unix://"+socket, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	client := registerapi.NewRegistrationClient(conn)
+	info, err := client.GetInfo(ctx, &registerapi.InfoRequest{})
+	if err != nil {
+		t.Fatalf("GetInfo on %s: %v", socket, err)
+	}
+	if info.Type != "DRAPlugin" || info.Name != agentDriver {
+		t.Fatalf("GetInfo answered type %q name %q, want DRAPlugin %s", info.Type, info.Name, agentDriver)
+	}
+	if _, err := client.NotifyRegistrationStatus(ctx, &registerapi.RegistrationStatus{PluginRegistered: true}); err != nil {
+		t.Fatalf("NotifyRegistrationStatus: %v", err)
+	}
 }
 
 // stop sends SIGTERM and expects the documented clean exit: status 0 within
