@@ -24,16 +24,18 @@ RUN make build BUILD=/build
 
 FROM debian:bookworm-slim
 # libva2, libva-drm2 (and libdrm2 through them), libyaml-cpp0.7: what the binary links;
-# libgrpc++1.51 and libprotobuf32: what the kubelet plugin (src/plugin) links.
+# libgrpc++1.51 and libprotobuf32: what the kubelet plugin (src/plugin) links; libcurl4 and
+# ca-certificates: the API client (src/kube).
 # pci.ids: the PCI names of the `name` attribute. The VA drivers: intel-media-va-driver (iHD,
 # Intel from Broadwell on; Debian's free build), i965-va-driver (older Intel), mesa-va-drivers
 # (AMD's radeonsi, and nouveau).
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      libva2 libva-drm2 libyaml-cpp0.7 libgrpc++1.51 libprotobuf32 pci.ids \
+      libva2 libva-drm2 libyaml-cpp0.7 libgrpc++1.51 libprotobuf32 libcurl4 ca-certificates pci.ids \
       intel-media-va-driver i965-va-driver mesa-va-drivers \
  && rm -rf /var/lib/apt/lists/*
-COPY --from=build /build/media-capabilities /usr/local/bin/media-capabilities
+# The agent module goes beside the binary, which is where `agent` looks for it.
+COPY --from=build /build/media-capabilities /build/media-capabilities-agent.so /usr/local/bin/
 # A user of its own for `probe` and for running the image by hand. The DaemonSet runs the
 # agent as uid 0 with every capability dropped, because the kubelet's plugin directories
 # belong to root (deploy/daemonset.yaml explains); that is its choice, made in the manifest.

@@ -83,6 +83,7 @@ test-cluster: deps $(BUILD)/build.ninja
 
 bench: build
 	./$(BUILD)/bench/probe_vs_vainfo
+	bench/agent-bench $(BUILD)
 
 $(FUZZ_BUILD)/build.ninja: CMakeLists.txt | fuzz-deps
 	CC=clang CXX=clang++ cmake -G Ninja -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Debug -DMEDIA_CAP_FUZZ=ON

@@ -172,8 +172,9 @@ int Agent::Run() {
 
   plugin::KubeletPluginConfig plugin_config{.driver_name = options_.driver_name,
                                             .plugins_dir = options_.plugins_dir,
-                                            .registry_dir = options_.registry_dir};
-  auto plugin = plugin::KubeletPlugin::Start(plugin_config, ApiClaimChecker(client_), state.board, log_);
+                                            .registry_dir = options_.registry_dir,
+                                            .health = {.pool_name = options_.node_name}};
+  auto plugin = plugin::KubeletPlugin::Start(plugin_config, ApiClaimChecker(client_, options_.driver_name), state.board, log_);
   if (!plugin) {
     log_("agent: the kubelet plugin did not start: " + plugin.error());
     return 1;
@@ -188,8 +189,9 @@ int Agent::Run() {
             return ProbeAnswer{true, "ok"};
           },
       .ready =
-          [&state] {
+          [&state, &plugin] {
             if (!state.plugin_listening) return ProbeAnswer{false, "the kubelet plugin is not listening"};
+            if (!(*plugin)->registered()) return ProbeAnswer{false, "the kubelet has not accepted the plugin's registration"};
             if (!state.published) return ProbeAnswer{false, "the slices do not yet hold what the queries found"};
             return ProbeAnswer{true, "ok"};
           }};

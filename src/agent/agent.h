@@ -17,30 +17,14 @@
 #include <string>
 #include <vector>
 
+#include "agent/agent_options.h"
 #include "agent/liken_render_nodes.h"
 #include "dra/probe_pipeline.h"
-#include "gpu/render_node_discovery.h"
 #include "kube/kube_client.h"
 #include "kube/list_watch.h"
 #include "plugin/kubelet_plugin.h"
-#include "query/query_command.h"
 
 namespace mc {
-
-enum class RenderNodeSource { kLiken, kSysfs };
-
-inline constexpr char kLikenDriver[] = "liken.sh";
-
-struct AgentOptions {
-  std::string node_name;
-  std::string driver_name = "media.liken.sh";
-  RenderNodeSource source = RenderNodeSource::kLiken;
-  DiscoveryRoots roots;
-  QueryCommand query;
-  std::filesystem::path plugins_dir = "/var/lib/kubelet/plugins";
-  std::filesystem::path registry_dir = "/var/lib/kubelet/plugins_registry";
-  std::string health_address = "0.0.0.0:8081";
-};
 
 using AgentLog = std::function<void(const std::string& line)>;
 

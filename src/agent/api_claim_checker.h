@@ -3,12 +3,14 @@
 // no device node, so there is nothing else to prepare.
 #pragma once
 
+#include <string>
+
 #include "kube/kube_client.h"
 #include "plugin/claim_checker.h"
 
 namespace mc {
 
 // The client must outlive the checker.
-plugin::ClaimChecker ApiClaimChecker(kube::KubeClient& client);
+plugin::ClaimChecker ApiClaimChecker(kube::KubeClient& client, std::string driver_name);
 
 }  // namespace mc

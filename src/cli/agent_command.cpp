@@ -7,6 +7,7 @@
 #include <mutex>
 #include <thread>
 
+#include "agent/agent.h"
 #include "kube/kube_client.h"
 #include "kube/kube_config.h"
 

@@ -1,11 +1,11 @@
-// `media-capabilities agent`: the DaemonSet's process (docs/agent.md). This file turns the
-// command line into the agent's configuration, connects to the API server, and stops the
-// agent on SIGTERM or SIGINT.
+// `media-capabilities agent`: the DaemonSet's process (docs/agent.md). The binary fills in
+// an AgentCommand from its command line and hands it to the agent module, which connects to
+// the API server, runs the agent, and stops it on SIGTERM or SIGINT.
 #pragma once
 
 #include <string>
 
-#include "agent/agent.h"
+#include "agent/agent_options.h"
 
 namespace mc {
 
@@ -15,6 +15,7 @@ struct AgentCommand {
   std::string kubeconfig;
 };
 
+// RunAgentCommand runs in the module; it gives the process's exit status.
 int RunAgentCommand(AgentCommand command);
 
 }  // namespace mc

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "capabilities/attribute_reference.h"
-#include "cli/agent_command.h"
+#include "cli/agent_module.h"
 #include "cli/probe_command.h"
 #include "cli/query_batch_command.h"
 #include "cli/query_nvidia_command.h"
@@ -117,7 +117,7 @@ int main(int argc, char** argv) {
     agent.agent.source = render_node_source == "sysfs" ? mc::RenderNodeSource::kSysfs : mc::RenderNodeSource::kLiken;
     agent.agent.query.deadline =
         std::chrono::milliseconds(static_cast<std::int64_t>(agent_deadline_seconds * 1000.0));
-    return mc::RunAgentCommand(std::move(agent));
+    return mc::RunAgentModule(std::move(agent));
   }
   if (*query_va) return mc::RunQueryVa(render_node);
   if (*query_batch) return mc::RunQueryBatchCommand(batch_targets, std::chrono::milliseconds(batch_deadline_ms));

@@ -7,10 +7,21 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
+
+#include "base/result.h"
 
 namespace mc::plugin {
 
-using ClaimChecker = std::function<std::optional<std::string>(
+// One allocated device of a claim, as the kubelet records it for the pod.
+struct PreparedDevice {
+  std::vector<std::string> request_names;
+  std::string pool_name;
+  std::string device_name;
+  std::optional<std::string> share_id;
+};
+
+using ClaimChecker = std::function<Result<std::vector<PreparedDevice>>(
     const std::string& claim_namespace, const std::string& name, const std::string& uid)>;
 
 // PluginLog receives the plugin's log lines, so that the agent decides where they go and

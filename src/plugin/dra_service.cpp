@@ -45,8 +45,19 @@ class DraService final : public A::Base {
         answer.set_error("the plugin has no way to check claims");
         continue;
       }
-      if (std::optional<std::string> error = checker_(claim.namespace_(), claim.name(), claim.uid())) {
-        answer.set_error(*error);
+      Result<std::vector<PreparedDevice>> checked = checker_(claim.namespace_(), claim.name(), claim.uid());
+      if (!checked) {
+        answer.set_error(checked.error());
+        continue;
+      }
+      for (const PreparedDevice& prepared : *checked) {
+        auto* device = answer.add_devices();
+        for (const std::string& request : prepared.request_names) device->add_request_names(request);
+        device->set_pool_name(prepared.pool_name);
+        device->set_device_name(prepared.device_name);
+        if constexpr (requires { device->set_share_id(std::string()); }) {  // v1 only
+          if (prepared.share_id) device->set_share_id(*prepared.share_id);
+        }
       }
     }
     return grpc::Status::OK;

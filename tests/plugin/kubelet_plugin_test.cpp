@@ -53,9 +53,12 @@ class KubeletPluginTest : public ::testing::Test {
 
   std::unique_ptr<KubeletPlugin> StartPlugin() {
     ClaimChecker checker = [](const std::string& ns, const std::string& name,
-                              const std::string& uid) -> std::optional<std::string> {
-      if (name == "bad") return "claim " + ns + "/" + name + " has UID other-uid, not " + uid;
-      return std::nullopt;
+                              const std::string& uid) -> Result<std::vector<PreparedDevice>> {
+      if (name == "bad") return Error{"claim " + ns + "/" + name + " has UID other-uid, not " + uid};
+      return std::vector<PreparedDevice>{{.request_names = {"media"},
+                                          .pool_name = "node-a",
+                                          .device_name = "gpu-of-" + name,
+                                          .share_id = "share-" + uid}};
     };
     PluginLog log = [this](const std::string& line) {
       std::lock_guard lock(log_mutex_);
@@ -204,8 +207,18 @@ TEST_F(KubeletPluginTest, PrepareAnswersEveryClaimWithTheCheckersErrorOnlyOnTheF
   ASSERT_TRUE(stub->NodePrepareResources(&context, request, &response).ok());
   ASSERT_EQ(response.claims_size(), 3);
   EXPECT_EQ(response.claims().at("uid-1").error(), "");
-  EXPECT_EQ(response.claims().at("uid-1").devices_size(), 0);
+  // The claim's devices are named, with no CDI device: the kubelet ties their health to the pod
+  // through them.
+  ASSERT_EQ(response.claims().at("uid-1").devices_size(), 1);
+  const auto& device = response.claims().at("uid-1").devices(0);
+  EXPECT_EQ(device.pool_name(), "node-a");
+  EXPECT_EQ(device.device_name(), "gpu-of-good");
+  EXPECT_EQ(device.share_id(), "share-uid-1");
+  ASSERT_EQ(device.request_names_size(), 1);
+  EXPECT_EQ(device.request_names(0), "media");
+  EXPECT_EQ(device.cdi_device_ids_size(), 0);
   EXPECT_EQ(response.claims().at("uid-2").error(), "claim default/bad has UID other-uid, not uid-2");
+  EXPECT_EQ(response.claims().at("uid-2").devices_size(), 0);
   EXPECT_EQ(response.claims().at("uid-3").error(), "");
 }
 
@@ -225,6 +238,24 @@ TEST_F(KubeletPluginTest, TheV1beta1ServiceAnswersPrepareAsV1Does) {
   ASSERT_TRUE(stub->NodePrepareResources(&context, request, &response).ok());
   ASSERT_EQ(response.claims_size(), 1);
   EXPECT_NE(response.claims().at("uid-9").error(), "");
+}
+
+TEST_F(KubeletPluginTest, TheV1beta1ServiceNamesTheDevicesWithoutAShareId) {
+  namespace beta = k8s::io::kubelet::pkg::apis::dra::v1beta1;
+  auto plugin = StartPlugin();
+  ASSERT_TRUE(plugin);
+  auto stub = beta::DRAPlugin::NewStub(Dial(plugin->plugin_socket()));
+  beta::NodePrepareResourcesRequest request;
+  auto* claim = request.add_claims();
+  claim->set_namespace_("default");
+  claim->set_name("good");
+  claim->set_uid("uid-8");
+  grpc::ClientContext context;
+  WithDeadline(context);
+  beta::NodePrepareResourcesResponse response;
+  ASSERT_TRUE(stub->NodePrepareResources(&context, request, &response).ok());
+  ASSERT_EQ(response.claims().at("uid-8").devices_size(), 1);
+  EXPECT_EQ(response.claims().at("uid-8").devices(0).device_name(), "gpu-of-good");
 }
 
 TEST_F(KubeletPluginTest, UnprepareAnswersEveryClaimWithSuccess) {
