@@ -319,7 +319,24 @@ func checkHistory(t *testing.T, history *sliceHistory, nodes ...*agentNode) {
 	}
 }
 
-// podCondition returns the pod's PodScheduled condition, if it has one.
+// checkNeverRefused fails the test when the API refused one of the agent's
+// requests other than a watch: a write refused by RBAC or by the admission
+// policy would mean the agent tried what deploy/ does not let it do. A watch
+// or list refused right after an apiserver restart is the restarted server's
+// RBAC cache still filling (every ClusterRole "not found"); the agent lists
+// again, and that is logged here, not failed.
+func checkNeverRefused(t *testing.T, a *agent) {
+	t.Helper()
+	for _, line := range a.linesSince(0, `\b403\b|Forbidden|forbidden`) {
+		if strings.HasPrefix(line, "watch: ") {
+			t.Logf("a watch refused, and listed again: %s", line)
+		} else {
+			t.Errorf("the API refused the agent: %s", line)
+		}
+	}
+}
+
+// podScheduled returns the pod's PodScheduled condition, if it has one.
 func podScheduled(pod *corev1.Pod) *corev1.PodCondition {
 	for i := range pod.Status.Conditions {
 		if pod.Status.Conditions[i].Type == corev1.PodScheduled {
@@ -618,9 +635,7 @@ func TestTheSchedulerAllocatesByWhatTheAgentPublishes(t *testing.T) {
 			t.Errorf("other drivers' slices changed: resourceVersions %v, before %v", after, othersBefore)
 		}
 		for _, a := range agents {
-			if refused := a.linesSince(0, `\b403\b|Forbidden|forbidden`); len(refused) > 0 {
-				t.Errorf("the API refused the agent:\n%s", strings.Join(refused, "\n"))
-			}
+			checkNeverRefused(t, a)
 		}
 	})
 
@@ -756,6 +771,31 @@ func TestTheAgentConvergesAfterEveryFault(t *testing.T) {
 		outage(t, "kube-apiserver", 3*time.Second)
 		if retries := a.linesSince(mark, `^api: .*retrying in `); len(retries) == 0 {
 			t.Errorf("the agent logged no `api: ... retrying in` line while the apiserver was down")
+		}
+	})
+
+	step("AnApiserverRestartWithNothingToRepairWritesNothing", func(t *testing.T) {
+		// The common restart: the agent's watches end, it lists again, finds
+		// its slice right, and writes nothing (every write wakes the scheduler).
+		before := resourceVersions(t, c, []string{n.sliceName()})
+		mark := a.mark()
+		run(t, "stop-control-plane", c.dir, "kube-apiserver")
+		run(t, "start-control-plane", c.dir)
+		// The agent's watch of its slices comes back within its backoff (a
+		// few seconds here, often before start-control-plane returns); the
+		// restarted apiserver usually answers its old resourceVersion with
+		// 410, and the agent lists again. When it resumed its watch instead,
+		// there is no line to wait for, and the wait ends at its deadline.
+		deadline := time.Now().Add(15 * time.Second)
+		for time.Now().Before(deadline) && len(a.linesSince(mark, `^watch: resourceslices spec\.driver=media\.liken\.sh.*listing again`)) == 0 {
+			time.Sleep(200 * time.Millisecond)
+		}
+		time.Sleep(2 * time.Second)
+		if after := resourceVersions(t, c, []string{n.sliceName()}); !apiequality.Semantic.DeepEqual(after, before) {
+			t.Errorf("the slice was written: resourceVersion %v, before %v", after, before)
+		}
+		if writes := a.linesSince(mark, `^slice: `); len(writes) > 0 {
+			t.Errorf("the agent wrote:\n%s", strings.Join(writes, "\n"))
 		}
 	})
 
@@ -996,9 +1036,7 @@ func TestTheAgentConvergesAfterEveryFault(t *testing.T) {
 			t.Errorf("other drivers' slices changed: resourceVersions %v, before %v", after, othersBefore)
 		}
 		for _, ag := range []*agent{a, b} {
-			if refused := ag.linesSince(0, `\b403\b|Forbidden|forbidden`); len(refused) > 0 {
-				t.Errorf("the API refused the agent:\n%s", strings.Join(refused, "\n"))
-			}
+			checkNeverRefused(t, ag)
 		}
 	})
 

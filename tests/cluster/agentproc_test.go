@@ -464,6 +464,11 @@ func (a *agent) acceptRegistration(t *testing.T) {
 	t.Helper()
 	socket := filepath.Join(a.registryDir, agentDriver+"-reg.sock")
 	waitFor(t, 30*time.Second, "the registration socket "+socket, func() (bool, error) {
+		select {
+		case <-a.done:
+			t.Fatalf("the agent exited (%v) before its registration socket appeared; its log:\n%s", a.err, strings.Join(a.log(), "\n"))
+		default:
+		}
 		_, err := os.Stat(socket)
 		return err == nil, err
 	})
