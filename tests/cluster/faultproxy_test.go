@@ -175,16 +175,17 @@ func (p *faultProxy) fault(r *http.Request) (status, retryAfter int, ok bool) {
 }
 
 // writeStatus answers as the apiserver does when it refuses a request: a
-// metav1.Status body, and for 429 the Retry-After its max-in-flight filter sends.
+// metav1.Status body with the apiserver's own words (its max-in-flight filter's
+// for 429, with Retry-After; its generic internal error for 500), which name
+// no status code, so a log line that shows one took it from the response.
 func writeStatus(w http.ResponseWriter, status, retryAfter int) {
-	reason := "InternalError"
+	reason, message := "InternalError", "Internal error occurred: the test's fault proxy refused the write"
 	if status == http.StatusTooManyRequests {
-		reason = "TooManyRequests"
+		reason, message = "TooManyRequests", "Too many requests, please try again later."
 		w.Header().Set("Retry-After", strconv.Itoa(retryAfter))
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	fmt.Fprintf(w, `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",`+
-		`"message":"injected by the test's fault proxy (%d)","reason":%q,"code":%d}`,
-		status, reason, status)
+	fmt.Fprintf(w, `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":%q,"reason":%q,"code":%d}`,
+		message, reason, status)
 }
