@@ -86,7 +86,7 @@ void SlicePublisher::Stored(const SliceWrite& write, const nlohmann::json& store
   stored_forms_[write.name] = {.sent_spec = write.object["spec"], .stored_spec = stored_spec ? *stored_spec : nlohmann::json()};
   log_(std::string("slice: ") + (write.kind == SliceWrite::Kind::kCreate ? "created " : "updated ") + write.name +
        " at generation " + std::to_string(write.generation) + " with " + std::to_string(write.device_count) +
-       " devices");
+       (write.device_count == 1 ? " device" : " devices"));
   for (const std::string& field : SliceDifferences(write.object, stored)) {
     log_("slice: warning: what the server stored of " + write.name + " differs from what was sent at " + field +
          "; an apiserver drops the fields of a feature gate that is off");

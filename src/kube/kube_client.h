@@ -85,8 +85,8 @@ class KubeClient {
   std::unique_ptr<State> state_;
 };
 
-// StatusMessage is the reason an API answer gives: the `message` of a Status object when the
-// body is one, else the status code and the start of the body, on one line.
+// StatusMessage is the reason an API answer gives, after its status code: "HTTP 500: " and the
+// `message` of a Status object when the body is one, else the start of the body, on one line.
 std::string StatusMessage(const HttpResponse& response);
 
 }  // namespace mc::kube

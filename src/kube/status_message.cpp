@@ -29,7 +29,8 @@ std::string StatusMessage(const HttpResponse& response) {
     const auto message = body.find("message");
     if (kind != body.end() && kind->is_string() && kind->get_ref<const std::string&>() == "Status" &&
         message != body.end() && message->is_string() && !message->get_ref<const std::string&>().empty()) {
-      return OneLine(message->get_ref<const std::string&>());
+      // The code comes first: a real apiserver's texts for 429 and 500 do not name it.
+      return "HTTP " + std::to_string(response.status) + ": " + OneLine(message->get_ref<const std::string&>());
     }
   }
   const std::string prefix = "HTTP " + std::to_string(response.status);

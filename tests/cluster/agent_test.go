@@ -958,10 +958,10 @@ func TestTheAgentConvergesAfterEveryFault(t *testing.T) {
 		if len(retries) < faults {
 			t.Errorf("the agent logged %d `api: ...; retrying in N s` lines for %d refused writes", len(retries), faults)
 		}
-		// docs/agent.md's line names the status (`api: PUT ...: 500 ...;
+		// docs/agent.md's line names the status (`api: PUT ...: HTTP 500: ...;
 		// retrying in 2 s`); the Status body the apiserver sends does not.
 		for _, line := range retries {
-			if !regexp.MustCompile(fmt.Sprintf(`: %d\b`, status)).MatchString(line) {
+			if !regexp.MustCompile(fmt.Sprintf(`: HTTP %d: `, status)).MatchString(line) {
 				t.Errorf("the line does not name the status %d, as docs/agent.md's does: %s", status, line)
 				break
 			}

@@ -83,7 +83,7 @@ class KubeClientCluster : public ::testing::Test {
     request.body = R"({"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"})";
     Result<HttpResponse> response = client.Send(request);
     if (!response) return "error: " + response.error();
-    if (response->status != 201) return "HTTP " + std::to_string(response->status) + ": " + StatusMessage(*response);
+    if (response->status != 201) return StatusMessage(*response);
     const auto review = nlohmann::json::parse(response->body, nullptr, false);
     if (!review.is_object()) return "not JSON: " + response->body;
     return review.value("/status/userInfo/username"_json_pointer, std::string("no username"));
@@ -306,7 +306,7 @@ TEST_F(KubeClientCluster, AMissingObjectIsAnAnswerWhoseMessageNamesIt) {
   Result<HttpResponse> response = client->Send({.target = "/apis/resource.k8s.io/v1/resourceslices/no-such-slice"});
   ASSERT_TRUE(response) << response.error();
   EXPECT_EQ(response->status, 404);
-  EXPECT_EQ(StatusMessage(*response), "resourceslices.resource.k8s.io \"no-such-slice\" not found");
+  EXPECT_EQ(StatusMessage(*response), "HTTP 404: resourceslices.resource.k8s.io \"no-such-slice\" not found");
 }
 
 TEST_F(KubeClientCluster, AClientThatTrustsAnotherCaIsRefusedByTls) {

@@ -171,7 +171,7 @@ TEST(KubeClient, AWatchRefusedGivesTheBodyAsItsError) {
   ASSERT_TRUE(end) << end.error();
   EXPECT_EQ(end->status, 403);
   EXPECT_FALSE(any_line);
-  EXPECT_EQ(StatusMessage({.status = end->status, .body = end->error_body}), "nope");
+  EXPECT_EQ(StatusMessage({.status = end->status, .body = end->error_body}), "HTTP 403: nope");
 }
 
 TEST(KubeClient, StopEndsASilentWatchWithinASecond) {

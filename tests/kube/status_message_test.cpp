@@ -12,11 +12,11 @@ HttpResponse Answer(long status, std::string body) {
   return response;
 }
 
-TEST(StatusMessage, AStatusObjectGivesItsMessage) {
+TEST(StatusMessage, AStatusObjectGivesTheCodeAndItsMessage) {
   EXPECT_EQ(StatusMessage(Answer(403, R"({"kind":"Status","apiVersion":"v1","status":"Failure",
       "message":"resourceslices.resource.k8s.io is forbidden: User \"x\" cannot list resource \"resourceslices\"",
       "reason":"Forbidden","code":403})")),
-            "resourceslices.resource.k8s.io is forbidden: User \"x\" cannot list resource \"resourceslices\"");
+            "HTTP 403: resourceslices.resource.k8s.io is forbidden: User \"x\" cannot list resource \"resourceslices\"");
 }
 
 TEST(StatusMessage, AnythingElseGivesTheCodeAndTheStartOfTheBodyOnOneLine) {
