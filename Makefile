@@ -94,7 +94,7 @@ $(FUZZ_BUILD)/build.ninja: CMakeLists.txt | fuzz-deps
 # which is where libFuzzer writes, so the committed ones never change.
 FUZZ_SECONDS ?= 60
 fuzz: fuzz-deps $(FUZZ_BUILD)/build.ninja
-	ninja -C $(FUZZ_BUILD) -j$(JOBS)
+	ninja -C $(FUZZ_BUILD) -j$(JOBS) fuzz_targets
 	@for target in $(FUZZ_BUILD)/fuzz/fuzz_*; do \
 	  [ -x "$$target" ] || continue; \
 	  found=$(FUZZ_BUILD)/found/$$(basename "$$target"); mkdir -p "$$found"; \

@@ -8,7 +8,12 @@
 function(add_fuzz_target name source)
   cmake_parse_arguments(FUZZ "" "" "LIBRARIES;CORPUS" ${ARGN})
   if(MEDIA_CAP_FUZZ)
+    # `make fuzz` builds this one target, which holds every fuzz target and nothing else.
+    if(NOT TARGET fuzz_targets)
+      add_custom_target(fuzz_targets)
+    endif()
     add_executable(${name} ${source})
+    add_dependencies(fuzz_targets ${name})
     target_link_options(${name} PRIVATE -fsanitize=fuzzer)
     target_link_libraries(${name} PRIVATE ${FUZZ_LIBRARIES})
     set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/fuzz)
