@@ -99,7 +99,7 @@ fuzz: fuzz-deps $(FUZZ_BUILD)/build.ninja
 	  [ -x "$$target" ] || continue; \
 	  found=$(FUZZ_BUILD)/found/$$(basename "$$target"); mkdir -p "$$found"; \
 	  echo "fuzz: $$target"; \
-	  "$$target" -max_total_time=$(FUZZ_SECONDS) "$$found" $$(cat "$$target.corpus") || exit 1; \
+	  "$$target" -max_total_time=$(FUZZ_SECONDS) -artifact_prefix="$$found/" "$$found" $$(cat "$$target.corpus") || exit 1; \
 	done
 
 docs: build

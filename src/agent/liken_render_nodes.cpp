@@ -67,8 +67,10 @@ LikenRenderNodes RenderNodesOfLikenSlices(const std::vector<Json>& slices) {
     }
   }
   std::ranges::sort(result.nodes, {}, &LikenRenderNode::device_name);
-  auto duplicates = std::ranges::unique(result.nodes, {}, &LikenRenderNode::device_name);
-  result.nodes.erase(duplicates.begin(), duplicates.end());
+  // std::unique rather than std::ranges::unique, whose subrange clang 14 cannot compile
+  // against GCC 12's library (the fuzz build).
+  auto same_name = [](const LikenRenderNode& a, const LikenRenderNode& b) { return a.device_name == b.device_name; };
+  result.nodes.erase(std::unique(result.nodes.begin(), result.nodes.end(), same_name), result.nodes.end());
   return result;
 }
 

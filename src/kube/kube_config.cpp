@@ -111,6 +111,11 @@ Result<bool> KubeconfigReader::ReadCluster(const YAML::Node& cluster, const std:
     return Fail(where + ": server " + Quoted(*server) + ": expected an http or https URL");
   }
   while (config.server.ends_with('/')) config.server.pop_back();
+  // "https://" alone (or with slashes only) names no host; the fuzz target found that trimming
+  // its slashes left "https:", which no client could take.
+  if (config.server.find("://") == std::string::npos || config.server.ends_with("://")) {
+    return Fail(where + ": server " + Quoted(*server) + " names no host");
+  }
 
   Result<std::string> ca = Secret(cluster, "certificate-authority", where);
   if (!ca) return Error{ca.error()};

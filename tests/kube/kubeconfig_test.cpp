@@ -185,6 +185,9 @@ const Broken kBroken[] = {
      "clusters: [{name: b, cluster: {server: 'ftp://h'}}]\n",
      "kubeconfig: cluster \"b\": server \"ftp://h\": expected an http or https URL"},
     {"current-context: a\ncontexts: [{name: a, context: {cluster: b}}]\n"
+     "clusters: [{name: b, cluster: {server: 'https://'}}]\n",
+     "kubeconfig: cluster \"b\": server \"https://\" names no host"},
+    {"current-context: a\ncontexts: [{name: a, context: {cluster: b}}]\n"
      "clusters: [{name: b, cluster: {server: 'https://h', certificate-authority-data: 'no*base64'}}]\n",
      "kubeconfig: cluster \"b\": certificate-authority-data: invalid base64: unexpected character at offset 2"},
     {"current-context: a\ncontexts: [{name: a, context: {cluster: b}}]\n"
