@@ -181,11 +181,18 @@ int main(int argc, char** argv) {
 
   // One repair of a deleted slice (the agent reads the Node, then creates), and one rewrite
   // of an edited one, each counted from the agent's own client.
+  // Averaged over several repairs, after the start-up's requests have settled.
+  constexpr int kRepairs = 5;
+  std::this_thread::sleep_for(std::chrono::seconds(2));
   auto before = (*agent_client)->traffic();
-  (*admin)->Send({.method = "DELETE", .target = std::string(kSlices) + "/" + SliceName("bench-1")});
-  WaitForSlice(**admin, SliceName("bench-1"), Clock::now());
-  std::this_thread::sleep_for(std::chrono::seconds(1));
-  const Delta repair = Since(before, (*agent_client)->traffic());
+  for (int i = 0; i < kRepairs; ++i) {
+    (*admin)->Send({.method = "DELETE", .target = std::string(kSlices) + "/" + SliceName("bench-1")});
+    WaitForSlice(**admin, SliceName("bench-1"), Clock::now());
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+  Delta repair = Since(before, (*agent_client)->traffic());
+  repair.requests /= kRepairs;
+  repair.bytes /= kRepairs;
 
   before = (*agent_client)->traffic();
   Shell("set -a; . " + dir + "/cluster.env; \"$KUBECTL\" --kubeconfig \"$ADMIN_KUBECONFIG\" label resourceslice " +
