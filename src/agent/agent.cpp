@@ -9,7 +9,6 @@
 #include "agent/slice_api.h"
 #include "agent/slice_publisher.h"
 #include "dra/device_builder.h"
-#include "facts/json_path.h"
 #include "gpu/pci_names.h"
 #include "plugin/health_board.h"
 
@@ -24,19 +23,6 @@ constexpr std::chrono::seconds kHeartbeat{10};
 // A loop that has not come round for this long is stuck: longer than the slowest query
 // pass (each query's deadline of 20 s and the batch's grace) with room to spare.
 constexpr std::chrono::seconds kStuckAfter{90};
-
-std::string NameOf(const nlohmann::json& object) { return JsonStringAt(object, {"metadata", "name"}); }
-
-void ApplyToMap(const kube::WatchUpdate& update, std::map<std::string, nlohmann::json>& objects) {
-  if (update.kind == kube::WatchUpdate::Kind::kReplaceAll) objects.clear();
-  for (const nlohmann::json& object : update.objects) {
-    if (update.kind == kube::WatchUpdate::Kind::kDelete) {
-      objects.erase(NameOf(object));
-    } else {
-      objects[NameOf(object)] = object;
-    }
-  }
-}
 
 plugin::DeviceHealth HealthOf(const DeviceReport& report) {
   if (report.failure) return {.healthy = false, .message = *report.failure};
@@ -248,7 +234,7 @@ int Agent::Run() {
           state.publisher.Apply(event.update);
           break;
         case Event::Source::kLikenSlices:
-          ApplyToMap(event.update, state.liken_slices);
+          kube::ApplyWatchUpdate(event.update, state.liken_slices);
           if (event.update.kind == kube::WatchUpdate::Kind::kReplaceAll) state.liken_listed = true;
           liken_changed = true;
           break;

@@ -11,27 +11,14 @@ namespace {
 // writer that edits the slice faster than this is fought with a backoff, not a busy loop.
 constexpr int kConflictRounds = 5;
 
-std::string NameOf(const nlohmann::json& object) { return JsonStringAt(object, {"metadata", "name"}); }
-
 }  // namespace
 
 SlicePublisher::SlicePublisher(SliceApi& api, std::string driver, std::string node, Log log)
     : api_(api), owner_{.driver = std::move(driver), .node_name = std::move(node)}, log_(std::move(log)) {}
 
 void SlicePublisher::Apply(const kube::WatchUpdate& update) {
-  switch (update.kind) {
-    case kube::WatchUpdate::Kind::kReplaceAll:
-      slices_.clear();
-      for (const nlohmann::json& object : update.objects) slices_[NameOf(object)] = object;
-      listed_ = true;
-      break;
-    case kube::WatchUpdate::Kind::kUpsert:
-      for (const nlohmann::json& object : update.objects) slices_[NameOf(object)] = object;
-      break;
-    case kube::WatchUpdate::Kind::kDelete:
-      for (const nlohmann::json& object : update.objects) slices_.erase(NameOf(object));
-      break;
-  }
+  kube::ApplyWatchUpdate(update, slices_);
+  if (update.kind == kube::WatchUpdate::Kind::kReplaceAll) listed_ = true;
 }
 
 std::chrono::seconds SlicePublisher::Failed(const ApiFailure& failure) {

@@ -18,6 +18,18 @@ int NextBackoff(int seconds) { return std::min(seconds * 2, kLastBackoffSeconds)
 
 }  // namespace
 
+void ApplyWatchUpdate(const WatchUpdate& update, std::map<std::string, nlohmann::json>& objects) {
+  if (update.kind == WatchUpdate::Kind::kReplaceAll) objects.clear();
+  for (const nlohmann::json& object : update.objects) {
+    const std::string name = JsonStringAt(object, {"metadata", "name"});
+    if (update.kind == WatchUpdate::Kind::kDelete) {
+      objects.erase(name);
+    } else {
+      objects[name] = object;
+    }
+  }
+}
+
 std::string UrlEncode(const std::string& value) {
   std::string out;
   for (unsigned char c : value) {

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -79,6 +80,10 @@ class ListWatch {
   std::condition_variable wake_;
   std::thread thread_;
 };
+
+// ApplyWatchUpdate brings a copy of the collection, by object name, up to date with one
+// update: what each watcher of a ListWatch keeps.
+void ApplyWatchUpdate(const WatchUpdate& update, std::map<std::string, nlohmann::json>& objects);
 
 // UrlEncode escapes a query parameter's value (RFC 3986 unreserved characters stay).
 std::string UrlEncode(const std::string& value);
