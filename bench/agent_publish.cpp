@@ -13,9 +13,7 @@
 // runs as the real binary, whose RSS and CPU time /proc gives.
 //
 // usage: agent_publish CLUSTER_DIR   (made by tests/cluster/start-control-plane)
-#include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -29,10 +27,10 @@
 #include <vector>
 
 #include "agent/agent.h"
+#include "spawn_program.h"
 #include "kube/kube_client.h"
 #include "kube/kube_config.h"
 
-extern char** environ;
 
 namespace {
 
@@ -54,25 +52,6 @@ double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).coun
 std::vector<std::string> FakeVaEnvironment() {
   return {"LD_PRELOAD=" MEDIA_CAP_BUILD_DIR "/tests/fakeva/libfakeva_drm_shim.so",
           "LIBVA_DRIVERS_PATH=" MEDIA_CAP_BUILD_DIR "/tests/fakeva", "LIBVA_DRIVER_NAME=fakeva"};
-}
-
-pid_t Spawn(const std::vector<std::string>& argv, const std::vector<std::string>& extra_env, const std::string& log) {
-  std::vector<std::string> env_strings(extra_env);
-  for (char** e = environ; *e; ++e) env_strings.emplace_back(*e);
-  std::vector<char*> envp, args;
-  for (auto& s : env_strings) envp.push_back(s.data());
-  envp.push_back(nullptr);
-  std::vector<std::string> argv_copy(argv);
-  for (auto& s : argv_copy) args.push_back(s.data());
-  args.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  pid_t pid = -1;
-  if (posix_spawn(&pid, args[0], &actions, nullptr, args.data(), envp.data()) != 0) Fail("cannot start " + argv[0]);
-  posix_spawn_file_actions_destroy(&actions);
-  return pid;
 }
 
 bool SliceVisible(mc::kube::KubeClient& admin, const std::string& name) {
@@ -186,7 +165,8 @@ int main(int argc, char** argv) {
   std::this_thread::sleep_for(std::chrono::seconds(2));
   auto before = (*agent_client)->traffic();
   for (int i = 0; i < kRepairs; ++i) {
-    (*admin)->Send({.method = "DELETE", .target = std::string(kSlices) + "/" + SliceName("bench-1")});
+    auto deleted = (*admin)->Send({.method = "DELETE", .target = std::string(kSlices) + "/" + SliceName("bench-1")});
+    if (!deleted || deleted->status != 200) Fail("deleting the agent's slice failed");
     WaitForSlice(**admin, SliceName("bench-1"), Clock::now());
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
   }
@@ -204,7 +184,7 @@ int main(int argc, char** argv) {
 
   // The real binary on bench-2: from its start to its slice.
   const auto spawn_start = Clock::now();
-  const pid_t process = Spawn({binary, "agent", "--kubeconfig", dir + "/admin.kubeconfig", "--node-name", "bench-2",
+  const pid_t process = bench::Spawn({binary, "agent", "--kubeconfig", dir + "/admin.kubeconfig", "--node-name", "bench-2",
                                "--render-nodes", "sysfs", "--sysfs-root", machine + "/sys", "--dev-root",
                                machine + "/dev", "--plugins-dir", dir + "/bench-2/plugins", "--registry-dir",
                                dir + "/bench-2/registry", "--health-address", "127.0.0.1:0"},

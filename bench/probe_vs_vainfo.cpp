@@ -7,8 +7,6 @@
 // and the peak RSS of the probe's parent process and of one query child.
 //
 // usage: probe_vs_vainfo [DUMP] [REPETITIONS]
-#include <fcntl.h>
-#include <spawn.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,7 +19,7 @@
 #include <string>
 #include <vector>
 
-extern char** environ;
+#include "spawn_program.h"
 
 namespace {
 
@@ -40,32 +38,14 @@ struct Run {
 // RunOnce runs argv with the extra environment and waits, measuring its wall time and
 // its own peak RSS (wait4 reports the child's, not its descendants').
 Run RunOnce(const std::vector<std::string>& argv, const std::vector<std::string>& extra_env) {
-  std::vector<std::string> env_strings(extra_env);
-  for (char** e = environ; *e; ++e) env_strings.emplace_back(*e);
-  std::vector<char*> envp, args;
-  for (auto& s : env_strings) envp.push_back(s.data());
-  envp.push_back(nullptr);
-  std::vector<std::string> argv_copy(argv);
-  for (auto& s : argv_copy) args.push_back(s.data());
-  args.push_back(nullptr);
-
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
   const auto start = Clock::now();
-  pid_t pid = -1;
-  if (posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), envp.data()) != 0) {
-    std::fprintf(stderr, "bench: cannot start %s\n", args[0]);
-    std::exit(1);
-  }
-  posix_spawn_file_actions_destroy(&actions);
+  const pid_t pid = bench::Spawn(argv, extra_env, "/dev/null");
   int status = 0;
   rusage usage{};
   wait4(pid, &status, 0, &usage);
   Run run{std::chrono::duration<double>(Clock::now() - start).count(), usage.ru_maxrss};
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    std::fprintf(stderr, "bench: %s failed (status %d)\n", args[0], status);
+    std::fprintf(stderr, "bench: %s failed (status %d)\n", argv[0].c_str(), status);
     std::exit(1);
   }
   return run;

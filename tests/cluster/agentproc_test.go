@@ -307,6 +307,9 @@ type agentOptions struct {
 	node       string
 	machine    machine
 	extraArgs  []string
+	// The kubelet's directories, for a test whose kubelet watches them already;
+	// empty means a short temporary directory of the agent's own.
+	pluginsDir, registryDir string
 }
 
 // startAgent runs the agent with its plugin and registry directories in a
@@ -316,18 +319,21 @@ type agentOptions struct {
 func startAgent(t *testing.T, o agentOptions) *agent {
 	t.Helper()
 	binary := agentBinary(t)
-	kubelet, err := os.MkdirTemp("", "mc-kubelet-")
-	if err != nil {
-		t.Fatal(err)
+	if o.pluginsDir == "" || o.registryDir == "" {
+		kubelet, err := os.MkdirTemp("", "mc-kubelet-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.RemoveAll(kubelet) })
+		o.pluginsDir, o.registryDir = filepath.Join(kubelet, "plugins"), filepath.Join(kubelet, "registry")
 	}
-	t.Cleanup(func() { os.RemoveAll(kubelet) })
 	args := []string{"agent",
 		"--kubeconfig", o.kubeconfig,
 		"--node-name", o.node,
 		"--sysfs-root", o.machine.sys(),
 		"--dev-root", o.machine.dev(),
-		"--plugins-dir", filepath.Join(kubelet, "plugins"),
-		"--registry-dir", filepath.Join(kubelet, "registry"),
+		"--plugins-dir", o.pluginsDir,
+		"--registry-dir", o.registryDir,
 		"--health-address", "127.0.0.1:0",
 	}
 	args = append(append(args, o.machine.args...), o.extraArgs...)
@@ -341,7 +347,7 @@ func startAgent(t *testing.T, o agentOptions) *agent {
 		t.Fatal(err)
 	}
 	cmd.Stderr = cmd.Stdout
-	a := &agent{cmd: cmd, registryDir: filepath.Join(kubelet, "registry"), done: make(chan struct{}), moved: make(chan struct{})}
+	a := &agent{cmd: cmd, registryDir: o.registryDir, done: make(chan struct{}), moved: make(chan struct{})}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
