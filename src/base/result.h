@@ -1,20 +1,74 @@
-// Result<T> carries either a value or an error message. Errors cross module boundaries
-// as values rather than exceptions, so a caller sees in the signature that a step can
-// fail and must say what to do about it (LevelDB's Status, in the shape of C++23's
-// std::expected, which GCC 12 does not offer in C++20 mode).
+// Result<T> carries either a value or an Error. Errors cross module boundaries as values
+// rather than exceptions, so a caller sees in the signature that a step can fail and must
+// say what to do about it (LevelDB's Status, in the shape of C++23's std::expected, which
+// GCC 12 does not offer in C++20 mode). Result<void> is the form for a step that yields
+// nothing but may fail.
 #pragma once
 
+#include <chrono>
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
 
 namespace mc {
 
-// Error is the failure side of a Result: one human-readable message that names what was
-// wrong and where, ready to be logged as it is.
+// ErrorCode is what a caller branches on; the message is what a person reads.
+enum class ErrorCode {
+  kInvalidInput,      // the input (a file, a flag, an answer) is malformed or out of range
+  kNotFound,          // what was asked for does not exist
+  kConflict,          // someone else changed it first (an HTTP 409, a stale version)
+  kUnavailable,       // a server or device cannot answer now; worth retrying
+  kDeadlineExceeded,  // it ran past its deadline
+  kPermissionDenied,  // refused for who is asking
+  kUnsupported,       // the device or the server does not do this
+  kInternal,          // anything else: a failed system call, a crashed child
+};
+
+// The code's name in words, for logs and tests.
+constexpr const char* ErrorCodeName(ErrorCode code) {
+  switch (code) {
+    case ErrorCode::kInvalidInput: return "invalid input";
+    case ErrorCode::kNotFound: return "not found";
+    case ErrorCode::kConflict: return "conflict";
+    case ErrorCode::kUnavailable: return "unavailable";
+    case ErrorCode::kDeadlineExceeded: return "deadline exceeded";
+    case ErrorCode::kPermissionDenied: return "permission denied";
+    case ErrorCode::kUnsupported: return "unsupported";
+    case ErrorCode::kInternal: return "internal";
+  }
+  return "internal";
+}
+
+// Error is the failure side of a Result: a code to branch on, one human-readable message
+// that names what was wrong and where, ready to be logged as it is, and, where the other
+// side said when to try again, how long to wait.
 struct Error {
   std::string message;
+  ErrorCode code = ErrorCode::kInternal;
+  std::optional<std::chrono::seconds> retry_after;
+
+  bool IsInvalidInput() const { return code == ErrorCode::kInvalidInput; }
+  bool IsNotFound() const { return code == ErrorCode::kNotFound; }
+  bool IsConflict() const { return code == ErrorCode::kConflict; }
+  bool IsUnavailable() const { return code == ErrorCode::kUnavailable; }
+  bool IsDeadlineExceeded() const { return code == ErrorCode::kDeadlineExceeded; }
+  bool IsPermissionDenied() const { return code == ErrorCode::kPermissionDenied; }
+  bool IsUnsupported() const { return code == ErrorCode::kUnsupported; }
 };
+
+inline Error InvalidInput(std::string message) { return {std::move(message), ErrorCode::kInvalidInput}; }
+inline Error NotFound(std::string message) { return {std::move(message), ErrorCode::kNotFound}; }
+inline Error Conflict(std::string message) { return {std::move(message), ErrorCode::kConflict}; }
+inline Error Unavailable(std::string message) { return {std::move(message), ErrorCode::kUnavailable}; }
+inline Error DeadlineExceeded(std::string message) {
+  return {std::move(message), ErrorCode::kDeadlineExceeded};
+}
+inline Error PermissionDenied(std::string message) {
+  return {std::move(message), ErrorCode::kPermissionDenied};
+}
+inline Error Unsupported(std::string message) { return {std::move(message), ErrorCode::kUnsupported}; }
+inline Error Internal(std::string message) { return {std::move(message), ErrorCode::kInternal}; }
 
 template <typename T>
 class [[nodiscard]] Result {
@@ -29,12 +83,39 @@ class [[nodiscard]] Result {
   T& value() & { return std::get<T>(state_); }
   T&& value() && { return std::get<T>(std::move(state_)); }
   const T& operator*() const& { return value(); }
+  T& operator*() & { return value(); }
   const T* operator->() const { return &value(); }
+  T* operator->() { return &value(); }
 
-  const std::string& error() const { return std::get<Error>(state_).message; }
+  // The failure, whole; only on a failed Result.
+  const Error& failure() const { return std::get<Error>(state_); }
+  // The failure's message; only on a failed Result.
+  const std::string& error() const { return failure().message; }
+  ErrorCode error_code() const { return failure().code; }
 
  private:
   std::variant<T, Error> state_;
 };
+
+// Result<void> is a step that yields nothing: success, or the Error that stopped it.
+template <>
+class [[nodiscard]] Result<void> {
+ public:
+  Result() = default;
+  Result(Error error) : error_(std::move(error)) {}
+
+  bool ok() const { return !error_.has_value(); }
+  explicit operator bool() const { return ok(); }
+
+  const Error& failure() const { return *error_; }
+  const std::string& error() const { return error_->message; }
+  ErrorCode error_code() const { return error_->code; }
+
+ private:
+  std::optional<Error> error_;
+};
+
+// Ok() is the success of a Result<void>, for `return Ok();`.
+inline Result<void> Ok() { return {}; }
 
 }  // namespace mc

@@ -1,0 +1,35 @@
+# media_capabilities_room(NAME SOURCES file... [ROOMS room...] [LIBRARIES target...])
+#
+# A room is one folder of src/ built as one static library, mc_NAME. ROOMS names the rooms
+# its files include, each of which must already be defined: the root CMakeLists.txt adds
+# the rooms from the bottom layer up, so a dependency that runs back up the layers is a
+# room not yet defined, and configuring fails. Every `#include "room/..."` in the room's
+# files is checked against ROOMS too, so a reader's picture (docs/architecture.md) and the
+# build's cannot drift apart.
+function(media_capabilities_room name)
+  cmake_parse_arguments(ROOM "" "" "SOURCES;ROOMS;LIBRARIES" ${ARGN})
+  add_library(mc_${name} STATIC ${ROOM_SOURCES})
+  target_include_directories(mc_${name} PUBLIC ${PROJECT_SOURCE_DIR}/src)
+  foreach(dependency IN LISTS ROOM_ROOMS)
+    if(NOT TARGET mc_${dependency})
+      message(FATAL_ERROR "room ${name} depends on room ${dependency}, which is not below it: "
+                          "rooms are added from the bottom layer up (docs/architecture.md)")
+    endif()
+    target_link_libraries(mc_${name} PUBLIC mc_${dependency})
+  endforeach()
+  target_link_libraries(mc_${name} PUBLIC ${ROOM_LIBRARIES})
+
+  file(GLOB_RECURSE room_files CONFIGURE_DEPENDS
+       ${CMAKE_CURRENT_SOURCE_DIR}/*.h ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
+  foreach(file IN LISTS room_files)
+    file(STRINGS ${file} includes REGEX "^#include \"[a-z_]+/")
+    foreach(include IN LISTS includes)
+      string(REGEX REPLACE "^#include \"([a-z_]+)/.*" "\\1" included_room "${include}")
+      if(NOT included_room STREQUAL name AND NOT included_room IN_LIST ROOM_ROOMS)
+        file(RELATIVE_PATH where ${PROJECT_SOURCE_DIR} ${file})
+        message(FATAL_ERROR "${where} includes room ${included_room}, which room ${name} "
+                            "does not name in ROOMS (src/${name}/CMakeLists.txt)")
+      endif()
+    endforeach()
+  endforeach()
+endfunction()
