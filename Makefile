@@ -16,6 +16,7 @@ PACKAGES := g++ cmake ninja-build pkg-config \
 	libgtest-dev libgmock-dev libbenchmark-dev \
 	libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
 FUZZ_PACKAGES := clang libclang-rt-14-dev
+FORMAT_PACKAGES := clang-format
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -23,7 +24,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # shell is not one.
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: all deps build run test test-sanitize test-cluster bench fuzz fuzz-deps docs clean
+.PHONY: all deps build run check test test-sanitize test-cluster bench fuzz fuzz-deps format docs clean
 
 all: build
 
@@ -61,10 +62,14 @@ test-sanitize: deps $(SAN_BUILD)/build.ninja
 	ninja -C $(SAN_BUILD) -j$(JOBS)
 	cd $(SAN_BUILD) && ctest --output-on-failure -j$(JOBS)
 
+# check is the inner loop: the ordinary build and its tests, with no sanitizer rebuild and no
+# control plane.
+check: build
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+
 # The tests run twice, in the ordinary build and under ASan and UBSan, and then against the
 # real control plane.
-test: build
-	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+test: check
 	$(MAKE) --no-print-directory test-sanitize
 	$(MAKE) --no-print-directory test-cluster
 
@@ -101,6 +106,11 @@ fuzz: fuzz-deps $(FUZZ_BUILD)/build.ninja
 	  echo "fuzz: $$target"; \
 	  "$$target" -max_total_time=$(FUZZ_SECONDS) -artifact_prefix="$$found/" "$$found" $$(cat "$$target.corpus") || exit 1; \
 	done
+
+# format applies .clang-format to the C++ sources (generated code and recorded data excepted).
+format:
+	$(call install_missing,$(FORMAT_PACKAGES))
+	git ls-files '*.cpp' '*.h' | xargs clang-format -i
 
 docs: build
 	./$(BUILD)/media-capabilities docs attributes > docs/reference/attributes.md

@@ -1,4 +1,4 @@
-// The agent against the real control plane (tests/cluster), issue 4 §5. Each figure is
+// The agent against the real control plane (tests/cluster). Each figure is
 // printed with the baseline it is a ratio of, measured in the same run:
 //   requests and bytes per publish     the agent's repair of a deleted slice, and its
 //                                      rewrite of an edited one, against one bare POST of

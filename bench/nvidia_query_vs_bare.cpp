@@ -1,8 +1,10 @@
 // The NVIDIA query against a bare program that makes only the same CUDA/NVDEC/NVENC/NVML
 // calls (bench/nvidia_bare_calls.cpp), in the same run on the same GPU, alternating so that
 // both see the same driver state. Each side is one whole process, as the agent runs it:
-//   ours  QueryNvidiaGpus: spawn `media-capabilities query-nvidia ADDRESS`, read and parse
-//         its report (what probe and the agent do per GPU);
+//   ours  ProbeGpus, the pipeline `probe` and the agent run: discover the machine's GPUs,
+//         start `media-capabilities query-batch` for the NVIDIA GPUs, read and parse each
+//         report, and build the devices; the GPU at ADDRESS must be among them, its query
+//         successful;
 //   bare  spawn `nvidia_bare_calls ADDRESS` and wait for it.
 // It prints both medians and their ratio, whose target is <= 1.1 (driver initialisation
 // dominates both).
@@ -15,8 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "pipeline/probe_pipeline.h"
 #include "query/child_process.h"
-#include "query/nvidia_query_runner.h"
 
 namespace {
 
@@ -43,13 +45,18 @@ int main(int argc, char** argv) {
   std::vector<double> ours_ms, bare_ms;
   for (int round = 0; round < rounds; ++round) {
     const Clock::time_point a = Clock::now();
-    const std::vector<mc::Result<mc::NvidiaFacts>> facts = mc::QueryNvidiaGpus({ours}, {address});
+    const mc::ProbeResult probed = mc::ProbeGpus({.query = {ours}});
     const Clock::time_point b = Clock::now();
     const std::vector<mc::ChildOutcome> outcome =
         mc::RunChildren({{bare, address}}, std::chrono::seconds(20));
     const Clock::time_point c = Clock::now();
-    if (!facts[0]) {
-      std::fprintf(stderr, "bench: the query failed: %s\n", facts[0].error().c_str());
+    auto report = std::ranges::find(probed.reports, address, [](const mc::DeviceReport& r) { return r.gpu.pci_address; });
+    if (report == probed.reports.end()) {
+      std::fprintf(stderr, "bench: the probe found no GPU at %s\n", address.c_str());
+      return 1;
+    }
+    if (report->failure) {
+      std::fprintf(stderr, "bench: the query failed: %s\n", report->failure->c_str());
       return 1;
     }
     if (outcome[0].kind != mc::ChildOutcome::Kind::kExited || outcome[0].code != 0) {

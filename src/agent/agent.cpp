@@ -8,8 +8,6 @@
 #include "agent/health_server.h"
 #include "agent/slice_api.h"
 #include "agent/slice_publisher.h"
-#include "dra/device_builder.h"
-#include "gpu/pci_names.h"
 #include "plugin/health_board.h"
 
 namespace mc {
@@ -73,47 +71,6 @@ std::vector<Agent::Event> Agent::Take(Clock::time_point until) {
   return taken;
 }
 
-std::vector<DeviceReport> LikenDeviceReports(const std::vector<LikenRenderNode>& nodes, const DiscoveryRoots& roots,
-                                             const QueryCommand& query) {
-  // Which render node sysfs shows for each PCI address.
-  std::map<std::string, std::string> render_node_at;
-  PciNames names;
-  if (Result<std::vector<std::string>> listed = ListRenderNodes(roots)) {
-    for (const std::string& node : *listed) {
-      const Gpu gpu = DescribeRenderNode(roots, node, names);
-      if (!gpu.pci_address.empty()) render_node_at.emplace(gpu.pci_address, roots.dev + "/dri/" + node);
-    }
-  }
-
-  std::vector<DeviceReport> reports;
-  ProbeRequest request{.roots = roots, .query = query};
-  std::map<std::string, std::string> name_at;
-  for (const LikenRenderNode& node : nodes) {
-    auto found = render_node_at.find(node.pci_address);
-    if (!node.pci_address.empty() && found != render_node_at.end()) {
-      request.render_nodes.push_back(found->second);
-      name_at[node.pci_address] = node.device_name;
-      continue;
-    }
-    const std::string why = node.pci_address.empty()
-                                ? "liken states no PCI address for this render node"
-                                : "sysfs (" + roots.sysfs + "/class/drm) shows no render node of the PCI device " +
-                                      node.pci_address;
-    Gpu gpu{.bus = node.pci_address.empty() ? "" : "pci", .pci_address = node.pci_address,
-            .device_name = node.device_name};
-    reports.push_back({.gpu = gpu, .device = BuildVaDevice(gpu, Error{why}), .failure = why});
-  }
-  if (!request.render_nodes.empty()) {
-    for (DeviceReport& report : ProbeGpus(request).reports) {
-      // The device is published under liken's name for the render node (seed).
-      auto name = name_at.find(report.gpu.pci_address);
-      if (name != name_at.end()) report.device.name = report.gpu.device_name = name->second;
-      reports.push_back(std::move(report));
-    }
-  }
-  return reports;
-}
-
 std::vector<std::string> Agent::QueryNewRenderNodes(State& state) {
   std::vector<nlohmann::json> slices;
   for (const auto& [name, slice] : state.liken_slices) slices.push_back(slice);
@@ -140,7 +97,9 @@ std::vector<std::string> Agent::QueryNewRenderNodes(State& state) {
     if (!state.queried.contains(node.device_name)) fresh.push_back(node);
   }
   if (fresh.empty()) return changed;
-  for (DeviceReport& report : LikenDeviceReports(fresh, options_.roots, options_.query)) {
+  ProbeRequest request{.roots = options_.roots, .query = options_.query};
+  for (const LikenRenderNode& node : fresh) request.named_devices.push_back({node.pci_address, node.device_name});
+  for (DeviceReport& report : ProbeGpus(request).reports) {
     for (const std::string& line : LogLines(report)) log_(line);
     state.board.Set(report.device.name, HealthOf(report));
     changed.push_back(report.device.name);
@@ -248,9 +207,10 @@ int Agent::Run() {
 
     std::vector<Device> devices;
     for (const auto& [name, report] : state.reports) devices.push_back(report.device);
-    const std::optional<std::chrono::seconds> wait = state.publisher.Publish(devices);
-    state.published = !wait;
-    retry_at = wait ? std::optional(Clock::now() + *wait) : std::nullopt;
+    const Result<void> published = state.publisher.Publish(devices);
+    state.published = published.ok();
+    retry_at = published ? std::nullopt
+                         : std::optional(Clock::now() + published.failure().retry_after.value_or(kHeartbeat));
     state.heartbeat = Clock::now().time_since_epoch().count();
   }
 

@@ -19,7 +19,7 @@
 
 #include "agent/agent_options.h"
 #include "agent/liken_render_nodes.h"
-#include "dra/probe_pipeline.h"
+#include "pipeline/probe_pipeline.h"
 #include "kube/kube_client.h"
 #include "kube/list_watch.h"
 #include "plugin/kubelet_plugin.h"

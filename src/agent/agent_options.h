@@ -1,5 +1,5 @@
 // What the agent is told to do (docs/agent.md). A plain header with no gRPC or libcurl in
-// it, since the binary fills it in and the agent module (src/cli/agent_module.h) runs it.
+// it, since the binary fills it in and the agent module (src/agent/module_entry.h) runs it.
 #pragma once
 
 #include <filesystem>

@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "facts/json_path.h"
+#include "base/json_path.h"
 
 namespace mc {
 
@@ -12,9 +12,9 @@ plugin::ClaimChecker ApiClaimChecker(kube::KubeClient& client, std::string drive
     const std::string claim = claim_namespace + "/" + name;
     Result<kube::HttpResponse> response = client.Send(
         {.target = "/apis/resource.k8s.io/v1/namespaces/" + claim_namespace + "/resourceclaims/" + name});
-    if (!response) return Error{"reading claim " + claim + ": " + response.error()};
-    if (response->status == 404) return Error{"claim " + claim + " does not exist (any more)"};
-    if (response->status != 200) return Error{"reading claim " + claim + ": " + kube::StatusMessage(*response)};
+    if (!response) return Unavailable("reading claim " + claim + ": " + response.error());
+    if (response->status == 404) return NotFound("claim " + claim + " does not exist (any more)");
+    if (response->status != 200) return Unavailable("reading claim " + claim + ": " + kube::StatusMessage(*response));
     const nlohmann::json object = nlohmann::json::parse(response->body, nullptr, false);
     const std::string held = JsonStringAt(object, {"metadata", "uid"});
     if (held.empty()) return Error{"reading claim " + claim + ": the answer has no UID"};

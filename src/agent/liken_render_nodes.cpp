@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <map>
 
-#include "facts/json_path.h"
+#include "base/json_path.h"
 #include "gpu/pci_address.h"
 
 namespace mc {

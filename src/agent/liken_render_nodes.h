@@ -12,7 +12,7 @@ namespace mc {
 
 struct LikenRenderNode {
   // The liken device's name, such as "pci-0000-00-02-0"; the media device is published
-  // under the same name (seed).
+  // under the same name, so that a claim can pair the two by name.
   std::string device_name;
   // The GPU's canonical PCI address, from the device's `address` attribute (or its
   // resource.kubernetes.io/pciBusID); empty when it has neither.

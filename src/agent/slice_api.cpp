@@ -8,25 +8,24 @@ std::string SliceSelector(const std::string& driver, const std::string& node) {
   return "spec.driver=" + driver + ",spec.nodeName=" + node;
 }
 
-ApiAnswer SliceApi::Send(const kube::HttpRequest& request) {
+Result<nlohmann::json> SliceApi::Send(const kube::HttpRequest& request) {
   const std::string what = request.method + " " + request.target;
   Result<kube::HttpResponse> response = client_.Send(request);
-  if (!response) return {.failure = ApiFailure{.message = response.error()}};
+  if (!response) return Unavailable(response.error());
   const long status = response->status;
   if (status >= 200 && status < 300) {
     nlohmann::json object = nlohmann::json::parse(response->body, nullptr, false);
-    if (object.is_discarded() || !object.is_object()) {
-      return {.failure = ApiFailure{.message = what + ": the answer is not a JSON object"}};
-    }
-    return {.object = std::move(object)};
+    if (object.is_discarded() || !object.is_object()) return Unavailable(what + ": the answer is not a JSON object");
+    return object;
   }
-  ApiFailure failure{.message = what + ": " + kube::StatusMessage(*response), .retry_after = response->retry_after};
-  if (status == 409) failure.kind = ApiFailure::Kind::kConflict;
-  if (status == 404) failure.kind = ApiFailure::Kind::kNotFound;
-  return {.failure = std::move(failure)};
+  Error failure = Unavailable(what + ": " + kube::StatusMessage(*response));
+  failure.retry_after = response->retry_after;
+  if (status == 409) failure.code = ErrorCode::kConflict;
+  if (status == 404) failure.code = ErrorCode::kNotFound;
+  return failure;
 }
 
-ApiAnswer SliceApi::Write(const SliceWrite& write) {
+Result<nlohmann::json> SliceApi::Write(const SliceWrite& write) {
   const std::string path = std::string(kResourceSlicesPath);
   switch (write.kind) {
     case SliceWrite::Kind::kCreate:
@@ -39,19 +38,20 @@ ApiAnswer SliceApi::Write(const SliceWrite& write) {
       nlohmann::json options = {{"apiVersion", "v1"}, {"kind", "DeleteOptions"}};
       if (!write.uid.empty()) options["preconditions"]["uid"] = write.uid;
       if (!write.resource_version.empty()) options["preconditions"]["resourceVersion"] = write.resource_version;
-      ApiAnswer answer = Send({.method = "DELETE", .target = path + "/" + write.name, .body = options.dump()});
-      if (answer.failure && answer.failure->kind == ApiFailure::Kind::kNotFound) return {};
+      Result<nlohmann::json> answer =
+          Send({.method = "DELETE", .target = path + "/" + write.name, .body = options.dump()});
+      if (!answer && answer.failure().IsNotFound()) return nlohmann::json::object();
       return answer;
     }
   }
-  return {};
+  return nlohmann::json::object();
 }
 
-ApiAnswer SliceApi::ListSlices(const std::string& driver, const std::string& node) {
+Result<nlohmann::json> SliceApi::ListSlices(const std::string& driver, const std::string& node) {
   return Send({.target = std::string(kResourceSlicesPath) + "?fieldSelector=" +
                          kube::UrlEncode(SliceSelector(driver, node))});
 }
 
-ApiAnswer SliceApi::GetNode(const std::string& node) { return Send({.target = "/api/v1/nodes/" + node}); }
+Result<nlohmann::json> SliceApi::GetNode(const std::string& node) { return Send({.target = "/api/v1/nodes/" + node}); }
 
 }  // namespace mc

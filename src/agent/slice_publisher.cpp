@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "facts/json_path.h"
+#include "base/json_path.h"
 
 namespace mc {
 namespace {
@@ -21,44 +21,36 @@ void SlicePublisher::Apply(const kube::WatchUpdate& update) {
   if (update.kind == kube::WatchUpdate::Kind::kReplaceAll) listed_ = true;
 }
 
-std::chrono::seconds SlicePublisher::Failed(const ApiFailure& failure) {
+Error SlicePublisher::Failed(Error failure) {
   const std::chrono::seconds wait = backoff_.Next(failure.retry_after);
   log_("api: " + failure.message + "; retrying in " + std::to_string(wait.count()) + " s");
-  return wait;
+  failure.retry_after = wait;
+  return failure;
 }
 
-bool SlicePublisher::RefreshNodeUid(std::optional<std::chrono::seconds>& wait) {
-  ApiAnswer node = api_.GetNode(owner_.node_name);
-  std::string uid;
-  if (!node.failure) {
-    uid = JsonStringAt(node.object, {"metadata", "uid"});
-    if (uid.empty()) node.failure = ApiFailure{.message = "GET node " + owner_.node_name + ": the answer has no UID"};
-  }
-  if (node.failure) {
-    wait = Failed(*node.failure);
-    return false;
-  }
+Result<void> SlicePublisher::RefreshNodeUid() {
+  Result<nlohmann::json> node = api_.GetNode(owner_.node_name);
+  if (!node) return Failed(node.failure());
+  const std::string uid = JsonStringAt(*node, {"metadata", "uid"});
+  if (uid.empty()) return Failed(Unavailable("GET node " + owner_.node_name + ": the answer has no UID"));
   if (uid != owner_.node_uid) {
     if (!owner_.node_uid.empty()) log_("slice: node " + owner_.node_name + " has a new UID " + uid);
     owner_.node_uid = uid;
   }
-  return true;
+  return Ok();
 }
 
-bool SlicePublisher::Relist(std::optional<std::chrono::seconds>& wait) {
-  ApiAnswer list = api_.ListSlices(owner_.driver, owner_.node_name);
-  if (list.failure) {
-    wait = Failed(*list.failure);
-    return false;
-  }
+Result<void> SlicePublisher::Relist() {
+  Result<nlohmann::json> list = api_.ListSlices(owner_.driver, owner_.node_name);
+  if (!list) return Failed(list.failure());
   kube::WatchUpdate update{.kind = kube::WatchUpdate::Kind::kReplaceAll};
-  if (const nlohmann::json* items = JsonAt(list.object, {"items"}); items && items->is_array()) {
+  if (const nlohmann::json* items = JsonAt(*list, {"items"}); items && items->is_array()) {
     for (const nlohmann::json& item : *items) {
       if (item.is_object()) update.objects.push_back(item);
     }
   }
   Apply(update);
-  return true;
+  return Ok();
 }
 
 void SlicePublisher::Stored(const SliceWrite& write, const nlohmann::json& stored) {
@@ -80,43 +72,44 @@ void SlicePublisher::Stored(const SliceWrite& write, const nlohmann::json& store
   }
 }
 
-std::optional<std::chrono::seconds> SlicePublisher::Publish(const std::vector<Device>& devices) {
-  std::optional<std::chrono::seconds> wait;
-  if (owner_.node_uid.empty() && !RefreshNodeUid(wait)) return wait;
+Result<void> SlicePublisher::Publish(const std::vector<Device>& devices) {
+  if (owner_.node_uid.empty()) {
+    if (Result<void> refreshed = RefreshNodeUid(); !refreshed) return refreshed;
+  }
   for (int round = 0; round < kConflictRounds; ++round) {
     std::vector<SliceWrite> writes = PlanSliceWrites(owner_, devices, slices_, stored_forms_);
     if (writes.empty()) {
       backoff_.Reset();
-      return std::nullopt;
+      return Ok();
     }
     // A create reads the Node first: a Node deleted and made again has a new UID, and a
     // slice owned by the old one would be deleted by the garbage collector at once.
     const bool creates = std::ranges::any_of(writes, [](const SliceWrite& w) { return w.kind == SliceWrite::Kind::kCreate; });
     if (creates) {
       const std::string before = owner_.node_uid;
-      if (!RefreshNodeUid(wait)) return wait;
+      if (Result<void> refreshed = RefreshNodeUid(); !refreshed) return refreshed;
       if (owner_.node_uid != before) writes = PlanSliceWrites(owner_, devices, slices_, stored_forms_);
     }
     bool replan = false;
     for (const SliceWrite& write : writes) {
-      ApiAnswer answer = api_.Write(write);
-      if (!answer.failure) {
-        Stored(write, answer.object);
+      Result<nlohmann::json> answer = api_.Write(write);
+      if (answer) {
+        Stored(write, *answer);
         continue;
       }
-      if (answer.failure->kind == ApiFailure::Kind::kOther) return Failed(*answer.failure);
+      if (!answer.failure().IsConflict() && !answer.failure().IsNotFound()) return Failed(answer.failure());
       // A conflict, or a slice gone since it was read: read afresh and plan again.
-      log_("slice: " + answer.failure->message + "; reading the slices again");
-      if (!Relist(wait)) return wait;
+      log_("slice: " + answer.error() + "; reading the slices again");
+      if (Result<void> relisted = Relist(); !relisted) return relisted;
       replan = true;
       break;
     }
     if (!replan) {
       backoff_.Reset();
-      return std::nullopt;
+      return Ok();
     }
   }
-  return Failed({.message = "the slices still conflicted after " + std::to_string(kConflictRounds) + " fresh reads"});
+  return Failed(Conflict("the slices still conflicted after " + std::to_string(kConflictRounds) + " fresh reads"));
 }
 
 }  // namespace mc

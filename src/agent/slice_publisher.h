@@ -33,15 +33,17 @@ class SlicePublisher {
   // the server holds, and publishes nothing.
   bool listed() const { return listed_; }
 
-  // Publish makes the server's slices hold exactly `devices`. It gives nothing when they
-  // do, or how long to wait before calling it again when a request failed.
-  std::optional<std::chrono::seconds> Publish(const std::vector<Device>& devices);
+  // Publish makes the server's slices hold exactly `devices`. When a request failed, the
+  // failure has been logged, and its retry_after says how long to wait before calling
+  // Publish again: the server's Retry-After or the backoff, whichever is longer.
+  Result<void> Publish(const std::vector<Device>& devices);
 
  private:
-  // Each gives false when the pass must stop, with `wait` set.
-  bool RefreshNodeUid(std::optional<std::chrono::seconds>& wait);
-  bool Relist(std::optional<std::chrono::seconds>& wait);
-  std::chrono::seconds Failed(const ApiFailure& failure);
+  // Each fails, as Publish does, when the pass must stop.
+  Result<void> RefreshNodeUid();
+  Result<void> Relist();
+  // Failed logs the failure and gives it back with the wait before the next pass.
+  Error Failed(Error failure);
   void Stored(const SliceWrite& write, const nlohmann::json& stored);
 
   SliceApi& api_;

@@ -100,7 +100,8 @@ constexpr NvRule NvNever() { return {}; }
 
 }  // namespace capability_table_detail
 
-// kCapabilities is in the order of the seed's table, with the two AV1 encoders last.
+// kCapabilities holds the eighteen capabilities first, in the order of the table in
+// docs/reference/attributes.md, with the two AV1 encoders last.
 inline constexpr auto kCapabilities = [] {
   using namespace capability_table_detail;
   return std::array{
@@ -159,18 +160,19 @@ inline constexpr auto kCapabilities = [] {
                  NvScales(cudaVideoSurfaceFormat_P016),
                  "P016 is cuvid's 16-bit container for 10-bit 4:2:0 (P010 in the top bits)."},
       Capability{"encodeAV1Main",
-                 "Beyond the seed. Either encoder counts: Intel's iHD lists AV1 encode only as "
+                 "Either encoder counts: Intel's iHD lists AV1 encode only as "
                  "EncSliceLP and Mesa only as EncSlice, and no setting chooses between them.",
                  ListedEither(VAProfileAV1Profile0, VAEntrypointEncSlice, VAEntrypointEncSliceLP,
                               VA_RT_FORMAT_YUV420),
                  NvEncodes("AV1", ""),
-                 "Beyond the seed. The AV1 codec GUID (Video Codec SDK 12.0 and later) alone: AV1's "
+                 "The AV1 codec GUID (Video Codec SDK 12.0 and later) alone: AV1's "
                  "Main profile holds 8- and 10-bit 4:2:0, so the 10-bit cap, not a profile, tells "
                  "the two apart."},
-      Capability{"encodeAV1Main10", "Beyond the seed.",
+      Capability{"encodeAV1Main10", "As encodeAV1Main, for 10-bit 4:2:0.",
                  ListedEither(VAProfileAV1Profile0, VAEntrypointEncSlice, VAEntrypointEncSliceLP,
                               VA_RT_FORMAT_YUV420_10),
-                 NvEncodes("AV1", "", /*needs_10bit=*/true), "Beyond the seed."},
+                 NvEncodes("AV1", "", /*needs_10bit=*/true),
+                 "As encodeAV1Main, with NV_ENC_CAPS_SUPPORT_10BIT_ENCODE set."},
   };
 }();
 

@@ -9,11 +9,11 @@ namespace mc {
 namespace {
 
 // kConsumerCaps is the consumer cap by the first driver branch that set it, oldest first.
-// Sources (docs/nvidia.md has the reasoning): peers.md §6.4 from jellyfin.org's
-// hardware-acceleration known-issues page, gz-common #125 and nvidia-container-toolkit
-// #180; the seed §1.1 for 530. The seed dates the 5-to-8 step to branch 536, peers.md to
-// 550; between the two the smaller number is kept, because a capacity that is too large
-// is the only wrong answer the scheduler cannot recover from.
+// Sources (docs/nvidia.md has the reasoning): jellyfin.org's hardware-acceleration
+// known-issues page, gz-common #125, nvidia-container-toolkit #180, and the 530.41.03
+// release for the step to 5. Some sources date the 5-to-8 step to branch 536, others to
+// 550; between the two the smaller number is kept, because a capacity that is too large is
+// the only wrong answer the scheduler cannot recover from.
 struct BranchCap {
   int first_branch;
   int sessions;

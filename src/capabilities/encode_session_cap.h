@@ -1,7 +1,7 @@
 // The NVENC session cap, as a DRA capacity named `encodeSessions`, so that claims can
-// consume sessions and the scheduler keeps a GPU at or under its cap (seed §1.1).
+// consume sessions and the scheduler keeps a GPU at or under its cap.
 //
-// No API reports the cap (HandBrake #1666; peers.md §6.4), so it comes from a documented
+// No API reports the cap (HandBrake #1666), so it comes from a documented
 // table by driver version and board class. The cap is the driver's licensing rule, not the
 // silicon's: NVIDIA's consumer boards are capped, professional and datacenter boards are
 // not. The table and its sources are in docs/nvidia.md.

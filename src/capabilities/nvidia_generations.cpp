@@ -8,7 +8,7 @@
 namespace mc {
 namespace {
 
-// Expectation is one cell of the seed's tables: a capability the table says a generation
+// Expectation is one cell of the tables: a capability the table says a generation
 // has (true) or lacks (false). A cell the tables leave open has no entry.
 struct Expectation {
   std::string_view capability;
@@ -18,46 +18,47 @@ struct Expectation {
 struct Generation {
   std::string_view compute_capability;
   std::string_view name;
-  // Where in the seed the row comes from, for the warning's words.
+  // Which of NVIDIA's tables the row comes from, for the warning's words.
   std::string_view source;
   std::array<Expectation, 9> cells;
   std::size_t cell_count;
 };
 
-// The cells read the seed's rows literally: §1.2 for encode (H.264, HEVC 8/10-bit, AV1),
-// §1.3 for decode (H.264, HEVC 8/10-bit, VP9, AV1), §1.1 for the compute-class dies, whose
-// decoders the seed calls "reduced/absent" and so leaves open.
+// The cells read NVIDIA's rows literally: the NVENC matrix for encode (H.264, HEVC
+// 8/10-bit, AV1), the NVDEC matrix for decode (H.264, HEVC 8/10-bit, VP9, AV1), and for the
+// compute-class dies only that they have no NVENC; their decoders differ by die and are left
+// open.
 constexpr std::array<Generation, 8> kGenerations{{
-    {"6.1", "Pascal", "§1.2/§1.3",
+    {"6.1", "Pascal", "the NVENC/NVDEC support matrix",
      {{{"encodeH264", true}, {"encodeHEVCMain", true}, {"encodeHEVCMain10", true},
        {"encodeAV1Main", false}, {"decodeH264", true}, {"decodeHEVCMain", true},
        {"decodeHEVCMain10", true}, {"decodeVP9", true}, {"decodeAV1Main", false}}},
      9},
-    {"7.5", "Turing", "§1.2/§1.3",
+    {"7.5", "Turing", "the NVENC/NVDEC support matrix",
      {{{"encodeH264", true}, {"encodeHEVCMain", true}, {"encodeHEVCMain10", true},
        {"encodeAV1Main", false}, {"decodeH264", true}, {"decodeHEVCMain", true},
        {"decodeHEVCMain10", true}, {"decodeVP9", true}, {"decodeAV1Main", false}}},
      9},
-    {"8.0", "Ampere (compute-class, A100/A30)", "§1.1",
+    {"8.0", "Ampere (compute-class, A100/A30)", "the compute-class note",
      {{{"encodeH264", false}, {"encodeHEVCMain", false}, {"encodeAV1Main", false}}},
      3},
-    {"8.6", "Ampere", "§1.2/§1.3",
+    {"8.6", "Ampere", "the NVENC/NVDEC support matrix",
      {{{"encodeH264", true}, {"encodeHEVCMain", true}, {"encodeHEVCMain10", true},
        {"encodeAV1Main", false}, {"decodeH264", true}, {"decodeHEVCMain", true},
        {"decodeHEVCMain10", true}, {"decodeVP9", true}, {"decodeAV1Main", true}}},
      9},
-    {"8.9", "Ada", "§1.2/§1.3",
+    {"8.9", "Ada", "the NVENC/NVDEC support matrix",
      {{{"encodeH264", true}, {"encodeHEVCMain", true}, {"encodeHEVCMain10", true},
        {"encodeAV1Main", true}, {"decodeH264", true}, {"decodeHEVCMain", true},
        {"decodeHEVCMain10", true}, {"decodeVP9", true}, {"decodeAV1Main", true}}},
      9},
-    {"9.0", "Hopper (compute-class, H100/H200)", "§1.1",
+    {"9.0", "Hopper (compute-class, H100/H200)", "the compute-class note",
      {{{"encodeH264", false}, {"encodeHEVCMain", false}, {"encodeAV1Main", false}}},
      3},
-    {"10.0", "Blackwell (compute-class, B100/B200)", "§1.1",
+    {"10.0", "Blackwell (compute-class, B100/B200)", "the compute-class note",
      {{{"encodeH264", false}, {"encodeHEVCMain", false}, {"encodeAV1Main", false}}},
      3},
-    {"12.0", "Blackwell", "§1.2/§1.3",
+    {"12.0", "Blackwell", "the NVENC/NVDEC support matrix",
      {{{"encodeH264", true}, {"encodeHEVCMain", true}, {"encodeHEVCMain10", true},
        {"encodeAV1Main", true}, {"decodeH264", true}, {"decodeHEVCMain", true},
        {"decodeHEVCMain10", true}, {"decodeVP9", true}, {"decodeAV1Main", true}}},
@@ -94,7 +95,7 @@ std::vector<std::string> GenerationTableWarnings(const NvidiaFacts& facts,
     const Expectation& cell = generation->cells[i];
     const std::optional<bool> stated = ValueOf(values, cell.capability);
     if (!stated || *stated == cell.expected) continue;
-    warnings.push_back("the seed's generation table (" + std::string(generation->source) + ") expects " +
+    warnings.push_back("NVIDIA's generation table (" + std::string(generation->source) + ", docs/nvidia.md) expects " +
                        std::string(cell.capability) + "=" + (cell.expected ? "true" : "false") + " on " +
                        std::string(generation->name) + " (compute capability " + facts.compute_capability +
                        "), but the driver's statement gives " + (*stated ? "true" : "false") +

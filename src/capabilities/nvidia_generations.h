@@ -1,4 +1,4 @@
-// The seed's NVENC and NVDEC generation tables (§1.1 to §1.3), kept as data for one use
+// NVIDIA's NVENC and NVDEC support by generation (docs/nvidia.md), kept as data for one use
 // only: a warning in the log when what the driver states disagrees with them. They never
 // set a capability. A disagreement means the table is stale, the board is cut down, or
 // the driver is wrong for that board; an operator should look, and the published value
@@ -15,13 +15,13 @@
 namespace mc {
 
 // NvidiaGeneration names the architecture of a CUDA compute capability ("8.6" is
-// "Ampere"), or returns empty for one the seed's tables do not cover. The compute-class
+// "Ampere"), or returns empty for one the tables do not cover. The compute-class
 // dies (A100, H100/H200, B100/B200) are named apart from their consumer siblings because
-// the seed says they have no NVENC at all.
+// they have no NVENC at all.
 std::string_view NvidiaGeneration(std::string_view compute_capability);
 
 // GenerationTableWarnings compares the capabilities the driver's facts gave with what the
-// seed's tables expect of the GPU's generation, one warning per disagreement.
+// tables expect of the GPU's generation, one warning per disagreement.
 std::vector<std::string> GenerationTableWarnings(const NvidiaFacts& facts,
                                                  const CapabilityValues& values);
 

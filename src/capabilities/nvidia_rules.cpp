@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "facts/nvidia_facts_json.h"
+#include "facts/cuvid_names.h"
 
 namespace mc {
 namespace {

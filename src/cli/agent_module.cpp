@@ -6,6 +6,8 @@
 #include <iostream>
 #include <system_error>
 
+#include "agent/module_entry.h"
+
 namespace mc {
 
 int RunAgentModule(AgentCommand command) {

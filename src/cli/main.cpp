@@ -13,8 +13,8 @@
 #include "cli/agent_module.h"
 #include "cli/probe_command.h"
 #include "cli/query_batch_command.h"
-#include "cli/query_nvidia_command.h"
-#include "cli/query_va_command.h"
+#include "query/child/nvidia_child.h"
+#include "query/child/va_child.h"
 
 namespace {
 
@@ -31,7 +31,7 @@ int main(int argc, char** argv) {
   mc::ProbeOptions probe;
   probe.request.query.program = SelfExecutable();
   // The probe has one thread, so its queries fork from it and no batch is started.
-  probe.request.query.in_process_query = mc::RunQueryTarget;
+  probe.request.query.fork_from_caller = true;
   std::string output = "table";
   double deadline_seconds = std::chrono::duration<double>(mc::kQueryDeadline).count();
   CLI::App* probe_command = app.add_subcommand("probe", "print what this machine's GPUs state");

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "dra/probe_pipeline.h"
+#include "pipeline/probe_pipeline.h"
 
 namespace mc {
 

@@ -2,16 +2,10 @@
 
 #include <cstdio>
 
-#include "cli/query_nvidia_command.h"
-#include "cli/query_va_command.h"
+#include "query/child/run_query_target.h"
 #include "query/query_batch.h"
 
 namespace mc {
-
-int RunQueryTarget(const QueryTarget& target) {
-  if (target.api == QueryTarget::Api::kVa) return RunQueryVa(target.where);
-  return RunQueryNvidia(target.where, NvidiaQueryOptions{.measure_sessions = target.measure_sessions});
-}
 
 int RunQueryBatchCommand(const std::vector<std::string>& target_arguments, std::chrono::milliseconds deadline) {
   std::vector<QueryTarget> targets;

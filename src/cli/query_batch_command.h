@@ -8,12 +8,6 @@
 
 namespace mc {
 
-struct QueryTarget;
-
-// RunQueryTarget runs one query as its internal subcommand would, in this process, and
-// returns its exit status: the function a forked query child runs.
-int RunQueryTarget(const QueryTarget& target);
-
 int RunQueryBatchCommand(const std::vector<std::string>& target_arguments, std::chrono::milliseconds deadline);
 
 }  // namespace mc

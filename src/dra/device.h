@@ -1,6 +1,6 @@
 // Device is one entry of a ResourceSlice's `devices` list, as this driver publishes it:
 // a name, typed attributes and capacities. It is the common shape of the probe's output
-// and, later, of the published slices, so the two cannot say different things.
+// and of the published slices, so the two cannot say different things.
 #pragma once
 
 #include <cstdint>

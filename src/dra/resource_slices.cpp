@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "dra/device_json.h"
-#include "facts/json_path.h"
+#include "base/json_path.h"
 
 namespace mc {
 namespace {

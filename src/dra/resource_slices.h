@@ -27,7 +27,7 @@ struct SliceOwner {
 };
 
 // SliceName is the name of slice `index` of the node's pool: "<node>-<driver>" for the
-// first, as the seed names it, then "<node>-<driver>-1", "-2", ...
+// first (docs/agent.md), then "<node>-<driver>-1", "-2", ...
 std::string SliceName(const SliceOwner& owner, std::size_t index);
 
 struct SliceWrite {

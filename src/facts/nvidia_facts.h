@@ -70,7 +70,7 @@ struct NvEncoderFacts {
   bool operator==(const NvEncoderFacts&) const = default;
 };
 
-// NvSessionCount is the outcome of the session-slot test (seed §5.3 step 4): how many encode
+// NvSessionCount is the outcome of the session-slot test (docs/nvidia.md): how many encode
 // sessions opened at once on this GPU before one was refused, and what refused it.
 struct NvSessionCount {
   std::int32_t opened = 0;

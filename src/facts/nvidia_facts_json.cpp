@@ -1,17 +1,12 @@
 #include "facts/nvidia_facts_json.h"
 
-// Only the enums are used, for their names: nothing NVIDIA is linked.
-#include <ffnvcodec/dynlink_cuda.h>
-#include <ffnvcodec/dynlink_cuviddec.h>
-
-#include <array>
-#include <charconv>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <utility>
 
 #include "base/utf8.h"
-#include "facts/json_reader.h"
+#include "base/json_reader.h"
+#include "facts/cuvid_names.h"
 
 namespace mc {
 namespace {
@@ -19,64 +14,6 @@ namespace {
 using Json = nlohmann::json;
 using OrderedJson = nlohmann::ordered_json;
 
-template <std::size_t N>
-using NameTable = std::array<std::pair<std::int32_t, std::string_view>, N>;
-
-constexpr NameTable<12> kCodecNames{{
-    {cudaVideoCodec_MPEG1, "MPEG1"},
-    {cudaVideoCodec_MPEG2, "MPEG2"},
-    {cudaVideoCodec_MPEG4, "MPEG4"},
-    {cudaVideoCodec_VC1, "VC1"},
-    {cudaVideoCodec_H264, "H264"},
-    {cudaVideoCodec_JPEG, "JPEG"},
-    {cudaVideoCodec_H264_SVC, "H264_SVC"},
-    {cudaVideoCodec_H264_MVC, "H264_MVC"},
-    {cudaVideoCodec_HEVC, "HEVC"},
-    {cudaVideoCodec_VP8, "VP8"},
-    {cudaVideoCodec_VP9, "VP9"},
-    {cudaVideoCodec_AV1, "AV1"},
-}};
-
-constexpr NameTable<4> kChromaNames{{
-    {cudaVideoChromaFormat_Monochrome, "monochrome"},
-    {cudaVideoChromaFormat_420, "420"},
-    {cudaVideoChromaFormat_422, "422"},
-    {cudaVideoChromaFormat_444, "444"},
-}};
-
-constexpr NameTable<4> kSurfaceFormatNames{{
-    {cudaVideoSurfaceFormat_NV12, "NV12"},
-    {cudaVideoSurfaceFormat_P016, "P016"},
-    {cudaVideoSurfaceFormat_YUV444, "YUV444"},
-    {cudaVideoSurfaceFormat_YUV444_16Bit, "YUV444_16Bit"},
-}};
-
-template <std::size_t N>
-std::string NameOf(const NameTable<N>& table, std::int32_t value) {
-  for (const auto& [number, name] : table) {
-    if (number == value) return std::string(name);
-  }
-  return "#" + std::to_string(value);
-}
-
-// ValueOf reads a name of the table, or the "#<n>" form NameOf gives a number without one.
-template <std::size_t N>
-std::optional<std::int32_t> ValueOf(const NameTable<N>& table, std::string_view name) {
-  for (const auto& [number, known] : table) {
-    if (known == name) return number;
-  }
-  if (name.size() < 2 || name[0] != '#') return std::nullopt;
-  std::int32_t value = 0;
-  const char* first = name.data() + 1;
-  const char* last = name.data() + name.size();
-  auto [end, error] = std::from_chars(first, last, value);
-  if (error != std::errc() || end != last) return std::nullopt;
-  // A number that has a name must be written by its name, so that one value has one form.
-  for (const auto& [number, known] : table) {
-    if (number == value) return std::nullopt;
-  }
-  return value;
-}
 
 OrderedJson SurfaceFormatsToJson(std::uint32_t mask) {
   OrderedJson names = OrderedJson::array();
@@ -163,12 +100,12 @@ class Parser {
     return value && reader.Bool(*value, JsonReader::Child(path, name), out);
   }
 
-  template <std::size_t N>
   bool ReadName(const Json& object, const std::string& path, const char* name,
-                const NameTable<N>& table, const char* what, std::int32_t& out) {
+                std::optional<std::int32_t> (*from_name)(std::string_view), const char* what,
+                std::int32_t& out) {
     std::string text;
     if (!ReadString(object, path, name, text)) return false;
-    std::optional<std::int32_t> value = ValueOf(table, text);
+    std::optional<std::int32_t> value = from_name(text);
     if (!value) return reader.Fail(JsonReader::Child(path, name), std::string("unknown ") + what + " \"" + text + "\"");
     out = *value;
     return true;
@@ -180,7 +117,7 @@ class Parser {
     const Json* value = reader.Member(object, path, "outputFormats");
     if (!value || !reader.StringList(*value, here, names)) return false;
     for (std::size_t i = 0; i < names.size(); ++i) {
-      std::optional<std::int32_t> bit = ValueOf(kSurfaceFormatNames, names[i]);
+      std::optional<std::int32_t> bit = CuvidSurfaceFormatFromName(names[i]);
       if (!bit || *bit < 0 || *bit > 31) {
         return reader.Fail(JsonReader::Element(here, i), "unknown surface format \"" + names[i] + "\"");
       }
@@ -193,8 +130,8 @@ class Parser {
 
   bool ReadDecoder(const Json& item, const std::string& path, NvDecoderCaps& caps) {
     if (!reader.Object(item, path)) return false;
-    return ReadName(item, path, "codec", kCodecNames, "codec", caps.codec) &&
-           ReadName(item, path, "chroma", kChromaNames, "chroma format", caps.chroma) &&
+    return ReadName(item, path, "codec", &CuvidCodecFromName, "codec", caps.codec) &&
+           ReadName(item, path, "chroma", &CuvidChromaFromName, "chroma format", caps.chroma) &&
            ReadInt32(item, path, "bitDepth", 8, caps.bit_depth) &&
            ReadBool(item, path, "supported", caps.supported) &&
            ReadUnsigned(item, path, "engines", caps.engines, /*optional=*/true) &&
@@ -280,23 +217,6 @@ class Parser {
 
 }  // namespace
 
-std::string CuvidCodecName(std::int32_t codec) { return NameOf(kCodecNames, codec); }
-std::optional<std::int32_t> CuvidCodecFromName(std::string_view name) { return ValueOf(kCodecNames, name); }
-std::string CuvidChromaName(std::int32_t chroma) { return NameOf(kChromaNames, chroma); }
-std::optional<std::int32_t> CuvidChromaFromName(std::string_view name) { return ValueOf(kChromaNames, name); }
-std::string CuvidSurfaceFormatName(std::int32_t format) { return NameOf(kSurfaceFormatNames, format); }
-std::optional<std::int32_t> CuvidSurfaceFormatFromName(std::string_view name) {
-  return ValueOf(kSurfaceFormatNames, name);
-}
-
-std::string DecoderCapsLabel(std::int32_t codec, std::int32_t chroma, std::int32_t bit_depth) {
-  std::string chroma_text = CuvidChromaName(chroma);
-  if (chroma_text.size() == 3 && chroma_text[0] != '#') {
-    chroma_text = std::string{chroma_text[0], ':', chroma_text[1], ':', chroma_text[2]};
-  }
-  return CuvidCodecName(codec) + " " + chroma_text + " " + std::to_string(bit_depth) + "-bit";
-}
-
 std::string NvidiaFactsToJson(const NvidiaFacts& facts) {
   OrderedJson decoders = OrderedJson::array();
   for (const NvDecoderCaps& caps : facts.decoders) decoders.push_back(DecoderToJson(caps));
@@ -323,11 +243,11 @@ std::string NvidiaFactsToJson(const NvidiaFacts& facts) {
 
 Result<NvidiaFacts> ParseNvidiaFacts(std::string_view text) {
   const Json document = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (document.is_discarded()) return Error{"the report is not JSON"};
-  if (!document.is_object()) return Error{"the report is not a JSON object"};
+  if (document.is_discarded()) return InvalidInput("the report is not JSON");
+  if (!document.is_object()) return InvalidInput("the report is not a JSON object");
   Parser parser;
   NvidiaFacts facts;
-  if (!parser.Read(document, facts)) return Error{parser.reader.error()};
+  if (!parser.Read(document, facts)) return InvalidInput(parser.reader.error());
   return facts;
 }
 

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/utf8.h"
-#include "facts/json_reader.h"
+#include "base/json_reader.h"
 
 namespace mc {
 
@@ -30,12 +30,12 @@ std::string VaFactsToJson(const VaFacts& facts) {
 
 Result<VaFacts> ParseVaFacts(std::string_view text) {
   json document = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (document.is_discarded()) return Error{"the report is not JSON"};
-  if (!document.is_object()) return Error{"the report is not a JSON object"};
+  if (document.is_discarded()) return InvalidInput("the report is not JSON");
+  if (!document.is_object()) return InvalidInput("the report is not a JSON object");
 
   JsonReader reader;
   VaFacts facts;
-  auto fail = [&]() -> Result<VaFacts> { return Error{reader.error()}; };
+  auto fail = [&]() -> Result<VaFacts> { return reader.failure(); };
   constexpr std::int64_t kInt32Min = std::numeric_limits<std::int32_t>::min();
   constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
 

@@ -5,7 +5,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "kube/read_file.h"
+#include "base/read_file.h"
 
 namespace mc::kube {
 namespace {

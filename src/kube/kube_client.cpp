@@ -144,10 +144,10 @@ void SetBlob(CURL* handle, CURLoption option, const std::string& pem) {
 // Prepare sets what every transfer of this client has in common: where, as whom, how
 // patiently, and where the counters go. It fails only when the token cannot be had or a
 // header cannot be built.
-Result<bool> Prepare(const KubeConfig& config, const ClientSettings& settings, BearerToken& bearer, CURL* handle,
+Result<void> Prepare(const KubeConfig& config, const ClientSettings& settings, BearerToken& bearer, CURL* handle,
                      const std::string& target, Headers& headers, char* error_buffer, Transfer& transfer) {
   Result<std::string> token = bearer.Current();
-  if (!token) return Error{token.error()};
+  if (!token) return token.failure();
   if (!FitsInHeader(*token)) return Error{"the bearer token holds a line break"};
 
   const std::string url = config.server + target;
@@ -191,7 +191,7 @@ Result<bool> Prepare(const KubeConfig& config, const ClientSettings& settings, B
 
   curl_easy_setopt(handle, CURLOPT_PREREQFUNCTION, CountRequest);
   curl_easy_setopt(handle, CURLOPT_PREREQDATA, &transfer);
-  return true;
+  return Ok();
 }
 
 std::string CurlFailure(CURLcode code, const char* error_buffer) {
@@ -204,7 +204,7 @@ struct KubeClient::State {
   State(KubeConfig config_in, ClientSettings settings_in)
       : config(std::move(config_in)), settings(std::move(settings_in)), token(config.token, config.token_file) {}
 
-  Result<bool> Prepare(CURL* handle, const std::string& target, Headers& headers, char* error_buffer,
+  Result<void> Prepare(CURL* handle, const std::string& target, Headers& headers, char* error_buffer,
                        Transfer& transfer) {
     transfer.counters = &counters;
     transfer.handle = handle;
@@ -258,7 +258,7 @@ Result<HttpResponse> KubeClient::Send(const HttpRequest& request) {
     if (!FitsInHeader(request.content_type)) return Error{what + ": the content type holds a line break"};
     if (!headers.Add("Content-Type: " + request.content_type)) return Error{what + ": out of memory"};
   }
-  if (Result<bool> prepared = state_->Prepare(curl, request.target, headers, error_buffer, transfer); !prepared) {
+  if (Result<void> prepared = state_->Prepare(curl, request.target, headers, error_buffer, transfer); !prepared) {
     return Error{what + ": " + prepared.error()};
   }
   curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(state_->settings.request_timeout.count()));
@@ -282,7 +282,7 @@ Result<HttpResponse> KubeClient::Send(const HttpRequest& request) {
   if (curl_easy_getinfo(curl, CURLINFO_SIZE_UPLOAD_T, &uploaded) == CURLE_OK && uploaded > 0) {
     state_->counters.bytes_sent.fetch_add(static_cast<std::uint64_t>(uploaded), std::memory_order_relaxed);
   }
-  if (code != CURLE_OK) return Error{what + ": " + CurlFailure(code, error_buffer)};
+  if (code != CURLE_OK) return Unavailable(what + ": " + CurlFailure(code, error_buffer));
 
   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response.status);
   if (response.status == 429 || response.status == 503) {
@@ -311,7 +311,7 @@ Result<KubeClient::WatchEnd> KubeClient::Watch(const std::string& target,
   Headers headers;
   char error_buffer[CURL_ERROR_SIZE] = {};
 
-  if (Result<bool> prepared = state_->Prepare(curl, target, headers, error_buffer, transfer); !prepared) {
+  if (Result<void> prepared = state_->Prepare(curl, target, headers, error_buffer, transfer); !prepared) {
     return Error{what + ": " + prepared.error()};
   }
   curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
@@ -336,7 +336,7 @@ Result<KubeClient::WatchEnd> KubeClient::Watch(const std::string& target,
   if (transfer.line_too_long) {
     return Error{what + ": the server sent a line longer than " + std::to_string(LineSplitter::kMaxLine) + " bytes"};
   }
-  if (code != CURLE_OK) return Error{what + ": " + CurlFailure(code, error_buffer)};
+  if (code != CURLE_OK) return Unavailable(what + ": " + CurlFailure(code, error_buffer));
   if (end.status != 200) {
     end.error_body = std::move(transfer.error_body);
   } else if (!lines.rest().empty()) {

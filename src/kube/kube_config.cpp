@@ -9,8 +9,8 @@
 #include <cstdlib>
 #include <exception>
 
-#include "kube/base64.h"
-#include "kube/read_file.h"
+#include "base/base64.h"
+#include "base/read_file.h"
 
 namespace mc::kube {
 namespace {
@@ -25,7 +25,7 @@ class KubeconfigReader {
   Result<KubeConfig> Read(std::string_view yaml_text);
 
  private:
-  Error Fail(const std::string& what) const { return Error{source_ + ": " + what}; }
+  Error Fail(const std::string& what) const { return InvalidInput(source_ + ": " + what); }
 
   // Entry finds the member `field` (such as "cluster") of the element of list `list_name`
   // whose `name` is `name`; an error naming `wanted_by` when there is none. A member that
@@ -39,8 +39,8 @@ class KubeconfigReader {
   Result<std::string> Secret(const YAML::Node& map, const std::string& field, const std::string& where) const;
   std::filesystem::path Resolve(const std::string& name) const;
 
-  Result<bool> ReadCluster(const YAML::Node& cluster, const std::string& where, KubeConfig& config) const;
-  Result<bool> ReadUser(const YAML::Node& user, const std::string& where, KubeConfig& config) const;
+  Result<void> ReadCluster(const YAML::Node& cluster, const std::string& where, KubeConfig& config) const;
+  Result<void> ReadUser(const YAML::Node& user, const std::string& where, KubeConfig& config) const;
 
   std::string source_;
   std::filesystem::path base_dir_;
@@ -99,10 +99,10 @@ Result<std::string> KubeconfigReader::Secret(const YAML::Node& map, const std::s
   return text;
 }
 
-Result<bool> KubeconfigReader::ReadCluster(const YAML::Node& cluster, const std::string& where,
+Result<void> KubeconfigReader::ReadCluster(const YAML::Node& cluster, const std::string& where,
                                            KubeConfig& config) const {
   Result<std::string> server = String(cluster, "server", where);
-  if (!server) return Error{server.error()};
+  if (!server) return server.failure();
   if (server->empty()) return Fail(where + ": server is not set");
   // client-go takes a server without a scheme as https; a trailing slash would double the
   // first slash of every target.
@@ -118,7 +118,7 @@ Result<bool> KubeconfigReader::ReadCluster(const YAML::Node& cluster, const std:
   }
 
   Result<std::string> ca = Secret(cluster, "certificate-authority", where);
-  if (!ca) return Error{ca.error()};
+  if (!ca) return ca.failure();
   config.ca_pem = std::move(ca).value();
 
   if (const YAML::Node insecure = cluster["insecure-skip-tls-verify"]; insecure && !insecure.IsNull()) {
@@ -130,13 +130,13 @@ Result<bool> KubeconfigReader::ReadCluster(const YAML::Node& cluster, const std:
   }
   for (const char* unsupported : {"proxy-url", "tls-server-name"}) {
     Result<std::string> value = String(cluster, unsupported, where);
-    if (!value) return Error{value.error()};
+    if (!value) return value.failure();
     if (!value->empty()) return Fail(where + ": " + unsupported + " is not supported");
   }
-  return true;
+  return Ok();
 }
 
-Result<bool> KubeconfigReader::ReadUser(const YAML::Node& user, const std::string& where,
+Result<void> KubeconfigReader::ReadUser(const YAML::Node& user, const std::string& where,
                                         KubeConfig& config) const {
   if (user["exec"] && !user["exec"].IsNull()) {
     return Fail(where + ": exec credential plugins are not supported; use a token, a token file or a client certificate");
@@ -146,28 +146,28 @@ Result<bool> KubeconfigReader::ReadUser(const YAML::Node& user, const std::strin
   }
   for (const char* unsupported : {"username", "password", "as", "as-uid"}) {
     Result<std::string> value = String(user, unsupported, where);
-    if (!value) return Error{value.error()};
+    if (!value) return value.failure();
     if (!value->empty()) return Fail(where + ": " + unsupported + " is not supported");
   }
 
   Result<std::string> token = String(user, "token", where);
-  if (!token) return Error{token.error()};
+  if (!token) return token.failure();
   config.token = std::move(token).value();
   Result<std::string> token_file = String(user, "tokenFile", where);
-  if (!token_file) return Error{token_file.error()};
+  if (!token_file) return token_file.failure();
   if (!token_file->empty()) config.token_file = Resolve(*token_file);
 
   Result<std::string> cert = Secret(user, "client-certificate", where);
-  if (!cert) return Error{cert.error()};
+  if (!cert) return cert.failure();
   Result<std::string> key = Secret(user, "client-key", where);
-  if (!key) return Error{key.error()};
+  if (!key) return key.failure();
   if (cert->empty() != key->empty()) {
     return Fail(where + ": " + (cert->empty() ? "client-key is set without client-certificate"
                                               : "client-certificate is set without client-key"));
   }
   config.client_cert_pem = std::move(cert).value();
   config.client_key_pem = std::move(key).value();
-  return true;
+  return Ok();
 }
 
 Result<KubeConfig> KubeconfigReader::Read(std::string_view yaml_text) {
@@ -181,30 +181,30 @@ Result<KubeConfig> KubeconfigReader::Read(std::string_view yaml_text) {
   if (!root.IsMap()) return Fail("expected a map at the top");
 
   Result<std::string> context_name = String(root, "current-context", "");
-  if (!context_name) return Error{context_name.error()};
+  if (!context_name) return context_name.failure();
   if (context_name->empty()) return Fail("current-context is not set");
 
   Result<YAML::Node> context = Entry(root, "contexts", "context", *context_name, "current-context");
-  if (!context) return Error{context.error()};
+  if (!context) return context.failure();
   const std::string context_where = "context " + Quoted(*context_name);
   Result<std::string> cluster_name = String(*context, "cluster", context_where);
-  if (!cluster_name) return Error{cluster_name.error()};
+  if (!cluster_name) return cluster_name.failure();
   if (cluster_name->empty()) return Fail(context_where + ": cluster is not set");
   Result<std::string> user_name = String(*context, "user", context_where);
-  if (!user_name) return Error{user_name.error()};
+  if (!user_name) return user_name.failure();
 
   KubeConfig config;
   Result<YAML::Node> cluster = Entry(root, "clusters", "cluster", *cluster_name, context_where);
-  if (!cluster) return Error{cluster.error()};
-  if (Result<bool> read = ReadCluster(*cluster, "cluster " + Quoted(*cluster_name), config); !read) {
-    return Error{read.error()};
+  if (!cluster) return cluster.failure();
+  if (Result<void> read = ReadCluster(*cluster, "cluster " + Quoted(*cluster_name), config); !read) {
+    return read.failure();
   }
   // A context without a user is anonymous, which an API server may allow for /version.
   if (!user_name->empty()) {
     Result<YAML::Node> user = Entry(root, "users", "user", *user_name, context_where);
-    if (!user) return Error{user.error()};
-    if (Result<bool> read = ReadUser(*user, "user " + Quoted(*user_name), config); !read) {
-      return Error{read.error()};
+    if (!user) return user.failure();
+    if (Result<void> read = ReadUser(*user, "user " + Quoted(*user_name), config); !read) {
+      return read.failure();
     }
   }
   return config;
@@ -218,19 +218,19 @@ Result<KubeConfig> ParseKubeconfig(std::string_view yaml_text, const std::filesy
   try {
     return KubeconfigReader("kubeconfig", base_dir).Read(yaml_text);
   } catch (const std::exception& error) {
-    return Error{std::string("kubeconfig: ") + error.what()};
+    return InvalidInput(std::string("kubeconfig: ") + error.what());
   }
 }
 
 Result<KubeConfig> LoadKubeconfig(const std::filesystem::path& path) {
   Result<std::string> text = ReadFileText(path);
-  if (!text) return Error{"kubeconfig " + text.error()};
+  if (!text) return InvalidInput("kubeconfig " + text.error());
   std::filesystem::path base_dir = path.parent_path();
   if (base_dir.empty()) base_dir = ".";
   try {
     return KubeconfigReader("kubeconfig " + path.string(), base_dir).Read(*text);
   } catch (const std::exception& error) {
-    return Error{"kubeconfig " + path.string() + ": " + error.what()};
+    return InvalidInput("kubeconfig " + path.string() + ": " + error.what());
   }
 }
 

@@ -5,7 +5,7 @@
 #include <chrono>
 #include <cstdio>
 
-#include "facts/json_path.h"
+#include "base/json_path.h"
 #include "kube/watch_event.h"
 
 namespace mc::kube {
@@ -82,13 +82,16 @@ void ListWatch::Run() {
   bool listed = false;
   while (!stopping_) {
     if (!listed) {
-      listed = List(resource_version);
+      Result<std::string> listed_version = List();
+      listed = listed_version.ok();
       if (!listed) {
+        log_("watch: " + listed_version.error());
         log_("watch: listing " + Describe() + " failed; retrying in " + std::to_string(backoff) + " s");
         if (!Sleep(backoff)) return;
         backoff = NextBackoff(backoff);
         continue;
       }
+      resource_version = *listed_version;
       backoff = kFirstBackoffSeconds;
     }
     const auto opened = std::chrono::steady_clock::now();
@@ -105,36 +108,27 @@ void ListWatch::Run() {
   }
 }
 
-bool ListWatch::List(std::string& resource_version) {
+Result<std::string> ListWatch::List() {
   Result<HttpResponse> response = client_.Send({.target = Query("limit=500")});
-  if (!response) {
-    log_("watch: " + response.error());
-    return false;
-  }
-  if (response->status != 200) {
-    log_("watch: listing " + Describe() + ": " + StatusMessage(*response));
-    return false;
-  }
+  if (!response) return Unavailable(response.error());
+  if (response->status != 200) return Unavailable("listing " + Describe() + ": " + StatusMessage(*response));
   nlohmann::json list = nlohmann::json::parse(response->body, nullptr, false);
   const std::string listed_version = JsonStringAt(list, {"metadata", "resourceVersion"});
   nlohmann::json* items = list.is_object() && list.contains("items") ? &list["items"] : nullptr;
   if (listed_version.empty() || !items || !items->is_array()) {
-    log_("watch: listing " + Describe() + " gave a body that is not a list with a resourceVersion");
-    return false;
+    return Unavailable("listing " + Describe() + " gave a body that is not a list with a resourceVersion");
   }
   // A node's slices are few; more than one page of them means something else is wrong, and
   // a partial list would be read as deletions, so it is refused rather than used.
   if (!JsonStringAt(list, {"metadata", "continue"}).empty()) {
-    log_("watch: listing " + Describe() + " gave more than 500 objects; refusing a partial list");
-    return false;
+    return Unavailable("listing " + Describe() + " gave more than 500 objects; refusing a partial list");
   }
-  resource_version = listed_version;
   WatchUpdate update{.kind = WatchUpdate::Kind::kReplaceAll};
   for (nlohmann::json& item : *items) {
     if (item.is_object()) update.objects.push_back(std::move(item));
   }
   on_update_(std::move(update));
-  return true;
+  return listed_version;
 }
 
 bool ListWatch::WatchFrom(std::string& resource_version) {

@@ -63,8 +63,8 @@ class ListWatch {
 
  private:
   void Run();
-  // Lists the collection; gives false when it failed (already logged).
-  bool List(std::string& resource_version);
+  // Lists the collection, hands the objects on, and gives the list's resourceVersion.
+  Result<std::string> List();
   // Watches from `resource_version`; gives false when the caller must list again.
   bool WatchFrom(std::string& resource_version);
   // Waits out `seconds` unless Stop comes first; gives false when it did.

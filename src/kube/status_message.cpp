@@ -4,6 +4,7 @@
 // with any text at all, of which the start is enough.
 #include <nlohmann/json.hpp>
 
+#include "base/text.h"
 #include "base/utf8.h"
 #include "kube/kube_client.h"
 
@@ -12,13 +13,6 @@ namespace {
 
 constexpr std::size_t kBodyExcerpt = 200;
 
-std::string OneLine(std::string_view text) {
-  std::string line = ValidUtf8(text);
-  for (char& c : line) {
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
-  }
-  return line;
-}
 
 }  // namespace
 
@@ -30,14 +24,14 @@ std::string StatusMessage(const HttpResponse& response) {
     if (kind != body.end() && kind->is_string() && kind->get_ref<const std::string&>() == "Status" &&
         message != body.end() && message->is_string() && !message->get_ref<const std::string&>().empty()) {
       // The code comes first: a real apiserver's texts for 429 and 500 do not name it.
-      return "HTTP " + std::to_string(response.status) + ": " + OneLine(message->get_ref<const std::string&>());
+      return "HTTP " + std::to_string(response.status) + ": " + PrintableLine(message->get_ref<const std::string&>());
     }
   }
   const std::string prefix = "HTTP " + std::to_string(response.status);
   if (response.body.empty()) return prefix + " with an empty body";
   // Cut first, on a character boundary of the repaired text, then flatten the line breaks.
   const std::string excerpt = TruncateUtf8(ValidUtf8(std::string_view(response.body).substr(0, kBodyExcerpt + 4)), kBodyExcerpt);
-  return prefix + ": " + OneLine(excerpt);
+  return prefix + ": " + PrintableLine(excerpt);
 }
 
 }  // namespace mc::kube

@@ -2,7 +2,7 @@
 
 #include <exception>
 
-#include "facts/json_reader.h"
+#include "base/json_reader.h"
 
 namespace mc::kube {
 namespace {
@@ -18,7 +18,7 @@ constexpr TypeName kTypes[] = {
 };
 
 Result<WatchEvent> Parse(std::string_view line) {
-  const auto fail = [](const std::string& what) { return Error{"watch event: " + what}; };
+  const auto fail = [](const std::string& what) { return InvalidInput("watch event: " + what); };
   nlohmann::json root = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
   if (root.is_discarded()) return fail("not valid JSON");
 
@@ -65,7 +65,7 @@ Result<WatchEvent> ParseWatchEvent(std::string_view line) {
   try {
     return Parse(line);
   } catch (const std::exception& error) {
-    return Error{std::string("watch event: ") + error.what()};
+    return InvalidInput(std::string("watch event: ") + error.what());
   }
 }
 

@@ -61,7 +61,7 @@ Result<CUdevice> FindCudaDevice(const CudaFunctions& cuda, const std::string& pc
                (seen.empty() ? std::string("no device") : seen) + ")"};
 }
 
-Result<bool> DescribeCudaDevice(const CudaFunctions& cuda, CUdevice device, NvidiaFacts& facts) {
+Result<void> DescribeCudaDevice(const CudaFunctions& cuda, CUdevice device, NvidiaFacts& facts) {
   char name[256] = {};
   if (CUresult result = cuda.cuDeviceGetName(name, sizeof name - 1, device); result != CUDA_SUCCESS) {
     return Error{CudaCallError(cuda, "cuDeviceGetName", result)};
@@ -82,7 +82,7 @@ Result<bool> DescribeCudaDevice(const CudaFunctions& cuda, CUdevice device, Nvid
   } else {
     facts.cuda_driver_version = version;
   }
-  return true;
+  return Ok();
 }
 
 }  // namespace mc

@@ -24,6 +24,6 @@ Result<CUdevice> FindCudaDevice(const CudaFunctions& cuda, const std::string& pc
 // DescribeCudaDevice fills the facts' name, PCI address and compute capability, and the CUDA
 // driver version, which the loader does not load and which is looked up in the same
 // library; a failure of the last is a warning, not an error.
-Result<bool> DescribeCudaDevice(const CudaFunctions& cuda, CUdevice device, NvidiaFacts& facts);
+Result<void> DescribeCudaDevice(const CudaFunctions& cuda, CUdevice device, NvidiaFacts& facts);
 
 }  // namespace mc

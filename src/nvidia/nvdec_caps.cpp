@@ -1,6 +1,6 @@
 #include "nvidia/nvdec_caps.h"
 
-#include "facts/nvidia_facts_json.h"
+#include "facts/cuvid_names.h"
 #include "nvidia/cuda_device.h"
 
 namespace mc {

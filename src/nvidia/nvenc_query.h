@@ -17,7 +17,7 @@ inline constexpr int kMaxMeasuredSessions = 64;
 // QueryEncoder asks NVENC about the GPU whose CUDA context is `context`.
 NvEncoderFacts QueryEncoder(CUcontext context);
 
-// CountEncodeSessions is the session-slot test (seed §5.3 step 4): it opens sessions on the
+// CountEncodeSessions is the session-slot test (docs/nvidia.md): it opens sessions on the
 // context until one is refused or kMaxMeasuredSessions are open, then closes them all. The
 // count is of sessions this process could open while others may hold some: the consumer
 // cap counts every process on the system.

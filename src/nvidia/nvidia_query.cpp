@@ -40,20 +40,20 @@ std::string LoadError(const std::string& library, const std::string& log) {
 
 Result<NvidiaFacts> QueryNvidiaDriver(const std::string& pci_address, const NvidiaQueryOptions& options) {
   const std::optional<std::string> address = NormalisePciAddress(pci_address);
-  if (!address) return Error{"\"" + pci_address + "\" is not a PCI address"};
+  if (!address) return InvalidInput("\"" + pci_address + "\" is not a PCI address");
 
   std::string log;
   CudaLibrary cuda_library;
-  if (cuda_load_functions(&cuda_library.functions, &log) != 0) return Error{LoadError("libcuda.so.1", log)};
+  if (cuda_load_functions(&cuda_library.functions, &log) != 0) return Unavailable(LoadError("libcuda.so.1", log));
   const CudaFunctions& cuda = *cuda_library.functions;
-  if (CUresult result = cuda.cuInit(0); result != CUDA_SUCCESS) return Error{CudaCallError(cuda, "cuInit", result)};
+  if (CUresult result = cuda.cuInit(0); result != CUDA_SUCCESS) return Unavailable(CudaCallError(cuda, "cuInit", result));
 
   Result<CUdevice> device = FindCudaDevice(cuda, *address);
-  if (!device) return Error{device.error()};
+  if (!device) return device.failure();
   NvidiaFacts facts;
   facts.pci_address = *address;
-  if (Result<bool> described = DescribeCudaDevice(cuda, *device, facts); !described) {
-    return Error{described.error()};
+  if (Result<void> described = DescribeCudaDevice(cuda, *device, facts); !described) {
+    return described.failure();
   }
 
   Context context{cuda};
@@ -65,9 +65,9 @@ Result<NvidiaFacts> QueryNvidiaDriver(const std::string& pci_address, const Nvid
 
   CuvidLibrary cuvid_library;
   log.clear();
-  if (cuvid_load_functions(&cuvid_library.functions, &log) != 0) return Error{LoadError("libnvcuvid.so.1", log)};
+  if (cuvid_load_functions(&cuvid_library.functions, &log) != 0) return Unavailable(LoadError("libnvcuvid.so.1", log));
   Result<std::vector<NvDecoderCaps>> decoders = QueryDecoderCaps(cuda, *cuvid_library.functions);
-  if (!decoders) return Error{decoders.error()};
+  if (!decoders) return decoders.failure();
   facts.decoders = std::move(decoders).value();
 
   facts.encoder = QueryEncoder(context.context);

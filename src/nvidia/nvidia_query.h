@@ -11,7 +11,7 @@
 namespace mc {
 
 struct NvidiaQueryOptions {
-  // Run the session-slot test after the query (seed §5.3 step 4).
+  // Run the session-slot test after the query (docs/nvidia.md).
   bool measure_sessions = false;
 };
 

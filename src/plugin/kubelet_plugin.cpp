@@ -35,7 +35,7 @@ Result<std::unique_ptr<KubeletPlugin>> KubeletPlugin::Start(const KubeletPluginC
   plugin->registration_socket_ = std::filesystem::absolute(config.registry_dir / (config.driver_name + "-reg.sock"));
 
   for (const auto& socket : {plugin->plugin_socket_, plugin->registration_socket_}) {
-    if (Result<bool> prepared = PrepareSocketPath(socket); !prepared) return Error{prepared.error()};
+    if (Result<void> prepared = PrepareSocketPath(socket); !prepared) return prepared.failure();
   }
 
   auto& services = plugin->services_;

@@ -6,7 +6,7 @@ namespace mc::plugin {
 
 namespace fs = std::filesystem;
 
-Result<bool> PrepareSocketPath(const fs::path& socket) {
+Result<void> PrepareSocketPath(const fs::path& socket) {
   if (socket.string().size() > kMaxSocketPath) {
     return Error{"socket path " + socket.string() + " is longer than the " + std::to_string(kMaxSocketPath) +
                  " bytes a unix socket allows"};
@@ -15,14 +15,14 @@ Result<bool> PrepareSocketPath(const fs::path& socket) {
   fs::create_directories(socket.parent_path(), error);
   if (error) return Error{"creating " + socket.parent_path().string() + ": " + error.message()};
   const fs::file_status status = fs::symlink_status(socket, error);
-  if (status.type() == fs::file_type::not_found) return true;
+  if (status.type() == fs::file_type::not_found) return Ok();
   if (error) return Error{"looking at " + socket.string() + ": " + error.message()};
   if (status.type() != fs::file_type::socket) {
     return Error{socket.string() + " exists and is not a socket; not removing it"};
   }
   fs::remove(socket, error);
   if (error) return Error{"removing the stale socket " + socket.string() + ": " + error.message()};
-  return true;
+  return Ok();
 }
 
 void RemoveSocket(const fs::path& socket) {

@@ -14,7 +14,7 @@ constexpr std::size_t kMaxSocketPath = 107;
 // PrepareSocketPath creates the socket's directory and removes a stale socket there. It
 // refuses a path too long for AF_UNIX and anything at the path that is not a socket, which
 // would be someone else's file.
-Result<bool> PrepareSocketPath(const std::filesystem::path& socket);
+Result<void> PrepareSocketPath(const std::filesystem::path& socket);
 
 // RemoveSocket removes the socket file if it is there; a missing file is not an error.
 void RemoveSocket(const std::filesystem::path& socket);

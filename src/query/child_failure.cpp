@@ -1,8 +1,9 @@
 #include "query/child_failure.h"
 
+#include "base/text.h"
+
 #include <string.h>
 
-#include <cctype>
 #include <cstdio>
 
 namespace mc {
@@ -16,29 +17,9 @@ std::string SecondsText(std::chrono::milliseconds duration) {
 
 }  // namespace
 
-std::string OneLine(const std::string& text) {
-  std::string line;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    std::string part = text.substr(start, end - start);
-    while (!part.empty() && std::isspace(static_cast<unsigned char>(part.back()))) part.pop_back();
-    std::size_t first = 0;
-    while (first < part.size() && std::isspace(static_cast<unsigned char>(part[first]))) ++first;
-    part.erase(0, first);
-    if (!part.empty()) {
-      if (!line.empty()) line += "; ";
-      line += part;
-    }
-    start = end + 1;
-  }
-  return line;
-}
-
 std::optional<std::string> DescribeChildFailure(const ChildOutcome& outcome,
                                                 std::chrono::milliseconds deadline) {
-  const std::string err = OneLine(outcome.err);
+  const std::string err = JoinLines(outcome.err);
   const std::string said = err.empty() ? std::string() : ": " + err;
   switch (outcome.kind) {
     case ChildOutcome::Kind::kExited:

@@ -15,8 +15,4 @@ namespace mc {
 std::optional<std::string> DescribeChildFailure(const ChildOutcome& outcome,
                                                 std::chrono::milliseconds deadline);
 
-// OneLine joins the lines of text with "; " and trims it, so that a multi-line stderr fits
-// the log's one line per node.
-std::string OneLine(const std::string& text);
-
 }  // namespace mc

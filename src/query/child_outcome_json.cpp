@@ -3,7 +3,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
-#include "facts/json_reader.h"
+#include "base/json_reader.h"
 
 namespace mc {
 namespace {
@@ -36,9 +36,9 @@ std::string OutcomesToJson(const std::vector<ChildOutcome>& outcomes) {
 
 Result<std::vector<ChildOutcome>> ParseOutcomes(std::string_view text) {
   const json document = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (document.is_discarded()) return Error{"the batch's outcomes are not JSON"};
+  if (document.is_discarded()) return InvalidInput("the batch's outcomes are not JSON");
   JsonReader reader;
-  auto fail = [&]() -> Result<std::vector<ChildOutcome>> { return Error{reader.error()}; };
+  auto fail = [&]() -> Result<std::vector<ChildOutcome>> { return reader.failure(); };
   if (!reader.Array(document, "outcomes")) return fail();
   std::vector<ChildOutcome> outcomes;
   for (std::size_t i = 0; i < document.size(); ++i) {

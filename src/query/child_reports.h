@@ -1,6 +1,6 @@
 // The parent's side of every query child, whatever it asks: turn each outcome into the
-// facts its report states or into a failed result with the words that explain it. The
-// VA-API and NVIDIA runners differ only in the target and the report's parser.
+// facts its report states or into a failed result with the words that explain it. A VA-API
+// and an NVIDIA query differ only in the target and the report's parser.
 #pragma once
 
 #include <string>
@@ -17,9 +17,11 @@ namespace mc {
 template <typename Facts>
 Result<Facts> FactsFromOutcome(const ChildOutcome& outcome, std::chrono::milliseconds deadline,
                                Result<Facts> (*parse)(std::string_view)) {
-  if (auto failure = DescribeChildFailure(outcome, deadline)) return Error{*failure};
+  if (auto failure = DescribeChildFailure(outcome, deadline)) {
+    return outcome.kind == ChildOutcome::Kind::kTimedOut ? DeadlineExceeded(*failure) : Unavailable(*failure);
+  }
   Result<Facts> facts = parse(outcome.out);
-  if (!facts) return Error{"the query wrote a report that does not parse: " + facts.error()};
+  if (!facts) return InvalidInput("the query wrote a report that does not parse: " + facts.error());
   return facts;
 }
 

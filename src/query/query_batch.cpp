@@ -5,6 +5,7 @@
 
 #include "query/child_failure.h"
 #include "query/child_outcome_json.h"
+#include "query/child/run_query_target.h"
 
 namespace mc {
 namespace {
@@ -24,7 +25,7 @@ std::vector<ChildOutcome> ForkQueries(const std::vector<QueryTarget>& targets, s
 
 std::vector<ChildOutcome> RunQueryBatch(const QueryCommand& command, const std::vector<QueryTarget>& targets) {
   if (targets.empty()) return {};
-  if (command.in_process_query) return ForkQueries(targets, command.deadline, command.in_process_query);
+  if (command.fork_from_caller) return ForkQueries(targets, command.deadline, RunQueryTarget);
   std::vector<std::string> argv = {command.program, "query-batch", "--deadline-ms",
                                    std::to_string(command.deadline.count())};
   for (const QueryTarget& target : targets) argv.push_back(TargetArgument(target));

@@ -4,7 +4,8 @@
 // a tenth of that, so eight GPUs cost eight forks instead of eight starts. The isolation is
 // the same: each query still has a process of its own, killed at its deadline and free to
 // crash. The batch forks only because it is a fresh process with one thread; the agent,
-// which will run gRPC threads, never forks, it starts the batch.
+// which runs the threads of the kubelet plugin and its watches, never forks: it starts the
+// batch.
 #pragma once
 
 #include <chrono>
@@ -23,12 +24,13 @@ inline constexpr std::chrono::milliseconds kBatchGrace{5000};
 
 // RunQueryBatch runs the targets' queries in one batch and gives each target's outcome, in
 // order. When the batch itself fails, every target's outcome says so. With
-// command.in_process_query set, the queries fork from the caller instead, with no batch.
+// command.fork_from_caller set, the queries fork from the caller instead, with no batch.
 std::vector<ChildOutcome> RunQueryBatch(const QueryCommand& command, const std::vector<QueryTarget>& targets);
 
 // RunQueryBatchChild is the batch's side: it forks one child per target that runs
 // `query(target)`, waits for them under the deadline, and prints their outcomes as JSON on
-// stdout. It returns the batch's exit status.
+// stdout. It returns the batch's exit status. `query` is RunQueryTarget in the product; tests
+// give it a stand-in.
 int RunQueryBatchChild(const std::vector<QueryTarget>& targets, std::chrono::milliseconds deadline,
                        const std::function<int(const QueryTarget&)>& query);
 

@@ -3,23 +3,20 @@
 #pragma once
 
 #include <chrono>
-#include <functional>
 #include <string>
 
 namespace mc {
 
-// The seed's deadline for one GPU's query.
+// The deadline of one GPU's query: a driver that has not answered in 20 s is taken as hung.
 inline constexpr std::chrono::milliseconds kQueryDeadline{20000};
-
-struct QueryTarget;
 
 struct QueryCommand {
   // The binary to run as the query batch, normally this binary (/proc/self/exe).
   std::string program;
   std::chrono::milliseconds deadline = kQueryDeadline;
-  // When set, the caller has a single thread, and each query forks from it directly and
-  // runs this, with no batch to start (the probe is such a caller; the agent is not).
-  std::function<int(const QueryTarget&)> in_process_query;
+  // When set, the caller has a single thread, and each query forks from it directly, with no
+  // batch to start (the probe is such a caller; the agent, which runs threads, is not).
+  bool fork_from_caller = false;
 };
 
 }  // namespace mc

@@ -11,7 +11,7 @@ Result<QueryTarget> ParseTargetArgument(std::string_view argument) {
   const std::size_t equals = argument.find('=');
   const std::string_view kind = argument.substr(0, equals);
   if (equals == std::string_view::npos || equals + 1 == argument.size()) {
-    return Error{"query target \"" + std::string(argument) + "\" is not KIND=WHERE"};
+    return InvalidInput("query target \"" + std::string(argument) + "\" is not KIND=WHERE");
   }
   QueryTarget target;
   target.where = std::string(argument.substr(equals + 1));
@@ -21,8 +21,8 @@ Result<QueryTarget> ParseTargetArgument(std::string_view argument) {
     target.api = QueryTarget::Api::kNvidia;
     target.measure_sessions = kind == "nvidia+sessions";
   } else {
-    return Error{"query target \"" + std::string(argument) + "\" has the unknown kind \"" + std::string(kind) +
-                 "\" (va, nvidia or nvidia+sessions)"};
+    return InvalidInput("query target \"" + std::string(argument) + "\" has the unknown kind \"" + std::string(kind) +
+                 "\" (va, nvidia or nvidia+sessions)");
   }
   return target;
 }

@@ -32,7 +32,7 @@ struct RuleCase {
   std::set<std::string> expected;
 };
 
-// Each row is one listed pair and, written by hand from the seed's table, the
+// Each row is one listed pair and, written by hand from the capability table in docs/reference/attributes.md, the
 // capabilities that pair alone makes true.
 const RuleCase kRuleCases[] = {
     {VAProfileH264High, VAEntrypointVLD, VA_RT_FORMAT_YUV420, {"decodeH264"}},
@@ -67,7 +67,7 @@ const RuleCase kRuleCases[] = {
     {VAProfileNone, VAEntrypointVideoProc, VA_RT_FORMAT_YUV420 | VA_RT_FORMAT_YUV420_10, {}},
 };
 
-TEST(VaRules, EachListedPairMakesExactlyTheSeedsCapabilitiesTrue) {
+TEST(VaRules, EachListedPairMakesExactlyItsCapabilitiesTrue) {
   for (const RuleCase& c : kRuleCases) {
     EXPECT_EQ(TrueNames(OneConfig(c.profile, c.entrypoint, c.rt_formats)), c.expected)
         << vaProfileStr(c.profile) << "/" << vaEntrypointStr(c.entrypoint) << " rt=" << c.rt_formats;
@@ -94,7 +94,7 @@ TEST(VaRules, TheLowPowerEncoderDoesNotMakeTheFullEncoderTrue) {
   EXPECT_TRUE(names.contains("encodeHEVCMain10LowPower"));
 }
 
-TEST(VaRules, TheTableHoldsTheSeedsEighteenCapabilitiesInItsOrderThenTheAv1Encoders) {
+TEST(VaRules, TheTableHoldsTheEighteenCapabilitiesInTheirOrderThenTheAv1Encoders) {
   const std::vector<std::string> expected = {
       "decodeH264", "decodeHEVCMain", "decodeHEVCMain10", "decodeAV1Main", "decodeAV1Main10",
       "decodeVP9", "decodeVP9Profile2", "decodeVP8", "decodeVC1", "decodeMPEG2", "encodeH264",

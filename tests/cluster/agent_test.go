@@ -1,8 +1,8 @@
 package cluster
 
 // The agent against the real control plane: what it publishes is what the real
-// kube-scheduler allocates from (issue 4 §3), and it keeps publishing the right
-// thing through the faults a cluster throws at it (§4). docs/agent.md is the
+// kube-scheduler allocates from, and it keeps publishing the right thing
+// through the faults a cluster throws at it. docs/agent.md is the
 // contract these tests hold the agent to.
 
 import (
@@ -89,8 +89,7 @@ func setUpNode(t *testing.T, c *cluster, name string, m machine, liken bool) *ag
 }
 
 // likenSlice is the slice liken's machine operator publishes for a node with
-// gpus fake-machine GPUs (reference-agent.md, "How liken publishes the render
-// nodes"): per GPU, the render node itself (renderNode: true, shareable) and
+// gpus fake-machine GPUs (docs/agent.md, liken's render nodes): per GPU, the render node itself (renderNode: true, shareable) and
 // its exclusive display companion, with the PCI identity as string attributes
 // and resource.kubernetes.io/pciBusID.
 //

@@ -194,8 +194,8 @@ Published ReadAttributeReference() {
   return published;
 }
 
-// liken's own attributes of its render nodes (reference-agent.md, "How liken publishes the
-// render nodes it pairs with"). They are another driver's, so the reference does not list them.
+// liken's own attributes of its render nodes (docs/agent.md). They are another driver's, so
+// the reference does not list them.
 const std::set<std::string> kLikenAttributes = {
     "bus", "address", "driver", "class", "classCode", "subsystem", "modalias", "vendor",
     "product", "name", "serial", "renderNode", "displayNode",

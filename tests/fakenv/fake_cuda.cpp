@@ -96,7 +96,7 @@ FAKENV_EXPORT CUresult cuDeviceComputeCapability(int* major, int* minor, CUdevic
 
 FAKENV_EXPORT CUresult cuCtxCreate_v2(CUcontext* context, unsigned int, CUdevice device) {
   if (device != 0) return static_cast<CUresult>(fakenv::kCudaErrorInvalidDevice);
-  // A record whose context failed (the seed's WSL2 box, its memory held by another
+  // A record whose context failed (a WSL2 box, its memory held by another
   // tenant) fails here the way that box did.
   if (!Report().cuda_context) return static_cast<CUresult>(fakenv::kCudaErrorOutOfMemory);
   *context = reinterpret_cast<CUcontext>(&context_token);

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "facts/json_reader.h"
+#include "base/json_reader.h"
 #include "facts/nvidia_facts_json.h"
 #include "gpu/pci_address.h"
 

@@ -19,7 +19,7 @@
 #include "dra/device_builder.h"
 #include "facts/nvidia_facts_json.h"
 #include "gpu/nvidia_discovery.h"
-#include "query/nvidia_query_runner.h"
+#include "pipeline/probe_pipeline.h"
 #include "support/run_command.h"
 #include "support/temp_dir.h"
 
@@ -52,14 +52,19 @@ struct Outcome {
   std::vector<Device> devices;
 };
 
-// RecordedNvidiaGpu lays out one record's machine and runs discovery, the query and the builder on
-// it, as the probe pipeline does.
+// What a probe of a recorded machine is asked to do beyond the query.
+struct Options {
+  bool measure_sessions = false;
+};
+
+// RecordedNvidiaGpu lays out one record's machine and runs the probe pipeline on it, with the
+// real binary as the query batch.
 class RecordedNvidiaGpu : public ::testing::Test {
  protected:
   // Write puts a record of the test's own into the test's directory.
   std::string Write(const std::string& name, const std::string& text) { return dir_.Write(name, text).string(); }
 
-  Outcome Probe(const std::string& record, NvidiaQueryRunOptions options = {},
+  Outcome Probe(const std::string& record, Options options = {},
                 std::chrono::milliseconds deadline = std::chrono::seconds(20)) {
     const fs::path machine = dir_.path() / ("machine-" + std::to_string(++machines_));
     const ChildOutcome staged = testing::RunCommand({FAKENV_STAGE, record, machine.string()});
@@ -67,23 +72,21 @@ class RecordedNvidiaGpu : public ::testing::Test {
     setenv("LD_LIBRARY_PATH", (machine / "lib").c_str(), 1);
     setenv("FAKENV_RECORD", record.c_str(), 1);
     Outcome outcome;
-    PciNames names;
-    Result<std::vector<Gpu>> gpus = DiscoverNvidiaGpus({(machine / "sys").string(), (machine / "dev").string()}, names);
-    EXPECT_TRUE(gpus) << gpus.error();
-    if (!gpus) return outcome;
-    outcome.gpus = *gpus;
-    std::vector<std::string> addresses;
-    for (const Gpu& gpu : outcome.gpus) addresses.push_back(gpu.pci_address);
-    outcome.facts = QueryNvidiaGpus({MEDIA_CAP_BINARY, deadline}, addresses, options);
-    const std::size_t capped = SessionCappedGpus(outcome.facts);
-    for (std::size_t i = 0; i < outcome.gpus.size(); ++i) {
-      outcome.devices.push_back(BuildNvidiaDevice(outcome.gpus[i], outcome.facts[i], capped));
+    const ProbeResult probed = ProbeGpus({.roots = {(machine / "sys").string(), (machine / "dev").string()},
+                                          .query = {MEDIA_CAP_BINARY, deadline},
+                                          .measure_sessions = options.measure_sessions});
+    EXPECT_TRUE(probed.discovery_errors.empty()) << probed.discovery_errors.front();
+    for (const DeviceReport& report : probed.reports) {
+      outcome.gpus.push_back(report.gpu);
+      outcome.facts.push_back(report.nvidia_facts ? Result<NvidiaFacts>(*report.nvidia_facts)
+                                                  : Result<NvidiaFacts>(Error{report.failure.value_or("no facts")}));
+      outcome.devices.push_back(report.device);
     }
     return outcome;
   }
 
   // One probes a record of one GPU and hands back its facts and device.
-  std::pair<Result<NvidiaFacts>, Device> One(const std::string& record, NvidiaQueryRunOptions options = {},
+  std::pair<Result<NvidiaFacts>, Device> One(const std::string& record, Options options = {},
                                              std::chrono::milliseconds deadline = std::chrono::seconds(20)) {
     Outcome outcome = Probe(record, options, deadline);
     EXPECT_EQ(outcome.devices.size(), 1u);
@@ -171,7 +174,7 @@ TEST_F(RecordedNvidiaGpu, TheH200DecodesWhatItsDriverStatedAndEncodesNothing) {
   EXPECT_EQ(facts->encoder.unavailable_reason, "NvEncOpenEncodeSessionEx failed: NV_ENC_ERR_UNSUPPORTED_DEVICE (2)");
 }
 
-TEST_F(RecordedNvidiaGpu, TheH200AgreesWithTheSeedsGenerationTable) {
+TEST_F(RecordedNvidiaGpu, TheH200AgreesWithNvidiasGenerationTable) {
   auto [facts, device] = One(Record("h200.json"));
   ASSERT_TRUE(facts) << facts.error();
   EXPECT_EQ(NvidiaGeneration(facts->compute_capability), "Hopper (compute-class, H100/H200)");
@@ -327,7 +330,7 @@ TEST_F(RecordedNvidiaGpu, ADriverThatDisagreesWithTheGenerationTableRaisesAWarni
   const std::vector<std::string> warnings = GenerationTableWarnings(*facts, EvaluateNvidiaFacts(*facts));
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_EQ(warnings[0],
-            "the seed's generation table (§1.2/§1.3) expects encodeAV1Main=true on Ada (compute capability 8.9), but "
+            "NVIDIA's generation table (the NVENC/NVDEC support matrix, docs/nvidia.md) expects encodeAV1Main=true on Ada (compute capability 8.9), but "
             "the driver's statement gives false, which is what is published");
 }
 

@@ -90,7 +90,7 @@ TEST_F(Probe, EachRenderNodeGetsTheDevicesOfItsOwnDriver) {
   EXPECT_TRUE(devices[1]["allowMultipleAllocations"].get<bool>());
 }
 
-TEST_F(Probe, TheLogHasTheSeedsLineForEachRenderNode) {
+TEST_F(Probe, TheLogHasOneCapabilitiesLineForEachRenderNode) {
   LayOut({Dump("a.txt", kDecodesEverything)});
   const ChildOutcome run = Run({"--output", "json"});
   EXPECT_NE(run.err.find("capabilities: pci-0000-01-00-0 (" + Node("renderD128").string() +
@@ -162,7 +162,9 @@ TEST_F(Probe, ADriverThatListsNothingPublishesEveryCapabilityFalseWithItsName) {
   ASSERT_EQ(devices.size(), 1u);
   EXPECT_EQ(devices[0]["attributes"]["vaDriver"]["string"], "Lists nothing 0.1");
   for (const auto& [name, value] : devices[0]["attributes"].items()) {
-    if (value.contains("bool")) EXPECT_FALSE(value["bool"].get<bool>()) << name;
+    if (value.contains("bool")) {
+      EXPECT_FALSE(value["bool"].get<bool>()) << name;
+    }
   }
 }
 

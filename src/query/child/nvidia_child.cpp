@@ -1,6 +1,6 @@
-#include "cli/query_nvidia_command.h"
+#include "query/child/nvidia_child.h"
 
-#include "cli/report_child.h"
+#include "query/child/report_child.h"
 #include "facts/nvidia_facts_json.h"
 
 namespace mc {
@@ -8,7 +8,7 @@ namespace mc {
 int RunQueryNvidia(const std::string& pci_address, const NvidiaQueryOptions& options) {
   return RunReportChild("query-nvidia", [&]() -> Result<std::string> {
     Result<NvidiaFacts> facts = QueryNvidiaDriver(pci_address, options);
-    if (!facts) return Error{facts.error()};
+    if (!facts) return facts.failure();
     return NvidiaFactsToJson(*facts);
   });
 }

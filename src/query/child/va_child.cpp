@@ -1,6 +1,6 @@
-#include "cli/query_va_command.h"
+#include "query/child/va_child.h"
 
-#include "cli/report_child.h"
+#include "query/child/report_child.h"
 #include "facts/va_facts_json.h"
 #include "va/va_query.h"
 
@@ -9,7 +9,7 @@ namespace mc {
 int RunQueryVa(const std::string& render_node) {
   return RunReportChild("query-va", [&]() -> Result<std::string> {
     Result<VaFacts> facts = QueryVaDriver(render_node);
-    if (!facts) return Error{facts.error()};
+    if (!facts) return facts.failure();
     return VaFactsToJson(*facts);
   });
 }

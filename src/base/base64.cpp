@@ -1,8 +1,8 @@
-#include "kube/base64.h"
+#include "base/base64.h"
 
 #include <cstdint>
 
-namespace mc::kube {
+namespace mc {
 namespace {
 
 // The value of one character of the alphabet, or -1 for any other byte.
@@ -32,7 +32,7 @@ Result<std::string> DecodeBase64(std::string_view text) {
     }
     const int sextet = SextetOf(c);
     if (sextet < 0 || padding > 0) {
-      return Error{"invalid base64: unexpected character at offset " + std::to_string(i)};
+      return InvalidInput("invalid base64: unexpected character at offset " + std::to_string(i));
     }
     bits = (bits << 6) | static_cast<std::uint32_t>(sextet);
     if (++pending == 4) {
@@ -46,7 +46,7 @@ Result<std::string> DecodeBase64(std::string_view text) {
   // A final group of one sextet cannot hold a whole byte; padding, when present, must
   // complete the last group exactly.
   if (pending == 1 || padding > 2 || (padding > 0 && pending + padding != 4)) {
-    return Error{"invalid base64: the text ends in the middle of a group"};
+    return InvalidInput("invalid base64: the text ends in the middle of a group");
   }
   if (pending == 2) {
     out.push_back(static_cast<char>((bits >> 4) & 0xff));
@@ -57,4 +57,4 @@ Result<std::string> DecodeBase64(std::string_view text) {
   return out;
 }
 
-}  // namespace mc::kube
+}  // namespace mc

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "base/result.h"
+
 namespace mc {
 
 class JsonReader {
@@ -17,6 +19,8 @@ class JsonReader {
 
   // The first error met, or empty; later failures do not overwrite it.
   const std::string& error() const { return error_; }
+  // The first error as an Error: what a reader finds wrong is always invalid input.
+  Error failure() const { return InvalidInput(error_); }
 
   // Fail records "path: what" as the error when none is recorded yet, and returns false.
   bool Fail(const std::string& path, const std::string& what);

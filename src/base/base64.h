@@ -7,11 +7,11 @@
 
 #include "base/result.h"
 
-namespace mc::kube {
+namespace mc {
 
 // DecodeBase64 decodes the standard alphabet (RFC 4648 section 4). As Go's decoder, which
 // wrote most kubeconfigs, it skips line breaks; it also accepts text without its `=`
 // padding. Any other character outside the alphabet is an error naming its offset.
 Result<std::string> DecodeBase64(std::string_view text);
 
-}  // namespace mc::kube
+}  // namespace mc

@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 
-#include "kube/base64.h"
+#include "base/base64.h"
 
-namespace mc::kube {
+namespace mc {
 namespace {
 
 TEST(Base64, DecodesEveryLengthOfTheLastGroup) {
@@ -43,4 +43,4 @@ TEST(Base64, TextAfterPaddingOrAHalfGroupIsAnError) {
 }
 
 }  // namespace
-}  // namespace mc::kube
+}  // namespace mc

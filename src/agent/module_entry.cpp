@@ -1,8 +1,8 @@
-// The one symbol the agent module exports (src/cli/agent_module.h).
+// The one symbol the agent module exports (src/agent/module_entry.h).
 #include <iostream>
 #include <utility>
 
-#include "cli/agent_module.h"
+#include "agent/module_entry.h"
 
 extern "C" __attribute__((visibility("default"))) int MediaCapabilitiesAgentMain(mc::AgentCommand* command,
                                                                                   std::size_t command_size) {

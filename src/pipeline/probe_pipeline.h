@@ -12,19 +12,31 @@
 #include <vector>
 
 #include "dra/device.h"
+#include "facts/nvidia_facts.h"
+#include "facts/va_facts.h"
 #include "gpu/gpu.h"
 #include "gpu/render_node_discovery.h"
 #include "query/query_command.h"
 
 namespace mc {
 
+// NamedPciDevice is a GPU picked by its PCI address and published under a name given by
+// someone else: liken names its render nodes, and the media device takes the same name.
+struct NamedPciDevice {
+  std::string pci_address;
+  std::string device_name;
+};
+
 struct ProbeRequest {
   DiscoveryRoots roots;
-  // Render node paths to probe, such as "/dev/dri/renderD128"; empty means every render
-  // node that sysfs lists and every NVIDIA GPU on the PCI bus.
+  // Render node paths to probe, such as "/dev/dri/renderD128"; with neither these nor
+  // named_devices, every render node that sysfs lists and every NVIDIA GPU on the PCI bus.
   std::vector<std::string> render_nodes;
+  // GPUs to probe by PCI address, each under its given name. One of which sysfs shows no
+  // render node is still reported, as a failed query that says so.
+  std::vector<NamedPciDevice> named_devices;
   QueryCommand query;
-  // Run the session-slot test on each NVIDIA GPU (seed §5.3 step 4).
+  // Run the session-slot test on each NVIDIA GPU: open encode sessions until one is refused.
   bool measure_sessions = false;
 };
 
@@ -37,8 +49,12 @@ struct DeviceReport {
   std::string driver;
   // Why the query failed; absent when it succeeded.
   std::optional<std::string> failure;
+  // What the driver stated, when the query succeeded: one of the two, by the GPU's API.
+  std::optional<VaFacts> va_facts;
+  std::optional<NvidiaFacts> nvidia_facts;
   // What else the log should say: calls that failed for one part of the answer, sysfs
-  // files that could not be read, disagreements with the seed's generation tables.
+  // files that could not be read, disagreements with the NVIDIA generation tables
+  // (docs/nvidia.md).
   std::vector<std::string> warnings;
 };
 
@@ -52,8 +68,8 @@ struct ProbeResult {
 
 ProbeResult ProbeGpus(const ProbeRequest& request);
 
-// LogLines gives the log's lines for one report: the seed's one line with the result or
-// the failure, then one line for each warning.
+// LogLines gives the log's lines for one report: one line with every capability or the
+// failure (docs/agent.md shows it), then one line for each warning.
 std::vector<std::string> LogLines(const DeviceReport& report);
 
 }  // namespace mc

@@ -27,7 +27,7 @@ TEST(EncodeSessionCap, TheConsumerCapFollowsTheDriverBranch) {
   EXPECT_EQ(EncodeSessionCap(470, BoardClass::kConsumer), 3);
   EXPECT_EQ(EncodeSessionCap(529, BoardClass::kConsumer), 3);
   EXPECT_EQ(EncodeSessionCap(530, BoardClass::kConsumer), 5);
-  // The seed dates the step to 8 at 536, peers.md at 550; the smaller cap is kept between.
+  // Sources date the step to 8 at 536 or at 550; the smaller cap is kept between.
   EXPECT_EQ(EncodeSessionCap(545, BoardClass::kConsumer), 5);
   EXPECT_EQ(EncodeSessionCap(550, BoardClass::kConsumer), 8);
   EXPECT_EQ(EncodeSessionCap(580, BoardClass::kConsumer), 8);

@@ -1,4 +1,4 @@
-#include "cli/report_child.h"
+#include "query/child/report_child.h"
 
 #include <unistd.h>
 

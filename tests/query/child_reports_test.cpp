@@ -1,16 +1,16 @@
-#include "query/nvidia_query_runner.h"
+#include "query/child_reports.h"
 
 #include <gtest/gtest.h>
 
 #include "facts/nvidia_facts_json.h"
-#include "query/child_reports.h"
+#include "query/query_batch.h"
 
 namespace mc {
 namespace {
 
 constexpr std::chrono::milliseconds kDeadline{20000};
 
-TEST(NvidiaQueryRunner, AGoodReportBecomesItsFacts) {
+TEST(ChildReports, AGoodReportBecomesItsFacts) {
   NvidiaFacts facts;
   facts.name = "NVIDIA H200";
   facts.encoder.unavailable_reason = "NvEncOpenEncodeSessionEx failed: NV_ENC_ERR_UNSUPPORTED_DEVICE (2)";
@@ -20,7 +20,7 @@ TEST(NvidiaQueryRunner, AGoodReportBecomesItsFacts) {
   EXPECT_EQ(*read, facts);
 }
 
-TEST(NvidiaQueryRunner, AFailedChildIsDescribedInItsOwnWords) {
+TEST(ChildReports, AFailedChildIsDescribedInItsOwnWords) {
   ChildOutcome outcome{ChildOutcome::Kind::kExited, 1, "",
                        "cuInit failed: CUDA_ERROR_NO_DEVICE (100): no CUDA-capable device is detected\n"};
   Result<NvidiaFacts> read = FactsFromOutcome<NvidiaFacts>(outcome, kDeadline, &ParseNvidiaFacts);
@@ -28,16 +28,18 @@ TEST(NvidiaQueryRunner, AFailedChildIsDescribedInItsOwnWords) {
   EXPECT_EQ(read.error(), "cuInit failed: CUDA_ERROR_NO_DEVICE (100): no CUDA-capable device is detected");
 }
 
-TEST(NvidiaQueryRunner, AReportThatDoesNotParseIsAFailure) {
+TEST(ChildReports, AReportThatDoesNotParseIsAFailure) {
   ChildOutcome outcome{ChildOutcome::Kind::kExited, 0, "{\"name\": 3}", ""};
   Result<NvidiaFacts> read = FactsFromOutcome<NvidiaFacts>(outcome, kDeadline, &ParseNvidiaFacts);
   ASSERT_FALSE(read);
   EXPECT_EQ(read.error(), "the query wrote a report that does not parse: driverVersion: missing");
 }
 
-TEST(NvidiaQueryRunner, AProgramThatCannotStartFailsEveryGpu) {
-  const std::vector<Result<NvidiaFacts>> results =
-      QueryNvidiaGpus({"/nonexistent/media-capabilities", kDeadline}, {"0000:01:00.0", "0000:02:00.0"});
+TEST(ChildReports, AProgramThatCannotStartFailsEveryGpu) {
+  const std::vector<QueryTarget> targets = {{QueryTarget::Api::kNvidia, "0000:01:00.0"},
+                                            {QueryTarget::Api::kNvidia, "0000:02:00.0"}};
+  const std::vector<Result<NvidiaFacts>> results = FactsFromOutcomes<NvidiaFacts>(
+      RunQueryBatch({"/nonexistent/media-capabilities", kDeadline}, targets), kDeadline, &ParseNvidiaFacts);
   ASSERT_EQ(results.size(), 2u);
   for (const Result<NvidiaFacts>& result : results) {
     ASSERT_FALSE(result);

@@ -15,7 +15,7 @@ NvidiaFacts ComputeClassWithAnEncoder() {
   return facts;
 }
 
-TEST(NvidiaGenerations, ComputeCapabilitiesNameTheSeedsGenerations) {
+TEST(NvidiaGenerations, ComputeCapabilitiesNameNvidiasGenerations) {
   EXPECT_EQ(NvidiaGeneration("8.6"), "Ampere");
   EXPECT_EQ(NvidiaGeneration("8.9"), "Ada");
   EXPECT_EQ(NvidiaGeneration("9.0"), "Hopper (compute-class, H100/H200)");

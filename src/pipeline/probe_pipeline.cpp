@@ -1,7 +1,9 @@
-#include "dra/probe_pipeline.h"
+#include "pipeline/probe_pipeline.h"
 
 #include <algorithm>
+#include <map>
 
+#include "base/text.h"
 #include "base/utf8.h"
 #include "capabilities/capability_table.h"
 #include "capabilities/encode_session_cap.h"
@@ -31,6 +33,39 @@ const Gpu* NvidiaGpuAt(const std::vector<Gpu>& nvidia, const Gpu& gpu) {
   return it == nvidia.end() ? nullptr : &*it;
 }
 
+// NamedGpuMissing is the report of a named GPU that sysfs shows no render node of.
+DeviceReport NamedGpuMissing(const ProbeRequest& request, const NamedPciDevice& named) {
+  const std::string why = named.pci_address.empty()
+                              ? "no PCI address is known for this render node"
+                              : "sysfs (" + request.roots.sysfs + "/class/drm) shows no render node of the PCI device " +
+                                    named.pci_address;
+  Gpu gpu{.bus = named.pci_address.empty() ? "" : "pci", .pci_address = named.pci_address,
+          .device_name = named.device_name};
+  return {.gpu = gpu, .device = BuildVaDevice(gpu, Error{why}), .failure = why};
+}
+
+// PathsOfNamedDevices finds the render node of each named GPU; the GPUs sysfs shows none of
+// are reported as failed at once.
+std::vector<std::string> PathsOfNamedDevices(const ProbeRequest& request, PciNames& names, ProbeResult& result) {
+  std::map<std::string, std::string> render_node_at;
+  if (Result<std::vector<std::string>> listed = ListRenderNodes(request.roots)) {
+    for (const std::string& node : *listed) {
+      const Gpu gpu = DescribeRenderNode(request.roots, node, names);
+      if (!gpu.pci_address.empty()) render_node_at.emplace(gpu.pci_address, request.roots.dev + "/dri/" + node);
+    }
+  }
+  std::vector<std::string> paths;
+  for (const NamedPciDevice& named : request.named_devices) {
+    auto found = render_node_at.find(named.pci_address);
+    if (named.pci_address.empty() || found == render_node_at.end()) {
+      result.reports.push_back(NamedGpuMissing(request, named));
+    } else {
+      paths.push_back(found->second);
+    }
+  }
+  return paths;
+}
+
 Targets Discover(const ProbeRequest& request, ProbeResult& result) {
   PciNames names;
   Targets targets;
@@ -39,8 +74,9 @@ Targets Discover(const ProbeRequest& request, ProbeResult& result) {
   const std::vector<Gpu> nvidia_gpus = nvidia ? *nvidia : std::vector<Gpu>{};
 
   std::vector<std::string> nodes;
-  const std::vector<std::string>& paths = request.render_nodes;
-  if (paths.empty()) {
+  const std::vector<std::string> paths =
+      request.named_devices.empty() ? request.render_nodes : PathsOfNamedDevices(request, names, result);
+  if (paths.empty() && request.named_devices.empty()) {
     Result<std::vector<std::string>> listed = ListRenderNodes(request.roots);
     if (listed) {
       nodes = *listed;
@@ -51,17 +87,25 @@ Targets Discover(const ProbeRequest& request, ProbeResult& result) {
   } else {
     for (const std::string& path : paths) nodes.push_back(RenderNodeForPath(path));
   }
+  // A named GPU takes its given name, whichever API then asks it.
+  auto rename = [&request](Gpu& gpu) {
+    for (const NamedPciDevice& named : request.named_devices) {
+      if (named.pci_address == gpu.pci_address) gpu.device_name = named.device_name;
+    }
+  };
 
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     Gpu gpu = DescribeRenderNode(request.roots, nodes[i], names);
     // A node the user named is opened where the user said it is.
     if (!paths.empty()) gpu.render_node = paths[i];
+    rename(gpu);
     const Gpu* nvidia_gpu = NvidiaGpuAt(nvidia_gpus, gpu);
     if (!nvidia_gpu) {
       targets.va.push_back(std::move(gpu));
     } else if (!paths.empty()) {
-      // The user named an NVIDIA GPU's render node: NVIDIA's API answers for that GPU.
+      // A chosen render node is an NVIDIA GPU's: NVIDIA's API answers for that GPU.
       targets.nvidia.push_back(*nvidia_gpu);
+      rename(targets.nvidia.back());
     }
   }
   return targets;
@@ -72,6 +116,7 @@ DeviceReport VaReport(Gpu gpu, const Result<VaFacts>& facts) {
   if (facts) {
     report.driver = facts->vendor;
     report.warnings = facts->warnings;
+    report.va_facts = *facts;
   } else {
     report.failure = facts.error();
   }
@@ -84,6 +129,7 @@ DeviceReport NvidiaReport(Gpu gpu, const Result<NvidiaFacts>& facts, std::size_t
     report.failure = facts.error();
     return report;
   }
+  report.nvidia_facts = *facts;
   report.driver = facts->name + ", driver " + (facts->driver_version.empty() ? "of unknown version" : facts->driver_version);
   report.warnings = NvidiaWarnings(*facts);
   if (facts->sessions) {
@@ -133,7 +179,7 @@ std::vector<std::string> LogLines(const DeviceReport& report) {
   if (report.failure) {
     lines.push_back(head + "): query failed: " + *report.failure);
   } else {
-    std::string line = head + ", " + OneLine(ValidUtf8(report.driver)) + "):";
+    std::string line = head + ", " + JoinLines(ValidUtf8(report.driver)) + "):";
     for (const Capability& capability : kCapabilities) {
       const AttributeValue* value = report.device.Attribute(std::string(capability.name));
       const bool holds = value && std::get<bool>(*value);

@@ -1,4 +1,4 @@
-#include "cli/agent_command.h"
+#include "agent/agent_command.h"
 
 #include <pthread.h>
 #include <signal.h>

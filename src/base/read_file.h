@@ -6,10 +6,10 @@
 
 #include "base/result.h"
 
-namespace mc::kube {
+namespace mc {
 
 // ReadFileText reads the whole of `file`; the error names the file and the system's reason,
 // such as "/run/token: No such file or directory".
 Result<std::string> ReadFileText(const std::filesystem::path& file);
 
-}  // namespace mc::kube
+}  // namespace mc

@@ -1,4 +1,4 @@
-#include "facts/json_reader.h"
+#include "base/json_reader.h"
 
 #include <algorithm>
 #include <limits>

@@ -1,3 +1,4 @@
+#include "facts/cuvid_names.h"
 #include "facts/nvidia_facts_json.h"
 
 #include <ffnvcodec/dynlink_cuda.h>

@@ -1,0 +1,13 @@
+#include "query/child/run_query_target.h"
+
+#include "query/child/nvidia_child.h"
+#include "query/child/va_child.h"
+
+namespace mc {
+
+int RunQueryTarget(const QueryTarget& target) {
+  if (target.api == QueryTarget::Api::kVa) return RunQueryVa(target.where);
+  return RunQueryNvidia(target.where, NvidiaQueryOptions{.measure_sessions = target.measure_sessions});
+}
+
+}  // namespace mc
