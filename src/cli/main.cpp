@@ -11,6 +11,7 @@
 
 #include "capabilities/attribute_reference.h"
 #include "cli/agent_module.h"
+#include "cli/option_checks.h"
 #include "cli/probe_command.h"
 #include "cli/query_batch_command.h"
 #include "query/child/nvidia_child.h"
@@ -35,8 +36,8 @@ int main(int argc, char** argv) {
   std::string output = "table";
   double deadline_seconds = std::chrono::duration<double>(mc::kQueryDeadline).count();
   CLI::App* probe_command = app.add_subcommand("probe", "print what this machine's GPUs state");
-  probe_command->add_option("-o,--output", output, "table, json or yaml")
-      ->check(CLI::IsMember({"table", "json", "yaml"}));
+  probe_command->add_option("-o,--output", output, "table, wide, json or yaml")
+      ->check(mc::OneOf({"table", "wide", "json", "yaml"}, "format"));
   probe_command->add_option("--render-node", probe.request.render_nodes,
                             "probe only this render node (repeatable), such as /dev/dri/renderD128");
   probe_command->add_option("--sysfs-root", probe.request.roots.sysfs, "where sysfs is mounted")
@@ -46,7 +47,7 @@ int main(int argc, char** argv) {
   probe_command->add_option("--query-deadline", deadline_seconds,
                             "seconds one driver query may take before it is killed")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(mc::PositiveSeconds());
   probe_command->add_flag("--measure-sessions", probe.request.measure_sessions,
                           "on NVIDIA GPUs, open encode sessions until one is refused, and log the count");
 
@@ -62,14 +63,14 @@ int main(int argc, char** argv) {
   agent_command->add_option("--driver-name", agent.agent.driver_name, "the DRA driver name")->capture_default_str();
   agent_command->add_option("--render-nodes", render_node_source,
                             "liken: the render nodes liken publishes for this node; sysfs: every GPU sysfs shows")
-      ->check(CLI::IsMember({"liken", "sysfs"}))
+      ->check(mc::OneOf({"liken", "sysfs"}, "render node source"))
       ->capture_default_str();
   agent_command->add_option("--sysfs-root", agent.agent.roots.sysfs, "where sysfs is mounted")->capture_default_str();
   agent_command->add_option("--dev-root", agent.agent.roots.dev, "where /dev is")->capture_default_str();
   agent_command->add_option("--query-deadline", agent_deadline_seconds,
                             "seconds one driver query may take before it is killed")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(mc::PositiveSeconds());
   agent_command->add_option("--plugins-dir", agent.agent.plugins_dir, "the kubelet's plugin directory")
       ->capture_default_str();
   agent_command->add_option("--registry-dir", agent.agent.registry_dir, "the kubelet's plugin registration directory")
@@ -101,13 +102,18 @@ int main(int argc, char** argv) {
 
   std::string docs_topic;
   CLI::App* docs = app.add_subcommand("docs", "print a generated reference page");
-  docs->add_option("topic", docs_topic, "the page")->required()->check(CLI::IsMember({"attributes"}));
+  docs->add_option("topic", docs_topic, "the page")->required()->check(mc::OneOf({"attributes"}, "page"));
 
+  if (const std::string unknown = mc::UnknownSubcommand(app, argc, argv); !unknown.empty()) {
+    std::cerr << "media-capabilities: " << unknown << "\n";
+    return 2;
+  }
   CLI11_PARSE(app, argc, argv);
 
   if (*probe_command) {
     probe.output = output == "json"   ? mc::ProbeOutput::kJson
                    : output == "yaml" ? mc::ProbeOutput::kYaml
+                   : output == "wide" ? mc::ProbeOutput::kWide
                                       : mc::ProbeOutput::kTable;
     probe.request.query.deadline = std::chrono::milliseconds(
         static_cast<std::int64_t>(deadline_seconds * 1000.0));

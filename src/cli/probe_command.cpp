@@ -31,6 +31,9 @@ int RunProbe(const ProbeOptions& options) {
     case ProbeOutput::kTable:
       if (!devices.empty()) std::cout << ProbeTable(result.reports);
       break;
+    case ProbeOutput::kWide:
+      if (!devices.empty()) std::cout << ProbeWideTable(result.reports);
+      break;
   }
   std::cout.flush();
   return std::cout ? 0 : 1;

@@ -8,7 +8,7 @@
 
 namespace mc {
 
-enum class ProbeOutput { kTable, kJson, kYaml };
+enum class ProbeOutput { kTable, kWide, kJson, kYaml };
 
 struct ProbeOptions {
   ProbeRequest request;

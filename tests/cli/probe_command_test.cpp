@@ -186,9 +186,9 @@ TEST_F(Probe, RenderNodeOptionsLimitTheProbeToThoseNodes) {
   EXPECT_EQ(devices[0]["name"], "pci-0000-02-00-0");
 }
 
-TEST_F(Probe, TheTableHasARowPerGpuAndAColumnPerCapability) {
+TEST_F(Probe, TheWideTableHasARowPerGpuAndAColumnPerCapability) {
   LayOut({Dump("a.txt", kDecodesEverything), Dump("b.txt", kDecodesH264Only)});
-  const ChildOutcome run = Run({});
+  const ChildOutcome run = Run({"--output", "wide"});
   ASSERT_EQ(run.code, 0) << run.err;
   EXPECT_TRUE(run.out.starts_with("NAME")) << run.out;
   EXPECT_NE(run.out.find("decodeHEVCMain10"), std::string::npos);
@@ -222,6 +222,45 @@ TEST_F(Probe, AMachineWithoutRenderNodesSaysWhereItLookedAndSucceeds) {
             std::string::npos)
       << run.err;
   EXPECT_NE(run.err.find("tests/fakeva/probe-dump"), std::string::npos);
+}
+
+TEST_F(Probe, TheDefaultTableListsWhatEachGpuDecodesEncodesAndScales) {
+  LayOut({Dump("a.txt", kDecodesEverything), Dump("b.txt", kDecodesH264Only)});
+  const ChildOutcome run = Run({});
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_TRUE(run.out.starts_with("pci-0000-01-00-0  ")) << run.out;
+  EXPECT_NE(run.out.find("  driver         Other fake driver 2.0\n"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("  decodes        H.264\n"), std::string::npos) << run.out;
+  // Seven lines per GPU and a blank line between the two.
+  EXPECT_EQ(std::count(run.out.begin(), run.out.end(), '\n'), 15) << run.out;
+}
+
+// The command line's mistakes, each said in words: what is wrong, with no range dump.
+struct CommandLineMistake {
+  std::vector<std::string> argv;
+  std::string error;
+};
+
+TEST(CommandLine, EachMistakeIsSaidInWords) {
+  const std::vector<CommandLineMistake> mistakes = {
+      {{"probe", "--query-deadline", "abc"}, "--query-deadline: \"abc\" is not a number of seconds"},
+      {{"probe", "--query-deadline", "-2"},
+       "--query-deadline: the number of seconds must be more than 0, not -2"},
+      {{"probe", "--query-deadline", "0"}, "--query-deadline: the number of seconds must be more than 0, not 0"},
+      {{"probe", "--output", "xml"},
+       "--output: unknown format \"xml\"; the formats are table, wide, json and yaml"},
+      {{"nosuch"}, "there is no subcommand \"nosuch\"; the subcommands are probe, agent and docs"},
+      {{"nosuch", "--help"}, "there is no subcommand \"nosuch\""},
+  };
+  for (const CommandLineMistake& mistake : mistakes) {
+    std::vector<std::string> argv = {MEDIA_CAP_BINARY};
+    argv.insert(argv.end(), mistake.argv.begin(), mistake.argv.end());
+    const ChildOutcome run = testing::RunCommand(argv);
+    EXPECT_NE(run.code, 0) << mistake.argv[0];
+    EXPECT_NE(run.err.find(mistake.error), std::string::npos) << run.err;
+    EXPECT_EQ(run.err.find("not in range"), std::string::npos) << run.err;
+    EXPECT_EQ(run.out.find("Usage"), std::string::npos) << run.out;
+  }
 }
 
 }  // namespace
