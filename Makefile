@@ -6,13 +6,15 @@ SAN_BUILD  ?= build-sanitize
 FUZZ_BUILD ?= build-fuzz
 JOBS       ?= $(shell nproc)
 
-# Every Debian package the build, the tests and the benchmarks use.
-PACKAGES := g++ cmake ninja-build pkg-config \
-	libva-dev libva-drm2 libdrm-dev vainfo \
-	libpci-dev pci.ids \
+# The Debian packages the binary needs to build, which is all that `make run` installs.
+PROBE_PACKAGES := g++ cmake ninja-build pkg-config \
+	libva-dev libva-drm2 libdrm-dev pci.ids \
 	nlohmann-json3-dev libyaml-cpp-dev libcli11-dev \
+	libffmpeg-nvenc-dev
+# Every Debian package the build, the tests and the benchmarks use.
+PACKAGES := $(PROBE_PACKAGES) vainfo \
+	libpci-dev \
 	libcurl4-openssl-dev \
-	libffmpeg-nvenc-dev \
 	libgtest-dev libgmock-dev libbenchmark-dev \
 	libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
 FUZZ_PACKAGES := clang libclang-rt-14-dev
@@ -24,7 +26,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # shell is not one.
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: all deps build run check test test-sanitize test-cluster bench fuzz fuzz-deps format docs clean
+.PHONY: all deps probe-deps build run check test test-sanitize test-cluster bench fuzz fuzz-deps format docs clean
 
 all: build
 
@@ -43,16 +45,23 @@ endef
 deps:
 	$(call install_missing,$(PACKAGES))
 
+probe-deps:
+	$(call install_missing,$(PROBE_PACKAGES))
+
 fuzz-deps: deps
 	$(call install_missing,$(FUZZ_PACKAGES))
 
-$(BUILD)/build.ninja: CMakeLists.txt | deps
-	cmake -G Ninja -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
-
-build: deps $(BUILD)/build.ninja
+# The full build configures everything, whatever `make run` configured before it.
+build: deps
+	cmake -G Ninja -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMEDIA_CAP_PROBE_ONLY=OFF
 	ninja -C $(BUILD) -j$(JOBS)
 
-run: build
+# run builds the binary alone: on a fresh build directory, configured without the agent, the
+# tests and their libraries; on one that `make build` configured, only the binary's targets.
+run: probe-deps
+	[ -f $(BUILD)/build.ninja ] || \
+	  cmake -G Ninja -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMEDIA_CAP_PROBE_ONLY=ON
+	ninja -C $(BUILD) -j$(JOBS) media-capabilities
 	./$(BUILD)/media-capabilities probe
 
 $(SAN_BUILD)/build.ninja: CMakeLists.txt | deps
