@@ -12,7 +12,7 @@ PACKAGES := g++ cmake ninja-build pkg-config \
 	libpci-dev pci.ids \
 	nlohmann-json3-dev libyaml-cpp-dev libcli11-dev \
 	libcurl4-openssl-dev \
-	libffmpeg-nvenc-dev \
+	libffmpeg-nvenc-dev ffmpeg libx264-dev libx265-dev libavcodec-dev libavutil-dev \
 	libgtest-dev libgmock-dev libbenchmark-dev \
 	libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
 FUZZ_PACKAGES := clang libclang-rt-14-dev
