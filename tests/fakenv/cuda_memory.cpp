@@ -43,6 +43,9 @@ CUresult Copy2D(const CUDA_MEMCPY2D* copy) {
   if (copy->srcMemoryType == CU_MEMORYTYPE_ARRAY || copy->dstMemoryType == CU_MEMORYTYPE_ARRAY) {
     return Result(kCudaErrorNotSupported);
   }
+  // An empty copy does nothing, even with null pointers: ffmpeg's CUVID decoder copies a
+  // third plane of NV12, which has two, as one of width 0 to a null address.
+  if (copy->WidthInBytes == 0 || copy->Height == 0) return CUDA_SUCCESS;
   const auto* source = static_cast<const std::byte*>(SourceOf(*copy));
   auto* destination = static_cast<std::byte*>(DestinationOf(*copy));
   if (!source || !destination || copy->WidthInBytes > copy->srcPitch ||

@@ -3,6 +3,7 @@
 extern "C" {
 #include <libavcodec/avcodec.h>
 #include <libavutil/error.h>
+#include <libavutil/log.h>
 #include <libavutil/pixdesc.h>
 }
 
@@ -122,6 +123,9 @@ class AvDecoder : public Decoder {
 }  // namespace
 
 std::unique_ptr<Decoder> OpenDecoder(wire::Codec codec, std::string* error) {
+  // The decoder's complaints about a packet (a sequence header alone gives "no frame!") are
+  // not the client's to read; what fails reaches it as the reply's status.
+  av_log_set_level(AV_LOG_FATAL);
   const AVCodec* decoder = avcodec_find_decoder_by_name(DecoderName(codec));
   if (!decoder) {
     *error = std::string("libavcodec has no decoder ") + DecoderName(codec);
