@@ -6,16 +6,10 @@
 #include <cerrno>
 #include <cstring>
 
+#include "fixed_layout.h"
+
 namespace fakenv::wire {
 namespace {
-
-template <typename T>
-std::optional<T> CopyOut(std::span<const std::byte> bytes) {
-  if (bytes.size() < sizeof(T)) return std::nullopt;
-  T value;
-  std::memcpy(&value, bytes.data(), sizeof(T));
-  return value;
-}
 
 bool KnownCodec(Codec codec) {
   const auto value = static_cast<std::uint32_t>(codec);
@@ -64,7 +58,7 @@ std::size_t PictureBytes(PixelFormat format, std::uint32_t pitch, std::uint32_t 
 }
 
 std::optional<Header> ParseHeader(std::span<const std::byte> bytes) {
-  std::optional<Header> header = CopyOut<Header>(bytes);
+  std::optional<Header> header = ReadFixed<Header>(bytes);
   if (!header || header->magic != kMagic || header->payload_size > kLargestPayload) {
     return std::nullopt;
   }
@@ -72,7 +66,7 @@ std::optional<Header> ParseHeader(std::span<const std::byte> bytes) {
 }
 
 std::optional<EncoderSettings> ParseEncoderSettings(std::span<const std::byte> payload) {
-  std::optional<EncoderSettings> settings = CopyOut<EncoderSettings>(payload);
+  std::optional<EncoderSettings> settings = ReadFixed<EncoderSettings>(payload);
   if (!settings || payload.size() != sizeof(EncoderSettings)) return std::nullopt;
   if ((settings->codec != Codec::kH264 && settings->codec != Codec::kHevc) ||
       !PictureSide(settings->width) || !PictureSide(settings->height) || settings->fps_num == 0 ||
@@ -86,7 +80,7 @@ std::optional<EncoderSettings> ParseEncoderSettings(std::span<const std::byte> p
 }
 
 std::optional<DecoderSettings> ParseDecoderSettings(std::span<const std::byte> payload) {
-  std::optional<DecoderSettings> settings = CopyOut<DecoderSettings>(payload);
+  std::optional<DecoderSettings> settings = ReadFixed<DecoderSettings>(payload);
   if (!settings || payload.size() != sizeof(DecoderSettings) || !KnownCodec(settings->codec)) {
     return std::nullopt;
   }
@@ -94,7 +88,7 @@ std::optional<DecoderSettings> ParseDecoderSettings(std::span<const std::byte> p
 }
 
 std::optional<FrameHeader> ParseFrameHeader(std::span<const std::byte> payload) {
-  std::optional<FrameHeader> frame = CopyOut<FrameHeader>(payload);
+  std::optional<FrameHeader> frame = ReadFixed<FrameHeader>(payload);
   if (!frame || !KnownFormat(frame->format) || !PictureSide(frame->width) ||
       !PictureSide(frame->height) || frame->pitch < frame->width || frame->pitch > 4 * 8192 ||
       frame->force_idr > 1) {
@@ -107,13 +101,13 @@ std::optional<FrameHeader> ParseFrameHeader(std::span<const std::byte> payload) 
 }
 
 std::optional<PacketHeader> ParsePacketHeader(std::span<const std::byte> payload) {
-  std::optional<PacketHeader> packet = CopyOut<PacketHeader>(payload);
+  std::optional<PacketHeader> packet = ReadFixed<PacketHeader>(payload);
   if (!packet || packet->has_pts > 1) return std::nullopt;
   return packet;
 }
 
 std::optional<UnitHeader> ParseUnitHeader(std::span<const std::byte> payload, bool frame) {
-  std::optional<UnitHeader> unit = CopyOut<UnitHeader>(payload);
+  std::optional<UnitHeader> unit = ReadFixed<UnitHeader>(payload);
   if (!unit || static_cast<std::uint32_t>(unit->picture_type) >
                    static_cast<std::uint32_t>(PictureType::kIdr)) {
     return std::nullopt;

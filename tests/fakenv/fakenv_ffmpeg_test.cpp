@@ -91,6 +91,19 @@ class StandInGpu : public ::testing::Test {
     return parsed["streams"][0];
   }
 
+  // ExpectPlayable checks a file holds a stream of the codec, size and length asked for,
+  // which Debian's ffmpeg decodes on the CPU without a single complaint.
+  void ExpectPlayable(const std::string& file, const char* codec, int width, int height, int frames) {
+    const json stream = Probe(file);
+    EXPECT_EQ(stream["codec_name"], codec) << file;
+    EXPECT_EQ(stream["width"], width) << file;
+    EXPECT_EQ(stream["height"], height) << file;
+    EXPECT_EQ(stream["nb_read_frames"], std::to_string(frames)) << file;
+    const Finished decoded = testing::Run(FfmpegArgv({"-xerror", "-i", file, "-f", "null", "-"}), {}, dir_.path());
+    EXPECT_EQ(decoded.exit_code, 0) << decoded.err;
+    EXPECT_EQ(decoded.err, "") << file;
+  }
+
   // Smi is what the NVML stand-in reports now, as fakenv_smi prints it.
   json Smi() {
     const Finished smi = testing::Run({FAKENV_SMI}, Environment(), dir_.path());
@@ -144,15 +157,7 @@ TEST_F(StandInGpu, TheAdaRecordEncodesH264IntoAPlayableStreamOfTheSizeAndLengthA
   const Finished run = Ffmpeg({"-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30", "-t", "1", "-c:v", "h264_nvenc",
                                "-gpu", "0", Output("h264.mp4")});
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  const json stream = Probe(Output("h264.mp4"));
-  EXPECT_EQ(stream["codec_name"], "h264");
-  EXPECT_EQ(stream["width"], 1280);
-  EXPECT_EQ(stream["height"], 720);
-  EXPECT_EQ(stream["nb_read_frames"], "30");
-  const Finished decoded = testing::Run(FfmpegArgv({"-xerror", "-i", Output("h264.mp4"), "-f", "null", "-"}), {},
-                                        dir_.path());
-  EXPECT_EQ(decoded.exit_code, 0) << decoded.err;
-  EXPECT_EQ(decoded.err, "");
+  ExpectPlayable(Output("h264.mp4"), "h264", 1280, 720, 30);
 }
 
 TEST_F(StandInGpu, TheAdaRecordEncodesHevcIntoAPlayableStreamOfTheSizeAndLengthAskedFor) {
@@ -160,11 +165,7 @@ TEST_F(StandInGpu, TheAdaRecordEncodesHevcIntoAPlayableStreamOfTheSizeAndLengthA
   const Finished run = Ffmpeg({"-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25", "-t", "2", "-c:v", "hevc_nvenc",
                                "-gpu", "0", Output("hevc.mp4")});
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  const json stream = Probe(Output("hevc.mp4"));
-  EXPECT_EQ(stream["codec_name"], "hevc");
-  EXPECT_EQ(stream["width"], 640);
-  EXPECT_EQ(stream["height"], 360);
-  EXPECT_EQ(stream["nb_read_frames"], "50");
+  ExpectPlayable(Output("hevc.mp4"), "hevc", 640, 360, 50);
 }
 
 TEST_F(StandInGpu, FfmpegItselfSpendsFarLessCpuThanTheEngineThatCodedItsPictures) {
@@ -202,7 +203,6 @@ TEST_F(StandInGpu, WhileFfmpegEncodesNvmlNamesItsPidWithEncoderWorkAndListsItsSe
     EXPECT_GT((*session)["averageFps"].get<int>(), 0);
   }
   EXPECT_LT(seen["memory"]["free"].get<std::uint64_t>(), idle["memory"]["free"].get<std::uint64_t>());
-  EXPECT_GT(seen["encoderUtilization"].get<int>() + 1, 0);
   const Finished done = ffmpeg.Wait();
   ASSERT_EQ(done.exit_code, 0) << done.err;
   const json after = Smi();
@@ -275,10 +275,7 @@ TEST_F(StandInGpu, AFullGpuPipelineDecodesWithCuvidAndEncodesItsCudaFramesWithNv
   const pid_t pid = pipeline.pid();
   const Finished run = pipeline.Wait();
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  const json stream = Probe(Output("pipeline.mp4"));
-  EXPECT_EQ(stream["codec_name"], "h264");
-  EXPECT_EQ(stream["width"], 640);
-  EXPECT_EQ(stream["nb_read_frames"], "60");
+  ExpectPlayable(Output("pipeline.mp4"), "h264", 640, 360, 60);
   const json smi = Smi();
   EXPECT_TRUE(HasSample(smi, pid, "decUtil")) << smi.dump();
   EXPECT_TRUE(HasSample(smi, pid, "encUtil")) << smi.dump();
@@ -290,9 +287,7 @@ TEST_F(StandInGpu, PicturesUploadedToAnInitHwDeviceAreEncodedFromCudaMemory) {
                                "testsrc2=size=640x360:rate=30", "-t", "1", "-vf", "format=nv12,hwupload", "-c:v",
                                "h264_nvenc", Output("uploaded.mp4")});
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  const json stream = Probe(Output("uploaded.mp4"));
-  EXPECT_EQ(stream["codec_name"], "h264");
-  EXPECT_EQ(stream["nb_read_frames"], "30");
+  ExpectPlayable(Output("uploaded.mp4"), "h264", 640, 360, 30);
 }
 
 TEST_F(StandInGpu, HwaccelCudaFallsBackToCpuDecodingAndLeavesNoDecoderWork) {
@@ -352,9 +347,9 @@ TEST_F(StandInGpu, UnattributedWorkLeavesNoSessionAndNoSamplesForFfmpeg) {
   Process ffmpeg(FfmpegArgv({"-re", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-t", "3", "-c:v",
                              "h264_nvenc", Output("unattributed.mp4")}),
                  Environment("unattributed"), dir_.path());
-  // The session counts against the cap and holds memory, but NVML names no process.
-  const json during_baseline = Smi();
-  bool busy = Eventually([&] { return Smi()["memory"]["used"].get<std::uint64_t>() > 0; });
+  // The session holds memory (a context's 256 MiB and a session's 96 MiB at least) and
+  // counts against the cap, but NVML names no process.
+  const bool busy = Eventually([&] { return Smi()["memory"]["used"].get<std::uint64_t>() >= (352ull << 20); });
   EXPECT_TRUE(busy);
   const json during = Smi();
   EXPECT_TRUE(during["sessions"].empty()) << during.dump();
@@ -363,7 +358,6 @@ TEST_F(StandInGpu, UnattributedWorkLeavesNoSessionAndNoSamplesForFfmpeg) {
   EXPECT_EQ(Probe(Output("unattributed.mp4"))["nb_read_frames"], "90");
   const json after = Smi();
   EXPECT_TRUE(after["processSamples"].empty()) << after.dump();
-  (void)during_baseline;
 }
 
 TEST_F(StandInGpu, RunOnRunsAnyCommandOnTheStagedMachine) {

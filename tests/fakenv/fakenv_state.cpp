@@ -13,6 +13,8 @@
 #include <ctime>
 #include <filesystem>
 
+#include "fixed_layout.h"
+
 namespace fakenv {
 namespace {
 
@@ -22,14 +24,6 @@ namespace fs = std::filesystem;
 // covers a few seconds, and a test reads them back within this.
 constexpr std::uint64_t kSampleRetentionUs = 60'000'000;
 constexpr std::uint32_t kLargestPictureSide = 65536;
-
-template <typename T>
-std::optional<T> CopyOut(std::span<const std::byte> bytes) {
-  if (bytes.size() < sizeof(T)) return std::nullopt;
-  T value;
-  std::memcpy(&value, bytes.data(), sizeof(T));
-  return value;
-}
 
 // ScopedFd closes a descriptor at the end of a scope.
 class ScopedFd {
@@ -122,7 +116,7 @@ bool WriteRecord(int fd, const ClientRecord& record) {
 }  // namespace
 
 std::optional<ClientRecord> DecodeClientRecord(std::span<const std::byte> bytes) {
-  std::optional<ClientRecord> record = CopyOut<ClientRecord>(bytes);
+  std::optional<ClientRecord> record = ReadFixed<ClientRecord>(bytes);
   if (!record || record->magic != kClientMagic) return std::nullopt;
   const auto kind = static_cast<std::uint32_t>(record->kind);
   if (kind < static_cast<std::uint32_t>(ClientKind::kContext) ||
@@ -137,7 +131,7 @@ std::optional<ClientRecord> DecodeClientRecord(std::span<const std::byte> bytes)
 }
 
 std::optional<Sample> DecodeSample(std::span<const std::byte> bytes) {
-  std::optional<Sample> sample = CopyOut<Sample>(bytes);
+  std::optional<Sample> sample = ReadFixed<Sample>(bytes);
   if (!sample || sample->magic != kSampleMagic) return std::nullopt;
   if (sample->enc_util > 100 || sample->dec_util > 100) return std::nullopt;
   return sample;
