@@ -1,7 +1,7 @@
 // The stand-in for libcuda.so.1: the device queries answer from the record named by
 // FAKENV_RECORD; contexts, streams and memory work (cuda_context.cpp, cuda_memory.cpp) with
-// host memory as device memory; modules, kernels, graphics interop and arrays say
-// CUDA_ERROR_NOT_SUPPORTED. cuInit is where a recorded failure, hang or crash happens, as on
+// host memory as device memory; scale_cuda's resize kernels run (cuda_kernels.cpp); linking,
+// graphics interop and arrays say CUDA_ERROR_NOT_SUPPORTED. cuInit is where a recorded failure, hang or crash happens, as on
 // a real machine whose driver is broken.
 #include <ffnvcodec/dynlink_cuda.h>
 #include <unistd.h>
@@ -119,22 +119,16 @@ FAKENV_EXPORT CUresult cuGetErrorString(CUresult result, const char** text) {
   return CUDA_SUCCESS;
 }
 
-// The entry points the loader insists on that the stand-in does not offer: kernels,
-// modules, graphics interop and arrays. They take no
+// The entry points the loader insists on that the stand-in does not offer: linking,
+// module globals, graphics interop and arrays. They take no
 // parameters here: on the System V ABI a caller's arguments in registers are simply unused.
 #define FAKENV_UNSUPPORTED(name) \
   FAKENV_EXPORT int name() { return fakenv::kCudaErrorNotSupported; }
-FAKENV_UNSUPPORTED(cuLaunchKernel)
 FAKENV_UNSUPPORTED(cuLinkCreate)
 FAKENV_UNSUPPORTED(cuLinkAddData)
 FAKENV_UNSUPPORTED(cuLinkComplete)
 FAKENV_UNSUPPORTED(cuLinkDestroy)
-FAKENV_UNSUPPORTED(cuModuleLoadData)
-FAKENV_UNSUPPORTED(cuModuleUnload)
-FAKENV_UNSUPPORTED(cuModuleGetFunction)
 FAKENV_UNSUPPORTED(cuModuleGetGlobal)
-FAKENV_UNSUPPORTED(cuTexObjectCreate)
-FAKENV_UNSUPPORTED(cuTexObjectDestroy)
 FAKENV_UNSUPPORTED(cuGLGetDevices_v2)
 FAKENV_UNSUPPORTED(cuGraphicsGLRegisterImage)
 FAKENV_UNSUPPORTED(cuGraphicsUnregisterResource)

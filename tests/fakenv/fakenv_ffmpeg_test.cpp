@@ -266,16 +266,16 @@ TEST_F(StandInGpu, H264CuvidDecodesTheSamePicturesAsTheCpuAndNvmlShowsDecoderWor
   EXPECT_FALSE(HasSample(smi, pid, "encUtil")) << smi.dump();
 }
 
-TEST_F(StandInGpu, AFullGpuPipelineDecodesWithCuvidAndEncodesItsCudaFramesWithNvenc) {
+TEST_F(StandInGpu, AFullGpuPipelineDecodesWithCuvidScalesWithScaleCudaAndEncodesWithNvenc) {
   Stage("ada-geforce-rtx4090.json");
   const std::string input = CpuEncodedH264();
   Process pipeline(FfmpegArgv({"-hwaccel", "cuda", "-hwaccel_output_format", "cuda", "-c:v", "h264_cuvid", "-i",
-                               input, "-c:v", "h264_nvenc", Output("pipeline.mp4")}),
+                               input, "-vf", "scale_cuda=320:180", "-c:v", "h264_nvenc", Output("pipeline.mp4")}),
                    Environment(), dir_.path());
   const pid_t pid = pipeline.pid();
   const Finished run = pipeline.Wait();
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  ExpectPlayable(Output("pipeline.mp4"), "h264", 640, 360, 60);
+  ExpectPlayable(Output("pipeline.mp4"), "h264", 320, 180, 60);
   const json smi = Smi();
   EXPECT_TRUE(HasSample(smi, pid, "decUtil")) << smi.dump();
   EXPECT_TRUE(HasSample(smi, pid, "encUtil")) << smi.dump();
