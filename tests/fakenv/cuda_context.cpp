@@ -30,7 +30,8 @@ CudaContext* NewContext() {
   record.vram_bytes = kContextBaseBytes;
   bool limited = false;
   std::string error;
-  std::unique_ptr<OwnedClient> client = OwnedClient::Register(record, std::nullopt, &limited, &error);
+  std::unique_ptr<OwnedClient> client =
+      OwnedClient::Register(record, std::nullopt, &limited, &error);
   if (!client) return nullptr;
   auto* context = new CudaContext{std::move(client)};
   Driver().contexts.insert(context);
@@ -136,7 +137,8 @@ FAKENV_EXPORT CUresult cuDevicePrimaryCtxSetFlags(CUdevice device, unsigned int)
   return device == 0 ? CUDA_SUCCESS : Result(fakenv::kCudaErrorInvalidDevice);
 }
 
-FAKENV_EXPORT CUresult cuDevicePrimaryCtxGetState(CUdevice device, unsigned int* flags, int* active) {
+FAKENV_EXPORT CUresult cuDevicePrimaryCtxGetState(CUdevice device, unsigned int* flags,
+                                                  int* active) {
   if (device != 0) return Result(fakenv::kCudaErrorInvalidDevice);
   std::lock_guard<std::mutex> lock(Driver().mutex);
   if (flags) *flags = 0;

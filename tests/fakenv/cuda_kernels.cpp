@@ -55,25 +55,28 @@ float Sample(const Texture& texture, float x, float y, unsigned channel) {
   const float fx = std::max(0.0f, x - 0.5f), fy = std::max(0.0f, y - 0.5f);
   const auto x0 = std::min(static_cast<std::size_t>(fx), texture.width - 1);
   const auto y0 = std::min(static_cast<std::size_t>(fy), texture.height - 1);
-  const std::size_t x1 = std::min(x0 + 1, texture.width - 1), y1 = std::min(y0 + 1, texture.height - 1);
+  const std::size_t x1 = std::min(x0 + 1, texture.width - 1),
+                    y1 = std::min(y0 + 1, texture.height - 1);
   const float ax = fx - static_cast<float>(x0), ay = fy - static_cast<float>(y0);
   auto at = [&](std::size_t px, std::size_t py) {
     return static_cast<float>(texture.pixels[py * texture.pitch + px * texture.channels + channel]);
   };
-  return (1 - ay) * ((1 - ax) * at(x0, y0) + ax * at(x1, y0)) + ay * ((1 - ax) * at(x0, y1) + ax * at(x1, y1));
+  return (1 - ay) * ((1 - ax) * at(x0, y0) + ax * at(x1, y0)) +
+         ay * ((1 - ax) * at(x0, y1) + ax * at(x1, y1));
 }
 
 // Resize writes a `width` x `height` plane of `channels` interleaved channels at `out`.
-void Resize(const Texture& in, std::uint8_t* out, int width, int height, int pitch, unsigned channels,
-            unsigned first_channel) {
+void Resize(const Texture& in, std::uint8_t* out, int width, int height, int pitch,
+            unsigned channels, unsigned first_channel) {
   const float sx = static_cast<float>(in.width) / static_cast<float>(width);
   const float sy = static_cast<float>(in.height) / static_cast<float>(height);
   for (int y = 0; y < height; ++y) {
     for (int x = 0; x < width; ++x) {
       for (unsigned c = 0; c < channels; ++c) {
-        const float value = Sample(in, (static_cast<float>(x) + 0.5f) * sx, (static_cast<float>(y) + 0.5f) * sy,
-                                   first_channel + c);
-        out[static_cast<std::size_t>(y) * static_cast<std::size_t>(pitch) + static_cast<std::size_t>(x) * channels + c] =
+        const float value = Sample(in, (static_cast<float>(x) + 0.5f) * sx,
+                                   (static_cast<float>(y) + 0.5f) * sy, first_channel + c);
+        out[static_cast<std::size_t>(y) * static_cast<std::size_t>(pitch) +
+            static_cast<std::size_t>(x) * channels + c] =
             static_cast<std::uint8_t>(std::lround(std::clamp(value, 0.0f, 255.0f)));
       }
     }
@@ -121,39 +124,44 @@ FAKENV_EXPORT CUresult cuModuleGetFunction(CUfunction* function, CUmodule, const
 FAKENV_EXPORT CUresult cuTexObjectCreate(CUtexObject* texture, const CUDA_RESOURCE_DESC* resource,
                                          const CUDA_TEXTURE_DESC*, const CUDA_RESOURCE_VIEW_DESC*) {
   if (!texture || !resource || resource->resType != CU_RESOURCE_TYPE_PITCH2D ||
-      resource->res.pitch2D.format != CU_AD_FORMAT_UNSIGNED_INT8 || resource->res.pitch2D.numChannels < 1 ||
-      resource->res.pitch2D.numChannels > 2 || resource->res.pitch2D.width == 0 ||
-      resource->res.pitch2D.height == 0) {
+      resource->res.pitch2D.format != CU_AD_FORMAT_UNSIGNED_INT8 ||
+      resource->res.pitch2D.numChannels < 1 || resource->res.pitch2D.numChannels > 2 ||
+      resource->res.pitch2D.width == 0 || resource->res.pitch2D.height == 0) {
     return Result(fakenv::kCudaErrorNotSupported);
   }
   std::lock_guard<std::mutex> lock(Registry().mutex);
   *texture = Registry().next_texture++;
-  Registry().textures[*texture] = {reinterpret_cast<const std::uint8_t*>(resource->res.pitch2D.devPtr),
-                                   resource->res.pitch2D.width, resource->res.pitch2D.height,
-                                   resource->res.pitch2D.pitchInBytes, resource->res.pitch2D.numChannels};
+  Registry().textures[*texture] = {
+      reinterpret_cast<const std::uint8_t*>(resource->res.pitch2D.devPtr),
+      resource->res.pitch2D.width, resource->res.pitch2D.height, resource->res.pitch2D.pitchInBytes,
+      resource->res.pitch2D.numChannels};
   return CUDA_SUCCESS;
 }
 
 FAKENV_EXPORT CUresult cuTexObjectDestroy(CUtexObject texture) {
   std::lock_guard<std::mutex> lock(Registry().mutex);
-  return Registry().textures.erase(texture) ? CUDA_SUCCESS : Result(fakenv::kCudaErrorInvalidHandle);
+  return Registry().textures.erase(texture) ? CUDA_SUCCESS
+                                            : Result(fakenv::kCudaErrorInvalidHandle);
 }
 
 // cuLaunchKernel runs a resize kernel with the arguments scale_cuda passes: four source
 // textures, four destination planes, the destination's width, height and pitch, the source's
 // width and height, and the algorithm's parameter.
-FAKENV_EXPORT CUresult cuLaunchKernel(CUfunction function, unsigned int, unsigned int, unsigned int, unsigned int,
-                                      unsigned int, unsigned int, unsigned int, CUstream, void** parameters,
-                                      void**) {
+FAKENV_EXPORT CUresult cuLaunchKernel(CUfunction function, unsigned int, unsigned int, unsigned int,
+                                      unsigned int, unsigned int, unsigned int, unsigned int,
+                                      CUstream, void** parameters, void**) {
   std::lock_guard<std::mutex> lock(Registry().mutex);
   auto found = Registry().kernels.find(reinterpret_cast<const fakenv::Kernel*>(function));
-  if (found == Registry().kernels.end() || !parameters) return Result(fakenv::kCudaErrorInvalidHandle);
+  if (found == Registry().kernels.end() || !parameters)
+    return Result(fakenv::kCudaErrorInvalidHandle);
   const fakenv::Kernel& kernel = *found->second;
   auto texture = [&](int index) -> const fakenv::Texture* {
     auto entry = Registry().textures.find(*static_cast<CUtexObject*>(parameters[index]));
     return entry == Registry().textures.end() ? nullptr : &entry->second;
   };
-  auto plane = [&](int index) { return reinterpret_cast<std::uint8_t*>(*static_cast<CUdeviceptr*>(parameters[4 + index])); };
+  auto plane = [&](int index) {
+    return reinterpret_cast<std::uint8_t*>(*static_cast<CUdeviceptr*>(parameters[4 + index]));
+  };
   const int width = *static_cast<int*>(parameters[8]);
   const int height = *static_cast<int*>(parameters[9]);
   const int pitch = *static_cast<int*>(parameters[10]);
@@ -164,7 +172,8 @@ FAKENV_EXPORT CUresult cuLaunchKernel(CUfunction function, unsigned int, unsigne
     fakenv::Resize(*luma, plane(0), width, height, pitch, 1, 0);
   } else if (kernel.interleaved_chroma) {
     const fakenv::Texture* chroma = texture(1);
-    if (!chroma || chroma->channels != 2 || !plane(1) || pitch < 2 * width) return Result(fakenv::kCudaErrorInvalidValue);
+    if (!chroma || chroma->channels != 2 || !plane(1) || pitch < 2 * width)
+      return Result(fakenv::kCudaErrorInvalidValue);
     fakenv::Resize(*chroma, plane(1), width, height, pitch, 2, 0);
   } else {
     const fakenv::Texture* u = texture(1);

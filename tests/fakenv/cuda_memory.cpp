@@ -54,7 +54,8 @@ CUresult Copy2D(const CUDA_MEMCPY2D* copy) {
   }
   for (std::size_t row = 0; row < copy->Height; ++row) {
     std::memcpy(destination + (copy->dstY + row) * copy->dstPitch + copy->dstXInBytes,
-                source + (copy->srcY + row) * copy->srcPitch + copy->srcXInBytes, copy->WidthInBytes);
+                source + (copy->srcY + row) * copy->srcPitch + copy->srcXInBytes,
+                copy->WidthInBytes);
   }
   return CUDA_SUCCESS;
 }
@@ -85,7 +86,8 @@ FAKENV_EXPORT CUresult cuMemAllocManaged(CUdeviceptr* pointer, size_t size, unsi
 FAKENV_EXPORT CUresult cuMemAllocPitch_v2(CUdeviceptr* pointer, size_t* pitch, size_t width,
                                           size_t height, unsigned int) {
   if (!pitch) return fakenv::Result(fakenv::kCudaErrorInvalidValue);
-  *pitch = (width + fakenv::kPitchAlignment - 1) / fakenv::kPitchAlignment * fakenv::kPitchAlignment;
+  *pitch =
+      (width + fakenv::kPitchAlignment - 1) / fakenv::kPitchAlignment * fakenv::kPitchAlignment;
   return fakenv::Allocate(pointer, *pitch * height);
 }
 
@@ -93,7 +95,8 @@ FAKENV_EXPORT CUresult cuMemFree_v2(CUdeviceptr pointer) {
   if (pointer == 0) return CUDA_SUCCESS;
   std::lock_guard<std::mutex> lock(fakenv::Driver().mutex);
   auto found = fakenv::Driver().allocations.find(pointer);
-  if (found == fakenv::Driver().allocations.end()) return fakenv::Result(fakenv::kCudaErrorInvalidValue);
+  if (found == fakenv::Driver().allocations.end())
+    return fakenv::Result(fakenv::kCudaErrorInvalidValue);
   fakenv::CudaContext* context = found->second.second;
   context->allocated_bytes -= found->second.first;
   fakenv::AccountContextMemory(*context);
@@ -102,7 +105,8 @@ FAKENV_EXPORT CUresult cuMemFree_v2(CUdeviceptr pointer) {
   return CUDA_SUCCESS;
 }
 
-FAKENV_EXPORT CUresult cuMemsetD8Async(CUdeviceptr pointer, unsigned char value, size_t size, CUstream) {
+FAKENV_EXPORT CUresult cuMemsetD8Async(CUdeviceptr pointer, unsigned char value, size_t size,
+                                       CUstream) {
   if (pointer == 0) return fakenv::Result(fakenv::kCudaErrorInvalidValue);
   std::memset(Host(pointer), value, size);
   return CUDA_SUCCESS;
@@ -121,7 +125,8 @@ FAKENV_EXPORT CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D* copy, CUstream) {
 FAKENV_EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr to, const void* from, size_t size) {
   return Copy(Host(to), from, size);
 }
-FAKENV_EXPORT CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr to, const void* from, size_t size, CUstream) {
+FAKENV_EXPORT CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr to, const void* from, size_t size,
+                                            CUstream) {
   return Copy(Host(to), from, size);
 }
 FAKENV_EXPORT CUresult cuMemcpyDtoH_v2(void* to, CUdeviceptr from, size_t size) {
@@ -133,6 +138,7 @@ FAKENV_EXPORT CUresult cuMemcpyDtoHAsync_v2(void* to, CUdeviceptr from, size_t s
 FAKENV_EXPORT CUresult cuMemcpyDtoD_v2(CUdeviceptr to, CUdeviceptr from, size_t size) {
   return Copy(Host(to), Host(from), size);
 }
-FAKENV_EXPORT CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr to, CUdeviceptr from, size_t size, CUstream) {
+FAKENV_EXPORT CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr to, CUdeviceptr from, size_t size,
+                                            CUstream) {
   return Copy(Host(to), Host(from), size);
 }

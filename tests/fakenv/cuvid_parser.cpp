@@ -12,13 +12,20 @@ namespace {
 
 std::optional<wire::Codec> CodecOf(cudaVideoCodec codec) {
   switch (codec) {
-    case cudaVideoCodec_H264: return wire::Codec::kH264;
-    case cudaVideoCodec_HEVC: return wire::Codec::kHevc;
-    case cudaVideoCodec_VP9: return wire::Codec::kVp9;
-    case cudaVideoCodec_AV1: return wire::Codec::kAv1;
-    case cudaVideoCodec_MPEG2: return wire::Codec::kMpeg2;
-    case cudaVideoCodec_VP8: return wire::Codec::kVp8;
-    default: return std::nullopt;
+    case cudaVideoCodec_H264:
+      return wire::Codec::kH264;
+    case cudaVideoCodec_HEVC:
+      return wire::Codec::kHevc;
+    case cudaVideoCodec_VP9:
+      return wire::Codec::kVp9;
+    case cudaVideoCodec_AV1:
+      return wire::Codec::kAv1;
+    case cudaVideoCodec_MPEG2:
+      return wire::Codec::kMpeg2;
+    case cudaVideoCodec_VP8:
+      return wire::Codec::kVp8;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -29,9 +36,11 @@ Handoff& CurrentHandoff() {
   return handoff;
 }
 
-std::unique_ptr<VideoParser> VideoParser::Create(const CUVIDPARSERPARAMS& params, CUresult* result) {
+std::unique_ptr<VideoParser> VideoParser::Create(const CUVIDPARSERPARAMS& params,
+                                                 CUresult* result) {
   std::optional<wire::Codec> codec = CodecOf(params.CodecType);
-  if (!codec || !params.pfnSequenceCallback || !params.pfnDecodePicture || !params.pfnDisplayPicture) {
+  if (!codec || !params.pfnSequenceCallback || !params.pfnDecodePicture ||
+      !params.pfnDisplayPicture) {
     *result = static_cast<CUresult>(kCudaErrorNotSupported);
     return nullptr;
   }
@@ -41,15 +50,18 @@ std::unique_ptr<VideoParser> VideoParser::Create(const CUVIDPARSERPARAMS& params
   record.attributed = CurrentFaults().unattributed ? 0 : 1;
   bool limited = false;
   std::string error;
-  std::unique_ptr<OwnedClient> client = OwnedClient::Register(record, std::nullopt, &limited, &error);
+  std::unique_ptr<OwnedClient> client =
+      OwnedClient::Register(record, std::nullopt, &limited, &error);
   std::unique_ptr<EngineClient> engine;
-  if (client) engine = EngineClient::Start(EngineClient::Role::kDecoder, client->record().id, &error);
+  if (client)
+    engine = EngineClient::Start(EngineClient::Role::kDecoder, client->record().id, &error);
   if (!engine) {
     std::fprintf(stderr, "fakenv: %s\n", error.c_str());
     *result = static_cast<CUresult>(kCudaErrorUnknown);
     return nullptr;
   }
-  std::unique_ptr<VideoParser> parser(new VideoParser(params, std::move(client), std::move(engine)));
+  std::unique_ptr<VideoParser> parser(
+      new VideoParser(params, std::move(client), std::move(engine)));
   wire::DecoderSettings settings;
   settings.codec = *codec;
   *result = parser->Exchange(wire::Request::kOpenDecoder, wire::AsBytes(settings), {});
@@ -141,7 +153,8 @@ bool VideoParser::Deliver(const wire::UnitHeader& unit, const std::byte* nv12) {
     record.height = height_;
     client_->Update(record);
   }
-  const int surfaces = params_.ulMaxNumDecodeSurfaces > 0 ? static_cast<int>(params_.ulMaxNumDecodeSurfaces) : 1;
+  const int surfaces =
+      params_.ulMaxNumDecodeSurfaces > 0 ? static_cast<int>(params_.ulMaxNumDecodeSurfaces) : 1;
   CUVIDPICPARAMS picture{};
   picture.PicWidthInMbs = static_cast<int>((unit.width + 15) / 16);
   picture.FrameHeightInMbs = static_cast<int>((unit.height + 15) / 16);

@@ -43,10 +43,13 @@ std::unique_ptr<EngineClient> EngineClient::Start(Role role, std::uint32_t clien
   // "--detach": the engine leaves the client's process tree, as a GPU's engine is no child
   // of its client; so the client's CPU time, even as wait4 counts it with its children's,
   // is the client's alone.
-  std::vector<char*> argv = {const_cast<char*>(path.c_str()), const_cast<char*>("--detach"),
+  std::vector<char*> argv = {const_cast<char*>(path.c_str()),
+                             const_cast<char*>("--detach"),
                              const_cast<char*>(role_name.c_str()),
-                             const_cast<char*>(state.c_str()), const_cast<char*>(id.c_str()),
-                             const_cast<char*>(owner.c_str()), nullptr};
+                             const_cast<char*>(state.c_str()),
+                             const_cast<char*>(id.c_str()),
+                             const_cast<char*>(owner.c_str()),
+                             nullptr};
   pid_t pid = 0;
   const int spawned = posix_spawn(&pid, path.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);

@@ -14,13 +14,19 @@ namespace {
 
 const char* DecoderName(wire::Codec codec) {
   switch (codec) {
-    case wire::Codec::kH264: return "h264";
-    case wire::Codec::kHevc: return "hevc";
-    case wire::Codec::kVp9: return "vp9";
+    case wire::Codec::kH264:
+      return "h264";
+    case wire::Codec::kHevc:
+      return "hevc";
+    case wire::Codec::kVp9:
+      return "vp9";
     // Debian's libavcodec decodes AV1 in software through libdav1d.
-    case wire::Codec::kAv1: return "libdav1d";
-    case wire::Codec::kMpeg2: return "mpeg2video";
-    case wire::Codec::kVp8: return "vp8";
+    case wire::Codec::kAv1:
+      return "libdav1d";
+    case wire::Codec::kMpeg2:
+      return "mpeg2video";
+    case wire::Codec::kVp8:
+      return "vp8";
   }
   return "";
 }
@@ -95,7 +101,8 @@ class AvDecoder : public Decoder {
     picture.header.pitch = pitch;
     picture.header.pts = frame_->best_effort_timestamp;
     picture.header.key_frame = frame_->key_frame ? 1 : 0;
-    picture.header.picture_type = frame_->key_frame ? wire::PictureType::kIdr : wire::PictureType::kP;
+    picture.header.picture_type =
+        frame_->key_frame ? wire::PictureType::kIdr : wire::PictureType::kP;
     picture.nv12.resize(static_cast<std::size_t>(pitch) * (height + chroma_rows));
     auto* luma = reinterpret_cast<std::uint8_t*>(picture.nv12.data());
     for (std::uint32_t row = 0; row < height; ++row) {

@@ -47,9 +47,10 @@ void BusyMeter::PictureDone(std::chrono::microseconds latency) {
   recent_pictures_.push_back(std::chrono::steady_clock::now());
   // A moving average, as NVML's averageLatency is one.
   const double weight = 0.125;
-  average_latency_us_ = average_latency_us_ == 0
-                            ? static_cast<double>(latency.count())
-                            : (1 - weight) * average_latency_us_ + weight * static_cast<double>(latency.count());
+  average_latency_us_ =
+      average_latency_us_ == 0
+          ? static_cast<double>(latency.count())
+          : (1 - weight) * average_latency_us_ + weight * static_cast<double>(latency.count());
 }
 
 void BusyMeter::Run() {
@@ -63,7 +64,8 @@ void BusyMeter::Run() {
 void BusyMeter::WriteSample() {
   const std::uint64_t cpu = ProcessCpuNanos();
   const auto wall = std::chrono::steady_clock::now();
-  const auto wall_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(wall - last_wall_).count();
+  const auto wall_ns =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(wall - last_wall_).count();
   const std::uint64_t busy_ns = cpu - last_cpu_ns_;
   last_cpu_ns_ = cpu;
   last_wall_ = wall;

@@ -94,7 +94,8 @@ std::optional<FrameHeader> ParseFrameHeader(std::span<const std::byte> payload) 
       frame->force_idr > 1) {
     return std::nullopt;
   }
-  if (payload.size() - sizeof(FrameHeader) != PictureBytes(frame->format, frame->pitch, frame->height)) {
+  if (payload.size() - sizeof(FrameHeader) !=
+      PictureBytes(frame->format, frame->pitch, frame->height)) {
     return std::nullopt;
   }
   return frame;

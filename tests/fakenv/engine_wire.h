@@ -47,7 +47,11 @@ enum class PixelFormat : std::uint32_t { kNv12 = 0x1, kYv12 = 0x10, kIyuv = 0x10
 // The picture types a bitstream reports, with NVENC's NV_ENC_PIC_TYPE values.
 enum class PictureType : std::uint32_t { kP = 0, kB = 1, kI = 2, kIdr = 3 };
 
-enum class RateControl : std::uint32_t { kConstantQp = 0, kAverageBitrate = 1, kConstantQuality = 2 };
+enum class RateControl : std::uint32_t {
+  kConstantQp = 0,
+  kAverageBitrate = 1,
+  kConstantQuality = 2
+};
 
 struct Header {
   std::uint32_t magic = kMagic;

@@ -1,11 +1,10 @@
 // The engine's H.264 encoder, over libx264.
-// x264.h needs the fixed-width integer types declared before it.
-#include <cstdint>
-
-#include <x264.h>
-
 #include <array>
+#include <cstdint>
 #include <cstring>
+
+// x264.h needs the fixed-width integer types declared before it.
+#include <x264.h>
 
 #include "engine_encoder.h"
 
@@ -19,11 +18,15 @@ constexpr std::array<const char*, 7> kPresets = {"ultrafast", "superfast", "very
 
 wire::PictureType PictureTypeOf(const x264_picture_t& picture) {
   switch (picture.i_type) {
-    case X264_TYPE_IDR: return wire::PictureType::kIdr;
-    case X264_TYPE_I: return wire::PictureType::kI;
+    case X264_TYPE_IDR:
+      return wire::PictureType::kIdr;
+    case X264_TYPE_I:
+      return wire::PictureType::kI;
     case X264_TYPE_B:
-    case X264_TYPE_BREF: return wire::PictureType::kB;
-    default: return wire::PictureType::kP;
+    case X264_TYPE_BREF:
+      return wire::PictureType::kB;
+    default:
+      return wire::PictureType::kP;
   }
 }
 
@@ -115,8 +118,8 @@ std::unique_ptr<Encoder> OpenX264(const wire::EncoderSettings& settings, std::st
   param.b_repeat_headers = static_cast<int>(settings.repeat_headers);
   // NVENC keeps to its GOP: no scene-cut IDR pictures.
   param.i_scenecut_threshold = 0;
-  param.i_keyint_max = settings.idr_period == 0 ? X264_KEYINT_MAX_INFINITE
-                                                : static_cast<int>(settings.idr_period);
+  param.i_keyint_max =
+      settings.idr_period == 0 ? X264_KEYINT_MAX_INFINITE : static_cast<int>(settings.idr_period);
   switch (settings.rate_control) {
     case wire::RateControl::kConstantQp:
       param.rc.i_rc_method = X264_RC_CQP;
@@ -132,11 +135,14 @@ std::unique_ptr<Encoder> OpenX264(const wire::EncoderSettings& settings, std::st
       if (settings.max_bitrate > 0) {
         param.rc.i_vbv_max_bitrate = static_cast<int>(settings.max_bitrate / 1000);
         param.rc.i_vbv_buffer_size = static_cast<int>(
-            (settings.vbv_buffer_bits > 0 ? settings.vbv_buffer_bits : settings.max_bitrate) / 1000);
+            (settings.vbv_buffer_bits > 0 ? settings.vbv_buffer_bits : settings.max_bitrate) /
+            1000);
       }
       break;
   }
-  const char* profile = settings.profile == 66 ? "baseline" : settings.profile == 77 ? "main" : "high";
+  const char* profile = settings.profile == 66   ? "baseline"
+                        : settings.profile == 77 ? "main"
+                                                 : "high";
   if (x264_param_apply_profile(&param, profile) < 0) {
     *error = std::string("x264 cannot apply the profile ") + profile;
     return nullptr;

@@ -16,11 +16,15 @@ constexpr std::array<const char*, 7> kPresets = {"ultrafast", "ultrafast", "supe
 
 wire::PictureType PictureTypeOf(int slice_type) {
   switch (slice_type) {
-    case X265_TYPE_IDR: return wire::PictureType::kIdr;
-    case X265_TYPE_I: return wire::PictureType::kI;
+    case X265_TYPE_IDR:
+      return wire::PictureType::kIdr;
+    case X265_TYPE_I:
+      return wire::PictureType::kI;
     case X265_TYPE_B:
-    case X265_TYPE_BREF: return wire::PictureType::kB;
-    default: return wire::PictureType::kP;
+    case X265_TYPE_BREF:
+      return wire::PictureType::kB;
+    default:
+      return wire::PictureType::kP;
   }
 }
 
@@ -127,7 +131,8 @@ class X265Encoder : public Encoder {
 
 std::unique_ptr<Encoder> OpenX265(const wire::EncoderSettings& settings, std::string* error) {
   x265_param* param = x265_param_alloc();
-  if (!param || x265_param_default_preset(param, kPresets[settings.preset - 1], "zerolatency") < 0) {
+  if (!param ||
+      x265_param_default_preset(param, kPresets[settings.preset - 1], "zerolatency") < 0) {
     x265_param_free(param);
     *error = "x265 does not know its preset";
     return nullptr;
@@ -160,7 +165,8 @@ std::unique_ptr<Encoder> OpenX265(const wire::EncoderSettings& settings, std::st
       if (settings.max_bitrate > 0) {
         param->rc.vbvMaxBitrate = static_cast<int>(settings.max_bitrate / 1000);
         param->rc.vbvBufferSize = static_cast<int>(
-            (settings.vbv_buffer_bits > 0 ? settings.vbv_buffer_bits : settings.max_bitrate) / 1000);
+            (settings.vbv_buffer_bits > 0 ? settings.vbv_buffer_bits : settings.max_bitrate) /
+            1000);
       }
       break;
   }

@@ -1,14 +1,14 @@
 // The stand-in for libcuda.so.1: the device queries answer from the record named by
 // FAKENV_RECORD; contexts, streams and memory work (cuda_context.cpp, cuda_memory.cpp) with
 // host memory as device memory; scale_cuda's resize kernels run (cuda_kernels.cpp); linking,
-// graphics interop and arrays say CUDA_ERROR_NOT_SUPPORTED. cuInit is where a recorded failure, hang or crash happens, as on
-// a real machine whose driver is broken.
+// graphics interop and arrays say CUDA_ERROR_NOT_SUPPORTED. cuInit is where a recorded failure,
+// hang or crash happens, as on a real machine whose driver is broken.
 #include <ffnvcodec/dynlink_cuda.h>
 #include <unistd.h>
 
+#include <array>
 #include <cstdio>
 #include <cstdlib>
-#include <array>
 #include <cstring>
 
 #include "cuda_driver.h"
@@ -67,7 +67,8 @@ FAKENV_EXPORT CUresult cuDeviceGet(CUdevice* device, int ordinal) {
   return CUDA_SUCCESS;
 }
 
-FAKENV_EXPORT CUresult cuDeviceGetAttribute(int* value, CUdevice_attribute attribute, CUdevice device) {
+FAKENV_EXPORT CUresult cuDeviceGetAttribute(int* value, CUdevice_attribute attribute,
+                                            CUdevice device) {
   if (device != 0) return static_cast<CUresult>(fakenv::kCudaErrorInvalidDevice);
   // The report's address is canonical, "dddd:bb:dd.f".
   const std::string& address = Report().pci_address;
@@ -76,11 +77,20 @@ FAKENV_EXPORT CUresult cuDeviceGetAttribute(int* value, CUdevice_attribute attri
     return static_cast<CUresult>(fakenv::kCudaErrorUnknown);
   }
   switch (attribute) {
-    case CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID: *value = static_cast<int>(domain); return CUDA_SUCCESS;
-    case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID: *value = static_cast<int>(bus); return CUDA_SUCCESS;
-    case CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID: *value = static_cast<int>(slot); return CUDA_SUCCESS;
-    case kAttributeTextureAlignment: *value = kTextureAlignment; return CUDA_SUCCESS;
-    default: return static_cast<CUresult>(fakenv::kCudaErrorInvalidValue);
+    case CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID:
+      *value = static_cast<int>(domain);
+      return CUDA_SUCCESS;
+    case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID:
+      *value = static_cast<int>(bus);
+      return CUDA_SUCCESS;
+    case CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID:
+      *value = static_cast<int>(slot);
+      return CUDA_SUCCESS;
+    case kAttributeTextureAlignment:
+      *value = kTextureAlignment;
+      return CUDA_SUCCESS;
+    default:
+      return static_cast<CUresult>(fakenv::kCudaErrorInvalidValue);
   }
 }
 

@@ -60,7 +60,8 @@ T* Find(std::map<void*, std::unique_ptr<T>>& map, void* handle) {
 
 FAKENV_EXPORT CUresult cuvidGetDecoderCaps(CUVIDDECODECAPS* caps) {
   const fakenv::Record& record = fakenv::CurrentRecord();
-  if (record.replay.decoder_caps_result) return static_cast<CUresult>(*record.replay.decoder_caps_result);
+  if (record.replay.decoder_caps_result)
+    return static_cast<CUresult>(*record.replay.decoder_caps_result);
   caps->bIsSupported = 0;
   caps->nNumNVDECs = 0;
   caps->nOutputFormatMask = 0;
@@ -70,7 +71,8 @@ FAKENV_EXPORT CUresult cuvidGetDecoderCaps(CUVIDDECODECAPS* caps) {
   caps->nMinWidth = 0;
   caps->nMinHeight = 0;
   for (const mc::NvDecoderCaps& answer : record.report->decoders) {
-    if (answer.codec != static_cast<int>(caps->eCodecType) || answer.chroma != static_cast<int>(caps->eChromaFormat) ||
+    if (answer.codec != static_cast<int>(caps->eCodecType) ||
+        answer.chroma != static_cast<int>(caps->eChromaFormat) ||
         answer.bit_depth != static_cast<int>(caps->nBitDepthMinus8) + 8) {
       continue;
     }
@@ -128,8 +130,10 @@ FAKENV_EXPORT CUresult cuvidCreateDecoder(CUvideodecoder* decoder, CUVIDDECODECR
   auto created = std::make_unique<Decoder>();
   created->width = static_cast<std::uint32_t>(info->ulTargetWidth);
   created->height = static_cast<std::uint32_t>(info->ulTargetHeight);
-  created->pitch = (created->width + kSurfacePitchAlignment - 1) / kSurfacePitchAlignment * kSurfacePitchAlignment;
-  const std::size_t bytes = static_cast<std::size_t>(created->pitch) * (created->height + (created->height + 1) / 2);
+  created->pitch = (created->width + kSurfacePitchAlignment - 1) / kSurfacePitchAlignment *
+                   kSurfacePitchAlignment;
+  const std::size_t bytes =
+      static_cast<std::size_t>(created->pitch) * (created->height + (created->height + 1) / 2);
   created->surfaces.assign(info->ulNumDecodeSurfaces, std::vector<std::byte>(bytes));
   std::lock_guard<std::mutex> lock(Driver().mutex);
   *decoder = reinterpret_cast<CUvideodecoder>(created.get());
@@ -160,27 +164,32 @@ FAKENV_EXPORT CUresult cuvidDecodePicture(CUvideodecoder decoder, CUVIDPICPARAMS
     std::memcpy(surface.data() + row * found->pitch, handoff.nv12 + row * unit.pitch, width);
   }
   const std::byte* chroma = handoff.nv12 + static_cast<std::size_t>(unit.pitch) * unit.height;
-  std::byte* surface_chroma = surface.data() + static_cast<std::size_t>(found->pitch) * found->height;
+  std::byte* surface_chroma =
+      surface.data() + static_cast<std::size_t>(found->pitch) * found->height;
   for (std::uint32_t row = 0; row < (rows + 1) / 2; ++row) {
     std::memcpy(surface_chroma + row * found->pitch, chroma + row * unit.pitch, (width + 1) & ~1u);
   }
   return CUDA_SUCCESS;
 }
 
-FAKENV_EXPORT CUresult cuvidGetDecodeStatus(CUvideodecoder decoder, int, CUVIDGETDECODESTATUS* status) {
+FAKENV_EXPORT CUresult cuvidGetDecodeStatus(CUvideodecoder decoder, int,
+                                            CUVIDGETDECODESTATUS* status) {
   if (!Find(Driver().decoders, decoder) || !status) return Fail(fakenv::kCudaErrorInvalidValue);
   std::memset(status, 0, sizeof *status);
   status->decodeStatus = cuvidDecodeStatus_Success;
   return CUDA_SUCCESS;
 }
 
-FAKENV_EXPORT CUresult cuvidMapVideoFrame64(CUvideodecoder decoder, int index, unsigned long long* pointer,
-                                            unsigned int* pitch, CUVIDPROCPARAMS*) {
+FAKENV_EXPORT CUresult cuvidMapVideoFrame64(CUvideodecoder decoder, int index,
+                                            unsigned long long* pointer, unsigned int* pitch,
+                                            CUVIDPROCPARAMS*) {
   Decoder* found = Find(Driver().decoders, decoder);
-  if (!found || !pointer || !pitch || index < 0 || index >= static_cast<int>(found->surfaces.size())) {
+  if (!found || !pointer || !pitch || index < 0 ||
+      index >= static_cast<int>(found->surfaces.size())) {
     return Fail(fakenv::kCudaErrorInvalidValue);
   }
-  *pointer = reinterpret_cast<unsigned long long>(found->surfaces[static_cast<std::size_t>(index)].data());
+  *pointer =
+      reinterpret_cast<unsigned long long>(found->surfaces[static_cast<std::size_t>(index)].data());
   *pitch = found->pitch;
   return CUDA_SUCCESS;
 }

@@ -50,7 +50,8 @@ const mc::NvEncoderCodec* CodecOf(const GUID& guid) {
 NVENCSTATUS NVENCAPI OpenSession(NV_ENC_OPEN_ENCODE_SESSION_EX_PARAMS* params, void** encoder) {
   const fakenv::Record& record = fakenv::CurrentRecord();
   if (!params || !encoder) return NV_ENC_ERR_INVALID_PTR;
-  if (params->deviceType != NV_ENC_DEVICE_TYPE_CUDA || !params->device) return NV_ENC_ERR_INVALID_DEVICE;
+  if (params->deviceType != NV_ENC_DEVICE_TYPE_CUDA || !params->device)
+    return NV_ENC_ERR_INVALID_DEVICE;
   const mc::NvEncoderFacts& facts = record.report->encoder;
   // A GPU without an encoder (the H200) refuses here with the status its driver gave.
   if (facts.open_status != 0) return static_cast<NVENCSTATUS>(facts.open_status);
@@ -94,7 +95,8 @@ NVENCSTATUS NVENCAPI GetEncodeGuidCount(void* encoder, std::uint32_t* count) {
   return NV_ENC_SUCCESS;
 }
 
-NVENCSTATUS NVENCAPI GetEncodeGuids(void* encoder, GUID* guids, std::uint32_t size, std::uint32_t* count) {
+NVENCSTATUS NVENCAPI GetEncodeGuids(void* encoder, GUID* guids, std::uint32_t size,
+                                    std::uint32_t* count) {
   if (!Find(encoder)) return NV_ENC_ERR_INVALID_ENCODERDEVICE;
   const auto& codecs = fakenv::CurrentRecord().report->encoder.codecs;
   std::uint32_t n = 0;
@@ -111,29 +113,41 @@ NVENCSTATUS NVENCAPI GetProfileGuidCount(void* encoder, GUID codec_guid, std::ui
   return NV_ENC_SUCCESS;
 }
 
-NVENCSTATUS NVENCAPI GetProfileGuids(void* encoder, GUID codec_guid, GUID* guids, std::uint32_t size,
-                                     std::uint32_t* count) {
+NVENCSTATUS NVENCAPI GetProfileGuids(void* encoder, GUID codec_guid, GUID* guids,
+                                     std::uint32_t size, std::uint32_t* count) {
   if (!Find(encoder)) return NV_ENC_ERR_INVALID_ENCODERDEVICE;
   const mc::NvEncoderCodec* codec = CodecOf(codec_guid);
   if (!codec) return NV_ENC_ERR_INVALID_PARAM;
   std::uint32_t n = 0;
-  for (; n < size && n < codec->profiles.size(); ++n) guids[n] = fakenv::GuidOf(codec->codec, codec->profiles[n]);
+  for (; n < size && n < codec->profiles.size(); ++n)
+    guids[n] = fakenv::GuidOf(codec->codec, codec->profiles[n]);
   *count = n;
   return NV_ENC_SUCCESS;
 }
 
 // Caps the record does not state answer 0, which ffmpeg reads as "not supported": no
 // B-pictures, lookahead, temporal AQ or 4:4:4, none of which the engine codes.
-NVENCSTATUS NVENCAPI GetEncodeCaps(void* encoder, GUID codec_guid, NV_ENC_CAPS_PARAM* param, int* value) {
+NVENCSTATUS NVENCAPI GetEncodeCaps(void* encoder, GUID codec_guid, NV_ENC_CAPS_PARAM* param,
+                                   int* value) {
   if (!Find(encoder)) return NV_ENC_ERR_INVALID_ENCODERDEVICE;
   const mc::NvEncoderCodec* codec = CodecOf(codec_guid);
   if (!codec || !param || !value) return NV_ENC_ERR_INVALID_PARAM;
   switch (param->capsToQuery) {
-    case NV_ENC_CAPS_SUPPORT_10BIT_ENCODE: *value = codec->supports_10bit ? 1 : 0; break;
-    case NV_ENC_CAPS_WIDTH_MAX: *value = codec->max_width; break;
-    case NV_ENC_CAPS_HEIGHT_MAX: *value = codec->max_height; break;
-    case NV_ENC_CAPS_SUPPORT_CABAC: *value = 1; break;
-    default: *value = 0; break;
+    case NV_ENC_CAPS_SUPPORT_10BIT_ENCODE:
+      *value = codec->supports_10bit ? 1 : 0;
+      break;
+    case NV_ENC_CAPS_WIDTH_MAX:
+      *value = codec->max_width;
+      break;
+    case NV_ENC_CAPS_HEIGHT_MAX:
+      *value = codec->max_height;
+      break;
+    case NV_ENC_CAPS_SUPPORT_CABAC:
+      *value = 1;
+      break;
+    default:
+      *value = 0;
+      break;
   }
   return NV_ENC_SUCCESS;
 }
@@ -146,14 +160,15 @@ NVENCSTATUS NVENCAPI GetPresetConfigEx(void* encoder, GUID codec, GUID, NV_ENC_T
   return NV_ENC_SUCCESS;
 }
 
-NVENCSTATUS NVENCAPI GetPresetConfig(void* encoder, GUID codec, GUID preset, NV_ENC_PRESET_CONFIG* config) {
+NVENCSTATUS NVENCAPI GetPresetConfig(void* encoder, GUID codec, GUID preset,
+                                     NV_ENC_PRESET_CONFIG* config) {
   return GetPresetConfigEx(encoder, codec, preset, NV_ENC_TUNING_INFO_HIGH_QUALITY, config);
 }
 
 // Each of these passes one call on to the session the handle names.
-#define FAKENV_SESSION_CALL(name, method, Argument)               \
-  NVENCSTATUS NVENCAPI name(void* encoder, Argument argument) {   \
-    EncodeSession* session = Find(encoder);                       \
+#define FAKENV_SESSION_CALL(name, method, Argument)                                \
+  NVENCSTATUS NVENCAPI name(void* encoder, Argument argument) {                    \
+    EncodeSession* session = Find(encoder);                                        \
     return session ? session->method(argument) : NV_ENC_ERR_INVALID_ENCODERDEVICE; \
   }
 FAKENV_SESSION_CALL(InitializeEncoder, Initialize, NV_ENC_INITIALIZE_PARAMS*)

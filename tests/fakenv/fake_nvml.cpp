@@ -126,11 +126,15 @@ FAKENV_EXPORT int nvmlDeviceGetPciInfo_v3(void* device, PciInfo* pci) {
   const fakenv::Identity& identity = fakenv::CurrentRecord().identity;
   std::memset(pci, 0, sizeof *pci);
   unsigned function = 0;
-  std::sscanf(identity.pci_address.c_str(), "%x:%x:%x.%x", &pci->domain, &pci->bus, &pci->device, &function);
-  pci->pciDeviceId = static_cast<unsigned>(std::strtoul(identity.device.c_str(), nullptr, 16) << 16 |
-                                           std::strtoul(identity.vendor.c_str(), nullptr, 16));
-  std::snprintf(pci->busIdLegacy, sizeof pci->busIdLegacy, "%04X:%02X:%02X.0", pci->domain, pci->bus, pci->device);
-  std::snprintf(pci->busId, sizeof pci->busId, "%08X:%02X:%02X.0", pci->domain, pci->bus, pci->device);
+  std::sscanf(identity.pci_address.c_str(), "%x:%x:%x.%x", &pci->domain, &pci->bus, &pci->device,
+              &function);
+  pci->pciDeviceId =
+      static_cast<unsigned>(std::strtoul(identity.device.c_str(), nullptr, 16) << 16 |
+                            std::strtoul(identity.vendor.c_str(), nullptr, 16));
+  std::snprintf(pci->busIdLegacy, sizeof pci->busIdLegacy, "%04X:%02X:%02X.0", pci->domain,
+                pci->bus, pci->device);
+  std::snprintf(pci->busId, sizeof pci->busId, "%08X:%02X:%02X.0", pci->domain, pci->bus,
+                pci->device);
   return kSuccess;
 }
 
@@ -146,25 +150,31 @@ FAKENV_EXPORT int nvmlDeviceGetMemoryInfo(void* device, Memory* memory) {
   return kSuccess;
 }
 
-FAKENV_EXPORT int nvmlDeviceGetTemperature(void* device, unsigned int sensor, unsigned int* temperature) {
+FAKENV_EXPORT int nvmlDeviceGetTemperature(void* device, unsigned int sensor,
+                                           unsigned int* temperature) {
   if (!IsDevice(device) || !temperature || sensor != kTemperatureGpu) return kErrorInvalidArgument;
   const fakenv::Replay& replay = fakenv::CurrentRecord().replay;
-  *temperature = replay.temperature_c ? static_cast<unsigned>(*replay.temperature_c) : kDefaultTemperatureC;
+  *temperature =
+      replay.temperature_c ? static_cast<unsigned>(*replay.temperature_c) : kDefaultTemperatureC;
   return kSuccess;
 }
 
-FAKENV_EXPORT int nvmlDeviceGetCurrentClocksThrottleReasons(void* device, unsigned long long* reasons) {
+FAKENV_EXPORT int nvmlDeviceGetCurrentClocksThrottleReasons(void* device,
+                                                            unsigned long long* reasons) {
   if (!IsDevice(device) || !reasons) return kErrorInvalidArgument;
-  *reasons = static_cast<unsigned long long>(fakenv::CurrentRecord().replay.throttle_reasons.value_or(0));
+  *reasons =
+      static_cast<unsigned long long>(fakenv::CurrentRecord().replay.throttle_reasons.value_or(0));
   return kSuccess;
 }
 // NVML 12.4 renamed the call; both names answer.
-FAKENV_EXPORT int nvmlDeviceGetCurrentClocksEventReasons(void* device, unsigned long long* reasons) {
+FAKENV_EXPORT int nvmlDeviceGetCurrentClocksEventReasons(void* device,
+                                                         unsigned long long* reasons) {
   return nvmlDeviceGetCurrentClocksThrottleReasons(device, reasons);
 }
 
 FAKENV_EXPORT int nvmlDeviceGetProcessUtilization(void* device, ProcessUtilizationSample* samples,
-                                                  unsigned int* count, unsigned long long last_seen) {
+                                                  unsigned int* count,
+                                                  unsigned long long last_seen) {
   if (!IsDevice(device) || !count) return kErrorInvalidArgument;
   const std::vector<ProcessUtilizationSample> newer =
       fakenv::ProcessSamples(fakenv::SamplesSince(fakenv::StateDir(), last_seen));
@@ -180,10 +190,12 @@ FAKENV_EXPORT int nvmlDeviceGetProcessUtilization(void* device, ProcessUtilizati
   return Fill(newer, count, samples);
 }
 
-FAKENV_EXPORT int nvmlDeviceGetEncoderSessions(void* device, unsigned int* count, EncoderSessionInfo* sessions) {
+FAKENV_EXPORT int nvmlDeviceGetEncoderSessions(void* device, unsigned int* count,
+                                               EncoderSessionInfo* sessions) {
   if (!IsDevice(device)) return kErrorInvalidArgument;
   const std::string dir = fakenv::StateDir();
-  return Fill(fakenv::EncoderSessions(fakenv::LiveClients(dir), fakenv::SamplesSince(dir, 0)), count, sessions);
+  return Fill(fakenv::EncoderSessions(fakenv::LiveClients(dir), fakenv::SamplesSince(dir, 0)),
+              count, sessions);
 }
 
 FAKENV_EXPORT int nvmlDeviceGetEncoderStats(void* device, unsigned int* count, unsigned int* fps,
@@ -203,7 +215,8 @@ FAKENV_EXPORT int nvmlDeviceGetEncoderStats(void* device, unsigned int* count, u
   return kSuccess;
 }
 
-FAKENV_EXPORT int nvmlDeviceGetEncoderUtilization(void* device, unsigned int* utilization, unsigned int* period) {
+FAKENV_EXPORT int nvmlDeviceGetEncoderUtilization(void* device, unsigned int* utilization,
+                                                  unsigned int* period) {
   if (!IsDevice(device) || !utilization || !period) return kErrorInvalidArgument;
   const std::uint64_t now = fakenv::NowMicros();
   *utilization = fakenv::EngineUtilization(fakenv::SamplesSince(fakenv::StateDir(), 0), now, true);
@@ -211,7 +224,8 @@ FAKENV_EXPORT int nvmlDeviceGetEncoderUtilization(void* device, unsigned int* ut
   return kSuccess;
 }
 
-FAKENV_EXPORT int nvmlDeviceGetDecoderUtilization(void* device, unsigned int* utilization, unsigned int* period) {
+FAKENV_EXPORT int nvmlDeviceGetDecoderUtilization(void* device, unsigned int* utilization,
+                                                  unsigned int* period) {
   if (!IsDevice(device) || !utilization || !period) return kErrorInvalidArgument;
   const std::uint64_t now = fakenv::NowMicros();
   *utilization = fakenv::EngineUtilization(fakenv::SamplesSince(fakenv::StateDir(), 0), now, false);

@@ -42,13 +42,20 @@ class Engine {
   bool Handle(const wire::Message& message) {
     const std::span<const std::byte> payload(message.payload);
     switch (static_cast<wire::Request>(message.header.type)) {
-      case wire::Request::kOpenEncoder: return OpenEncoder(payload);
-      case wire::Request::kEncodeFrame: return EncodeFrame(payload);
-      case wire::Request::kFlushEncoder: return FlushEncoder();
-      case wire::Request::kSequenceHeaders: return SequenceHeaders();
-      case wire::Request::kOpenDecoder: return OpenDecoder(payload);
-      case wire::Request::kDecodePacket: return DecodePacket(payload);
-      case wire::Request::kFlushDecoder: return FlushDecoder();
+      case wire::Request::kOpenEncoder:
+        return OpenEncoder(payload);
+      case wire::Request::kEncodeFrame:
+        return EncodeFrame(payload);
+      case wire::Request::kFlushEncoder:
+        return FlushEncoder();
+      case wire::Request::kSequenceHeaders:
+        return SequenceHeaders();
+      case wire::Request::kOpenDecoder:
+        return OpenDecoder(payload);
+      case wire::Request::kDecodePacket:
+        return DecodePacket(payload);
+      case wire::Request::kFlushDecoder:
+        return FlushDecoder();
     }
     return SendDone(1, "unknown request") && false;
   }
@@ -185,21 +192,23 @@ int main(int argc, char** argv) {
     ++argv;
   }
   if (argc != 5) {
-    std::fprintf(stderr, "usage: fakenv_engine [--detach] encode|decode STATE_DIR CLIENT_ID OWNER_PID\n");
+    std::fprintf(stderr,
+                 "usage: fakenv_engine [--detach] encode|decode STATE_DIR CLIENT_ID OWNER_PID\n");
     return 2;
   }
   const std::string role = argv[1];
   if (role != "encode" && role != "decode") {
-    std::fprintf(stderr, "fakenv engine: the role is \"encode\" or \"decode\", not \"%s\"\n", argv[1]);
+    std::fprintf(stderr, "fakenv engine: the role is \"encode\" or \"decode\", not \"%s\"\n",
+                 argv[1]);
     return 2;
   }
   const fakenv::Faults& faults = fakenv::CurrentFaults();
   const auto client_id = static_cast<std::uint32_t>(std::strtoul(argv[3], nullptr, 10));
   const auto owner_pid = static_cast<std::uint32_t>(std::strtoul(argv[4], nullptr, 10));
-  fakenv::BusyMeter meter(argv[2], client_id, owner_pid,
-                          role == "encode" ? fakenv::BusyMeter::Engine::kEncoder
-                                           : fakenv::BusyMeter::Engine::kDecoder,
-                          !faults.unattributed);
+  fakenv::BusyMeter meter(
+      argv[2], client_id, owner_pid,
+      role == "encode" ? fakenv::BusyMeter::Engine::kEncoder : fakenv::BusyMeter::Engine::kDecoder,
+      !faults.unattributed);
   fakenv::Engine engine(meter, faults);
   while (std::optional<fakenv::wire::Message> message = fakenv::wire::Receive(fakenv::kSocket)) {
     if (!engine.Handle(*message)) return 1;

@@ -54,12 +54,14 @@ class StandInGpu : public ::testing::Test {
   void Stage(const std::string& record) {
     record_ = Record(record);
     machine_ = dir_.path() / "machine";
-    const Finished staged = testing::Run({FAKENV_STAGE, record_, machine_.string()}, {}, dir_.path());
+    const Finished staged =
+        testing::Run({FAKENV_STAGE, record_, machine_.string()}, {}, dir_.path());
     ASSERT_EQ(staged.exit_code, 0) << staged.err;
   }
 
   std::vector<std::string> Environment(const std::string& fault = "") const {
-    std::vector<std::string> env = {"LD_LIBRARY_PATH=" + (machine_ / "lib").string(), "FAKENV_RECORD=" + record_,
+    std::vector<std::string> env = {"LD_LIBRARY_PATH=" + (machine_ / "lib").string(),
+                                    "FAKENV_RECORD=" + record_,
                                     "FAKENV_STATE_DIR=" + (machine_ / "state").string()};
     env.push_back("FAKENV_FAULT=" + fault);
     return env;
@@ -81,10 +83,10 @@ class StandInGpu : public ::testing::Test {
   // Probe is ffprobe's view of a file's first video stream, its frames counted by decoding
   // them on the CPU: a stream that does not decode has no frames.
   json Probe(const std::string& file) {
-    const Finished probed = testing::Run({"ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0",
-                                          "-show_entries", "stream=codec_name,width,height,nb_read_frames",
-                                          "-of", "json", file},
-                                         {}, dir_.path());
+    const Finished probed = testing::Run(
+        {"ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+         "stream=codec_name,width,height,nb_read_frames", "-of", "json", file},
+        {}, dir_.path());
     EXPECT_EQ(probed.exit_code, 0) << probed.err;
     const json parsed = json::parse(probed.out, nullptr, false);
     if (!parsed.is_object() || parsed["streams"].empty()) return json::object();
@@ -93,13 +95,15 @@ class StandInGpu : public ::testing::Test {
 
   // ExpectPlayable checks a file holds a stream of the codec, size and length asked for,
   // which Debian's ffmpeg decodes on the CPU without a single complaint.
-  void ExpectPlayable(const std::string& file, const char* codec, int width, int height, int frames) {
+  void ExpectPlayable(const std::string& file, const char* codec, int width, int height,
+                      int frames) {
     const json stream = Probe(file);
     EXPECT_EQ(stream["codec_name"], codec) << file;
     EXPECT_EQ(stream["width"], width) << file;
     EXPECT_EQ(stream["height"], height) << file;
     EXPECT_EQ(stream["nb_read_frames"], std::to_string(frames)) << file;
-    const Finished decoded = testing::Run(FfmpegArgv({"-xerror", "-i", file, "-f", "null", "-"}), {}, dir_.path());
+    const Finished decoded =
+        testing::Run(FfmpegArgv({"-xerror", "-i", file, "-f", "null", "-"}), {}, dir_.path());
     EXPECT_EQ(decoded.exit_code, 0) << decoded.err;
     EXPECT_EQ(decoded.err, "") << file;
   }
@@ -139,10 +143,10 @@ class StandInGpu : public ::testing::Test {
   // An H.264 stream made on the CPU with libx264, B-pictures included, 640x360, 60 pictures.
   std::string CpuEncodedH264() {
     const std::string file = Output("cpu-h264.mp4");
-    const Finished made =
-        testing::Run(FfmpegArgv({"-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30", "-t", "2", "-c:v", "libx264",
-                                 "-preset", "veryfast", "-pix_fmt", "yuv420p", file}),
-                     {}, dir_.path());
+    const Finished made = testing::Run(
+        FfmpegArgv({"-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30", "-t", "2", "-c:v",
+                    "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", file}),
+        {}, dir_.path());
     EXPECT_EQ(made.exit_code, 0) << made.err;
     return file;
   }
@@ -154,24 +158,24 @@ class StandInGpu : public ::testing::Test {
 
 TEST_F(StandInGpu, TheAdaRecordEncodesH264IntoAPlayableStreamOfTheSizeAndLengthAskedFor) {
   Stage("ada-geforce-rtx4090.json");
-  const Finished run = Ffmpeg({"-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30", "-t", "1", "-c:v", "h264_nvenc",
-                               "-gpu", "0", Output("h264.mp4")});
+  const Finished run = Ffmpeg({"-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30", "-t", "1",
+                               "-c:v", "h264_nvenc", "-gpu", "0", Output("h264.mp4")});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   ExpectPlayable(Output("h264.mp4"), "h264", 1280, 720, 30);
 }
 
 TEST_F(StandInGpu, TheAdaRecordEncodesHevcIntoAPlayableStreamOfTheSizeAndLengthAskedFor) {
   Stage("ada-geforce-rtx4090.json");
-  const Finished run = Ffmpeg({"-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25", "-t", "2", "-c:v", "hevc_nvenc",
-                               "-gpu", "0", Output("hevc.mp4")});
+  const Finished run = Ffmpeg({"-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25", "-t", "2",
+                               "-c:v", "hevc_nvenc", "-gpu", "0", Output("hevc.mp4")});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   ExpectPlayable(Output("hevc.mp4"), "hevc", 640, 360, 50);
 }
 
 TEST_F(StandInGpu, FfmpegItselfSpendsFarLessCpuThanTheEngineThatCodedItsPictures) {
   Stage("ada-geforce-rtx4090.json");
-  const Finished run = Ffmpeg({"-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30", "-t", "3", "-c:v", "h264_nvenc",
-                               Output("cpu.mp4")});
+  const Finished run = Ffmpeg({"-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30", "-t", "3",
+                               "-c:v", "h264_nvenc", Output("cpu.mp4")});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const double engine = EngineCpuSeconds();
   std::printf("ffmpeg's own CPU time %.3f s, the engine's %.3f s\n", run.cpu_seconds, engine);
@@ -187,8 +191,8 @@ TEST_F(StandInGpu, WhileFfmpegEncodesNvmlNamesItsPidWithEncoderWorkAndListsItsSe
   EXPECT_EQ(idle["memory"]["total"], 24564ull << 20);
   EXPECT_EQ(idle["memory"]["free"], idle["memory"]["total"]);
   EXPECT_EQ(idle["driverVersion"], "570.133.07");
-  Process ffmpeg(FfmpegArgv({"-re", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30", "-t", "4", "-c:v",
-                             "h264_nvenc", Output("watched.mp4")}),
+  Process ffmpeg(FfmpegArgv({"-re", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30", "-t", "4",
+                             "-c:v", "h264_nvenc", Output("watched.mp4")}),
                  Environment(), dir_.path());
   json seen;
   const bool found = Eventually([&] {
@@ -202,7 +206,8 @@ TEST_F(StandInGpu, WhileFfmpegEncodesNvmlNamesItsPidWithEncoderWorkAndListsItsSe
     EXPECT_EQ((*session)["height"], 360);
     EXPECT_GT((*session)["averageFps"].get<int>(), 0);
   }
-  EXPECT_LT(seen["memory"]["free"].get<std::uint64_t>(), idle["memory"]["free"].get<std::uint64_t>());
+  EXPECT_LT(seen["memory"]["free"].get<std::uint64_t>(),
+            idle["memory"]["free"].get<std::uint64_t>());
   const Finished done = ffmpeg.Wait();
   ASSERT_EQ(done.exit_code, 0) << done.err;
   const json after = Smi();
@@ -215,20 +220,24 @@ TEST_F(StandInGpu, EightParallelEncodesFitTheAdaCapAndTheNinthIsRefusedAsOutOfMe
   std::vector<std::unique_ptr<Process>> encodes;
   for (int i = 0; i < 8; ++i) {
     encodes.push_back(std::make_unique<Process>(
-        FfmpegArgv({"-re", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=15", "-t", "8", "-c:v", "h264_nvenc",
-                    Output("parallel-" + std::to_string(i) + ".mp4")}),
+        FfmpegArgv({"-re", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=15", "-t", "8", "-c:v",
+                    "h264_nvenc", Output("parallel-" + std::to_string(i) + ".mp4")}),
         Environment(), dir_.path()));
   }
   json seen;
-  ASSERT_TRUE(Eventually([&] {
-    seen = Smi();
-    return seen["sessions"].size() == 8;
-  }, std::chrono::seconds(60))) << seen.dump();
-  const Finished ninth = Ffmpeg({"-f", "lavfi", "-i", "testsrc2=size=320x240:rate=15", "-t", "1", "-c:v",
-                                 "h264_nvenc", Output("ninth.mp4")});
+  ASSERT_TRUE(Eventually(
+      [&] {
+        seen = Smi();
+        return seen["sessions"].size() == 8;
+      },
+      std::chrono::seconds(60)))
+      << seen.dump();
+  const Finished ninth = Ffmpeg({"-f", "lavfi", "-i", "testsrc2=size=320x240:rate=15", "-t", "1",
+                                 "-c:v", "h264_nvenc", Output("ninth.mp4")});
   EXPECT_FALSE(ninth.timed_out);
   EXPECT_NE(ninth.exit_code, 0);
-  EXPECT_NE(ninth.err.find("OpenEncodeSessionEx failed: out of memory (10)"), std::string::npos) << ninth.err;
+  EXPECT_NE(ninth.err.find("OpenEncodeSessionEx failed: out of memory (10)"), std::string::npos)
+      << ninth.err;
   for (std::size_t i = 0; i < encodes.size(); ++i) {
     const Finished done = encodes[i]->Wait();
     EXPECT_EQ(done.exit_code, 0) << done.err;
@@ -238,19 +247,21 @@ TEST_F(StandInGpu, EightParallelEncodesFitTheAdaCapAndTheNinthIsRefusedAsOutOfMe
 
 TEST_F(StandInGpu, TheH200RefusesToEncodeWithUnsupportedDevice) {
   Stage("h200.json");
-  const Finished run = Ffmpeg({"-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30", "-t", "1", "-c:v", "h264_nvenc",
-                               "-gpu", "0", Output("h200.mp4")});
+  const Finished run = Ffmpeg({"-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30", "-t", "1",
+                               "-c:v", "h264_nvenc", "-gpu", "0", Output("h200.mp4")});
   EXPECT_FALSE(run.timed_out);
   EXPECT_NE(run.exit_code, 0);
-  EXPECT_NE(run.err.find("OpenEncodeSessionEx failed: unsupported device (2)"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("OpenEncodeSessionEx failed: unsupported device (2)"), std::string::npos)
+      << run.err;
   EXPECT_TRUE(Smi()["sessions"].empty());
 }
 
 TEST_F(StandInGpu, H264CuvidDecodesTheSamePicturesAsTheCpuAndNvmlShowsDecoderWork) {
   Stage("ada-geforce-rtx4090.json");
   const std::string input = CpuEncodedH264();
-  const Finished cpu = testing::Run(FfmpegArgv({"-i", input, "-f", "rawvideo", "-pix_fmt", "nv12", Output("cpu.nv12")}),
-                                    {}, dir_.path());
+  const Finished cpu = testing::Run(
+      FfmpegArgv({"-i", input, "-f", "rawvideo", "-pix_fmt", "nv12", Output("cpu.nv12")}), {},
+      dir_.path());
   ASSERT_EQ(cpu.exit_code, 0) << cpu.err;
   Process cuvid(FfmpegArgv({"-c:v", "h264_cuvid", "-i", input, "-f", "rawvideo", "-pix_fmt", "nv12",
                             Output("cuvid.nv12")}),
@@ -269,8 +280,9 @@ TEST_F(StandInGpu, H264CuvidDecodesTheSamePicturesAsTheCpuAndNvmlShowsDecoderWor
 TEST_F(StandInGpu, AFullGpuPipelineDecodesWithCuvidScalesWithScaleCudaAndEncodesWithNvenc) {
   Stage("ada-geforce-rtx4090.json");
   const std::string input = CpuEncodedH264();
-  Process pipeline(FfmpegArgv({"-hwaccel", "cuda", "-hwaccel_output_format", "cuda", "-c:v", "h264_cuvid", "-i",
-                               input, "-vf", "scale_cuda=320:180", "-c:v", "h264_nvenc", Output("pipeline.mp4")}),
+  Process pipeline(FfmpegArgv({"-hwaccel", "cuda", "-hwaccel_output_format", "cuda", "-c:v",
+                               "h264_cuvid", "-i", input, "-vf", "scale_cuda=320:180", "-c:v",
+                               "h264_nvenc", Output("pipeline.mp4")}),
                    Environment(), dir_.path());
   const pid_t pid = pipeline.pid();
   const Finished run = pipeline.Wait();
@@ -283,9 +295,10 @@ TEST_F(StandInGpu, AFullGpuPipelineDecodesWithCuvidScalesWithScaleCudaAndEncodes
 
 TEST_F(StandInGpu, PicturesUploadedToAnInitHwDeviceAreEncodedFromCudaMemory) {
   Stage("ada-geforce-rtx4090.json");
-  const Finished run = Ffmpeg({"-init_hw_device", "cuda=cu:0", "-filter_hw_device", "cu", "-f", "lavfi", "-i",
-                               "testsrc2=size=640x360:rate=30", "-t", "1", "-vf", "format=nv12,hwupload", "-c:v",
-                               "h264_nvenc", Output("uploaded.mp4")});
+  const Finished run =
+      Ffmpeg({"-init_hw_device", "cuda=cu:0", "-filter_hw_device", "cu", "-f", "lavfi", "-i",
+              "testsrc2=size=640x360:rate=30", "-t", "1", "-vf", "format=nv12,hwupload", "-c:v",
+              "h264_nvenc", Output("uploaded.mp4")});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   ExpectPlayable(Output("uploaded.mp4"), "h264", 640, 360, 30);
 }
@@ -293,7 +306,8 @@ TEST_F(StandInGpu, PicturesUploadedToAnInitHwDeviceAreEncodedFromCudaMemory) {
 TEST_F(StandInGpu, HwaccelCudaFallsBackToCpuDecodingAndLeavesNoDecoderWork) {
   Stage("ada-geforce-rtx4090.json");
   const std::string input = CpuEncodedH264();
-  Process fallback(FfmpegArgv({"-hwaccel", "cuda", "-i", input, "-f", "null", "-"}), Environment(), dir_.path());
+  Process fallback(FfmpegArgv({"-hwaccel", "cuda", "-i", input, "-f", "null", "-"}), Environment(),
+                   dir_.path());
   const pid_t pid = fallback.pid();
   const Finished run = fallback.Wait();
   // As with a real driver that refuses the hwaccel: ffmpeg says so, decodes on the CPU, and
@@ -305,25 +319,27 @@ TEST_F(StandInGpu, HwaccelCudaFallsBackToCpuDecodingAndLeavesNoDecoderWork) {
 
 TEST_F(StandInGpu, AnEncodeThatFailsMidJobEndsFfmpegWithNvencsGenericError) {
   Stage("ada-geforce-rtx4090.json");
-  const Finished run = Ffmpeg({"-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-t", "2", "-c:v", "h264_nvenc",
-                               Output("failed.mp4")},
+  const Finished run = Ffmpeg({"-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-t", "2",
+                               "-c:v", "h264_nvenc", Output("failed.mp4")},
                               "encode-fails-after:10");
   EXPECT_FALSE(run.timed_out);
   EXPECT_NE(run.exit_code, 0);
-  EXPECT_NE(run.err.find("EncodePicture failed!: generic error (20): fakenv: the GPU failed the encode"),
-            std::string::npos)
+  EXPECT_NE(
+      run.err.find("EncodePicture failed!: generic error (20): fakenv: the GPU failed the encode"),
+      std::string::npos)
       << run.err;
 }
 
 TEST_F(StandInGpu, AnEngineThatDiesMidJobEndsFfmpegWithDeviceDoesNotExist) {
   Stage("ada-geforce-rtx4090.json");
-  const Finished run = Ffmpeg({"-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-t", "2", "-c:v", "h264_nvenc",
-                               Output("died.mp4")},
+  const Finished run = Ffmpeg({"-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-t", "2",
+                               "-c:v", "h264_nvenc", Output("died.mp4")},
                               "engine-dies-after:5");
   EXPECT_FALSE(run.timed_out);
   EXPECT_NE(run.exit_code, 0);
-  EXPECT_NE(run.err.find("EncodePicture failed!: device does not exist (5): fakenv: the engine is gone"),
-            std::string::npos)
+  EXPECT_NE(
+      run.err.find("EncodePicture failed!: device does not exist (5): fakenv: the engine is gone"),
+      std::string::npos)
       << run.err;
   // The session of a job whose engine died is closed with the job.
   EXPECT_TRUE(Smi()["sessions"].empty());
@@ -332,8 +348,8 @@ TEST_F(StandInGpu, AnEngineThatDiesMidJobEndsFfmpegWithDeviceDoesNotExist) {
 TEST_F(StandInGpu, AnEngineThatDiesMidDecodeEndsH264Cuvid) {
   Stage("ada-geforce-rtx4090.json");
   const std::string input = CpuEncodedH264();
-  const Finished run = Ffmpeg({"-c:v", "h264_cuvid", "-i", input, "-f", "rawvideo", "-pix_fmt", "nv12",
-                               Output("died.nv12")},
+  const Finished run = Ffmpeg({"-c:v", "h264_cuvid", "-i", input, "-f", "rawvideo", "-pix_fmt",
+                               "nv12", Output("died.nv12")},
                               "engine-dies-after:5");
   // ffmpeg reports every packet it could not decode and ends at the end of its input; the
   // pictures after the engine's death are missing.
@@ -344,12 +360,13 @@ TEST_F(StandInGpu, AnEngineThatDiesMidDecodeEndsH264Cuvid) {
 
 TEST_F(StandInGpu, UnattributedWorkLeavesNoSessionAndNoSamplesForFfmpeg) {
   Stage("ada-geforce-rtx4090.json");
-  Process ffmpeg(FfmpegArgv({"-re", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-t", "3", "-c:v",
-                             "h264_nvenc", Output("unattributed.mp4")}),
+  Process ffmpeg(FfmpegArgv({"-re", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-t", "3",
+                             "-c:v", "h264_nvenc", Output("unattributed.mp4")}),
                  Environment("unattributed"), dir_.path());
   // The session holds memory (a context's 256 MiB and a session's 96 MiB at least) and
   // counts against the cap, but NVML names no process.
-  const bool busy = Eventually([&] { return Smi()["memory"]["used"].get<std::uint64_t>() >= (352ull << 20); });
+  const bool busy =
+      Eventually([&] { return Smi()["memory"]["used"].get<std::uint64_t>() >= (352ull << 20); });
   EXPECT_TRUE(busy);
   const json during = Smi();
   EXPECT_TRUE(during["sessions"].empty()) << during.dump();
@@ -361,18 +378,20 @@ TEST_F(StandInGpu, UnattributedWorkLeavesNoSessionAndNoSamplesForFfmpeg) {
 }
 
 TEST_F(StandInGpu, RunOnRunsAnyCommandOnTheStagedMachine) {
-  const Finished run = testing::Run({FAKENV_RUN_ON, Record("ada-geforce-rtx4090.json"), "--", "sh", "-c",
-                                     "echo $MEDIA_CAP_SYSFS_ROOT $MEDIA_CAP_DEV_ROOT && ls \"$FAKENV_MACHINE/lib\" && "
-                                     "ffmpeg -v error -f lavfi -i testsrc2=size=320x240 -t 1 -c:v h264_nvenc "
-                                     "-f null - && echo encoded"},
-                                    {"MEDIA_CAP_BUILD=" MEDIA_CAP_BUILD_DIR}, dir_.path());
+  const Finished run = testing::Run(
+      {FAKENV_RUN_ON, Record("ada-geforce-rtx4090.json"), "--", "sh", "-c",
+       "echo $MEDIA_CAP_SYSFS_ROOT $MEDIA_CAP_DEV_ROOT && ls \"$FAKENV_MACHINE/lib\" && "
+       "ffmpeg -v error -f lavfi -i testsrc2=size=320x240 -t 1 -c:v h264_nvenc "
+       "-f null - && echo encoded"},
+      {"MEDIA_CAP_BUILD=" MEDIA_CAP_BUILD_DIR}, dir_.path());
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.out.find("/sys "), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("libnvidia-encode.so.1"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("encoded"), std::string::npos) << run.out;
-  const Finished refused = testing::Run({FAKENV_RUN_ON, Record("h200.json"), "--", "ffmpeg", "-v", "error", "-f",
-                                         "lavfi", "-i", "testsrc2", "-t", "1", "-c:v", "h264_nvenc", "-f", "null", "-"},
-                                        {"MEDIA_CAP_BUILD=" MEDIA_CAP_BUILD_DIR}, dir_.path());
+  const Finished refused =
+      testing::Run({FAKENV_RUN_ON, Record("h200.json"), "--", "ffmpeg", "-v", "error", "-f",
+                    "lavfi", "-i", "testsrc2", "-t", "1", "-c:v", "h264_nvenc", "-f", "null", "-"},
+                   {"MEDIA_CAP_BUILD=" MEDIA_CAP_BUILD_DIR}, dir_.path());
   EXPECT_NE(refused.exit_code, 0);
 }
 

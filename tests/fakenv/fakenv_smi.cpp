@@ -36,7 +36,9 @@ Function* Symbol(const char* name) {
 
 void Check(int status, const char* call) {
   if (status == kSuccess) return;
-  std::printf("%s\n", json{{"error", std::string(call) + " failed: " + std::to_string(status)}}.dump().c_str());
+  std::printf(
+      "%s\n",
+      json{{"error", std::string(call) + " failed: " + std::to_string(status)}}.dump().c_str());
   std::exit(1);
 }
 
@@ -45,56 +47,72 @@ void Check(int status, const char* call) {
 int main() {
   library = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!library) {
-    std::printf("%s\n", json{{"error", std::string("cannot load libnvidia-ml.so.1: ") + dlerror()}}.dump().c_str());
+    std::printf(
+        "%s\n",
+        json{{"error", std::string("cannot load libnvidia-ml.so.1: ") + dlerror()}}.dump().c_str());
     return 1;
   }
   Check(Symbol<int()>("nvmlInit_v2")(), "nvmlInit_v2");
   json out;
   char text[96] = {};
-  Check(Symbol<int(char*, unsigned)>("nvmlSystemGetDriverVersion")(text, sizeof text), "nvmlSystemGetDriverVersion");
+  Check(Symbol<int(char*, unsigned)>("nvmlSystemGetDriverVersion")(text, sizeof text),
+        "nvmlSystemGetDriverVersion");
   out["driverVersion"] = text;
   unsigned count = 0;
   Check(Symbol<int(unsigned*)>("nvmlDeviceGetCount_v2")(&count), "nvmlDeviceGetCount_v2");
   out["count"] = count;
   void* device = nullptr;
-  Check(Symbol<int(unsigned, void**)>("nvmlDeviceGetHandleByIndex_v2")(0, &device), "nvmlDeviceGetHandleByIndex_v2");
-  Check(Symbol<int(void*, char*, unsigned)>("nvmlDeviceGetUUID")(device, text, sizeof text), "nvmlDeviceGetUUID");
+  Check(Symbol<int(unsigned, void**)>("nvmlDeviceGetHandleByIndex_v2")(0, &device),
+        "nvmlDeviceGetHandleByIndex_v2");
+  Check(Symbol<int(void*, char*, unsigned)>("nvmlDeviceGetUUID")(device, text, sizeof text),
+        "nvmlDeviceGetUUID");
   out["uuid"] = text;
   Memory memory{};
-  Check(Symbol<int(void*, Memory*)>("nvmlDeviceGetMemoryInfo")(device, &memory), "nvmlDeviceGetMemoryInfo");
+  Check(Symbol<int(void*, Memory*)>("nvmlDeviceGetMemoryInfo")(device, &memory),
+        "nvmlDeviceGetMemoryInfo");
   out["memory"] = {{"total", memory.total}, {"free", memory.free}, {"used", memory.used}};
   unsigned temperature = 0;
-  Check(Symbol<int(void*, unsigned, unsigned*)>("nvmlDeviceGetTemperature")(device, kTemperatureGpu, &temperature),
+  Check(Symbol<int(void*, unsigned, unsigned*)>("nvmlDeviceGetTemperature")(device, kTemperatureGpu,
+                                                                            &temperature),
         "nvmlDeviceGetTemperature");
   out["temperature"] = temperature;
   unsigned long long reasons = 0;
-  Check(Symbol<int(void*, unsigned long long*)>("nvmlDeviceGetCurrentClocksThrottleReasons")(device, &reasons),
+  Check(Symbol<int(void*, unsigned long long*)>("nvmlDeviceGetCurrentClocksThrottleReasons")(
+            device, &reasons),
         "nvmlDeviceGetCurrentClocksThrottleReasons");
   out["throttleReasons"] = reasons;
   unsigned utilization = 0, period = 0;
-  Check(Symbol<int(void*, unsigned*, unsigned*)>("nvmlDeviceGetEncoderUtilization")(device, &utilization, &period),
+  Check(Symbol<int(void*, unsigned*, unsigned*)>("nvmlDeviceGetEncoderUtilization")(
+            device, &utilization, &period),
         "nvmlDeviceGetEncoderUtilization");
   out["encoderUtilization"] = utilization;
-  Check(Symbol<int(void*, unsigned*, unsigned*)>("nvmlDeviceGetDecoderUtilization")(device, &utilization, &period),
+  Check(Symbol<int(void*, unsigned*, unsigned*)>("nvmlDeviceGetDecoderUtilization")(
+            device, &utilization, &period),
         "nvmlDeviceGetDecoderUtilization");
   out["decoderUtilization"] = utilization;
 
-  auto* get_sessions = Symbol<int(void*, unsigned*, EncoderSessionInfo*)>("nvmlDeviceGetEncoderSessions");
+  auto* get_sessions =
+      Symbol<int(void*, unsigned*, EncoderSessionInfo*)>("nvmlDeviceGetEncoderSessions");
   unsigned sessions = 0;
   Check(get_sessions(device, &sessions, nullptr), "nvmlDeviceGetEncoderSessions");
   std::vector<EncoderSessionInfo> infos(sessions);
-  if (sessions > 0) Check(get_sessions(device, &sessions, infos.data()), "nvmlDeviceGetEncoderSessions");
+  if (sessions > 0)
+    Check(get_sessions(device, &sessions, infos.data()), "nvmlDeviceGetEncoderSessions");
   out["sessions"] = json::array();
   for (unsigned i = 0; i < sessions; ++i) {
     const EncoderSessionInfo& info = infos[i];
-    out["sessions"].push_back({{"sessionId", info.sessionId}, {"pid", info.pid}, {"codec", info.codecType},
-                               {"width", info.hResolution}, {"height", info.vResolution},
-                               {"averageFps", info.averageFps}, {"averageLatency", info.averageLatency}});
+    out["sessions"].push_back({{"sessionId", info.sessionId},
+                               {"pid", info.pid},
+                               {"codec", info.codecType},
+                               {"width", info.hResolution},
+                               {"height", info.vResolution},
+                               {"averageFps", info.averageFps},
+                               {"averageLatency", info.averageLatency}});
   }
 
   // nvtop's way: a sizing call, then every sample the driver holds.
-  auto* get_samples =
-      Symbol<int(void*, ProcessUtilizationSample*, unsigned*, unsigned long long)>("nvmlDeviceGetProcessUtilization");
+  auto* get_samples = Symbol<int(void*, ProcessUtilizationSample*, unsigned*, unsigned long long)>(
+      "nvmlDeviceGetProcessUtilization");
   unsigned samples = 0;
   int status = get_samples(device, nullptr, &samples, 0);
   if (status != kErrorInsufficientSize) Check(status, "nvmlDeviceGetProcessUtilization");
@@ -105,8 +123,10 @@ int main() {
   if (status != kErrorNotFound) Check(status, "nvmlDeviceGetProcessUtilization");
   out["processSamples"] = json::array();
   for (unsigned i = 0; status == kSuccess && i < samples; ++i) {
-    out["processSamples"].push_back({{"pid", buffer[i].pid}, {"timeStamp", buffer[i].timeStamp},
-                                     {"encUtil", buffer[i].encUtil}, {"decUtil", buffer[i].decUtil}});
+    out["processSamples"].push_back({{"pid", buffer[i].pid},
+                                     {"timeStamp", buffer[i].timeStamp},
+                                     {"encUtil", buffer[i].encUtil},
+                                     {"decUtil", buffer[i].decUtil}});
   }
   std::printf("%s\n", out.dump().c_str());
   return 0;

@@ -68,7 +68,8 @@ std::vector<std::byte> ReadWholeFile(int fd) {
 std::vector<ClientRecord> LiveClientsLocked(const std::string& dir) {
   std::vector<ClientRecord> clients;
   std::error_code error;
-  for (const fs::directory_entry& entry : fs::directory_iterator(fs::path(dir) / "clients", error)) {
+  for (const fs::directory_entry& entry :
+       fs::directory_iterator(fs::path(dir) / "clients", error)) {
     ScopedFd fd(open(entry.path().c_str(), O_RDONLY | O_CLOEXEC));
     if (fd.get() < 0) continue;
     if (flock(fd.get(), LOCK_EX | LOCK_NB) == 0) {
@@ -101,7 +102,8 @@ class DirectoryLock {
 void PruneOldSamples(const std::string& dir) {
   const std::uint64_t now = NowMicros();
   std::error_code error;
-  for (const fs::directory_entry& entry : fs::directory_iterator(fs::path(dir) / "samples", error)) {
+  for (const fs::directory_entry& entry :
+       fs::directory_iterator(fs::path(dir) / "samples", error)) {
     struct stat info;
     if (stat(entry.path().c_str(), &info) != 0) continue;
     const std::uint64_t modified = static_cast<std::uint64_t>(info.st_mtim.tv_sec) * 1'000'000;
@@ -236,7 +238,8 @@ void AppendSample(const std::string& dir, const Sample& sample) {
 std::vector<Sample> SamplesSince(const std::string& dir, std::uint64_t after_us) {
   std::vector<Sample> samples;
   std::error_code error;
-  for (const fs::directory_entry& entry : fs::directory_iterator(fs::path(dir) / "samples", error)) {
+  for (const fs::directory_entry& entry :
+       fs::directory_iterator(fs::path(dir) / "samples", error)) {
     ScopedFd fd(open(entry.path().c_str(), O_RDONLY | O_CLOEXEC));
     if (fd.get() < 0) continue;
     for (const Sample& sample : DecodeSamples(ReadWholeFile(fd.get()))) {

@@ -20,7 +20,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   wire::ParseDecoderSettings(bytes);
   wire::ParsePacketHeader(bytes);
   if (std::optional<wire::FrameHeader> frame = wire::ParseFrameHeader(bytes)) {
-    if (size != sizeof(wire::FrameHeader) + wire::PictureBytes(frame->format, frame->pitch, frame->height)) {
+    if (size != sizeof(wire::FrameHeader) +
+                    wire::PictureBytes(frame->format, frame->pitch, frame->height)) {
       __builtin_trap();
     }
   }

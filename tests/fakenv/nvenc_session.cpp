@@ -25,10 +25,14 @@ static_assert(static_cast<int>(wire::PictureType::kB) == NV_ENC_PIC_TYPE_B);
 
 std::optional<wire::PixelFormat> FormatOf(NV_ENC_BUFFER_FORMAT format) {
   switch (format) {
-    case NV_ENC_BUFFER_FORMAT_NV12: return wire::PixelFormat::kNv12;
-    case NV_ENC_BUFFER_FORMAT_YV12: return wire::PixelFormat::kYv12;
-    case NV_ENC_BUFFER_FORMAT_IYUV: return wire::PixelFormat::kIyuv;
-    default: return std::nullopt;
+    case NV_ENC_BUFFER_FORMAT_NV12:
+      return wire::PixelFormat::kNv12;
+    case NV_ENC_BUFFER_FORMAT_YV12:
+      return wire::PixelFormat::kYv12;
+    case NV_ENC_BUFFER_FORMAT_IYUV:
+      return wire::PixelFormat::kIyuv;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -87,7 +91,8 @@ void EncodeSession::AccountMemory() {
   ClientRecord record = client_->record();
   record.vram_bytes = kSessionBaseBytes;
   for (const auto& [handle, input] : inputs_) record.vram_bytes += input->memory.size();
-  for (const auto& [handle, bitstream] : bitstreams_) record.vram_bytes += bitstream->bytes.capacity();
+  for (const auto& [handle, bitstream] : bitstreams_)
+    record.vram_bytes += bitstream->bytes.capacity();
   record.width = width_;
   record.height = height_;
   client_->Update(record);
@@ -121,7 +126,9 @@ NVENCSTATUS EncodeSession::Initialize(const NV_ENC_INITIALIZE_PARAMS* params) {
   const std::uint32_t idr_period = hevc ? config.encodeCodecConfig.hevcConfig.idrPeriod
                                         : config.encodeCodecConfig.h264Config.idrPeriod;
   const std::uint32_t period = idr_period > 0 ? idr_period : config.gopLength;
-  settings.idr_period = config.frameIntervalP == 0 ? 1 : period == NVENC_INFINITE_GOPLENGTH ? 0 : period;
+  settings.idr_period = config.frameIntervalP == 0           ? 1
+                        : period == NVENC_INFINITE_GOPLENGTH ? 0
+                                                             : period;
   const bool no_headers = hevc ? config.encodeCodecConfig.hevcConfig.disableSPSPPS
                                : config.encodeCodecConfig.h264Config.disableSPSPPS;
   settings.repeat_headers = no_headers ? 0 : 1;
@@ -149,7 +156,8 @@ NVENCSTATUS EncodeSession::Initialize(const NV_ENC_INITIALIZE_PARAMS* params) {
 NVENCSTATUS EncodeSession::CreateInputBuffer(NV_ENC_CREATE_INPUT_BUFFER* params) {
   if (!params) return NV_ENC_ERR_INVALID_PTR;
   std::optional<wire::PixelFormat> format = FormatOf(params->bufferFmt);
-  if (!format) return Fail(NV_ENC_ERR_UNSUPPORTED_PARAM, "the engine takes 8-bit 4:2:0 pictures only");
+  if (!format)
+    return Fail(NV_ENC_ERR_UNSUPPORTED_PARAM, "the engine takes 8-bit 4:2:0 pictures only");
   if (params->width == 0 || params->height == 0 || params->width > wire::kLargestPictureSide ||
       params->height > wire::kLargestPictureSide) {
     return Fail(NV_ENC_ERR_INVALID_PARAM, "the input buffer's size is out of range");
@@ -210,8 +218,10 @@ NVENCSTATUS EncodeSession::RegisterResource(NV_ENC_REGISTER_RESOURCE* params) {
     return Fail(NV_ENC_ERR_UNIMPLEMENTED, "the stand-in registers CUDA device pointers only");
   }
   std::optional<wire::PixelFormat> format = FormatOf(params->bufferFormat);
-  if (!format) return Fail(NV_ENC_ERR_UNSUPPORTED_PARAM, "the engine takes 8-bit 4:2:0 pictures only");
-  if (params->pitch < params->width || params->height == 0 || params->height > wire::kLargestPictureSide) {
+  if (!format)
+    return Fail(NV_ENC_ERR_UNSUPPORTED_PARAM, "the engine takes 8-bit 4:2:0 pictures only");
+  if (params->pitch < params->width || params->height == 0 ||
+      params->height > wire::kLargestPictureSide) {
     return Fail(NV_ENC_ERR_INVALID_PARAM, "the resource's pitch or height is out of range");
   }
   auto picture = std::make_unique<Picture>();
@@ -227,7 +237,8 @@ NVENCSTATUS EncodeSession::RegisterResource(NV_ENC_REGISTER_RESOURCE* params) {
 NVENCSTATUS EncodeSession::UnregisterResource(NV_ENC_REGISTERED_PTR resource) {
   auto found = registered_.find(resource);
   if (found == registered_.end()) return NV_ENC_ERR_RESOURCE_NOT_REGISTERED;
-  std::erase_if(mapped_, [&](const auto& entry) { return entry.second->picture == found->second.get(); });
+  std::erase_if(mapped_,
+                [&](const auto& entry) { return entry.second->picture == found->second.get(); });
   registered_.erase(found);
   return NV_ENC_SUCCESS;
 }
@@ -250,7 +261,8 @@ NVENCSTATUS EncodeSession::UnmapInputResource(NV_ENC_INPUT_PTR mapped) {
 
 EncodeSession::Picture* EncodeSession::FindInput(void* handle) {
   if (auto input = inputs_.find(handle); input != inputs_.end()) return input->second.get();
-  if (auto mapping = mapped_.find(handle); mapping != mapped_.end()) return mapping->second->picture;
+  if (auto mapping = mapped_.find(handle); mapping != mapped_.end())
+    return mapping->second->picture;
   return nullptr;
 }
 
@@ -264,7 +276,8 @@ NVENCSTATUS EncodeSession::EncodePicture(const NV_ENC_PIC_PARAMS* params) {
     return ReceiveUnits();
   }
   auto output = bitstreams_.find(params->outputBitstream);
-  if (output == bitstreams_.end()) return Fail(NV_ENC_ERR_INVALID_PARAM, "no such bitstream buffer");
+  if (output == bitstreams_.end())
+    return Fail(NV_ENC_ERR_INVALID_PARAM, "no such bitstream buffer");
   Picture* input = FindInput(params->inputBuffer);
   if (!input) return Fail(NV_ENC_ERR_INVALID_PARAM, "no such input buffer or mapped resource");
   const Faults& faults = CurrentFaults();
@@ -282,8 +295,8 @@ NVENCSTATUS EncodeSession::EncodePicture(const NV_ENC_PIC_PARAMS* params) {
   frame.pitch = input->pitch;
   frame.pts = static_cast<std::int64_t>(params->inputTimeStamp);
   frame.force_idr = (params->encodePicFlags & NV_ENC_PIC_FLAG_FORCEIDR) ? 1 : 0;
-  const std::span<const std::byte> pixels(input->pixels,
-                                          wire::PictureBytes(input->format, input->pitch, input->height));
+  const std::span<const std::byte> pixels(
+      input->pixels, wire::PictureBytes(input->format, input->pitch, input->height));
   output->second->ready = false;
   output->second->frame_index = pictures_;
   pending_.push_back(output->second.get());
@@ -305,16 +318,19 @@ NVENCSTATUS EncodeSession::ReceiveUnits() {
     if (type == wire::Reply::kDone) {
       if (message->header.status == 0) return NV_ENC_SUCCESS;
       const auto* text = reinterpret_cast<const char*>(message->payload.data());
-      return Fail(NV_ENC_ERR_GENERIC, "the engine failed: " + std::string(text, message->payload.size()));
+      return Fail(NV_ENC_ERR_GENERIC,
+                  "the engine failed: " + std::string(text, message->payload.size()));
     }
-    std::optional<wire::UnitHeader> unit =
-        type == wire::Reply::kBitstream ? wire::ParseUnitHeader(message->payload, false) : std::nullopt;
+    std::optional<wire::UnitHeader> unit = type == wire::Reply::kBitstream
+                                               ? wire::ParseUnitHeader(message->payload, false)
+                                               : std::nullopt;
     if (!unit) return Fail(NV_ENC_ERR_GENERIC, "the engine answered out of turn");
     if (pending_.empty()) continue;
     Bitstream* bitstream = pending_.front();
     pending_.pop_front();
     bitstream->unit = *unit;
-    bitstream->bytes.assign(message->payload.begin() + sizeof(wire::UnitHeader), message->payload.end());
+    bitstream->bytes.assign(message->payload.begin() + sizeof(wire::UnitHeader),
+                            message->payload.end());
     bitstream->ready = true;
   }
 }

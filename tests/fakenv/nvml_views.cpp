@@ -20,7 +20,8 @@ std::vector<nvml::ProcessUtilizationSample> ProcessSamples(const std::vector<Sam
   for (const auto& [key, entry] : merged) {
     if (entry.encUtil > 0 || entry.decUtil > 0) out.push_back(entry);
   }
-  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.timeStamp < b.timeStamp; });
+  std::sort(out.begin(), out.end(),
+            [](const auto& a, const auto& b) { return a.timeStamp < b.timeStamp; });
   return out;
 }
 
@@ -49,7 +50,8 @@ std::vector<nvml::EncoderSessionInfo> EncoderSessions(const std::vector<ClientRe
 
 unsigned EngineUtilization(const std::vector<Sample>& samples, std::uint64_t now_us, bool encoder) {
   // The newest period, with one more of slack for an engine whose sample is a little late.
-  const std::uint64_t since = now_us > 2 * nvml::kSamplingPeriodUs ? now_us - 2 * nvml::kSamplingPeriodUs : 0;
+  const std::uint64_t since =
+      now_us > 2 * nvml::kSamplingPeriodUs ? now_us - 2 * nvml::kSamplingPeriodUs : 0;
   std::map<std::uint32_t, std::pair<std::uint64_t, unsigned>> newest;
   for (const Sample& sample : samples) {
     if (sample.timestamp_us < since) continue;
