@@ -72,8 +72,8 @@ using fakenv::Result;
 
 FAKENV_EXPORT CUresult cuCtxCreate_v2(CUcontext* context, unsigned int, CUdevice device) {
   if (device != 0) return Result(fakenv::kCudaErrorInvalidDevice);
-  // A record whose context failed (the seed's WSL2 box, its memory held by another
-  // tenant) fails here the way that box did.
+  // A record whose context failed (a WSL2 box whose GPU memory another tenant held) fails
+  // here the way that box did.
   if (!fakenv::CurrentRecord().report->cuda_context) return Result(fakenv::kCudaErrorOutOfMemory);
   std::lock_guard<std::mutex> lock(Driver().mutex);
   fakenv::CudaContext* created = fakenv::NewContext();
