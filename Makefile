@@ -15,6 +15,7 @@ PROBE_PACKAGES := g++ cmake ninja-build pkg-config \
 PACKAGES := $(PROBE_PACKAGES) vainfo \
 	libpci-dev \
 	libcurl4-openssl-dev \
+	ffmpeg libx264-dev libx265-dev libavcodec-dev libavutil-dev \
 	libgtest-dev libgmock-dev libbenchmark-dev \
 	libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
 FUZZ_PACKAGES := clang libclang-rt-14-dev

@@ -1,31 +1,33 @@
-// The stand-in for libcuda.so.1: the entry points nv-codec-headers' loader requires, of
-// which the ones the NVIDIA query calls answer from the record named by FAKENV_RECORD and
-// the rest say CUDA_ERROR_NOT_SUPPORTED. cuInit is where a recorded failure, hang or crash
-// happens, as on a real machine whose driver is broken.
+// The stand-in for libcuda.so.1: the device queries answer from the record named by
+// FAKENV_RECORD; contexts, streams and memory work (cuda_context.cpp, cuda_memory.cpp) with
+// host memory as device memory; scale_cuda's resize kernels run (cuda_kernels.cpp); linking,
+// graphics interop and arrays say CUDA_ERROR_NOT_SUPPORTED. cuInit is where a recorded failure,
+// hang or crash happens, as on a real machine whose driver is broken.
 #include <ffnvcodec/dynlink_cuda.h>
 #include <unistd.h>
 
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
+#include "cuda_driver.h"
 #include "fake_record.h"
 #include "fake_results.h"
-
-#define FAKENV_EXPORT extern "C" __attribute__((visibility("default")))
+#include "gpu_uuid.h"
 
 namespace {
 
 const mc::NvidiaFacts& Report() { return *fakenv::CurrentRecord().report; }
 
-bool Initialised(bool set = false) {
-  static bool initialised = false;
-  if (set) initialised = true;
-  return initialised;
+bool Initialised() {
+  std::lock_guard<std::mutex> lock(fakenv::Driver().mutex);
+  return fakenv::Driver().initialised;
 }
 
-// The context handle the stand-in gives out; nothing dereferences it but the stand-ins.
-int context_token = 0;
+// CUDA's texture alignment on current GPUs, which ffmpeg's frame pools align their planes to.
+constexpr int kTextureAlignment = 512;
+constexpr int kAttributeTextureAlignment = 14;
 
 }  // namespace
 
@@ -42,7 +44,8 @@ FAKENV_EXPORT CUresult cuInit(unsigned int) {
     case fakenv::Replay::CuInit::kReport:
       break;
   }
-  Initialised(true);
+  std::lock_guard<std::mutex> lock(fakenv::Driver().mutex);
+  fakenv::Driver().initialised = true;
   return CUDA_SUCCESS;
 }
 
@@ -64,7 +67,8 @@ FAKENV_EXPORT CUresult cuDeviceGet(CUdevice* device, int ordinal) {
   return CUDA_SUCCESS;
 }
 
-FAKENV_EXPORT CUresult cuDeviceGetAttribute(int* value, CUdevice_attribute attribute, CUdevice device) {
+FAKENV_EXPORT CUresult cuDeviceGetAttribute(int* value, CUdevice_attribute attribute,
+                                            CUdevice device) {
   if (device != 0) return static_cast<CUresult>(fakenv::kCudaErrorInvalidDevice);
   // The report's address is canonical, "dddd:bb:dd.f".
   const std::string& address = Report().pci_address;
@@ -73,10 +77,20 @@ FAKENV_EXPORT CUresult cuDeviceGetAttribute(int* value, CUdevice_attribute attri
     return static_cast<CUresult>(fakenv::kCudaErrorUnknown);
   }
   switch (attribute) {
-    case CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID: *value = static_cast<int>(domain); return CUDA_SUCCESS;
-    case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID: *value = static_cast<int>(bus); return CUDA_SUCCESS;
-    case CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID: *value = static_cast<int>(slot); return CUDA_SUCCESS;
-    default: return static_cast<CUresult>(fakenv::kCudaErrorInvalidValue);
+    case CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID:
+      *value = static_cast<int>(domain);
+      return CUDA_SUCCESS;
+    case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID:
+      *value = static_cast<int>(bus);
+      return CUDA_SUCCESS;
+    case CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID:
+      *value = static_cast<int>(slot);
+      return CUDA_SUCCESS;
+    case kAttributeTextureAlignment:
+      *value = kTextureAlignment;
+      return CUDA_SUCCESS;
+    default:
+      return static_cast<CUresult>(fakenv::kCudaErrorInvalidValue);
   }
 }
 
@@ -94,18 +108,11 @@ FAKENV_EXPORT CUresult cuDeviceComputeCapability(int* major, int* minor, CUdevic
   return CUDA_SUCCESS;
 }
 
-FAKENV_EXPORT CUresult cuCtxCreate_v2(CUcontext* context, unsigned int, CUdevice device) {
+FAKENV_EXPORT CUresult cuDeviceGetUuid(CUuuid* uuid, CUdevice device) {
   if (device != 0) return static_cast<CUresult>(fakenv::kCudaErrorInvalidDevice);
-  // A record whose context failed (a WSL2 box, its memory held by another
-  // tenant) fails here the way that box did.
-  if (!Report().cuda_context) return static_cast<CUresult>(fakenv::kCudaErrorOutOfMemory);
-  *context = reinterpret_cast<CUcontext>(&context_token);
+  const std::array<unsigned char, 16> bytes = fakenv::GpuUuid(fakenv::CurrentRecord());
+  std::memcpy(uuid->bytes, bytes.data(), bytes.size());
   return CUDA_SUCCESS;
-}
-
-FAKENV_EXPORT CUresult cuCtxDestroy_v2(CUcontext context) {
-  return context == reinterpret_cast<CUcontext>(&context_token) ? CUDA_SUCCESS
-                                                                : static_cast<CUresult>(fakenv::kCudaErrorInvalidContext);
 }
 
 FAKENV_EXPORT CUresult cuGetErrorName(CUresult result, const char** name) {
@@ -122,55 +129,16 @@ FAKENV_EXPORT CUresult cuGetErrorString(CUresult result, const char** text) {
   return CUDA_SUCCESS;
 }
 
-// The entry points the loader insists on and the query never calls. They take no
+// The entry points the loader insists on that the stand-in does not offer: linking,
+// module globals, graphics interop and arrays. They take no
 // parameters here: on the System V ABI a caller's arguments in registers are simply unused.
 #define FAKENV_UNSUPPORTED(name) \
   FAKENV_EXPORT int name() { return fakenv::kCudaErrorNotSupported; }
-FAKENV_UNSUPPORTED(cuCtxSetLimit)
-FAKENV_UNSUPPORTED(cuCtxPushCurrent_v2)
-FAKENV_UNSUPPORTED(cuCtxPopCurrent_v2)
-FAKENV_UNSUPPORTED(cuMemAlloc_v2)
-FAKENV_UNSUPPORTED(cuMemAllocPitch_v2)
-FAKENV_UNSUPPORTED(cuMemAllocManaged)
-FAKENV_UNSUPPORTED(cuMemsetD8Async)
-FAKENV_UNSUPPORTED(cuMemFree_v2)
-FAKENV_UNSUPPORTED(cuMemcpy)
-FAKENV_UNSUPPORTED(cuMemcpyAsync)
-FAKENV_UNSUPPORTED(cuMemcpy2D_v2)
-FAKENV_UNSUPPORTED(cuMemcpy2DAsync_v2)
-FAKENV_UNSUPPORTED(cuMemcpyHtoD_v2)
-FAKENV_UNSUPPORTED(cuMemcpyHtoDAsync_v2)
-FAKENV_UNSUPPORTED(cuMemcpyDtoH_v2)
-FAKENV_UNSUPPORTED(cuMemcpyDtoHAsync_v2)
-FAKENV_UNSUPPORTED(cuMemcpyDtoD_v2)
-FAKENV_UNSUPPORTED(cuMemcpyDtoDAsync_v2)
-FAKENV_UNSUPPORTED(cuCtxGetDevice)
-FAKENV_UNSUPPORTED(cuDevicePrimaryCtxRetain)
-FAKENV_UNSUPPORTED(cuDevicePrimaryCtxRelease)
-FAKENV_UNSUPPORTED(cuDevicePrimaryCtxSetFlags)
-FAKENV_UNSUPPORTED(cuDevicePrimaryCtxGetState)
-FAKENV_UNSUPPORTED(cuDevicePrimaryCtxReset)
-FAKENV_UNSUPPORTED(cuStreamCreate)
-FAKENV_UNSUPPORTED(cuStreamQuery)
-FAKENV_UNSUPPORTED(cuStreamSynchronize)
-FAKENV_UNSUPPORTED(cuStreamDestroy_v2)
-FAKENV_UNSUPPORTED(cuStreamAddCallback)
-FAKENV_UNSUPPORTED(cuEventCreate)
-FAKENV_UNSUPPORTED(cuEventDestroy_v2)
-FAKENV_UNSUPPORTED(cuEventSynchronize)
-FAKENV_UNSUPPORTED(cuEventQuery)
-FAKENV_UNSUPPORTED(cuEventRecord)
-FAKENV_UNSUPPORTED(cuLaunchKernel)
 FAKENV_UNSUPPORTED(cuLinkCreate)
 FAKENV_UNSUPPORTED(cuLinkAddData)
 FAKENV_UNSUPPORTED(cuLinkComplete)
 FAKENV_UNSUPPORTED(cuLinkDestroy)
-FAKENV_UNSUPPORTED(cuModuleLoadData)
-FAKENV_UNSUPPORTED(cuModuleUnload)
-FAKENV_UNSUPPORTED(cuModuleGetFunction)
 FAKENV_UNSUPPORTED(cuModuleGetGlobal)
-FAKENV_UNSUPPORTED(cuTexObjectCreate)
-FAKENV_UNSUPPORTED(cuTexObjectDestroy)
 FAKENV_UNSUPPORTED(cuGLGetDevices_v2)
 FAKENV_UNSUPPORTED(cuGraphicsGLRegisterImage)
 FAKENV_UNSUPPORTED(cuGraphicsUnregisterResource)

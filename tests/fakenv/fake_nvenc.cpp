@@ -1,159 +1,209 @@
 // The stand-in for libnvidia-encode.so.1: an NVENC API instance whose sessions list the
-// record's codecs, profiles and caps. It knows the GUIDs by name itself, from NVIDIA's
-// headers, rather than through the product's name table, so a wrong name in either shows
-// up as a report that does not replay.
+// record's codecs, profiles and caps, and really encode: each session's pictures go to an
+// engine process (nvenc_session.h). The session cap is the record's, across processes, kept
+// in the state directory (fakenv_state.h).
 #include <ffnvcodec/dynlink_cuda.h>
 #include <ffnvcodec/nvEncodeAPI.h>
 
-#include <array>
 #include <cstdio>
-#include <cstring>
-#include <set>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <string>
-#include <string_view>
 
 #include "fake_record.h"
+#include "fakenv_faults.h"
+#include "fakenv_state.h"
+#include "nvenc_guids.h"
+#include "nvenc_session.h"
 
 #define FAKENV_EXPORT extern "C" __attribute__((visibility("default")))
 
 namespace {
 
-struct NamedGuid {
-  std::string_view codec;  // empty for a codec GUID itself
-  std::string_view name;
-  GUID guid;
+using fakenv::EncodeSession;
+
+// The driver's state in this process, all of it: the open sessions by handle.
+struct NvencDriver {
+  std::mutex mutex;
+  std::map<void*, std::unique_ptr<EncodeSession>> sessions;
 };
 
-// Values of NVIDIA's nvEncodeAPI.h (11.1 for H.264 and HEVC, 12.0 for AV1).
-constexpr std::array<NamedGuid, 18> kGuids{{
-    {"", "H264", {0x6bc82762, 0x4e63, 0x4ca4, {0xaa, 0x85, 0x1e, 0x50, 0xf3, 0x21, 0xf6, 0xbf}}},
-    {"", "HEVC", {0x790cdc88, 0x4522, 0x4d7b, {0x94, 0x25, 0xbd, 0xa9, 0x97, 0x5f, 0x76, 0x03}}},
-    {"", "AV1", {0x0a352289, 0x0aa7, 0x4759, {0x86, 0x2d, 0x5d, 0x15, 0xcd, 0x16, 0xd2, 0x54}}},
-    {"H264", "AutoSelect", {0xbfd6f8e7, 0x233c, 0x4341, {0x8b, 0x3e, 0x48, 0x18, 0x52, 0x38, 0x03, 0xf4}}},
-    {"HEVC", "AutoSelect", {0xbfd6f8e7, 0x233c, 0x4341, {0x8b, 0x3e, 0x48, 0x18, 0x52, 0x38, 0x03, 0xf4}}},
-    {"AV1", "AutoSelect", {0xbfd6f8e7, 0x233c, 0x4341, {0x8b, 0x3e, 0x48, 0x18, 0x52, 0x38, 0x03, 0xf4}}},
-    {"H264", "Baseline", {0x0727bcaa, 0x78c4, 0x4c83, {0x8c, 0x2f, 0xef, 0x3d, 0xff, 0x26, 0x7c, 0x6a}}},
-    {"H264", "Main", {0x60b5c1d4, 0x67fe, 0x4790, {0x94, 0xd5, 0xc4, 0x72, 0x6d, 0x7b, 0x6e, 0x6d}}},
-    {"H264", "High", {0xe7cbc309, 0x4f7a, 0x4b89, {0xaf, 0x2a, 0xd5, 0x37, 0xc9, 0x2b, 0xe3, 0x10}}},
-    {"H264", "High444", {0x7ac663cb, 0xa598, 0x4960, {0xb8, 0x44, 0x33, 0x9b, 0x26, 0x1a, 0x7d, 0x52}}},
-    {"H264", "Stereo", {0x40847bf5, 0x33f7, 0x4601, {0x90, 0x84, 0xe8, 0xfe, 0x3c, 0x1d, 0xb8, 0xb7}}},
-    {"H264", "ProgressiveHigh", {0xb405afac, 0xf32b, 0x417b, {0x89, 0xc4, 0x9a, 0xbe, 0xed, 0x3e, 0x59, 0x78}}},
-    {"H264", "ConstrainedHigh", {0xaec1bd87, 0xe85b, 0x48f2, {0x84, 0xc3, 0x98, 0xbc, 0xa6, 0x28, 0x50, 0x72}}},
-    {"HEVC", "Main", {0xb514c39a, 0xb55b, 0x40fa, {0x87, 0x8f, 0xf1, 0x25, 0x3b, 0x4d, 0xfd, 0xec}}},
-    {"HEVC", "Main10", {0xfa4d2b6c, 0x3a5b, 0x411a, {0x80, 0x18, 0x0a, 0x3f, 0x5e, 0x3c, 0x9b, 0xe5}}},
-    {"HEVC", "FRExt", {0x51ec32b5, 0x1b4c, 0x453c, {0x9c, 0xbd, 0xb6, 0x16, 0xbd, 0x62, 0x13, 0x41}}},
-    {"AV1", "Main", {0x5f2a39f5, 0xf14e, 0x4f95, {0x9a, 0x9e, 0xb7, 0x6d, 0x56, 0x8f, 0xcf, 0x97}}},
-    {"AV1", "High", {0x7c718f81, 0xabb7, 0x4a0e, {0xaf, 0xe4, 0xc8, 0x8b, 0xab, 0x95, 0x79, 0x97}}},
-}};
+NvencDriver& Driver() {
+  static NvencDriver driver;
+  return driver;
+}
 
-bool SameGuid(const GUID& a, const GUID& b) { return std::memcmp(&a, &b, sizeof a) == 0; }
-
-// GuidOf finds a name's GUID, or reads a name in "{xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx}"
-// form; it aborts on anything else, because the record cannot be replayed then.
-GUID GuidOf(std::string_view codec, std::string_view name) {
-  for (const NamedGuid& named : kGuids) {
-    if (named.codec == codec && named.name == name && !name.empty()) return named.guid;
-  }
-  GUID guid{};
-  unsigned d[11];
-  const std::string text(name);
-  if (std::sscanf(text.c_str(), "{%8x-%4x-%4x-%2x%2x-%2x%2x%2x%2x%2x%2x}", &d[0], &d[1], &d[2], &d[3], &d[4], &d[5],
-                  &d[6], &d[7], &d[8], &d[9], &d[10]) == 11) {
-    guid.Data1 = d[0];
-    guid.Data2 = static_cast<std::uint16_t>(d[1]);
-    guid.Data3 = static_cast<std::uint16_t>(d[2]);
-    for (int i = 0; i < 8; ++i) guid.Data4[i] = static_cast<std::uint8_t>(d[3 + i]);
-    return guid;
-  }
-  std::fprintf(stderr, "fakenv: the record names an NVENC GUID \"%s\" the stand-in does not know\n", text.c_str());
-  std::abort();
+EncodeSession* Find(void* encoder) {
+  std::lock_guard<std::mutex> lock(Driver().mutex);
+  auto found = Driver().sessions.find(encoder);
+  return found == Driver().sessions.end() ? nullptr : found->second.get();
 }
 
 const mc::NvEncoderCodec* CodecOf(const GUID& guid) {
   for (const mc::NvEncoderCodec& codec : fakenv::CurrentRecord().report->encoder.codecs) {
-    if (SameGuid(GuidOf("", codec.codec), guid)) return &codec;
+    if (fakenv::SameGuid(fakenv::GuidOf("", codec.codec), guid)) return &codec;
   }
   return nullptr;
 }
 
-// The open sessions, by handle; a handle is the address of an element.
-std::set<int*>& Sessions() {
-  static std::set<int*> sessions;
-  return sessions;
-}
-
-bool IsSession(void* encoder) { return Sessions().count(static_cast<int*>(encoder)) != 0; }
-
 NVENCSTATUS NVENCAPI OpenSession(NV_ENC_OPEN_ENCODE_SESSION_EX_PARAMS* params, void** encoder) {
   const fakenv::Record& record = fakenv::CurrentRecord();
   if (!params || !encoder) return NV_ENC_ERR_INVALID_PTR;
-  if (params->deviceType != NV_ENC_DEVICE_TYPE_CUDA || !params->device) return NV_ENC_ERR_INVALID_DEVICE;
+  if (params->deviceType != NV_ENC_DEVICE_TYPE_CUDA || !params->device)
+    return NV_ENC_ERR_INVALID_DEVICE;
   const mc::NvEncoderFacts& facts = record.report->encoder;
+  // A GPU without an encoder (the H200) refuses here with the status its driver gave.
   if (facts.open_status != 0) return static_cast<NVENCSTATUS>(facts.open_status);
   if (!facts.available) return NV_ENC_ERR_GENERIC;
+  fakenv::ClientRecord client;
+  client.kind = fakenv::ClientKind::kEncoder;
+  client.attributed = fakenv::CurrentFaults().unattributed ? 0 : 1;
+  bool limited = false;
+  std::string error;
+  std::unique_ptr<fakenv::OwnedClient> owned =
+      fakenv::OwnedClient::Register(client, record.replay.session_limit, &limited, &error);
   // A driver over its consumer cap refuses the session as out of memory (status 10), the
   // refusal ffmpeg users meet as "OpenEncodeSessionEx failed: out of memory (10)".
-  if (record.replay.session_limit && static_cast<int>(Sessions().size()) >= *record.replay.session_limit) {
-    return NV_ENC_ERR_OUT_OF_MEMORY;
+  if (limited) return NV_ENC_ERR_OUT_OF_MEMORY;
+  if (!owned) {
+    std::fprintf(stderr, "fakenv: %s\n", error.c_str());
+    return NV_ENC_ERR_GENERIC;
   }
-  int* handle = new int(0);
-  Sessions().insert(handle);
-  *encoder = handle;
+  auto session = std::make_unique<EncodeSession>(std::move(owned));
+  std::lock_guard<std::mutex> lock(Driver().mutex);
+  *encoder = session.get();
+  Driver().sessions.emplace(session.get(), std::move(session));
   return NV_ENC_SUCCESS;
 }
 
 NVENCSTATUS NVENCAPI DestroyEncoder(void* encoder) {
-  if (!IsSession(encoder)) return NV_ENC_ERR_INVALID_ENCODERDEVICE;
-  Sessions().erase(static_cast<int*>(encoder));
-  delete static_cast<int*>(encoder);
+  std::unique_ptr<EncodeSession> session;
+  {
+    std::lock_guard<std::mutex> lock(Driver().mutex);
+    auto found = Driver().sessions.find(encoder);
+    if (found == Driver().sessions.end()) return NV_ENC_ERR_INVALID_ENCODERDEVICE;
+    session = std::move(found->second);
+    Driver().sessions.erase(found);
+  }
   return NV_ENC_SUCCESS;
 }
 
 NVENCSTATUS NVENCAPI GetEncodeGuidCount(void* encoder, std::uint32_t* count) {
-  if (!IsSession(encoder)) return NV_ENC_ERR_INVALID_ENCODERDEVICE;
+  if (!Find(encoder)) return NV_ENC_ERR_INVALID_ENCODERDEVICE;
   *count = static_cast<std::uint32_t>(fakenv::CurrentRecord().report->encoder.codecs.size());
   return NV_ENC_SUCCESS;
 }
 
-NVENCSTATUS NVENCAPI GetEncodeGuids(void* encoder, GUID* guids, std::uint32_t size, std::uint32_t* count) {
-  if (!IsSession(encoder)) return NV_ENC_ERR_INVALID_ENCODERDEVICE;
+NVENCSTATUS NVENCAPI GetEncodeGuids(void* encoder, GUID* guids, std::uint32_t size,
+                                    std::uint32_t* count) {
+  if (!Find(encoder)) return NV_ENC_ERR_INVALID_ENCODERDEVICE;
   const auto& codecs = fakenv::CurrentRecord().report->encoder.codecs;
   std::uint32_t n = 0;
-  for (; n < size && n < codecs.size(); ++n) guids[n] = GuidOf("", codecs[n].codec);
+  for (; n < size && n < codecs.size(); ++n) guids[n] = fakenv::GuidOf("", codecs[n].codec);
   *count = n;
   return NV_ENC_SUCCESS;
 }
 
 NVENCSTATUS NVENCAPI GetProfileGuidCount(void* encoder, GUID codec_guid, std::uint32_t* count) {
-  if (!IsSession(encoder)) return NV_ENC_ERR_INVALID_ENCODERDEVICE;
+  if (!Find(encoder)) return NV_ENC_ERR_INVALID_ENCODERDEVICE;
   const mc::NvEncoderCodec* codec = CodecOf(codec_guid);
   if (!codec) return NV_ENC_ERR_INVALID_PARAM;
   *count = static_cast<std::uint32_t>(codec->profiles.size());
   return NV_ENC_SUCCESS;
 }
 
-NVENCSTATUS NVENCAPI GetProfileGuids(void* encoder, GUID codec_guid, GUID* guids, std::uint32_t size,
-                                     std::uint32_t* count) {
-  if (!IsSession(encoder)) return NV_ENC_ERR_INVALID_ENCODERDEVICE;
+NVENCSTATUS NVENCAPI GetProfileGuids(void* encoder, GUID codec_guid, GUID* guids,
+                                     std::uint32_t size, std::uint32_t* count) {
+  if (!Find(encoder)) return NV_ENC_ERR_INVALID_ENCODERDEVICE;
   const mc::NvEncoderCodec* codec = CodecOf(codec_guid);
   if (!codec) return NV_ENC_ERR_INVALID_PARAM;
   std::uint32_t n = 0;
-  for (; n < size && n < codec->profiles.size(); ++n) guids[n] = GuidOf(codec->codec, codec->profiles[n]);
+  for (; n < size && n < codec->profiles.size(); ++n)
+    guids[n] = fakenv::GuidOf(codec->codec, codec->profiles[n]);
   *count = n;
   return NV_ENC_SUCCESS;
 }
 
-NVENCSTATUS NVENCAPI GetEncodeCaps(void* encoder, GUID codec_guid, NV_ENC_CAPS_PARAM* param, int* value) {
-  if (!IsSession(encoder)) return NV_ENC_ERR_INVALID_ENCODERDEVICE;
+// Caps the record does not state answer 0, which ffmpeg reads as "not supported": no
+// B-pictures, lookahead, temporal AQ or 4:4:4, none of which the engine codes.
+NVENCSTATUS NVENCAPI GetEncodeCaps(void* encoder, GUID codec_guid, NV_ENC_CAPS_PARAM* param,
+                                   int* value) {
+  if (!Find(encoder)) return NV_ENC_ERR_INVALID_ENCODERDEVICE;
   const mc::NvEncoderCodec* codec = CodecOf(codec_guid);
   if (!codec || !param || !value) return NV_ENC_ERR_INVALID_PARAM;
   switch (param->capsToQuery) {
-    case NV_ENC_CAPS_SUPPORT_10BIT_ENCODE: *value = codec->supports_10bit ? 1 : 0; break;
-    case NV_ENC_CAPS_WIDTH_MAX: *value = codec->max_width; break;
-    case NV_ENC_CAPS_HEIGHT_MAX: *value = codec->max_height; break;
-    default: *value = 0; break;
+    case NV_ENC_CAPS_SUPPORT_10BIT_ENCODE:
+      *value = codec->supports_10bit ? 1 : 0;
+      break;
+    case NV_ENC_CAPS_WIDTH_MAX:
+      *value = codec->max_width;
+      break;
+    case NV_ENC_CAPS_HEIGHT_MAX:
+      *value = codec->max_height;
+      break;
+    case NV_ENC_CAPS_SUPPORT_CABAC:
+      *value = 1;
+      break;
+    default:
+      *value = 0;
+      break;
   }
   return NV_ENC_SUCCESS;
+}
+
+NVENCSTATUS NVENCAPI GetPresetConfigEx(void* encoder, GUID codec, GUID, NV_ENC_TUNING_INFO,
+                                       NV_ENC_PRESET_CONFIG* config) {
+  if (!Find(encoder)) return NV_ENC_ERR_INVALID_ENCODERDEVICE;
+  if (!CodecOf(codec) || !config) return NV_ENC_ERR_INVALID_PARAM;
+  fakenv::FillPresetConfig(codec, config);
+  return NV_ENC_SUCCESS;
+}
+
+NVENCSTATUS NVENCAPI GetPresetConfig(void* encoder, GUID codec, GUID preset,
+                                     NV_ENC_PRESET_CONFIG* config) {
+  return GetPresetConfigEx(encoder, codec, preset, NV_ENC_TUNING_INFO_HIGH_QUALITY, config);
+}
+
+// Each of these passes one call on to the session the handle names.
+#define FAKENV_SESSION_CALL(name, method, Argument)                                \
+  NVENCSTATUS NVENCAPI name(void* encoder, Argument argument) {                    \
+    EncodeSession* session = Find(encoder);                                        \
+    return session ? session->method(argument) : NV_ENC_ERR_INVALID_ENCODERDEVICE; \
+  }
+FAKENV_SESSION_CALL(InitializeEncoder, Initialize, NV_ENC_INITIALIZE_PARAMS*)
+FAKENV_SESSION_CALL(CreateInputBuffer, CreateInputBuffer, NV_ENC_CREATE_INPUT_BUFFER*)
+FAKENV_SESSION_CALL(DestroyInputBuffer, DestroyInputBuffer, NV_ENC_INPUT_PTR)
+FAKENV_SESSION_CALL(LockInputBuffer, LockInputBuffer, NV_ENC_LOCK_INPUT_BUFFER*)
+FAKENV_SESSION_CALL(UnlockInputBuffer, UnlockInputBuffer, NV_ENC_INPUT_PTR)
+FAKENV_SESSION_CALL(CreateBitstreamBuffer, CreateBitstreamBuffer, NV_ENC_CREATE_BITSTREAM_BUFFER*)
+FAKENV_SESSION_CALL(DestroyBitstreamBuffer, DestroyBitstreamBuffer, NV_ENC_OUTPUT_PTR)
+FAKENV_SESSION_CALL(RegisterResource, RegisterResource, NV_ENC_REGISTER_RESOURCE*)
+FAKENV_SESSION_CALL(UnregisterResource, UnregisterResource, NV_ENC_REGISTERED_PTR)
+FAKENV_SESSION_CALL(MapInputResource, MapInputResource, NV_ENC_MAP_INPUT_RESOURCE*)
+FAKENV_SESSION_CALL(UnmapInputResource, UnmapInputResource, NV_ENC_INPUT_PTR)
+FAKENV_SESSION_CALL(EncodePicture, EncodePicture, NV_ENC_PIC_PARAMS*)
+FAKENV_SESSION_CALL(LockBitstream, LockBitstream, NV_ENC_LOCK_BITSTREAM*)
+FAKENV_SESSION_CALL(UnlockBitstream, UnlockBitstream, NV_ENC_OUTPUT_PTR)
+FAKENV_SESSION_CALL(GetSequenceParams, GetSequenceParams, NV_ENC_SEQUENCE_PARAM_PAYLOAD*)
+#undef FAKENV_SESSION_CALL
+
+const char* NVENCAPI GetLastErrorString(void* encoder) {
+  EncodeSession* session = Find(encoder);
+  return session ? session->last_error() : "fakenv: no such encoder";
+}
+
+// The stand-in encodes on the default stream only; the streams a client names are accepted
+// as the driver accepts them.
+NVENCSTATUS NVENCAPI SetIoCudaStreams(void* encoder, NV_ENC_CUSTREAM_PTR, NV_ENC_CUSTREAM_PTR) {
+  return Find(encoder) ? NV_ENC_SUCCESS : NV_ENC_ERR_INVALID_ENCODERDEVICE;
+}
+
+// Unimplemented answers every entry point the stand-in does not offer, so that no slot of
+// the function list is left null for a client to call.
+template <typename... Arguments>
+NVENCSTATUS NVENCAPI Unimplemented(Arguments...) {
+  return NV_ENC_ERR_UNIMPLEMENTED;
 }
 
 // ApiVersionOf reads "major.minor" as NvEncodeAPIGetMaxSupportedVersion writes it.
@@ -180,6 +230,7 @@ FAKENV_EXPORT NVENCSTATUS NVENCAPI NvEncodeAPICreateInstance(NV_ENCODE_API_FUNCT
   const std::uint32_t client_minor = (list->version >> 24) & 0x0Fu;
   const std::uint32_t max = ApiVersionOf(fakenv::CurrentRecord().report->encoder.max_api_version);
   if ((client_major << 4 | client_minor) > max) return NV_ENC_ERR_INVALID_VERSION;
+  list->nvEncOpenEncodeSession = Unimplemented;
   list->nvEncOpenEncodeSessionEx = OpenSession;
   list->nvEncDestroyEncoder = DestroyEncoder;
   list->nvEncGetEncodeGUIDCount = GetEncodeGuidCount;
@@ -187,5 +238,37 @@ FAKENV_EXPORT NVENCSTATUS NVENCAPI NvEncodeAPICreateInstance(NV_ENCODE_API_FUNCT
   list->nvEncGetEncodeProfileGUIDCount = GetProfileGuidCount;
   list->nvEncGetEncodeProfileGUIDs = GetProfileGuids;
   list->nvEncGetEncodeCaps = GetEncodeCaps;
+  list->nvEncGetInputFormatCount = Unimplemented;
+  list->nvEncGetInputFormats = Unimplemented;
+  list->nvEncGetEncodePresetCount = Unimplemented;
+  list->nvEncGetEncodePresetGUIDs = Unimplemented;
+  list->nvEncGetEncodePresetConfig = GetPresetConfig;
+  list->nvEncGetEncodePresetConfigEx = GetPresetConfigEx;
+  list->nvEncInitializeEncoder = InitializeEncoder;
+  list->nvEncCreateInputBuffer = CreateInputBuffer;
+  list->nvEncDestroyInputBuffer = DestroyInputBuffer;
+  list->nvEncLockInputBuffer = LockInputBuffer;
+  list->nvEncUnlockInputBuffer = UnlockInputBuffer;
+  list->nvEncCreateBitstreamBuffer = CreateBitstreamBuffer;
+  list->nvEncDestroyBitstreamBuffer = DestroyBitstreamBuffer;
+  list->nvEncEncodePicture = EncodePicture;
+  list->nvEncLockBitstream = LockBitstream;
+  list->nvEncUnlockBitstream = UnlockBitstream;
+  list->nvEncGetEncodeStats = Unimplemented;
+  list->nvEncGetSequenceParams = GetSequenceParams;
+  list->nvEncGetSequenceParamEx = Unimplemented;
+  list->nvEncRegisterAsyncEvent = Unimplemented;
+  list->nvEncUnregisterAsyncEvent = Unimplemented;
+  list->nvEncMapInputResource = MapInputResource;
+  list->nvEncUnmapInputResource = UnmapInputResource;
+  list->nvEncRegisterResource = RegisterResource;
+  list->nvEncUnregisterResource = UnregisterResource;
+  list->nvEncInvalidateRefFrames = Unimplemented;
+  list->nvEncReconfigureEncoder = Unimplemented;
+  list->nvEncCreateMVBuffer = Unimplemented;
+  list->nvEncDestroyMVBuffer = Unimplemented;
+  list->nvEncRunMotionEstimationOnly = Unimplemented;
+  list->nvEncGetLastErrorString = GetLastErrorString;
+  list->nvEncSetIOCudaStreams = SetIoCudaStreams;
   return NV_ENC_SUCCESS;
 }

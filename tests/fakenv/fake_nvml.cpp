@@ -1,26 +1,234 @@
-// The stand-in for libnvidia-ml.so.1: the four NVML entry points the query uses, answering
-// the driver version from the record.
+// The stand-in for libnvidia-ml.so.1: the driver version from the record, and what a
+// worker's gate and evidence sampler read, from the state directory that every process
+// using the stand-in GPU shares (fakenv_state.h): per-process encoder and decoder samples
+// of the engines' real work, the encode session list, and the video memory the live clients
+// hold. nvmlDeviceGetEncoderCapacity is left out on purpose: it reports 100 on a real H200,
+// which has no encoder, so nothing may take it for the truth.
 #include <cstdio>
+#include <cstring>
+#include <vector>
 
 #include "fake_record.h"
 #include "fake_results.h"
+#include "fakenv_state.h"
+#include "gpu_uuid.h"
+#include "nvml_types.h"
+#include "nvml_views.h"
 
 #define FAKENV_EXPORT extern "C" __attribute__((visibility("default")))
 
-FAKENV_EXPORT int nvmlInit_v2() {
-  const fakenv::Record& record = fakenv::CurrentRecord();
-  return record.replay.nvml_init_result.value_or(fakenv::kNvmlSuccess);
+namespace {
+
+using namespace fakenv::nvml;
+
+constexpr unsigned long long kDefaultVramMiB = 16384;
+constexpr unsigned kDefaultTemperatureC = 40;
+
+// The one device's handle; nothing dereferences it.
+char device_token;
+void* const kDevice = &device_token;
+
+bool IsDevice(void* device) { return device == kDevice; }
+
+bool HasGpu() { return fakenv::CurrentRecord().report.has_value(); }
+
+// Fill copies a list into a caller's array, NVML's way: a count of 0 asks for the count, and
+// a short array is answered with the count needed.
+template <typename T>
+int Fill(const std::vector<T>& items, unsigned int* count, T* out) {
+  if (!count) return kErrorInvalidArgument;
+  const auto needed = static_cast<unsigned int>(items.size());
+  if (*count == 0 && !out) {
+    *count = needed;
+    return kSuccess;
+  }
+  if (*count < needed || (!out && needed > 0)) {
+    *count = needed;
+    return kErrorInsufficientSize;
+  }
+  for (std::size_t i = 0; i < items.size(); ++i) out[i] = items[i];
+  *count = needed;
+  return kSuccess;
 }
 
-FAKENV_EXPORT int nvmlShutdown() { return fakenv::kNvmlSuccess; }
+bool SameAddress(const char* bus_id, const std::string& canonical) {
+  unsigned domain = 0, bus = 0, slot = 0, function = 0, d2 = 0, b2 = 0, s2 = 0, f2 = 0;
+  return std::sscanf(bus_id, "%x:%x:%x.%x", &domain, &bus, &slot, &function) == 4 &&
+         std::sscanf(canonical.c_str(), "%x:%x:%x.%x", &d2, &b2, &s2, &f2) == 4 && domain == d2 &&
+         bus == b2 && slot == s2 && function == f2;
+}
+
+}  // namespace
+
+FAKENV_EXPORT int nvmlInit_v2() {
+  const fakenv::Record& record = fakenv::CurrentRecord();
+  return record.replay.nvml_init_result.value_or(kSuccess);
+}
+FAKENV_EXPORT int nvmlInit() { return nvmlInit_v2(); }
+FAKENV_EXPORT int nvmlShutdown() { return kSuccess; }
 
 FAKENV_EXPORT int nvmlSystemGetDriverVersion(char* version, unsigned int length) {
   const fakenv::Record& record = fakenv::CurrentRecord();
   // A report without a driver version is one whose NVML could not say; the stand-in
   // cannot know why, and says so in NVML's most general words.
-  if (!record.report || record.report->driver_version.empty()) return fakenv::kNvmlErrorUnknown;
+  if (!record.report || record.report->driver_version.empty()) return kErrorUnknown;
   std::snprintf(version, length, "%s", record.report->driver_version.c_str());
-  return fakenv::kNvmlSuccess;
+  return kSuccess;
 }
 
 FAKENV_EXPORT const char* nvmlErrorString(int result) { return fakenv::NvmlErrorText(result); }
+
+FAKENV_EXPORT int nvmlDeviceGetCount_v2(unsigned int* count) {
+  if (!count) return kErrorInvalidArgument;
+  if (!HasGpu()) return kErrorUnknown;
+  *count = 1;
+  return kSuccess;
+}
+FAKENV_EXPORT int nvmlDeviceGetCount(unsigned int* count) { return nvmlDeviceGetCount_v2(count); }
+
+FAKENV_EXPORT int nvmlDeviceGetHandleByIndex_v2(unsigned int index, void** device) {
+  if (!device || index != 0) return kErrorInvalidArgument;
+  if (!HasGpu()) return kErrorUnknown;
+  *device = kDevice;
+  return kSuccess;
+}
+FAKENV_EXPORT int nvmlDeviceGetHandleByIndex(unsigned int index, void** device) {
+  return nvmlDeviceGetHandleByIndex_v2(index, device);
+}
+
+FAKENV_EXPORT int nvmlDeviceGetHandleByPciBusId_v2(const char* bus_id, void** device) {
+  if (!bus_id || !device) return kErrorInvalidArgument;
+  if (!HasGpu()) return kErrorUnknown;
+  if (!SameAddress(bus_id, fakenv::CurrentRecord().identity.pci_address)) return kErrorNotFound;
+  *device = kDevice;
+  return kSuccess;
+}
+FAKENV_EXPORT int nvmlDeviceGetHandleByPciBusId(const char* bus_id, void** device) {
+  return nvmlDeviceGetHandleByPciBusId_v2(bus_id, device);
+}
+
+FAKENV_EXPORT int nvmlDeviceGetName(void* device, char* name, unsigned int length) {
+  if (!IsDevice(device) || !name) return kErrorInvalidArgument;
+  std::snprintf(name, length, "%s", fakenv::CurrentRecord().report->name.c_str());
+  return kSuccess;
+}
+
+FAKENV_EXPORT int nvmlDeviceGetUUID(void* device, char* uuid, unsigned int length) {
+  if (!IsDevice(device) || !uuid) return kErrorInvalidArgument;
+  const std::string text = fakenv::GpuUuidText(fakenv::CurrentRecord());
+  if (length <= text.size()) return kErrorInsufficientSize;
+  std::snprintf(uuid, length, "%s", text.c_str());
+  return kSuccess;
+}
+
+FAKENV_EXPORT int nvmlDeviceGetPciInfo_v3(void* device, PciInfo* pci) {
+  if (!IsDevice(device) || !pci) return kErrorInvalidArgument;
+  const fakenv::Identity& identity = fakenv::CurrentRecord().identity;
+  std::memset(pci, 0, sizeof *pci);
+  unsigned function = 0;
+  std::sscanf(identity.pci_address.c_str(), "%x:%x:%x.%x", &pci->domain, &pci->bus, &pci->device,
+              &function);
+  pci->pciDeviceId =
+      static_cast<unsigned>(std::strtoul(identity.device.c_str(), nullptr, 16) << 16 |
+                            std::strtoul(identity.vendor.c_str(), nullptr, 16));
+  std::snprintf(pci->busIdLegacy, sizeof pci->busIdLegacy, "%04X:%02X:%02X.0", pci->domain,
+                pci->bus, pci->device);
+  std::snprintf(pci->busId, sizeof pci->busId, "%08X:%02X:%02X.0", pci->domain, pci->bus,
+                pci->device);
+  return kSuccess;
+}
+
+FAKENV_EXPORT int nvmlDeviceGetMemoryInfo(void* device, Memory* memory) {
+  if (!IsDevice(device) || !memory) return kErrorInvalidArgument;
+  const fakenv::Replay& replay = fakenv::CurrentRecord().replay;
+  const unsigned long long total =
+      (replay.vram_mib ? static_cast<unsigned long long>(*replay.vram_mib) : kDefaultVramMiB) << 20;
+  const unsigned long long used = fakenv::UsedVideoMemory(fakenv::LiveClients(fakenv::StateDir()));
+  memory->total = total;
+  memory->used = used < total ? used : total;
+  memory->free = total - memory->used;
+  return kSuccess;
+}
+
+FAKENV_EXPORT int nvmlDeviceGetTemperature(void* device, unsigned int sensor,
+                                           unsigned int* temperature) {
+  if (!IsDevice(device) || !temperature || sensor != kTemperatureGpu) return kErrorInvalidArgument;
+  const fakenv::Replay& replay = fakenv::CurrentRecord().replay;
+  *temperature =
+      replay.temperature_c ? static_cast<unsigned>(*replay.temperature_c) : kDefaultTemperatureC;
+  return kSuccess;
+}
+
+FAKENV_EXPORT int nvmlDeviceGetCurrentClocksThrottleReasons(void* device,
+                                                            unsigned long long* reasons) {
+  if (!IsDevice(device) || !reasons) return kErrorInvalidArgument;
+  *reasons =
+      static_cast<unsigned long long>(fakenv::CurrentRecord().replay.throttle_reasons.value_or(0));
+  return kSuccess;
+}
+// NVML 12.4 renamed the call; both names answer.
+FAKENV_EXPORT int nvmlDeviceGetCurrentClocksEventReasons(void* device,
+                                                         unsigned long long* reasons) {
+  return nvmlDeviceGetCurrentClocksThrottleReasons(device, reasons);
+}
+
+FAKENV_EXPORT int nvmlDeviceGetProcessUtilization(void* device, ProcessUtilizationSample* samples,
+                                                  unsigned int* count,
+                                                  unsigned long long last_seen) {
+  if (!IsDevice(device) || !count) return kErrorInvalidArgument;
+  const std::vector<ProcessUtilizationSample> newer =
+      fakenv::ProcessSamples(fakenv::SamplesSince(fakenv::StateDir(), last_seen));
+  // Sizing call: the real driver answers a buffer size even when nothing ran.
+  if (!samples || *count < newer.size()) {
+    *count = static_cast<unsigned int>(newer.empty() ? 1 : newer.size());
+    return kErrorInsufficientSize;
+  }
+  if (newer.empty()) {
+    *count = 0;
+    return kErrorNotFound;
+  }
+  return Fill(newer, count, samples);
+}
+
+FAKENV_EXPORT int nvmlDeviceGetEncoderSessions(void* device, unsigned int* count,
+                                               EncoderSessionInfo* sessions) {
+  if (!IsDevice(device)) return kErrorInvalidArgument;
+  const std::string dir = fakenv::StateDir();
+  return Fill(fakenv::EncoderSessions(fakenv::LiveClients(dir), fakenv::SamplesSince(dir, 0)),
+              count, sessions);
+}
+
+FAKENV_EXPORT int nvmlDeviceGetEncoderStats(void* device, unsigned int* count, unsigned int* fps,
+                                            unsigned int* latency) {
+  if (!IsDevice(device) || !count || !fps || !latency) return kErrorInvalidArgument;
+  const std::string dir = fakenv::StateDir();
+  const std::vector<EncoderSessionInfo> sessions =
+      fakenv::EncoderSessions(fakenv::LiveClients(dir), fakenv::SamplesSince(dir, 0));
+  *count = static_cast<unsigned int>(sessions.size());
+  unsigned long long fps_sum = 0, latency_sum = 0;
+  for (const EncoderSessionInfo& session : sessions) {
+    fps_sum += session.averageFps;
+    latency_sum += session.averageLatency;
+  }
+  *fps = sessions.empty() ? 0 : static_cast<unsigned int>(fps_sum / sessions.size());
+  *latency = sessions.empty() ? 0 : static_cast<unsigned int>(latency_sum / sessions.size());
+  return kSuccess;
+}
+
+FAKENV_EXPORT int nvmlDeviceGetEncoderUtilization(void* device, unsigned int* utilization,
+                                                  unsigned int* period) {
+  if (!IsDevice(device) || !utilization || !period) return kErrorInvalidArgument;
+  const std::uint64_t now = fakenv::NowMicros();
+  *utilization = fakenv::EngineUtilization(fakenv::SamplesSince(fakenv::StateDir(), 0), now, true);
+  *period = kSamplingPeriodUs;
+  return kSuccess;
+}
+
+FAKENV_EXPORT int nvmlDeviceGetDecoderUtilization(void* device, unsigned int* utilization,
+                                                  unsigned int* period) {
+  if (!IsDevice(device) || !utilization || !period) return kErrorInvalidArgument;
+  const std::uint64_t now = fakenv::NowMicros();
+  *utilization = fakenv::EngineUtilization(fakenv::SamplesSince(fakenv::StateDir(), 0), now, false);
+  *period = kSamplingPeriodUs;
+  return kSuccess;
+}

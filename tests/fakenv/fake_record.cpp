@@ -70,7 +70,10 @@ bool ReadReplay(JsonReader& reader, const Json& object, Replay& replay) {
   }
   return ReadOptionalInt(reader, object, "cuvidGetDecoderCaps", replay.decoder_caps_result) &&
          ReadOptionalInt(reader, object, "sessionLimit", replay.session_limit) &&
-         ReadOptionalInt(reader, object, "nvmlInit", replay.nvml_init_result);
+         ReadOptionalInt(reader, object, "nvmlInit", replay.nvml_init_result) &&
+         ReadOptionalInt(reader, object, "vramMiB", replay.vram_mib) &&
+         ReadOptionalInt(reader, object, "temperatureC", replay.temperature_c) &&
+         ReadOptionalInt(reader, object, "throttleReasons", replay.throttle_reasons);
 }
 
 }  // namespace

@@ -42,6 +42,12 @@ struct Replay {
   std::optional<int> session_limit;
   // The nvmlReturn_t nvmlInit_v2 returns, when set.
   std::optional<int> nvml_init_result;
+  // What NVML reports of the board beyond the report: its video memory in MiB (16384 when
+  // unset), its temperature in degrees Celsius (40 when unset) and its clock throttle
+  // reasons, NVML's bitmask (none when unset).
+  std::optional<int> vram_mib;
+  std::optional<int> temperature_c;
+  std::optional<int> throttle_reasons;
 };
 
 struct Record {

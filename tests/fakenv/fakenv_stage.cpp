@@ -5,7 +5,9 @@
 //             record has one;
 //   DIR/dev   dev/dri/<render node> when there is one;
 //   DIR/lib   links to the stand-in libraries, less those the record says are absent;
-//             this is the directory to put on LD_LIBRARY_PATH.
+//             this is the directory to put on LD_LIBRARY_PATH;
+//   DIR/state the GPU's shared state (fakenv_state.h), empty: the stand-ins loaded from
+//             DIR/lib use it unless FAKENV_STATE_DIR names another.
 // Only the kernel and NVIDIA's libraries are faked; nv-codec-headers' loader is real.
 #include <cstdio>
 #include <filesystem>
@@ -73,5 +75,6 @@ int main(int argc, char** argv) {
     if (!absent) Link(dir / "lib" / library, built / library);
   }
   fs::create_directories(dir / "lib");
+  fs::create_directories(dir / "state");
   return 0;
 }

@@ -1,0 +1,48 @@
+// The CUDA stand-in's state in one process, all of it in one place: its contexts (each a
+// client in the state directory, holding the video memory allocated in it), the current
+// context of each thread, and the allocations. Device memory is host memory: a CUdeviceptr
+// is a host address, which the stand-ins' copies and the NVENC stand-in read directly.
+#pragma once
+
+#include <ffnvcodec/dynlink_cuda.h>
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+
+#include "fakenv_state.h"
+
+#define FAKENV_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace fakenv {
+
+struct CudaContext {
+  std::unique_ptr<OwnedClient> client;
+  std::size_t allocated_bytes = 0;
+  // For the primary context: how many retains are outstanding.
+  int retains = 0;
+};
+
+struct CudaDriver {
+  std::mutex mutex;
+  bool initialised = false;
+  std::set<CudaContext*> contexts;
+  CudaContext* primary = nullptr;
+  // Each allocation's size and the context it was made in.
+  std::map<CUdeviceptr, std::pair<std::size_t, CudaContext*>> allocations;
+};
+
+CudaDriver& Driver();
+
+// CurrentContext is the calling thread's current context, or null.
+CudaContext* CurrentContext();
+
+// AccountContextMemory rewrites a context's client record after an allocation changed.
+void AccountContextMemory(CudaContext& context);
+
+// The CUresult values nv-codec-headers does not name.
+inline CUresult Result(int value) { return static_cast<CUresult>(value); }
+
+}  // namespace fakenv

@@ -1,0 +1,54 @@
+// VideoParser is the NVDEC parser stand-in (cuvidCreateVideoParser): it hands the stream's
+// packets to a decoding engine process, and for each picture the engine gives back calls
+// the client's callbacks as NVIDIA's parser does (the sequence callback when the format is
+// first known or changes, then "decode" and "display"), in display order. While the client's
+// decode callback runs, the picture waits in a handoff that cuvidDecodePicture takes into
+// the decoder's surface.
+#pragma once
+
+#include <ffnvcodec/dynlink_cuda.h>
+#include <ffnvcodec/dynlink_nvcuvid.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "engine_client.h"
+#include "engine_decoder.h"
+#include "fakenv_state.h"
+
+namespace fakenv {
+
+// The picture the parser is handing over, for cuvidDecodePicture on the same thread.
+struct Handoff {
+  const wire::UnitHeader* unit = nullptr;
+  const std::byte* nv12 = nullptr;
+  // Set while the client's sequence callback runs: the only place a decoder fed by this
+  // parser is created, so cuvidCreateDecoder outside it is a client that brought its own
+  // parser (libavcodec's NVDEC hwaccel), whose parsed pictures the stand-in cannot decode.
+  bool in_sequence_callback = false;
+};
+Handoff& CurrentHandoff();
+
+class VideoParser {
+ public:
+  // Create starts the engine; nullptr, with the CUresult in `*result`, when it cannot.
+  static std::unique_ptr<VideoParser> Create(const CUVIDPARSERPARAMS& params, CUresult* result);
+  CUresult Parse(const CUVIDSOURCEDATAPACKET& packet);
+
+ private:
+  VideoParser(const CUVIDPARSERPARAMS& params, std::unique_ptr<OwnedClient> client,
+              std::unique_ptr<EngineClient> engine);
+  CUresult Exchange(wire::Request request, std::span<const std::byte> body,
+                    std::span<const std::byte> bytes);
+  bool Deliver(const wire::UnitHeader& unit, const std::byte* nv12);
+
+  CUVIDPARSERPARAMS params_;
+  std::unique_ptr<OwnedClient> client_;
+  std::unique_ptr<EngineClient> engine_;
+  std::uint32_t width_ = 0;
+  std::uint32_t height_ = 0;
+  int next_surface_ = 0;
+};
+
+}  // namespace fakenv

@@ -1,0 +1,42 @@
+// EngineClient is a stand-in library's end of its engine: the separate process that does a
+// session's coding, as a GPU's video engine does it apart from the CPU. The stand-in starts
+// one per encode session (when the encoder is initialised) and one per decoder (when the
+// parser is created), and the engine ends when the stand-in closes its socket.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "engine_wire.h"
+
+namespace fakenv {
+
+class EngineClient {
+ public:
+  enum class Role { kEncoder, kDecoder };
+
+  // Start runs the engine (FAKENV_ENGINE, or the one built beside the stand-ins) for the
+  // client `client_id` of this process; nullptr, with the reason in `*error`, when it
+  // cannot be started.
+  static std::unique_ptr<EngineClient> Start(Role role, std::uint32_t client_id,
+                                             std::string* error);
+  ~EngineClient();
+  EngineClient(const EngineClient&) = delete;
+  EngineClient& operator=(const EngineClient&) = delete;
+
+  bool Send(wire::Request type, std::span<const std::byte> body,
+            std::span<const std::byte> bytes = {});
+  // Receive gives nullopt once the engine is gone (it died, or sent something malformed).
+  std::optional<wire::Message> Receive();
+  bool gone() const { return gone_; }
+
+ private:
+  explicit EngineClient(int socket) : socket_(socket) {}
+  int socket_;
+  bool gone_ = false;
+};
+
+}  // namespace fakenv

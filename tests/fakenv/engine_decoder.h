@@ -1,0 +1,35 @@
+// The engine's decoder, over Debian's libavcodec: it takes a stream's packets as the NVDEC
+// parser stand-in hands them over and gives back NV12 pictures in display order, as NVDEC
+// writes them to its output surfaces.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "engine_wire.h"
+
+namespace fakenv {
+
+struct DecodedPicture {
+  wire::UnitHeader header;
+  // NV12 at header.pitch: the luma rows, then the interleaved chroma rows.
+  std::vector<std::byte> nv12;
+};
+
+class Decoder {
+ public:
+  virtual ~Decoder() = default;
+  // Decode takes one packet; `out` gets the pictures that became ready.
+  virtual bool Decode(std::span<const std::byte> packet, std::optional<std::int64_t> pts,
+                      std::vector<DecodedPicture>& out, std::string* error) = 0;
+  virtual bool Flush(std::vector<DecodedPicture>& out, std::string* error) = 0;
+};
+
+std::unique_ptr<Decoder> OpenDecoder(wire::Codec codec, std::string* error);
+
+}  // namespace fakenv

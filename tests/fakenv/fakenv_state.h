@@ -1,0 +1,113 @@
+// The stand-in GPU's shared state: what every process that touches the GPU sees alike, as
+// the real driver's state lives in the kernel. It is a directory (FAKENV_STATE_DIR, by
+// default `state` beside the directory the stand-in library was loaded from, which in a
+// machine laid out by fakenv_stage is MACHINE/state):
+//   lock          flock'd while a client is registered or removed, so that the session cap
+//                 holds across processes;
+//   ids           one byte appended per client; its length is the newest client's id;
+//   clients/ID    one ClientRecord per live CUDA context, encode session or decoder, flock'd
+//                 by the process that owns it for as long as it lives; a record whose lock
+//                 can be taken belongs to a process that died, and is reclaimed;
+//   samples/ID    the Samples the client's engine appended, one per sampling period.
+// Both record kinds are fixed binary structures, read back through the Decode functions,
+// which check every field.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace fakenv {
+
+enum class ClientKind : std::uint32_t { kContext = 1, kEncoder = 2, kDecoder = 3 };
+
+inline constexpr std::uint32_t kClientMagic = 0x4c43564e;  // "NVCL"
+inline constexpr std::uint32_t kSampleMagic = 0x4d53564e;  // "NVSM"
+
+struct ClientRecord {
+  std::uint32_t magic = kClientMagic;
+  ClientKind kind = ClientKind::kContext;
+  std::uint32_t id = 0;
+  // The process that owns the client, as NVML names it.
+  std::uint32_t pid = 0;
+  // NVML's nvmlEncoderType_t for an encoder (0 H.264, 1 HEVC), cudaVideoCodec for a decoder.
+  std::uint32_t codec = 0;
+  std::uint32_t width = 0;
+  std::uint32_t height = 0;
+  // 0 when the engine's work must not be attributed (the `unattributed` fault).
+  std::uint32_t attributed = 1;
+  // The video memory the client holds.
+  std::uint64_t vram_bytes = 0;
+};
+static_assert(sizeof(ClientRecord) == 40);
+
+// One sampling period of an engine, as NVML's process samples report it.
+struct Sample {
+  std::uint32_t magic = kSampleMagic;
+  std::uint32_t client_id = 0;
+  // The end of the period, in microseconds of CLOCK_REALTIME (NVML's "CPU timestamp").
+  std::uint64_t timestamp_us = 0;
+  std::uint32_t pid = 0;
+  std::uint32_t enc_util = 0;
+  std::uint32_t dec_util = 0;
+  std::uint32_t average_fps = 0;
+  std::uint32_t average_latency_us = 0;
+  // The engine's CPU time from its start to the end of the period, in milliseconds: what
+  // the engine really worked, which no NVML call reports but a test compares against.
+  std::uint32_t engine_cpu_ms = 0;
+};
+static_assert(sizeof(Sample) == 40);
+
+// The Decode functions take a record as it was read from a file, and give nullopt for one
+// that is short, or whose magic, kind or figures are out of range.
+std::optional<ClientRecord> DecodeClientRecord(std::span<const std::byte> bytes);
+std::optional<Sample> DecodeSample(std::span<const std::byte> bytes);
+// DecodeSamples reads a samples file, skipping records that do not decode.
+std::vector<Sample> DecodeSamples(std::span<const std::byte> bytes);
+
+// StateDir is the state directory this process uses, created if missing.
+std::string StateDir();
+
+// An OwnedClient is a client record this process registered; the record stays in the state
+// directory, locked, for as long as the object lives.
+class OwnedClient {
+ public:
+  // Register adds a client of `record.kind` (its id and pid filled in here). With a limit,
+  // it refuses, leaving `*limited` true, once that many live clients of the kind exist in
+  // all processes together. It gives nullptr, with the reason in `*error`, when the state
+  // directory cannot be written.
+  static std::unique_ptr<OwnedClient> Register(ClientRecord record, std::optional<int> limit,
+                                               bool* limited, std::string* error);
+  ~OwnedClient();
+  OwnedClient(const OwnedClient&) = delete;
+  OwnedClient& operator=(const OwnedClient&) = delete;
+
+  // Update rewrites the record, for a client whose codec, size or memory became known.
+  void Update(const ClientRecord& record);
+  const ClientRecord& record() const { return record_; }
+
+ private:
+  OwnedClient(std::string path, int fd, ClientRecord record);
+  std::string path_;
+  int fd_;
+  ClientRecord record_;
+};
+
+// LiveClients lists the clients whose owners are alive, reclaiming the records of owners
+// that died.
+std::vector<ClientRecord> LiveClients(const std::string& dir);
+
+// AppendSample adds one sampling period of a client's engine.
+void AppendSample(const std::string& dir, const Sample& sample);
+
+// SamplesSince gives every client's samples newer than `after_us`.
+std::vector<Sample> SamplesSince(const std::string& dir, std::uint64_t after_us);
+
+// NowMicros is CLOCK_REALTIME in microseconds, the clock of Sample::timestamp_us.
+std::uint64_t NowMicros();
+
+}  // namespace fakenv
