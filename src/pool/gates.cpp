@@ -31,10 +31,10 @@ JobNeed NeedOf(const JobShape& shape, const GateConfig& gates) {
                  std::max(shape.resolution, shape.source_resolution)};
 }
 
-bool PassesHardGates(const JobNeed& need, const WorkerStatus& worker) {
-  if (need.av1_source && !worker.capabilities.av1_dec) return false;
-  if (need.av1_output && !worker.capabilities.av1_enc) return false;
-  return need.height <= worker.capabilities.max_height;
+bool PassesHardGates(const JobNeed& need, const Capabilities& capabilities) {
+  if (need.av1_source && !capabilities.av1_dec) return false;
+  if (need.av1_output && !capabilities.av1_enc) return false;
+  return need.height <= capabilities.max_height;
 }
 
 bool PassesGates(const JobNeed& need, const WorkerStatus& worker, double weight,

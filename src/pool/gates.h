@@ -24,7 +24,10 @@ struct JobNeed {
 
 JobNeed NeedOf(const JobShape& shape, const GateConfig& gates);
 
-bool PassesHardGates(const JobNeed& need, const WorkerStatus& worker);
+bool PassesHardGates(const JobNeed& need, const Capabilities& capabilities);
+inline bool PassesHardGates(const JobNeed& need, const WorkerStatus& worker) {
+  return PassesHardGates(need, worker.capabilities);
+}
 
 // PassesGates is both the hard gates and the class's soft gates; `weight` is the worker's
 // learned ŵ for the class.

@@ -461,11 +461,16 @@ class Cycle {
       if (gated && !PassesGates(gated->need, *status_[i], weight, config_.gates)) continue;
       candidates.emplace_back(weight, i);
     }
+    // Equal weights (before any job has been learned, all sit at the prior) fall back on
+    // what the status states: WARM before SPARE, then the faster realtime factor.
     std::sort(candidates.begin(), candidates.end(), [&](const auto& a, const auto& b) {
       if (a.first != b.first) return a.first > b.first;
       const bool a_warm = state().workers[a.second].state == ManagerState::kWarm;
       const bool b_warm = state().workers[b.second].state == ManagerState::kWarm;
       if (a_warm != b_warm) return a_warm;
+      const double a_speed = status_[a.second]->realtime_factor_ewma;
+      const double b_speed = status_[b.second]->realtime_factor_ewma;
+      if (a_speed != b_speed) return a_speed > b_speed;
       return state().workers[a.second].name < state().workers[b.second].name;
     });
     int said = 0;
@@ -542,8 +547,9 @@ class Cycle {
     }
     int spare_left = 0;
     int in_progress = 0;
+    // A SPARE worker whose probe failed cannot be promoted, so it does not hold a wake back.
     for (std::size_t i = 0; i < state().workers.size(); ++i) {
-      spare_left += IsCandidate(i);
+      spare_left += IsCandidate(i) && status_[i]->probe_ok;
       in_progress += state().workers[i].wake_started.has_value();
     }
     if (spare_left > 0) {

@@ -39,10 +39,20 @@ TEST(Wake, OnlyAfterFiveMinutesAtPressure08) {
 
 TEST(Wake, NotWhileASpareWorkerIsLeft) {
   PolicyRun run = FullPool(1);
-  run.Add(SpareWorker("spare")).probe_ok = false;  // a candidate that cannot be promoted yet
-  run.RunFor(Minutes(20));
+  run.Add(SpareWorker("spare"));
+  for (int cycle = 0; cycle < 80; ++cycle) {
+    run.Status("spare").probe_age = Minutes(9);  // asked to probe, it never answers
+    run.Step();
+  }
   EXPECT_EQ(run.Count(ActionKind::kWake), 0);
   EXPECT_TRUE(run.Said(ReasonCode::kWakeSpareLeft)) << run.Reasons();
+}
+
+TEST(Wake, ASpareWhoseProbeFailedDoesNotHoldAWakeBack) {
+  PolicyRun run = FullPool(1);
+  run.Add(SpareWorker("red")).probe_ok = false;
+  run.RunFor(Minutes(5) + Seconds(15));
+  EXPECT_EQ(run.Count(ActionKind::kWake), 1) << run.Reasons();
 }
 
 TEST(Wake, AtMostTwoAtOnceAndThreeMinutesApart) {
