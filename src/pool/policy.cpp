@@ -44,9 +44,9 @@ struct Bucket {
 // rules apply: faults first, since they bypass everything, then the queue.
 class Cycle {
  public:
-  Cycle(const PoolState& state, const Signals& signals, TimePoint now, const PoolConfig& config)
+  Cycle(PoolState state, const Signals& signals, TimePoint now, const PoolConfig& config)
       : signals_(signals), now_(now), config_(config) {
-    decision_.state = state;
+    decision_.state = std::move(state);
   }
 
   Decision Run() {
@@ -115,25 +115,36 @@ class Cycle {
   // Every worker in the signals has a record; one not seen before joins as SPARE.
   void MatchWorkers() {
     std::vector<WorkerRecord>& workers = state().workers;
-    workers.reserve(workers.size() + signals_.workers.size());
-    std::unordered_map<std::string_view, std::size_t> index;
-    index.reserve(workers.size() * 2);
-    for (std::size_t i = 0; i < workers.size(); ++i) index.emplace(workers[i].name, i);
     status_.assign(workers.size(), nullptr);
-    for (const WorkerStatus& status : signals_.workers) {
-      auto found = index.find(status.name);
-      if (found != index.end()) {
-        status_[found->second] = &status;
-        continue;
+    // The service and the simulator list the workers in the order of the records, so the
+    // common case needs no look-up by name.
+    std::size_t in_order = 0;
+    while (in_order < workers.size() && in_order < signals_.workers.size() &&
+           workers[in_order].name == signals_.workers[in_order].name) {
+      status_[in_order] = &signals_.workers[in_order];
+      ++in_order;
+    }
+    if (in_order < signals_.workers.size()) {
+      workers.reserve(workers.size() + signals_.workers.size());
+      std::unordered_map<std::string_view, std::size_t> index;
+      index.reserve(workers.size() * 2);
+      for (std::size_t i = 0; i < workers.size(); ++i) index.emplace(workers[i].name, i);
+      for (std::size_t k = in_order; k < signals_.workers.size(); ++k) {
+        const WorkerStatus& status = signals_.workers[k];
+        auto found = index.find(status.name);
+        if (found != index.end()) {
+          status_[found->second] = &status;
+          continue;
+        }
+        WorkerRecord record;
+        record.name = status.name;
+        record.since = now_;
+        record.state = status.readable ? ManagerState::kSpare : ManagerState::kCold;
+        if (status.readable) Say(MakeReason(ReasonCode::kJoined, record.name, {}));
+        workers.push_back(std::move(record));
+        index.emplace(workers.back().name, workers.size() - 1);
+        status_.push_back(&status);
       }
-      WorkerRecord record;
-      record.name = status.name;
-      record.since = now_;
-      record.state = status.readable ? ManagerState::kSpare : ManagerState::kCold;
-      if (status.readable) Say(MakeReason(ReasonCode::kJoined, record.name, {}));
-      workers.push_back(std::move(record));
-      index.emplace(workers.back().name, workers.size() - 1);
-      status_.push_back(&status);
     }
     eligible_.assign(workers.size(), false);
   }
@@ -710,6 +721,10 @@ class Cycle {
 Decision Decide(const PoolState& state, const Signals& signals, TimePoint now,
                 const PoolConfig& config) {
   return Cycle(state, signals, now, config).Run();
+}
+
+Decision Decide(PoolState&& state, const Signals& signals, TimePoint now, const PoolConfig& config) {
+  return Cycle(std::move(state), signals, now, config).Run();
 }
 
 }  // namespace mc::pool

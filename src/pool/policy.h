@@ -15,4 +15,8 @@ namespace mc::pool {
 Decision Decide(const PoolState& state, const Signals& signals, TimePoint now,
                 const PoolConfig& config);
 
+// The same, for a caller that hands its state over rather than keeping it: the next state is
+// built in place of this one, with no copy of every worker's record.
+Decision Decide(PoolState&& state, const Signals& signals, TimePoint now, const PoolConfig& config);
+
 }  // namespace mc::pool

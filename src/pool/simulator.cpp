@@ -135,8 +135,7 @@ class Simulation {
     double next_sync = 0;
     for (;; t += options_.step_s) {
       Arrive(t);
-      AdvanceWorkers(t);
-      Complete(t);
+      StepWorkers(t);
       if (options_.policy == PolicyKind::kArc) ScaleArc(t);
       if (t >= next_observe) {
         Observe(t);
@@ -147,7 +146,6 @@ class Simulation {
         next_sync += options_.hpa.sync_s;
       }
       HandOut(t);
-      Account();
       if ((t >= horizon_ && outstanding_ == 0) || t >= cap) break;
     }
     return Finish(t);
@@ -227,25 +225,36 @@ class Simulation {
     Pend(j, t);
   }
 
-  void AdvanceWorkers(double t) {
+  // One pass over the workers a step: their own timers, the jobs that finish, and the
+  // worker-hours; one pass, since a day of a thousand workers is 86 million of them.
+  void StepWorkers(double t) {
     for (SimWorker& worker : workers_) {
-      if (!worker.Up(t)) continue;
-      if (worker.admission == Admission::kStarting && t >= worker.available_at) {
-        worker.admission = Admission::kAvailable;
+      if (worker.Up(t)) Advance(worker, t);
+      if (!worker.running.empty()) Complete(worker, t);
+      const bool on = options_.policy == PolicyKind::kArc ? worker.arc_runner : worker.On();
+      if (on) {
+        worker_seconds_ += options_.step_s;
+        if (!worker.running.empty()) busy_seconds_ += options_.step_s;
       }
-      const bool down = worker.FaultActive(FailureKind::kGpuUnavailable, t);
-      if (down && !worker.was_down) {
-        // The GPU went away under its jobs: each errors, and PeerTube retries it.
-        for (int j : worker.running) {
-          ++result_.retries;
-          TakeOff(j, t, true);
-        }
-        worker.running.clear();
-        if (worker.admission == Admission::kDraining) worker.admission = Admission::kDrained;
-      }
-      worker.was_down = down;
-      if (t - worker.probe_at >= worker.spec->probe_every_s) Probe(worker, t);
     }
+  }
+
+  void Advance(SimWorker& worker, double t) {
+    if (worker.admission == Admission::kStarting && t >= worker.available_at) {
+      worker.admission = Admission::kAvailable;
+    }
+    const bool down = worker.FaultActive(FailureKind::kGpuUnavailable, t);
+    if (down && !worker.was_down) {
+      // The GPU went away under its jobs: each errors, and PeerTube retries it.
+      for (int j : worker.running) {
+        ++result_.retries;
+        TakeOff(j, t, true);
+      }
+      worker.running.clear();
+      if (worker.admission == Admission::kDraining) worker.admission = Admission::kDrained;
+    }
+    worker.was_down = down;
+    if (t - worker.probe_at >= worker.spec->probe_every_s) Probe(worker, t);
   }
 
   void Probe(SimWorker& worker, double t) {
@@ -255,21 +264,19 @@ class Simulation {
     if (worker.probe_ok) worker.refusing = false;
   }
 
-  void Complete(double t) {
-    for (SimWorker& worker : workers_) {
-      for (std::size_t k = 0; k < worker.running.size();) {
-        const int j = worker.running[k];
-        SimJob& job = jobs_[j];
-        if (job.end_s > t) {
-          ++k;
-          continue;
-        }
-        worker.running.erase(worker.running.begin() + k);
-        Finished(worker, j, t);
+  void Complete(SimWorker& worker, double t) {
+    for (std::size_t k = 0; k < worker.running.size();) {
+      const int j = worker.running[k];
+      SimJob& job = jobs_[j];
+      if (job.end_s > t) {
+        ++k;
+        continue;
       }
-      if (worker.admission == Admission::kDraining && worker.running.empty()) {
-        worker.admission = Admission::kDrained;
-      }
+      worker.running.erase(worker.running.begin() + k);
+      Finished(worker, j, t);
+    }
+    if (worker.admission == Admission::kDraining && worker.running.empty()) {
+      worker.admission = Admission::kDrained;
     }
   }
 
@@ -360,17 +367,7 @@ class Simulation {
     if (options_.policy == PolicyKind::kArc) worker.arc_used = true;
   }
 
-  void Account() {
-    for (const SimWorker& worker : workers_) {
-      const bool on = options_.policy == PolicyKind::kArc ? worker.arc_runner : worker.On();
-      if (!on) continue;
-      worker_seconds_ += options_.step_s;
-      if (!worker.running.empty()) busy_seconds_ += options_.step_s;
-    }
-  }
-
-  WorkerStatus Status(const SimWorker& worker, double t) const {
-    WorkerStatus status;
+  void FillStatus(const SimWorker& worker, double t, WorkerStatus& status) const {
     status.vendor = worker.spec->vendor;
     status.capabilities = worker.spec->capabilities;
     status.name = worker.spec->name;
@@ -406,7 +403,6 @@ class Simulation {
     status.jobs_completed = worker.completed;
     status.jobs_failed = worker.failed;
     status.last_job = worker.last_job;
-    return status;
   }
 
   bool QueueLost(double t) const {
@@ -416,19 +412,23 @@ class Simulation {
 
   // Every cycle: the statuses, the class gates, P for the plot, and ours' decision.
   void Observe(double t) {
-    signals_.workers.clear();
-    for (const SimWorker& worker : workers_) signals_.workers.push_back(Status(worker, t));
-    signals_.queue.pending.clear();
+    // Filled in place, so that their strings keep their storage from one cycle to the next.
+    signals_.workers.resize(workers_.size());
+    for (std::size_t i = 0; i < workers_.size(); ++i) FillStatus(workers_[i], t, signals_.workers[i]);
+    signals_.queue.pending.resize(pending_.size());
+    std::size_t k = 0;
     for (const auto& [priority, j] : pending_) {
       const SimJob& job = jobs_[j];
-      signals_.queue.pending.push_back(
-          PendingJob{job.spec->type, job.spec->shape, Seconds(t - job.pending_since)});
+      PendingJob& pending = signals_.queue.pending[k++];
+      pending.type = job.spec->type;
+      pending.shape = job.spec->shape;
+      pending.age = Seconds(t - job.pending_since);
     }
     signals_.queue.read_ok = !QueueLost(t);
     signals_.queue.data_age = QueueLost(t) ? Seconds(t - options_.queue_outage->first) : Seconds(0);
     const double pressure = MarkGateWaits(t);
     if (options_.policy == PolicyKind::kOurs) {
-      Decision decision = Decide(pool_, signals_, At(t), options_.config);
+      Decision decision = Decide(std::move(pool_), signals_, At(t), options_.config);
       pool_ = std::move(decision.state);
       for (const Action& action : decision.actions) Apply(action, t);
       if (options_.keep_log) {
