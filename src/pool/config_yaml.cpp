@@ -1,12 +1,12 @@
 #include "pool/config_yaml.h"
 
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <sstream>
 #include <variant>
 #include <vector>
 
+#include "pool/reasons.h"
 #include "pool/yaml_values.h"
 
 namespace mc::pool {
@@ -94,20 +94,14 @@ const ConfigField kFields[] = {
 
 const char* const kVendors[] = {"nvidia", "intel", nullptr};
 
-std::string Number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", value);
-  return text;
-}
-
 std::string Path(const ConfigField& field) {
   return *field.section ? std::string(field.section) + "." + field.key : std::string(field.key);
 }
 
 std::string Between(const ConfigField& field, bool seconds) {
   const std::string unit = seconds ? "s" : "";
-  if (field.high == kNoLimit) return " of at least " + Number(field.low) + unit;
-  return " between " + Number(field.low) + unit + " and " + Number(field.high) + unit;
+  if (field.high == kNoLimit) return " of at least " + FormatNumber(field.low) + unit;
+  return " between " + FormatNumber(field.low) + unit + " and " + FormatNumber(field.high) + unit;
 }
 
 // ReadField sets the member of `field` from `node`, or returns the error that names it.
@@ -224,7 +218,7 @@ Result<PoolConfig> ParsePoolConfig(const std::string& text, const std::string& f
   if (config.hysteresis.down_threshold >= config.hysteresis.up_threshold) {
     return KeyError(file, "hysteresis.down_threshold",
                     "must be below hysteresis.up_threshold (" +
-                        Number(config.hysteresis.up_threshold) + ")");
+                        FormatNumber(config.hysteresis.up_threshold) + ")");
   }
   return config;
 }
@@ -242,16 +236,16 @@ std::string PoolConfigToYaml(const PoolConfig& defaults) {
     out << indent << field.key << ": ";
     FieldRef ref = field.ref(config);
     if (double** number = std::get_if<double*>(&ref)) {
-      out << Number(**number);
+      out << FormatNumber(**number);
     } else if (int** integer = std::get_if<int*>(&ref)) {
       out << **integer;
     } else if (Duration** duration = std::get_if<Duration*>(&ref)) {
-      out << Number((*duration)->count()) << "s";
+      out << FormatNumber((*duration)->count()) << "s";
     } else if (PerClass** per_class = std::get_if<PerClass*>(&ref)) {
       out << "{";
       for (JobClass job_class : kAllJobClasses) {
         out << (job_class == JobClass::kS ? "" : ", ") << JobClassName(job_class) << ": "
-            << Number((**per_class)[Index(job_class)]);
+            << FormatNumber((**per_class)[Index(job_class)]);
       }
       out << "}";
     } else if (auto** strings = std::get_if<std::vector<std::string>*>(&ref)) {

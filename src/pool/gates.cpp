@@ -1,17 +1,12 @@
 #include "pool/gates.h"
 
 #include <algorithm>
-#include <cstdio>
+
+#include "pool/reasons.h"
 
 namespace mc::pool {
 
 namespace {
-
-std::string Number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", value);
-  return text;
-}
 
 bool PassesLargeGates(const WorkerStatus& worker, const GateConfig& gates) {
   if (worker.realtime_factor_ewma < gates.large_min_realtime_factor) return false;
@@ -60,14 +55,14 @@ std::string GateWords(const JobNeed& need, const GateConfig& gates) {
   if (need.av1_output) add("AV1 encode");
   add("height " + std::to_string(need.height));
   if (need.job_class == JobClass::kM) {
-    add("encoder headroom >= " + Number(gates.medium_min_enc_headroom_pct) + "%");
+    add("encoder headroom >= " + FormatNumber(gates.medium_min_enc_headroom_pct) + "%");
   }
   if (need.job_class == JobClass::kL || need.job_class == JobClass::kXL) {
-    add("realtime factor >= " + Number(gates.large_min_realtime_factor));
-    add("download >= " + Number(gates.large_min_download_mbps) + " Mb/s");
-    add("free VRAM >= " + Number(gates.large_min_vram_free_mb) + " MiB on NVIDIA");
+    add("realtime factor >= " + FormatNumber(gates.large_min_realtime_factor));
+    add("download >= " + FormatNumber(gates.large_min_download_mbps) + " Mb/s");
+    add("free VRAM >= " + FormatNumber(gates.large_min_vram_free_mb) + " MiB on NVIDIA");
   }
-  if (need.job_class == JobClass::kXL) add("weight >= " + Number(gates.xl_min_weight));
+  if (need.job_class == JobClass::kXL) add("weight >= " + FormatNumber(gates.xl_min_weight));
   return words;
 }
 

@@ -1,7 +1,6 @@
 #include "pool/policy.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <string_view>
 #include <unordered_map>
 
@@ -23,12 +22,6 @@ bool IsFault(AdmissionState state) {
 
 bool IsServing(AdmissionState state) {
   return state == AdmissionState::kAvailable || state == AdmissionState::kBusy;
-}
-
-std::string Number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2f", value);
-  return text;
 }
 
 // Pending jobs of one need: how many, the oldest, and who can serve them.
@@ -66,7 +59,7 @@ class Cycle {
         Sleep();
       } else if (decision_.demand > 0) {
         Say(MakeReason(ReasonCode::kPressureBelowUp, "",
-                       {{"p", P()}, {"threshold", Number(config_.hysteresis.up_threshold)}}));
+                       {{"p", P()}, {"threshold", FormatPressure(config_.hysteresis.up_threshold)}}));
       }
     }
     return std::move(decision_);
@@ -516,9 +509,9 @@ class Cycle {
       Say(MakeReason(reason, record.name,
                      {{"concurrency", std::to_string(concurrency)},
                       {"p", P()},
-                      {"threshold", Number(config_.hysteresis.up_threshold)},
+                      {"threshold", FormatPressure(config_.hysteresis.up_threshold)},
                       {"sustained", sustained},
-                      {"weight", Number(weight)},
+                      {"weight", FormatPressure(weight)},
                       {"class", std::string(JobClassName(job_class))},
                       {"active", std::to_string(active_before)},
                       {"min", std::to_string(config_.hysteresis.min_active)}}));
@@ -527,15 +520,23 @@ class Cycle {
     return false;
   }
 
+  // HeldFor is whether P has stayed past `threshold` since `since` for `needed`; when not
+  // yet, it says how long so far with `code`.
+  bool HeldFor(ReasonCode code, TimePoint since, Duration needed, double threshold) {
+    const Duration sustained = now_ - since;
+    if (sustained >= needed) return true;
+    Say(MakeReason(code, "",
+                   {{"p", P()},
+                    {"threshold", FormatPressure(threshold)},
+                    {"sustained", FormatDuration(sustained)},
+                    {"needed", FormatDuration(needed)}}));
+    return false;
+  }
+
   void ScaleUp() {
-    const Duration sustained = now_ - *state().high_since;
-    const Duration needed = config_.hysteresis.up_window * config_.hysteresis.up_windows;
-    if (sustained < needed) {
-      Say(MakeReason(ReasonCode::kPressureNotSustained, "",
-                     {{"p", P()},
-                      {"threshold", Number(config_.hysteresis.up_threshold)},
-                      {"sustained", FormatDuration(sustained)},
-                      {"needed", FormatDuration(needed)}}));
+    if (!HeldFor(ReasonCode::kPressureNotSustained, *state().high_since,
+                 config_.hysteresis.up_window * config_.hysteresis.up_windows,
+                 config_.hysteresis.up_threshold)) {
       return;
     }
     if (!SpacingAllows()) return;
@@ -547,15 +548,11 @@ class Cycle {
   // The Wake-on-LAN tier: the last resort, since a boot takes minutes.
   void Wake() {
     if (decision_.pressure < config_.wake.pressure) return;
-    const Duration sustained = now_ - *state().wake_since;
-    if (sustained < config_.wake.sustain) {
-      Say(MakeReason(ReasonCode::kWakeNotSustained, "",
-                     {{"p", P()},
-                      {"threshold", Number(config_.wake.pressure)},
-                      {"sustained", FormatDuration(sustained)},
-                      {"needed", FormatDuration(config_.wake.sustain)}}));
+    if (!HeldFor(ReasonCode::kWakeNotSustained, *state().wake_since, config_.wake.sustain,
+                 config_.wake.pressure)) {
       return;
     }
+    const Duration sustained = now_ - *state().wake_since;
     int spare_left = 0;
     int in_progress = 0;
     // A SPARE worker whose probe failed cannot be promoted, so it does not hold a wake back.
@@ -614,7 +611,7 @@ class Cycle {
       Act(ActionKind::kWake, record, ReasonCode::kWoken);
       Say(MakeReason(ReasonCode::kWoken, record.name,
                      {{"p", P()},
-                      {"threshold", Number(config_.wake.pressure)},
+                      {"threshold", FormatPressure(config_.wake.pressure)},
                       {"sustained", FormatDuration(sustained)}}));
       return;
     }
@@ -635,12 +632,8 @@ class Cycle {
       }
       return;
     }
-    if (sustained < needed) {
-      Say(MakeReason(ReasonCode::kDemotionNotSustained, "",
-                     {{"p", P()},
-                      {"threshold", Number(config_.hysteresis.down_threshold)},
-                      {"sustained", FormatDuration(sustained)},
-                      {"needed", FormatDuration(needed)}}));
+    if (!HeldFor(ReasonCode::kDemotionNotSustained, *state().low_since, needed,
+                 config_.hysteresis.down_threshold)) {
       return;
     }
     std::optional<std::size_t> pick;
@@ -671,10 +664,10 @@ class Cycle {
     Act(ActionKind::kDrain, record, ReasonCode::kDemoted);
     Say(MakeReason(ReasonCode::kDemoted, record.name,
                    {{"p", P()},
-                    {"threshold", Number(config_.hysteresis.down_threshold)},
+                    {"threshold", FormatPressure(config_.hysteresis.down_threshold)},
                     {"sustained", FormatDuration(sustained)},
                     {"idle", FormatDuration(idle)},
-                    {"weight", Number(weight)}}));
+                    {"weight", FormatPressure(weight)}}));
   }
 
   // Drain order: low ŵ first, then low download rate (the cheapest to warm again).

@@ -116,4 +116,10 @@ std::string FormatPressure(double pressure) {
   return text;
 }
 
+std::string FormatNumber(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
 }  // namespace mc::pool

@@ -72,7 +72,9 @@ struct Reason {
 // MakeReason fills the row of `code`; a blank without an argument stays as it is written.
 Reason MakeReason(ReasonCode code, std::string worker, std::initializer_list<ReasonArg> args);
 
-// Two decimals, the form every pressure in a reason takes.
+// Two decimals, the form every pressure and threshold in a reason takes.
 std::string FormatPressure(double pressure);
+// The shortest form of a number ("%g"), for gates and configuration values.
+std::string FormatNumber(double value);
 
 }  // namespace mc::pool

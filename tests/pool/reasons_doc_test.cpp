@@ -2,22 +2,19 @@
 // and the table cannot drift apart.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "pool/reasons.h"
+#include "source_file.h"
 
 namespace mc::pool {
 namespace {
 
 TEST(Reasons, EveryRowIsListedInTheOperatorsPage) {
-  std::ifstream in(std::string(MEDIA_CAP_SOURCE_DIR) + "/docs/pool.md");
-  std::ostringstream page;
-  page << in.rdbuf();
-  ASSERT_FALSE(page.str().empty());
+  const std::string page = testing::SourceFile("docs/pool.md");
+  ASSERT_FALSE(page.empty());
   for (const ReasonTemplate& row : ReasonTable()) {
-    EXPECT_NE(page.str().find("| `" + std::string(row.id) + "` | " + row.text + " |"),
+    EXPECT_NE(page.find("| `" + std::string(row.id) + "` | " + row.text + " |"),
               std::string::npos)
         << "docs/pool.md lacks the row of " << row.id << ": | `" << row.id << "` | " << row.text
         << " |";

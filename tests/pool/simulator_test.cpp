@@ -3,8 +3,7 @@
 // shape is there to show.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
+#include "source_file.h"
 
 #include "pool/simulator.h"
 #include "pool/trace_shapes.h"
@@ -12,16 +11,11 @@
 namespace mc::pool {
 namespace {
 
-std::string ReadSource(const std::string& path) {
-  std::ifstream in(std::string(MEDIA_CAP_SOURCE_DIR) + "/" + path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using testing::SourceFile;
 
 std::vector<SimWorkerSpec> ShippedWorkers(const char* file = "workers.yaml") {
   Result<std::vector<SimWorkerSpec>> workers =
-      ParseWorkers(ReadSource(std::string("bench/pool_traces/") + file), file);
+      ParseWorkers(SourceFile(std::string("bench/pool_traces/") + file), file);
   EXPECT_TRUE(workers) << workers.error();
   return workers ? *workers : std::vector<SimWorkerSpec>{};
 }

@@ -2,8 +2,7 @@
 // workers file.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
+#include "source_file.h"
 
 #include "pool/sim_workers.h"
 #include "pool/trace.h"
@@ -13,12 +12,7 @@
 namespace mc::pool {
 namespace {
 
-std::string ReadSource(const std::string& path) {
-  std::ifstream in(std::string(MEDIA_CAP_SOURCE_DIR) + "/" + path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using testing::SourceFile;
 
 TEST(Trace, ReadsEveryMember) {
   Result<Trace> trace = ParseTrace(
@@ -72,7 +66,7 @@ TEST(Trace, WrittenOutItReadsBackTheSame) {
 
 TEST(Trace, TheShippedTracesAreTheGeneratorsOutput) {
   for (const TraceShapeInfo& shape : TraceShapes()) {
-    EXPECT_EQ(ReadSource(std::string("bench/pool_traces/") + shape.name + ".jsonl"),
+    EXPECT_EQ(SourceFile(std::string("bench/pool_traces/") + shape.name + ".jsonl"),
               TraceToJsonl(GenerateTrace(shape.shape)))
         << shape.name << ": run `media-capabilities pool generate-trace --shape " << shape.name
         << "` to make it again";
@@ -110,7 +104,7 @@ TEST(Trace, ShapesAreWhatTheirNamesSay) {
 }
 
 TEST(Recorder, ReadsTheAdminApisJobList) {
-  Result<Trace> trace = RecordTrace(ReadSource("tests/pool/data/api-runner-jobs.json"), {});
+  Result<Trace> trace = RecordTrace(SourceFile("tests/pool/data/api-runner-jobs.json"), {});
   ASSERT_TRUE(trace) << trace.error();
   ASSERT_EQ(trace->jobs.size(), 2u);
   EXPECT_EQ(trace->jobs[0].type, "vod-web-video-transcoding");
@@ -126,7 +120,7 @@ TEST(Recorder, ReadsTheAdminApisJobList) {
 TEST(Recorder, ReadsSnapshotsOfAPolledJobList) {
   RecordOptions options;
   options.duration_s = 5;
-  Result<Trace> trace = RecordTrace(ReadSource("tests/pool/data/job-snapshots-5s-720p.jsonl"), options);
+  Result<Trace> trace = RecordTrace(SourceFile("tests/pool/data/job-snapshots-5s-720p.jsonl"), options);
   ASSERT_TRUE(trace) << trace.error();
   ASSERT_EQ(trace->jobs.size(), 8u);
   int roots = 0;
