@@ -1,6 +1,7 @@
 #include "pool/trace_recorder.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <unordered_set>
@@ -32,6 +33,8 @@ long DaysFromCivil(long year, unsigned month, unsigned day) {
   const unsigned day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
   return era * 146097 + static_cast<long>(day_of_era) - 719468;
 }
+
+double Millis(double seconds) { return std::max(0.0, std::round(seconds * 1000) / 1000); }
 
 std::optional<double> TimeOf(const nlohmann::json& object, const char* key) {
   std::string text;
@@ -148,7 +151,8 @@ Result<Trace> RecordTrace(std::string_view text, const RecordOptions& options,
       if (parent_listed && !written.count(job->parent)) continue;
       TraceJob out;
       out.id = job->uuid;
-      out.at_s = job->created && have_start ? std::max(0.0, *job->created - start) : 0;
+      // PeerTube's times are whole milliseconds; rounding keeps the epoch's float noise out.
+      out.at_s = job->created && have_start ? Millis(*job->created - start) : 0;
       out.type = job->type.empty() ? "vod-web-video-transcoding" : job->type;
       out.priority = job->priority;
       out.shape.resolution = job->resolution > 0 ? job->resolution : options.resolution;
@@ -160,7 +164,7 @@ Result<Trace> RecordTrace(std::string_view text, const RecordOptions& options,
       source_of[job->uuid] = out.shape.source_resolution;
       double duration = options.duration_s;
       if (duration <= 0 && job->started && job->finished && *job->finished > *job->started) {
-        duration = *job->finished - *job->started;
+        duration = Millis(*job->finished - *job->started);
       }
       out.shape.duration = Seconds(duration > 0 ? duration : 60);
       trace.jobs.push_back(std::move(out));

@@ -3,8 +3,11 @@
 // shape is there to show.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "source_file.h"
 
+#include "pool/sim_report.h"
 #include "pool/simulator.h"
 #include "pool/trace_shapes.h"
 
@@ -99,7 +102,7 @@ TEST(Simulator, TheQueueSignalLostForTenMinutesScalesNothingDown) {
   for (const PressurePoint& point : lost.pressure) {
     if (point.t_s >= 1500 && point.t_s < 2100) smallest = std::min(smallest, point.workers_on);
   }
-  EXPECT_GE(smallest, on_at(lost, 1500) - 0) << "a worker left while the queue was lost";
+  EXPECT_GE(smallest, on_at(lost, 1500)) << "a worker left while the queue was lost";
   EXPECT_EQ(lost.interrupted, 0);
   EXPECT_EQ(lost.completed, lost.jobs);
   EXPECT_GT(lost.worker_hours, kept.worker_hours);
@@ -140,6 +143,20 @@ TEST(Simulator, AJobNoWorkerCanRunAtAllIsUnservableWithItsChildren) {
   const SimResult result = Simulate(trace, {worker}, SimOptions{});
   EXPECT_EQ(result.completed, 0);
   EXPECT_EQ(result.unservable, result.jobs);
+}
+
+TEST(Report, TheJsonHoldsEveryMeasureAndThePlotIsAnSvgOfTheSeries) {
+  const SimResult result = RunShape(TraceShape::kBurst, PolicyKind::kOurs);
+  const nlohmann::json json = nlohmann::json::parse(ResultJson(result));
+  EXPECT_EQ(json["policy"], "ours");
+  EXPECT_EQ(json["interrupted"], 0);
+  EXPECT_DOUBLE_EQ(json["wait_p95_s"].get<double>(), result.wait_p95_s);
+  EXPECT_EQ(json["pressure_series"]["rows"].size(), result.pressure.size());
+  const std::string svg = PressurePlot(result, "burst <ours>");
+  EXPECT_EQ(svg.rfind("<svg ", 0), 0u);
+  EXPECT_NE(svg.find("<polyline"), std::string::npos);
+  EXPECT_NE(svg.find("burst &lt;ours&gt;"), std::string::npos);
+  EXPECT_NE(ResultTable(result).find("interrupted       0"), std::string::npos) << ResultTable(result);
 }
 
 TEST(Baselines, TheHpaHoldsWithinItsToleranceAndScalesDownOnlyAfterItsWindow) {
