@@ -430,7 +430,9 @@ class Cycle {
     const int active = CountActive();
     if (active >= config_.hysteresis.min_active) return false;
     if (!SpacingAllows()) return true;
-    Promote(ReasonCode::kBelowMinActive, active);
+    if (!Promote(ReasonCode::kBelowMinActive, active)) {
+      Say(MakeReason(ReasonCode::kNoCandidate, "", {{"p", P()}, {"detail", " to reach min_active"}}));
+    }
     return true;
   }
 

@@ -133,6 +133,15 @@ TEST(ScaleUp, BelowMinActiveTheFirstWorkerIsPromotedWithoutPressure) {
   EXPECT_TRUE(run.Said(ReasonCode::kBelowMinActive)) << run.Reasons();
 }
 
+TEST(ScaleUp, BelowMinActiveWithNobodyToPromoteSaysSo) {
+  PolicyRun run;
+  run.Add(SpareWorker("red")).probe_ok = false;
+  run.Step();
+  EXPECT_EQ(run.StateOf("red"), ManagerState::kSpare);
+  EXPECT_TRUE(run.Said(ReasonCode::kNoCandidate)) << run.Reasons();
+  EXPECT_NE(run.Reasons().find("to reach min_active"), std::string::npos);
+}
+
 TEST(ScaleUp, TheSameInputsGiveTheSameDecision) {
   PolicyRun run = SmallPool();
   run.Pending(6);
