@@ -27,7 +27,7 @@ struct PoolOptions {
   std::string outage;  // FROM:FOR, in seconds
   bool reasons = false;
   std::string shape;
-  unsigned seed = 1;
+  unsigned variant = 1;
   double scale = 1;
   std::string jobs_file;
   int resolution = 720;
@@ -95,7 +95,7 @@ int RunSimulate(const PoolOptions& options) {
 int RunGenerate(const PoolOptions& options) {
   const std::optional<pool::TraceShape> shape = pool::ParseTraceShape(options.shape);
   if (!shape) return Fail("--shape: unknown shape " + options.shape);
-  std::cout << pool::TraceToJsonl(pool::GenerateTrace(*shape, options.seed, options.scale));
+  std::cout << pool::TraceToJsonl(pool::GenerateTrace(*shape, options.variant, options.scale));
   std::cout.flush();
   return std::cout ? 0 : 1;
 }
@@ -146,7 +146,7 @@ std::function<int()> AddPoolCommand(CLI::App& app) {
     shapes += std::string(shapes.empty() ? "" : ", ") + info.name;
   }
   generate->add_option("--shape", options->shape, shapes)->required();
-  generate->add_option("--seed", options->seed, "the random seed")->capture_default_str();
+  generate->add_option("--variant", options->variant, "which of the shape's random draws")->capture_default_str();
   generate->add_option("--scale", options->scale, "multiply the number of uploads")
       ->check(CLI::Range(0.01, 1000.0))
       ->capture_default_str();

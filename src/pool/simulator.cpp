@@ -80,7 +80,7 @@ double Percentile(const std::vector<double>& values, double fraction) {
 class Simulation {
  public:
   Simulation(const Trace& trace, const std::vector<SimWorkerSpec>& specs, const SimOptions& options)
-      : options_(options), random_(options.seed) {
+      : options_(options), random_(options.race_order) {
     result_.policy = options.policy;
     std::unordered_map<std::string, int> index;
     jobs_.resize(trace.jobs.size());

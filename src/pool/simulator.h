@@ -27,7 +27,7 @@ struct SimOptions {
   HpaOptions hpa;
   ArcOptions arc;
   double step_s = 1;
-  std::uint32_t seed = 1;
+  std::uint32_t race_order = 1;  // picks the random order in which free runners ask
   // While the job list cannot be read: [from, from + for).
   std::optional<std::pair<double, double>> queue_outage;
   bool keep_log = false;  // keep every reason of ours, with its time

@@ -94,9 +94,9 @@ void AddUpload(Trace& trace, const std::string& video, double at_s, int resoluti
   }
 }
 
-Trace GenerateTrace(TraceShape shape, std::uint32_t seed, double scale) {
+Trace GenerateTrace(TraceShape shape, std::uint32_t variant, double scale) {
   // The failing-worker burst is a burst of its own, not a copy of `burst`.
-  std::mt19937 random(shape == TraceShape::kFailingWorker ? seed + 1000 : seed);
+  std::mt19937 random(shape == TraceShape::kFailingWorker ? variant + 1000 : variant);
   Trace trace;
   const auto count = [&](int uploads) { return std::max(1, static_cast<int>(std::lround(uploads * scale))); };
   switch (shape) {

@@ -1,6 +1,6 @@
 // Generated traces for the shapes that matter to a pool: a night's idle, a burst of uploads,
 // one 4K job nobody can serve, a day's diurnal load, and the burst during which a worker
-// fails. Each is the same for the same seed, so the shipped traces can be made again.
+// fails. Each is the same for the same variant, so the shipped traces can be made again.
 #pragma once
 
 #include <cstdint>
@@ -25,7 +25,7 @@ std::optional<TraceShape> ParseTraceShape(std::string_view name);
 
 // `scale` multiplies the number of uploads (the diurnal day for a thousand workers is the
 // diurnal shape at scale 125).
-Trace GenerateTrace(TraceShape shape, std::uint32_t seed = 1, double scale = 1);
+Trace GenerateTrace(TraceShape shape, std::uint32_t variant = 1, double scale = 1);
 
 // AddUpload appends the job graph PeerTube makes of one upload: the web-video job at the
 // source's resolution is the root; the HLS job of that resolution and a web-video job per

@@ -108,7 +108,7 @@ TEST(Simulator, TheQueueSignalLostForTenMinutesScalesNothingDown) {
   EXPECT_GT(lost.worker_hours, kept.worker_hours);
 }
 
-TEST(Simulator, TheSameSeedGivesTheSameRun) {
+TEST(Simulator, ARunIsTheSameEveryTime) {
   const SimResult a = RunShape(TraceShape::kBurst, PolicyKind::kOurs);
   const SimResult b = RunShape(TraceShape::kBurst, PolicyKind::kOurs);
   EXPECT_EQ(a.wait_p95_s, b.wait_p95_s);
