@@ -5,6 +5,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <functional>
+
 namespace mc {
 
 // AddPoolCommand registers `pool` and its subcommands on `app`; the returned function runs
