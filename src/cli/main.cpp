@@ -12,6 +12,7 @@
 #include "capabilities/attribute_reference.h"
 #include "cli/agent_module.h"
 #include "cli/option_checks.h"
+#include "cli/pool_command.h"
 #include "cli/probe_command.h"
 #include "cli/query_batch_command.h"
 #include "query/child/nvidia_child.h"
@@ -104,6 +105,8 @@ int main(int argc, char** argv) {
   CLI::App* docs = app.add_subcommand("docs", "print a generated reference page");
   docs->add_option("topic", docs_topic, "the page")->required()->check(mc::OneOf({"attributes"}, "page"));
 
+  const std::function<int()> run_pool = mc::AddPoolCommand(app);
+
   if (const std::string unknown = mc::UnknownSubcommand(app, argc, argv); !unknown.empty()) {
     std::cerr << "media-capabilities: " << unknown << "\n";
     return 2;
@@ -125,6 +128,7 @@ int main(int argc, char** argv) {
         std::chrono::milliseconds(static_cast<std::int64_t>(agent_deadline_seconds * 1000.0));
     return mc::RunAgentModule(std::move(agent));
   }
+  if (app.got_subcommand("pool")) return run_pool();
   if (*query_va) return mc::RunQueryVa(render_node);
   if (*query_batch) return mc::RunQueryBatchCommand(batch_targets, std::chrono::milliseconds(batch_deadline_ms));
   if (*query_nvidia) return mc::RunQueryNvidia(pci_address, nvidia_options);

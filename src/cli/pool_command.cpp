@@ -1,0 +1,176 @@
+#include "cli/pool_command.h"
+
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include "pool/config_yaml.h"
+#include "pool/sim_report.h"
+#include "pool/simulator.h"
+#include "pool/trace_recorder.h"
+#include "pool/trace_shapes.h"
+
+namespace mc {
+
+namespace {
+
+// Every option of every pool subcommand, filled by CLI11.
+struct PoolOptions {
+  std::string trace_file;
+  std::string workers_file;
+  std::string config_file;
+  std::string policy = "ours";
+  std::string output = "table";
+  std::string plot_file;
+  std::string outage;  // FROM:FOR, in seconds
+  bool reasons = false;
+  std::string shape;
+  unsigned variant = 1;
+  double scale = 1;
+  std::string jobs_file;
+  int resolution = 720;
+  double duration_s = 0;
+};
+
+Result<std::string> ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return NotFound(path + ": cannot be read");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+Result<pool::PoolConfig> LoadConfig(const std::string& path) {
+  if (path.empty()) return pool::PoolConfig{};
+  Result<std::string> text = ReadFile(path);
+  if (!text) return text.failure();
+  return pool::ParsePoolConfig(*text, path);
+}
+
+int Fail(const std::string& message) {
+  std::cerr << "pool: " << message << "\n";
+  return 1;
+}
+
+int RunSimulate(const PoolOptions& options) {
+  Result<std::string> trace_text = ReadFile(options.trace_file);
+  if (!trace_text) return Fail(trace_text.error());
+  Result<pool::Trace> trace = pool::ParseTrace(*trace_text, options.trace_file);
+  if (!trace) return Fail(trace.error());
+  Result<std::string> workers_text = ReadFile(options.workers_file);
+  if (!workers_text) return Fail(workers_text.error());
+  Result<std::vector<pool::SimWorkerSpec>> workers =
+      pool::ParseWorkers(*workers_text, options.workers_file);
+  if (!workers) return Fail(workers.error());
+  Result<pool::PoolConfig> config = LoadConfig(options.config_file);
+  if (!config) return Fail(config.error());
+
+  pool::SimOptions sim;
+  sim.policy = *pool::ParsePolicyKind(options.policy);
+  sim.config = *config;
+  sim.keep_log = options.reasons;
+  if (!options.outage.empty()) {
+    double from = 0, lasts = 0;
+    char colon = 0;
+    std::istringstream in(options.outage);
+    if (!(in >> from >> colon >> lasts) || colon != ':' || from < 0 || lasts <= 0) {
+      return Fail("--queue-outage: expected FROM:FOR in seconds, such as 600:600");
+    }
+    sim.queue_outage = std::make_pair(from, lasts);
+  }
+  const pool::SimResult result = pool::Simulate(*trace, *workers, sim);
+  for (const std::string& line : result.log) std::cerr << line << "\n";
+  std::cout << (options.output == "json" ? pool::ResultJson(result) : pool::ResultTable(result));
+  if (!options.plot_file.empty()) {
+    std::ofstream plot(options.plot_file);
+    plot << pool::PressurePlot(result, options.trace_file + ", " + options.policy);
+    if (!plot) return Fail(options.plot_file + ": cannot be written");
+  }
+  std::cout.flush();
+  return std::cout ? 0 : 1;
+}
+
+int RunGenerate(const PoolOptions& options) {
+  const std::optional<pool::TraceShape> shape = pool::ParseTraceShape(options.shape);
+  if (!shape) return Fail("--shape: unknown shape " + options.shape);
+  std::cout << pool::TraceToJsonl(pool::GenerateTrace(*shape, options.variant, options.scale));
+  std::cout.flush();
+  return std::cout ? 0 : 1;
+}
+
+int RunRecord(const PoolOptions& options) {
+  Result<std::string> text = ReadFile(options.jobs_file);
+  if (!text) return Fail(text.error());
+  pool::RecordOptions record{options.resolution, options.duration_s};
+  Result<pool::Trace> trace = pool::RecordTrace(*text, record, options.jobs_file);
+  if (!trace) return Fail(trace.error());
+  std::cout << pool::TraceToJsonl(*trace);
+  std::cout.flush();
+  return std::cout ? 0 : 1;
+}
+
+int RunConfig(const PoolOptions& options) {
+  Result<pool::PoolConfig> config = LoadConfig(options.config_file);
+  if (!config) return Fail(config.error());
+  std::cout << pool::PoolConfigToYaml(*config);
+  std::cout.flush();
+  return std::cout ? 0 : 1;
+}
+
+}  // namespace
+
+std::function<int()> AddPoolCommand(CLI::App& app) {
+  auto options = std::make_shared<PoolOptions>();
+  CLI::App* pool = app.add_subcommand("pool", "the pool manager: simulate, generate and record traces");
+  pool->require_subcommand(1);
+
+  CLI::App* simulate = pool->add_subcommand("simulate", "run a trace against simulated workers under one policy");
+  simulate->add_option("--trace", options->trace_file, "the trace, JSON Lines (docs/pool.md)")->required();
+  simulate->add_option("--workers", options->workers_file, "the workers, YAML (docs/pool.md)")->required();
+  simulate->add_option("--policy", options->policy, "ours, hpa, arc or static")
+      ->check(CLI::IsMember({"ours", "hpa", "arc", "static"}))
+      ->capture_default_str();
+  simulate->add_option("-o,--output", options->output, "table or json")
+      ->check(CLI::IsMember({"table", "json"}))
+      ->capture_default_str();
+  simulate->add_option("--config", options->config_file, "the pool's YAML configuration");
+  simulate->add_option("--plot", options->plot_file, "write P over time as an SVG file");
+  simulate->add_option("--queue-outage", options->outage, "FROM:FOR seconds without a job list");
+  simulate->add_flag("--reasons", options->reasons, "print ours' reasons, with their times, on stderr");
+
+  CLI::App* generate = pool->add_subcommand("generate-trace", "print a generated trace");
+  std::string shapes;
+  for (const pool::TraceShapeInfo& info : pool::TraceShapes()) {
+    shapes += std::string(shapes.empty() ? "" : ", ") + info.name;
+  }
+  generate->add_option("--shape", options->shape, shapes)->required();
+  generate->add_option("--variant", options->variant, "which of the shape's random draws")->capture_default_str();
+  generate->add_option("--scale", options->scale, "multiply the number of uploads")
+      ->check(CLI::Range(0.01, 1000.0))
+      ->capture_default_str();
+
+  CLI::App* record = pool->add_subcommand("record-trace", "turn a PeerTube job list into a trace");
+  record->add_option("--jobs", options->jobs_file,
+                     "GET /api/v1/runners/jobs JSON, or JSON Lines of its jobs")
+      ->required();
+  record->add_option("--resolution", options->resolution, "for jobs whose payload states none")
+      ->capture_default_str();
+  record->add_option("--duration", options->duration_s,
+                     "the videos' length in seconds; 0: each job's recorded run time")
+      ->capture_default_str();
+
+  CLI::App* config = pool->add_subcommand("config", "print the configuration in effect, as YAML");
+  config->add_option("--config", options->config_file, "the pool's YAML configuration");
+
+  return [=]() -> int {
+    if (*simulate) return RunSimulate(*options);
+    if (*generate) return RunGenerate(*options);
+    if (*record) return RunRecord(*options);
+    if (*config) return RunConfig(*options);
+    return 2;
+  };
+}
+
+}  // namespace mc

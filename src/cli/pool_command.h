@@ -1,0 +1,16 @@
+// `media-capabilities pool ...`: the pool manager's faces that need no cluster: simulate a
+// trace under a policy, generate the shipped traces, record a PeerTube job list as a
+// trace, and print the configuration in effect.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+namespace mc {
+
+// AddPoolCommand registers `pool` and its subcommands on `app`; the returned function runs
+// whichever was chosen and gives the exit status.
+std::function<int()> AddPoolCommand(CLI::App& app);
+
+}  // namespace mc

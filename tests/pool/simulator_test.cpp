@@ -1,0 +1,179 @@
+// The simulator's invariants on every generated trace and every policy: each job completes
+// or is reported unservable, none is lost, ours interrupts none; and the behaviours each
+// shape is there to show.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "source_file.h"
+
+#include "pool/sim_report.h"
+#include "pool/simulator.h"
+#include "pool/trace_shapes.h"
+
+namespace mc::pool {
+namespace {
+
+using testing::SourceFile;
+
+std::vector<SimWorkerSpec> ShippedWorkers(const char* file = "workers.yaml") {
+  Result<std::vector<SimWorkerSpec>> workers =
+      ParseWorkers(SourceFile(std::string("bench/pool_traces/") + file), file);
+  EXPECT_TRUE(workers) << workers.error();
+  return workers ? *workers : std::vector<SimWorkerSpec>{};
+}
+
+SimResult RunShape(TraceShape shape, PolicyKind policy) {
+  SimOptions options;
+  options.policy = policy;
+  const char* workers = shape == TraceShape::kFailingWorker ? "workers-failing.yaml" : "workers.yaml";
+  return Simulate(GenerateTrace(shape), ShippedWorkers(workers), options);
+}
+
+constexpr PolicyKind kPolicies[] = {PolicyKind::kOurs, PolicyKind::kHpa, PolicyKind::kArc,
+                                    PolicyKind::kStatic};
+
+TEST(Simulator, EveryJobOfEveryShapeCompletesOrIsReportedUnservableUnderEveryPolicy) {
+  for (const TraceShapeInfo& shape : TraceShapes()) {
+    for (PolicyKind policy : kPolicies) {
+      const SimResult result = RunShape(shape.shape, policy);
+      const std::string where = std::string(shape.name) + " under " +
+                                std::string(PolicyKindName(policy));
+      EXPECT_GT(result.jobs, 0) << where;
+      EXPECT_EQ(result.completed + result.unservable, result.jobs) << where;
+      EXPECT_EQ(result.unfinished, 0) << where;
+      EXPECT_EQ(result.errored, 0) << where;
+      EXPECT_GE(result.wait_p95_s, result.wait_p50_s) << where;
+      EXPECT_GE(result.wait_max_s, result.wait_p95_s) << where;
+      EXPECT_GE(result.worker_hours + 1e-9, result.busy_hours) << where;
+      EXPECT_FALSE(result.pressure.empty()) << where;
+    }
+  }
+}
+
+TEST(Simulator, OursInterruptsNoJobOnAnyShape) {
+  for (const TraceShapeInfo& shape : TraceShapes()) {
+    const SimResult result = RunShape(shape.shape, PolicyKind::kOurs);
+    EXPECT_EQ(result.interrupted, 0) << shape.name;
+    EXPECT_EQ(result.promotions >= result.demotions, true) << shape.name;
+  }
+}
+
+TEST(Simulator, TheHpaKillsRunningJobsWhenItScalesDownOnADay) {
+  EXPECT_GT(RunShape(TraceShape::kDiurnal, PolicyKind::kHpa).interrupted, 0);
+}
+
+TEST(Simulator, TheUnservable4kJobIsReportedAndPromotesNobody) {
+  const SimResult result = RunShape(TraceShape::kUnservable4k, PolicyKind::kOurs);
+  EXPECT_EQ(result.unservable, 1);
+  ASSERT_EQ(result.unservable_ids.size(), 1u);
+  EXPECT_EQ(result.unservable_ids[0], "av1-4k");
+  EXPECT_EQ(result.promotions, 0);
+  EXPECT_NEAR(result.worker_hours, 2.0, 0.05);  // min_active for the trace's two hours
+}
+
+TEST(Simulator, AFailingWorkersJobsAreRetriedElsewhere) {
+  const SimResult result = RunShape(TraceShape::kFailingWorker, PolicyKind::kOurs);
+  EXPECT_GT(result.retries, 0);
+  EXPECT_EQ(result.completed, result.jobs);
+  EXPECT_EQ(result.interrupted, 0);
+}
+
+TEST(Simulator, ANightUnderOursCostsOnlyMinActive) {
+  const SimResult ours = RunShape(TraceShape::kNight, PolicyKind::kOurs);
+  const SimResult always_on = RunShape(TraceShape::kNight, PolicyKind::kStatic);
+  EXPECT_NEAR(ours.worker_hours, 8.0, 0.05);
+  EXPECT_LE(ours.worker_hours, 0.8 * always_on.worker_hours);
+}
+
+TEST(Simulator, TheQueueSignalLostForTenMinutesScalesNothingDown) {
+  SimOptions options;
+  options.queue_outage = std::make_pair(1500.0, 600.0);
+  const SimResult lost = Simulate(GenerateTrace(TraceShape::kBurst), ShippedWorkers(), options);
+  const SimResult kept = Simulate(GenerateTrace(TraceShape::kBurst), ShippedWorkers(), SimOptions{});
+  // Without the outage the pool shrinks inside that window; with it, it holds.
+  const auto on_at = [](const SimResult& result, double t) {
+    for (const PressurePoint& point : result.pressure) {
+      if (point.t_s >= t) return point.workers_on;
+    }
+    return -1;
+  };
+  int smallest = 1 << 30;
+  for (const PressurePoint& point : lost.pressure) {
+    if (point.t_s >= 1500 && point.t_s < 2100) smallest = std::min(smallest, point.workers_on);
+  }
+  EXPECT_GE(smallest, on_at(lost, 1500)) << "a worker left while the queue was lost";
+  EXPECT_EQ(lost.interrupted, 0);
+  EXPECT_EQ(lost.completed, lost.jobs);
+  EXPECT_GT(lost.worker_hours, kept.worker_hours);
+}
+
+TEST(Simulator, ARunIsTheSameEveryTime) {
+  const SimResult a = RunShape(TraceShape::kBurst, PolicyKind::kOurs);
+  const SimResult b = RunShape(TraceShape::kBurst, PolicyKind::kOurs);
+  EXPECT_EQ(a.wait_p95_s, b.wait_p95_s);
+  EXPECT_EQ(a.worker_hours, b.worker_hours);
+  EXPECT_EQ(a.promotions, b.promotions);
+}
+
+TEST(Simulator, AChildBecomesPendingOnlyWhenItsParentCompletes) {
+  Trace trace;
+  AddUpload(trace, "v", 0, 480, 60);
+  SimWorkerSpec worker;
+  worker.name = "w";
+  worker.concurrency = 8;
+  SimOptions options;
+  options.policy = PolicyKind::kStatic;
+  const SimResult result = Simulate(trace, {worker}, options);
+  EXPECT_EQ(result.completed, 6);
+  // Eight slots stand free, so no job waits in the queue; yet the upload takes longer than
+  // its root alone, since the children start only once the root has completed.
+  EXPECT_EQ(result.wait_max_s, 0);
+  Trace root_only = trace;
+  root_only.jobs.resize(1);
+  EXPECT_GT(result.makespan_s, Simulate(root_only, {worker}, options).makespan_s);
+}
+
+TEST(Simulator, AJobNoWorkerCanRunAtAllIsUnservableWithItsChildren) {
+  Trace trace;
+  AddUpload(trace, "v", 0, 2160, 60);  // 2160p root and its ladder
+  SimWorkerSpec worker;
+  worker.name = "w";
+  worker.capabilities.max_height = 1080;
+  const SimResult result = Simulate(trace, {worker}, SimOptions{});
+  EXPECT_EQ(result.completed, 0);
+  EXPECT_EQ(result.unservable, result.jobs);
+}
+
+TEST(Report, TheJsonHoldsEveryMeasureAndThePlotIsAnSvgOfTheSeries) {
+  const SimResult result = RunShape(TraceShape::kBurst, PolicyKind::kOurs);
+  const nlohmann::json json = nlohmann::json::parse(ResultJson(result));
+  EXPECT_EQ(json["policy"], "ours");
+  EXPECT_EQ(json["interrupted"], 0);
+  EXPECT_DOUBLE_EQ(json["wait_p95_s"].get<double>(), result.wait_p95_s);
+  EXPECT_EQ(json["pressure_series"]["rows"].size(), result.pressure.size());
+  const std::string svg = PressurePlot(result, "burst <ours>");
+  EXPECT_EQ(svg.rfind("<svg ", 0), 0u);
+  EXPECT_NE(svg.find("<polyline"), std::string::npos);
+  EXPECT_NE(svg.find("burst &lt;ours&gt;"), std::string::npos);
+  EXPECT_NE(ResultTable(result).find("interrupted       0"), std::string::npos) << ResultTable(result);
+}
+
+TEST(Baselines, TheHpaHoldsWithinItsToleranceAndScalesDownOnlyAfterItsWindow) {
+  HpaOptions options;
+  HpaState state;
+  EXPECT_EQ(HpaDesired(state, 0, 20, 1, 10, options), 5);   // +max(4 pods, 100 %) a sync
+  EXPECT_EQ(HpaDesired(state, 15, 20, 5, 10, options), 10);
+  EXPECT_EQ(HpaDesired(state, 30, 21, 10, 10, options), 10);  // ratio 1.05: within tolerance
+  EXPECT_EQ(HpaDesired(state, 45, 0, 10, 10, options), 10);   // the window remembers 10
+  EXPECT_EQ(HpaDesired(state, 346, 0, 10, 10, options), 1);   // 300 s later it does not
+}
+
+TEST(Baselines, ArcAsksForPendingPlusRunningPlusMinRunners) {
+  EXPECT_EQ(ArcDesired(3, 2, 10, ArcOptions{}), 6);
+  EXPECT_EQ(ArcDesired(30, 2, 10, ArcOptions{}), 10);
+  EXPECT_EQ(ArcDesired(0, 0, 10, ArcOptions{0}), 0);
+}
+
+}  // namespace
+}  // namespace mc::pool
