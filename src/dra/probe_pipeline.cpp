@@ -72,6 +72,7 @@ DeviceReport VaReport(Gpu gpu, const Result<VaFacts>& facts) {
   if (facts) {
     report.driver = facts->vendor;
     report.warnings = facts->warnings;
+    report.va_facts = *facts;
   } else {
     report.failure = facts.error();
   }
@@ -86,6 +87,7 @@ DeviceReport NvidiaReport(Gpu gpu, const Result<NvidiaFacts>& facts, std::size_t
   }
   report.driver = facts->name + ", driver " + (facts->driver_version.empty() ? "of unknown version" : facts->driver_version);
   report.warnings = NvidiaWarnings(*facts);
+  report.nvidia_facts = *facts;
   if (facts->sessions) {
     report.warnings.push_back("the session-slot test opened " + std::to_string(facts->sessions->opened) +
                               " encode sessions at once; then: " + facts->sessions->stopped_by);

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "dra/device.h"
+#include "facts/nvidia_facts.h"
+#include "facts/va_facts.h"
 #include "gpu/gpu.h"
 #include "gpu/render_node_discovery.h"
 #include "query/query_command.h"
@@ -37,6 +39,11 @@ struct DeviceReport {
   std::string driver;
   // Why the query failed; absent when it succeeded.
   std::optional<std::string> failure;
+  // What the driver stated, for readers that need more than the device publishes (the
+  // worker reads the largest picture sizes); the one of the API that answered, absent when
+  // the query failed.
+  std::optional<VaFacts> va_facts;
+  std::optional<NvidiaFacts> nvidia_facts;
   // What else the log should say: calls that failed for one part of the answer, sysfs
   // files that could not be read, disagreements with the seed's generation tables.
   std::vector<std::string> warnings;
