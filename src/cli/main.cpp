@@ -15,6 +15,7 @@
 #include "cli/query_batch_command.h"
 #include "cli/query_nvidia_command.h"
 #include "cli/query_va_command.h"
+#include "cli/worker_command.h"
 
 namespace {
 
@@ -103,6 +104,8 @@ int main(int argc, char** argv) {
   CLI::App* docs = app.add_subcommand("docs", "print a generated reference page");
   docs->add_option("topic", docs_topic, "the page")->required()->check(CLI::IsMember({"attributes"}));
 
+  std::unique_ptr<mc::WorkerCommand> worker = mc::AddWorkerCommand(app);
+
   CLI11_PARSE(app, argc, argv);
 
   if (*probe_command) {
@@ -119,6 +122,7 @@ int main(int argc, char** argv) {
         std::chrono::milliseconds(static_cast<std::int64_t>(agent_deadline_seconds * 1000.0));
     return mc::RunAgentModule(std::move(agent));
   }
+  if (worker->Selected()) return worker->Run();
   if (*query_va) return mc::RunQueryVa(render_node);
   if (*query_batch) return mc::RunQueryBatchCommand(batch_targets, std::chrono::milliseconds(batch_deadline_ms));
   if (*query_nvidia) return mc::RunQueryNvidia(pci_address, nvidia_options);
