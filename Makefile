@@ -14,7 +14,8 @@ PACKAGES := g++ cmake ninja-build pkg-config \
 	libcurl4-openssl-dev \
 	libffmpeg-nvenc-dev \
 	libgtest-dev libgmock-dev libbenchmark-dev \
-	libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
+	libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler \
+	ffmpeg python3-jsonschema python3-prometheus-client
 FUZZ_PACKAGES := clang libclang-rt-14-dev
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
