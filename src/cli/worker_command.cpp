@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <iostream>
+#include <map>
 #include <string>
 
 #include "cli/query_batch_command.h"
@@ -9,27 +10,43 @@
 #include "query/query_command.h"
 #include "worker/probe_contract.h"
 #include "worker/probe_contract_json.h"
+#include "worker/status_document.h"
+#include "worker/status_gather.h"
+#include "worker/worker_config.h"
 
 namespace mc {
 namespace {
 
-// ProbeFlags are the options every subcommand that probes the GPU takes.
-struct ProbeFlags {
-  worker::ContractRequest contract;
+// CommonFlags are the options of every worker subcommand: the settings table's flags (each
+// overriding its PT_WORKER_* variable) and where the machine's files are.
+struct CommonFlags {
+  std::map<std::string, std::string> values;
+  std::map<std::string, CLI::Option*> options;
   DiscoveryRoots roots;
   double deadline_seconds = std::chrono::duration<double>(kQueryDeadline).count();
   std::string output = "table";
 
-  void AddTo(CLI::App* command) {
-    command->add_option("--gpu", contract.gpu, "the GPU: a device name such as pci-0000-00-06-0, or a PCI address")
-        ->required();
-    command->add_option("--probe-module", contract.module, "nvidia-nvenc, vaapi or intel-qsv; default: the GPU's own");
-    command->add_option("-o,--output", output, "table or json")->check(CLI::IsMember({"table", "json"}));
+  void AddTo(CLI::App* command, const std::vector<std::string>& outputs) {
+    for (const worker::Setting& setting : worker::kSettings) {
+      const std::string flag(setting.flag);
+      options[flag] = command->add_option(flag, values[flag],
+                                          std::string(setting.meaning) + " (" + std::string(setting.variable) + ")");
+    }
+    command->add_option("-o,--output", output, "the form of the answer")->check(CLI::IsMember(outputs));
     command->add_option("--sysfs-root", roots.sysfs, "where sysfs is mounted")->capture_default_str();
     command->add_option("--dev-root", roots.dev, "where /dev is")->capture_default_str();
     command->add_option("--query-deadline", deadline_seconds, "seconds one driver query may take before it is killed")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
+  }
+
+  // Config reads the settings: the flags given, else the environment, else the defaults.
+  Result<worker::WorkerConfig> Config() const {
+    std::map<std::string, std::string> given;
+    for (const auto& [flag, option] : options) {
+      if (option->count() > 0) given[flag] = values.at(flag);
+    }
+    return worker::LoadConfig(worker::ProcessEnvironment(), given);
   }
 
   ProbeRequest Request() const {
@@ -42,29 +59,45 @@ struct ProbeFlags {
   }
 };
 
+void PrintLogLines(const ProbeResult& probe) {
+  for (const DeviceReport& report : probe.reports) {
+    for (const std::string& line : LogLines(report)) std::cerr << line << "\n";
+  }
+}
+
 class Worker : public WorkerCommand {
  public:
   explicit Worker(CLI::App& app) {
-    command_ = app.add_subcommand("worker", "the PeerTube transcoding worker's view of its own GPU");
+    command_ = app.add_subcommand("worker", "the PeerTube transcoding worker's view of its own GPU (docs/worker.md)");
     command_->require_subcommand(1);
     probe_ = command_->add_subcommand("probe", "whether this GPU may take transcoding work, and what it can do");
-    probe_flags_.AddTo(probe_);
+    probe_flags_.AddTo(probe_, {"table", "json"});
+    status_ = command_->add_subcommand("status", "the worker's status document: state, GPU, concurrency, counters");
+    status_flags_.AddTo(status_, {"table", "json", "prometheus"});
+    status_->add_option("--proc-root", proc_root_, "where /proc is")->capture_default_str();
+    status_->add_option("--kernel-log", kernel_log_, "the kernel log to search for NVIDIA Xid errors")
+        ->capture_default_str();
+    status_->add_option("--nvml-library", nvml_library_, "the NVML library to load")->capture_default_str();
   }
 
   bool Selected() const override { return command_->parsed(); }
 
   int Run() override {
     if (probe_->parsed()) return RunProbe();
+    if (status_->parsed()) return RunStatus();
     return 2;
   }
 
  private:
   int RunProbe() {
-    const ProbeResult probe = ProbeGpus(probe_flags_.Request());
-    for (const DeviceReport& report : probe.reports) {
-      for (const std::string& line : LogLines(report)) std::cerr << line << "\n";
+    Result<worker::WorkerConfig> config = probe_flags_.Config();
+    if (!config) {
+      std::cerr << "worker probe: " << config.error() << "\n";
+      return 2;
     }
-    const worker::ProbeContract contract = worker::ContractFor(probe, probe_flags_.contract);
+    const ProbeResult probe = ProbeGpus(probe_flags_.Request());
+    PrintLogLines(probe);
+    const worker::ProbeContract contract = worker::ContractFor(probe, {config->gpu, config->probe_module});
     if (probe_flags_.output == "json") {
       std::cout << worker::ContractJson(contract).dump(2) << "\n";
     } else {
@@ -76,9 +109,40 @@ class Worker : public WorkerCommand {
     return contract.ok ? 0 : 1;
   }
 
+  int RunStatus() {
+    Result<worker::WorkerConfig> config = status_flags_.Config();
+    if (!config) {
+      std::cerr << "worker status: " << config.error() << "\n";
+      return 2;
+    }
+    worker::GatherOptions options;
+    options.config = *config;
+    options.probe = status_flags_.Request();
+    options.platform = {.dev = status_flags_.roots.dev, .proc = proc_root_};
+    options.proc_root = proc_root_;
+    options.kernel_log = kernel_log_;
+    options.nvml_library = nvml_library_;
+    const worker::StatusInputs inputs = worker::GatherStatus(options);
+    if (status_flags_.output == "json") {
+      std::cout << worker::StatusDocument(inputs).dump(2) << "\n";
+    } else if (status_flags_.output == "prometheus") {
+      std::cout << worker::PrometheusText(inputs);
+    } else {
+      std::cout << worker::StatusTable(inputs);
+    }
+    std::cout.flush();
+    // The status is an answer whatever the state; only a failure to print it fails.
+    return std::cout ? 0 : 1;
+  }
+
   CLI::App* command_ = nullptr;
   CLI::App* probe_ = nullptr;
-  ProbeFlags probe_flags_;
+  CLI::App* status_ = nullptr;
+  CommonFlags probe_flags_;
+  CommonFlags status_flags_;
+  std::string proc_root_ = "/proc";
+  std::string kernel_log_ = "/dev/kmsg";
+  std::string nvml_library_ = "libnvidia-ml.so.1";
 };
 
 }  // namespace

@@ -32,7 +32,7 @@ Concurrency ResolveConcurrency(const ConcurrencyInputs& inputs) {
       {"cpu", Bound(inputs.cpu_cores - inputs.cpu_load_others, costs.cpu_cores)},
       {"ram", Bound(inputs.ram_mb, costs.ram_mb)},
       {"disk", Bound(inputs.disk_gb, costs.disk_gb)},
-      {"bw", Bound(inputs.bandwidth_mbps, costs.bandwidth_mbps)},
+      {"bw", OptionalBound(inputs.bandwidth_mbps, costs.bandwidth_mbps)},
       {"config", inputs.configured_max ? std::optional<std::int64_t>(std::max<std::int64_t>(*inputs.configured_max, 0))
                                        : std::nullopt},
   };

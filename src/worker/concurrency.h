@@ -5,9 +5,11 @@
 // come from are in docs/worker.md.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mc::worker {
@@ -38,7 +40,8 @@ struct ConcurrencyInputs {
   double cpu_load_others = 0;
   double ram_mb = 0;
   double disk_gb = 0;
-  double bandwidth_mbps = 0;
+  // The recent download rate; absent until a job has measured one, and then no bound.
+  std::optional<double> bandwidth_mbps;
   // Encode sessions left to the worker (the cap, less the reserve, less other users'
   // sessions); absent where no cap is known (VA-API, uncapped NVIDIA boards).
   std::optional<double> sessions_free;
@@ -56,6 +59,10 @@ struct Limiter {
 
   bool operator==(const Limiter&) const = default;
 };
+
+// Every limiter's name, in the order ResolveConcurrency reports them and breaks ties.
+inline constexpr std::array<std::string_view, 8> kLimiterNames{
+    {"gpu", "gpu_sessions", "vram", "cpu", "ram", "disk", "bw", "config"}};
 
 struct Concurrency {
   std::int64_t value = 0;

@@ -246,11 +246,12 @@ std::vector<std::string> ThrottleReasonNames(std::uint64_t reasons) {
   return names;
 }
 
-bool IsThermalOrPowerThrottle(std::uint64_t reasons) {
+std::vector<std::string> ThermalThrottleReasonNames(std::uint64_t reasons) {
+  std::vector<std::string> names;
   for (const ThrottleBit& bit : kThrottleBits) {
-    if (bit.thermal_or_power && (reasons & bit.bit)) return true;
+    if (bit.thermal_or_power && (reasons & bit.bit)) names.emplace_back(bit.name);
   }
-  return false;
+  return names;
 }
 
 }  // namespace mc::worker

@@ -81,8 +81,8 @@ class NvmlLibrary {
 // "hw_thermal_slowdown"; the idle bit is not a throttle and is left out.
 std::vector<std::string> ThrottleReasonNames(std::uint64_t reasons);
 
-// IsThermalOrPowerThrottle says whether a mask holds a thermal or power slowdown, the reasons
+// ThermalThrottleReasonNames names only the thermal and power slowdowns of a mask, the reasons
 // that put a worker in THERMAL_THROTTLED.
-bool IsThermalOrPowerThrottle(std::uint64_t reasons);
+std::vector<std::string> ThermalThrottleReasonNames(std::uint64_t reasons);
 
 }  // namespace mc::worker
