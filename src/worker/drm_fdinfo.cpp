@@ -30,6 +30,13 @@ bool TakePrefix(std::string_view& key, std::string_view prefix) {
   return true;
 }
 
+// Store keeps a parsed value under the engine class's name; false when it did not parse.
+bool Store(std::optional<std::uint64_t> value, std::map<std::string, std::uint64_t>& map, std::string_view engine) {
+  if (!value) return false;
+  map[std::string(engine)] = *value;
+  return true;
+}
+
 Error Malformed(std::size_t line, std::string_view key, std::string_view expected) {
   return InvalidInput("fdinfo line " + std::to_string(line) + ": " + std::string(key) + ": expected " +
                       std::string(expected));
@@ -64,21 +71,15 @@ Result<DrmFdinfo> ParseDrmFdinfo(std::string_view text) {
       if (!id) return Malformed(line_number, key, "an unsigned integer");
       fdinfo.client_id = *id;
     } else if (TakePrefix(name, "drm-engine-capacity-")) {
-      const std::optional<std::uint64_t> count = Number(value);
-      if (!count) return Malformed(line_number, key, "an unsigned integer");
-      fdinfo.engine_capacity[std::string(name)] = *count;
+      if (!Store(Number(value), fdinfo.engine_capacity, name)) return Malformed(line_number, key, "an unsigned integer");
     } else if (TakePrefix(name, "drm-engine-")) {
-      const std::optional<std::uint64_t> ns = Nanoseconds(value);
-      if (!ns) return Malformed(line_number, key, "\"<unsigned integer> ns\"");
-      fdinfo.engine_ns[std::string(name)] = *ns;
+      if (!Store(Nanoseconds(value), fdinfo.engine_ns, name)) {
+        return Malformed(line_number, key, "\"<unsigned integer> ns\"");
+      }
     } else if (TakePrefix(name, "drm-total-cycles-")) {
-      const std::optional<std::uint64_t> cycles = Number(value);
-      if (!cycles) return Malformed(line_number, key, "an unsigned integer");
-      fdinfo.total_cycles[std::string(name)] = *cycles;
+      if (!Store(Number(value), fdinfo.total_cycles, name)) return Malformed(line_number, key, "an unsigned integer");
     } else if (TakePrefix(name, "drm-cycles-")) {
-      const std::optional<std::uint64_t> cycles = Number(value);
-      if (!cycles) return Malformed(line_number, key, "an unsigned integer");
-      fdinfo.cycles[std::string(name)] = *cycles;
+      if (!Store(Number(value), fdinfo.cycles, name)) return Malformed(line_number, key, "an unsigned integer");
     }
   }
   if (!has_driver) return NotFound("no drm-driver key: not the fdinfo of a DRM file");
@@ -87,14 +88,11 @@ Result<DrmFdinfo> ParseDrmFdinfo(std::string_view text) {
 
 MediaEngineTime MediaEngineTimeOf(const DrmFdinfo& fdinfo) {
   MediaEngineTime time;
-  auto ns = [&](const char* engine) {
-    auto it = fdinfo.engine_ns.find(engine);
-    return it == fdinfo.engine_ns.end() ? std::uint64_t{0} : it->second;
-  };
   auto in = [](const std::map<std::string, std::uint64_t>& map, const char* engine) {
     auto it = map.find(engine);
     return it == map.end() ? std::uint64_t{0} : it->second;
   };
+  auto ns = [&](const char* engine) { return in(fdinfo.engine_ns, engine); };
   if (fdinfo.driver == "amdgpu") {
     // UVD and VCN decode print as "dec"; VCE, VCN encode and UVD's encode ring as "enc" and
     // "enc_1". An absent key is an engine this client never used.

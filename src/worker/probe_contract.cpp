@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <variant>
 
+#include "capabilities/capability_table.h"
 #include "capabilities/encode_session_cap.h"
 #include "gpu/pci_address.h"
 #include "worker/probe_module.h"
@@ -39,18 +40,42 @@ ContractDevice DescribeDevice(const DeviceReport& report) {
 // The NVENC codec name of each encode key, in kCapabilityKeys' order; empty for the others.
 constexpr std::array<std::string_view, kCapabilityKeys.size()> kNvencCodecOfKey{"H264", "HEVC", "AV1"};
 
-// LargestEncodeSize is the largest picture any encoder the contract claims takes, from NVENC's
-// NV_ENC_CAPS_WIDTH_MAX and NV_ENC_CAPS_HEIGHT_MAX. VA-API's facts state no sizes yet.
+// VaRuleOf gives the VA-API rule of a published attribute, or nullptr.
+const VaRule* VaRuleOf(std::string_view attribute) {
+  for (const Capability& capability : kCapabilities) {
+    if (capability.name == attribute) return &capability.va;
+  }
+  return nullptr;
+}
+
+// SetLargestEncodeSize gives the contract the largest picture any encoder it claims takes:
+// NVENC's NV_ENC_CAPS_WIDTH_MAX and NV_ENC_CAPS_HEIGHT_MAX, or VA-API's
+// VAConfigAttribMaxPictureWidth and VAConfigAttribMaxPictureHeight of the profile and entry
+// point that made the encode attribute true.
 void SetLargestEncodeSize(const DeviceReport& report, ProbeContract& contract) {
-  if (!report.nvidia_facts) return;
   std::int64_t width = 0;
   std::int64_t height = 0;
   for (std::size_t i = 0; i < kCapabilityKeys.size(); ++i) {
-    if (!kCapabilityKeys[i].encodes || !contract.capabilities[i]) continue;
-    for (const NvEncoderCodec& codec : report.nvidia_facts->encoder.codecs) {
-      if (codec.codec != kNvencCodecOfKey[i]) continue;
-      width = std::max<std::int64_t>(width, codec.max_width);
-      height = std::max<std::int64_t>(height, codec.max_height);
+    const CapabilityKey& key = kCapabilityKeys[i];
+    if (!key.encodes || !contract.capabilities[i]) continue;
+    if (report.nvidia_facts) {
+      for (const NvEncoderCodec& codec : report.nvidia_facts->encoder.codecs) {
+        if (codec.codec != kNvencCodecOfKey[i]) continue;
+        width = std::max<std::int64_t>(width, codec.max_width);
+        height = std::max<std::int64_t>(height, codec.max_height);
+      }
+    }
+    if (!report.va_facts) continue;
+    for (std::size_t j = 0; j < key.attribute_count; ++j) {
+      const VaRule* rule = VaRuleOf(key.attributes[j]);
+      if (!rule || rule->kind != VaRule::Kind::kConfig) continue;
+      for (const VaConfig& config : report.va_facts->configs) {
+        const bool listed = std::find(rule->entrypoints.begin(), rule->entrypoints.begin() + rule->entrypoint_count,
+                                      config.entrypoint) != rule->entrypoints.begin() + rule->entrypoint_count;
+        if (config.profile != rule->profile || !listed) continue;
+        width = std::max<std::int64_t>(width, config.max_width);
+        height = std::max<std::int64_t>(height, config.max_height);
+      }
     }
   }
   if (width > 0) contract.max_width = width;

@@ -168,6 +168,22 @@ TEST(ProbeContract, TheLargestEncodeSizeIsTheLargestOfTheEncodersItClaims) {
   EXPECT_EQ(contract.max_sessions, 8);
 }
 
+TEST(ProbeContract, OnVaapiTheLargestSizeIsTheDriversForTheEncodeEntryPointsItClaims) {
+  DeviceReport report = ReportWith("0000:00:02.0", "vaapi", "8086", {"encodeH264LowPower", "decodeHEVCMain"});
+  VaFacts facts;
+  facts.configs = {
+      {VAProfileH264High, VAEntrypointEncSliceLP, VA_RT_FORMAT_YUV420, 4096, 2304},
+      // A decoder's size says nothing of the encoders, and an unclaimed encoder's neither.
+      {VAProfileHEVCMain, VAEntrypointVLD, VA_RT_FORMAT_YUV420, 16384, 16384},
+      {VAProfileHEVCMain, VAEntrypointEncSlice, VA_RT_FORMAT_YUV420, 8192, 8192},
+  };
+  report.va_facts = facts;
+  const ProbeContract contract = ContractFor(Machine({report}), {"0000:00:02.0", ""});
+  ASSERT_TRUE(contract.ok) << contract.reason.value_or("");
+  EXPECT_EQ(contract.max_width, 4096);
+  EXPECT_EQ(contract.max_height, 2304);
+}
+
 TEST(ProbeContractJson, HoldsTheContractsKeysWithNullsForWhatIsNotStated) {
   const ProbeContract contract =
       ContractFor(Machine({ReportWith("0000:00:02.0", "vaapi", "8086", {"encodeH264"})}), {"0000:00:02.0", ""});
