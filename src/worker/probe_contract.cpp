@@ -142,6 +142,13 @@ ProbeContract ContractFor(const ProbeResult& probe, const ContractRequest& reque
   if (request.gpu.empty()) return Refuse(contract, "no GPU was named; name one by device name or PCI address");
 
   auto found = std::ranges::find_if(probe.reports, [&](const DeviceReport& report) { return Names(report, request.gpu); });
+  // A bare number, as PT_WORKER_GPU_DEVICES=0 has it, is the GPU's place in PCI address order,
+  // which is the order of the reports and the default order of nvidia-smi.
+  if (!request.gpu.empty() && std::ranges::all_of(request.gpu, [](char c) { return c >= '0' && c <= '9'; }) &&
+      request.gpu.size() < 4) {
+    const std::size_t index = std::stoul(request.gpu);
+    if (index < probe.reports.size()) found = probe.reports.begin() + static_cast<std::ptrdiff_t>(index);
+  }
   if (found == probe.reports.end()) {
     return Refuse(contract, "no GPU \"" + request.gpu + "\" on this machine: " + KnownDevices(probe));
   }

@@ -59,7 +59,8 @@ struct ProbeContract {
 
 struct ContractRequest {
   // A device name such as "pci-0000-00-06-0", a PCI address such as "0000:00:06.0" (any case,
-  // a domain of up to eight digits), or a render node path.
+  // a domain of up to eight digits), a render node path, or the GPU's place in PCI address
+  // order ("0").
   std::string gpu;
   // A module name of kProbeModules, or empty to take the device's own.
   std::string module;

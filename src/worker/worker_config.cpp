@@ -37,7 +37,7 @@ const std::array<Setting, 16> kSettings{{
      "The probe module: nvidia-nvenc, vaapi or intel-qsv; empty for the GPU's own.",
      [](WorkerConfig& c, std::string_view t, std::int64_t) { c.probe_module = std::string(t); }},
     {"PT_WORKER_GPU_DEVICES", "--gpu", SettingKind::kText, "",
-     "The one GPU of this worker (one worker per GPU): a device name such as pci-0000-01-00-0 or a PCI address.",
+     "The one GPU of this worker (one worker per GPU): a device name such as pci-0000-01-00-0, a PCI address, or its place in PCI address order such as 0.",
      [](WorkerConfig& c, std::string_view t, std::int64_t) { c.gpu = std::string(t); }},
     {"PT_WORKER_SESSIONS_CAP", "--sessions-cap", SettingKind::kCountOrAuto, "auto",
      "Encode sessions the GPU allows at once; auto takes the self-test's count, else the driver's cap.",

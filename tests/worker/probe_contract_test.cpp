@@ -125,6 +125,17 @@ TEST(ProbeContract, APciAddressInNvmlsSpellingNamesTheGpu) {
   EXPECT_EQ(contract.devices[0].vendor, "nvidia");
 }
 
+TEST(ProbeContract, ABareNumberIsTheGpusPlaceInPciAddressOrder) {
+  const ProbeResult probe = Machine({ReportWith("0000:01:00.0", "nvidia", "10de", {"encodeH264"}),
+                                     ReportWith("0000:02:00.0", "nvidia", "10de", {"encodeHEVCMain"})});
+  const ProbeContract second = ContractFor(probe, {"1", ""});
+  ASSERT_EQ(second.devices.size(), 1u);
+  EXPECT_EQ(second.devices[0].pci_address, "0000:02:00.0");
+  const ProbeContract third = ContractFor(probe, {"2", ""});
+  EXPECT_FALSE(third.ok);
+  EXPECT_NE(third.reason->find("no GPU \"2\""), std::string::npos) << *third.reason;
+}
+
 TEST(ProbeContract, IntelQsvIsVaapiOnIntelAndIsReportedUnderTheNameAskedFor) {
   const ProbeContract contract =
       ContractFor(Machine({ReportWith("0000:00:02.0", "vaapi", "8086", {"encodeH264"})}), {"0000:00:02.0", "intel-qsv"});
