@@ -1,5 +1,6 @@
 #include "cli/worker_command.h"
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <map>
@@ -65,24 +66,41 @@ void PrintLogLines(const ProbeResult& probe) {
   }
 }
 
+// Worker registers only the word `worker` with the main command line and builds its own
+// options when it runs: the settings table gives every subcommand some twenty options, and
+// registering them on every start would tax `probe`, which must stay as lean as vainfo.
 class Worker : public WorkerCommand {
  public:
   explicit Worker(CLI::App& app) {
-    command_ = app.add_subcommand("worker", "the PeerTube transcoding worker's view of its own GPU (docs/worker.md)");
-    command_->require_subcommand(1);
-    probe_ = command_->add_subcommand("probe", "whether this GPU may take transcoding work, and what it can do");
-    probe_flags_.AddTo(probe_, {"table", "json"});
-    status_ = command_->add_subcommand("status", "the worker's status document: state, GPU, concurrency, counters");
-    status_flags_.AddTo(status_, {"table", "json", "prometheus"});
-    status_->add_option("--proc-root", proc_root_, "where /proc is")->capture_default_str();
-    status_->add_option("--kernel-log", kernel_log_, "the kernel log to search for NVIDIA Xid errors")
-        ->capture_default_str();
-    status_->add_option("--nvml-library", nvml_library_, "the NVML library to load")->capture_default_str();
+    command_ = app.add_subcommand("worker", "the PeerTube transcoding worker's view of its own GPU: probe, status "
+                                            "(docs/worker.md)");
+    // Everything after `worker`, --help included, is the worker's own command line.
+    command_->prefix_command();
+    command_->set_help_flag();
   }
 
   bool Selected() const override { return command_->parsed(); }
 
   int Run() override {
+    CLI::App worker{"the PeerTube transcoding worker's view of its own GPU (docs/worker.md)", "media-capabilities worker"};
+    worker.require_subcommand(1);
+    probe_ = worker.add_subcommand("probe", "whether this GPU may take transcoding work, and what it can do");
+    probe_flags_.AddTo(probe_, {"table", "json"});
+    status_ = worker.add_subcommand("status", "the worker's status document: state, GPU, concurrency, counters");
+    status_flags_.AddTo(status_, {"table", "json", "prometheus"});
+    status_->add_option("--proc-root", proc_root_, "where /proc is")->capture_default_str();
+    status_->add_option("--kernel-log", kernel_log_, "the kernel log to search for NVIDIA Xid errors")
+        ->capture_default_str();
+    status_->add_option("--nvml-library", nvml_library_, "the NVML library to load")->capture_default_str();
+
+    // CLI11 takes the arguments last first.
+    std::vector<std::string> arguments = command_->remaining();
+    std::reverse(arguments.begin(), arguments.end());
+    try {
+      worker.parse(arguments);
+    } catch (const CLI::ParseError& error) {
+      return worker.exit(error);
+    }
     if (probe_->parsed()) return RunProbe();
     if (status_->parsed()) return RunStatus();
     return 2;
