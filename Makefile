@@ -17,7 +17,8 @@ PACKAGES := $(PROBE_PACKAGES) vainfo \
 	libcurl4-openssl-dev \
 	ffmpeg libx264-dev libx265-dev libavcodec-dev libavutil-dev \
 	libgtest-dev libgmock-dev libbenchmark-dev \
-	libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
+	libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler \
+	ffmpeg python3-jsonschema python3-prometheus-client
 FUZZ_PACKAGES := clang libclang-rt-14-dev
 FORMAT_PACKAGES := clang-format
 

@@ -15,6 +15,7 @@
 #include "cli/pool_command.h"
 #include "cli/probe_command.h"
 #include "cli/query_batch_command.h"
+#include "cli/worker_command.h"
 #include "query/child/nvidia_child.h"
 #include "query/child/va_child.h"
 
@@ -106,6 +107,7 @@ int main(int argc, char** argv) {
   docs->add_option("topic", docs_topic, "the page")->required()->check(mc::OneOf({"attributes"}, "page"));
 
   const std::function<int()> run_pool = mc::AddPoolCommand(app);
+  std::unique_ptr<mc::WorkerCommand> worker = mc::AddWorkerCommand(app);
 
   if (const std::string unknown = mc::UnknownSubcommand(app, argc, argv); !unknown.empty()) {
     std::cerr << "media-capabilities: " << unknown << "\n";
@@ -129,6 +131,7 @@ int main(int argc, char** argv) {
     return mc::RunAgentModule(std::move(agent));
   }
   if (app.got_subcommand("pool")) return run_pool();
+  if (worker->Selected()) return worker->Run();
   if (*query_va) return mc::RunQueryVa(render_node);
   if (*query_batch) return mc::RunQueryBatchCommand(batch_targets, std::chrono::milliseconds(batch_deadline_ms));
   if (*query_nvidia) return mc::RunQueryNvidia(pci_address, nvidia_options);

@@ -16,6 +16,10 @@ struct VaConfig {
   std::int32_t profile = 0;
   std::int32_t entrypoint = 0;
   std::uint32_t rt_formats = 0;
+  // VAConfigAttribMaxPictureWidth and VAConfigAttribMaxPictureHeight; 0 when the driver did
+  // not state them (many state them only for encode entry points).
+  std::uint32_t max_width = 0;
+  std::uint32_t max_height = 0;
 
   bool operator==(const VaConfig&) const = default;
 };

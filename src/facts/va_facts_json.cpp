@@ -14,9 +14,12 @@ using nlohmann::json;
 std::string VaFactsToJson(const VaFacts& facts) {
   json configs = json::array();
   for (const VaConfig& config : facts.configs) {
-    configs.push_back({{"profile", config.profile},
-                       {"entrypoint", config.entrypoint},
-                       {"rtFormats", config.rt_formats}});
+    json entry = {{"profile", config.profile}, {"entrypoint", config.entrypoint}, {"rtFormats", config.rt_formats}};
+    // The sizes are written only where the driver stated them, so that reports of drivers
+    // that state none read as before.
+    if (config.max_width != 0) entry["maxWidth"] = config.max_width;
+    if (config.max_height != 0) entry["maxHeight"] = config.max_height;
+    configs.push_back(std::move(entry));
   }
   const json document = {
       {"vendor", ValidUtf8(facts.vendor)},
@@ -60,8 +63,18 @@ Result<VaFacts> ParseVaFacts(std::string_view text) {
                           rt_formats)) {
       return fail();
     }
+    std::int64_t sizes[2] = {0, 0};
+    const char* size_names[2] = {"maxWidth", "maxHeight"};
+    for (int k = 0; k < 2; ++k) {
+      const json* size = JsonReader::OptionalMember(item, size_names[k]);
+      if (size && !reader.Int(*size, JsonReader::Child(path, size_names[k]), 0,
+                              std::numeric_limits<std::uint32_t>::max(), sizes[k])) {
+        return fail();
+      }
+    }
     facts.configs.push_back({static_cast<std::int32_t>(profile), static_cast<std::int32_t>(entrypoint),
-                             static_cast<std::uint32_t>(rt_formats)});
+                             static_cast<std::uint32_t>(rt_formats), static_cast<std::uint32_t>(sizes[0]),
+                             static_cast<std::uint32_t>(sizes[1])});
   }
 
   const json* formats = reader.Member(document, "", "videoProcFormats");

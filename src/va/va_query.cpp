@@ -120,16 +120,26 @@ Result<VaFacts> QueryVaDriver(const std::string& render_node) {
     const int listed = std::clamp<int>(entrypoint_count, 0, static_cast<int>(entrypoints.size()));
     for (int i = 0; i < listed; ++i) {
       const VAEntrypoint entrypoint = entrypoints[i];
-      VAConfigAttrib attribute{VAConfigAttribRTFormat, 0};
-      status = vaGetConfigAttributes(display, profile, entrypoint, &attribute, 1);
-      std::uint32_t rt_formats = 0;
+      // One call for the three: a driver marks each attribute it does not know as
+      // VA_ATTRIB_NOT_SUPPORTED rather than failing the call.
+      VAConfigAttrib attributes[3] = {{VAConfigAttribRTFormat, 0},
+                                      {VAConfigAttribMaxPictureWidth, 0},
+                                      {VAConfigAttribMaxPictureHeight, 0}};
+      status = vaGetConfigAttributes(display, profile, entrypoint, attributes, 3);
+      VaConfig config{profile, entrypoint};
+      auto stated = [](const VAConfigAttrib& attribute) {
+        return attribute.value == VA_ATTRIB_NOT_SUPPORTED ? 0u : attribute.value;
+      };
       if (status != VA_STATUS_SUCCESS) {
         facts.warnings.push_back("vaGetConfigAttributes(" + PairName(profile, entrypoint) +
-                                 ", VAConfigAttribRTFormat) failed: " + vaErrorStr(status));
-      } else if (attribute.value != VA_ATTRIB_NOT_SUPPORTED) {
-        rt_formats = attribute.value;
+                                 ", VAConfigAttribRTFormat and the largest picture size) failed: " +
+                                 vaErrorStr(status));
+      } else {
+        config.rt_formats = stated(attributes[0]);
+        config.max_width = stated(attributes[1]);
+        config.max_height = stated(attributes[2]);
       }
-      facts.configs.push_back({profile, entrypoint, rt_formats});
+      facts.configs.push_back(config);
       if (profile == VAProfileNone && entrypoint == VAEntrypointVideoProc) has_video_processor = true;
     }
   }

@@ -249,7 +249,7 @@ TEST(CommandLine, EachMistakeIsSaidInWords) {
       {{"probe", "--query-deadline", "0"}, "--query-deadline: the number of seconds must be more than 0, not 0"},
       {{"probe", "--output", "xml"},
        "--output: unknown format \"xml\"; the formats are table, wide, json and yaml"},
-      {{"nosuch"}, "there is no subcommand \"nosuch\"; the subcommands are probe, agent, docs and pool"},
+      {{"nosuch"}, "there is no subcommand \"nosuch\"; the subcommands are probe, agent, docs, pool and worker"},
       {{"nosuch", "--help"}, "there is no subcommand \"nosuch\""},
   };
   for (const CommandLineMistake& mistake : mistakes) {

@@ -8,12 +8,20 @@ namespace {
 TEST(VaFactsJson, ARoundTripKeepsEveryFact) {
   VaFacts facts;
   facts.vendor = "Intel iHD driver for Intel(R) Gen Graphics - 23.1.1 ()";
-  facts.configs = {{7, 1, 0x1}, {32, 1, 0x101}, {-1, 10, 0x1 | 0x100}};
+  facts.configs = {{7, 1, 0x1}, {32, 1, 0x101}, {-1, 10, 0x1 | 0x100}, {7, 6, 0x1, 4096, 2304}};
   facts.video_proc_formats = {"NV12", "P010"};
   facts.warnings = {"vaGetConfigAttributes(VAProfileH264High/VAEntrypointEncSlice) failed"};
   Result<VaFacts> parsed = ParseVaFacts(VaFactsToJson(facts));
   ASSERT_TRUE(parsed) << parsed.error();
   EXPECT_EQ(*parsed, facts);
+}
+
+TEST(VaFactsJson, AReportWithoutPictureSizesReadsAsNoneStated) {
+  Result<VaFacts> parsed =
+      ParseVaFacts(R"({"vendor":"v","configs":[{"profile":7,"entrypoint":6,"rtFormats":1}],"videoProcFormats":[]})");
+  ASSERT_TRUE(parsed) << parsed.error();
+  EXPECT_EQ(parsed->configs[0].max_width, 0u);
+  EXPECT_EQ(parsed->configs[0].max_height, 0u);
 }
 
 TEST(VaFactsJson, AVendorStringThatIsNotUtf8StillMakesAReport) {

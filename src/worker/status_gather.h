@@ -1,0 +1,33 @@
+// Gathering the status document's inputs from the machine: the probe contract, NVML's
+// counters, the host's CPU, memory and disk, the platform and the kernel log, and from them
+// the concurrency and the state. Everything it reads has a root or a path that tests can
+// point elsewhere; everything it cannot read is named in the inputs' problems.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "pipeline/probe_pipeline.h"
+#include "worker/platform.h"
+#include "worker/self_test_report.h"
+#include "worker/status_document.h"
+#include "worker/worker_config.h"
+#include "worker/worker_state.h"
+
+namespace mc::worker {
+
+struct GatherOptions {
+  WorkerConfig config;
+  ProbeRequest probe;
+  PlatformRoots platform;
+  std::string proc_root = "/proc";
+  std::string kernel_log = "/dev/kmsg";
+  std::string nvml_library = "libnvidia-ml.so.1";
+  WorkerState previous = WorkerState::kGpuUnavailable;
+  std::optional<SelfTestReport> self_test;
+  JobCosts costs;
+};
+
+StatusInputs GatherStatus(const GatherOptions& options);
+
+}  // namespace mc::worker

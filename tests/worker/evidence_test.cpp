@@ -1,0 +1,177 @@
+// JudgeEvidence, the argv gate and the plausibility gate, as pure functions.
+#include <gtest/gtest.h>
+
+#include "worker/argv_gate.h"
+#include "worker/evidence.h"
+#include "worker/plausibility_gate.h"
+
+namespace mc::worker {
+namespace {
+
+EvidenceRecord WithNvml(std::int64_t sessions, std::uint32_t enc, std::uint32_t dec) {
+  EvidenceRecord record;
+  record.samples = 5;
+  record.nvml = NvmlEvidence{.samples_of_tree = 5, .max_enc_util = enc, .max_dec_util = dec,
+                             .max_sessions_of_tree = sessions};
+  return record;
+}
+
+TEST(JudgeEvidence, AnEncoderSessionOfTheTreeProvesEncoding) {
+  const EvidenceVerdict verdict = JudgeEvidence(WithNvml(1, 0, 0), {.encode = true});
+  EXPECT_TRUE(verdict.ok) << verdict.evidence;
+  EXPECT_EQ(verdict.method, "nvml_encoder_sessions");
+}
+
+TEST(JudgeEvidence, DecodeIsProvenOnItsOwnSoAnEncodeAloneDoesNotProveAHardwareDecode) {
+  const EvidenceVerdict verdict = JudgeEvidence(WithNvml(1, 60, 0), {.encode = true, .decode = true});
+  EXPECT_FALSE(verdict.ok);
+  EXPECT_TRUE(verdict.encode_proven);
+  EXPECT_FALSE(verdict.decode_proven);
+  EXPECT_NE(verdict.evidence.find("no decoder work"), std::string::npos) << verdict.evidence;
+}
+
+TEST(JudgeEvidence, DecoderUtilisationProvesADecode) {
+  const EvidenceVerdict verdict = JudgeEvidence(WithNvml(0, 0, 35), {.decode = true});
+  EXPECT_TRUE(verdict.ok) << verdict.evidence;
+  EXPECT_EQ(verdict.method, "nvml_process_util");
+}
+
+TEST(JudgeEvidence, FlatCountersAreNoEvidence) {
+  const EvidenceVerdict verdict = JudgeEvidence(WithNvml(0, 0, 0), {.encode = true});
+  EXPECT_FALSE(verdict.ok);
+  EXPECT_EQ(verdict.method, "none");
+}
+
+TEST(JudgeEvidence, ASharedVideoEngineProvesADecodeOnlyOnADecodeOnlyPass) {
+  EvidenceRecord record;
+  record.samples = 3;
+  record.drm = DrmEvidence{.clients = 1, .time = {.codec_ns = 5'000'000}};
+  EXPECT_TRUE(JudgeEvidence(record, {.decode = true}).ok);
+  EXPECT_FALSE(JudgeEvidence(record, {.encode = true, .decode = true}).ok);
+  EXPECT_TRUE(JudgeEvidence(record, {.encode = true}).ok);
+}
+
+TEST(JudgeEvidence, AJobThatAsksTheGpuForNothingProvesNothing) {
+  EXPECT_FALSE(JudgeEvidence(WithNvml(1, 50, 50), {}).ok);
+}
+
+GateDevice Nvidia() {
+  GateDevice device{.api = "nvidia", .probe_module = "nvidia-nvenc"};
+  device.capabilities = {true, true, false, true, true, true, true};  // no av1_enc
+  return device;
+}
+
+std::vector<std::string> Words(const std::string& line) {
+  std::vector<std::string> words;
+  std::string word;
+  for (char c : line) {
+    if (c == ' ') {
+      if (!word.empty()) words.push_back(word);
+      word.clear();
+    } else {
+      word += c;
+    }
+  }
+  if (!word.empty()) words.push_back(word);
+  return words;
+}
+
+TEST(ArgvGate, TheFullNvidiaPipelinePassesAndExpectsDecodeAndEncode) {
+  const ArgvVerdict verdict = JudgeArgv(
+      Words("-y -init_hw_device cuda=cu:0 -filter_hw_device cu -hwaccel cuda -hwaccel_output_format cuda "
+            "-c:v h264_cuvid -i in.mp4 -vf scale_cuda=1280:720:format=yuv420p -c:v h264_nvenc -preset p5 "
+            "-c:a copy out.mp4"),
+      Nvidia());
+  EXPECT_TRUE(verdict.ok) << verdict.reason;
+  EXPECT_TRUE(verdict.expectation.encode);
+  EXPECT_TRUE(verdict.expectation.decode);
+  ASSERT_EQ(verdict.outputs.size(), 1u);
+  EXPECT_EQ(verdict.outputs[0].second, "h264_nvenc");
+}
+
+TEST(ArgvGate, Libx264IsRefusedNamingTheOutput) {
+  const ArgvVerdict verdict = JudgeArgv(Words("-i in.mp4 -c:v libx264 -crf 23 out.mp4"), Nvidia());
+  EXPECT_FALSE(verdict.ok);
+  EXPECT_EQ(verdict.reason,
+            "output out.mp4: libx264 is not a hardware encoder of this device (a CPU encoder, or unknown)");
+}
+
+TEST(ArgvGate, AnOutputWithNoEncoderIsRefusedBecauseFfmpegWouldChooseACpuEncoder) {
+  const ArgvVerdict verdict = JudgeArgv(Words("-i in.mp4 -c:v h264_nvenc a.mp4 b.mp4"), Nvidia());
+  EXPECT_FALSE(verdict.ok);
+  EXPECT_NE(verdict.reason.find("output b.mp4 names no video encoder"), std::string::npos) << verdict.reason;
+}
+
+TEST(ArgvGate, AnEncoderTheDeviceDoesNotStateIsRefused) {
+  const ArgvVerdict verdict = JudgeArgv(Words("-i in.mp4 -c:v av1_nvenc out.mkv"), Nvidia());
+  EXPECT_FALSE(verdict.ok);
+  EXPECT_NE(verdict.reason.find("needs av1_enc"), std::string::npos) << verdict.reason;
+}
+
+TEST(ArgvGate, AnotherApisEncoderIsRefused) {
+  const ArgvVerdict verdict = JudgeArgv(Words("-i in.mp4 -c:v h264_vaapi out.mp4"), Nvidia());
+  EXPECT_FALSE(verdict.ok);
+  EXPECT_NE(verdict.reason.find("runs on vaapi"), std::string::npos) << verdict.reason;
+}
+
+TEST(ArgvGate, QsvEncodersPassOnlyUnderIntelQsv) {
+  GateDevice intel{.api = "vaapi", .probe_module = "vaapi", .capabilities = {true, true, false, true, true, true, true}};
+  EXPECT_FALSE(JudgeArgv(Words("-i in.mp4 -c:v h264_qsv out.mp4"), intel).ok);
+  intel.probe_module = "intel-qsv";
+  EXPECT_TRUE(JudgeArgv(Words("-i in.mp4 -c:v h264_qsv out.mp4"), intel).ok);
+}
+
+TEST(ArgvGate, AudioOnlyAndStreamCopyOutputsNeedNoEncoderButExpectNoGpuWork) {
+  const ArgvVerdict verdict = JudgeArgv(Words("-i in.mp4 -vn -c:a aac audio.m4a -c copy remux.mkv"), Nvidia());
+  EXPECT_TRUE(verdict.ok) << verdict.reason;
+  EXPECT_FALSE(verdict.expectation.encode);
+  EXPECT_FALSE(verdict.expectation.decode);
+}
+
+TEST(ArgvGate, EveryOutputIsJudgedAndALaterCpuOutputIsRefused) {
+  const ArgvVerdict verdict =
+      JudgeArgv(Words("-i in.mp4 -c:v hevc_nvenc a.mp4 -c:v:0 libx265 b.mp4"), Nvidia());
+  EXPECT_FALSE(verdict.ok);
+  EXPECT_NE(verdict.reason.find("output b.mp4: libx265"), std::string::npos) << verdict.reason;
+}
+
+TEST(ArgvGate, AnOptionWithoutItsValueIsRefused) {
+  const ArgvVerdict verdict = JudgeArgv(Words("-i in.mp4 -c:v"), Nvidia());
+  EXPECT_FALSE(verdict.ok);
+  EXPECT_EQ(verdict.reason, "option -c:v has no value at the end of the command line");
+}
+
+TEST(ArgvGate, ADecodeOnlyPassIntoTheNullSinkExpectsADecodeAndNoEncode) {
+  const ArgvVerdict verdict = JudgeArgv(Words("-hwaccel cuda -c:v hevc_cuvid -i in.mkv -f null -"), Nvidia());
+  EXPECT_TRUE(verdict.ok) << verdict.reason;
+  EXPECT_TRUE(verdict.expectation.decode);
+  EXPECT_FALSE(verdict.expectation.encode);
+}
+
+TEST(PlausibilityGate, ACpuEncodeShapedCpuTimeFails) {
+  const PlausibilityVerdict verdict = JudgePlausibility(
+      {.tree_cpu_seconds = 9.0, .media_seconds = 10, .pixels_per_frame = 1920 * 1080,
+       .baseline = CpuBaseline{1.0, 1920 * 1080}});
+  EXPECT_FALSE(verdict.ok);
+  EXPECT_NEAR(*verdict.fraction_of_baseline, 0.9, 1e-9);
+  EXPECT_TRUE(verdict.evidence.starts_with("CPU-encode-shaped"));
+}
+
+TEST(PlausibilityGate, AHardwareJobsSmallCpuTimePassesScaledToItsPictureSize) {
+  // The baseline is at 720p; at 1080p libx264 would spend 2.25 times as much.
+  const PlausibilityVerdict verdict = JudgePlausibility(
+      {.tree_cpu_seconds = 1.0, .media_seconds = 10, .pixels_per_frame = 1920 * 1080,
+       .baseline = CpuBaseline{0.4, 1280 * 720}});
+  EXPECT_TRUE(verdict.ok) << verdict.evidence;
+  EXPECT_NEAR(*verdict.fraction_of_baseline, 1.0 / 9.0, 1e-9);
+}
+
+TEST(PlausibilityGate, NoBaselineFailsClosed) {
+  const PlausibilityVerdict verdict =
+      JudgePlausibility({.tree_cpu_seconds = 0.1, .media_seconds = 10, .pixels_per_frame = 1920 * 1080});
+  EXPECT_FALSE(verdict.ok);
+  EXPECT_NE(verdict.evidence.find("no CPU-encode baseline"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mc::worker

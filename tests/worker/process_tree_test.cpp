@@ -1,0 +1,128 @@
+// The process tree, its CPU time and its DRM files, read from a /proc laid out by FakeProc,
+// and the sampler over it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <unistd.h>
+
+#include "fake_proc.h"
+#include "worker/evidence_sampler.h"
+#include "worker/process_tree.h"
+
+namespace mc::worker {
+namespace {
+
+std::string Fixture(const std::string& name) {
+  return mc::testing::ReadFile(std::string(WORKER_FDINFO_DIR) + "/" + name);
+}
+
+TEST(ProcStat, ACommandNameWithSpacesAndParenthesesIsReadWhole) {
+  Result<ProcStat> stat = ParseProcStat("4242 (ffmpeg (x) 2) S 4200 4242 4242 0 -1 0 1 0 0 0 70 30 5 5 20 0 1 0");
+  ASSERT_TRUE(stat) << stat.error();
+  EXPECT_EQ(stat->pid, 4242);
+  EXPECT_EQ(stat->ppid, 4200);
+  EXPECT_EQ(stat->cpu_ticks, 110u);
+}
+
+TEST(ProcStat, AShortLineIsRefused) {
+  Result<ProcStat> stat = ParseProcStat("4242 (ffmpeg) S 1 2 3");
+  ASSERT_FALSE(stat);
+  EXPECT_EQ(stat.error(), "stat: fewer than 17 fields");
+}
+
+TEST(ProcessTree, TheTreeHoldsEveryDescendantAndNoOtherProcess) {
+  testing::FakeProc proc;
+  proc.AddProcess(100, 1, 10);
+  proc.AddProcess(101, 100, 20);
+  proc.AddProcess(102, 101, 30);
+  proc.AddProcess(200, 1, 1000, "bystander");
+  Result<std::vector<int>> tree = TreePids(proc.root(), 100);
+  ASSERT_TRUE(tree) << tree.error();
+  std::vector<int> pids = *tree;
+  std::sort(pids.begin(), pids.end());
+  EXPECT_EQ(pids, (std::vector<int>{100, 101, 102}));
+  EXPECT_DOUBLE_EQ(TreeCpuSeconds(proc.root(), pids), 60.0 / static_cast<double>(sysconf(_SC_CLK_TCK)));
+}
+
+TEST(ProcessTree, AProcessThatIsGoneIsNotFound) {
+  testing::FakeProc proc;
+  proc.AddProcess(100, 1, 10);
+  Result<std::vector<int>> tree = TreePids(proc.root(), 999);
+  ASSERT_FALSE(tree);
+  EXPECT_TRUE(tree.failure().IsNotFound());
+}
+
+TEST(ProcessTree, OnlyDrmFilesWithADrmFdinfoAreClients) {
+  testing::FakeProc proc;
+  proc.AddProcess(100, 1, 10);
+  proc.AddDrmFile(100, 5, Fixture("i915-busy.txt"));
+  proc.AddPlainFile(100, 6, "/tmp/input.mp4");
+  // A render node that is not the kernel's (a fake one, a plain file) has no DRM fdinfo.
+  proc.AddDrmFile(100, 7, "pos:\t0\nflags:\t0100002\n");
+  const std::vector<DrmClient> clients = DrmClients(proc.root(), {100});
+  ASSERT_EQ(clients.size(), 1u);
+  EXPECT_EQ(clients[0].fd, 5);
+  EXPECT_EQ(clients[0].fdinfo.driver, "i915");
+}
+
+TEST(EvidenceSamplerOnAFakeProc, AnI915VideoEngineThatWorkedIsEncoderEvidence) {
+  testing::FakeProc proc;
+  proc.AddProcess(100, 1, 10);
+  proc.AddProcess(101, 100, 5);
+  proc.AddDrmFile(101, 4, Fixture("i915-idle.txt"));
+  EvidenceSampler sampler({.proc_root = proc.root()});
+  sampler.Sample(100);
+  proc.AddDrmFile(101, 5, Fixture("i915-busy.txt"));
+  sampler.Sample(100);
+  const EvidenceRecord record = sampler.Record();
+  EXPECT_EQ(record.samples, 2);
+  ASSERT_TRUE(record.drm);
+  EXPECT_EQ(record.drm->clients, 2);
+  EXPECT_EQ(record.drm->time.codec_ns, 3482019001u);
+  const EvidenceVerdict verdict = JudgeEvidence(record, {.encode = true});
+  EXPECT_TRUE(verdict.ok) << verdict.evidence;
+  EXPECT_EQ(verdict.method, "drm_fdinfo");
+}
+
+TEST(EvidenceSamplerOnAFakeProc, ARenderNodeHeldOpenWithAnIdleEngineIsNoEvidence) {
+  testing::FakeProc proc;
+  proc.AddProcess(100, 1, 10);
+  proc.AddDrmFile(100, 4, Fixture("i915-idle.txt"));
+  EvidenceSampler sampler({.proc_root = proc.root()});
+  sampler.Sample(100);
+  sampler.Sample(100);
+  const EvidenceVerdict verdict = JudgeEvidence(sampler.Record(), {.encode = true});
+  EXPECT_FALSE(verdict.ok);
+  EXPECT_NE(verdict.evidence.find("no hardware evidence (no encoder work seen)"), std::string::npos)
+      << verdict.evidence;
+}
+
+TEST(EvidenceSamplerOnAFakeProc, ASharedFileIsCountedOnceByItsClientId) {
+  testing::FakeProc proc;
+  proc.AddProcess(100, 1, 10);
+  proc.AddProcess(101, 100, 10);
+  proc.AddDrmFile(100, 4, Fixture("amdgpu-busy.txt"));
+  proc.AddDrmFile(101, 4, Fixture("amdgpu-busy.txt"));
+  EvidenceSampler sampler({.proc_root = proc.root()});
+  sampler.Sample(100);
+  const EvidenceRecord record = sampler.Record();
+  ASSERT_TRUE(record.drm);
+  EXPECT_EQ(record.drm->clients, 1);
+  EXPECT_EQ(record.drm->time.decode_ns, 812337620u);
+}
+
+TEST(EvidenceSamplerOnAFakeProc, AMissingNvmlIsNamedAndGivesNoNvidiaEvidence) {
+  testing::FakeProc proc;
+  proc.AddProcess(100, 1, 10);
+  EvidenceSampler sampler(
+      {.proc_root = proc.root(), .nvidia_pci_address = "0000:01:00.0", .nvml_library = "libnvidia-ml-absent.so.1"});
+  sampler.Sample(100);
+  const EvidenceRecord record = sampler.Record();
+  EXPECT_FALSE(record.nvml);
+  ASSERT_FALSE(record.problems.empty());
+  EXPECT_NE(record.problems[0].find("cannot load libnvidia-ml-absent.so.1"), std::string::npos) << record.problems[0];
+  EXPECT_FALSE(JudgeEvidence(record, {.encode = true}).ok);
+}
+
+}  // namespace
+}  // namespace mc::worker

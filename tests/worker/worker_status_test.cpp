@@ -1,0 +1,150 @@
+// `media-capabilities worker status` end to end: the real binary on the fake NVIDIA and VA
+// machines and on none, every document it prints checked by the real JSON Schema validator,
+// its Prometheus text by the real parser.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "status_checks.h"
+
+namespace mc {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct StatusRun {
+  ChildOutcome outcome;
+  json document;
+};
+
+// Status runs `worker status` with the kernel log read from an empty file (so that this
+// machine's own log does not decide the state) unless the test names one.
+StatusRun Status(const testing::TempDir& dir, std::vector<std::string> extra, const std::vector<std::string>& env = {}) {
+  std::vector<std::string> argv = {MEDIA_CAP_BINARY, "worker", "status", "--output", "json"};
+  if (std::find(extra.begin(), extra.end(), "--kernel-log") == extra.end()) {
+    extra.insert(extra.end(), {"--kernel-log", dir.Write("empty-kmsg", "").string()});
+  }
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  StatusRun run;
+  run.outcome = testing::RunCommand(argv, env);
+  run.document = json::parse(run.outcome.out, nullptr, false);
+  EXPECT_FALSE(run.document.is_discarded()) << run.outcome.out << run.outcome.err;
+  return run;
+}
+
+void ExpectValid(const testing::TempDir& dir, const StatusRun& run) {
+  const ChildOutcome validated = worker::testing::ValidateAgainstSchema(dir, {run.outcome.out});
+  EXPECT_EQ(validated.code, 0) << validated.out << validated.err;
+}
+
+TEST(WorkerStatus, OnThisMachineWithNoGpuItSaysGpuUnavailable) {
+  testing::TempDir dir;
+  dir.Write("sys/class/drm/.keep", "");
+  const StatusRun run = Status(dir, {"--gpu", "pci-0000-00-02-0", "--sysfs-root", (dir.path() / "sys").string()});
+  EXPECT_EQ(run.outcome.code, 0) << run.outcome.err;
+  EXPECT_EQ(run.document["state"], "GPU_UNAVAILABLE");
+  EXPECT_NE(run.document["state_reason"].get<std::string>().find("no GPU \"pci-0000-00-02-0\""), std::string::npos);
+  EXPECT_EQ(run.document["gpu"]["vendor"], "none");
+  EXPECT_EQ(run.document["concurrency"], 0);
+  EXPECT_EQ(run.document["concurrency_bound_by"], "gpu");
+  ExpectValid(dir, run);
+}
+
+TEST(WorkerStatus, OnARecordedGeForceItIsUnavailableUntilTheSelfTestHasRun) {
+  testing::TempDir dir;
+  const std::string record = std::string(FAKENV_RECORDS_DIR) + "/ada-geforce-rtx4090.json";
+  const fs::path machine = dir.path() / "machine";
+  ASSERT_EQ(testing::RunCommand({FAKENV_STAGE, record, machine.string()}).code, 0);
+  const StatusRun run = Status(dir,
+                               {"--gpu", "0000:01:00.0", "--sysfs-root", (machine / "sys").string(), "--dev-root",
+                                (machine / "dev").string(), "--nvml-library", (machine / "lib/libnvidia-ml.so.1").string()},
+                               {"LD_LIBRARY_PATH=" + (machine / "lib").string(), "FAKENV_RECORD=" + record});
+  EXPECT_EQ(run.document["state"], "GPU_UNAVAILABLE");
+  EXPECT_NE(run.document["state_reason"].get<std::string>().find("self-test has not run"), std::string::npos)
+      << run.document["state_reason"];
+  EXPECT_EQ(run.document["probe"]["ok"], true);
+  EXPECT_EQ(run.document["gpu"]["vendor"], "nvidia");
+  EXPECT_EQ(run.document["gpu"]["probe_module"], "nvidia-nvenc");
+  EXPECT_EQ(run.document["gpu"]["generation"], "Ada");
+  EXPECT_EQ(run.document["gpu"]["driver"], "570.133.07");
+  EXPECT_EQ(run.document["gpu"]["sessions"]["cap"], 8);
+  EXPECT_EQ(run.document["gpu"]["sessions"]["cap_source"], "driver_class_table");
+  EXPECT_EQ(run.document["gpu"]["capabilities"]["av1_enc"], 1);
+  ExpectValid(dir, run);
+}
+
+TEST(WorkerStatus, OnARecordedIntelGpuTheKernelModuleIsItsDriver) {
+  testing::TempDir dir;
+  const std::string dump = std::string(FAKEVA_DUMPS_DIR) + "/intel-ihd-dg1-gen12-24.1.txt";
+  const fs::path machine = dir.path() / "machine";
+  ASSERT_EQ(testing::RunCommand({FAKEVA_FAKE_MACHINE, machine.string(), dump}).code, 0);
+  const StatusRun run = Status(
+      dir,
+      {"--gpu", "pci-0000-01-00-0", "--probe-module", "intel-qsv", "--sysfs-root", (machine / "sys").string(),
+       "--dev-root", (machine / "dev").string()},
+      {"LD_PRELOAD=" FAKEVA_PRELOAD, "LIBVA_DRIVERS_PATH=" FAKEVA_DRIVER_DIR, "LIBVA_DRIVER_NAME=fakeva",
+       "FAKEVA_DUMP=" + dump});
+  EXPECT_EQ(run.document["gpu"]["vendor"], "intel");
+  EXPECT_EQ(run.document["gpu"]["probe_module"], "intel-qsv");
+  EXPECT_EQ(run.document["gpu"]["kernel_module"], "i915");
+  EXPECT_EQ(run.document["gpu"]["sessions"]["cap_source"], "none");
+  EXPECT_TRUE(run.document["concurrency_limiters"]["gpu_sessions"].is_null());
+  ExpectValid(dir, run);
+}
+
+TEST(WorkerStatus, AnXidInTheKernelLogIsOffline) {
+  testing::TempDir dir;
+  const std::string log = dir.Write("kmsg", "4,1201,5012345,-;NVRM: Xid (PCI:0000:01:00): 79, GPU has fallen off the bus.\n").string();
+  const StatusRun run = Status(dir, {"--gpu", "pci-0000-01-00-0", "--kernel-log", log});
+  EXPECT_EQ(run.document["state"], "OFFLINE");
+  EXPECT_NE(run.document["state_reason"].get<std::string>().find("fallen off the bus"), std::string::npos);
+  ExpectValid(dir, run);
+}
+
+TEST(WorkerStatus, OnWsl2ItSaysSoAndStaysUnavailableUnlessAllowed) {
+  testing::TempDir dir;
+  dir.Write("proc/sys/kernel/osrelease", "5.15.167.4-microsoft-standard-WSL2\n");
+  dir.Write("proc/loadavg", "0.10 0.20 0.30 1/100 4242\n");
+  dir.Write("proc/meminfo", "MemTotal: 16000000 kB\nMemAvailable: 8000000 kB\n");
+  dir.Write("dev/dxg", "");
+  const std::vector<std::string> roots = {"--gpu", "pci-0000-01-00-0", "--proc-root", (dir.path() / "proc").string(),
+                                          "--dev-root", (dir.path() / "dev").string()};
+  const StatusRun refused = Status(dir, roots);
+  EXPECT_EQ(refused.document["state"], "GPU_UNAVAILABLE");
+  EXPECT_EQ(refused.document["platform"]["wsl2"], true);
+  EXPECT_EQ(refused.document["platform"]["allowed"], false);
+  EXPECT_NE(refused.document["state_reason"].get<std::string>().find("WSL2"), std::string::npos);
+  ExpectValid(dir, refused);
+
+  const StatusRun allowed = Status(dir, roots, {"PT_WORKER_ALLOW_WSL2=1"});
+  EXPECT_EQ(allowed.document["platform"]["allowed"], true);
+  // Allowed on WSL2, it still needs a GPU that passes its probe.
+  EXPECT_EQ(allowed.document["state"], "GPU_UNAVAILABLE");
+  EXPECT_EQ(allowed.document["state_reason"].get<std::string>().find("WSL2"), std::string::npos);
+}
+
+TEST(WorkerStatus, AMalformedVariableIsRefusedNamingIt) {
+  testing::TempDir dir;
+  const ChildOutcome run = testing::RunCommand({MEDIA_CAP_BINARY, "worker", "status", "--gpu", "x"},
+                                               {"PT_WORKER_VRAM_FLOOR_MB=lots"});
+  EXPECT_EQ(run.code, 2);
+  EXPECT_NE(run.err.find("PT_WORKER_VRAM_FLOOR_MB: \"lots\""), std::string::npos) << run.err;
+}
+
+TEST(WorkerStatus, ItsPrometheusTextIsReadByARealParser) {
+  testing::TempDir dir;
+  const ChildOutcome run = testing::RunCommand({MEDIA_CAP_BINARY, "worker", "status", "--gpu", "pci-0000-00-02-0",
+                                                "--output", "prometheus", "--kernel-log",
+                                                dir.Write("kmsg", "").string()});
+  ASSERT_EQ(run.code, 0) << run.err;
+  std::string error;
+  const json families = worker::testing::ParseMetrics(dir, run.out, error);
+  ASSERT_FALSE(families.is_discarded()) << error << run.out;
+  EXPECT_EQ(families["pt_worker_up"]["samples"][0][2], 1.0);
+  EXPECT_EQ(families["pt_worker_gpu_sessions"]["samples"][0][1]["vendor"], "none");
+  EXPECT_TRUE(families.contains("pt_worker_hw_evidence_ok"));
+}
+
+}  // namespace
+}  // namespace mc
