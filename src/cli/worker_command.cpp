@@ -1,7 +1,10 @@
 #include "cli/worker_command.h"
 
+#include <stdlib.h>
+
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <string>
@@ -10,6 +13,8 @@
 #include "query/query_command.h"
 #include "worker/probe_contract.h"
 #include "worker/probe_contract_json.h"
+#include "worker/self_test.h"
+#include "worker/self_test_state.h"
 #include "worker/status_document.h"
 #include "worker/status_gather.h"
 #include "worker/worker_config.h"
@@ -91,6 +96,18 @@ class Worker : public WorkerCommand {
     status_->add_option("--kernel-log", kernel_log_, "the kernel log to search for NVIDIA Xid errors")
         ->capture_default_str();
     status_->add_option("--nvml-library", nvml_library_, "the NVML library to load")->capture_default_str();
+    status_->add_option("--state-dir", state_dir_, "where the last self-test's report is kept (default: "
+                                                   "$XDG_STATE_HOME/peertube-worker, else /var/lib/peertube-worker/state)");
+    self_test_ = worker.add_subcommand("self-test", "prove with the real ffmpeg that this GPU encodes, pipelines, "
+                                                    "opens its sessions and decodes, and keep the report");
+    self_test_flags_.AddTo(self_test_, {"table", "json"});
+    self_test_->add_option("--streams", streams_dir_,
+                           "ready-made test streams (h264.mp4, hevc.mp4, av1.mp4, vp9.webm) for an ffmpeg that "
+                           "cannot make them");
+    self_test_->add_option("--state-dir", state_dir_, "where to keep the report for `worker status`");
+    self_test_->add_option("--proc-root", proc_root_, "where /proc is")->capture_default_str();
+    self_test_->add_option("--nvml-library", nvml_library_, "the NVML library to load")->capture_default_str();
+    self_test_->add_option("--command-log", command_log_, "append every ffmpeg command line it runs to this file");
 
     // CLI11 takes the arguments last first.
     std::vector<std::string> arguments = command_->remaining();
@@ -102,6 +119,7 @@ class Worker : public WorkerCommand {
     }
     if (probe_->parsed()) return RunProbe();
     if (status_->parsed()) return RunStatus();
+    if (self_test_->parsed()) return RunSelfTest();
     return 2;
   }
 
@@ -139,6 +157,7 @@ class Worker : public WorkerCommand {
     options.proc_root = proc_root_;
     options.kernel_log = kernel_log_;
     options.nvml_library = nvml_library_;
+    options.self_test_state_dir = StateDir();
     const worker::StatusInputs inputs = worker::GatherStatus(options);
     if (status_flags_.output == "json") {
       std::cout << worker::StatusDocument(inputs).dump(2) << "\n";
@@ -152,7 +171,69 @@ class Worker : public WorkerCommand {
     return std::cout ? 0 : 1;
   }
 
+  std::string StateDir() const {
+    return state_dir_.empty() ? worker::DefaultStateDir(worker::ProcessEnvironment()) : state_dir_;
+  }
+
+  int RunSelfTest() {
+    Result<worker::WorkerConfig> config = self_test_flags_.Config();
+    if (!config) {
+      std::cerr << "worker self-test: " << config.error() << "\n";
+      return 2;
+    }
+    // ffmpeg's -gpu and -hwaccel_device count CUDA devices; in PCI bus order they are counted
+    // as the probe counts GPUs, so that the test runs on the GPU it names.
+    setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
+    const ProbeResult probe = ProbeGpus(self_test_flags_.Request());
+    PrintLogLines(probe);
+    const worker::ProbeContract contract = worker::ContractFor(probe, {config->gpu, config->probe_module});
+
+    std::string scratch = (std::filesystem::temp_directory_path() / "media-capabilities-self-test.XXXXXX").string();
+    if (mkdtemp(scratch.data()) == nullptr) {
+      std::cerr << "worker self-test: cannot make a scratch directory under " << std::filesystem::temp_directory_path() << "\n";
+      return 1;
+    }
+    worker::SelfTestOptions options;
+    options.config = *config;
+    options.streams_dir = streams_dir_;
+    options.scratch_dir = scratch;
+    options.dev_root = self_test_flags_.roots.dev;
+    options.proc_root = proc_root_;
+    options.nvml_library = nvml_library_;
+    options.command_log = command_log_;
+    const worker::SelfTestReport report = worker::RunSelfTest(probe, contract, options);
+    std::error_code ignored;
+    std::filesystem::remove_all(scratch, ignored);
+
+    const std::string device = contract.devices.empty() ? config->gpu : contract.devices[0].name;
+    const std::string path = worker::SelfTestStatePath(StateDir(), device);
+    if (Result<void> saved = worker::SaveSelfTest(path, report); !saved) {
+      std::cerr << "worker self-test: the report was not kept: " << saved.error() << "\n";
+    }
+    if (self_test_flags_.output == "json") {
+      std::cout << worker::SelfTestReportJson(report).dump(2) << "\n";
+    } else {
+      std::cout << "self-test of " << device << ": " << (report.ok ? "passed" : "FAILED") << " (" << report.ts << ")\n";
+      for (const worker::SelfTestStep& step : report.steps) {
+        std::cout << "  " << step.name << ": " << (step.ok ? "ok" : "FAILED") << ", " << step.seconds << " s\n";
+        if (!step.evidence.empty()) std::cout << "    evidence: " << step.evidence << "\n";
+        if (!step.detail.empty()) std::cout << "    detail: " << step.detail << "\n";
+      }
+      if (report.sessions_cap) std::cout << "  sessions cap: " << *report.sessions_cap << " (cap_source probe)\n";
+      if (report.pipeline_vram_mb) std::cout << "  VRAM per 1080p pipeline: " << *report.pipeline_vram_mb << " MiB\n";
+      std::cout << "  report kept in " << path << "\n";
+    }
+    std::cout.flush();
+    if (!std::cout) return 1;
+    return report.ok ? 0 : 1;
+  }
+
   CLI::App* command_ = nullptr;
+  CLI::App* self_test_ = nullptr;
+  CommonFlags self_test_flags_;
+  std::string streams_dir_;
+  std::string state_dir_;
+  std::string command_log_;
   CLI::App* probe_ = nullptr;
   CLI::App* status_ = nullptr;
   CommonFlags probe_flags_;

@@ -35,6 +35,11 @@ struct SelfTestReport {
   std::optional<std::int64_t> sessions_cap;
   std::optional<double> pipeline_vram_mb;
   std::optional<CpuBaseline> cpu_baseline;
+  // The capability keys whose encoder this ffmpeg lacks ("av1_enc"): the GPU may have it, but
+  // the worker cannot use it with this ffmpeg.
+  std::vector<std::string> downgraded;
+  // How long ago it ran, in seconds, when read back from the state file; absent in a fresh run.
+  std::optional<double> age_seconds;
 };
 
 }  // namespace mc::worker

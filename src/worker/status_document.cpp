@@ -33,6 +33,8 @@ Json SelfTestJson(const std::optional<SelfTestReport>& report) {
   }
   json["sessions_cap"] = Optional(report->sessions_cap);
   json["pipeline_vram_mb"] = Optional(report->pipeline_vram_mb);
+  json["age_seconds"] = Optional(report->age_seconds);
+  json["downgraded"] = report->downgraded;
   return json;
 }
 

@@ -13,6 +13,7 @@
 #include "capabilities/nvidia_generations.h"
 #include "worker/kernel_log.h"
 #include "worker/nvml_library.h"
+#include "worker/self_test_state.h"
 
 namespace mc::worker {
 namespace {
@@ -93,7 +94,8 @@ std::string NvidiaKernelModule(const std::string& proc_root) {
 
 }  // namespace
 
-StatusInputs GatherStatus(const GatherOptions& options) {
+StatusInputs GatherStatus(const GatherOptions& given) {
+  GatherOptions options = given;
   StatusInputs inputs;
   const WorkerConfig& config = options.config;
   inputs.generated_at = NowUtc();
@@ -105,6 +107,15 @@ StatusInputs GatherStatus(const GatherOptions& options) {
                                                    : inputs.hostname + ":" + (device ? device->name : config.gpu);
   inputs.platform = DetectPlatform(options.platform);
   inputs.wsl2_allowed = config.allow_wsl2;
+  if (!options.self_test && !options.self_test_state_dir.empty()) {
+    const std::string path = SelfTestStatePath(options.self_test_state_dir, device ? device->name : config.gpu);
+    Result<SelfTestReport> saved = LoadSelfTest(path, std::chrono::system_clock::now());
+    if (saved) {
+      options.self_test = *saved;
+    } else if (!saved.failure().IsNotFound()) {
+      inputs.problems.push_back("the self-test's report: " + saved.error());
+    }
+  }
   inputs.self_test = options.self_test;
   inputs.host = HostResourcesOf(options, inputs.problems);
 

@@ -25,6 +25,9 @@ struct GatherOptions {
   std::string nvml_library = "libnvidia-ml.so.1";
   WorkerState previous = WorkerState::kGpuUnavailable;
   std::optional<SelfTestReport> self_test;
+  // Where `worker self-test` kept its last report; when set and self_test is not, the report
+  // of this GPU is read from there.
+  std::string self_test_state_dir;
   JobCosts costs;
 };
 
