@@ -32,7 +32,7 @@ using Clock = std::chrono::steady_clock;
 // many at once: more than a worker of one GPU runs, few enough to start quickly.
 constexpr std::int64_t kSessionsWithoutStatedCap = 8;
 // How many times over each decode pass reads its stream (one or two seconds long).
-constexpr int kDecodeLoops = 5;
+constexpr int kDecodeLoops = 10;
 
 std::string NowUtc() {
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
