@@ -15,12 +15,14 @@
 #include <thread>
 
 #include "capabilities/encode_session_cap.h"
+#include "worker/contract_report.h"
 #include "worker/evidence.h"
 #include "worker/evidence_sampler.h"
 #include "worker/nvml_library.h"
 #include "worker/nvml_watch.h"
 #include "worker/self_test_commands.h"
 #include "worker/self_test_ffmpeg_log.h"
+#include "worker/utc_time.h"
 
 namespace mc::worker {
 namespace {
@@ -33,15 +35,6 @@ using Clock = std::chrono::steady_clock;
 constexpr std::int64_t kSessionsWithoutStatedCap = 8;
 // How many times over each decode pass reads its stream (one or two seconds long).
 constexpr int kDecodeLoops = 10;
-
-std::string NowUtc() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
-}
 
 std::string ReadLog(const std::string& path) {
   std::ifstream in(path);
@@ -62,14 +55,6 @@ bool CanLoad(const char* library) {
   void* handle = dlopen(library, RTLD_LAZY | RTLD_LOCAL);
   if (handle) dlclose(handle);
   return handle != nullptr;
-}
-
-const DeviceReport* ReportOf(const ProbeResult& probe, const ProbeContract& contract) {
-  if (contract.devices.empty()) return nullptr;
-  for (const DeviceReport& report : probe.reports) {
-    if (report.device.name == contract.devices[0].name) return &report;
-  }
-  return nullptr;
 }
 
 // CudaIndexOf gives the GPU's place among the NVIDIA GPUs in PCI address order, which is

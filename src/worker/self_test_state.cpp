@@ -1,11 +1,10 @@
 #include "worker/self_test_state.h"
 
-#include <ctime>
-#include <iomanip>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
+
+#include "worker/utc_time.h"
 
 namespace mc::worker {
 namespace {
@@ -61,14 +60,10 @@ SelfTestReport FromJson(const json& document) {
   return report;
 }
 
-// SecondsSince reads an RFC 3339 UTC time as the self-test writes it.
 std::optional<double> SecondsSince(const std::string& ts, std::chrono::system_clock::time_point now) {
-  std::tm utc{};
-  std::istringstream in(ts);
-  in >> std::get_time(&utc, "%Y-%m-%dT%H:%M:%SZ");
-  if (in.fail()) return std::nullopt;
-  const auto then = std::chrono::system_clock::from_time_t(timegm(&utc));
-  return std::chrono::duration<double>(now - then).count();
+  const std::optional<std::chrono::system_clock::time_point> then = ParseUtc(ts);
+  if (!then) return std::nullopt;
+  return std::chrono::duration<double>(now - *then).count();
 }
 
 }  // namespace

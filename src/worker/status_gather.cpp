@@ -11,23 +11,16 @@
 
 #include "capabilities/encode_session_cap.h"
 #include "capabilities/nvidia_generations.h"
+#include "worker/contract_report.h"
 #include "worker/kernel_log.h"
 #include "worker/nvml_library.h"
 #include "worker/self_test_state.h"
+#include "worker/utc_time.h"
 
 namespace mc::worker {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string NowUtc() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
-}
 
 std::string Hostname() {
   char name[256] = {};
@@ -76,14 +69,6 @@ HostResources HostResourcesOf(const GatherOptions& options, std::vector<std::str
     problems.push_back("cannot read the free space of " + options.config.work_dir);
   }
   return host;
-}
-
-const DeviceReport* ReportOf(const ProbeResult& probe, const ProbeContract& contract) {
-  if (contract.devices.empty()) return nullptr;
-  for (const DeviceReport& report : probe.reports) {
-    if (report.device.name == contract.devices[0].name) return &report;
-  }
-  return nullptr;
 }
 
 std::string NvidiaKernelModule(const std::string& proc_root) {
