@@ -33,7 +33,9 @@ int Wait(pid_t pid) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-double Seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
+double Seconds(Clock::time_point since) {
+  return std::chrono::duration<double>(Clock::now() - since).count();
+}
 
 std::vector<Command> ReadCommands(const fs::path& log, const fs::path& scratch) {
   std::vector<Command> commands;
@@ -66,12 +68,16 @@ int main(int argc, char** argv) {
   const std::string binary = argv[1];
   const std::string record = argv[3];
   const int rounds = argc > 4 ? std::atoi(argv[4]) : 3;
-  const fs::path dir = fs::temp_directory_path() / ("worker_self_test_vs_bare." + std::to_string(getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("worker_self_test_vs_bare." + std::to_string(getpid()));
   fs::create_directories(dir / "scratch");
   const fs::path machine = dir / "machine";
-  if (Wait(bench::Spawn({argv[2], record, machine.string()}, {}, (dir / "stage.log").string())) != 0) return 1;
+  if (Wait(bench::Spawn({argv[2], record, machine.string()}, {}, (dir / "stage.log").string())) !=
+      0)
+    return 1;
   std::ofstream(machine / "dev/nvidiactl").put('\n');
-  const std::vector<std::string> env = {"LD_LIBRARY_PATH=" + (machine / "lib").string(), "FAKENV_RECORD=" + record,
+  const std::vector<std::string> env = {"LD_LIBRARY_PATH=" + (machine / "lib").string(),
+                                        "FAKENV_RECORD=" + record,
                                         "FAKENV_STATE_DIR=" + (machine / "state").string()};
   std::ifstream identity(record);
   std::string text((std::istreambuf_iterator<char>(identity)), std::istreambuf_iterator<char>());
@@ -85,13 +91,15 @@ int main(int argc, char** argv) {
     const fs::path log = dir / ("commands-" + std::to_string(round) + ".txt");
     const auto started = Clock::now();
     const int code = Wait(bench::Spawn(
-        {binary, "worker", "self-test", "--gpu", gpu, "--sysfs-root", (machine / "sys").string(), "--dev-root",
-         (machine / "dev").string(), "--nvml-library", (machine / "lib/libnvidia-ml.so.1").string(), "--state-dir",
-         (dir / "state").string(), "--step-deadline", "300", "--command-log", log.string()},
+        {binary, "worker", "self-test", "--gpu", gpu, "--sysfs-root", (machine / "sys").string(),
+         "--dev-root", (machine / "dev").string(), "--nvml-library",
+         (machine / "lib/libnvidia-ml.so.1").string(), "--state-dir", (dir / "state").string(),
+         "--step-deadline", "300", "--command-log", log.string()},
         env, (dir / "self-test.log").string()));
     const double test_seconds = Seconds(started);
     if (code != 0) {
-      std::fprintf(stderr, "the self-test failed (%d); see %s\n", code, (dir / "self-test.log").c_str());
+      std::fprintf(stderr, "the self-test failed (%d); see %s\n", code,
+                   (dir / "self-test.log").c_str());
       return 1;
     }
     const std::vector<Command> commands = ReadCommands(log, dir / "scratch");
@@ -101,20 +109,22 @@ int main(int argc, char** argv) {
       std::size_t j = i;
       // The session-slot step's encodes run at once, as in the self-test.
       do {
-        running.push_back(bench::Spawn(commands[j].argv, env, (dir / ("bare-" + std::to_string(j) + ".log")).string()));
+        running.push_back(bench::Spawn(commands[j].argv, env,
+                                       (dir / ("bare-" + std::to_string(j) + ".log")).string()));
         ++j;
-      } while (commands[i].step == "session_slots" && j < commands.size() && commands[j].step == "session_slots");
+      } while (commands[i].step == "session_slots" && j < commands.size() &&
+               commands[j].step == "session_slots");
       for (pid_t pid : running) Wait(pid);
       i = j;
     }
     const double bare_seconds = Seconds(bare_started);
-    std::printf("round %d: self-test %.2f s, %zu bare ffmpeg commands %.2f s, ratio %.3f\n", round, test_seconds,
-                commands.size(), bare_seconds, test_seconds / bare_seconds);
+    std::printf("round %d: self-test %.2f s, %zu bare ffmpeg commands %.2f s, ratio %.3f\n", round,
+                test_seconds, commands.size(), bare_seconds, test_seconds / bare_seconds);
     best_test = std::min(best_test, test_seconds);
     best_bare = std::min(best_bare, bare_seconds);
   }
-  std::printf("best of %d: self-test %.2f s, bare %.2f s, ratio %.3f (target <= 1.1)\n", rounds, best_test, best_bare,
-              best_test / best_bare);
+  std::printf("best of %d: self-test %.2f s, bare %.2f s, ratio %.3f (target <= 1.1)\n", rounds,
+              best_test, best_bare, best_test / best_bare);
   fs::remove_all(dir);
   return 0;
 }

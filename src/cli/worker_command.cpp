@@ -34,13 +34,18 @@ struct CommonFlags {
   void AddTo(CLI::App* command, const std::vector<std::string>& outputs) {
     for (const worker::Setting& setting : worker::kSettings) {
       const std::string flag(setting.flag);
-      options[flag] = command->add_option(flag, values[flag],
-                                          std::string(setting.meaning) + " (" + std::string(setting.variable) + ")");
+      options[flag] = command->add_option(
+          flag, values[flag],
+          std::string(setting.meaning) + " (" + std::string(setting.variable) + ")");
     }
-    command->add_option("-o,--output", output, "the form of the answer")->check(CLI::IsMember(outputs));
-    command->add_option("--sysfs-root", roots.sysfs, "where sysfs is mounted")->capture_default_str();
+    command->add_option("-o,--output", output, "the form of the answer")
+        ->check(CLI::IsMember(outputs));
+    command->add_option("--sysfs-root", roots.sysfs, "where sysfs is mounted")
+        ->capture_default_str();
     command->add_option("--dev-root", roots.dev, "where /dev is")->capture_default_str();
-    command->add_option("--query-deadline", deadline_seconds, "seconds one driver query may take before it is killed")
+    command
+        ->add_option("--query-deadline", deadline_seconds,
+                     "seconds one driver query may take before it is killed")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
   }
@@ -59,7 +64,8 @@ struct CommonFlags {
     request.roots = roots;
     request.query.program = "/proc/self/exe";
     request.query.fork_from_caller = true;
-    request.query.deadline = std::chrono::milliseconds(static_cast<std::int64_t>(deadline_seconds * 1000.0));
+    request.query.deadline =
+        std::chrono::milliseconds(static_cast<std::int64_t>(deadline_seconds * 1000.0));
     return request;
   }
 };
@@ -76,8 +82,10 @@ void PrintLogLines(const ProbeResult& probe) {
 class Worker : public WorkerCommand {
  public:
   explicit Worker(CLI::App& app) {
-    command_ = app.add_subcommand("worker", "the PeerTube transcoding worker's view of its own GPU: probe, status "
-                                            "(docs/worker.md)");
+    command_ =
+        app.add_subcommand("worker",
+                           "the PeerTube transcoding worker's view of its own GPU: probe, status "
+                           "(docs/worker.md)");
     // Everything after `worker`, --help included, is the worker's own command line.
     command_->prefix_command();
     command_->set_help_flag();
@@ -86,28 +94,40 @@ class Worker : public WorkerCommand {
   bool Selected() const override { return command_->parsed(); }
 
   int Run() override {
-    CLI::App worker{"the PeerTube transcoding worker's view of its own GPU (docs/worker.md)", "media-capabilities worker"};
+    CLI::App worker{"the PeerTube transcoding worker's view of its own GPU (docs/worker.md)",
+                    "media-capabilities worker"};
     worker.require_subcommand(1);
-    probe_ = worker.add_subcommand("probe", "whether this GPU may take transcoding work, and what it can do");
+    probe_ = worker.add_subcommand(
+        "probe", "whether this GPU may take transcoding work, and what it can do");
     probe_flags_.AddTo(probe_, {"table", "json"});
-    status_ = worker.add_subcommand("status", "the worker's status document: state, GPU, concurrency, counters");
+    status_ = worker.add_subcommand(
+        "status", "the worker's status document: state, GPU, concurrency, counters");
     status_flags_.AddTo(status_, {"table", "json", "prometheus"});
     status_->add_option("--proc-root", proc_root_, "where /proc is")->capture_default_str();
-    status_->add_option("--kernel-log", kernel_log_, "the kernel log to search for NVIDIA Xid errors")
+    status_
+        ->add_option("--kernel-log", kernel_log_, "the kernel log to search for NVIDIA Xid errors")
         ->capture_default_str();
-    status_->add_option("--nvml-library", nvml_library_, "the NVML library to load")->capture_default_str();
-    status_->add_option("--state-dir", state_dir_, "where the last self-test's report is kept (default: "
-                                                   "$XDG_STATE_HOME/peertube-worker, else /var/lib/peertube-worker/state)");
-    self_test_ = worker.add_subcommand("self-test", "prove with the real ffmpeg that this GPU encodes, pipelines, "
-                                                    "opens its sessions and decodes, and keep the report");
+    status_->add_option("--nvml-library", nvml_library_, "the NVML library to load")
+        ->capture_default_str();
+    status_->add_option("--state-dir", state_dir_,
+                        "where the last self-test's report is kept (default: "
+                        "$XDG_STATE_HOME/peertube-worker, else /var/lib/peertube-worker/state)");
+    self_test_ =
+        worker.add_subcommand("self-test",
+                              "prove with the real ffmpeg that this GPU encodes, pipelines, "
+                              "opens its sessions and decodes, and keep the report");
     self_test_flags_.AddTo(self_test_, {"table", "json"});
-    self_test_->add_option("--streams", streams_dir_,
-                           "ready-made test streams (h264.mp4, hevc.mp4, av1.mp4, vp9.webm) for an ffmpeg that "
-                           "cannot make them");
-    self_test_->add_option("--state-dir", state_dir_, "where to keep the report for `worker status`");
+    self_test_->add_option(
+        "--streams", streams_dir_,
+        "ready-made test streams (h264.mp4, hevc.mp4, av1.mp4, vp9.webm) for an ffmpeg that "
+        "cannot make them");
+    self_test_->add_option("--state-dir", state_dir_,
+                           "where to keep the report for `worker status`");
     self_test_->add_option("--proc-root", proc_root_, "where /proc is")->capture_default_str();
-    self_test_->add_option("--nvml-library", nvml_library_, "the NVML library to load")->capture_default_str();
-    self_test_->add_option("--command-log", command_log_, "append every ffmpeg command line it runs to this file");
+    self_test_->add_option("--nvml-library", nvml_library_, "the NVML library to load")
+        ->capture_default_str();
+    self_test_->add_option("--command-log", command_log_,
+                           "append every ffmpeg command line it runs to this file");
 
     // CLI11 takes the arguments last first.
     std::vector<std::string> arguments = command_->remaining();
@@ -132,7 +152,8 @@ class Worker : public WorkerCommand {
     }
     const ProbeResult probe = ProbeGpus(probe_flags_.Request());
     PrintLogLines(probe);
-    const worker::ProbeContract contract = worker::ContractFor(probe, {config->gpu, config->probe_module});
+    const worker::ProbeContract contract =
+        worker::ContractFor(probe, {config->gpu, config->probe_module});
     if (probe_flags_.output == "json") {
       std::cout << worker::ContractJson(contract).dump(2) << "\n";
     } else {
@@ -186,11 +207,14 @@ class Worker : public WorkerCommand {
     setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
     const ProbeResult probe = ProbeGpus(self_test_flags_.Request());
     PrintLogLines(probe);
-    const worker::ProbeContract contract = worker::ContractFor(probe, {config->gpu, config->probe_module});
+    const worker::ProbeContract contract =
+        worker::ContractFor(probe, {config->gpu, config->probe_module});
 
-    std::string scratch = (std::filesystem::temp_directory_path() / "media-capabilities-self-test.XXXXXX").string();
+    std::string scratch =
+        (std::filesystem::temp_directory_path() / "media-capabilities-self-test.XXXXXX").string();
     if (mkdtemp(scratch.data()) == nullptr) {
-      std::cerr << "worker self-test: cannot make a scratch directory under " << std::filesystem::temp_directory_path() << "\n";
+      std::cerr << "worker self-test: cannot make a scratch directory under "
+                << std::filesystem::temp_directory_path() << "\n";
       return 1;
     }
     worker::SelfTestOptions options;
@@ -213,14 +237,18 @@ class Worker : public WorkerCommand {
     if (self_test_flags_.output == "json") {
       std::cout << worker::SelfTestReportJson(report).dump(2) << "\n";
     } else {
-      std::cout << "self-test of " << device << ": " << (report.ok ? "passed" : "FAILED") << " (" << report.ts << ")\n";
+      std::cout << "self-test of " << device << ": " << (report.ok ? "passed" : "FAILED") << " ("
+                << report.ts << ")\n";
       for (const worker::SelfTestStep& step : report.steps) {
-        std::cout << "  " << step.name << ": " << (step.ok ? "ok" : "FAILED") << ", " << step.seconds << " s\n";
+        std::cout << "  " << step.name << ": " << (step.ok ? "ok" : "FAILED") << ", "
+                  << step.seconds << " s\n";
         if (!step.evidence.empty()) std::cout << "    evidence: " << step.evidence << "\n";
         if (!step.detail.empty()) std::cout << "    detail: " << step.detail << "\n";
       }
-      if (report.sessions_cap) std::cout << "  sessions cap: " << *report.sessions_cap << " (cap_source probe)\n";
-      if (report.pipeline_vram_mb) std::cout << "  VRAM per 1080p pipeline: " << *report.pipeline_vram_mb << " MiB\n";
+      if (report.sessions_cap)
+        std::cout << "  sessions cap: " << *report.sessions_cap << " (cap_source probe)\n";
+      if (report.pipeline_vram_mb)
+        std::cout << "  VRAM per 1080p pipeline: " << *report.pipeline_vram_mb << " MiB\n";
       std::cout << "  report kept in " << path << "\n";
     }
     std::cout.flush();
@@ -245,6 +273,8 @@ class Worker : public WorkerCommand {
 
 }  // namespace
 
-std::unique_ptr<WorkerCommand> AddWorkerCommand(CLI::App& app) { return std::make_unique<Worker>(app); }
+std::unique_ptr<WorkerCommand> AddWorkerCommand(CLI::App& app) {
+  return std::make_unique<Worker>(app);
+}
 
 }  // namespace mc

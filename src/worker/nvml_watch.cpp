@@ -32,9 +32,11 @@ void NvmlWatch::Read() {
   Result<std::vector<NvmlEncoderSession>> sessions = nvml_.EncoderSessions(device_);
   std::lock_guard lock(mutex_);
   if (telemetry.memory_free_bytes) {
-    least_free_ = least_free_ ? std::min(*least_free_, *telemetry.memory_free_bytes) : *telemetry.memory_free_bytes;
+    least_free_ = least_free_ ? std::min(*least_free_, *telemetry.memory_free_bytes)
+                              : *telemetry.memory_free_bytes;
   }
-  if (sessions) most_sessions_ = std::max(most_sessions_, static_cast<std::int64_t>(sessions->size()));
+  if (sessions)
+    most_sessions_ = std::max(most_sessions_, static_cast<std::int64_t>(sessions->size()));
 }
 
 std::optional<std::uint64_t> NvmlWatch::FreeBeforeBytes() const {

@@ -49,7 +49,9 @@ std::string Joined(const std::vector<std::string>& parts, const std::string& sep
   return text;
 }
 
-std::string Megabytes(std::uint64_t bytes) { return std::to_string(bytes / (1024 * 1024)) + " MiB"; }
+std::string Megabytes(std::uint64_t bytes) {
+  return std::to_string(bytes / (1024 * 1024)) + " MiB";
+}
 
 bool CanLoad(const char* library) {
   void* handle = dlopen(library, RTLD_LAZY | RTLD_LOCAL);
@@ -106,11 +108,13 @@ class SelfTest {
       Skip(result, "decode_matrix", "not run: the gate failed");
     }
     result.downgraded = downgraded_;
-    result.ok = std::all_of(result.steps.begin(), result.steps.end(), [](const SelfTestStep& s) { return s.ok; });
+    result.ok = std::all_of(result.steps.begin(), result.steps.end(),
+                            [](const SelfTestStep& s) { return s.ok; });
     std::vector<std::string> passed;
     for (const SelfTestStep& step : result.steps) {
       if (step.ok) passed.push_back(step.name);
-      if (!step.ok && result.detail.empty()) result.detail = "step " + step.name + ": " + step.detail;
+      if (!step.ok && result.detail.empty())
+        result.detail = "step " + step.name + ": " + step.detail;
     }
     result.evidence = passed.empty() ? "no step passed" : "passed: " + Joined(passed, ", ");
     return result;
@@ -118,7 +122,8 @@ class SelfTest {
 
  private:
   // Step runs one step under its deadline and records it; it says whether the step passed.
-  bool Step(SelfTestReport& result, const std::string& name, const std::function<void(SelfTestStep&)>& body) {
+  bool Step(SelfTestReport& result, const std::string& name,
+            const std::function<void(SelfTestStep&)>& body) {
     SelfTestStep step;
     step.name = name;
     step_name_ = name;
@@ -130,16 +135,22 @@ class SelfTest {
   }
 
   static void Skip(SelfTestReport& result, const std::string& name, const std::string& why) {
-    result.steps.push_back({.name = name, .ok = false, .seconds = 0, .evidence = "", .detail = why});
+    result.steps.push_back(
+        {.name = name, .ok = false, .seconds = 0, .evidence = "", .detail = why});
   }
 
-  bool Nvidia() const { return !contract_.devices.empty() && contract_.devices[0].vendor == "nvidia"; }
+  bool Nvidia() const {
+    return !contract_.devices.empty() && contract_.devices[0].vendor == "nvidia";
+  }
 
-  std::chrono::milliseconds Deadline() const { return std::chrono::seconds(options_.config.step_deadline_s); }
+  std::chrono::milliseconds Deadline() const {
+    return std::chrono::seconds(options_.config.step_deadline_s);
+  }
 
   // Left is what remains of the step's deadline.
   std::chrono::milliseconds Left() const {
-    const auto spent = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - step_started_);
+    const auto spent =
+        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - step_started_);
     return std::max(std::chrono::milliseconds(1), Deadline() - spent);
   }
 
@@ -153,7 +164,9 @@ class SelfTest {
     return sampling;
   }
 
-  std::string LogPath(const std::string& name) const { return (fs::path(options_.scratch_dir) / (name + ".log")).string(); }
+  std::string LogPath(const std::string& name) const {
+    return (fs::path(options_.scratch_dir) / (name + ".log")).string();
+  }
 
   void LogCommand(const std::vector<std::string>& argv) const {
     if (options_.command_log.empty()) return;
@@ -169,7 +182,8 @@ class SelfTest {
     run.sampled = RunSampled(argv, Sampling(), Left(), LogPath(name));
     run.log = ReadLog(LogPath(name));
     if (run.sampled.timed_out) {
-      run.failure = "ran past the step's deadline of " + std::to_string(options_.config.step_deadline_s) + " s";
+      run.failure = "ran past the step's deadline of " +
+                    std::to_string(options_.config.step_deadline_s) + " s";
     } else if (!run.sampled.failure.empty()) {
       run.failure = run.sampled.failure;
     } else if (run.sampled.exit_code != 0) {
@@ -181,7 +195,8 @@ class SelfTest {
 
   std::set<std::string> Listed(const std::string& what) {
     auto& cached = what == "-encoders" ? encoders_ : decoders_;
-    if (!cached) cached = ListedCodecs(Ffmpeg(ListArgv(options_.config.ffmpeg, what), "list" + what).log);
+    if (!cached)
+      cached = ListedCodecs(Ffmpeg(ListArgv(options_.config.ffmpeg, what), "list" + what).log);
     return *cached;
   }
 
@@ -221,14 +236,16 @@ class SelfTest {
     }
     std::vector<std::string> seen;
     if (!Nvidia()) {
-      const std::string node = options_.dev_root + contract_.devices[0].render_node.substr(
-                                                        std::min<std::size_t>(4, contract_.devices[0].render_node.size()));
+      const std::string node =
+          options_.dev_root + contract_.devices[0].render_node.substr(std::min<std::size_t>(
+                                  4, contract_.devices[0].render_node.size()));
       if (contract_.devices[0].render_node.empty() || !fs::exists(node)) {
         step.detail = "the render node " + contract_.devices[0].render_node + " is missing";
         return;
       }
       step.ok = true;
-      step.evidence = "render node " + contract_.devices[0].render_node + "; driver " + contract_.devices[0].driver;
+      step.evidence = "render node " + contract_.devices[0].render_node + "; driver " +
+                      contract_.devices[0].driver;
       return;
     }
     if (!CanLoad("libcuda.so.1")) {
@@ -247,12 +264,13 @@ class SelfTest {
     const std::string version = report_->nvidia_facts ? report_->nvidia_facts->driver_version : "";
     const std::optional<int> branch = DriverBranch(version);
     if (!branch || *branch < options_.config.driver_min) {
-      step.detail = "the NVIDIA driver " + (version.empty() ? std::string("(version unknown)") : version) +
-                    " is older than PT_WORKER_DRIVER_MIN " + std::to_string(options_.config.driver_min);
+      step.detail =
+          "the NVIDIA driver " + (version.empty() ? std::string("(version unknown)") : version) +
+          " is older than PT_WORKER_DRIVER_MIN " + std::to_string(options_.config.driver_min);
       return;
     }
-    seen.push_back("driver " + version + " (branch " + std::to_string(*branch) + " >= " +
-                   std::to_string(options_.config.driver_min) + ")");
+    seen.push_back("driver " + version + " (branch " + std::to_string(*branch) +
+                   " >= " + std::to_string(options_.config.driver_min) + ")");
     if (!nvml_) {
       Result<std::unique_ptr<NvmlLibrary>> nvml = NvmlLibrary::Load(options_.nvml_library);
       if (!nvml) {
@@ -272,9 +290,11 @@ class SelfTest {
       step.detail = "NVML does not say how much VRAM is free";
       return;
     }
-    const std::int64_t free_mb = static_cast<std::int64_t>(*telemetry.memory_free_bytes / (1024 * 1024));
+    const std::int64_t free_mb =
+        static_cast<std::int64_t>(*telemetry.memory_free_bytes / (1024 * 1024));
     if (free_mb < options_.config.vram_floor_mb) {
-      step.detail = "free VRAM " + std::to_string(free_mb) + " MiB is under PT_WORKER_VRAM_FLOOR_MB " +
+      step.detail = "free VRAM " + std::to_string(free_mb) +
+                    " MiB is under PT_WORKER_VRAM_FLOOR_MB " +
                     std::to_string(options_.config.vram_floor_mb);
       return;
     }
@@ -298,14 +318,16 @@ class SelfTest {
       const std::string encoder(EncoderFor(target, codec));
       if (!encoders.contains(encoder)) {
         downgraded_.push_back(std::string(codec.capability));
-        seen.push_back(encoder + " is not in this ffmpeg's -encoders: " + std::string(codec.capability) + " downgraded");
+        seen.push_back(encoder + " is not in this ffmpeg's -encoders: " +
+                       std::string(codec.capability) + " downgraded");
         continue;
       }
       const bool keep = codec.codec == "h264";
-      const std::string output = keep ? (fs::path(options_.scratch_dir) / "encoded-h264.mp4").string() : "";
-      const FfmpegRun run =
-          Ffmpeg(EncodeArgv(options_.config.ffmpeg, target, codec, keep ? "1920x1080" : "1280x720", 1, output),
-                 "encode-" + encoder);
+      const std::string output =
+          keep ? (fs::path(options_.scratch_dir) / "encoded-h264.mp4").string() : "";
+      const FfmpegRun run = Ffmpeg(EncodeArgv(options_.config.ffmpeg, target, codec,
+                                              keep ? "1920x1080" : "1280x720", 1, output),
+                                   "encode-" + encoder);
       if (!run.failure.empty()) {
         failures.push_back(encoder + ": " + run.failure);
         continue;
@@ -321,7 +343,8 @@ class SelfTest {
     step.evidence = Joined(seen, "; ");
     step.detail = Joined(failures, "; ");
     step.ok = failures.empty() && !pipeline_input_.empty();
-    if (step.detail.empty() && !step.ok) step.detail = "no encoder of this ffmpeg encodes H.264 on this device";
+    if (step.detail.empty() && !step.ok)
+      step.detail = "no encoder of this ffmpeg encodes H.264 on this device";
   }
 
   // 3. Decode, scale and encode at 1080p, all on the GPU, under the sampler; the VRAM it took
@@ -329,14 +352,17 @@ class SelfTest {
   void Pipeline(SelfTestStep& step, SelfTestReport& result) {
     const SelfTestTarget target = Target();
     std::unique_ptr<NvmlWatch> watch;
-    if (nvml_) watch = std::make_unique<NvmlWatch>(*nvml_, nvml_device_, std::chrono::milliseconds(50));
-    const FfmpegRun run = Ffmpeg(PipelineArgv(options_.config.ffmpeg, target, pipeline_input_), "pipeline");
+    if (nvml_)
+      watch = std::make_unique<NvmlWatch>(*nvml_, nvml_device_, std::chrono::milliseconds(50));
+    const FfmpegRun run =
+        Ffmpeg(PipelineArgv(options_.config.ffmpeg, target, pipeline_input_), "pipeline");
     if (watch) watch->Stop();
     if (!run.failure.empty()) {
       step.detail = run.failure;
       return;
     }
-    const EvidenceVerdict verdict = JudgeEvidence(run.sampled.record, {.encode = true, .decode = true});
+    const EvidenceVerdict verdict =
+        JudgeEvidence(run.sampled.record, {.encode = true, .decode = true});
     step.evidence = verdict.evidence;
     if (!verdict.ok) {
       step.detail = verdict.evidence;
@@ -345,10 +371,13 @@ class SelfTest {
     if (watch && watch->FreeBeforeBytes() && watch->LeastFreeBytes()) {
       const std::uint64_t before = *watch->FreeBeforeBytes();
       const std::uint64_t least = *watch->LeastFreeBytes();
-      const double taken = before > least ? static_cast<double>(before - least) / (1024.0 * 1024.0) : 0.0;
+      const double taken =
+          before > least ? static_cast<double>(before - least) / (1024.0 * 1024.0) : 0.0;
       result.pipeline_vram_mb = std::round(taken);
-      step.evidence += "; VRAM free " + Megabytes(before) + " before, " + Megabytes(least) + " at the least: " +
-                       std::to_string(static_cast<std::int64_t>(std::round(taken))) + " MiB taken";
+      step.evidence +=
+          "; VRAM free " + Megabytes(before) + " before, " + Megabytes(least) +
+          " at the least: " + std::to_string(static_cast<std::int64_t>(std::round(taken))) +
+          " MiB taken";
     }
     step.ok = true;
   }
@@ -357,13 +386,18 @@ class SelfTest {
   // the number that succeeded becomes the session cap.
   void Sessions(SelfTestStep& step, SelfTestReport& result) {
     const SelfTestTarget target = Target();
-    const std::int64_t k = options_.config.sessions_cap.value_or(contract_.max_sessions.value_or(kSessionsWithoutStatedCap));
+    const std::int64_t k = options_.config.sessions_cap.value_or(
+        contract_.max_sessions.value_or(kSessionsWithoutStatedCap));
     std::unique_ptr<NvmlWatch> watch;
-    if (nvml_) watch = std::make_unique<NvmlWatch>(*nvml_, nvml_device_, std::chrono::milliseconds(100));
+    if (nvml_)
+      watch = std::make_unique<NvmlWatch>(*nvml_, nvml_device_, std::chrono::milliseconds(100));
     std::vector<FfmpegRun> runs(static_cast<std::size_t>(k));
     std::vector<std::thread> threads;
     for (std::size_t i = 0; i < runs.size(); ++i) {
-      threads.emplace_back([&, i] { runs[i] = Ffmpeg(SessionEncodeArgv(options_.config.ffmpeg, target), "session-" + std::to_string(i)); });
+      threads.emplace_back([&, i] {
+        runs[i] = Ffmpeg(SessionEncodeArgv(options_.config.ffmpeg, target),
+                         "session-" + std::to_string(i));
+      });
     }
     for (std::thread& thread : threads) thread.join();
     if (watch) watch->Stop();
@@ -373,11 +407,16 @@ class SelfTest {
       if (run.failure.empty() && JudgeEvidence(run.sampled.record, {.encode = true}).ok) {
         ++succeeded;
       } else if (first_failure.empty()) {
-        first_failure = run.failure.empty() ? JudgeEvidence(run.sampled.record, {.encode = true}).evidence : run.failure;
+        first_failure = run.failure.empty()
+                            ? JudgeEvidence(run.sampled.record, {.encode = true}).evidence
+                            : run.failure;
       }
     }
-    step.evidence = std::to_string(succeeded) + " of " + std::to_string(k) + " parallel encodes succeeded with evidence";
-    if (watch) step.evidence += "; NVML saw at most " + std::to_string(watch->MostSessions()) + " sessions at once";
+    step.evidence = std::to_string(succeeded) + " of " + std::to_string(k) +
+                    " parallel encodes succeeded with evidence";
+    if (watch)
+      step.evidence +=
+          "; NVML saw at most " + std::to_string(watch->MostSessions()) + " sessions at once";
     if (!first_failure.empty()) step.evidence += "; the first that failed: " + first_failure;
     if (succeeded == 0) {
       step.detail = "no parallel encode succeeded: " + first_failure;
@@ -395,12 +434,14 @@ class SelfTest {
       if (fs::exists(given)) return given.string();
     }
     if (!Listed("-encoders").contains(std::string(family.software_encoder))) {
-      why = "no stream: " + std::string(family.stream_file) + " is not in --streams and this ffmpeg has no " +
-            std::string(family.software_encoder) + " to make it";
+      why = "no stream: " + std::string(family.stream_file) +
+            " is not in --streams and this ffmpeg has no " + std::string(family.software_encoder) +
+            " to make it";
       return "";
     }
     const std::string made = (fs::path(options_.scratch_dir) / family.stream_file).string();
-    const FfmpegRun run = Ffmpeg(StreamArgv(options_.config.ffmpeg, family, made), "stream-" + std::string(family.family));
+    const FfmpegRun run = Ffmpeg(StreamArgv(options_.config.ffmpeg, family, made),
+                                 "stream-" + std::string(family.family));
     if (!run.failure.empty()) {
       why = "making the stream failed: " + run.failure;
       return "";
@@ -419,7 +460,8 @@ class SelfTest {
       if (!ClaimsAttribute(family.attribute)) continue;
       const std::string name(family.family);
       if (Nvidia() && !decoders.contains(std::string(family.nvidia_decoder))) {
-        seen.push_back(name + ": " + std::string(family.nvidia_decoder) + " is not in this ffmpeg's -decoders, not tested");
+        seen.push_back(name + ": " + std::string(family.nvidia_decoder) +
+                       " is not in this ffmpeg's -decoders, not tested");
         continue;
       }
       std::string why;
@@ -428,7 +470,9 @@ class SelfTest {
         seen.push_back(name + ": " + why + ", not tested");
         continue;
       }
-      const FfmpegRun run = Ffmpeg(DecodeArgv(options_.config.ffmpeg, target, family, stream, kDecodeLoops), "decode-" + name);
+      const FfmpegRun run =
+          Ffmpeg(DecodeArgv(options_.config.ffmpeg, target, family, stream, kDecodeLoops),
+                 "decode-" + name);
       if (!run.failure.empty()) {
         failures.push_back(name + ": " + run.failure);
         continue;
@@ -462,7 +506,8 @@ class SelfTest {
 
 }  // namespace
 
-SelfTestReport RunSelfTest(const ProbeResult& probe, const ProbeContract& contract, const SelfTestOptions& options) {
+SelfTestReport RunSelfTest(const ProbeResult& probe, const ProbeContract& contract,
+                           const SelfTestOptions& options) {
   return SelfTest(probe, contract, options).Run();
 }
 

@@ -56,8 +56,9 @@ std::string_view EncoderFor(const SelfTestTarget& target, const EncodeCodec& cod
 
 // EncodeArgv encodes `seconds` of a generated picture of the given size on the device into
 // `output` ("-" with the null muxer when empty).
-std::vector<std::string> EncodeArgv(const std::string& ffmpeg, const SelfTestTarget& target, const EncodeCodec& codec,
-                                    const std::string& size, int seconds, const std::string& output);
+std::vector<std::string> EncodeArgv(const std::string& ffmpeg, const SelfTestTarget& target,
+                                    const EncodeCodec& codec, const std::string& size, int seconds,
+                                    const std::string& output);
 
 // SessionEncodeArgv is one of the session-slot test's parallel encodes: a small picture read
 // at its own pace (-re), so that every encode holds its session for the same two seconds.
@@ -65,15 +66,18 @@ std::vector<std::string> SessionEncodeArgv(const std::string& ffmpeg, const Self
 
 // PipelineArgv decodes `input` on the GPU, scales it on the GPU and encodes it on the GPU
 // with H.264, keeping the frames in GPU memory throughout.
-std::vector<std::string> PipelineArgv(const std::string& ffmpeg, const SelfTestTarget& target, const std::string& input);
+std::vector<std::string> PipelineArgv(const std::string& ffmpeg, const SelfTestTarget& target,
+                                      const std::string& input);
 
 // DecodeArgv decodes `input` on the GPU into the null sink, `loops` times over, so that a
 // short stream keeps the decoder busy long enough for the sampler to see it.
-std::vector<std::string> DecodeArgv(const std::string& ffmpeg, const SelfTestTarget& target, const DecodeFamily& family,
-                                    const std::string& input, int loops);
+std::vector<std::string> DecodeArgv(const std::string& ffmpeg, const SelfTestTarget& target,
+                                    const DecodeFamily& family, const std::string& input,
+                                    int loops);
 
 // StreamArgv makes a family's 1080p test stream with a software encoder of this ffmpeg.
-std::vector<std::string> StreamArgv(const std::string& ffmpeg, const DecodeFamily& family, const std::string& output);
+std::vector<std::string> StreamArgv(const std::string& ffmpeg, const DecodeFamily& family,
+                                    const std::string& output);
 
 // ListArgv asks ffmpeg for its encoders ("-encoders") or decoders ("-decoders").
 std::vector<std::string> ListArgv(const std::string& ffmpeg, const std::string& what);

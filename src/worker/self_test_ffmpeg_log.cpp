@@ -18,7 +18,8 @@ std::string WithoutContextPrefix(std::string line) {
 }
 
 std::string Lowered(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
   return text;
 }
 
@@ -36,7 +37,8 @@ std::string FfmpegErrorLine(const std::string& log) {
     // Progress lines end in carriage returns; each part is a line of its own.
     std::istringstream parts(line);
     for (std::string part; std::getline(parts, part, '\r');) {
-      while (!part.empty() && std::isspace(static_cast<unsigned char>(part.back()))) part.pop_back();
+      while (!part.empty() && std::isspace(static_cast<unsigned char>(part.back())))
+        part.pop_back();
       if (!part.empty()) lines.push_back(WithoutContextPrefix(part));
     }
   }

@@ -30,6 +30,7 @@ Result<void> SaveSelfTest(const std::string& path, const SelfTestReport& report)
 
 // LoadSelfTest reads a saved report and sets its age against `now`; a missing file is
 // kNotFound, which means the self-test has not run.
-Result<SelfTestReport> LoadSelfTest(const std::string& path, std::chrono::system_clock::time_point now);
+Result<SelfTestReport> LoadSelfTest(const std::string& path,
+                                    std::chrono::system_clock::time_point now);
 
 }  // namespace mc::worker

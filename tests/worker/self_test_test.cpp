@@ -26,33 +26,40 @@ TEST(FfmpegErrorLine, IsNvencsOwnStatusWithoutTheContextPrefix) {
   const std::string log =
       "[h264_nvenc @ 0x559610188d00] Loaded Nvenc version 13.0\n"
       "[h264_nvenc @ 0x559610188d00] Nvenc initialized successfully\n"
-      "[h264_nvenc @ 0x559610188d00] OpenEncodeSessionEx failed: unsupported device (2): (no details)\n"
+      "[h264_nvenc @ 0x559610188d00] OpenEncodeSessionEx failed: unsupported device (2): (no "
+      "details)\n"
       "[h264_nvenc @ 0x559610188d00] No capable devices found\n"
       "Conversion failed!\n";
-  EXPECT_EQ(worker::FfmpegErrorLine(log), "OpenEncodeSessionEx failed: unsupported device (2): (no details)");
+  EXPECT_EQ(worker::FfmpegErrorLine(log),
+            "OpenEncodeSessionEx failed: unsupported device (2): (no details)");
 }
 
 TEST(FfmpegErrorLine, IsTheLastLineThatIsNotProgressWhenNothingSaysFailed) {
-  EXPECT_EQ(worker::FfmpegErrorLine("frame=  10 fps=0\rframe=  20 fps=0\nsomething went wrong\n"), "something went wrong");
+  EXPECT_EQ(worker::FfmpegErrorLine("frame=  10 fps=0\rframe=  20 fps=0\nsomething went wrong\n"),
+            "something went wrong");
   EXPECT_EQ(worker::FfmpegErrorLine(""), "");
 }
 
 TEST(ListedCodecs, ReadsTheNamesBelowTheSeparator) {
-  const std::string list = "Encoders:\n V..... = Video\n ------\n V....D h264_nvenc           NVIDIA NVENC H.264 encoder\n"
-                           " V..... wrapped_avframe      AVFrame to AVPacket passthrough\n";
+  const std::string list =
+      "Encoders:\n V..... = Video\n ------\n V....D h264_nvenc           NVIDIA NVENC H.264 "
+      "encoder\n"
+      " V..... wrapped_avframe      AVFrame to AVPacket passthrough\n";
   EXPECT_EQ(worker::ListedCodecs(list), (std::set<std::string>{"h264_nvenc", "wrapped_avframe"}));
 }
 
 TEST(SelfTestCommands, AnNvidiaEncodeNamesTheGpuByItsCudaOrdinalWithoutBFrames) {
   const worker::SelfTestTarget target{.api = "nvidia", .cuda_index = 2, .render_node = ""};
-  const std::vector<std::string> argv = worker::EncodeArgv("ffmpeg", target, worker::kEncodeCodecs[1], "1280x720", 1, "");
+  const std::vector<std::string> argv =
+      worker::EncodeArgv("ffmpeg", target, worker::kEncodeCodecs[1], "1280x720", 1, "");
   const std::string line = Line(argv);
   EXPECT_NE(line.find("-c:v hevc_nvenc -gpu 2 -bf 0"), std::string::npos) << line;
   EXPECT_NE(line.find("-f null -"), std::string::npos) << line;
 }
 
 TEST(SelfTestCommands, AVaapiEncodeOpensTheRenderNodeAndUploadsToIt) {
-  const worker::SelfTestTarget target{.api = "vaapi", .cuda_index = 0, .render_node = "/dev/dri/renderD129"};
+  const worker::SelfTestTarget target{
+      .api = "vaapi", .cuda_index = 0, .render_node = "/dev/dri/renderD129"};
   const std::string line =
       Line(worker::EncodeArgv("ffmpeg", target, worker::kEncodeCodecs[0], "1280x720", 1, ""));
   EXPECT_NE(line.find("-vaapi_device /dev/dri/renderD129"), std::string::npos) << line;
@@ -62,9 +69,11 @@ TEST(SelfTestCommands, AVaapiEncodeOpensTheRenderNodeAndUploadsToIt) {
 TEST(SelfTestCommands, TheNvidiaPipelineKeepsItsFramesOnTheGpuFromCuvidThroughScaleCudaToNvenc) {
   const worker::SelfTestTarget target{.api = "nvidia", .cuda_index = 0, .render_node = ""};
   const std::string line = Line(worker::PipelineArgv("ffmpeg", target, "in.mp4"));
-  EXPECT_NE(line.find("-hwaccel cuda -hwaccel_device 0 -hwaccel_output_format cuda -c:v h264_cuvid -i in.mp4 "
-                      "-vf scale_cuda=1280:720 -c:v h264_nvenc"),
-            std::string::npos)
+  EXPECT_NE(
+      line.find(
+          "-hwaccel cuda -hwaccel_device 0 -hwaccel_output_format cuda -c:v h264_cuvid -i in.mp4 "
+          "-vf scale_cuda=1280:720 -c:v h264_nvenc"),
+      std::string::npos)
       << line;
 }
 
@@ -72,7 +81,9 @@ TEST(SelfTestCommands, AnNvidiaDecodePassUsesTheCuvidDecoderWhichCannotFallBackT
   const worker::SelfTestTarget target{.api = "nvidia", .cuda_index = 0, .render_node = ""};
   const std::string line =
       Line(worker::DecodeArgv("ffmpeg", target, worker::kDecodeFamilies[3], "vp9.webm", 5));
-  EXPECT_NE(line.find("-c:v vp9_cuvid -gpu 0 -stream_loop 4 -i vp9.webm -f null -"), std::string::npos) << line;
+  EXPECT_NE(line.find("-c:v vp9_cuvid -gpu 0 -stream_loop 4 -i vp9.webm -f null -"),
+            std::string::npos)
+      << line;
   EXPECT_EQ(line.find("-hwaccel"), std::string::npos) << line;
 }
 
@@ -96,15 +107,17 @@ class SelfTestOnStandIn : public ::testing::Test {
   }
 
   std::vector<std::string> MachineFlags() const {
-    return {"--gpu", gpu_, "--sysfs-root", (machine_ / "sys").string(), "--dev-root", (machine_ / "dev").string(),
-            "--nvml-library", (machine_ / "lib/libnvidia-ml.so.1").string(), "--state-dir",
-            (dir_.path() / "state").string()};
+    return {"--gpu",          gpu_,
+            "--sysfs-root",   (machine_ / "sys").string(),
+            "--dev-root",     (machine_ / "dev").string(),
+            "--nvml-library", (machine_ / "lib/libnvidia-ml.so.1").string(),
+            "--state-dir",    (dir_.path() / "state").string()};
   }
 
   // SelfTest runs `worker self-test -o json` and gives its report.
   json SelfTest(const std::string& fault = "", std::vector<std::string> extra = {}) {
-    std::vector<std::string> argv = {MEDIA_CAP_BINARY, "worker", "self-test", "-o", "json", "--ffmpeg", "ffmpeg",
-                                     "--step-deadline", "120"};
+    std::vector<std::string> argv = {MEDIA_CAP_BINARY, "worker", "self-test",       "-o", "json",
+                                     "--ffmpeg",       "ffmpeg", "--step-deadline", "120"};
     const std::vector<std::string> flags = MachineFlags();
     argv.insert(argv.end(), flags.begin(), flags.end());
     argv.insert(argv.end(), extra.begin(), extra.end());
@@ -116,7 +129,12 @@ class SelfTestOnStandIn : public ::testing::Test {
 
   // Status runs `worker status -o json` against the same machine and state directory.
   json Status() {
-    std::vector<std::string> argv = {MEDIA_CAP_BINARY, "worker", "status", "--output", "json", "--kernel-log",
+    std::vector<std::string> argv = {MEDIA_CAP_BINARY,
+                                     "worker",
+                                     "status",
+                                     "--output",
+                                     "json",
+                                     "--kernel-log",
                                      dir_.Write("empty-kmsg", "").string()};
     const std::vector<std::string> flags = MachineFlags();
     argv.insert(argv.end(), flags.begin(), flags.end());
@@ -151,8 +169,10 @@ TEST_F(SelfTestOnStandIn, OnTheAdaRecordEveryStepPassesWithEvidenceAndMeasuresTh
   EXPECT_EQ(report["ok"], true) << report.dump(2);
   ASSERT_EQ(report["steps"].size(), 5u) << report.dump(2);
   for (const json& step : report["steps"]) EXPECT_EQ(step["ok"], true) << step.dump(2);
-  EXPECT_NE(StepOf(report, "encode")["evidence"].get<std::string>().find("h264_nvenc"), std::string::npos);
-  EXPECT_NE(StepOf(report, "encode")["evidence"].get<std::string>().find("hevc_nvenc"), std::string::npos);
+  EXPECT_NE(StepOf(report, "encode")["evidence"].get<std::string>().find("h264_nvenc"),
+            std::string::npos);
+  EXPECT_NE(StepOf(report, "encode")["evidence"].get<std::string>().find("hevc_nvenc"),
+            std::string::npos);
   // Debian 12's ffmpeg has no av1_nvenc: the claimed AV1 encoder is downgraded, not failed.
   EXPECT_EQ(report["downgraded"], json::array({"av1_enc"})) << report.dump(2);
   const std::string decoded = StepOf(report, "decode_matrix")["evidence"].get<std::string>();
@@ -171,7 +191,8 @@ TEST_F(SelfTestOnStandIn, OnTheAdaRecordEveryStepPassesWithEvidenceAndMeasuresTh
   EXPECT_NE(status["state"], "GPU_UNAVAILABLE") << status["state_reason"];
 }
 
-TEST_F(SelfTestOnStandIn, OnTheH200RecordItFailsClosedAtTheEncodeStepWithNvencsOwnStatusAndStillDecodes) {
+TEST_F(SelfTestOnStandIn,
+       OnTheH200RecordItFailsClosedAtTheEncodeStepWithNvencsOwnStatusAndStillDecodes) {
   Stage("h200.json");
   const json report = SelfTest();
   EXPECT_EQ(outcome_.code, 1) << outcome_.err;
@@ -179,16 +200,19 @@ TEST_F(SelfTestOnStandIn, OnTheH200RecordItFailsClosedAtTheEncodeStepWithNvencsO
   EXPECT_EQ(StepOf(report, "gate")["ok"], true) << report.dump(2);
   const json& encode = StepOf(report, "encode");
   EXPECT_EQ(encode["ok"], false);
-  EXPECT_NE(encode["detail"].get<std::string>().find("OpenEncodeSessionEx failed: unsupported device (2)"),
+  EXPECT_NE(encode["detail"].get<std::string>().find(
+                "OpenEncodeSessionEx failed: unsupported device (2)"),
             std::string::npos)
       << encode.dump(2);
-  EXPECT_NE(report["detail"].get<std::string>().find("step encode: h264_nvenc: OpenEncodeSessionEx failed"),
+  EXPECT_NE(report["detail"].get<std::string>().find(
+                "step encode: h264_nvenc: OpenEncodeSessionEx failed"),
             std::string::npos)
       << report["detail"];
   EXPECT_EQ(StepOf(report, "pipeline")["detail"], "not run: the encode step failed");
   const json& decode = StepOf(report, "decode_matrix");
   EXPECT_EQ(decode["ok"], true) << decode.dump(2);
-  EXPECT_NE(decode["evidence"].get<std::string>().find("h264: "), std::string::npos) << decode.dump(2);
+  EXPECT_NE(decode["evidence"].get<std::string>().find("h264: "), std::string::npos)
+      << decode.dump(2);
 
   const json status = Status();
   EXPECT_EQ(status["state"], "GPU_UNAVAILABLE");
@@ -201,7 +225,8 @@ TEST_F(SelfTestOnStandIn, AnEncodeTheGpuFailsMidwayFailsTheEncodeStepWithTheDriv
   EXPECT_EQ(report["ok"], false);
   const json& encode = StepOf(report, "encode");
   EXPECT_EQ(encode["ok"], false);
-  EXPECT_NE(encode["detail"].get<std::string>().find("EncodePicture failed"), std::string::npos) << encode.dump(2);
+  EXPECT_NE(encode["detail"].get<std::string>().find("EncodePicture failed"), std::string::npos)
+      << encode.dump(2);
   EXPECT_EQ(Status()["state"], "GPU_UNAVAILABLE");
 }
 
@@ -210,7 +235,8 @@ TEST_F(SelfTestOnStandIn, AnEngineThatDiesFailsTheEncodeStepWithTheDeviceGone) {
   const json report = SelfTest("engine-dies-after:5");
   const json& encode = StepOf(report, "encode");
   EXPECT_EQ(encode["ok"], false);
-  EXPECT_NE(encode["detail"].get<std::string>().find("device does not exist (5)"), std::string::npos)
+  EXPECT_NE(encode["detail"].get<std::string>().find("device does not exist (5)"),
+            std::string::npos)
       << encode.dump(2);
 }
 
@@ -219,7 +245,8 @@ TEST_F(SelfTestOnStandIn, WorkThatNvmlDoesNotAttributeIsNoEvidenceAndFailsTheEnc
   const json report = SelfTest("unattributed");
   const json& encode = StepOf(report, "encode");
   EXPECT_EQ(encode["ok"], false);
-  EXPECT_NE(encode["detail"].get<std::string>().find("no hardware evidence"), std::string::npos) << encode.dump(2);
+  EXPECT_NE(encode["detail"].get<std::string>().find("no hardware evidence"), std::string::npos)
+      << encode.dump(2);
   // The decode matrix runs on its own and is judged the same way.
   EXPECT_EQ(StepOf(report, "decode_matrix")["ok"], false) << report.dump(2);
 }
@@ -227,16 +254,18 @@ TEST_F(SelfTestOnStandIn, WorkThatNvmlDoesNotAttributeIsNoEvidenceAndFailsTheEnc
 TEST(SelfTestOnThisMachine, WithNoGpuItFailsClosedAtTheGateWithTheReason) {
   testing::TempDir dir;
   dir.Write("sys/class/drm/.keep", "");
-  const ChildOutcome run = testing::RunCommand({MEDIA_CAP_BINARY, "worker", "self-test", "-o", "json", "--gpu",
-                                                "pci-0000-00-02-0", "--sysfs-root", (dir.path() / "sys").string(),
-                                                "--state-dir", (dir.path() / "state").string()});
+  const ChildOutcome run =
+      testing::RunCommand({MEDIA_CAP_BINARY, "worker", "self-test", "-o", "json", "--gpu",
+                           "pci-0000-00-02-0", "--sysfs-root", (dir.path() / "sys").string(),
+                           "--state-dir", (dir.path() / "state").string()});
   EXPECT_EQ(run.code, 1) << run.err;
   const json report = json::parse(run.out, nullptr, false);
   ASSERT_FALSE(report.is_discarded()) << run.out << run.err;
   EXPECT_EQ(report["ok"], false);
   EXPECT_EQ(report["steps"][0]["name"], "gate");
   EXPECT_EQ(report["steps"][0]["ok"], false);
-  EXPECT_NE(report["steps"][0]["detail"].get<std::string>().find("no GPU \"pci-0000-00-02-0\""), std::string::npos)
+  EXPECT_NE(report["steps"][0]["detail"].get<std::string>().find("no GPU \"pci-0000-00-02-0\""),
+            std::string::npos)
       << report.dump(2);
   ASSERT_EQ(report["steps"].size(), 5u) << report.dump(2);
   EXPECT_EQ(report["steps"][4]["detail"], "not run: the gate failed");
