@@ -29,13 +29,18 @@ struct CommonFlags {
   void AddTo(CLI::App* command, const std::vector<std::string>& outputs) {
     for (const worker::Setting& setting : worker::kSettings) {
       const std::string flag(setting.flag);
-      options[flag] = command->add_option(flag, values[flag],
-                                          std::string(setting.meaning) + " (" + std::string(setting.variable) + ")");
+      options[flag] = command->add_option(
+          flag, values[flag],
+          std::string(setting.meaning) + " (" + std::string(setting.variable) + ")");
     }
-    command->add_option("-o,--output", output, "the form of the answer")->check(CLI::IsMember(outputs));
-    command->add_option("--sysfs-root", roots.sysfs, "where sysfs is mounted")->capture_default_str();
+    command->add_option("-o,--output", output, "the form of the answer")
+        ->check(CLI::IsMember(outputs));
+    command->add_option("--sysfs-root", roots.sysfs, "where sysfs is mounted")
+        ->capture_default_str();
     command->add_option("--dev-root", roots.dev, "where /dev is")->capture_default_str();
-    command->add_option("--query-deadline", deadline_seconds, "seconds one driver query may take before it is killed")
+    command
+        ->add_option("--query-deadline", deadline_seconds,
+                     "seconds one driver query may take before it is killed")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
   }
@@ -54,7 +59,8 @@ struct CommonFlags {
     request.roots = roots;
     request.query.program = "/proc/self/exe";
     request.query.fork_from_caller = true;
-    request.query.deadline = std::chrono::milliseconds(static_cast<std::int64_t>(deadline_seconds * 1000.0));
+    request.query.deadline =
+        std::chrono::milliseconds(static_cast<std::int64_t>(deadline_seconds * 1000.0));
     return request;
   }
 };
@@ -71,8 +77,10 @@ void PrintLogLines(const ProbeResult& probe) {
 class Worker : public WorkerCommand {
  public:
   explicit Worker(CLI::App& app) {
-    command_ = app.add_subcommand("worker", "the PeerTube transcoding worker's view of its own GPU: probe, status "
-                                            "(docs/worker.md)");
+    command_ =
+        app.add_subcommand("worker",
+                           "the PeerTube transcoding worker's view of its own GPU: probe, status "
+                           "(docs/worker.md)");
     // Everything after `worker`, --help included, is the worker's own command line.
     command_->prefix_command();
     command_->set_help_flag();
@@ -81,16 +89,21 @@ class Worker : public WorkerCommand {
   bool Selected() const override { return command_->parsed(); }
 
   int Run() override {
-    CLI::App worker{"the PeerTube transcoding worker's view of its own GPU (docs/worker.md)", "media-capabilities worker"};
+    CLI::App worker{"the PeerTube transcoding worker's view of its own GPU (docs/worker.md)",
+                    "media-capabilities worker"};
     worker.require_subcommand(1);
-    probe_ = worker.add_subcommand("probe", "whether this GPU may take transcoding work, and what it can do");
+    probe_ = worker.add_subcommand(
+        "probe", "whether this GPU may take transcoding work, and what it can do");
     probe_flags_.AddTo(probe_, {"table", "json"});
-    status_ = worker.add_subcommand("status", "the worker's status document: state, GPU, concurrency, counters");
+    status_ = worker.add_subcommand(
+        "status", "the worker's status document: state, GPU, concurrency, counters");
     status_flags_.AddTo(status_, {"table", "json", "prometheus"});
     status_->add_option("--proc-root", proc_root_, "where /proc is")->capture_default_str();
-    status_->add_option("--kernel-log", kernel_log_, "the kernel log to search for NVIDIA Xid errors")
+    status_
+        ->add_option("--kernel-log", kernel_log_, "the kernel log to search for NVIDIA Xid errors")
         ->capture_default_str();
-    status_->add_option("--nvml-library", nvml_library_, "the NVML library to load")->capture_default_str();
+    status_->add_option("--nvml-library", nvml_library_, "the NVML library to load")
+        ->capture_default_str();
 
     // CLI11 takes the arguments last first.
     std::vector<std::string> arguments = command_->remaining();
@@ -114,7 +127,8 @@ class Worker : public WorkerCommand {
     }
     const ProbeResult probe = ProbeGpus(probe_flags_.Request());
     PrintLogLines(probe);
-    const worker::ProbeContract contract = worker::ContractFor(probe, {config->gpu, config->probe_module});
+    const worker::ProbeContract contract =
+        worker::ContractFor(probe, {config->gpu, config->probe_module});
     if (probe_flags_.output == "json") {
       std::cout << worker::ContractJson(contract).dump(2) << "\n";
     } else {
@@ -164,6 +178,8 @@ class Worker : public WorkerCommand {
 
 }  // namespace
 
-std::unique_ptr<WorkerCommand> AddWorkerCommand(CLI::App& app) { return std::make_unique<Worker>(app); }
+std::unique_ptr<WorkerCommand> AddWorkerCommand(CLI::App& app) {
+  return std::make_unique<Worker>(app);
+}
 
 }  // namespace mc

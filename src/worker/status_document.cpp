@@ -28,8 +28,11 @@ Json SelfTestJson(const std::optional<SelfTestReport>& report) {
   json["detail"] = report->detail;
   json["steps"] = Json::array();
   for (const SelfTestStep& step : report->steps) {
-    json["steps"].push_back(
-        {{"name", step.name}, {"ok", step.ok}, {"seconds", step.seconds}, {"evidence", step.evidence}, {"detail", step.detail}});
+    json["steps"].push_back({{"name", step.name},
+                             {"ok", step.ok},
+                             {"seconds", step.seconds},
+                             {"evidence", step.evidence},
+                             {"detail", step.detail}});
   }
   json["sessions_cap"] = Optional(report->sessions_cap);
   json["pipeline_vram_mb"] = Optional(report->pipeline_vram_mb);
@@ -80,7 +83,8 @@ nlohmann::ordered_json StatusDocument(const StatusInputs& inputs) {
   gpu["probe_module"] = inputs.probe.probe_module;
   gpu["model"] = device ? device->model : "";
   gpu["generation"] = inputs.generation;
-  gpu["driver"] = device ? (device->driver_version.empty() ? device->driver : device->driver_version) : "";
+  gpu["driver"] =
+      device ? (device->driver_version.empty() ? device->driver : device->driver_version) : "";
   gpu["kernel_module"] = inputs.kernel_module;
   gpu["capabilities"] = CapabilitiesJson(inputs.probe.capabilities);
   gpu["max_width"] = Optional(inputs.probe.max_width);
@@ -89,7 +93,8 @@ nlohmann::ordered_json StatusDocument(const StatusInputs& inputs) {
                      {"cap", Optional(inputs.sessions.cap)},
                      {"cap_source", inputs.sessions.cap_source}};
   gpu["devices"] = Json::array();
-  for (const DeviceTelemetry& telemetry : inputs.devices) gpu["devices"].push_back(DeviceJson(telemetry));
+  for (const DeviceTelemetry& telemetry : inputs.devices)
+    gpu["devices"].push_back(DeviceJson(telemetry));
   gpu["self_test"] = SelfTestJson(inputs.self_test);
   json["gpu"] = gpu;
 
@@ -98,14 +103,16 @@ nlohmann::ordered_json StatusDocument(const StatusInputs& inputs) {
                    {"evidence", inputs.probe.evidence},
                    {"device", device ? Json(device->name) : Json(nullptr)},
                    {"pci_address", device ? Json(device->pci_address) : Json(nullptr)}};
-  json["hw_evidence_last_job"] =
-      inputs.last_job ? Json{{"ok", inputs.last_job->ok}, {"method", inputs.last_job->method}, {"ts", inputs.last_job->ts}}
-                      : Json(nullptr);
+  json["hw_evidence_last_job"] = inputs.last_job ? Json{{"ok", inputs.last_job->ok},
+                                                        {"method", inputs.last_job->method},
+                                                        {"ts", inputs.last_job->ts}}
+                                                 : Json(nullptr);
   json["platform"] = {{"wsl2", inputs.platform.wsl2},
                       {"allowed", !inputs.platform.wsl2 || inputs.wsl2_allowed},
                       {"kernel", inputs.platform.kernel},
                       {"evidence", inputs.platform.evidence}};
-  const double util = inputs.host.cpu_cores > 0 ? 100.0 * inputs.host.load_1m / inputs.host.cpu_cores : 0;
+  const double util =
+      inputs.host.cpu_cores > 0 ? 100.0 * inputs.host.load_1m / inputs.host.cpu_cores : 0;
   json["cpu"] = {{"model", inputs.host.cpu_model},
                  {"cores", inputs.host.cpu_cores},
                  {"util_pct", static_cast<std::int64_t>(std::lround(std::min(util, 100.0)))}};
@@ -123,17 +130,21 @@ std::string StatusTable(const StatusInputs& inputs) {
   const ContractDevice* device = inputs.probe.devices.empty() ? nullptr : &inputs.probe.devices[0];
   out << "state:        " << StateName(inputs.state.state) << "\n";
   out << "reason:       " << inputs.state.reason << "\n";
-  out << "gpu:          " << (device ? device->name + " (" + device->vendor + ", " + device->model + ")" : "none") << "\n";
-  out << "probe:        " << (inputs.probe.ok ? "ok" : "refused: " + inputs.probe.reason.value_or("")) << "\n";
+  out << "gpu:          "
+      << (device ? device->name + " (" + device->vendor + ", " + device->model + ")" : "none")
+      << "\n";
+  out << "probe:        "
+      << (inputs.probe.ok ? "ok" : "refused: " + inputs.probe.reason.value_or("")) << "\n";
   out << "capabilities:";
   for (std::size_t i = 0; i < kCapabilityKeys.size(); ++i) {
     out << " " << kCapabilityKeys[i].key << "=" << (inputs.probe.capabilities[i] ? 1 : 0);
   }
   out << "\n";
   out << "sessions:     " << inputs.sessions.active << " of "
-      << (inputs.sessions.cap ? std::to_string(*inputs.sessions.cap) : std::string("no cap")) << " ("
-      << inputs.sessions.cap_source << ")\n";
-  out << "concurrency:  " << inputs.concurrency.value << ", bound by " << inputs.concurrency.bound_by << " (";
+      << (inputs.sessions.cap ? std::to_string(*inputs.sessions.cap) : std::string("no cap"))
+      << " (" << inputs.sessions.cap_source << ")\n";
+  out << "concurrency:  " << inputs.concurrency.value << ", bound by "
+      << inputs.concurrency.bound_by << " (";
   bool first = true;
   for (const Limiter& limiter : inputs.concurrency.limiters) {
     if (!limiter.bound) continue;
@@ -143,13 +154,18 @@ std::string StatusTable(const StatusInputs& inputs) {
   out << ")\n";
   for (const DeviceTelemetry& telemetry : inputs.devices) {
     out << "device " << telemetry.index << ":     VRAM free "
-        << (telemetry.vram_free_mb ? std::to_string(*telemetry.vram_free_mb) + " MB" : std::string("unknown"))
+        << (telemetry.vram_free_mb ? std::to_string(*telemetry.vram_free_mb) + " MB"
+                                   : std::string("unknown"))
         << ", temperature "
-        << (telemetry.temp_c ? std::to_string(*telemetry.temp_c) + " C" : std::string("unknown")) << "\n";
+        << (telemetry.temp_c ? std::to_string(*telemetry.temp_c) + " C" : std::string("unknown"))
+        << "\n";
   }
   out << "self-test:    "
-      << (inputs.self_test ? (inputs.self_test->ok ? "passed " : "failed ") + inputs.self_test->ts : "not run") << "\n";
-  out << "platform:     " << (inputs.platform.wsl2 ? "WSL2" : "native") << " (" << inputs.platform.evidence << ")\n";
+      << (inputs.self_test ? (inputs.self_test->ok ? "passed " : "failed ") + inputs.self_test->ts
+                           : "not run")
+      << "\n";
+  out << "platform:     " << (inputs.platform.wsl2 ? "WSL2" : "native") << " ("
+      << inputs.platform.evidence << ")\n";
   for (const std::string& problem : inputs.problems) out << "problem:      " << problem << "\n";
   return out.str();
 }
@@ -159,10 +175,14 @@ namespace {
 std::string LabelValue(const std::string& text) {
   std::string escaped;
   for (char c : text) {
-    if (c == '\\') escaped += "\\\\";
-    else if (c == '"') escaped += "\\\"";
-    else if (c == '\n') escaped += "\\n";
-    else escaped += c;
+    if (c == '\\')
+      escaped += "\\\\";
+    else if (c == '"')
+      escaped += "\\\"";
+    else if (c == '\n')
+      escaped += "\\n";
+    else
+      escaped += c;
   }
   return escaped;
 }
@@ -172,7 +192,8 @@ class Exposition {
   void Family(const std::string& name, const char* type, const std::string& help) {
     out_ << "# HELP " << name << " " << help << "\n# TYPE " << name << " " << type << "\n";
   }
-  void Sample(const std::string& name, const std::vector<std::pair<std::string, std::string>>& labels, double value) {
+  void Sample(const std::string& name,
+              const std::vector<std::pair<std::string, std::string>>& labels, double value) {
     out_ << name;
     if (!labels.empty()) {
       out_ << "{";
@@ -197,47 +218,61 @@ std::string PrometheusText(const StatusInputs& inputs) {
   e.Family("pt_worker_up", "gauge", "1 while the worker answers.");
   e.Sample("pt_worker_up", {}, 1);
   e.Family("pt_worker_state", "gauge", "1 for the worker's current state, 0 for the others.");
-  for (WorkerState state : {WorkerState::kAvailable, WorkerState::kBusy, WorkerState::kDraining, WorkerState::kDrained,
-                            WorkerState::kGpuUnavailable, WorkerState::kThermalThrottled, WorkerState::kOffline}) {
-    e.Sample("pt_worker_state", {{"state", std::string(StateName(state))}}, state == inputs.state.state ? 1 : 0);
+  for (WorkerState state :
+       {WorkerState::kAvailable, WorkerState::kBusy, WorkerState::kDraining, WorkerState::kDrained,
+        WorkerState::kGpuUnavailable, WorkerState::kThermalThrottled, WorkerState::kOffline}) {
+    e.Sample("pt_worker_state", {{"state", std::string(StateName(state))}},
+             state == inputs.state.state ? 1 : 0);
   }
   e.Family("pt_worker_probe_ok", "gauge", "1 when the probe contract accepts the GPU.");
-  e.Sample("pt_worker_probe_ok", {{"vendor", vendor}, {"probe_module", inputs.probe.probe_module}}, inputs.probe.ok ? 1 : 0);
-  e.Family("pt_worker_gpu_capability", "gauge", "1 for each vendor-neutral capability the GPU states.");
+  e.Sample("pt_worker_probe_ok", {{"vendor", vendor}, {"probe_module", inputs.probe.probe_module}},
+           inputs.probe.ok ? 1 : 0);
+  e.Family("pt_worker_gpu_capability", "gauge",
+           "1 for each vendor-neutral capability the GPU states.");
   for (std::size_t i = 0; i < kCapabilityKeys.size(); ++i) {
-    e.Sample("pt_worker_gpu_capability", {{"vendor", vendor}, {"capability", std::string(kCapabilityKeys[i].key)}},
+    e.Sample("pt_worker_gpu_capability",
+             {{"vendor", vendor}, {"capability", std::string(kCapabilityKeys[i].key)}},
              inputs.probe.capabilities[i] ? 1 : 0);
   }
   e.Family("pt_worker_gpu_sessions", "gauge", "Encode sessions in use on the GPU.");
-  e.Sample("pt_worker_gpu_sessions", {{"vendor", vendor}, {"cap_source", inputs.sessions.cap_source}},
+  e.Sample("pt_worker_gpu_sessions",
+           {{"vendor", vendor}, {"cap_source", inputs.sessions.cap_source}},
            static_cast<double>(inputs.sessions.active));
   if (inputs.sessions.cap) {
     e.Family("pt_worker_gpu_sessions_cap", "gauge", "Encode sessions the GPU allows at once.");
-    e.Sample("pt_worker_gpu_sessions_cap", {{"vendor", vendor}, {"cap_source", inputs.sessions.cap_source}},
+    e.Sample("pt_worker_gpu_sessions_cap",
+             {{"vendor", vendor}, {"cap_source", inputs.sessions.cap_source}},
              static_cast<double>(*inputs.sessions.cap));
   }
   e.Family("pt_worker_hw_evidence_ok", "gauge",
-           "0 when the last job finished without hardware evidence (the no-silent-CPU rule broken), else 1.");
+           "0 when the last job finished without hardware evidence (the no-silent-CPU rule "
+           "broken), else 1.");
   e.Sample("pt_worker_hw_evidence_ok", {}, inputs.last_job && !inputs.last_job->ok ? 0 : 1);
-  e.Family("pt_worker_self_test_ok", "gauge", "1 when the self-test passed, 0 when it failed or has not run.");
+  e.Family("pt_worker_self_test_ok", "gauge",
+           "1 when the self-test passed, 0 when it failed or has not run.");
   e.Sample("pt_worker_self_test_ok", {}, inputs.self_test && inputs.self_test->ok ? 1 : 0);
   e.Family("pt_worker_concurrency", "gauge", "Jobs the worker can carry at once.");
   e.Sample("pt_worker_concurrency", {{"bound_by", inputs.concurrency.bound_by}},
            static_cast<double>(inputs.concurrency.value));
-  e.Family("pt_worker_concurrency_limit", "gauge", "The bound each limiter sets on the concurrency.");
+  e.Family("pt_worker_concurrency_limit", "gauge",
+           "The bound each limiter sets on the concurrency.");
   for (const Limiter& limiter : inputs.concurrency.limiters) {
-    if (limiter.bound) e.Sample("pt_worker_concurrency_limit", {{"limiter", limiter.name}}, static_cast<double>(*limiter.bound));
+    if (limiter.bound)
+      e.Sample("pt_worker_concurrency_limit", {{"limiter", limiter.name}},
+               static_cast<double>(*limiter.bound));
   }
   e.Family("pt_worker_active_jobs", "gauge", "Jobs running now.");
   e.Sample("pt_worker_active_jobs", {}, static_cast<double>(inputs.active_jobs));
   e.Family("pt_worker_jobs_total", "counter", "Jobs finished, by result.");
-  e.Sample("pt_worker_jobs_total", {{"result", "completed"}}, static_cast<double>(inputs.jobs.completed));
+  e.Sample("pt_worker_jobs_total", {{"result", "completed"}},
+           static_cast<double>(inputs.jobs.completed));
   e.Sample("pt_worker_jobs_total", {{"result", "failed"}}, static_cast<double>(inputs.jobs.failed));
   e.Sample("pt_worker_jobs_total", {{"result", "hw_fallback_prevented"}},
            static_cast<double>(inputs.jobs.hw_fallback_prevented));
   e.Family("pt_worker_platform_wsl2", "gauge", "1 when the worker runs on WSL2.");
   e.Sample("pt_worker_platform_wsl2", {}, inputs.platform.wsl2 ? 1 : 0);
-  auto device_gauge = [&](const char* name, const char* help, std::optional<std::int64_t> DeviceTelemetry::*field) {
+  auto device_gauge = [&](const char* name, const char* help,
+                          std::optional<std::int64_t> DeviceTelemetry::*field) {
     bool any = false;
     for (const DeviceTelemetry& device : inputs.devices) any |= (device.*field).has_value();
     if (!any) return;
@@ -250,8 +285,10 @@ std::string PrometheusText(const StatusInputs& inputs) {
   };
   device_gauge("pt_worker_gpu_vram_free_mb", "Free VRAM in MB.", &DeviceTelemetry::vram_free_mb);
   device_gauge("pt_worker_gpu_vram_total_mb", "VRAM in MB.", &DeviceTelemetry::vram_total_mb);
-  device_gauge("pt_worker_gpu_enc_util_pct", "Encoder utilisation of the whole GPU, percent.", &DeviceTelemetry::enc_util_pct);
-  device_gauge("pt_worker_gpu_dec_util_pct", "Decoder utilisation of the whole GPU, percent.", &DeviceTelemetry::dec_util_pct);
+  device_gauge("pt_worker_gpu_enc_util_pct", "Encoder utilisation of the whole GPU, percent.",
+               &DeviceTelemetry::enc_util_pct);
+  device_gauge("pt_worker_gpu_dec_util_pct", "Decoder utilisation of the whole GPU, percent.",
+               &DeviceTelemetry::dec_util_pct);
   device_gauge("pt_worker_gpu_temperature_celsius", "GPU temperature.", &DeviceTelemetry::temp_c);
   return e.Text();
 }

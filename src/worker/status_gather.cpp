@@ -46,11 +46,13 @@ HostResources HostResourcesOf(const GatherOptions& options, std::vector<std::str
   HostResources host;
   host.cpu_cores = static_cast<double>(sysconf(_SC_NPROCESSORS_ONLN));
   std::istringstream loadavg(ReadText(options.proc_root + "/loadavg"));
-  if (!(loadavg >> host.load_1m)) problems.push_back("cannot read " + options.proc_root + "/loadavg");
+  if (!(loadavg >> host.load_1m))
+    problems.push_back("cannot read " + options.proc_root + "/loadavg");
   std::istringstream cpuinfo(ReadText(options.proc_root + "/cpuinfo"));
   for (std::string line; std::getline(cpuinfo, line);) {
     if (line.starts_with("model name")) {
-      host.cpu_model = line.substr(line.find(':') == std::string::npos ? line.size() : line.find(':') + 2);
+      host.cpu_model =
+          line.substr(line.find(':') == std::string::npos ? line.size() : line.find(':') + 2);
       break;
     }
   }
@@ -62,15 +64,18 @@ HostResources HostResourcesOf(const GatherOptions& options, std::vector<std::str
       if (fields >> kb) host.ram_available_mb = kb / 1024;
     }
   }
-  if (!host.ram_available_mb) problems.push_back("cannot read MemAvailable from " + options.proc_root + "/meminfo");
+  if (!host.ram_available_mb)
+    problems.push_back("cannot read MemAvailable from " + options.proc_root + "/meminfo");
   // The work directory may not exist yet; the file system it would be made on is the one
   // whose space the jobs take.
   fs::path where = options.config.work_dir;
   std::error_code error;
-  while (!where.empty() && !fs::exists(where, error) && where != where.parent_path()) where = where.parent_path();
+  while (!where.empty() && !fs::exists(where, error) && where != where.parent_path())
+    where = where.parent_path();
   struct statvfs space {};
   if (!where.empty() && statvfs(where.c_str(), &space) == 0) {
-    host.disk_free_gb = static_cast<double>(space.f_bavail) * static_cast<double>(space.f_frsize) / 1e9;
+    host.disk_free_gb =
+        static_cast<double>(space.f_bavail) * static_cast<double>(space.f_frsize) / 1e9;
   } else {
     problems.push_back("cannot read the free space of " + options.config.work_dir);
   }
@@ -101,8 +106,9 @@ StatusInputs GatherStatus(const GatherOptions& options) {
   const ProbeResult probe = ProbeGpus(options.probe);
   inputs.probe = ContractFor(probe, {config.gpu, config.probe_module});
   const ContractDevice* device = inputs.probe.devices.empty() ? nullptr : &inputs.probe.devices[0];
-  inputs.runner_name = !config.runner_name.empty() ? config.runner_name
-                                                   : inputs.hostname + ":" + (device ? device->name : config.gpu);
+  inputs.runner_name = !config.runner_name.empty()
+                           ? config.runner_name
+                           : inputs.hostname + ":" + (device ? device->name : config.gpu);
   inputs.platform = DetectPlatform(options.platform);
   inputs.wsl2_allowed = config.allow_wsl2;
   inputs.self_test = options.self_test;
@@ -120,18 +126,22 @@ StatusInputs GatherStatus(const GatherOptions& options) {
     inputs.kernel_module = NvidiaKernelModule(options.proc_root);
     if (report && report->nvidia_facts) {
       inputs.generation = std::string(NvidiaGeneration(report->nvidia_facts->compute_capability));
-      if (std::optional<int> branch = DriverBranch(report->nvidia_facts->driver_version)) signals.driver_branch = *branch;
+      if (std::optional<int> branch = DriverBranch(report->nvidia_facts->driver_version))
+        signals.driver_branch = *branch;
     }
     Result<std::unique_ptr<NvmlLibrary>> nvml = NvmlLibrary::Load(options.nvml_library);
-    Result<void*> handle = nvml ? (*nvml)->Device(device->pci_address) : Result<void*>(nvml.failure());
+    Result<void*> handle =
+        nvml ? (*nvml)->Device(device->pci_address) : Result<void*>(nvml.failure());
     if (!handle) {
       inputs.problems.push_back("NVML: " + handle.error());
     } else {
       const NvmlTelemetry telemetry = (*nvml)->Telemetry(*handle);
       DeviceTelemetry counters;
       counters.uuid = telemetry.uuid;
-      if (telemetry.memory_total_bytes) counters.vram_total_mb = *telemetry.memory_total_bytes / (1024 * 1024);
-      if (telemetry.memory_free_bytes) counters.vram_free_mb = *telemetry.memory_free_bytes / (1024 * 1024);
+      if (telemetry.memory_total_bytes)
+        counters.vram_total_mb = *telemetry.memory_total_bytes / (1024 * 1024);
+      if (telemetry.memory_free_bytes)
+        counters.vram_free_mb = *telemetry.memory_free_bytes / (1024 * 1024);
       if (telemetry.enc_util_pct) counters.enc_util_pct = *telemetry.enc_util_pct;
       if (telemetry.dec_util_pct) counters.dec_util_pct = *telemetry.dec_util_pct;
       if (telemetry.temperature_c) counters.temp_c = *telemetry.temperature_c;
@@ -139,7 +149,8 @@ StatusInputs GatherStatus(const GatherOptions& options) {
         counters.throttle_reasons = ThrottleReasonNames(*telemetry.throttle_reasons);
         signals.thermal_throttle_reasons = ThermalThrottleReasonNames(*telemetry.throttle_reasons);
       }
-      for (const std::string& problem : telemetry.problems) inputs.problems.push_back("NVML: " + problem);
+      for (const std::string& problem : telemetry.problems)
+        inputs.problems.push_back("NVML: " + problem);
       inputs.devices.push_back(counters);
       if (counters.vram_free_mb) {
         signals.vram_free_mb = counters.vram_free_mb;
@@ -183,15 +194,18 @@ StatusInputs GatherStatus(const GatherOptions& options) {
   resources.ram_mb = static_cast<double>(inputs.host.ram_available_mb.value_or(0));
   resources.disk_gb = inputs.host.disk_free_gb.value_or(0);
   if (inputs.sessions.cap) {
-    resources.sessions_free = static_cast<double>(*inputs.sessions.cap - config.sessions_reserve - inputs.sessions.active);
+    resources.sessions_free = static_cast<double>(*inputs.sessions.cap - config.sessions_reserve -
+                                                  inputs.sessions.active);
   }
   resources.vram_free_mb = vram_free_mb;
   resources.costs = options.costs;
-  if (options.self_test && options.self_test->pipeline_vram_mb) resources.costs.vram_mb = *options.self_test->pipeline_vram_mb;
+  if (options.self_test && options.self_test->pipeline_vram_mb)
+    resources.costs.vram_mb = *options.self_test->pipeline_vram_mb;
   resources.configured_max = config.concurrency_max;
   inputs.concurrency = ResolveConcurrency(resources);
 
-  signals.self_test_ok = options.self_test ? std::optional<bool>(options.self_test->ok) : std::nullopt;
+  signals.self_test_ok =
+      options.self_test ? std::optional<bool>(options.self_test->ok) : std::nullopt;
   signals.self_test_detail = options.self_test ? options.self_test->detail : "";
   signals.concurrency = inputs.concurrency.value;
   inputs.state = NextState(options.previous, signals,
