@@ -27,10 +27,9 @@
 #include <vector>
 
 #include "agent/agent.h"
-#include "spawn_program.h"
 #include "kube/kube_client.h"
 #include "kube/kube_config.h"
-
+#include "spawn_program.h"
 
 namespace {
 
@@ -59,9 +58,11 @@ bool SliceVisible(mc::kube::KubeClient& admin, const std::string& name) {
   return got && got->status == 200;
 }
 
-Clock::duration WaitForSlice(mc::kube::KubeClient& admin, const std::string& name, Clock::time_point since) {
+Clock::duration WaitForSlice(mc::kube::KubeClient& admin, const std::string& name,
+                             Clock::time_point since) {
   while (!SliceVisible(admin, name)) {
-    if (Clock::now() - since > std::chrono::seconds(60)) Fail("slice " + name + " did not appear within 60 s");
+    if (Clock::now() - since > std::chrono::seconds(60))
+      Fail("slice " + name + " did not appear within 60 s");
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   return Clock::now() - since;
@@ -71,7 +72,8 @@ Clock::duration WaitForSlice(mc::kube::KubeClient& admin, const std::string& nam
 long StatusKib(pid_t pid, const std::string& key) {
   std::ifstream status("/proc/" + std::to_string(pid) + "/status");
   for (std::string line; std::getline(status, line);) {
-    if (line.rfind(key + ":", 0) == 0) return std::strtol(line.c_str() + key.size() + 1, nullptr, 10);
+    if (line.rfind(key + ":", 0) == 0)
+      return std::strtol(line.c_str() + key.size() + 1, nullptr, 10);
   }
   return -1;
 }
@@ -142,7 +144,8 @@ int main(int argc, char** argv) {
   auto agent_client = mc::kube::KubeClient::Create(*agent_config);
   if (!agent_client) Fail(agent_client.error());
   std::ofstream agent_log(dir + "/bench-1.log");
-  mc::Agent agent(options, **agent_client, [&agent_log](const std::string& line) { agent_log << line << '\n'; });
+  mc::Agent agent(options, **agent_client,
+                  [&agent_log](const std::string& line) { agent_log << line << '\n'; });
   std::thread agent_thread([&agent] { agent.Run(); });
   WaitForSlice(**admin, SliceName("bench-1"), Clock::now());
   std::this_thread::sleep_for(std::chrono::seconds(1));
@@ -165,7 +168,8 @@ int main(int argc, char** argv) {
   std::this_thread::sleep_for(std::chrono::seconds(2));
   auto before = (*agent_client)->traffic();
   for (int i = 0; i < kRepairs; ++i) {
-    auto deleted = (*admin)->Send({.method = "DELETE", .target = std::string(kSlices) + "/" + SliceName("bench-1")});
+    auto deleted = (*admin)->Send(
+        {.method = "DELETE", .target = std::string(kSlices) + "/" + SliceName("bench-1")});
     if (!deleted || deleted->status != 200) Fail("deleting the agent's slice failed");
     WaitForSlice(**admin, SliceName("bench-1"), Clock::now());
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
@@ -175,20 +179,26 @@ int main(int argc, char** argv) {
   repair.bytes /= kRepairs;
 
   before = (*agent_client)->traffic();
-  Shell("set -a; . " + dir + "/cluster.env; \"$KUBECTL\" --kubeconfig \"$ADMIN_KUBECONFIG\" label resourceslice " +
-        SliceName("bench-1") + " bench=edited >/dev/null && \"$KUBECTL\" --kubeconfig \"$ADMIN_KUBECONFIG\" patch "
-        "resourceslice " + SliceName("bench-1") + " --type=json -p "
-        "'[{\"op\":\"replace\",\"path\":\"/spec/devices/0/attributes/decodeH264/bool\",\"value\":false}]' >/dev/null");
+  Shell("set -a; . " + dir +
+        "/cluster.env; \"$KUBECTL\" --kubeconfig \"$ADMIN_KUBECONFIG\" label resourceslice " +
+        SliceName("bench-1") +
+        " bench=edited >/dev/null && \"$KUBECTL\" --kubeconfig \"$ADMIN_KUBECONFIG\" patch "
+        "resourceslice " +
+        SliceName("bench-1") +
+        " --type=json -p "
+        "'[{\"op\":\"replace\",\"path\":\"/spec/devices/0/attributes/decodeH264/"
+        "bool\",\"value\":false}]' >/dev/null");
   std::this_thread::sleep_for(std::chrono::seconds(2));
   const Delta rewrite = Since(before, (*agent_client)->traffic());
 
   // The real binary on bench-2: from its start to its slice.
   const auto spawn_start = Clock::now();
-  const pid_t process = bench::Spawn({binary, "agent", "--kubeconfig", dir + "/admin.kubeconfig", "--node-name", "bench-2",
-                               "--render-nodes", "sysfs", "--sysfs-root", machine + "/sys", "--dev-root",
-                               machine + "/dev", "--plugins-dir", dir + "/bench-2/plugins", "--registry-dir",
-                               dir + "/bench-2/registry", "--health-address", "127.0.0.1:0"},
-                              {}, dir + "/bench-2.log");
+  const pid_t process =
+      bench::Spawn({binary, "agent", "--kubeconfig", dir + "/admin.kubeconfig", "--node-name",
+                    "bench-2", "--render-nodes", "sysfs", "--sysfs-root", machine + "/sys",
+                    "--dev-root", machine + "/dev", "--plugins-dir", dir + "/bench-2/plugins",
+                    "--registry-dir", dir + "/bench-2/registry", "--health-address", "127.0.0.1:0"},
+                   {}, dir + "/bench-2.log");
   const Clock::duration to_visible = WaitForSlice(**admin, SliceName("bench-2"), spawn_start);
 
   // The idle minute, both agents at once.
@@ -207,25 +217,35 @@ int main(int argc, char** argv) {
   agent.Stop();
   agent_thread.join();
 
-  std::printf("requests per publish: repair of a deleted slice %llu, rewrite of an edited one %llu; bare POST %llu: "
-              "ratios %.2f and %.2f\n",
-              static_cast<unsigned long long>(repair.requests), static_cast<unsigned long long>(rewrite.requests),
-              static_cast<unsigned long long>(bare_publish.requests),
-              static_cast<double>(repair.requests) / static_cast<double>(bare_publish.requests),
-              static_cast<double>(rewrite.requests) / static_cast<double>(bare_publish.requests));
-  std::printf("bytes per publish (both directions): repair %llu, rewrite %llu; bare POST %llu: ratios %.2f and %.2f\n",
-              static_cast<unsigned long long>(repair.bytes), static_cast<unsigned long long>(rewrite.bytes),
-              static_cast<unsigned long long>(bare_publish.bytes),
-              static_cast<double>(repair.bytes) / static_cast<double>(bare_publish.bytes),
-              static_cast<double>(rewrite.bytes) / static_cast<double>(bare_publish.bytes));
+  std::printf(
+      "requests per publish: repair of a deleted slice %llu, rewrite of an edited one %llu; bare "
+      "POST %llu: "
+      "ratios %.2f and %.2f\n",
+      static_cast<unsigned long long>(repair.requests),
+      static_cast<unsigned long long>(rewrite.requests),
+      static_cast<unsigned long long>(bare_publish.requests),
+      static_cast<double>(repair.requests) / static_cast<double>(bare_publish.requests),
+      static_cast<double>(rewrite.requests) / static_cast<double>(bare_publish.requests));
+  std::printf(
+      "bytes per publish (both directions): repair %llu, rewrite %llu; bare POST %llu: ratios %.2f "
+      "and %.2f\n",
+      static_cast<unsigned long long>(repair.bytes), static_cast<unsigned long long>(rewrite.bytes),
+      static_cast<unsigned long long>(bare_publish.bytes),
+      static_cast<double>(repair.bytes) / static_cast<double>(bare_publish.bytes),
+      static_cast<double>(rewrite.bytes) / static_cast<double>(bare_publish.bytes));
   const double baseline = Seconds(probe_time) + Seconds(bare_post_time);
-  std::printf("start to slice visible: agent %.1f ms; probe %.1f ms + bare POST %.1f ms = %.1f ms: ratio %.2f\n",
-              Seconds(to_visible) * 1e3, Seconds(probe_time) * 1e3, Seconds(bare_post_time) * 1e3, baseline * 1e3,
-              Seconds(to_visible) / baseline);
-  std::printf("idle minute: %llu requests (target 0), %llu bytes; the binary's CPU %.3f s, RSS %.1f MiB, peak RSS "
-              "%.1f MiB (target < 10 MiB)\n",
-              static_cast<unsigned long long>(idle.requests), static_cast<unsigned long long>(idle.bytes), idle_cpu,
-              static_cast<double>(rss) / 1024.0, static_cast<double>(peak_rss) / 1024.0);
-  std::printf("the agent exited with status %d after SIGTERM\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  std::printf(
+      "start to slice visible: agent %.1f ms; probe %.1f ms + bare POST %.1f ms = %.1f ms: ratio "
+      "%.2f\n",
+      Seconds(to_visible) * 1e3, Seconds(probe_time) * 1e3, Seconds(bare_post_time) * 1e3,
+      baseline * 1e3, Seconds(to_visible) / baseline);
+  std::printf(
+      "idle minute: %llu requests (target 0), %llu bytes; the binary's CPU %.3f s, RSS %.1f MiB, "
+      "peak RSS "
+      "%.1f MiB (target < 10 MiB)\n",
+      static_cast<unsigned long long>(idle.requests), static_cast<unsigned long long>(idle.bytes),
+      idle_cpu, static_cast<double>(rss) / 1024.0, static_cast<double>(peak_rss) / 1024.0);
+  std::printf("the agent exited with status %d after SIGTERM\n",
+              WIFEXITED(status) ? WEXITSTATUS(status) : -1);
   return 0;
 }

@@ -25,17 +25,18 @@ Clock::time_point last;
 void Report(const char* call, long result, const std::string& detail = {}) {
   const Clock::time_point now = Clock::now();
   if (verbose) {
-    std::printf("%9.3f ms  %-40s -> %ld%s%s\n", std::chrono::duration<double, std::milli>(now - last).count(), call,
-                result, detail.empty() ? "" : "  ", detail.c_str());
+    std::printf("%9.3f ms  %-40s -> %ld%s%s\n",
+                std::chrono::duration<double, std::milli>(now - last).count(), call, result,
+                detail.empty() ? "" : "  ", detail.c_str());
   }
   last = Clock::now();
 }
 
 std::string GuidText(const GUID& g) {
   char b[40];
-  std::snprintf(b, sizeof b, "{%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x}", static_cast<unsigned>(g.Data1),
-                g.Data2, g.Data3, g.Data4[0], g.Data4[1], g.Data4[2], g.Data4[3], g.Data4[4], g.Data4[5], g.Data4[6],
-                g.Data4[7]);
+  std::snprintf(b, sizeof b, "{%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x}",
+                static_cast<unsigned>(g.Data1), g.Data2, g.Data3, g.Data4[0], g.Data4[1],
+                g.Data4[2], g.Data4[3], g.Data4[4], g.Data4[5], g.Data4[6], g.Data4[7]);
   return b;
 }
 
@@ -112,9 +113,10 @@ int main(int argc, char** argv) {
     caps.nBitDepthMinus8 = static_cast<unsigned>(q.depth - 8);
     r = cuvid->cuvidGetDecoderCaps(&caps);
     char text[160];
-    std::snprintf(text, sizeof text, "%s 4:2:0: supported=%d nvdecs=%d max=%ux%u mask=0x%x min=%ux%u mbs=%u", q.label,
-                  caps.bIsSupported, caps.nNumNVDECs, caps.nMaxWidth, caps.nMaxHeight, caps.nOutputFormatMask,
-                  caps.nMinWidth, caps.nMinHeight, caps.nMaxMBCount);
+    std::snprintf(text, sizeof text,
+                  "%s 4:2:0: supported=%d nvdecs=%d max=%ux%u mask=0x%x min=%ux%u mbs=%u", q.label,
+                  caps.bIsSupported, caps.nNumNVDECs, caps.nMaxWidth, caps.nMaxHeight,
+                  caps.nOutputFormatMask, caps.nMinWidth, caps.nMinHeight, caps.nMaxMBCount);
     Report("cuvidGetDecoderCaps", r, text);
   }
 
@@ -125,8 +127,10 @@ int main(int argc, char** argv) {
     Report("nvenc_load_functions", 0);
     uint32_t max = 0;
     NVENCSTATUS s = nvenc->NvEncodeAPIGetMaxSupportedVersion(&max);
-    Report("NvEncodeAPIGetMaxSupportedVersion", s, std::to_string(max >> 4) + "." + std::to_string(max & 0xF));
-    const uint32_t api = (max >> 4) >= 12 ? 12u : (NVENCAPI_MAJOR_VERSION | (NVENCAPI_MINOR_VERSION << 24));
+    Report("NvEncodeAPIGetMaxSupportedVersion", s,
+           std::to_string(max >> 4) + "." + std::to_string(max & 0xF));
+    const uint32_t api =
+        (max >> 4) >= 12 ? 12u : (NVENCAPI_MAJOR_VERSION | (NVENCAPI_MINOR_VERSION << 24));
     auto sv = [&](uint32_t v) { return api | (v << 16) | (0x7u << 28); };
     NV_ENCODE_API_FUNCTION_LIST list{};
     list.version = sv(2);
@@ -153,7 +157,8 @@ int main(int argc, char** argv) {
         list.nvEncGetEncodeProfileGUIDs(encoder, guids[i], profiles.data(), p, &p);
         std::string text = GuidText(guids[i]) + " profiles:";
         for (uint32_t k = 0; k < p; ++k) text += " " + GuidText(profiles[k]);
-        for (NV_ENC_CAPS cap : {NV_ENC_CAPS_SUPPORT_10BIT_ENCODE, NV_ENC_CAPS_WIDTH_MAX, NV_ENC_CAPS_HEIGHT_MAX}) {
+        for (NV_ENC_CAPS cap :
+             {NV_ENC_CAPS_SUPPORT_10BIT_ENCODE, NV_ENC_CAPS_WIDTH_MAX, NV_ENC_CAPS_HEIGHT_MAX}) {
           NV_ENC_CAPS_PARAM param{};
           param.version = sv(1);
           param.capsToQuery = cap;
@@ -176,7 +181,8 @@ int main(int argc, char** argv) {
     char version[80] = {};
     int n = reinterpret_cast<Init>(dlsym(nvml, "nvmlInit_v2"))();
     Report("nvmlInit_v2", n);
-    n = reinterpret_cast<Version>(dlsym(nvml, "nvmlSystemGetDriverVersion"))(version, sizeof version);
+    n = reinterpret_cast<Version>(dlsym(nvml, "nvmlSystemGetDriverVersion"))(version,
+                                                                             sizeof version);
     Report("nvmlSystemGetDriverVersion", n, version);
     reinterpret_cast<Init>(dlsym(nvml, "nvmlShutdown"))();
     Report("nvmlShutdown", 0);
@@ -187,7 +193,8 @@ int main(int argc, char** argv) {
   cuvid_free_functions(&cuvid);
   cuda_free_functions(&cu);
   if (verbose) {
-    std::printf("total %.3f ms\n", std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+    std::printf("total %.3f ms\n",
+                std::chrono::duration<double, std::milli>(Clock::now() - start).count());
   }
   return 0;
 }

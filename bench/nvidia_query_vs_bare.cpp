@@ -34,7 +34,9 @@ double Median(std::vector<double> values) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: nvidia_query_vs_bare ADDRESS [ROUNDS] [MEDIA_CAPABILITIES] [NVIDIA_BARE_CALLS]\n");
+    std::fprintf(
+        stderr,
+        "usage: nvidia_query_vs_bare ADDRESS [ROUNDS] [MEDIA_CAPABILITIES] [NVIDIA_BARE_CALLS]\n");
     return 2;
   }
   const std::string address = argv[1];
@@ -50,7 +52,8 @@ int main(int argc, char** argv) {
     const std::vector<mc::ChildOutcome> outcome =
         mc::RunChildren({{bare, address}}, std::chrono::seconds(20));
     const Clock::time_point c = Clock::now();
-    auto report = std::ranges::find(probed.reports, address, [](const mc::DeviceReport& r) { return r.gpu.pci_address; });
+    auto report = std::ranges::find(probed.reports, address,
+                                    [](const mc::DeviceReport& r) { return r.gpu.pci_address; });
     if (report == probed.reports.end()) {
       std::fprintf(stderr, "bench: the probe found no GPU at %s\n", address.c_str());
       return 1;
@@ -65,9 +68,11 @@ int main(int argc, char** argv) {
     }
     ours_ms.push_back(std::chrono::duration<double, std::milli>(b - a).count());
     bare_ms.push_back(std::chrono::duration<double, std::milli>(c - b).count());
-    std::printf("round %2d: ours %8.1f ms   bare %8.1f ms\n", round + 1, ours_ms.back(), bare_ms.back());
+    std::printf("round %2d: ours %8.1f ms   bare %8.1f ms\n", round + 1, ours_ms.back(),
+                bare_ms.back());
   }
   const double o = Median(ours_ms), p = Median(bare_ms);
-  std::printf("median of %d rounds: ours %.1f ms, bare %.1f ms, ratio %.3f (target <= 1.1)\n", rounds, o, p, o / p);
+  std::printf("median of %d rounds: ours %.1f ms, bare %.1f ms, ratio %.3f (target <= 1.1)\n",
+              rounds, o, p, o / p);
   return 0;
 }

@@ -27,7 +27,9 @@ std::string ReadSource(const std::string& path) {
   return text.str();
 }
 
-double Ratio(double ours, double theirs) { return theirs > 0 ? ours / theirs : (ours > 0 ? 1e9 : 1); }
+double Ratio(double ours, double theirs) {
+  return theirs > 0 ? ours / theirs : (ours > 0 ? 1e9 : 1);
+}
 
 const char* Verdict(bool met) { return met ? "met" : "MISSED"; }
 
@@ -51,7 +53,8 @@ bool CompareOnShippedTraces() {
       return false;
     }
     std::vector<SimResult> results;
-    for (PolicyKind policy : {PolicyKind::kOurs, PolicyKind::kHpa, PolicyKind::kArc, PolicyKind::kStatic}) {
+    for (PolicyKind policy :
+         {PolicyKind::kOurs, PolicyKind::kHpa, PolicyKind::kArc, PolicyKind::kStatic}) {
       mc::pool::SimOptions options;
       options.policy = policy;
       results.push_back(mc::pool::Simulate(*trace, *workers, options));
@@ -65,12 +68,13 @@ bool CompareOnShippedTraces() {
     const bool hours_vs_on = ours.worker_hours <= 0.8 * always_on.worker_hours;
     const bool no_interrupt = ours.interrupted == 0;
     all_met = all_met && wait_met && hours_vs_hpa && hours_vs_on && no_interrupt;
-    std::printf("%-15s %7.0f %7.0f %7.0f %7.0f | %9.2f %9.2f %9.2f | %6d %6d | p95<=hpa %s, "
-                "hours<=1.1x hpa %s, <=0.8x on %s, 0 interrupted %s\n",
-                shape.name, ours.wait_p95_s, hpa.wait_p95_s, arc.wait_p95_s, always_on.wait_p95_s,
-                Ratio(ours.worker_hours, hpa.worker_hours), Ratio(ours.worker_hours, arc.worker_hours),
-                Ratio(ours.worker_hours, always_on.worker_hours), ours.interrupted, hpa.interrupted,
-                Verdict(wait_met), Verdict(hours_vs_hpa), Verdict(hours_vs_on), Verdict(no_interrupt));
+    std::printf(
+        "%-15s %7.0f %7.0f %7.0f %7.0f | %9.2f %9.2f %9.2f | %6d %6d | p95<=hpa %s, "
+        "hours<=1.1x hpa %s, <=0.8x on %s, 0 interrupted %s\n",
+        shape.name, ours.wait_p95_s, hpa.wait_p95_s, arc.wait_p95_s, always_on.wait_p95_s,
+        Ratio(ours.worker_hours, hpa.worker_hours), Ratio(ours.worker_hours, arc.worker_hours),
+        Ratio(ours.worker_hours, always_on.worker_hours), ours.interrupted, hpa.interrupted,
+        Verdict(wait_met), Verdict(hours_vs_hpa), Verdict(hours_vs_on), Verdict(no_interrupt));
   }
   return all_met;
 }
@@ -93,7 +97,8 @@ double DecisionCycleMs(int count) {
     mc::pool::WorkerStatus status;
     status.name = record.name;
     status.vendor = i % 5 ? "nvidia" : "intel";
-    status.state = i % 2 ? mc::pool::AdmissionState::kDrained : mc::pool::AdmissionState::kAvailable;
+    status.state =
+        i % 2 ? mc::pool::AdmissionState::kDrained : mc::pool::AdmissionState::kAvailable;
     status.active_jobs = i % 2 ? 0 : 1;
     status.concurrency = 2;
     status.sessions_cap = 8;
@@ -119,7 +124,9 @@ double DecisionCycleMs(int count) {
   for (int run = 0; run < 15; ++run) {
     const auto start = std::chrono::steady_clock::now();
     const mc::pool::Decision decision = mc::pool::Decide(state, signals, now, config);
-    runs.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    runs.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count());
     if (decision.state.workers.size() != state.workers.size()) return -1;
   }
   std::sort(runs.begin(), runs.end());
@@ -134,7 +141,8 @@ void SimulatedDay(int count, double& wall_s, double& cpu_s, SimResult& result) {
   spec.speed = 6;
   spec.capabilities.av1_dec = true;
   const auto workers = mc::pool::FleetOf(spec, count);
-  const mc::pool::Trace trace = mc::pool::GenerateTrace(mc::pool::TraceShape::kDiurnal, 1, count / 8.0);
+  const mc::pool::Trace trace =
+      mc::pool::GenerateTrace(mc::pool::TraceShape::kDiurnal, 1, count / 8.0);
   mc::pool::SimOptions options;
   const auto start = std::chrono::steady_clock::now();
   const std::clock_t cpu_start = std::clock();
@@ -150,19 +158,22 @@ int main() {
   const bool compared = CompareOnShippedTraces();
 
   const double cycle_ms = DecisionCycleMs(10000);
-  std::printf("\none decision cycle, 10,000 workers, 20,000 pending jobs: %.2f ms (median of 15; "
-              "target <= 10 ms: %s)\n",
-              cycle_ms, Verdict(cycle_ms >= 0 && cycle_ms <= 10));
+  std::printf(
+      "\none decision cycle, 10,000 workers, 20,000 pending jobs: %.2f ms (median of 15; "
+      "target <= 10 ms: %s)\n",
+      cycle_ms, Verdict(cycle_ms >= 0 && cycle_ms <= 10));
 
   double wall_s = 0, cpu_s = 0;
   SimResult day;
   SimulatedDay(1000, wall_s, cpu_s, day);
   const double speed_up = day.simulated_s / wall_s;
-  std::printf("a simulated day, 1,000 workers, %d jobs: %.2f s of wall time (%.2f s of CPU) for "
-              "%.0f s simulated = %.0fx real time (target >= 10,000x: %s); p95 wait %.0f s, "
-              "%d interrupted\n",
-              day.jobs, wall_s, cpu_s, day.simulated_s, speed_up, Verdict(speed_up >= 10000),
-              day.wait_p95_s, day.interrupted);
-  std::printf("\nall targets met: %s\n", compared && cycle_ms <= 10 && speed_up >= 10000 ? "yes" : "no");
+  std::printf(
+      "a simulated day, 1,000 workers, %d jobs: %.2f s of wall time (%.2f s of CPU) for "
+      "%.0f s simulated = %.0fx real time (target >= 10,000x: %s); p95 wait %.0f s, "
+      "%d interrupted\n",
+      day.jobs, wall_s, cpu_s, day.simulated_s, speed_up, Verdict(speed_up >= 10000),
+      day.wait_p95_s, day.interrupted);
+  std::printf("\nall targets met: %s\n",
+              compared && cycle_ms <= 10 && speed_up >= 10000 ? "yes" : "no");
   return 0;
 }

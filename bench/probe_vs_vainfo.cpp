@@ -76,11 +76,14 @@ Figure Measure(int repetitions, Step step) {
 int main(int argc, char** argv) {
   const fs::path source = MEDIA_CAP_SOURCE_DIR;
   const fs::path build = MEDIA_CAP_BUILD_DIR;
-  const std::string dump = argc > 1 ? argv[1] : (source / "tests/fakeva/dumps" / kDefaultDump).string();
+  const std::string dump =
+      argc > 1 ? argv[1] : (source / "tests/fakeva/dumps" / kDefaultDump).string();
   const int repetitions = argc > 2 ? std::atoi(argv[2]) : 20;
 
-  const fs::path machine1 = fs::temp_directory_path() / ("media-capabilities-bench-1-" + std::to_string(getpid()));
-  const fs::path machine8 = fs::temp_directory_path() / ("media-capabilities-bench-8-" + std::to_string(getpid()));
+  const fs::path machine1 =
+      fs::temp_directory_path() / ("media-capabilities-bench-1-" + std::to_string(getpid()));
+  const fs::path machine8 =
+      fs::temp_directory_path() / ("media-capabilities-bench-8-" + std::to_string(getpid()));
   const std::string fake_machine = (source / "tests/fakeva/fake-machine").string();
   RunOnce({fake_machine, machine1.string(), dump}, {});
   std::vector<std::string> eight = {fake_machine, machine8.string()};
@@ -88,13 +91,15 @@ int main(int argc, char** argv) {
   RunOnce(eight, {});
 
   const std::string driver_dir = (build / "tests/fakeva").string();
-  const std::vector<std::string> env = {
-      "LD_PRELOAD=" + driver_dir + "/libfakeva_drm_shim.so", "LIBVA_DRIVERS_PATH=" + driver_dir,
-      "LIBVA_DRIVER_NAME=fakeva", "FAKEVA_DUMP=" + dump};
+  const std::vector<std::string> env = {"LD_PRELOAD=" + driver_dir + "/libfakeva_drm_shim.so",
+                                        "LIBVA_DRIVERS_PATH=" + driver_dir,
+                                        "LIBVA_DRIVER_NAME=fakeva", "FAKEVA_DUMP=" + dump};
   const std::string binary = (build / "media-capabilities").string();
   const std::string node = (machine1 / "dev/dri/renderD128").string();
 
-  auto vainfo = [&] { return RunOnce({"vainfo", "-a", "--display", "drm", "--device", node}, env); };
+  auto vainfo = [&] {
+    return RunOnce({"vainfo", "-a", "--display", "drm", "--device", node}, env);
+  };
   auto vainfo8 = [&] {
     Run total;
     for (int i = 0; i < 8; ++i) total.seconds += vainfo().seconds;
@@ -102,8 +107,8 @@ int main(int argc, char** argv) {
   };
   auto probe = [&](const fs::path& machine) {
     return [&, machine] {
-      return RunOnce({binary, "probe", "--output", "json", "--sysfs-root", (machine / "sys").string(),
-                      "--dev-root", (machine / "dev").string()},
+      return RunOnce({binary, "probe", "--output", "json", "--sysfs-root",
+                      (machine / "sys").string(), "--dev-root", (machine / "dev").string()},
                      env);
     };
   };
@@ -122,8 +127,10 @@ int main(int argc, char** argv) {
   std::printf("vainfo -a, 8 in sequence:   %8.2f ms\n", v8.median_seconds * 1e3);
   std::printf("probe, 1 render node:       %8.2f ms\n", p1.median_seconds * 1e3);
   std::printf("probe, 8 render nodes:      %8.2f ms\n", p8.median_seconds * 1e3);
-  std::printf("ratio probe(1) / vainfo(1):   %.2f  (target <= 1.5)\n", p1.median_seconds / v1.median_seconds);
-  std::printf("ratio probe(8) / probe(1):    %.2f  (target <= 2)\n", p8.median_seconds / p1.median_seconds);
+  std::printf("ratio probe(1) / vainfo(1):   %.2f  (target <= 1.5)\n",
+              p1.median_seconds / v1.median_seconds);
+  std::printf("ratio probe(8) / probe(1):    %.2f  (target <= 2)\n",
+              p8.median_seconds / p1.median_seconds);
   std::printf("ratio probe(8) / vainfo(x8):  %.2f\n", p8.median_seconds / v8.median_seconds);
   std::printf("peak RSS, probe parent (8 nodes): %ld KiB\n", p8.peak_rss_kib);
   std::printf("peak RSS, one query-va child:     %ld KiB\n", child.peak_rss_kib);

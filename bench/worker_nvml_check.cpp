@@ -21,18 +21,22 @@ int main(int argc, char** argv) {
     std::printf("device: %s\n", device.error().c_str());
     return 1;
   }
-  mc::Result<std::vector<mc::worker::NvmlProcessSample>> samples = (*nvml)->ProcessSamples(*device, 0);
+  mc::Result<std::vector<mc::worker::NvmlProcessSample>> samples =
+      (*nvml)->ProcessSamples(*device, 0);
   if (samples) {
     std::printf("process samples: %zu\n", samples->size());
     for (const auto& s : *samples) {
       std::printf("  pid %u ts %llu sm %u mem %u enc %u dec %u\n", s.pid,
-                  static_cast<unsigned long long>(s.timestamp_us), s.sm_util, s.mem_util, s.enc_util, s.dec_util);
+                  static_cast<unsigned long long>(s.timestamp_us), s.sm_util, s.mem_util,
+                  s.enc_util, s.dec_util);
     }
   } else {
     std::printf("process samples: %s\n", samples.error().c_str());
   }
-  mc::Result<std::vector<mc::worker::NvmlEncoderSession>> sessions = (*nvml)->EncoderSessions(*device);
-  std::printf("encoder sessions: %s\n", sessions ? std::to_string(sessions->size()).c_str() : sessions.error().c_str());
+  mc::Result<std::vector<mc::worker::NvmlEncoderSession>> sessions =
+      (*nvml)->EncoderSessions(*device);
+  std::printf("encoder sessions: %s\n",
+              sessions ? std::to_string(sessions->size()).c_str() : sessions.error().c_str());
   const mc::worker::NvmlTelemetry telemetry = (*nvml)->Telemetry(*device);
   std::printf("uuid: %s\n", telemetry.uuid.value_or("?").c_str());
   std::printf("memory: total %llu free %llu bytes\n",
@@ -40,11 +44,14 @@ int main(int argc, char** argv) {
               static_cast<unsigned long long>(telemetry.memory_free_bytes.value_or(0)));
   std::printf("enc util %u dec util %u temperature %u C\n", telemetry.enc_util_pct.value_or(0),
               telemetry.dec_util_pct.value_or(0), telemetry.temperature_c.value_or(0));
-  std::printf("throttle reasons: 0x%llx", static_cast<unsigned long long>(telemetry.throttle_reasons.value_or(0)));
-  for (const std::string& name : mc::worker::ThrottleReasonNames(telemetry.throttle_reasons.value_or(0))) {
+  std::printf("throttle reasons: 0x%llx",
+              static_cast<unsigned long long>(telemetry.throttle_reasons.value_or(0)));
+  for (const std::string& name :
+       mc::worker::ThrottleReasonNames(telemetry.throttle_reasons.value_or(0))) {
     std::printf(" %s", name.c_str());
   }
   std::printf("\n");
-  for (const std::string& problem : telemetry.problems) std::printf("problem: %s\n", problem.c_str());
+  for (const std::string& problem : telemetry.problems)
+    std::printf("problem: %s\n", problem.c_str());
   return 0;
 }

@@ -31,9 +31,12 @@ double ThreadCpuSeconds() {
 
 int main(int argc, char** argv) {
   const std::string seconds = argc > 1 ? argv[1] : "20";
-  std::vector<std::string> command = {"ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-f", "lavfi",
-                                      "-i", "testsrc2=size=1280x720:rate=30", "-t", seconds, "-c:v", "libx264",
-                                      "-preset", "veryfast", "-f", "null", "-"};
+  std::vector<std::string> command = {"ffmpeg",  "-hide_banner", "-loglevel",
+                                      "error",   "-nostdin",     "-f",
+                                      "lavfi",   "-i",           "testsrc2=size=1280x720:rate=30",
+                                      "-t",      seconds,        "-c:v",
+                                      "libx264", "-preset",      "veryfast",
+                                      "-f",      "null",         "-"};
   std::vector<char*> args;
   for (std::string& arg : command) args.push_back(arg.data());
   args.push_back(nullptr);
@@ -56,19 +59,22 @@ int main(int argc, char** argv) {
     ++samples;
     std::this_thread::sleep_for(std::chrono::seconds(1));
   }
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   int status = 0;
   rusage usage{};
   wait4(pid, &status, 0, &usage);
-  const double ffmpeg_cpu = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
-                            static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+  const double ffmpeg_cpu =
+      static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+      static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     std::fprintf(stderr, "worker_sampler_cost: ffmpeg failed\n");
     return 1;
   }
-  std::printf("sampler: %d samples at 1 Hz over %.1f s of transcode, %.3f ms of CPU per sample\n", samples, wall,
-              sampler_cpu * 1000 / samples);
-  std::printf("sampler CPU / wall time: %.4f %% of one core (target <= 0.5 %%)\n", 100 * sampler_cpu / wall);
+  std::printf("sampler: %d samples at 1 Hz over %.1f s of transcode, %.3f ms of CPU per sample\n",
+              samples, wall, sampler_cpu * 1000 / samples);
+  std::printf("sampler CPU / wall time: %.4f %% of one core (target <= 0.5 %%)\n",
+              100 * sampler_cpu / wall);
   std::printf("sampler CPU / transcode CPU (%.1f s): %.5f\n", ffmpeg_cpu, sampler_cpu / ffmpeg_cpu);
   return sampler_cpu / wall <= 0.005 ? 0 : 1;
 }

@@ -66,7 +66,8 @@ void Agent::Stop() { Push({.source = Event::Source::kStop}); }
 std::vector<Agent::Event> Agent::Take(Clock::time_point until) {
   std::unique_lock lock(mutex_);
   wake_.wait_until(lock, until, [this] { return !events_.empty(); });
-  std::vector<Event> taken(std::make_move_iterator(events_.begin()), std::make_move_iterator(events_.end()));
+  std::vector<Event> taken(std::make_move_iterator(events_.begin()),
+                           std::make_move_iterator(events_.end()));
   events_.clear();
   return taken;
 }
@@ -86,7 +87,8 @@ std::vector<std::string> Agent::QueryNewRenderNodes(State& state) {
       ++it;
       continue;
     }
-    log_("capabilities: " + it->first + " is no longer among liken's render nodes; its device is removed");
+    log_("capabilities: " + it->first +
+         " is no longer among liken's render nodes; its device is removed");
     state.reports.erase(it->first);
     state.board.Remove(it->first);
     changed.push_back(it->first);
@@ -98,7 +100,8 @@ std::vector<std::string> Agent::QueryNewRenderNodes(State& state) {
   }
   if (fresh.empty()) return changed;
   ProbeRequest request{.roots = options_.roots, .query = options_.query};
-  for (const LikenRenderNode& node : fresh) request.named_devices.push_back({node.pci_address, node.device_name});
+  for (const LikenRenderNode& node : fresh)
+    request.named_devices.push_back({node.pci_address, node.device_name});
   for (DeviceReport& report : ProbeGpus(request).reports) {
     for (const std::string& line : LogLines(report)) log_(line);
     state.board.Set(report.device.name, HealthOf(report));
@@ -111,15 +114,18 @@ std::vector<std::string> Agent::QueryNewRenderNodes(State& state) {
 
 int Agent::Run() {
   const bool from_liken = options_.source == RenderNodeSource::kLiken;
-  log_("agent: node " + options_.node_name + ", driver " + options_.driver_name + ", render nodes from " +
-       (from_liken ? std::string(kLikenDriver) + " slices" : "sysfs (" + options_.roots.sysfs + ")"));
+  log_("agent: node " + options_.node_name + ", driver " + options_.driver_name +
+       ", render nodes from " +
+       (from_liken ? std::string(kLikenDriver) + " slices"
+                   : "sysfs (" + options_.roots.sysfs + ")"));
   State state(client_, options_, log_);
 
   plugin::KubeletPluginConfig plugin_config{.driver_name = options_.driver_name,
                                             .plugins_dir = options_.plugins_dir,
                                             .registry_dir = options_.registry_dir,
                                             .health = {.pool_name = options_.node_name}};
-  auto plugin = plugin::KubeletPlugin::Start(plugin_config, ApiClaimChecker(client_, options_.driver_name), state.board, log_);
+  auto plugin = plugin::KubeletPlugin::Start(
+      plugin_config, ApiClaimChecker(client_, options_.driver_name), state.board, log_);
   if (!plugin) {
     log_("agent: the kubelet plugin did not start: " + plugin.error());
     return 1;
@@ -130,14 +136,18 @@ int Agent::Run() {
       .live =
           [&state] {
             const Clock::time_point beat{Clock::duration(state.heartbeat.load())};
-            if (Clock::now() - beat > kStuckAfter) return ProbeAnswer{false, "the agent's loop has not run for 90 s"};
+            if (Clock::now() - beat > kStuckAfter)
+              return ProbeAnswer{false, "the agent's loop has not run for 90 s"};
             return ProbeAnswer{true, "ok"};
           },
       .ready =
           [&state, &plugin] {
-            if (!state.plugin_listening) return ProbeAnswer{false, "the kubelet plugin is not listening"};
-            if (!(*plugin)->registered()) return ProbeAnswer{false, "the kubelet has not accepted the plugin's registration"};
-            if (!state.published) return ProbeAnswer{false, "the slices do not yet hold what the queries found"};
+            if (!state.plugin_listening)
+              return ProbeAnswer{false, "the kubelet plugin is not listening"};
+            if (!(*plugin)->registered())
+              return ProbeAnswer{false, "the kubelet has not accepted the plugin's registration"};
+            if (!state.published)
+              return ProbeAnswer{false, "the slices do not yet hold what the queries found"};
             return ProbeAnswer{true, "ok"};
           }};
   auto health = HealthServer::Start(options_.health_address, std::move(checks));
@@ -151,29 +161,32 @@ int Agent::Run() {
   if (!from_liken) {
     // In sysfs mode the node's GPUs are the render nodes and NVIDIA GPUs sysfs shows, asked
     // once: nothing on a running node adds one without a new pod.
-    for (DeviceReport& report : ProbeGpus({.roots = options_.roots, .query = options_.query}).reports) {
+    for (DeviceReport& report :
+         ProbeGpus({.roots = options_.roots, .query = options_.query}).reports) {
       for (const std::string& line : LogLines(report)) log_(line);
       state.board.Set(report.device.name, HealthOf(report));
       state.reports[report.device.name] = std::move(report);
     }
   }
 
-  kube::ListWatch own(client_,
-                      {.collection = kResourceSlicesPath,
-                       .field_selector = SliceSelector(options_.driver_name, options_.node_name)},
-                      [this](kube::WatchUpdate update) {
-                        Push({.source = Event::Source::kOwnSlices, .update = std::move(update)});
-                      },
-                      log_);
+  kube::ListWatch own(
+      client_,
+      {.collection = kResourceSlicesPath,
+       .field_selector = SliceSelector(options_.driver_name, options_.node_name)},
+      [this](kube::WatchUpdate update) {
+        Push({.source = Event::Source::kOwnSlices, .update = std::move(update)});
+      },
+      log_);
   std::optional<kube::ListWatch> liken;
   if (from_liken) {
-    liken.emplace(client_,
-                  kube::ListWatchTarget{.collection = kResourceSlicesPath,
-                                        .field_selector = SliceSelector(kLikenDriver, options_.node_name)},
-                  [this](kube::WatchUpdate update) {
-                    Push({.source = Event::Source::kLikenSlices, .update = std::move(update)});
-                  },
-                  log_);
+    liken.emplace(
+        client_,
+        kube::ListWatchTarget{.collection = kResourceSlicesPath,
+                              .field_selector = SliceSelector(kLikenDriver, options_.node_name)},
+        [this](kube::WatchUpdate update) {
+          Push({.source = Event::Source::kLikenSlices, .update = std::move(update)});
+        },
+        log_);
     liken->Start();
   }
   own.Start();
@@ -209,8 +222,10 @@ int Agent::Run() {
     for (const auto& [name, report] : state.reports) devices.push_back(report.device);
     const Result<void> published = state.publisher.Publish(devices);
     state.published = published.ok();
-    retry_at = published ? std::nullopt
-                         : std::optional(Clock::now() + published.failure().retry_after.value_or(kHeartbeat));
+    retry_at =
+        published
+            ? std::nullopt
+            : std::optional(Clock::now() + published.failure().retry_after.value_or(kHeartbeat));
     state.heartbeat = Clock::now().time_since_epoch().count();
   }
 

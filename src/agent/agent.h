@@ -19,9 +19,9 @@
 
 #include "agent/agent_options.h"
 #include "agent/liken_render_nodes.h"
-#include "pipeline/probe_pipeline.h"
 #include "kube/kube_client.h"
 #include "kube/list_watch.h"
+#include "pipeline/probe_pipeline.h"
 #include "plugin/kubelet_plugin.h"
 
 namespace mc {
@@ -64,7 +64,8 @@ class Agent {
 // LikenDeviceReports queries the given liken render nodes and gives one report per node,
 // named as liken names it: a node whose render node sysfs does not show is reported failed,
 // never left out.
-std::vector<DeviceReport> LikenDeviceReports(const std::vector<LikenRenderNode>& nodes, const DiscoveryRoots& roots,
+std::vector<DeviceReport> LikenDeviceReports(const std::vector<LikenRenderNode>& nodes,
+                                             const DiscoveryRoots& roots,
                                              const QueryCommand& query);
 
 }  // namespace mc

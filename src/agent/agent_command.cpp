@@ -51,7 +51,8 @@ int RunAgentCommand(AgentCommand command) {
     std::cerr << line << '\n' << std::flush;
   };
   if (command.agent.node_name.empty()) {
-    log("agent: no node name: pass --node-name, or set NODE_NAME (the DaemonSet sets it from the downward API)");
+    log("agent: no node name: pass --node-name, or set NODE_NAME (the DaemonSet sets it from the "
+        "downward API)");
     return 2;
   }
   Result<kube::KubeConfig> config = command.kubeconfig.empty()
@@ -61,7 +62,8 @@ int RunAgentCommand(AgentCommand command) {
     log("agent: " + config.error());
     return 1;
   }
-  Result<std::unique_ptr<kube::KubeClient>> client = kube::KubeClient::Create(std::move(config).value());
+  Result<std::unique_ptr<kube::KubeClient>> client =
+      kube::KubeClient::Create(std::move(config).value());
   if (!client) {
     log("agent: " + client.error());
     return 1;

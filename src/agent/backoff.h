@@ -15,7 +15,8 @@ class Backoff {
 
   // Next gives the wait before the next attempt and lengthens the one after it.
   std::chrono::seconds Next(std::optional<std::chrono::seconds> retry_after = std::nullopt) {
-    const std::chrono::seconds wait = std::max(current_, retry_after.value_or(std::chrono::seconds(0)));
+    const std::chrono::seconds wait =
+        std::max(current_, retry_after.value_or(std::chrono::seconds(0)));
     current_ = std::min(current_ * 2, kLast);
     return std::min(wait, kLast);
   }

@@ -29,7 +29,8 @@ class HealthServer {
  public:
   // Start listens on `address` ("HOST:PORT"; port 0 picks a free one) and serves on a
   // thread of its own until the server is destroyed.
-  static Result<std::unique_ptr<HealthServer>> Start(const std::string& address, HealthChecks checks);
+  static Result<std::unique_ptr<HealthServer>> Start(const std::string& address,
+                                                     HealthChecks checks);
   ~HealthServer();
   HealthServer(const HealthServer&) = delete;
   HealthServer& operator=(const HealthServer&) = delete;

@@ -38,14 +38,16 @@ LikenRenderNodes RenderNodesOfLikenSlices(const std::vector<Json>& slices) {
     const std::string slice_name = JsonStringAt(slice, {"metadata", "name"});
     const std::optional<std::int64_t> generation = JsonIntAt(slice, {"spec", "pool", "generation"});
     if (!generation) {
-      result.problems.push_back("liken's slice " + slice_name + " has no spec.pool.generation; its devices are not read");
+      result.problems.push_back("liken's slice " + slice_name +
+                                " has no spec.pool.generation; its devices are not read");
       continue;
     }
     if (*generation < newest[JsonStringAt(slice, {"spec", "pool", "name"})]) continue;
     const Json* devices = JsonAt(slice, {"spec", "devices"});
     if (!devices) continue;
     if (!devices->is_array()) {
-      result.problems.push_back("liken's slice " + slice_name + " has a spec.devices that is not a list");
+      result.problems.push_back("liken's slice " + slice_name +
+                                " has a spec.devices that is not a list");
       continue;
     }
     for (const Json& device : *devices) {
@@ -53,15 +55,19 @@ LikenRenderNodes RenderNodesOfLikenSlices(const std::vector<Json>& slices) {
       const Json* attributes = JsonAt(device, {"attributes"});
       if (!attributes || !IsRenderNode(*attributes)) continue;
       if (name.empty()) {
-        result.problems.push_back("liken's slice " + slice_name + " has a render node with no name");
+        result.problems.push_back("liken's slice " + slice_name +
+                                  " has a render node with no name");
         continue;
       }
       std::string address = AttributeString(*attributes, "address");
-      if (address.empty()) address = AttributeString(*attributes, "resource.kubernetes.io/pciBusID");
+      if (address.empty())
+        address = AttributeString(*attributes, "resource.kubernetes.io/pciBusID");
       std::optional<std::string> canonical = NormalisePciAddress(address);
       if (!canonical) {
         result.problems.push_back("liken's render node " + name + " in slice " + slice_name +
-                                  (address.empty() ? " has no PCI address" : " has an address that is not a PCI address: " + address));
+                                  (address.empty()
+                                       ? " has no PCI address"
+                                       : " has an address that is not a PCI address: " + address));
       }
       result.nodes.push_back({name, canonical.value_or("")});
     }
@@ -69,8 +75,11 @@ LikenRenderNodes RenderNodesOfLikenSlices(const std::vector<Json>& slices) {
   std::ranges::sort(result.nodes, {}, &LikenRenderNode::device_name);
   // std::unique rather than std::ranges::unique, whose subrange clang 14 cannot compile
   // against GCC 12's library (the fuzz build).
-  auto same_name = [](const LikenRenderNode& a, const LikenRenderNode& b) { return a.device_name == b.device_name; };
-  result.nodes.erase(std::unique(result.nodes.begin(), result.nodes.end(), same_name), result.nodes.end());
+  auto same_name = [](const LikenRenderNode& a, const LikenRenderNode& b) {
+    return a.device_name == b.device_name;
+  };
+  result.nodes.erase(std::unique(result.nodes.begin(), result.nodes.end(), same_name),
+                     result.nodes.end());
   return result;
 }
 

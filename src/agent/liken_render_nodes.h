@@ -3,10 +3,9 @@
 // than dropping it in silence.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace mc {
 

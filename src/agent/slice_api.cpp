@@ -15,7 +15,8 @@ Result<nlohmann::json> SliceApi::Send(const kube::HttpRequest& request) {
   const long status = response->status;
   if (status >= 200 && status < 300) {
     nlohmann::json object = nlohmann::json::parse(response->body, nullptr, false);
-    if (object.is_discarded() || !object.is_object()) return Unavailable(what + ": the answer is not a JSON object");
+    if (object.is_discarded() || !object.is_object())
+      return Unavailable(what + ": the answer is not a JSON object");
     return object;
   }
   Error failure = Unavailable(what + ": " + kube::StatusMessage(*response));
@@ -31,13 +32,15 @@ Result<nlohmann::json> SliceApi::Write(const SliceWrite& write) {
     case SliceWrite::Kind::kCreate:
       return Send({.method = "POST", .target = path, .body = write.object.dump()});
     case SliceWrite::Kind::kUpdate:
-      return Send({.method = "PUT", .target = path + "/" + write.name, .body = write.object.dump()});
+      return Send(
+          {.method = "PUT", .target = path + "/" + write.name, .body = write.object.dump()});
     case SliceWrite::Kind::kDelete: {
       // The preconditions make the delete fail with a conflict if the slice was replaced
       // since it was read, so the agent never deletes a slice it has not seen.
       nlohmann::json options = {{"apiVersion", "v1"}, {"kind", "DeleteOptions"}};
       if (!write.uid.empty()) options["preconditions"]["uid"] = write.uid;
-      if (!write.resource_version.empty()) options["preconditions"]["resourceVersion"] = write.resource_version;
+      if (!write.resource_version.empty())
+        options["preconditions"]["resourceVersion"] = write.resource_version;
       Result<nlohmann::json> answer =
           Send({.method = "DELETE", .target = path + "/" + write.name, .body = options.dump()});
       if (!answer && answer.failure().IsNotFound()) return nlohmann::json::object();
@@ -48,10 +51,12 @@ Result<nlohmann::json> SliceApi::Write(const SliceWrite& write) {
 }
 
 Result<nlohmann::json> SliceApi::ListSlices(const std::string& driver, const std::string& node) {
-  return Send({.target = std::string(kResourceSlicesPath) + "?fieldSelector=" +
-                         kube::UrlEncode(SliceSelector(driver, node))});
+  return Send({.target = std::string(kResourceSlicesPath) +
+                         "?fieldSelector=" + kube::UrlEncode(SliceSelector(driver, node))});
 }
 
-Result<nlohmann::json> SliceApi::GetNode(const std::string& node) { return Send({.target = "/api/v1/nodes/" + node}); }
+Result<nlohmann::json> SliceApi::GetNode(const std::string& node) {
+  return Send({.target = "/api/v1/nodes/" + node});
+}
 
 }  // namespace mc

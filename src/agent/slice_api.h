@@ -5,9 +5,8 @@
 // server's Retry-After, so that the caller can back off as the server asks.
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "dra/resource_slices.h"
 #include "kube/kube_client.h"

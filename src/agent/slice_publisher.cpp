@@ -14,7 +14,9 @@ constexpr int kConflictRounds = 5;
 }  // namespace
 
 SlicePublisher::SlicePublisher(SliceApi& api, std::string driver, std::string node, Log log)
-    : api_(api), owner_{.driver = std::move(driver), .node_name = std::move(node)}, log_(std::move(log)) {}
+    : api_(api),
+      owner_{.driver = std::move(driver), .node_name = std::move(node)},
+      log_(std::move(log)) {}
 
 void SlicePublisher::Apply(const kube::WatchUpdate& update) {
   kube::ApplyWatchUpdate(update, slices_);
@@ -32,7 +34,8 @@ Result<void> SlicePublisher::RefreshNodeUid() {
   Result<nlohmann::json> node = api_.GetNode(owner_.node_name);
   if (!node) return Failed(node.failure());
   const std::string uid = JsonStringAt(*node, {"metadata", "uid"});
-  if (uid.empty()) return Failed(Unavailable("GET node " + owner_.node_name + ": the answer has no UID"));
+  if (uid.empty())
+    return Failed(Unavailable("GET node " + owner_.node_name + ": the answer has no UID"));
   if (uid != owner_.node_uid) {
     if (!owner_.node_uid.empty()) log_("slice: node " + owner_.node_name + " has a new UID " + uid);
     owner_.node_uid = uid;
@@ -62,12 +65,15 @@ void SlicePublisher::Stored(const SliceWrite& write, const nlohmann::json& store
   }
   slices_[write.name] = stored;
   const nlohmann::json* stored_spec = JsonAt(stored, {"spec"});
-  stored_forms_[write.name] = {.sent_spec = write.object["spec"], .stored_spec = stored_spec ? *stored_spec : nlohmann::json()};
-  log_(std::string("slice: ") + (write.kind == SliceWrite::Kind::kCreate ? "created " : "updated ") + write.name +
-       " at generation " + std::to_string(write.generation) + " with " + std::to_string(write.device_count) +
-       (write.device_count == 1 ? " device" : " devices"));
+  stored_forms_[write.name] = {.sent_spec = write.object["spec"],
+                               .stored_spec = stored_spec ? *stored_spec : nlohmann::json()};
+  log_(std::string("slice: ") +
+       (write.kind == SliceWrite::Kind::kCreate ? "created " : "updated ") + write.name +
+       " at generation " + std::to_string(write.generation) + " with " +
+       std::to_string(write.device_count) + (write.device_count == 1 ? " device" : " devices"));
   for (const std::string& field : SliceDifferences(write.object, stored)) {
-    log_("slice: warning: what the server stored of " + write.name + " differs from what was sent at " + field +
+    log_("slice: warning: what the server stored of " + write.name +
+         " differs from what was sent at " + field +
          "; an apiserver drops the fields of a feature gate that is off");
   }
 }
@@ -84,11 +90,13 @@ Result<void> SlicePublisher::Publish(const std::vector<Device>& devices) {
     }
     // A create reads the Node first: a Node deleted and made again has a new UID, and a
     // slice owned by the old one would be deleted by the garbage collector at once.
-    const bool creates = std::ranges::any_of(writes, [](const SliceWrite& w) { return w.kind == SliceWrite::Kind::kCreate; });
+    const bool creates = std::ranges::any_of(
+        writes, [](const SliceWrite& w) { return w.kind == SliceWrite::Kind::kCreate; });
     if (creates) {
       const std::string before = owner_.node_uid;
       if (Result<void> refreshed = RefreshNodeUid(); !refreshed) return refreshed;
-      if (owner_.node_uid != before) writes = PlanSliceWrites(owner_, devices, slices_, stored_forms_);
+      if (owner_.node_uid != before)
+        writes = PlanSliceWrites(owner_, devices, slices_, stored_forms_);
     }
     bool replan = false;
     for (const SliceWrite& write : writes) {
@@ -97,7 +105,8 @@ Result<void> SlicePublisher::Publish(const std::vector<Device>& devices) {
         Stored(write, *answer);
         continue;
       }
-      if (!answer.failure().IsConflict() && !answer.failure().IsNotFound()) return Failed(answer.failure());
+      if (!answer.failure().IsConflict() && !answer.failure().IsNotFound())
+        return Failed(answer.failure());
       // A conflict, or a slice gone since it was read: read afresh and plan again.
       log_("slice: " + answer.error() + "; reading the slices again");
       if (Result<void> relisted = Relist(); !relisted) return relisted;
@@ -109,7 +118,8 @@ Result<void> SlicePublisher::Publish(const std::vector<Device>& devices) {
       return Ok();
     }
   }
-  return Failed(Conflict("the slices still conflicted after " + std::to_string(kConflictRounds) + " fresh reads"));
+  return Failed(Conflict("the slices still conflicted after " + std::to_string(kConflictRounds) +
+                         " fresh reads"));
 }
 
 }  // namespace mc

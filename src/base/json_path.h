@@ -6,15 +6,15 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 namespace mc {
 
 // JsonAt follows `keys` through nested objects; nullptr where one is missing.
-inline const nlohmann::json* JsonAt(const nlohmann::json& object, std::initializer_list<const char*> keys) {
+inline const nlohmann::json* JsonAt(const nlohmann::json& object,
+                                    std::initializer_list<const char*> keys) {
   const nlohmann::json* at = &object;
   for (const char* key : keys) {
     if (!at->is_object()) return nullptr;
@@ -26,12 +26,14 @@ inline const nlohmann::json* JsonAt(const nlohmann::json& object, std::initializ
 }
 
 // JsonStringAt gives the string at `keys`, or "" when there is none.
-inline std::string JsonStringAt(const nlohmann::json& object, std::initializer_list<const char*> keys) {
+inline std::string JsonStringAt(const nlohmann::json& object,
+                                std::initializer_list<const char*> keys) {
   const nlohmann::json* value = JsonAt(object, keys);
   return value && value->is_string() ? value->get<std::string>() : "";
 }
 
-inline std::optional<std::int64_t> JsonIntAt(const nlohmann::json& object, std::initializer_list<const char*> keys) {
+inline std::optional<std::int64_t> JsonIntAt(const nlohmann::json& object,
+                                             std::initializer_list<const char*> keys) {
   const nlohmann::json* value = JsonAt(object, keys);
   if (!value || !value->is_number_integer()) return std::nullopt;
   return value->get<std::int64_t>();

@@ -19,7 +19,8 @@ Result<std::string> ReadFileText(const std::filesystem::path& file) {
   // A directory opens, but reading it fails; say so rather than return it as empty text.
   if (in.bad()) return Error{file.string() + ": cannot be read"};
   std::error_code error;
-  if (std::filesystem::is_directory(file, error)) return InvalidInput(file.string() + ": is a directory");
+  if (std::filesystem::is_directory(file, error))
+    return InvalidInput(file.string() + ": is a directory");
   return text;
 }
 

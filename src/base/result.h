@@ -28,14 +28,22 @@ enum class ErrorCode {
 // The code's name in words, for logs and tests.
 constexpr const char* ErrorCodeName(ErrorCode code) {
   switch (code) {
-    case ErrorCode::kInvalidInput: return "invalid input";
-    case ErrorCode::kNotFound: return "not found";
-    case ErrorCode::kConflict: return "conflict";
-    case ErrorCode::kUnavailable: return "unavailable";
-    case ErrorCode::kDeadlineExceeded: return "deadline exceeded";
-    case ErrorCode::kPermissionDenied: return "permission denied";
-    case ErrorCode::kUnsupported: return "unsupported";
-    case ErrorCode::kInternal: return "internal";
+    case ErrorCode::kInvalidInput:
+      return "invalid input";
+    case ErrorCode::kNotFound:
+      return "not found";
+    case ErrorCode::kConflict:
+      return "conflict";
+    case ErrorCode::kUnavailable:
+      return "unavailable";
+    case ErrorCode::kDeadlineExceeded:
+      return "deadline exceeded";
+    case ErrorCode::kPermissionDenied:
+      return "permission denied";
+    case ErrorCode::kUnsupported:
+      return "unsupported";
+    case ErrorCode::kInternal:
+      return "internal";
   }
   return "internal";
 }
@@ -57,17 +65,23 @@ struct Error {
   bool IsUnsupported() const { return code == ErrorCode::kUnsupported; }
 };
 
-inline Error InvalidInput(std::string message) { return {std::move(message), ErrorCode::kInvalidInput}; }
+inline Error InvalidInput(std::string message) {
+  return {std::move(message), ErrorCode::kInvalidInput};
+}
 inline Error NotFound(std::string message) { return {std::move(message), ErrorCode::kNotFound}; }
 inline Error Conflict(std::string message) { return {std::move(message), ErrorCode::kConflict}; }
-inline Error Unavailable(std::string message) { return {std::move(message), ErrorCode::kUnavailable}; }
+inline Error Unavailable(std::string message) {
+  return {std::move(message), ErrorCode::kUnavailable};
+}
 inline Error DeadlineExceeded(std::string message) {
   return {std::move(message), ErrorCode::kDeadlineExceeded};
 }
 inline Error PermissionDenied(std::string message) {
   return {std::move(message), ErrorCode::kPermissionDenied};
 }
-inline Error Unsupported(std::string message) { return {std::move(message), ErrorCode::kUnsupported}; }
+inline Error Unsupported(std::string message) {
+  return {std::move(message), ErrorCode::kUnsupported};
+}
 inline Error Internal(std::string message) { return {std::move(message), ErrorCode::kInternal}; }
 
 template <typename T>

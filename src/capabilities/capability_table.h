@@ -86,15 +86,29 @@ constexpr VaRule VideoProcAccepts(std::string_view fourcc) {
 }
 
 constexpr NvRule NvDecodes(cudaVideoCodec codec, int bit_depth) {
-  return {NvRule::Kind::kDecoder, codec, cudaVideoChromaFormat_420, bit_depth, {}, {}, false,
+  return {NvRule::Kind::kDecoder,     codec, cudaVideoChromaFormat_420, bit_depth, {}, {}, false,
           cudaVideoSurfaceFormat_NV12};
 }
-constexpr NvRule NvEncodes(std::string_view codec, std::string_view profile, bool needs_10bit = false) {
-  return {NvRule::Kind::kEncoder, cudaVideoCodec_H264, cudaVideoChromaFormat_420, 8, codec, profile,
-          needs_10bit, cudaVideoSurfaceFormat_NV12};
+constexpr NvRule NvEncodes(std::string_view codec, std::string_view profile,
+                           bool needs_10bit = false) {
+  return {NvRule::Kind::kEncoder,
+          cudaVideoCodec_H264,
+          cudaVideoChromaFormat_420,
+          8,
+          codec,
+          profile,
+          needs_10bit,
+          cudaVideoSurfaceFormat_NV12};
 }
 constexpr NvRule NvScales(cudaVideoSurfaceFormat format) {
-  return {NvRule::Kind::kScaler, cudaVideoCodec_H264, cudaVideoChromaFormat_420, 8, {}, {}, false, format};
+  return {NvRule::Kind::kScaler,
+          cudaVideoCodec_H264,
+          cudaVideoChromaFormat_420,
+          8,
+          {},
+          {},
+          false,
+          format};
 }
 constexpr NvRule NvNever() { return {}; }
 

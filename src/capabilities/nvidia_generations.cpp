@@ -29,39 +29,85 @@ struct Generation {
 // compute-class dies only that they have no NVENC; their decoders differ by die and are left
 // open.
 constexpr std::array<Generation, 8> kGenerations{{
-    {"6.1", "Pascal", "the NVENC/NVDEC support matrix",
-     {{{"encodeH264", true}, {"encodeHEVCMain", true}, {"encodeHEVCMain10", true},
-       {"encodeAV1Main", false}, {"decodeH264", true}, {"decodeHEVCMain", true},
-       {"decodeHEVCMain10", true}, {"decodeVP9", true}, {"decodeAV1Main", false}}},
+    {"6.1",
+     "Pascal",
+     "the NVENC/NVDEC support matrix",
+     {{{"encodeH264", true},
+       {"encodeHEVCMain", true},
+       {"encodeHEVCMain10", true},
+       {"encodeAV1Main", false},
+       {"decodeH264", true},
+       {"decodeHEVCMain", true},
+       {"decodeHEVCMain10", true},
+       {"decodeVP9", true},
+       {"decodeAV1Main", false}}},
      9},
-    {"7.5", "Turing", "the NVENC/NVDEC support matrix",
-     {{{"encodeH264", true}, {"encodeHEVCMain", true}, {"encodeHEVCMain10", true},
-       {"encodeAV1Main", false}, {"decodeH264", true}, {"decodeHEVCMain", true},
-       {"decodeHEVCMain10", true}, {"decodeVP9", true}, {"decodeAV1Main", false}}},
+    {"7.5",
+     "Turing",
+     "the NVENC/NVDEC support matrix",
+     {{{"encodeH264", true},
+       {"encodeHEVCMain", true},
+       {"encodeHEVCMain10", true},
+       {"encodeAV1Main", false},
+       {"decodeH264", true},
+       {"decodeHEVCMain", true},
+       {"decodeHEVCMain10", true},
+       {"decodeVP9", true},
+       {"decodeAV1Main", false}}},
      9},
-    {"8.0", "Ampere (compute-class, A100/A30)", "the compute-class note",
+    {"8.0",
+     "Ampere (compute-class, A100/A30)",
+     "the compute-class note",
      {{{"encodeH264", false}, {"encodeHEVCMain", false}, {"encodeAV1Main", false}}},
      3},
-    {"8.6", "Ampere", "the NVENC/NVDEC support matrix",
-     {{{"encodeH264", true}, {"encodeHEVCMain", true}, {"encodeHEVCMain10", true},
-       {"encodeAV1Main", false}, {"decodeH264", true}, {"decodeHEVCMain", true},
-       {"decodeHEVCMain10", true}, {"decodeVP9", true}, {"decodeAV1Main", true}}},
+    {"8.6",
+     "Ampere",
+     "the NVENC/NVDEC support matrix",
+     {{{"encodeH264", true},
+       {"encodeHEVCMain", true},
+       {"encodeHEVCMain10", true},
+       {"encodeAV1Main", false},
+       {"decodeH264", true},
+       {"decodeHEVCMain", true},
+       {"decodeHEVCMain10", true},
+       {"decodeVP9", true},
+       {"decodeAV1Main", true}}},
      9},
-    {"8.9", "Ada", "the NVENC/NVDEC support matrix",
-     {{{"encodeH264", true}, {"encodeHEVCMain", true}, {"encodeHEVCMain10", true},
-       {"encodeAV1Main", true}, {"decodeH264", true}, {"decodeHEVCMain", true},
-       {"decodeHEVCMain10", true}, {"decodeVP9", true}, {"decodeAV1Main", true}}},
+    {"8.9",
+     "Ada",
+     "the NVENC/NVDEC support matrix",
+     {{{"encodeH264", true},
+       {"encodeHEVCMain", true},
+       {"encodeHEVCMain10", true},
+       {"encodeAV1Main", true},
+       {"decodeH264", true},
+       {"decodeHEVCMain", true},
+       {"decodeHEVCMain10", true},
+       {"decodeVP9", true},
+       {"decodeAV1Main", true}}},
      9},
-    {"9.0", "Hopper (compute-class, H100/H200)", "the compute-class note",
+    {"9.0",
+     "Hopper (compute-class, H100/H200)",
+     "the compute-class note",
      {{{"encodeH264", false}, {"encodeHEVCMain", false}, {"encodeAV1Main", false}}},
      3},
-    {"10.0", "Blackwell (compute-class, B100/B200)", "the compute-class note",
+    {"10.0",
+     "Blackwell (compute-class, B100/B200)",
+     "the compute-class note",
      {{{"encodeH264", false}, {"encodeHEVCMain", false}, {"encodeAV1Main", false}}},
      3},
-    {"12.0", "Blackwell", "the NVENC/NVDEC support matrix",
-     {{{"encodeH264", true}, {"encodeHEVCMain", true}, {"encodeHEVCMain10", true},
-       {"encodeAV1Main", true}, {"decodeH264", true}, {"decodeHEVCMain", true},
-       {"decodeHEVCMain10", true}, {"decodeVP9", true}, {"decodeAV1Main", true}}},
+    {"12.0",
+     "Blackwell",
+     "the NVENC/NVDEC support matrix",
+     {{{"encodeH264", true},
+       {"encodeHEVCMain", true},
+       {"encodeHEVCMain10", true},
+       {"encodeAV1Main", true},
+       {"decodeH264", true},
+       {"decodeHEVCMain", true},
+       {"decodeHEVCMain10", true},
+       {"decodeVP9", true},
+       {"decodeAV1Main", true}}},
      9},
 }};
 
@@ -95,9 +141,10 @@ std::vector<std::string> GenerationTableWarnings(const NvidiaFacts& facts,
     const Expectation& cell = generation->cells[i];
     const std::optional<bool> stated = ValueOf(values, cell.capability);
     if (!stated || *stated == cell.expected) continue;
-    warnings.push_back("NVIDIA's generation table (" + std::string(generation->source) + ", docs/nvidia.md) expects " +
-                       std::string(cell.capability) + "=" + (cell.expected ? "true" : "false") + " on " +
-                       std::string(generation->name) + " (compute capability " + facts.compute_capability +
+    warnings.push_back("NVIDIA's generation table (" + std::string(generation->source) +
+                       ", docs/nvidia.md) expects " + std::string(cell.capability) + "=" +
+                       (cell.expected ? "true" : "false") + " on " + std::string(generation->name) +
+                       " (compute capability " + facts.compute_capability +
                        "), but the driver's statement gives " + (*stated ? "true" : "false") +
                        ", which is what is published");
   }
@@ -106,7 +153,8 @@ std::vector<std::string> GenerationTableWarnings(const NvidiaFacts& facts,
 
 std::vector<std::string> NvidiaWarnings(const NvidiaFacts& facts) {
   std::vector<std::string> warnings = facts.warnings;
-  if (!facts.encoder.available) warnings.push_back("the encoder is unavailable: " + facts.encoder.unavailable_reason);
+  if (!facts.encoder.available)
+    warnings.push_back("the encoder is unavailable: " + facts.encoder.unavailable_reason);
   for (std::string& warning : GenerationTableWarnings(facts, EvaluateNvidiaFacts(facts))) {
     warnings.push_back(std::move(warning));
   }

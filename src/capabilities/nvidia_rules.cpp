@@ -38,10 +38,14 @@ bool ScalerSupports(const NvidiaFacts& facts, const NvRule& rule) {
 
 bool NvRuleHolds(const NvRule& rule, const NvidiaFacts& facts) {
   switch (rule.kind) {
-    case NvRule::Kind::kNever: return false;
-    case NvRule::Kind::kDecoder: return DecoderSupports(facts, rule);
-    case NvRule::Kind::kEncoder: return EncoderSupports(facts, rule);
-    case NvRule::Kind::kScaler: return ScalerSupports(facts, rule);
+    case NvRule::Kind::kNever:
+      return false;
+    case NvRule::Kind::kDecoder:
+      return DecoderSupports(facts, rule);
+    case NvRule::Kind::kEncoder:
+      return EncoderSupports(facts, rule);
+    case NvRule::Kind::kScaler:
+      return ScalerSupports(facts, rule);
   }
   return false;
 }
@@ -66,10 +70,13 @@ std::string NvRuleText(const NvRule& rule) {
     case NvRule::Kind::kNever:
       return "never: NVENC has no low-power entry point";
     case NvRule::Kind::kDecoder:
-      return "`cuvidGetDecoderCaps` supports " + DecoderCapsLabel(rule.codec, rule.chroma, rule.bit_depth);
+      return "`cuvidGetDecoderCaps` supports " +
+             DecoderCapsLabel(rule.codec, rule.chroma, rule.bit_depth);
     case NvRule::Kind::kEncoder: {
-      std::string text = "an NVENC session lists the `" + std::string(rule.nvenc_codec) + "` codec GUID";
-      if (!rule.nvenc_profile.empty()) text += " with the `" + std::string(rule.nvenc_profile) + "` profile GUID";
+      std::string text =
+          "an NVENC session lists the `" + std::string(rule.nvenc_codec) + "` codec GUID";
+      if (!rule.nvenc_profile.empty())
+        text += " with the `" + std::string(rule.nvenc_profile) + "` profile GUID";
       if (rule.needs_10bit) text += " and `NV_ENC_CAPS_SUPPORT_10BIT_ENCODE`";
       return text;
     }

@@ -14,7 +14,8 @@ int RunAgentModule(AgentCommand command) {
   std::error_code error;
   const std::filesystem::path binary = std::filesystem::read_symlink("/proc/self/exe", error);
   if (error) {
-    std::cerr << "agent: cannot find this binary's own path (/proc/self/exe): " << error.message() << '\n';
+    std::cerr << "agent: cannot find this binary's own path (/proc/self/exe): " << error.message()
+              << '\n';
     return 1;
   }
   const std::filesystem::path module = binary.parent_path() / kAgentModuleFile;
@@ -23,7 +24,8 @@ int RunAgentModule(AgentCommand command) {
     std::cerr << "agent: cannot load the agent module: " << dlerror() << '\n';
     return 1;
   }
-  auto* entry = reinterpret_cast<decltype(&MediaCapabilitiesAgentMain)>(dlsym(handle, kAgentModuleEntry));
+  auto* entry =
+      reinterpret_cast<decltype(&MediaCapabilitiesAgentMain)>(dlsym(handle, kAgentModuleEntry));
   if (!entry) {
     std::cerr << "agent: " << module.string() << " has no " << kAgentModuleEntry << '\n';
     return 1;

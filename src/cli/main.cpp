@@ -2,7 +2,6 @@
 // state; `agent` publishes it to the cluster and serves the kubelet plugin; `query-va`,
 // `query-nvidia` and `query-batch` are the internal children that ask the drivers.
 #include <CLI/CLI.hpp>
-
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
@@ -40,49 +39,64 @@ int main(int argc, char** argv) {
   CLI::App* probe_command = app.add_subcommand("probe", "print what this machine's GPUs state");
   probe_command->add_option("-o,--output", output, "table, wide, json or yaml")
       ->check(mc::OneOf({"table", "wide", "json", "yaml"}, "format"));
-  probe_command->add_option("--render-node", probe.request.render_nodes,
-                            "probe only this render node (repeatable), such as /dev/dri/renderD128");
+  probe_command->add_option(
+      "--render-node", probe.request.render_nodes,
+      "probe only this render node (repeatable), such as /dev/dri/renderD128");
   probe_command->add_option("--sysfs-root", probe.request.roots.sysfs, "where sysfs is mounted")
       ->capture_default_str();
   probe_command->add_option("--dev-root", probe.request.roots.dev, "where /dev is")
       ->capture_default_str();
-  probe_command->add_option("--query-deadline", deadline_seconds,
-                            "seconds one driver query may take before it is killed")
+  probe_command
+      ->add_option("--query-deadline", deadline_seconds,
+                   "seconds one driver query may take before it is killed")
       ->capture_default_str()
       ->check(mc::PositiveSeconds());
-  probe_command->add_flag("--measure-sessions", probe.request.measure_sessions,
-                          "on NVIDIA GPUs, open encode sessions until one is refused, and log the count");
+  probe_command->add_flag(
+      "--measure-sessions", probe.request.measure_sessions,
+      "on NVIDIA GPUs, open encode sessions until one is refused, and log the count");
 
   mc::AgentCommand agent;
   agent.agent.query.program = SelfExecutable();
   if (const char* node = std::getenv("NODE_NAME")) agent.agent.node_name = node;
   std::string render_node_source = "liken";
   double agent_deadline_seconds = deadline_seconds;
-  CLI::App* agent_command =
-      app.add_subcommand("agent", "publish this node's GPUs as ResourceSlices and serve the kubelet plugin");
-  agent_command->add_option("--kubeconfig", agent.kubeconfig, "a kubeconfig; without it, the in-cluster configuration");
+  CLI::App* agent_command = app.add_subcommand(
+      "agent", "publish this node's GPUs as ResourceSlices and serve the kubelet plugin");
+  agent_command->add_option("--kubeconfig", agent.kubeconfig,
+                            "a kubeconfig; without it, the in-cluster configuration");
   agent_command->add_option("--node-name", agent.agent.node_name, "the node (default: $NODE_NAME)");
-  agent_command->add_option("--driver-name", agent.agent.driver_name, "the DRA driver name")->capture_default_str();
-  agent_command->add_option("--render-nodes", render_node_source,
-                            "liken: the render nodes liken publishes for this node; sysfs: every GPU sysfs shows")
+  agent_command->add_option("--driver-name", agent.agent.driver_name, "the DRA driver name")
+      ->capture_default_str();
+  agent_command
+      ->add_option(
+          "--render-nodes", render_node_source,
+          "liken: the render nodes liken publishes for this node; sysfs: every GPU sysfs shows")
       ->check(mc::OneOf({"liken", "sysfs"}, "render node source"))
       ->capture_default_str();
-  agent_command->add_option("--sysfs-root", agent.agent.roots.sysfs, "where sysfs is mounted")->capture_default_str();
-  agent_command->add_option("--dev-root", agent.agent.roots.dev, "where /dev is")->capture_default_str();
-  agent_command->add_option("--query-deadline", agent_deadline_seconds,
-                            "seconds one driver query may take before it is killed")
+  agent_command->add_option("--sysfs-root", agent.agent.roots.sysfs, "where sysfs is mounted")
+      ->capture_default_str();
+  agent_command->add_option("--dev-root", agent.agent.roots.dev, "where /dev is")
+      ->capture_default_str();
+  agent_command
+      ->add_option("--query-deadline", agent_deadline_seconds,
+                   "seconds one driver query may take before it is killed")
       ->capture_default_str()
       ->check(mc::PositiveSeconds());
-  agent_command->add_option("--plugins-dir", agent.agent.plugins_dir, "the kubelet's plugin directory")
+  agent_command
+      ->add_option("--plugins-dir", agent.agent.plugins_dir, "the kubelet's plugin directory")
       ->capture_default_str();
-  agent_command->add_option("--registry-dir", agent.agent.registry_dir, "the kubelet's plugin registration directory")
+  agent_command
+      ->add_option("--registry-dir", agent.agent.registry_dir,
+                   "the kubelet's plugin registration directory")
       ->capture_default_str();
-  agent_command->add_option("--health-address", agent.agent.health_address,
-                            "HOST:PORT of /livez and /readyz; port 0 picks a free one")
+  agent_command
+      ->add_option("--health-address", agent.agent.health_address,
+                   "HOST:PORT of /livez and /readyz; port 0 picks a free one")
       ->capture_default_str();
 
   std::string render_node;
-  CLI::App* query_va = app.add_subcommand("query-va", "internal: query one render node's VA-API driver");
+  CLI::App* query_va =
+      app.add_subcommand("query-va", "internal: query one render node's VA-API driver");
   query_va->group("");
   query_va->add_option("node", render_node, "the render node")->required();
 
@@ -91,20 +105,27 @@ int main(int argc, char** argv) {
   CLI::App* query_nvidia =
       app.add_subcommand("query-nvidia", "internal: query one NVIDIA GPU's CUDA, NVDEC and NVENC");
   query_nvidia->group("");
-  query_nvidia->add_option("pci-address", pci_address, "the GPU's PCI address, such as 0000:01:00.0")->required();
+  query_nvidia
+      ->add_option("pci-address", pci_address, "the GPU's PCI address, such as 0000:01:00.0")
+      ->required();
   query_nvidia->add_flag("--measure-sessions", nvidia_options.measure_sessions,
                          "also open encode sessions until one is refused, and report the count");
 
   std::vector<std::string> batch_targets;
   std::int64_t batch_deadline_ms = mc::kQueryDeadline.count();
-  CLI::App* query_batch = app.add_subcommand("query-batch", "internal: run every query of a pass, each in a forked child");
+  CLI::App* query_batch = app.add_subcommand(
+      "query-batch", "internal: run every query of a pass, each in a forked child");
   query_batch->group("");
-  query_batch->add_option("--deadline-ms", batch_deadline_ms, "each query's deadline")->check(CLI::PositiveNumber);
-  query_batch->add_option("targets", batch_targets, "va=NODE, nvidia=PCI or nvidia+sessions=PCI")->required();
+  query_batch->add_option("--deadline-ms", batch_deadline_ms, "each query's deadline")
+      ->check(CLI::PositiveNumber);
+  query_batch->add_option("targets", batch_targets, "va=NODE, nvidia=PCI or nvidia+sessions=PCI")
+      ->required();
 
   std::string docs_topic;
   CLI::App* docs = app.add_subcommand("docs", "print a generated reference page");
-  docs->add_option("topic", docs_topic, "the page")->required()->check(mc::OneOf({"attributes"}, "page"));
+  docs->add_option("topic", docs_topic, "the page")
+      ->required()
+      ->check(mc::OneOf({"attributes"}, "page"));
 
   const std::function<int()> run_pool = mc::AddPoolCommand(app);
   std::unique_ptr<mc::WorkerCommand> worker = mc::AddWorkerCommand(app);
@@ -120,12 +141,13 @@ int main(int argc, char** argv) {
                    : output == "yaml" ? mc::ProbeOutput::kYaml
                    : output == "wide" ? mc::ProbeOutput::kWide
                                       : mc::ProbeOutput::kTable;
-    probe.request.query.deadline = std::chrono::milliseconds(
-        static_cast<std::int64_t>(deadline_seconds * 1000.0));
+    probe.request.query.deadline =
+        std::chrono::milliseconds(static_cast<std::int64_t>(deadline_seconds * 1000.0));
     return mc::RunProbe(probe);
   }
   if (*agent_command) {
-    agent.agent.source = render_node_source == "sysfs" ? mc::RenderNodeSource::kSysfs : mc::RenderNodeSource::kLiken;
+    agent.agent.source =
+        render_node_source == "sysfs" ? mc::RenderNodeSource::kSysfs : mc::RenderNodeSource::kLiken;
     agent.agent.query.deadline =
         std::chrono::milliseconds(static_cast<std::int64_t>(agent_deadline_seconds * 1000.0));
     return mc::RunAgentModule(std::move(agent));
@@ -133,7 +155,8 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("pool")) return run_pool();
   if (worker->Selected()) return worker->Run();
   if (*query_va) return mc::RunQueryVa(render_node);
-  if (*query_batch) return mc::RunQueryBatchCommand(batch_targets, std::chrono::milliseconds(batch_deadline_ms));
+  if (*query_batch)
+    return mc::RunQueryBatchCommand(batch_targets, std::chrono::milliseconds(batch_deadline_ms));
   if (*query_nvidia) return mc::RunQueryNvidia(pci_address, nvidia_options);
   if (*docs) {
     std::cout << mc::AttributeReferenceMarkdown();

@@ -123,12 +123,16 @@ int RunConfig(const PoolOptions& options) {
 
 std::function<int()> AddPoolCommand(CLI::App& app) {
   auto options = std::make_shared<PoolOptions>();
-  CLI::App* pool = app.add_subcommand("pool", "the pool manager: simulate, generate and record traces");
+  CLI::App* pool =
+      app.add_subcommand("pool", "the pool manager: simulate, generate and record traces");
   pool->require_subcommand(1);
 
-  CLI::App* simulate = pool->add_subcommand("simulate", "run a trace against simulated workers under one policy");
-  simulate->add_option("--trace", options->trace_file, "the trace, JSON Lines (docs/pool.md)")->required();
-  simulate->add_option("--workers", options->workers_file, "the workers, YAML (docs/pool.md)")->required();
+  CLI::App* simulate =
+      pool->add_subcommand("simulate", "run a trace against simulated workers under one policy");
+  simulate->add_option("--trace", options->trace_file, "the trace, JSON Lines (docs/pool.md)")
+      ->required();
+  simulate->add_option("--workers", options->workers_file, "the workers, YAML (docs/pool.md)")
+      ->required();
   simulate->add_option("--policy", options->policy, "ours, hpa, arc or static")
       ->check(CLI::IsMember({"ours", "hpa", "arc", "static"}))
       ->capture_default_str();
@@ -138,7 +142,8 @@ std::function<int()> AddPoolCommand(CLI::App& app) {
   simulate->add_option("--config", options->config_file, "the pool's YAML configuration");
   simulate->add_option("--plot", options->plot_file, "write P over time as an SVG file");
   simulate->add_option("--queue-outage", options->outage, "FROM:FOR seconds without a job list");
-  simulate->add_flag("--reasons", options->reasons, "print ours' reasons, with their times, on stderr");
+  simulate->add_flag("--reasons", options->reasons,
+                     "print ours' reasons, with their times, on stderr");
 
   CLI::App* generate = pool->add_subcommand("generate-trace", "print a generated trace");
   std::string shapes;
@@ -146,19 +151,22 @@ std::function<int()> AddPoolCommand(CLI::App& app) {
     shapes += std::string(shapes.empty() ? "" : ", ") + info.name;
   }
   generate->add_option("--shape", options->shape, shapes)->required();
-  generate->add_option("--variant", options->variant, "which of the shape's random draws")->capture_default_str();
+  generate->add_option("--variant", options->variant, "which of the shape's random draws")
+      ->capture_default_str();
   generate->add_option("--scale", options->scale, "multiply the number of uploads")
       ->check(CLI::Range(0.01, 1000.0))
       ->capture_default_str();
 
   CLI::App* record = pool->add_subcommand("record-trace", "turn a PeerTube job list into a trace");
-  record->add_option("--jobs", options->jobs_file,
-                     "GET /api/v1/runners/jobs JSON, or JSON Lines of its jobs")
+  record
+      ->add_option("--jobs", options->jobs_file,
+                   "GET /api/v1/runners/jobs JSON, or JSON Lines of its jobs")
       ->required();
   record->add_option("--resolution", options->resolution, "for jobs whose payload states none")
       ->capture_default_str();
-  record->add_option("--duration", options->duration_s,
-                     "the videos' length in seconds; 0: each job's recorded run time")
+  record
+      ->add_option("--duration", options->duration_s,
+                   "the videos' length in seconds; 0: each job's recorded run time")
       ->capture_default_str();
 
   CLI::App* config = pool->add_subcommand("config", "print the configuration in effect, as YAML");

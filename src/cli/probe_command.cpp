@@ -18,8 +18,9 @@ int RunProbe(const ProbeOptions& options) {
   if (devices.empty()) {
     std::string why;
     for (const std::string& error : result.discovery_errors) why += " (" + error + ")";
-    std::cerr << "probe: found no GPU in " << result.searched << why
-              << "; to see a recorded GPU, run tests/fakeva/probe-dump tests/fakeva/dumps/<dump>.txt\n";
+    std::cerr
+        << "probe: found no GPU in " << result.searched << why
+        << "; to see a recorded GPU, run tests/fakeva/probe-dump tests/fakeva/dumps/<dump>.txt\n";
   }
   switch (options.output) {
     case ProbeOutput::kJson:

@@ -84,7 +84,8 @@ std::string ProbeTable(const std::vector<DeviceReport>& reports) {
     const Device& device = report.device;
     out += device.name + "  " + TextAttribute(device, "name", "(no model name)") + "\n";
     out += "  api            " + TextAttribute(device, "api", "none") + " on " +
-           (report.gpu.render_node.empty() ? report.gpu.pci_address : report.gpu.render_node) + "\n";
+           (report.gpu.render_node.empty() ? report.gpu.pci_address : report.gpu.render_node) +
+           "\n";
     if (report.failure) {
       out += "  query failed   " + *report.failure + "\n";
       continue;
@@ -95,7 +96,8 @@ std::string ProbeTable(const std::vector<DeviceReport>& reports) {
     out += "  low-power      " + ListOf(device, Group::kEncodesLowPower) + "\n";
     out += "  scales         " + ListOf(device, Group::kScales) + "\n";
     for (const auto& [name, capacity] : device.capacity) {
-      if (name == "encodeSessions") out += "  sessions       " + std::to_string(capacity.value) + "\n";
+      if (name == "encodeSessions")
+        out += "  sessions       " + std::to_string(capacity.value) + "\n";
     }
   }
   return out;

@@ -7,7 +7,8 @@
 
 namespace mc {
 
-int RunQueryBatchCommand(const std::vector<std::string>& target_arguments, std::chrono::milliseconds deadline) {
+int RunQueryBatchCommand(const std::vector<std::string>& target_arguments,
+                         std::chrono::milliseconds deadline) {
   std::vector<QueryTarget> targets;
   for (const std::string& argument : target_arguments) {
     Result<QueryTarget> target = ParseTargetArgument(argument);

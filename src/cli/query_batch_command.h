@@ -8,6 +8,7 @@
 
 namespace mc {
 
-int RunQueryBatchCommand(const std::vector<std::string>& target_arguments, std::chrono::milliseconds deadline);
+int RunQueryBatchCommand(const std::vector<std::string>& target_arguments,
+                         std::chrono::milliseconds deadline);
 
 }  // namespace mc

@@ -49,7 +49,8 @@ Device BuildVaDevice(const Gpu& gpu, const Result<VaFacts>& facts) {
   return device;
 }
 
-Device BuildNvidiaDevice(const Gpu& gpu, const Result<NvidiaFacts>& facts, std::size_t capped_gpus_on_node) {
+Device BuildNvidiaDevice(const Gpu& gpu, const Result<NvidiaFacts>& facts,
+                         std::size_t capped_gpus_on_node) {
   Device device;
   device.name = gpu.device_name;
   const CapabilityValues values = facts ? EvaluateNvidiaFacts(*facts) : CapabilityValues{};
@@ -63,8 +64,9 @@ Device BuildNvidiaDevice(const Gpu& gpu, const Result<NvidiaFacts>& facts, std::
     // A claim that only decodes names no sessions and must take none; without a default of
     // 0 the API would give it every session, and no encoder could share the GPU with it.
     if (cap) {
-      device.capacity.emplace_back(kEncodeSessionsCapacity,
-                                   Capacity{ShareOfSystemCap(*cap, capped_gpus_on_node), /*default_request=*/0});
+      device.capacity.emplace_back(
+          kEncodeSessionsCapacity,
+          Capacity{ShareOfSystemCap(*cap, capped_gpus_on_node), /*default_request=*/0});
     }
   }
   return device;

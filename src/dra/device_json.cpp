@@ -30,8 +30,9 @@ Json DeviceToJson(const Device& device) {
     for (const auto& [name, value] : device.capacity) {
       Json entry = {{"value", std::to_string(value.value)}};
       if (value.default_request) {
-        entry["requestPolicy"] = {{"default", std::to_string(*value.default_request)},
-                                  {"validRange", {{"min", "0"}, {"max", std::to_string(value.value)}, {"step", "1"}}}};
+        entry["requestPolicy"] = {
+            {"default", std::to_string(*value.default_request)},
+            {"validRange", {{"min", "0"}, {"max", std::to_string(value.value)}, {"step", "1"}}}};
       }
       capacity[name] = std::move(entry);
     }

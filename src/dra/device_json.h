@@ -2,10 +2,9 @@
 // the same document as YAML, for the probe's --output json|yaml.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "dra/device.h"
 

@@ -2,17 +2,21 @@
 
 #include <algorithm>
 
-#include "dra/device_json.h"
 #include "base/json_path.h"
+#include "dra/device_json.h"
 
 namespace mc {
 namespace {
 
 using Json = nlohmann::json;
 
-std::int64_t PoolGeneration(const Json& slice) { return JsonIntAt(slice, {"spec", "pool", "generation"}).value_or(0); }
+std::int64_t PoolGeneration(const Json& slice) {
+  return JsonIntAt(slice, {"spec", "pool", "generation"}).value_or(0);
+}
 
-std::string MetadataField(const Json& slice, const char* field) { return JsonStringAt(slice, {"metadata", field}); }
+std::string MetadataField(const Json& slice, const char* field) {
+  return JsonStringAt(slice, {"metadata", field});
+}
 
 Json OwnerReferences(const SliceOwner& owner) {
   return Json::array({{{"apiVersion", "v1"},
@@ -28,9 +32,10 @@ Json SliceSpec(const SliceOwner& owner, const std::vector<Device>& devices, std:
                std::size_t slice_count) {
   Json spec = {{"driver", owner.driver},
                {"nodeName", owner.node_name},
-               {"pool", {{"name", owner.node_name},
-                         {"generation", generation},
-                         {"resourceSliceCount", static_cast<std::int64_t>(slice_count)}}}};
+               {"pool",
+                {{"name", owner.node_name},
+                 {"generation", generation},
+                 {"resourceSliceCount", static_cast<std::int64_t>(slice_count)}}}};
   // An empty list is left out, as the server leaves it out (devices,omitempty).
   if (!devices.empty()) spec["devices"] = Json::parse(DevicesJsonValue(devices).dump());
   return spec;
@@ -43,7 +48,8 @@ bool HoldsSpec(const Json& slice, const std::string& name, const Json& spec,
   const Json& held = *held_spec;
   if (held == spec) return true;
   auto form = stored_forms.find(name);
-  return form != stored_forms.end() && form->second.sent_spec == spec && form->second.stored_spec == held;
+  return form != stored_forms.end() && form->second.sent_spec == spec &&
+         form->second.stored_spec == held;
 }
 
 bool HasOwner(const Json& slice, const Json& owner_references) {
@@ -51,7 +57,8 @@ bool HasOwner(const Json& slice, const Json& owner_references) {
   return held && *held == owner_references;
 }
 
-void Differences(const Json& sent, const Json& stored, const std::string& path, std::vector<std::string>& out) {
+void Differences(const Json& sent, const Json& stored, const std::string& path,
+                 std::vector<std::string>& out) {
   if (sent == stored) return;
   if (sent.is_object() && stored.is_object()) {
     for (const auto& [key, value] : sent.items()) {
@@ -92,13 +99,15 @@ std::vector<SliceWrite> PlanSliceWrites(const SliceOwner& owner, std::vector<Dev
   // has no GPU, which a reader can tell apart from a node whose agent never ran.
   std::vector<std::vector<Device>> chunks;
   for (std::size_t i = 0; i < devices.size(); i += kMaxDevicesPerSlice) {
-    const auto end = devices.begin() + static_cast<std::ptrdiff_t>(std::min(devices.size(), i + kMaxDevicesPerSlice));
+    const auto end = devices.begin() +
+                     static_cast<std::ptrdiff_t>(std::min(devices.size(), i + kMaxDevicesPerSlice));
     chunks.emplace_back(devices.begin() + static_cast<std::ptrdiff_t>(i), end);
   }
   if (chunks.empty()) chunks.emplace_back();
 
   std::int64_t held_generation = 0;
-  for (const auto& [name, slice] : current) held_generation = std::max(held_generation, PoolGeneration(slice));
+  for (const auto& [name, slice] : current)
+    held_generation = std::max(held_generation, PoolGeneration(slice));
 
   const Json owner_references = OwnerReferences(owner);
   std::vector<std::string> names;
@@ -106,9 +115,10 @@ std::vector<SliceWrite> PlanSliceWrites(const SliceOwner& owner, std::vector<Dev
   for (std::size_t i = 0; i < chunks.size(); ++i) {
     names.push_back(SliceName(owner, i));
     auto held = current.find(names.back());
-    up_to_date = up_to_date && held != current.end() && HasOwner(held->second, owner_references) &&
-                 HoldsSpec(held->second, names.back(), SliceSpec(owner, chunks[i], held_generation, chunks.size()),
-                           stored_forms);
+    up_to_date =
+        up_to_date && held != current.end() && HasOwner(held->second, owner_references) &&
+        HoldsSpec(held->second, names.back(),
+                  SliceSpec(owner, chunks[i], held_generation, chunks.size()), stored_forms);
   }
 
   std::vector<SliceWrite> writes;
@@ -129,15 +139,17 @@ std::vector<SliceWrite> PlanSliceWrites(const SliceOwner& owner, std::vector<Dev
                    {"metadata", {{"name", names[i]}, {"ownerReferences", owner_references}}},
                    {"spec", SliceSpec(owner, chunks[i], generation, chunks.size())}};
     auto held = current.find(names[i]);
-    SliceWrite write{.kind = held == current.end() ? SliceWrite::Kind::kCreate : SliceWrite::Kind::kUpdate,
-                     .name = names[i],
-                     .device_count = chunks[i].size(),
-                     .generation = generation};
+    SliceWrite write{
+        .kind = held == current.end() ? SliceWrite::Kind::kCreate : SliceWrite::Kind::kUpdate,
+        .name = names[i],
+        .device_count = chunks[i].size(),
+        .generation = generation};
     if (held != current.end()) {
       object["metadata"]["resourceVersion"] = MetadataField(held->second, "resourceVersion");
       // Labels and annotations someone else put on the slice are theirs to keep.
       for (const char* kept : {"labels", "annotations"}) {
-        if (const Json* value = JsonAt(held->second, {"metadata", kept})) object["metadata"][kept] = *value;
+        if (const Json* value = JsonAt(held->second, {"metadata", kept}))
+          object["metadata"][kept] = *value;
       }
     }
     write.object = std::move(object);

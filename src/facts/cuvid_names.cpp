@@ -73,10 +73,16 @@ std::optional<std::int32_t> ValueOf(const NameTable<N>& table, std::string_view 
 }  // namespace
 
 std::string CuvidCodecName(std::int32_t codec) { return NameOf(kCodecNames, codec); }
-std::optional<std::int32_t> CuvidCodecFromName(std::string_view name) { return ValueOf(kCodecNames, name); }
+std::optional<std::int32_t> CuvidCodecFromName(std::string_view name) {
+  return ValueOf(kCodecNames, name);
+}
 std::string CuvidChromaName(std::int32_t chroma) { return NameOf(kChromaNames, chroma); }
-std::optional<std::int32_t> CuvidChromaFromName(std::string_view name) { return ValueOf(kChromaNames, name); }
-std::string CuvidSurfaceFormatName(std::int32_t format) { return NameOf(kSurfaceFormatNames, format); }
+std::optional<std::int32_t> CuvidChromaFromName(std::string_view name) {
+  return ValueOf(kChromaNames, name);
+}
+std::string CuvidSurfaceFormatName(std::int32_t format) {
+  return NameOf(kSurfaceFormatNames, format);
+}
 std::optional<std::int32_t> CuvidSurfaceFormatFromName(std::string_view name) {
   return ValueOf(kSurfaceFormatNames, name);
 }

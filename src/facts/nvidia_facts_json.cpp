@@ -4,8 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <utility>
 
-#include "base/utf8.h"
 #include "base/json_reader.h"
+#include "base/utf8.h"
 #include "facts/cuvid_names.h"
 
 namespace mc {
@@ -13,7 +13,6 @@ namespace {
 
 using Json = nlohmann::json;
 using OrderedJson = nlohmann::ordered_json;
-
 
 OrderedJson SurfaceFormatsToJson(std::uint32_t mask) {
   OrderedJson names = OrderedJson::array();
@@ -49,7 +48,8 @@ OrderedJson EncoderToJson(const NvEncoderFacts& encoder) {
                       {"maxHeight", codec.max_height}});
   }
   OrderedJson out = {{"available", encoder.available}};
-  if (!encoder.unavailable_reason.empty()) out["unavailableReason"] = ValidUtf8(encoder.unavailable_reason);
+  if (!encoder.unavailable_reason.empty())
+    out["unavailableReason"] = ValidUtf8(encoder.unavailable_reason);
   if (encoder.open_status != 0) out["openStatus"] = encoder.open_status;
   if (!encoder.max_api_version.empty()) out["maxApiVersion"] = ValidUtf8(encoder.max_api_version);
   out["codecs"] = std::move(codecs);
@@ -63,8 +63,8 @@ class Parser {
 
   bool ReadUnsigned(const Json& object, const std::string& path, const char* name,
                     std::uint32_t& out, bool optional = false) {
-    const Json* value = optional ? JsonReader::OptionalMember(object, name)
-                                 : reader.Member(object, path, name);
+    const Json* value =
+        optional ? JsonReader::OptionalMember(object, name) : reader.Member(object, path, name);
     if (!value) return optional;
     std::int64_t number = 0;
     if (!reader.Int(*value, JsonReader::Child(path, name), 0,
@@ -89,8 +89,8 @@ class Parser {
 
   bool ReadString(const Json& object, const std::string& path, const char* name, std::string& out,
                   bool optional = false) {
-    const Json* value = optional ? JsonReader::OptionalMember(object, name)
-                                 : reader.Member(object, path, name);
+    const Json* value =
+        optional ? JsonReader::OptionalMember(object, name) : reader.Member(object, path, name);
     if (!value) return optional;
     return reader.String(*value, JsonReader::Child(path, name), out);
   }
@@ -106,7 +106,9 @@ class Parser {
     std::string text;
     if (!ReadString(object, path, name, text)) return false;
     std::optional<std::int32_t> value = from_name(text);
-    if (!value) return reader.Fail(JsonReader::Child(path, name), std::string("unknown ") + what + " \"" + text + "\"");
+    if (!value)
+      return reader.Fail(JsonReader::Child(path, name),
+                         std::string("unknown ") + what + " \"" + text + "\"");
     out = *value;
     return true;
   }
@@ -119,10 +121,12 @@ class Parser {
     for (std::size_t i = 0; i < names.size(); ++i) {
       std::optional<std::int32_t> bit = CuvidSurfaceFormatFromName(names[i]);
       if (!bit || *bit < 0 || *bit > 31) {
-        return reader.Fail(JsonReader::Element(here, i), "unknown surface format \"" + names[i] + "\"");
+        return reader.Fail(JsonReader::Element(here, i),
+                           "unknown surface format \"" + names[i] + "\"");
       }
       const std::uint32_t flag = 1u << *bit;
-      if (mask & flag) return reader.Fail(JsonReader::Element(here, i), "\"" + names[i] + "\" is listed twice");
+      if (mask & flag)
+        return reader.Fail(JsonReader::Element(here, i), "\"" + names[i] + "\" is listed twice");
       mask |= flag;
     }
     return true;
@@ -159,27 +163,31 @@ class Parser {
     }
     if (const Json* status = JsonReader::OptionalMember(object, "openStatus")) {
       std::int64_t number = 0;
-      if (!reader.Int(*status, "encoder.openStatus", 1, std::numeric_limits<std::int32_t>::max(), number)) {
+      if (!reader.Int(*status, "encoder.openStatus", 1, std::numeric_limits<std::int32_t>::max(),
+                      number)) {
         return false;
       }
       encoder.open_status = static_cast<std::int32_t>(number);
     }
     if (encoder.available != encoder.unavailable_reason.empty()) {
-      return reader.Fail(path, encoder.available ? "an available encoder has an unavailableReason"
-                                                 : "an unavailable encoder needs an unavailableReason");
+      return reader.Fail(path, encoder.available
+                                   ? "an available encoder has an unavailableReason"
+                                   : "an unavailable encoder needs an unavailableReason");
     }
     const Json* codecs = reader.Member(object, path, "codecs");
     if (!codecs || !reader.Array(*codecs, "encoder.codecs")) return false;
     for (std::size_t i = 0; i < codecs->size(); ++i) {
       NvEncoderCodec codec;
-      if (!ReadEncoderCodec((*codecs)[i], JsonReader::Element("encoder.codecs", i), codec)) return false;
+      if (!ReadEncoderCodec((*codecs)[i], JsonReader::Element("encoder.codecs", i), codec))
+        return false;
       encoder.codecs.push_back(std::move(codec));
     }
     return true;
   }
 
   bool ReadSessions(const Json& object, NvSessionCount& sessions) {
-    return reader.Object(object, "sessions") && ReadInt32(object, "sessions", "opened", 0, sessions.opened) &&
+    return reader.Object(object, "sessions") &&
+           ReadInt32(object, "sessions", "opened", 0, sessions.opened) &&
            ReadString(object, "sessions", "stoppedBy", sessions.stopped_by);
   }
 
@@ -192,7 +200,8 @@ class Parser {
         !ReadString(document, "", "pciAddress", facts.pci_address) ||
         !ReadString(document, "", "computeCapability", facts.compute_capability) ||
         !ReadBool(document, "", "cudaContext", facts.cuda_context) ||
-        !(decoders = reader.Member(document, "", "decoders")) || !reader.Array(*decoders, "decoders")) {
+        !(decoders = reader.Member(document, "", "decoders")) ||
+        !reader.Array(*decoders, "decoders")) {
       return false;
     }
     for (std::size_t i = 0; i < decoders->size(); ++i) {
@@ -200,7 +209,8 @@ class Parser {
       if (!ReadDecoder((*decoders)[i], JsonReader::Element("decoders", i), caps)) return false;
       facts.decoders.push_back(caps);
     }
-    if (!(encoder = reader.Member(document, "", "encoder")) || !ReadEncoder(*encoder, facts.encoder)) {
+    if (!(encoder = reader.Member(document, "", "encoder")) ||
+        !ReadEncoder(*encoder, facts.encoder)) {
       return false;
     }
     if (const Json* sessions = JsonReader::OptionalMember(document, "sessions")) {

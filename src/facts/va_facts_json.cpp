@@ -4,8 +4,8 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
-#include "base/utf8.h"
 #include "base/json_reader.h"
+#include "base/utf8.h"
 
 namespace mc {
 
@@ -14,7 +14,9 @@ using nlohmann::json;
 std::string VaFactsToJson(const VaFacts& facts) {
   json configs = json::array();
   for (const VaConfig& config : facts.configs) {
-    json entry = {{"profile", config.profile}, {"entrypoint", config.entrypoint}, {"rtFormats", config.rt_formats}};
+    json entry = {{"profile", config.profile},
+                  {"entrypoint", config.entrypoint},
+                  {"rtFormats", config.rt_formats}};
     // The sizes are written only where the driver stated them, so that reports of drivers
     // that state none read as before.
     if (config.max_width != 0) entry["maxWidth"] = config.max_width;
@@ -53,14 +55,16 @@ Result<VaFacts> ParseVaFacts(std::string_view text) {
     if (!reader.Object(item, path)) return fail();
     std::int64_t profile = 0, entrypoint = 0, rt_formats = 0;
     const json* p = reader.Member(item, path, "profile");
-    if (!p || !reader.Int(*p, JsonReader::Child(path, "profile"), kInt32Min, kInt32Max, profile)) return fail();
+    if (!p || !reader.Int(*p, JsonReader::Child(path, "profile"), kInt32Min, kInt32Max, profile))
+      return fail();
     const json* e = reader.Member(item, path, "entrypoint");
-    if (!e || !reader.Int(*e, JsonReader::Child(path, "entrypoint"), kInt32Min, kInt32Max, entrypoint)) {
+    if (!e ||
+        !reader.Int(*e, JsonReader::Child(path, "entrypoint"), kInt32Min, kInt32Max, entrypoint)) {
       return fail();
     }
     const json* r = reader.Member(item, path, "rtFormats");
-    if (!r || !reader.Int(*r, JsonReader::Child(path, "rtFormats"), 0, std::numeric_limits<std::uint32_t>::max(),
-                          rt_formats)) {
+    if (!r || !reader.Int(*r, JsonReader::Child(path, "rtFormats"), 0,
+                          std::numeric_limits<std::uint32_t>::max(), rt_formats)) {
       return fail();
     }
     std::int64_t sizes[2] = {0, 0};
@@ -72,9 +76,10 @@ Result<VaFacts> ParseVaFacts(std::string_view text) {
         return fail();
       }
     }
-    facts.configs.push_back({static_cast<std::int32_t>(profile), static_cast<std::int32_t>(entrypoint),
-                             static_cast<std::uint32_t>(rt_formats), static_cast<std::uint32_t>(sizes[0]),
-                             static_cast<std::uint32_t>(sizes[1])});
+    facts.configs.push_back(
+        {static_cast<std::int32_t>(profile), static_cast<std::int32_t>(entrypoint),
+         static_cast<std::uint32_t>(rt_formats), static_cast<std::uint32_t>(sizes[0]),
+         static_cast<std::uint32_t>(sizes[1])});
   }
 
   const json* formats = reader.Member(document, "", "videoProcFormats");

@@ -17,7 +17,8 @@ namespace {
 std::string RenderNodeOf(const fs::path& device, const DiscoveryRoots& roots) {
   std::error_code error;
   std::vector<std::string> nodes;
-  for (fs::directory_iterator it(device / "drm", error), end; !error && it != end; it.increment(error)) {
+  for (fs::directory_iterator it(device / "drm", error), end; !error && it != end;
+       it.increment(error)) {
     const std::string name = it->path().filename().string();
     if (name.starts_with("renderD")) nodes.push_back(name);
   }
@@ -27,8 +28,8 @@ std::string RenderNodeOf(const fs::path& device, const DiscoveryRoots& roots) {
 }
 
 // DescribeNvidiaDevice fills a Gpu for the PCI device at `device` (its sysfs directory).
-Gpu DescribeNvidiaDevice(const fs::path& device, const std::string& address, const std::string& product,
-                         const DiscoveryRoots& roots, PciNames& names) {
+Gpu DescribeNvidiaDevice(const fs::path& device, const std::string& address,
+                         const std::string& product, const DiscoveryRoots& roots, PciNames& names) {
   Gpu gpu;
   gpu.bus = "pci";
   gpu.pci_address = address;
@@ -40,7 +41,8 @@ Gpu DescribeNvidiaDevice(const fs::path& device, const std::string& address, con
     gpu.problems.push_back("no kernel driver is bound (" + (device / "driver").string() + ")");
   }
   if (!product.empty()) {
-    gpu.product_name = names.DeviceName(0x10de, static_cast<unsigned>(std::stoul(product, nullptr, 16)));
+    gpu.product_name =
+        names.DeviceName(0x10de, static_cast<unsigned>(std::stoul(product, nullptr, 16)));
   }
   gpu.render_node = RenderNodeOf(device, roots);
   return gpu;
@@ -57,7 +59,8 @@ Result<std::vector<Gpu>> DiscoverNvidiaGpus(const DiscoveryRoots& roots, PciName
 
   std::vector<std::pair<std::string, fs::path>> candidates;
   for (const fs::directory_entry& entry : it) {
-    const std::optional<std::string> address = NormalisePciAddress(entry.path().filename().string());
+    const std::optional<std::string> address =
+        NormalisePciAddress(entry.path().filename().string());
     if (address) candidates.emplace_back(*address, entry.path());
   }
   std::sort(candidates.begin(), candidates.end());

@@ -68,7 +68,8 @@ MappedFile::MappedFile(const std::string& path) {
   if (fd < 0) return;
   struct stat status {};
   if (fstat(fd, &status) == 0 && status.st_size > 0) {
-    void* data = mmap(nullptr, static_cast<std::size_t>(status.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+    void* data =
+        mmap(nullptr, static_cast<std::size_t>(status.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
     if (data != MAP_FAILED) {
       data_ = static_cast<const char*>(data);
       size_ = static_cast<std::size_t>(status.st_size);

@@ -20,7 +20,7 @@ namespace mc {
 
 // The places distributions install pci.ids: Debian's pci.ids package, then hwdata.
 inline const std::vector<std::string> kPciIdsPaths = {"/usr/share/misc/pci.ids",
-                                                       "/usr/share/hwdata/pci.ids"};
+                                                      "/usr/share/hwdata/pci.ids"};
 
 // FindPciDeviceName looks up a device in the text of a pci.ids file and gives its name,
 // such as "Alder Lake-P Integrated Graphics Controller", or an empty string when the

@@ -7,7 +7,8 @@
 
 namespace mc {
 
-std::string ReadSysfsHex(const std::filesystem::path& file, std::size_t digits, std::string& problem) {
+std::string ReadSysfsHex(const std::filesystem::path& file, std::size_t digits,
+                         std::string& problem) {
   std::ifstream in(file);
   std::string text;
   if (!in || !std::getline(in, text)) {

@@ -11,7 +11,8 @@ namespace mc {
 // ReadSysfsHex reads a number file as lowercase hex digits, left-padded to `digits`;
 // empty, with the reason in `problem`, when the file cannot be read or holds something
 // else.
-std::string ReadSysfsHex(const std::filesystem::path& file, std::size_t digits, std::string& problem);
+std::string ReadSysfsHex(const std::filesystem::path& file, std::size_t digits,
+                         std::string& problem);
 
 // LinkTargetName gives the last component of a link's target, such as "i915" for a
 // device's `driver`; empty when it is no link.

@@ -34,8 +34,10 @@ Result<std::string> BearerToken::Current() {
   stamp.device = status.st_dev;
   stamp.inode = status.st_ino;
   stamp.size = static_cast<unsigned long long>(status.st_size);
-  stamp.mtime_ns = static_cast<long long>(status.st_mtim.tv_sec) * 1'000'000'000 + status.st_mtim.tv_nsec;
-  stamp.ctime_ns = static_cast<long long>(status.st_ctim.tv_sec) * 1'000'000'000 + status.st_ctim.tv_nsec;
+  stamp.mtime_ns =
+      static_cast<long long>(status.st_mtim.tv_sec) * 1'000'000'000 + status.st_mtim.tv_nsec;
+  stamp.ctime_ns =
+      static_cast<long long>(status.st_ctim.tv_sec) * 1'000'000'000 + status.st_ctim.tv_nsec;
 
   std::lock_guard lock(mutex_);
   if (have_read_ && stamp == stamp_) return token_;

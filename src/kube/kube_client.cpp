@@ -144,8 +144,9 @@ void SetBlob(CURL* handle, CURLoption option, const std::string& pem) {
 // Prepare sets what every transfer of this client has in common: where, as whom, how
 // patiently, and where the counters go. It fails only when the token cannot be had or a
 // header cannot be built.
-Result<void> Prepare(const KubeConfig& config, const ClientSettings& settings, BearerToken& bearer, CURL* handle,
-                     const std::string& target, Headers& headers, char* error_buffer, Transfer& transfer) {
+Result<void> Prepare(const KubeConfig& config, const ClientSettings& settings, BearerToken& bearer,
+                     CURL* handle, const std::string& target, Headers& headers, char* error_buffer,
+                     Transfer& transfer) {
   Result<std::string> token = bearer.Current();
   if (!token) return token.failure();
   if (!FitsInHeader(*token)) return Error{"the bearer token holds a line break"};
@@ -157,7 +158,8 @@ Result<void> Prepare(const KubeConfig& config, const ClientSettings& settings, B
   curl_easy_setopt(handle, CURLOPT_PROTOCOLS_STR, "http,https");
   curl_easy_setopt(handle, CURLOPT_ERRORBUFFER, error_buffer);
   curl_easy_setopt(handle, CURLOPT_USERAGENT, settings.user_agent.c_str());
-  curl_easy_setopt(handle, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(settings.connect_timeout.count()));
+  curl_easy_setopt(handle, CURLOPT_CONNECTTIMEOUT_MS,
+                   static_cast<long>(settings.connect_timeout.count()));
   // Keep-alive probes find a server that vanished without closing the connection, which
   // matters most for watches, since they have no deadline.
   curl_easy_setopt(handle, CURLOPT_TCP_KEEPALIVE, 1L);
@@ -202,13 +204,16 @@ std::string CurlFailure(CURLcode code, const char* error_buffer) {
 
 struct KubeClient::State {
   State(KubeConfig config_in, ClientSettings settings_in)
-      : config(std::move(config_in)), settings(std::move(settings_in)), token(config.token, config.token_file) {}
+      : config(std::move(config_in)),
+        settings(std::move(settings_in)),
+        token(config.token, config.token_file) {}
 
-  Result<void> Prepare(CURL* handle, const std::string& target, Headers& headers, char* error_buffer,
-                       Transfer& transfer) {
+  Result<void> Prepare(CURL* handle, const std::string& target, Headers& headers,
+                       char* error_buffer, Transfer& transfer) {
     transfer.counters = &counters;
     transfer.handle = handle;
-    return mc::kube::Prepare(config, settings, token, handle, target, headers, error_buffer, transfer);
+    return mc::kube::Prepare(config, settings, token, handle, target, headers, error_buffer,
+                             transfer);
   }
 
   const KubeConfig config;
@@ -227,7 +232,8 @@ Result<std::unique_ptr<KubeClient>> KubeClient::Create(KubeConfig config, Client
   if (config.client_cert_pem.empty() != config.client_key_pem.empty()) {
     return Error{"API client: a client certificate needs its key, and a key its certificate"};
   }
-  if (!FitsInHeader(settings.user_agent)) return Error{"API client: the user agent holds a line break"};
+  if (!FitsInHeader(settings.user_agent))
+    return Error{"API client: the user agent holds a line break"};
   auto state = std::make_unique<State>(std::move(config), std::move(settings));
   return std::unique_ptr<KubeClient>(new KubeClient(std::move(state)));
 }
@@ -251,17 +257,23 @@ Result<HttpResponse> KubeClient::Send(const HttpRequest& request) {
 
   // libcurl would turn a GET with a body into a POST; the API server reads no body there.
   const bool bodiless = request.method == "GET" || request.method == "HEAD";
-  if (bodiless && !request.body.empty()) return Error{what + ": a " + request.method + " carries no body"};
-  const bool has_body = !request.body.empty() || request.method == "POST" || request.method == "PUT" ||
-                        request.method == "PATCH";
+  if (bodiless && !request.body.empty())
+    return Error{what + ": a " + request.method + " carries no body"};
+  const bool has_body = !request.body.empty() || request.method == "POST" ||
+                        request.method == "PUT" || request.method == "PATCH";
   if (has_body) {
-    if (!FitsInHeader(request.content_type)) return Error{what + ": the content type holds a line break"};
-    if (!headers.Add("Content-Type: " + request.content_type)) return Error{what + ": out of memory"};
+    if (!FitsInHeader(request.content_type))
+      return Error{what + ": the content type holds a line break"};
+    if (!headers.Add("Content-Type: " + request.content_type))
+      return Error{what + ": out of memory"};
   }
-  if (Result<void> prepared = state_->Prepare(curl, request.target, headers, error_buffer, transfer); !prepared) {
+  if (Result<void> prepared =
+          state_->Prepare(curl, request.target, headers, error_buffer, transfer);
+      !prepared) {
     return Error{what + ": " + prepared.error()};
   }
-  curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(state_->settings.request_timeout.count()));
+  curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS,
+                   static_cast<long>(state_->settings.request_timeout.count()));
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, CollectBody);
   curl_easy_setopt(curl, CURLOPT_WRITEDATA, &transfer);
 
@@ -273,14 +285,16 @@ Result<HttpResponse> KubeClient::Send(const HttpRequest& request) {
     curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, request.method.c_str());
   }
   if (has_body) {
-    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE,
+                     static_cast<curl_off_t>(request.body.size()));
     curl_easy_setopt(curl, CURLOPT_POSTFIELDS, request.body.data());
   }
 
   const CURLcode code = curl_easy_perform(curl);
   curl_off_t uploaded = 0;
   if (curl_easy_getinfo(curl, CURLINFO_SIZE_UPLOAD_T, &uploaded) == CURLE_OK && uploaded > 0) {
-    state_->counters.bytes_sent.fetch_add(static_cast<std::uint64_t>(uploaded), std::memory_order_relaxed);
+    state_->counters.bytes_sent.fetch_add(static_cast<std::uint64_t>(uploaded),
+                                          std::memory_order_relaxed);
   }
   if (code != CURLE_OK) return Unavailable(what + ": " + CurlFailure(code, error_buffer));
 
@@ -294,9 +308,9 @@ Result<HttpResponse> KubeClient::Send(const HttpRequest& request) {
   return response;
 }
 
-Result<KubeClient::WatchEnd> KubeClient::Watch(const std::string& target,
-                                               const std::function<void(std::string_view line)>& on_line,
-                                               const std::function<bool()>& stop) {
+Result<KubeClient::WatchEnd> KubeClient::Watch(
+    const std::string& target, const std::function<void(std::string_view line)>& on_line,
+    const std::function<bool()>& stop) {
   const std::string what = "watch " + target;
   if (!target.starts_with('/')) return Error{what + ": the target does not start with /"};
 
@@ -311,7 +325,8 @@ Result<KubeClient::WatchEnd> KubeClient::Watch(const std::string& target,
   Headers headers;
   char error_buffer[CURL_ERROR_SIZE] = {};
 
-  if (Result<void> prepared = state_->Prepare(curl, target, headers, error_buffer, transfer); !prepared) {
+  if (Result<void> prepared = state_->Prepare(curl, target, headers, error_buffer, transfer);
+      !prepared) {
     return Error{what + ": " + prepared.error()};
   }
   curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
@@ -334,7 +349,8 @@ Result<KubeClient::WatchEnd> KubeClient::Watch(const std::string& target,
     return end;
   }
   if (transfer.line_too_long) {
-    return Error{what + ": the server sent a line longer than " + std::to_string(LineSplitter::kMaxLine) + " bytes"};
+    return Error{what + ": the server sent a line longer than " +
+                 std::to_string(LineSplitter::kMaxLine) + " bytes"};
   }
   if (code != CURLE_OK) return Unavailable(what + ": " + CurlFailure(code, error_buffer));
   if (end.status != 200) {

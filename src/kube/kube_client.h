@@ -49,7 +49,8 @@ struct Traffic {
 
 class KubeClient {
  public:
-  static Result<std::unique_ptr<KubeClient>> Create(KubeConfig config, ClientSettings settings = {});
+  static Result<std::unique_ptr<KubeClient>> Create(KubeConfig config,
+                                                    ClientSettings settings = {});
   ~KubeClient();
   KubeClient(const KubeClient&) = delete;
   KubeClient& operator=(const KubeClient&) = delete;
@@ -74,7 +75,8 @@ class KubeClient {
     std::string error_body;
     bool stopped = false;
   };
-  Result<WatchEnd> Watch(const std::string& target, const std::function<void(std::string_view line)>& on_line,
+  Result<WatchEnd> Watch(const std::string& target,
+                         const std::function<void(std::string_view line)>& on_line,
                          const std::function<bool()>& stop);
 
   Traffic traffic() const;

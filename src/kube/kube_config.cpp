@@ -33,13 +33,16 @@ class KubeconfigReader {
   Result<YAML::Node> Entry(const YAML::Node& root, const char* list_name, const char* field,
                            const std::string& name, const std::string& wanted_by) const;
   // String reads an optional scalar member; absent or null gives empty.
-  Result<std::string> String(const YAML::Node& map, const char* field, const std::string& where) const;
+  Result<std::string> String(const YAML::Node& map, const char* field,
+                             const std::string& where) const;
   // Secret reads a PEM blob given either inline as `<field>-data` (base64), which wins as
   // in client-go, or as the file named by `<field>`.
-  Result<std::string> Secret(const YAML::Node& map, const std::string& field, const std::string& where) const;
+  Result<std::string> Secret(const YAML::Node& map, const std::string& field,
+                             const std::string& where) const;
   std::filesystem::path Resolve(const std::string& name) const;
 
-  Result<void> ReadCluster(const YAML::Node& cluster, const std::string& where, KubeConfig& config) const;
+  Result<void> ReadCluster(const YAML::Node& cluster, const std::string& where,
+                           KubeConfig& config) const;
   Result<void> ReadUser(const YAML::Node& user, const std::string& where, KubeConfig& config) const;
 
   std::string source_;
@@ -52,12 +55,14 @@ Result<YAML::Node> KubeconfigReader::Entry(const YAML::Node& root, const char* l
                                            const char* field, const std::string& name,
                                            const std::string& wanted_by) const {
   const YAML::Node list = root[list_name];
-  const std::string missing = wanted_by + " names " + field + " " + Quoted(name) + ", which the file does not hold";
+  const std::string missing =
+      wanted_by + " names " + field + " " + Quoted(name) + ", which the file does not hold";
   if (!list || list.IsNull()) return Fail(missing);
   if (!list.IsSequence()) return Fail(std::string(list_name) + ": expected a list");
   for (std::size_t i = 0; i < list.size(); ++i) {
     const YAML::Node entry = list[i];
-    if (!entry.IsMap()) return Fail(std::string(list_name) + "[" + std::to_string(i) + "]: expected a map");
+    if (!entry.IsMap())
+      return Fail(std::string(list_name) + "[" + std::to_string(i) + "]: expected a map");
     const YAML::Node entry_name = entry["name"];
     if (!entry_name || !entry_name.IsScalar() || entry_name.Scalar() != name) continue;
     const YAML::Node body = entry[field];
@@ -73,7 +78,8 @@ Result<std::string> KubeconfigReader::String(const YAML::Node& map, const char* 
                                              const std::string& where) const {
   const YAML::Node value = map[field];
   if (!value || value.IsNull()) return std::string();
-  if (!value.IsScalar()) return Fail((where.empty() ? "" : where + ": ") + field + ": expected a string");
+  if (!value.IsScalar())
+    return Fail((where.empty() ? "" : where + ": ") + field + ": expected a string");
   return value.Scalar();
 }
 
@@ -121,7 +127,8 @@ Result<void> KubeconfigReader::ReadCluster(const YAML::Node& cluster, const std:
   if (!ca) return ca.failure();
   config.ca_pem = std::move(ca).value();
 
-  if (const YAML::Node insecure = cluster["insecure-skip-tls-verify"]; insecure && !insecure.IsNull()) {
+  if (const YAML::Node insecure = cluster["insecure-skip-tls-verify"];
+      insecure && !insecure.IsNull()) {
     bool value = false;
     if (!insecure.IsScalar() || !YAML::convert<bool>::decode(insecure, value)) {
       return Fail(where + ": insecure-skip-tls-verify: expected true or false");
@@ -139,10 +146,14 @@ Result<void> KubeconfigReader::ReadCluster(const YAML::Node& cluster, const std:
 Result<void> KubeconfigReader::ReadUser(const YAML::Node& user, const std::string& where,
                                         KubeConfig& config) const {
   if (user["exec"] && !user["exec"].IsNull()) {
-    return Fail(where + ": exec credential plugins are not supported; use a token, a token file or a client certificate");
+    return Fail(where +
+                ": exec credential plugins are not supported; use a token, a token file or a "
+                "client certificate");
   }
   if (user["auth-provider"] && !user["auth-provider"].IsNull()) {
-    return Fail(where + ": auth-provider is not supported; use a token, a token file or a client certificate");
+    return Fail(
+        where +
+        ": auth-provider is not supported; use a token, a token file or a client certificate");
   }
   for (const char* unsupported : {"username", "password", "as", "as-uid"}) {
     Result<std::string> value = String(user, unsupported, where);
@@ -162,8 +173,9 @@ Result<void> KubeconfigReader::ReadUser(const YAML::Node& user, const std::strin
   Result<std::string> key = Secret(user, "client-key", where);
   if (!key) return key.failure();
   if (cert->empty() != key->empty()) {
-    return Fail(where + ": " + (cert->empty() ? "client-key is set without client-certificate"
-                                              : "client-certificate is set without client-key"));
+    return Fail(where + ": " +
+                (cert->empty() ? "client-key is set without client-certificate"
+                               : "client-certificate is set without client-key"));
   }
   config.client_cert_pem = std::move(cert).value();
   config.client_key_pem = std::move(key).value();
@@ -175,7 +187,8 @@ Result<KubeConfig> KubeconfigReader::Read(std::string_view yaml_text) {
   try {
     root = YAML::Load(std::string(yaml_text));
   } catch (const YAML::Exception& error) {
-    const std::string at = error.mark.is_null() ? "" : " (line " + std::to_string(error.mark.line + 1) + ")";
+    const std::string at =
+        error.mark.is_null() ? "" : " (line " + std::to_string(error.mark.line + 1) + ")";
     return Fail("not valid YAML: " + error.msg + at);
   }
   if (!root.IsMap()) return Fail("expected a map at the top");
@@ -196,7 +209,8 @@ Result<KubeConfig> KubeconfigReader::Read(std::string_view yaml_text) {
   KubeConfig config;
   Result<YAML::Node> cluster = Entry(root, "clusters", "cluster", *cluster_name, context_where);
   if (!cluster) return cluster.failure();
-  if (Result<void> read = ReadCluster(*cluster, "cluster " + Quoted(*cluster_name), config); !read) {
+  if (Result<void> read = ReadCluster(*cluster, "cluster " + Quoted(*cluster_name), config);
+      !read) {
     return read.failure();
   }
   // A context without a user is anonymous, which an API server may allow for /version.
@@ -212,7 +226,8 @@ Result<KubeConfig> KubeconfigReader::Read(std::string_view yaml_text) {
 
 }  // namespace
 
-Result<KubeConfig> ParseKubeconfig(std::string_view yaml_text, const std::filesystem::path& base_dir) {
+Result<KubeConfig> ParseKubeconfig(std::string_view yaml_text,
+                                   const std::filesystem::path& base_dir) {
   // yaml-cpp reports through exceptions, and a conversion deep inside may throw one we did
   // not foresee; none may leave the module.
   try {

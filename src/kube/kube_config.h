@@ -36,14 +36,16 @@ struct KubeConfig {
 // names. Errors name the field at fault; what the client could not honour (exec plugins,
 // auth providers, basic auth, impersonation, proxy-url, tls-server-name) is an error too.
 // LoadKubeconfig reads the file and takes its directory as `base_dir`; its errors name it.
-Result<KubeConfig> ParseKubeconfig(std::string_view yaml_text, const std::filesystem::path& base_dir);
+Result<KubeConfig> ParseKubeconfig(std::string_view yaml_text,
+                                   const std::filesystem::path& base_dir);
 Result<KubeConfig> LoadKubeconfig(const std::filesystem::path& path);
 
 // The environment, as a function, so that tests need not change the process's own.
 using Environment = std::function<std::optional<std::string>(const std::string& name)>;
 Environment ProcessEnvironment();
 
-inline constexpr std::string_view kServiceAccountDir = "/var/run/secrets/kubernetes.io/serviceaccount";
+inline constexpr std::string_view kServiceAccountDir =
+    "/var/run/secrets/kubernetes.io/serviceaccount";
 
 // InClusterConfig is client-go's rest.InClusterConfig: https://KUBERNETES_SERVICE_HOST:
 // KUBERNETES_SERVICE_PORT (an IPv6 host in brackets), the CA from <account_dir>/ca.crt and

@@ -10,7 +10,8 @@ void Deliver(std::string_view line, const std::function<void(std::string_view)>&
 
 }  // namespace
 
-bool LineSplitter::Feed(std::string_view bytes, const std::function<void(std::string_view)>& on_line) {
+bool LineSplitter::Feed(std::string_view bytes,
+                        const std::function<void(std::string_view)>& on_line) {
   if (pending_.size() > kMaxLine) return false;
   std::size_t newline = bytes.find('\n');
   // The first newline completes the line held from before, if any.

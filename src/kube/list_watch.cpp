@@ -45,11 +45,16 @@ std::string UrlEncode(const std::string& value) {
 }
 
 ListWatch::ListWatch(KubeClient& client, ListWatchTarget target, OnUpdate on_update, Log log)
-    : client_(client), target_(std::move(target)), on_update_(std::move(on_update)), log_(std::move(log)) {}
+    : client_(client),
+      target_(std::move(target)),
+      on_update_(std::move(on_update)),
+      log_(std::move(log)) {}
 
 ListWatch::~ListWatch() { Stop(); }
 
-void ListWatch::Start() { thread_ = std::thread([this] { Run(); }); }
+void ListWatch::Start() {
+  thread_ = std::thread([this] { Run(); });
+}
 
 void ListWatch::Stop() {
   {
@@ -67,7 +72,8 @@ std::string ListWatch::Describe() const {
 
 std::string ListWatch::Query(const std::string& extra) const {
   std::string query = target_.collection + "?";
-  if (!target_.field_selector.empty()) query += "fieldSelector=" + UrlEncode(target_.field_selector) + "&";
+  if (!target_.field_selector.empty())
+    query += "fieldSelector=" + UrlEncode(target_.field_selector) + "&";
   return query + extra;
 }
 
@@ -86,7 +92,8 @@ void ListWatch::Run() {
       listed = listed_version.ok();
       if (!listed) {
         log_("watch: " + listed_version.error());
-        log_("watch: listing " + Describe() + " failed; retrying in " + std::to_string(backoff) + " s");
+        log_("watch: listing " + Describe() + " failed; retrying in " + std::to_string(backoff) +
+             " s");
         if (!Sleep(backoff)) return;
         backoff = NextBackoff(backoff);
         continue;
@@ -111,17 +118,20 @@ void ListWatch::Run() {
 Result<std::string> ListWatch::List() {
   Result<HttpResponse> response = client_.Send({.target = Query("limit=500")});
   if (!response) return Unavailable(response.error());
-  if (response->status != 200) return Unavailable("listing " + Describe() + ": " + StatusMessage(*response));
+  if (response->status != 200)
+    return Unavailable("listing " + Describe() + ": " + StatusMessage(*response));
   nlohmann::json list = nlohmann::json::parse(response->body, nullptr, false);
   const std::string listed_version = JsonStringAt(list, {"metadata", "resourceVersion"});
   nlohmann::json* items = list.is_object() && list.contains("items") ? &list["items"] : nullptr;
   if (listed_version.empty() || !items || !items->is_array()) {
-    return Unavailable("listing " + Describe() + " gave a body that is not a list with a resourceVersion");
+    return Unavailable("listing " + Describe() +
+                       " gave a body that is not a list with a resourceVersion");
   }
   // A node's slices are few; more than one page of them means something else is wrong, and
   // a partial list would be read as deletions, so it is refused rather than used.
   if (!JsonStringAt(list, {"metadata", "continue"}).empty()) {
-    return Unavailable("listing " + Describe() + " gave more than 500 objects; refusing a partial list");
+    return Unavailable("listing " + Describe() +
+                       " gave more than 500 objects; refusing a partial list");
   }
   WatchUpdate update{.kind = WatchUpdate::Kind::kReplaceAll};
   for (nlohmann::json& item : *items) {
@@ -151,7 +161,8 @@ bool ListWatch::WatchFrom(std::string& resource_version) {
             const std::string message = JsonStringAt(event->object, {"message"});
             // 410 Gone: the version is older than the server keeps. Any other error event
             // also leaves the stream's state unknown; a new list is the safe answer.
-            log_("watch: " + Describe() + ": the server ended the watch: " + message + "; listing again");
+            log_("watch: " + Describe() + ": the server ended the watch: " + message +
+                 "; listing again");
             relist = true;
             return;
           }
@@ -175,7 +186,8 @@ bool ListWatch::WatchFrom(std::string& resource_version) {
   }
   if (relist) return false;
   if (end->status == 410) {
-    log_("watch: " + Describe() + ": resource version " + resource_version + " is gone; listing again");
+    log_("watch: " + Describe() + ": resource version " + resource_version +
+         " is gone; listing again");
     return false;
   }
   if (end->status != 200) {

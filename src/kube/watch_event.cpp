@@ -12,8 +12,8 @@ struct TypeName {
   WatchEvent::Type type;
 };
 constexpr TypeName kTypes[] = {
-    {"ADDED", WatchEvent::Type::kAdded},       {"MODIFIED", WatchEvent::Type::kModified},
-    {"DELETED", WatchEvent::Type::kDeleted},   {"BOOKMARK", WatchEvent::Type::kBookmark},
+    {"ADDED", WatchEvent::Type::kAdded},     {"MODIFIED", WatchEvent::Type::kModified},
+    {"DELETED", WatchEvent::Type::kDeleted}, {"BOOKMARK", WatchEvent::Type::kBookmark},
     {"ERROR", WatchEvent::Type::kError},
 };
 
@@ -36,7 +36,9 @@ Result<WatchEvent> Parse(std::string_view line) {
       known = true;
     }
   }
-  if (!known) return fail("type: \"" + type_name.substr(0, 40) + "\" is not ADDED, MODIFIED, DELETED, BOOKMARK or ERROR");
+  if (!known)
+    return fail("type: \"" + type_name.substr(0, 40) +
+                "\" is not ADDED, MODIFIED, DELETED, BOOKMARK or ERROR");
 
   nlohmann::json* object = root.contains("object") ? &root["object"] : nullptr;
   if (!object) return fail("object: missing");
@@ -47,7 +49,8 @@ Result<WatchEvent> Parse(std::string_view line) {
     const nlohmann::json* metadata = reader.Member(*object, "object", "metadata");
     if (!metadata || !reader.Object(*metadata, "object.metadata")) return fail(reader.error());
     const nlohmann::json* version = reader.Member(*metadata, "object.metadata", "resourceVersion");
-    if (!version || !reader.String(*version, "object.metadata.resourceVersion", event.resource_version)) {
+    if (!version ||
+        !reader.String(*version, "object.metadata.resourceVersion", event.resource_version)) {
       return fail(reader.error());
     }
     if (event.resource_version.empty()) return fail("object.metadata.resourceVersion: empty");

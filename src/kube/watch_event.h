@@ -2,10 +2,9 @@
 // so the parser checks every part it reads and has a fuzz target.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "base/result.h"
 

@@ -43,8 +43,9 @@ Result<CUdevice> FindCudaDevice(const CudaFunctions& cuda, const std::string& pc
       return Error{CudaCallError(cuda, "cuDeviceGet", result)};
     }
     std::array<int, 3> numbers{};
-    constexpr std::array<CUdevice_attribute, 3> kAttributes{
-        CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID};
+    constexpr std::array<CUdevice_attribute, 3> kAttributes{CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID,
+                                                            CU_DEVICE_ATTRIBUTE_PCI_BUS_ID,
+                                                            CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID};
     for (std::size_t i = 0; i < kAttributes.size(); ++i) {
       if (CUresult result = cuda.cuDeviceGetAttribute(&numbers[i], kAttributes[i], device);
           result != CUDA_SUCCESS) {
@@ -63,12 +64,14 @@ Result<CUdevice> FindCudaDevice(const CudaFunctions& cuda, const std::string& pc
 
 Result<void> DescribeCudaDevice(const CudaFunctions& cuda, CUdevice device, NvidiaFacts& facts) {
   char name[256] = {};
-  if (CUresult result = cuda.cuDeviceGetName(name, sizeof name - 1, device); result != CUDA_SUCCESS) {
+  if (CUresult result = cuda.cuDeviceGetName(name, sizeof name - 1, device);
+      result != CUDA_SUCCESS) {
     return Error{CudaCallError(cuda, "cuDeviceGetName", result)};
   }
   facts.name = name;
   int major = 0, minor = 0;
-  if (CUresult result = cuda.cuDeviceComputeCapability(&major, &minor, device); result != CUDA_SUCCESS) {
+  if (CUresult result = cuda.cuDeviceComputeCapability(&major, &minor, device);
+      result != CUDA_SUCCESS) {
     return Error{CudaCallError(cuda, "cuDeviceComputeCapability", result)};
   }
   facts.compute_capability = std::to_string(major) + "." + std::to_string(minor);

@@ -5,7 +5,8 @@
 
 namespace mc {
 
-Result<std::vector<NvDecoderCaps>> QueryDecoderCaps(const CudaFunctions& cuda, const CuvidFunctions& cuvid) {
+Result<std::vector<NvDecoderCaps>> QueryDecoderCaps(const CudaFunctions& cuda,
+                                                    const CuvidFunctions& cuvid) {
   // The loader loads cuvidGetDecoderCaps as optional: drivers before 375 lack it.
   if (!cuvid.cuvidGetDecoderCaps) return Error{"libnvcuvid.so.1 has no cuvidGetDecoderCaps"};
   std::vector<NvDecoderCaps> answers;
@@ -16,7 +17,8 @@ Result<std::vector<NvDecoderCaps>> QueryDecoderCaps(const CudaFunctions& cuda, c
     caps.nBitDepthMinus8 = static_cast<unsigned>(question.bit_depth - 8);
     if (CUresult result = cuvid.cuvidGetDecoderCaps(&caps); result != CUDA_SUCCESS) {
       const std::string call =
-          "cuvidGetDecoderCaps(" + DecoderCapsLabel(question.codec, question.chroma, question.bit_depth) + ")";
+          "cuvidGetDecoderCaps(" +
+          DecoderCapsLabel(question.codec, question.chroma, question.bit_depth) + ")";
       return Error{CudaCallError(cuda, call.c_str(), result)};
     }
     NvDecoderCaps answer;

@@ -37,6 +37,7 @@ inline constexpr std::array<DecodeQuestion, 10> kDecodeQuestions{{
 // QueryDecoderCaps asks every question with the caller's CUDA context current. A failed
 // call fails the query: the parent then publishes every capability false, rather than a
 // partial answer that could look whole.
-Result<std::vector<NvDecoderCaps>> QueryDecoderCaps(const CudaFunctions& cuda, const CuvidFunctions& cuvid);
+Result<std::vector<NvDecoderCaps>> QueryDecoderCaps(const CudaFunctions& cuda,
+                                                    const CuvidFunctions& cuvid);
 
 }  // namespace mc

@@ -24,8 +24,9 @@ bool SameGuid(const GUID& a, const GUID& b) {
 std::string GuidText(const GUID& guid) {
   char buffer[40];
   std::snprintf(buffer, sizeof buffer, "{%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x}",
-                static_cast<unsigned>(guid.Data1), guid.Data2, guid.Data3, guid.Data4[0], guid.Data4[1],
-                guid.Data4[2], guid.Data4[3], guid.Data4[4], guid.Data4[5], guid.Data4[6], guid.Data4[7]);
+                static_cast<unsigned>(guid.Data1), guid.Data2, guid.Data3, guid.Data4[0],
+                guid.Data4[1], guid.Data4[2], guid.Data4[3], guid.Data4[4], guid.Data4[5],
+                guid.Data4[6], guid.Data4[7]);
   return buffer;
 }
 
@@ -69,7 +70,9 @@ std::string NvEncStatusText(NVENCSTATUS status) {
   const char* name = nullptr;
   switch (status) {
 #define MC_NVENC_STATUS(s) \
-  case s: name = #s; break;
+  case s:                  \
+    name = #s;             \
+    break;
     MC_NVENC_STATUS(NV_ENC_SUCCESS)
     MC_NVENC_STATUS(NV_ENC_ERR_NO_ENCODE_DEVICE)
     MC_NVENC_STATUS(NV_ENC_ERR_UNSUPPORTED_DEVICE)

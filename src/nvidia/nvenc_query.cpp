@@ -18,7 +18,9 @@ struct ApiVersion {
 
   // The value of NVENCAPI_VERSION for this version, and of NVENCAPI_STRUCT_VERSION(ver).
   std::uint32_t Value() const { return major | (minor << 24); }
-  std::uint32_t Struct(std::uint32_t version) const { return Value() | (version << 16) | (0x7u << 28); }
+  std::uint32_t Struct(std::uint32_t version) const {
+    return Value() | (version << 16) | (0x7u << 28);
+  }
 };
 
 // The versions this program speaks. 12.0 is preferred because it is the first in which a
@@ -43,7 +45,8 @@ class Nvenc {
       return false;
     }
     std::uint32_t max = 0;
-    if (NVENCSTATUS status = functions_->NvEncodeAPIGetMaxSupportedVersion(&max); status != NV_ENC_SUCCESS) {
+    if (NVENCSTATUS status = functions_->NvEncodeAPIGetMaxSupportedVersion(&max);
+        status != NV_ENC_SUCCESS) {
       facts.unavailable_reason = NvEncCallError("NvEncodeAPIGetMaxSupportedVersion", status);
       return false;
     }
@@ -59,7 +62,8 @@ class Nvenc {
     }
     api_ = at_least(kPreferredApi) ? kPreferredApi : kOldestApi;
     list_.version = api_.Struct(2);
-    if (NVENCSTATUS status = functions_->NvEncodeAPICreateInstance(&list_); status != NV_ENC_SUCCESS) {
+    if (NVENCSTATUS status = functions_->NvEncodeAPICreateInstance(&list_);
+        status != NV_ENC_SUCCESS) {
       facts.unavailable_reason = NvEncCallError("NvEncodeAPICreateInstance", status);
       return false;
     }
@@ -92,32 +96,39 @@ class Nvenc {
   // ReadCodecs fills the codecs the session lists; on failure it says which call failed.
   bool ReadCodecs(void* encoder, NvEncoderFacts& facts) {
     std::vector<GUID> codecs;
-    if (!ReadGuids(facts, "NvEncGetEncodeGUIDs", codecs, [&](std::uint32_t* count) {
-          return list_.nvEncGetEncodeGUIDCount(encoder, count);
-        }, [&](GUID* guids, std::uint32_t size, std::uint32_t* count) {
-          return list_.nvEncGetEncodeGUIDs(encoder, guids, size, count);
-        })) {
+    if (!ReadGuids(
+            facts, "NvEncGetEncodeGUIDs", codecs,
+            [&](std::uint32_t* count) { return list_.nvEncGetEncodeGUIDCount(encoder, count); },
+            [&](GUID* guids, std::uint32_t size, std::uint32_t* count) {
+              return list_.nvEncGetEncodeGUIDs(encoder, guids, size, count);
+            })) {
       return false;
     }
     for (const GUID& guid : codecs) {
       NvEncoderCodec codec;
       codec.codec = NvEncCodecName(guid);
       std::vector<GUID> profiles;
-      if (!ReadGuids(facts, "NvEncGetEncodeProfileGUIDs", profiles, [&](std::uint32_t* count) {
-            return list_.nvEncGetEncodeProfileGUIDCount(encoder, guid, count);
-          }, [&](GUID* guids, std::uint32_t size, std::uint32_t* count) {
-            return list_.nvEncGetEncodeProfileGUIDs(encoder, guid, guids, size, count);
-          })) {
+      if (!ReadGuids(
+              facts, "NvEncGetEncodeProfileGUIDs", profiles,
+              [&](std::uint32_t* count) {
+                return list_.nvEncGetEncodeProfileGUIDCount(encoder, guid, count);
+              },
+              [&](GUID* guids, std::uint32_t size, std::uint32_t* count) {
+                return list_.nvEncGetEncodeProfileGUIDs(encoder, guid, guids, size, count);
+              })) {
         return false;
       }
       for (const GUID& profile : profiles) codec.profiles.push_back(NvEncProfileName(profile));
       int value = 0;
-      if (!ReadCap(encoder, guid, NV_ENC_CAPS_SUPPORT_10BIT_ENCODE, "NV_ENC_CAPS_SUPPORT_10BIT_ENCODE", value, facts)) {
+      if (!ReadCap(encoder, guid, NV_ENC_CAPS_SUPPORT_10BIT_ENCODE,
+                   "NV_ENC_CAPS_SUPPORT_10BIT_ENCODE", value, facts)) {
         return false;
       }
       codec.supports_10bit = value != 0;
-      if (!ReadCap(encoder, guid, NV_ENC_CAPS_WIDTH_MAX, "NV_ENC_CAPS_WIDTH_MAX", codec.max_width, facts) ||
-          !ReadCap(encoder, guid, NV_ENC_CAPS_HEIGHT_MAX, "NV_ENC_CAPS_HEIGHT_MAX", codec.max_height, facts)) {
+      if (!ReadCap(encoder, guid, NV_ENC_CAPS_WIDTH_MAX, "NV_ENC_CAPS_WIDTH_MAX", codec.max_width,
+                   facts) ||
+          !ReadCap(encoder, guid, NV_ENC_CAPS_HEIGHT_MAX, "NV_ENC_CAPS_HEIGHT_MAX",
+                   codec.max_height, facts)) {
         return false;
       }
       facts.codecs.push_back(std::move(codec));
@@ -127,7 +138,8 @@ class Nvenc {
 
  private:
   template <typename Count, typename List>
-  bool ReadGuids(NvEncoderFacts& facts, const char* call, std::vector<GUID>& out, Count count_of, List list_of) {
+  bool ReadGuids(NvEncoderFacts& facts, const char* call, std::vector<GUID>& out, Count count_of,
+                 List list_of) {
     std::uint32_t count = 0;
     if (NVENCSTATUS status = count_of(&count); status != NV_ENC_SUCCESS) {
       facts.unavailable_reason = NvEncCallError((std::string(call) + " (count)").c_str(), status);
@@ -145,12 +157,15 @@ class Nvenc {
     return true;
   }
 
-  bool ReadCap(void* encoder, GUID codec, NV_ENC_CAPS cap, const char* name, int& value, NvEncoderFacts& facts) {
+  bool ReadCap(void* encoder, GUID codec, NV_ENC_CAPS cap, const char* name, int& value,
+               NvEncoderFacts& facts) {
     NV_ENC_CAPS_PARAM param{};
     param.version = api_.Struct(1);
     param.capsToQuery = cap;
-    if (NVENCSTATUS status = list_.nvEncGetEncodeCaps(encoder, codec, &param, &value); status != NV_ENC_SUCCESS) {
-      facts.unavailable_reason = NvEncCallError((std::string("NvEncGetEncodeCaps(") + name + ")").c_str(), status);
+    if (NVENCSTATUS status = list_.nvEncGetEncodeCaps(encoder, codec, &param, &value);
+        status != NV_ENC_SUCCESS) {
+      facts.unavailable_reason =
+          NvEncCallError((std::string("NvEncGetEncodeCaps(") + name + ")").c_str(), status);
       return false;
     }
     return true;
@@ -204,7 +219,8 @@ NvSessionCount CountEncodeSessions(CUcontext context) {
     sessions.push_back(encoder);
   }
   if (count.stopped_by.empty()) {
-    count.stopped_by = "the test's own limit of " + std::to_string(kMaxMeasuredSessions) + " sessions";
+    count.stopped_by =
+        "the test's own limit of " + std::to_string(kMaxMeasuredSessions) + " sessions";
   }
   count.opened = static_cast<std::int32_t>(sessions.size());
   for (void* encoder : sessions) nvenc.CloseSession(encoder);

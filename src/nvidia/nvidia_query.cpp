@@ -38,15 +38,18 @@ std::string LoadError(const std::string& library, const std::string& log) {
 
 }  // namespace
 
-Result<NvidiaFacts> QueryNvidiaDriver(const std::string& pci_address, const NvidiaQueryOptions& options) {
+Result<NvidiaFacts> QueryNvidiaDriver(const std::string& pci_address,
+                                      const NvidiaQueryOptions& options) {
   const std::optional<std::string> address = NormalisePciAddress(pci_address);
   if (!address) return InvalidInput("\"" + pci_address + "\" is not a PCI address");
 
   std::string log;
   CudaLibrary cuda_library;
-  if (cuda_load_functions(&cuda_library.functions, &log) != 0) return Unavailable(LoadError("libcuda.so.1", log));
+  if (cuda_load_functions(&cuda_library.functions, &log) != 0)
+    return Unavailable(LoadError("libcuda.so.1", log));
   const CudaFunctions& cuda = *cuda_library.functions;
-  if (CUresult result = cuda.cuInit(0); result != CUDA_SUCCESS) return Unavailable(CudaCallError(cuda, "cuInit", result));
+  if (CUresult result = cuda.cuInit(0); result != CUDA_SUCCESS)
+    return Unavailable(CudaCallError(cuda, "cuInit", result));
 
   Result<CUdevice> device = FindCudaDevice(cuda, *address);
   if (!device) return device.failure();
@@ -65,7 +68,8 @@ Result<NvidiaFacts> QueryNvidiaDriver(const std::string& pci_address, const Nvid
 
   CuvidLibrary cuvid_library;
   log.clear();
-  if (cuvid_load_functions(&cuvid_library.functions, &log) != 0) return Unavailable(LoadError("libnvcuvid.so.1", log));
+  if (cuvid_load_functions(&cuvid_library.functions, &log) != 0)
+    return Unavailable(LoadError("libnvcuvid.so.1", log));
   Result<std::vector<NvDecoderCaps>> decoders = QueryDecoderCaps(cuda, *cuvid_library.functions);
   if (!decoders) return decoders.failure();
   facts.decoders = std::move(decoders).value();

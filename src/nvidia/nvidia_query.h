@@ -20,6 +20,7 @@ struct NvidiaQueryOptions {
 // decoder caps call fails: the parent then publishes every capability false. NVENC is not
 // required: without it the facts say the encoder is unavailable and why. A missing
 // driver version (NVML) is a warning.
-Result<NvidiaFacts> QueryNvidiaDriver(const std::string& pci_address, const NvidiaQueryOptions& options = {});
+Result<NvidiaFacts> QueryNvidiaDriver(const std::string& pci_address,
+                                      const NvidiaQueryOptions& options = {});
 
 }  // namespace mc

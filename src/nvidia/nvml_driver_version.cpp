@@ -29,18 +29,21 @@ Result<std::string> NvmlDriverVersion() {
   Library nvml{dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL)};
   if (!nvml.handle) {
     const char* detail = dlerror();
-    return Error{std::string("cannot load libnvidia-ml.so.1") + (detail ? std::string(" (") + detail + ")" : "")};
+    return Error{std::string("cannot load libnvidia-ml.so.1") +
+                 (detail ? std::string(" (") + detail + ")" : "")};
   }
   auto init = reinterpret_cast<NvmlInit>(dlsym(nvml.handle, "nvmlInit_v2"));
   auto shutdown = reinterpret_cast<NvmlShutdown>(dlsym(nvml.handle, "nvmlShutdown"));
-  auto get_version = reinterpret_cast<NvmlSystemGetDriverVersion>(dlsym(nvml.handle, "nvmlSystemGetDriverVersion"));
+  auto get_version = reinterpret_cast<NvmlSystemGetDriverVersion>(
+      dlsym(nvml.handle, "nvmlSystemGetDriverVersion"));
   auto error_string = reinterpret_cast<NvmlErrorString>(dlsym(nvml.handle, "nvmlErrorString"));
   if (!init || !shutdown || !get_version) {
     return Error{"libnvidia-ml.so.1 lacks nvmlInit_v2, nvmlShutdown or nvmlSystemGetDriverVersion"};
   }
   auto failure = [&](const char* call, NvmlReturn result) {
     const char* text = error_string ? error_string(result) : nullptr;
-    return Error{std::string(call) + " failed: " + (text ? text : "NVML error") + " (" + std::to_string(result) + ")"};
+    return Error{std::string(call) + " failed: " + (text ? text : "NVML error") + " (" +
+                 std::to_string(result) + ")"};
   };
   if (NvmlReturn result = init(); result != 0) return failure("nvmlInit_v2", result);
   char version[kVersionBufferSize] = {};

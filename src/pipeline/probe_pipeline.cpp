@@ -37,21 +37,25 @@ const Gpu* NvidiaGpuAt(const std::vector<Gpu>& nvidia, const Gpu& gpu) {
 DeviceReport NamedGpuMissing(const ProbeRequest& request, const NamedPciDevice& named) {
   const std::string why = named.pci_address.empty()
                               ? "no PCI address is known for this render node"
-                              : "sysfs (" + request.roots.sysfs + "/class/drm) shows no render node of the PCI device " +
+                              : "sysfs (" + request.roots.sysfs +
+                                    "/class/drm) shows no render node of the PCI device " +
                                     named.pci_address;
-  Gpu gpu{.bus = named.pci_address.empty() ? "" : "pci", .pci_address = named.pci_address,
+  Gpu gpu{.bus = named.pci_address.empty() ? "" : "pci",
+          .pci_address = named.pci_address,
           .device_name = named.device_name};
   return {.gpu = gpu, .device = BuildVaDevice(gpu, Error{why}), .failure = why};
 }
 
 // PathsOfNamedDevices finds the render node of each named GPU; the GPUs sysfs shows none of
 // are reported as failed at once.
-std::vector<std::string> PathsOfNamedDevices(const ProbeRequest& request, PciNames& names, ProbeResult& result) {
+std::vector<std::string> PathsOfNamedDevices(const ProbeRequest& request, PciNames& names,
+                                             ProbeResult& result) {
   std::map<std::string, std::string> render_node_at;
   if (Result<std::vector<std::string>> listed = ListRenderNodes(request.roots)) {
     for (const std::string& node : *listed) {
       const Gpu gpu = DescribeRenderNode(request.roots, node, names);
-      if (!gpu.pci_address.empty()) render_node_at.emplace(gpu.pci_address, request.roots.dev + "/dri/" + node);
+      if (!gpu.pci_address.empty())
+        render_node_at.emplace(gpu.pci_address, request.roots.dev + "/dri/" + node);
     }
   }
   std::vector<std::string> paths;
@@ -74,8 +78,9 @@ Targets Discover(const ProbeRequest& request, ProbeResult& result) {
   const std::vector<Gpu> nvidia_gpus = nvidia ? *nvidia : std::vector<Gpu>{};
 
   std::vector<std::string> nodes;
-  const std::vector<std::string> paths =
-      request.named_devices.empty() ? request.render_nodes : PathsOfNamedDevices(request, names, result);
+  const std::vector<std::string> paths = request.named_devices.empty()
+                                             ? request.render_nodes
+                                             : PathsOfNamedDevices(request, names, result);
   if (paths.empty() && request.named_devices.empty()) {
     Result<std::vector<std::string>> listed = ListRenderNodes(request.roots);
     if (listed) {
@@ -130,10 +135,12 @@ DeviceReport NvidiaReport(Gpu gpu, const Result<NvidiaFacts>& facts, std::size_t
     return report;
   }
   report.nvidia_facts = *facts;
-  report.driver = facts->name + ", driver " + (facts->driver_version.empty() ? "of unknown version" : facts->driver_version);
+  report.driver = facts->name + ", driver " +
+                  (facts->driver_version.empty() ? "of unknown version" : facts->driver_version);
   report.warnings = NvidiaWarnings(*facts);
   if (facts->sessions) {
-    report.warnings.push_back("the session-slot test opened " + std::to_string(facts->sessions->opened) +
+    report.warnings.push_back("the session-slot test opened " +
+                              std::to_string(facts->sessions->opened) +
                               " encode sessions at once; then: " + facts->sessions->stopped_by);
   }
   return report;
@@ -143,7 +150,8 @@ DeviceReport NvidiaReport(Gpu gpu, const Result<NvidiaFacts>& facts, std::size_t
 
 ProbeResult ProbeGpus(const ProbeRequest& request) {
   ProbeResult result;
-  result.searched = request.roots.sysfs + "/class/drm and " + request.roots.sysfs + "/bus/pci/devices";
+  result.searched =
+      request.roots.sysfs + "/class/drm and " + request.roots.sysfs + "/bus/pci/devices";
   const Targets targets = Discover(request, result);
 
   // Every query runs at once, whichever API it asks, so the probe takes as long as its
@@ -157,12 +165,13 @@ ProbeResult ProbeGpus(const ProbeRequest& request) {
 
   for (std::size_t i = 0; i < targets.va.size(); ++i) {
     result.reports.push_back(
-        VaReport(targets.va[i], FactsFromOutcome<VaFacts>(outcomes[i], request.query.deadline, &ParseVaFacts)));
+        VaReport(targets.va[i],
+                 FactsFromOutcome<VaFacts>(outcomes[i], request.query.deadline, &ParseVaFacts)));
   }
   std::vector<Result<NvidiaFacts>> nvidia_facts;
   for (std::size_t i = 0; i < targets.nvidia.size(); ++i) {
-    nvidia_facts.push_back(FactsFromOutcome<NvidiaFacts>(outcomes[targets.va.size() + i], request.query.deadline,
-                                                         &ParseNvidiaFacts));
+    nvidia_facts.push_back(FactsFromOutcome<NvidiaFacts>(
+        outcomes[targets.va.size() + i], request.query.deadline, &ParseNvidiaFacts));
   }
   const std::size_t capped_gpus = SessionCappedGpus(nvidia_facts);
   for (std::size_t i = 0; i < targets.nvidia.size(); ++i) {
@@ -173,7 +182,8 @@ ProbeResult ProbeGpus(const ProbeRequest& request) {
 }
 
 std::vector<std::string> LogLines(const DeviceReport& report) {
-  const std::string where = report.gpu.render_node.empty() ? report.gpu.pci_address : report.gpu.render_node;
+  const std::string where =
+      report.gpu.render_node.empty() ? report.gpu.pci_address : report.gpu.render_node;
   const std::string head = "capabilities: " + report.device.name + " (" + where;
   std::vector<std::string> lines;
   if (report.failure) {
@@ -187,8 +197,10 @@ std::vector<std::string> LogLines(const DeviceReport& report) {
     }
     lines.push_back(std::move(line));
   }
-  for (const std::string& warning : report.warnings) lines.push_back(head + "): warning: " + warning);
-  for (const std::string& problem : report.gpu.problems) lines.push_back(head + "): warning: " + problem);
+  for (const std::string& warning : report.warnings)
+    lines.push_back(head + "): warning: " + warning);
+  for (const std::string& problem : report.gpu.problems)
+    lines.push_back(head + "): warning: " + problem);
   return lines;
 }
 

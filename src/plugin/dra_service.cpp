@@ -23,11 +23,13 @@ struct Api {
   using UnprepareOut = UnprepareResponse;
 };
 
-using ApiV1 = Api<v1::DRAPlugin::Service, v1::NodePrepareResourcesRequest, v1::NodePrepareResourcesResponse,
-                  v1::NodeUnprepareResourcesRequest, v1::NodeUnprepareResourcesResponse>;
+using ApiV1 =
+    Api<v1::DRAPlugin::Service, v1::NodePrepareResourcesRequest, v1::NodePrepareResourcesResponse,
+        v1::NodeUnprepareResourcesRequest, v1::NodeUnprepareResourcesResponse>;
 using ApiV1beta1 =
-    Api<v1beta1::DRAPlugin::Service, v1beta1::NodePrepareResourcesRequest, v1beta1::NodePrepareResourcesResponse,
-        v1beta1::NodeUnprepareResourcesRequest, v1beta1::NodeUnprepareResourcesResponse>;
+    Api<v1beta1::DRAPlugin::Service, v1beta1::NodePrepareResourcesRequest,
+        v1beta1::NodePrepareResourcesResponse, v1beta1::NodeUnprepareResourcesRequest,
+        v1beta1::NodeUnprepareResourcesResponse>;
 
 template <class A>
 class DraService final : public A::Base {
@@ -45,14 +47,16 @@ class DraService final : public A::Base {
         answer.set_error("the plugin has no way to check claims");
         continue;
       }
-      Result<std::vector<PreparedDevice>> checked = checker_(claim.namespace_(), claim.name(), claim.uid());
+      Result<std::vector<PreparedDevice>> checked =
+          checker_(claim.namespace_(), claim.name(), claim.uid());
       if (!checked) {
         answer.set_error(checked.error());
         continue;
       }
       for (const PreparedDevice& prepared : *checked) {
         auto* device = answer.add_devices();
-        for (const std::string& request : prepared.request_names) device->add_request_names(request);
+        for (const std::string& request : prepared.request_names)
+          device->add_request_names(request);
         device->set_pool_name(prepared.pool_name);
         device->set_device_name(prepared.device_name);
         if constexpr (requires { device->set_share_id(std::string()); }) {  // v1 only

@@ -20,10 +20,11 @@ struct Api {
   static constexpr auto kUnhealthy = Unhealthy;
 };
 
-using ApiV1alpha1 = Api<v1alpha1::DRAResourceHealth::Service, v1alpha1::NodeWatchResourcesRequest,
-                        v1alpha1::NodeWatchResourcesResponse, v1alpha1::HEALTHY, v1alpha1::UNHEALTHY>;
-using ApiV1 = Api<v1::DRAResourceHealth::Service, v1::NodeWatchResourcesRequest, v1::NodeWatchResourcesResponse,
-                  v1::HEALTHY, v1::UNHEALTHY>;
+using ApiV1alpha1 =
+    Api<v1alpha1::DRAResourceHealth::Service, v1alpha1::NodeWatchResourcesRequest,
+        v1alpha1::NodeWatchResourcesResponse, v1alpha1::HEALTHY, v1alpha1::UNHEALTHY>;
+using ApiV1 = Api<v1::DRAResourceHealth::Service, v1::NodeWatchResourcesRequest,
+                  v1::NodeWatchResourcesResponse, v1::HEALTHY, v1::UNHEALTHY>;
 
 // The kubelet cuts longer messages itself; cutting here keeps the cut between characters.
 // A proto3 string must be UTF-8 or the kubelet fails to parse the whole message, and a
@@ -33,7 +34,8 @@ constexpr std::size_t kMaxMessage = 1024;
 template <class A>
 class HealthService final : public A::Base {
  public:
-  HealthService(const HealthBoard& board, HealthStreamSettings settings, const std::atomic<bool>& stopping)
+  HealthService(const HealthBoard& board, HealthStreamSettings settings,
+                const std::atomic<bool>& stopping)
       : board_(board), settings_(std::move(settings)), stopping_(stopping) {}
 
   grpc::Status NodeWatchResources(grpc::ServerContext* context, const typename A::In*,
@@ -44,7 +46,8 @@ class HealthService final : public A::Base {
     while (!context->IsCancelled() && !stopping_.load()) {
       HealthSnapshot snapshot = board_.Snapshot();
       const auto now = std::chrono::steady_clock::now();
-      if (!sent_once || snapshot.version != sent_version || now - sent_at >= settings_.resend_every) {
+      if (!sent_once || snapshot.version != sent_version ||
+          now - sent_at >= settings_.resend_every) {
         // A failed write means the kubelet closed the stream.
         if (!writer->Write(ToResponse(snapshot))) break;
         sent_once = true;
@@ -59,8 +62,9 @@ class HealthService final : public A::Base {
  private:
   typename A::Out ToResponse(const HealthSnapshot& snapshot) const {
     typename A::Out response;
-    const auto unix_seconds =
-        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+    const auto unix_seconds = std::chrono::duration_cast<std::chrono::seconds>(
+                                  std::chrono::system_clock::now().time_since_epoch())
+                                  .count();
     for (const auto& [name, health] : snapshot.devices) {
       auto* device = response.add_devices();
       device->mutable_device()->set_pool_name(settings_.pool_name);
@@ -79,12 +83,14 @@ class HealthService final : public A::Base {
 
 }  // namespace
 
-std::unique_ptr<grpc::Service> MakeHealthServiceV1alpha1(const HealthBoard& board, HealthStreamSettings settings,
+std::unique_ptr<grpc::Service> MakeHealthServiceV1alpha1(const HealthBoard& board,
+                                                         HealthStreamSettings settings,
                                                          const std::atomic<bool>& stopping) {
   return std::make_unique<HealthService<ApiV1alpha1>>(board, std::move(settings), stopping);
 }
 
-std::unique_ptr<grpc::Service> MakeHealthServiceV1(const HealthBoard& board, HealthStreamSettings settings,
+std::unique_ptr<grpc::Service> MakeHealthServiceV1(const HealthBoard& board,
+                                                   HealthStreamSettings settings,
                                                    const std::atomic<bool>& stopping) {
   return std::make_unique<HealthService<ApiV1>>(board, std::move(settings), stopping);
 }

@@ -28,9 +28,11 @@ struct HealthStreamSettings {
 };
 
 // `board` and `stopping` outlive the services.
-std::unique_ptr<grpc::Service> MakeHealthServiceV1alpha1(const HealthBoard& board, HealthStreamSettings settings,
+std::unique_ptr<grpc::Service> MakeHealthServiceV1alpha1(const HealthBoard& board,
+                                                         HealthStreamSettings settings,
                                                          const std::atomic<bool>& stopping);
-std::unique_ptr<grpc::Service> MakeHealthServiceV1(const HealthBoard& board, HealthStreamSettings settings,
+std::unique_ptr<grpc::Service> MakeHealthServiceV1(const HealthBoard& board,
+                                                   HealthStreamSettings settings,
                                                    const std::atomic<bool>& stopping);
 
 }  // namespace mc::plugin

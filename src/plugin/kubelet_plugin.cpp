@@ -22,17 +22,21 @@ std::unique_ptr<grpc::Server> ServeOn(const std::filesystem::path& socket,
 }  // namespace
 
 std::vector<std::string> SupportedVersions() {
-  return {"v1.DRAPlugin", "v1beta1.DRAPlugin", "v1.DRAResourceHealth", "v1alpha1.DRAResourceHealth"};
+  return {"v1.DRAPlugin", "v1beta1.DRAPlugin", "v1.DRAResourceHealth",
+          "v1alpha1.DRAResourceHealth"};
 }
 
 Result<std::unique_ptr<KubeletPlugin>> KubeletPlugin::Start(const KubeletPluginConfig& config,
-                                                            ClaimChecker checker, const HealthBoard& board,
+                                                            ClaimChecker checker,
+                                                            const HealthBoard& board,
                                                             PluginLog log) {
   if (config.driver_name.empty()) return Error{"the kubelet plugin needs a driver name"};
   std::unique_ptr<KubeletPlugin> plugin(new KubeletPlugin());
   // The kubelet dials the endpoint exactly as GetInfo names it, so it must be absolute.
-  plugin->plugin_socket_ = std::filesystem::absolute(config.plugins_dir / config.driver_name / "dra.sock");
-  plugin->registration_socket_ = std::filesystem::absolute(config.registry_dir / (config.driver_name + "-reg.sock"));
+  plugin->plugin_socket_ =
+      std::filesystem::absolute(config.plugins_dir / config.driver_name / "dra.sock");
+  plugin->registration_socket_ =
+      std::filesystem::absolute(config.registry_dir / (config.driver_name + "-reg.sock"));
 
   for (const auto& socket : {plugin->plugin_socket_, plugin->registration_socket_}) {
     if (Result<void> prepared = PrepareSocketPath(socket); !prepared) return prepared.failure();
@@ -43,13 +47,14 @@ Result<std::unique_ptr<KubeletPlugin>> KubeletPlugin::Start(const KubeletPluginC
   services.push_back(MakeDraServiceV1beta1(std::move(checker)));
   services.push_back(MakeHealthServiceV1alpha1(board, config.health, plugin->stopping_));
   services.push_back(MakeHealthServiceV1(board, config.health, plugin->stopping_));
-  plugin->plugin_server_ =
-      ServeOn(plugin->plugin_socket_, {services[0].get(), services[1].get(), services[2].get(), services[3].get()});
-  if (!plugin->plugin_server_) return Error{"could not listen on " + plugin->plugin_socket_.string()};
+  plugin->plugin_server_ = ServeOn(plugin->plugin_socket_, {services[0].get(), services[1].get(),
+                                                            services[2].get(), services[3].get()});
+  if (!plugin->plugin_server_)
+    return Error{"could not listen on " + plugin->plugin_socket_.string()};
 
   services.push_back(MakeRegistrationService(
-      RegistrationInfo{config.driver_name, plugin->plugin_socket_.string(), SupportedVersions()}, std::move(log),
-      &plugin->registered_));
+      RegistrationInfo{config.driver_name, plugin->plugin_socket_.string(), SupportedVersions()},
+      std::move(log), &plugin->registered_));
   plugin->registration_server_ = ServeOn(plugin->registration_socket_, {services[4].get()});
   if (!plugin->registration_server_) {
     plugin->Shutdown(std::chrono::milliseconds(0));

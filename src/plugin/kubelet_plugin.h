@@ -7,15 +7,15 @@
 // missing. Shutdown removes both sockets, the registration one first.
 #pragma once
 
+#include <grpcpp/grpcpp.h>
+#include <grpcpp/impl/service_type.h>
+
 #include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <grpcpp/grpcpp.h>
-#include <grpcpp/impl/service_type.h>
 
 #include "base/result.h"
 #include "plugin/claim_checker.h"
@@ -41,7 +41,8 @@ std::vector<std::string> SupportedVersions();
 class KubeletPlugin {
  public:
   // Start serves until Shutdown. `board` must outlive the plugin.
-  static Result<std::unique_ptr<KubeletPlugin>> Start(const KubeletPluginConfig& config, ClaimChecker checker,
+  static Result<std::unique_ptr<KubeletPlugin>> Start(const KubeletPluginConfig& config,
+                                                      ClaimChecker checker,
                                                       const HealthBoard& board, PluginLog log);
   ~KubeletPlugin();
   KubeletPlugin(const KubeletPlugin&) = delete;

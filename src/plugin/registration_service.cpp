@@ -20,20 +20,23 @@ class RegistrationService final : public pluginregistration::Registration::Servi
     reply->set_type(kDraPluginType);
     reply->set_name(info_.driver_name);
     reply->set_endpoint(info_.endpoint);
-    for (const std::string& version : info_.supported_versions) reply->add_supported_versions(version);
+    for (const std::string& version : info_.supported_versions)
+      reply->add_supported_versions(version);
     return grpc::Status::OK;
   }
 
   // A rejection means pods with our claims will never start on this node, so it is logged
   // with the kubelet's reason rather than only counted.
-  grpc::Status NotifyRegistrationStatus(grpc::ServerContext*, const pluginregistration::RegistrationStatus* status,
+  grpc::Status NotifyRegistrationStatus(grpc::ServerContext*,
+                                        const pluginregistration::RegistrationStatus* status,
                                         pluginregistration::RegistrationStatusResponse*) override {
     registered_->store(status->plugin_registered());
     if (!log_) return grpc::Status::OK;
     if (status->plugin_registered()) {
       log_("plugin: the kubelet registered " + info_.driver_name + " at " + info_.endpoint);
     } else {
-      log_("plugin: ERROR: the kubelet rejected the registration of " + info_.driver_name + ": " + status->error());
+      log_("plugin: ERROR: the kubelet rejected the registration of " + info_.driver_name + ": " +
+           status->error());
     }
     return grpc::Status::OK;
   }

@@ -3,13 +3,13 @@
 // reports with NotifyRegistrationStatus whether it accepted us.
 #pragma once
 
+#include <grpcpp/grpcpp.h>
+#include <grpcpp/impl/service_type.h>
+
 #include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <grpcpp/grpcpp.h>
-#include <grpcpp/impl/service_type.h>
 
 #include "plugin/claim_checker.h"
 

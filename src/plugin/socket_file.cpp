@@ -8,8 +8,8 @@ namespace fs = std::filesystem;
 
 Result<void> PrepareSocketPath(const fs::path& socket) {
   if (socket.string().size() > kMaxSocketPath) {
-    return Error{"socket path " + socket.string() + " is longer than the " + std::to_string(kMaxSocketPath) +
-                 " bytes a unix socket allows"};
+    return Error{"socket path " + socket.string() + " is longer than the " +
+                 std::to_string(kMaxSocketPath) + " bytes a unix socket allows"};
   }
   std::error_code error;
   fs::create_directories(socket.parent_path(), error);

@@ -12,8 +12,8 @@
 namespace mc::pool {
 
 struct PressureConfig {
-  double depth_waves = 2;             // P = 1 when the queue is this many full waves deep
-  Duration age_full = Seconds(900);   // or when the oldest pending job is this old
+  double depth_waves = 2;            // P = 1 when the queue is this many full waves deep
+  Duration age_full = Seconds(900);  // or when the oldest pending job is this old
 };
 
 struct HysteresisConfig {

@@ -35,7 +35,8 @@ const ConfigField kFields[] = {
      [](PoolConfig& c) -> FieldRef { return &c.vendors.nvenc_session_reserve; }},
     {"pressure", "depth_waves", 0.1, 100,
      [](PoolConfig& c) -> FieldRef { return &c.pressure.depth_waves; }},
-    {"pressure", "age_full", 1, 86400, [](PoolConfig& c) -> FieldRef { return &c.pressure.age_full; }},
+    {"pressure", "age_full", 1, 86400,
+     [](PoolConfig& c) -> FieldRef { return &c.pressure.age_full; }},
     {"hysteresis", "up_threshold", 0, 1,
      [](PoolConfig& c) -> FieldRef { return &c.hysteresis.up_threshold; }},
     {"hysteresis", "up_window", 1, 3600,
@@ -81,15 +82,20 @@ const ConfigField kFields[] = {
      [](PoolConfig& c) -> FieldRef { return &c.gates.large_min_download_mbps; }},
     {"gates", "large_min_vram_free_mb", 0, kNoLimit,
      [](PoolConfig& c) -> FieldRef { return &c.gates.large_min_vram_free_mb; }},
-    {"gates", "xl_min_weight", 0, 100, [](PoolConfig& c) -> FieldRef { return &c.gates.xl_min_weight; }},
+    {"gates", "xl_min_weight", 0, 100,
+     [](PoolConfig& c) -> FieldRef { return &c.gates.xl_min_weight; }},
     {"wake", "pressure", 0, 1, [](PoolConfig& c) -> FieldRef { return &c.wake.pressure; }},
     {"wake", "sustain", 0, 86400, [](PoolConfig& c) -> FieldRef { return &c.wake.sustain; }},
-    {"wake", "max_concurrent", 0, 1000, [](PoolConfig& c) -> FieldRef { return &c.wake.max_concurrent; }},
+    {"wake", "max_concurrent", 0, 1000,
+     [](PoolConfig& c) -> FieldRef { return &c.wake.max_concurrent; }},
     {"wake", "spacing", 0, 86400, [](PoolConfig& c) -> FieldRef { return &c.wake.spacing; }},
     {"wake", "max_per_day", 0, 1000, [](PoolConfig& c) -> FieldRef { return &c.wake.max_per_day; }},
-    {"wake", "boot_timeout", 1, 86400, [](PoolConfig& c) -> FieldRef { return &c.wake.boot_timeout; }},
-    {"wake", "sleep_after", 0, 7 * 86400, [](PoolConfig& c) -> FieldRef { return &c.wake.sleep_after; }},
-    {"queue", "stale_after", 1, 86400, [](PoolConfig& c) -> FieldRef { return &c.queue.stale_after; }},
+    {"wake", "boot_timeout", 1, 86400,
+     [](PoolConfig& c) -> FieldRef { return &c.wake.boot_timeout; }},
+    {"wake", "sleep_after", 0, 7 * 86400,
+     [](PoolConfig& c) -> FieldRef { return &c.wake.sleep_after; }},
+    {"queue", "stale_after", 1, 86400,
+     [](PoolConfig& c) -> FieldRef { return &c.queue.stale_after; }},
 };
 
 const char* const kVendors[] = {"nvidia", "intel", nullptr};
@@ -125,9 +131,9 @@ Result<void> ReadField(const ConfigField& field, const YAML::Node& node, PoolCon
   } else if (Duration** duration = std::get_if<Duration*>(&ref)) {
     Duration value{};
     if (!ReadDuration(node, value) || !in_range(value.count())) {
-      return KeyError(file, path,
-                      "expected a duration (seconds, or a number with s, m or h)" +
-                          Between(field, true));
+      return KeyError(
+          file, path,
+          "expected a duration (seconds, or a number with s, m or h)" + Between(field, true));
     }
     **duration = value;
   } else if (PerClass** per_class = std::get_if<PerClass*>(&ref)) {
@@ -144,7 +150,8 @@ Result<void> ReadField(const ConfigField& field, const YAML::Node& node, PoolCon
       (**per_class)[Index(*job_class)] = value;
     }
   } else if (auto** strings = std::get_if<std::vector<std::string>*>(&ref)) {
-    if (!node.IsSequence()) return KeyError(file, path, "expected a list of vendors (nvidia, intel)");
+    if (!node.IsSequence())
+      return KeyError(file, path, "expected a list of vendors (nvidia, intel)");
     (*strings)->clear();
     for (std::size_t i = 0; i < node.size(); ++i) {
       std::string vendor;

@@ -26,7 +26,7 @@ std::string_view ActionKindName(ActionKind kind);
 struct Action {
   ActionKind kind;
   std::string worker;
-  int concurrency = 0;            // kEnable
+  int concurrency = 0;              // kEnable
   ClassMask classes = kEveryClass;  // kSetClasses
   ReasonCode reason;
 };

@@ -12,8 +12,7 @@ bool PassesLargeGates(const WorkerStatus& worker, const GateConfig& gates) {
   if (worker.realtime_factor_ewma < gates.large_min_realtime_factor) return false;
   if (worker.download_mbps < gates.large_min_download_mbps) return false;
   // VA-API devices share system memory; only a discrete NVIDIA GPU has a VRAM floor.
-  if (worker.vendor == "nvidia" &&
-      worker.vram_free_mb.value_or(0) < gates.large_min_vram_free_mb) {
+  if (worker.vendor == "nvidia" && worker.vram_free_mb.value_or(0) < gates.large_min_vram_free_mb) {
     return false;
   }
   return true;

@@ -32,8 +32,8 @@ inline constexpr ClassMask Bit(JobClass job_class) {
 
 // What PeerTube states of a job before anyone runs it.
 struct JobShape {
-  int resolution = 1080;         // output height
-  int source_resolution = 0;     // input height, 0 when unknown
+  int resolution = 1080;      // output height
+  int source_resolution = 0;  // input height, 0 when unknown
   int fps = 30;
   Duration duration = Seconds(60);  // the video's length
   bool av1_source = false;

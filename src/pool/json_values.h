@@ -4,9 +4,8 @@
 // always send.
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace mc::pool {
 

@@ -58,8 +58,9 @@ class Cycle {
         ScaleDown();
         Sleep();
       } else if (decision_.demand > 0) {
-        Say(MakeReason(ReasonCode::kPressureBelowUp, "",
-                       {{"p", P()}, {"threshold", FormatPressure(config_.hysteresis.up_threshold)}}));
+        Say(MakeReason(
+            ReasonCode::kPressureBelowUp, "",
+            {{"p", P()}, {"threshold", FormatPressure(config_.hysteresis.up_threshold)}}));
       }
     }
     return std::move(decision_);
@@ -175,10 +176,9 @@ class Cycle {
       if (evidence_failed) fault = "a job finished without hardware evidence";
       if (fault.empty()) continue;
 
-      const bool serving = record.state == ManagerState::kActive ||
-                           record.state == ManagerState::kWarm ||
-                           (record.state == ManagerState::kDraining &&
-                            record.drain_cause == DrainCause::kScaleDown);
+      const bool serving =
+          record.state == ManagerState::kActive || record.state == ManagerState::kWarm ||
+          (record.state == ManagerState::kDraining && record.drain_cause == DrainCause::kScaleDown);
       const bool draining_for_fault =
           record.state == ManagerState::kDraining && record.drain_cause == DrainCause::kFault;
       // A fault that persists is one fault, counted when first seen; a further job without
@@ -186,11 +186,10 @@ class Cycle {
       if (!serving && !(draining_for_fault && evidence_failed)) continue;
       const bool was_active = record.state == ManagerState::kActive;
       auto& failures = record.failures;
-      failures.erase(std::remove_if(failures.begin(), failures.end(),
-                                    [&](TimePoint at) {
-                                      return now_ - at > config_.failure.failure_window;
-                                    }),
-                     failures.end());
+      failures.erase(
+          std::remove_if(failures.begin(), failures.end(),
+                         [&](TimePoint at) { return now_ - at > config_.failure.failure_window; }),
+          failures.end());
       failures.push_back(now_);
       if (static_cast<int>(failures.size()) >= config_.failure.failures_to_cooldown) {
         Enter(record, ManagerState::kCooldown);
@@ -309,15 +308,15 @@ class Cycle {
       const std::string words = GateWords(bucket.need, config_.gates);
       const std::string class_name(JobClassName(bucket.need.job_class));
       if (!bucket.pool_can) {
-        Say(MakeReason(ReasonCode::kClassUnservable, "",
-                       {{"class", class_name}, {"count", std::to_string(bucket.count)},
-                        {"gates", words}}));
+        Say(MakeReason(
+            ReasonCode::kClassUnservable, "",
+            {{"class", class_name}, {"count", std::to_string(bucket.count)}, {"gates", words}}));
         continue;
       }
       if (!bucket.active_can) {
-        Say(MakeReason(ReasonCode::kClassGated, "",
-                       {{"class", class_name}, {"count", std::to_string(bucket.count)},
-                        {"gates", words}}));
+        Say(MakeReason(
+            ReasonCode::kClassGated, "",
+            {{"class", class_name}, {"count", std::to_string(bucket.count)}, {"gates", words}}));
       }
       demand += bucket.count;
       oldest = std::max(oldest, bucket.oldest);
@@ -373,8 +372,10 @@ class Cycle {
   void UpdateWindows() {
     const double p = decision_.pressure;
     const auto track = [&](std::optional<TimePoint>& since, bool holds) {
-      if (!holds) since.reset();
-      else if (!since) since = now_;
+      if (!holds)
+        since.reset();
+      else if (!since)
+        since = now_;
     };
     track(state().high_since, p >= config_.hysteresis.up_threshold);
     track(state().low_since, p <= config_.hysteresis.down_threshold);
@@ -431,7 +432,8 @@ class Cycle {
     if (active >= config_.hysteresis.min_active) return false;
     if (!SpacingAllows()) return true;
     if (!Promote(ReasonCode::kBelowMinActive, active)) {
-      Say(MakeReason(ReasonCode::kNoCandidate, "", {{"p", P()}, {"detail", " to reach min_active"}}));
+      Say(MakeReason(ReasonCode::kNoCandidate, "",
+                     {{"p", P()}, {"detail", " to reach min_active"}}));
     }
     return true;
   }
@@ -485,7 +487,8 @@ class Cycle {
       WorkerRecord& record = state().workers[i];
       const WorkerStatus& status = *status_[i];
       if (!status.probe_ok) {
-        if (said++ < kCandidateReasonsPerCycle) Say(MakeReason(ReasonCode::kProbeRed, record.name, {}));
+        if (said++ < kCandidateReasonsPerCycle)
+          Say(MakeReason(ReasonCode::kProbeRed, record.name, {}));
         continue;
       }
       if (status.probe_age >= config_.hysteresis.probe_max_age) {
@@ -691,7 +694,8 @@ class Cycle {
       WorkerRecord& record = state().workers[i];
       const WorkerStatus* status = Readable(i);
       if (record.state != ManagerState::kSpare || !status || status->active_jobs != 0 ||
-          !status->wakeable || status->on_battery || now_ - record.since < config_.wake.sleep_after) {
+          !status->wakeable || status->on_battery ||
+          now_ - record.since < config_.wake.sleep_after) {
         continue;
       }
       const Duration idle = now_ - record.since;
@@ -718,7 +722,8 @@ Decision Decide(const PoolState& state, const Signals& signals, TimePoint now,
   return Cycle(state, signals, now, config).Run();
 }
 
-Decision Decide(PoolState&& state, const Signals& signals, TimePoint now, const PoolConfig& config) {
+Decision Decide(PoolState&& state, const Signals& signals, TimePoint now,
+                const PoolConfig& config) {
   return Cycle(std::move(state), signals, now, config).Run();
 }
 

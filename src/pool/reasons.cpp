@@ -16,9 +16,11 @@ constexpr ReasonTemplate kReasons[] = {
     {R::kFaultDrain, "fault-drain", "{worker} drained at once: {fault} (bypasses hysteresis)"},
     {R::kCooldown, "cooldown",
      "{worker} to COOLDOWN until {until}: {count} faults within {window}"},
-    {R::kCooldownOver, "cooldown-over", "{worker} back to SPARE: cooldown over and its probe is green"},
+    {R::kCooldownOver, "cooldown-over",
+     "{worker} back to SPARE: cooldown over and its probe is green"},
     {R::kDrained, "drained", "{worker} back to SPARE: drained, no job left on it"},
-    {R::kVendorDisabled, "vendor-disabled", "{worker} drained at once: vendor {vendor} is disabled"},
+    {R::kVendorDisabled, "vendor-disabled",
+     "{worker} drained at once: vendor {vendor} is disabled"},
     {R::kQueueLost, "queue-lost",
      "queue signal {how} for {age}: holding, no scale-down on missing data"},
     {R::kClassUnservable, "class-unservable",
@@ -31,7 +33,8 @@ constexpr ReasonTemplate kReasons[] = {
     {R::kSessionShiftOver, "session-shift-over",
      "{worker} takes S and M jobs again: NVENC sessions {active} of {cap}"},
     {R::kBelowMinActive, "below-min-active",
-     "{worker} promoted to ACTIVE at concurrency {concurrency}: {active} ACTIVE, min_active is {min}"},
+     "{worker} promoted to ACTIVE at concurrency {concurrency}: {active} ACTIVE, min_active is "
+     "{min}"},
     {R::kPromoted, "promoted",
      "{worker} promoted to ACTIVE at concurrency {concurrency}: P {p} >= {threshold} for "
      "{sustained}, highest weight {weight} for class {class}"},

@@ -50,8 +50,8 @@ struct LastJob {
 
 // WorkerStatus is one worker's status document, read this cycle.
 struct WorkerStatus {
-  std::string name;      // the runner's name, which is unique per PeerTube instance
-  bool readable = true;  // false: the document could not be read this cycle
+  std::string name;               // the runner's name, which is unique per PeerTube instance
+  bool readable = true;           // false: the document could not be read this cycle
   std::string vendor = "nvidia";  // "nvidia", "intel" (VA-API) or "none"
   AdmissionState state = AdmissionState::kDrained;
   int active_jobs = 0;

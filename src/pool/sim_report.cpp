@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdio>
-
 #include <nlohmann/json.hpp>
 
 namespace mc::pool {
@@ -38,9 +37,12 @@ const Measure kMeasures[] = {
 
 std::string Format(double value, const char* unit) {
   char text[48];
-  if (*unit == 'h') std::snprintf(text, sizeof text, "%.2f h", value);
-  else if (*unit == 's') std::snprintf(text, sizeof text, "%.1f s", value);
-  else std::snprintf(text, sizeof text, "%.0f", value);
+  if (*unit == 'h')
+    std::snprintf(text, sizeof text, "%.2f h", value);
+  else if (*unit == 's')
+    std::snprintf(text, sizeof text, "%.1f s", value);
+  else
+    std::snprintf(text, sizeof text, "%.0f", value);
   return text;
 }
 
@@ -48,10 +50,14 @@ std::string Format(double value, const char* unit) {
 std::string XmlText(const std::string& text) {
   std::string out;
   for (char c : text) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
-    else out += c;
+    if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else if (c == '&')
+      out += "&amp;";
+    else
+      out += c;
   }
   return out;
 }
@@ -74,8 +80,8 @@ std::string ResultJson(const SimResult& result) {
   nlohmann::ordered_json out;
   out["policy"] = PolicyKindName(result.policy);
   for (const Measure& measure : kMeasures) {
-    const std::string key = *measure.unit ? std::string(measure.name) + "_" + measure.unit
-                                          : std::string(measure.name);
+    const std::string key =
+        *measure.unit ? std::string(measure.name) + "_" + measure.unit : std::string(measure.name);
     out[key] = measure.value(result);
   }
   out["unservable_jobs"] = result.unservable_ids;
@@ -116,7 +122,8 @@ std::string PressurePlot(const SimResult& result, const std::string& title) {
                 "on (orange, right axis 0..%d)</text>\n"
                 "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" "
                 "stroke=\"#888\"/>\n",
-                kWidth, kHeight, kLeft, XmlText(title).c_str(), most_on, kLeft, kTop, plot_w, plot_h);
+                kWidth, kHeight, kLeft, XmlText(title).c_str(), most_on, kLeft, kTop, plot_w,
+                plot_h);
   svg += text;
   for (double level : {0.15, 0.6, 0.8}) {
     const double y = kTop + plot_h * (1 - level);

@@ -8,10 +8,11 @@ namespace mc::pool {
 
 namespace {
 
-const char* const kWorkerKeys[] = {"name", "count", "vendor", "concurrency", "speed", "startup",
-                                   "boot", "probe_every", "max_height", "av1_dec", "av1_enc",
-                                   "vram_free_mb", "download_mbps", "sessions_cap", "cold",
-                                   "wakeable", "on_battery", "fail", nullptr};
+const char* const kWorkerKeys[] = {"name",          "count",        "vendor",  "concurrency",
+                                   "speed",         "startup",      "boot",    "probe_every",
+                                   "max_height",    "av1_dec",      "av1_enc", "vram_free_mb",
+                                   "download_mbps", "sessions_cap", "cold",    "wakeable",
+                                   "on_battery",    "fail",         nullptr};
 const char* const kFailKeys[] = {"kind", "at", "for", nullptr};
 
 struct FailureName {
@@ -43,9 +44,9 @@ class WorkerReader {
     const auto integer_key = [&](const char* key, int low, int high, int& out) {
       if (error || !node_[key].IsDefined()) return;
       if (!ReadInteger(node_[key], integer) || integer < low || integer > high) {
-        error = KeyError(file_, path_ + "." + key,
-                         "expected an integer between " + std::to_string(low) + " and " +
-                             std::to_string(high));
+        error = KeyError(
+            file_, path_ + "." + key,
+            "expected an integer between " + std::to_string(low) + " and " + std::to_string(high));
       } else {
         out = integer;
       }
@@ -53,8 +54,8 @@ class WorkerReader {
     const auto number_key = [&](const char* key, double low, double& out) {
       if (error || !node_[key].IsDefined()) return;
       if (!ReadNumber(node_[key], number) || number < low) {
-        error = KeyError(file_, path_ + "." + key, "expected a number of at least " +
-                                                       std::to_string(static_cast<int>(low)));
+        error = KeyError(file_, path_ + "." + key,
+                         "expected a number of at least " + std::to_string(static_cast<int>(low)));
       } else {
         out = number;
       }
@@ -70,8 +71,10 @@ class WorkerReader {
     };
     const auto bool_key = [&](const char* key, bool& out) {
       if (error || !node_[key].IsDefined()) return;
-      if (!ReadBool(node_[key], flag)) error = KeyError(file_, path_ + "." + key, "expected true or false");
-      else out = flag;
+      if (!ReadBool(node_[key], flag))
+        error = KeyError(file_, path_ + "." + key, "expected true or false");
+      else
+        out = flag;
     };
     integer_key("count", 1, 100000, count);
     integer_key("concurrency", 1, 64, spec.concurrency);

@@ -30,7 +30,7 @@ struct SimWorkerSpec {
   std::string name;
   std::string vendor = "nvidia";
   int concurrency = 2;
-  double speed = 4;  // realtime factor at 1080p30
+  double speed = 4;       // realtime factor at 1080p30
   double startup_s = 20;  // from "enable" to taking jobs
   double boot_s = 240;    // from a wake to a readable status
   double probe_every_s = 300;

@@ -110,9 +110,8 @@ class Simulation {
     }
     arrivals_.resize(jobs_.size());
     for (std::size_t i = 0; i < jobs_.size(); ++i) arrivals_[i] = static_cast<int>(i);
-    std::stable_sort(arrivals_.begin(), arrivals_.end(), [&](int a, int b) {
-      return jobs_[a].spec->at_s < jobs_[b].spec->at_s;
-    });
+    std::stable_sort(arrivals_.begin(), arrivals_.end(),
+                     [&](int a, int b) { return jobs_[a].spec->at_s < jobs_[b].spec->at_s; });
     horizon_ = std::max(trace.horizon_s, last_arrival_);
     result_.jobs = static_cast<int>(jobs_.size());
 
@@ -157,10 +156,18 @@ class Simulation {
   void SetUpPolicy() {
     int on = 0;
     switch (options_.policy) {
-      case PolicyKind::kOurs: on = options_.config.hysteresis.min_active; break;
-      case PolicyKind::kHpa: on = options_.hpa.min_replicas; break;
-      case PolicyKind::kArc: on = options_.arc.min_runners; break;
-      case PolicyKind::kStatic: on = static_cast<int>(workers_.size()); break;
+      case PolicyKind::kOurs:
+        on = options_.config.hysteresis.min_active;
+        break;
+      case PolicyKind::kHpa:
+        on = options_.hpa.min_replicas;
+        break;
+      case PolicyKind::kArc:
+        on = options_.arc.min_runners;
+        break;
+      case PolicyKind::kStatic:
+        on = static_cast<int>(workers_.size());
+        break;
     }
     for (SimWorker& worker : workers_) {
       if (options_.policy == PolicyKind::kOurs) {
@@ -190,8 +197,7 @@ class Simulation {
   }
 
   void Arrive(double t) {
-    while (next_arrival_ < arrivals_.size() &&
-           jobs_[arrivals_[next_arrival_]].spec->at_s <= t) {
+    while (next_arrival_ < arrivals_.size() && jobs_[arrivals_[next_arrival_]].spec->at_s <= t) {
       const int j = arrivals_[next_arrival_++];
       SimJob& job = jobs_[j];
       job.arrived = true;
@@ -300,9 +306,9 @@ class Simulation {
     ++worker.completed;
     const double height = job.spec->shape.resolution;
     const double pixels = height * height * 16 / 9 * job.spec->shape.fps;
-    worker.last_job = LastJob{job.need.job_class,
-                              pixels * job.spec->shape.duration.count() / job.encode_s / 1e6,
-                              job.spec->shape.duration.count() / job.encode_s};
+    worker.last_job =
+        LastJob{job.need.job_class, pixels * job.spec->shape.duration.count() / job.encode_s / 1e6,
+                job.spec->shape.duration.count() / job.encode_s};
     job.state = JobState::kDone;
     --outstanding_;
     ++result_.completed;
@@ -339,8 +345,9 @@ class Simulation {
     for (int w : free_) {
       SimWorker& worker = workers_[w];
       while (Free(worker, t) && !pending_.empty()) {
-        auto it = std::find_if(pending_.begin(), pending_.end(),
-                               [&](const auto& entry) { return Takes(worker, jobs_[entry.second]); });
+        auto it = std::find_if(pending_.begin(), pending_.end(), [&](const auto& entry) {
+          return Takes(worker, jobs_[entry.second]);
+        });
         if (it == pending_.end()) break;
         const int j = it->second;
         pending_.erase(it);
@@ -358,7 +365,8 @@ class Simulation {
     const JobShape& shape = job.spec->shape;
     const double height = shape.resolution;
     const double pixels = height * height * 16 / 9 * shape.fps;
-    job.encode_s = std::max(0.5, shape.duration.count() * pixels / (kPixels1080p30 * worker.spec->speed));
+    job.encode_s =
+        std::max(0.5, shape.duration.count() * pixels / (kPixels1080p30 * worker.spec->speed));
     // Download of the source (about 5 Mb/s of video) and a fixed cost for the rest.
     const double transfer_s =
         2 + shape.duration.count() * 5 / std::max(1.0, worker.spec->download_mbps);
@@ -380,11 +388,16 @@ class Simulation {
         status.state = running >= worker.spec->concurrency ? AdmissionState::kBusy
                                                            : AdmissionState::kAvailable;
         break;
-      case Admission::kDraining: status.state = AdmissionState::kDraining; break;
+      case Admission::kDraining:
+        status.state = AdmissionState::kDraining;
+        break;
       case Admission::kStarting:
-      case Admission::kDrained: status.state = AdmissionState::kDrained; break;
+      case Admission::kDrained:
+        status.state = AdmissionState::kDrained;
+        break;
     }
-    if (worker.FaultActive(FailureKind::kThermal, t)) status.state = AdmissionState::kThermalThrottled;
+    if (worker.FaultActive(FailureKind::kThermal, t))
+      status.state = AdmissionState::kThermalThrottled;
     if (worker.FaultActive(FailureKind::kGpuUnavailable, t) || worker.refusing) {
       status.state = AdmissionState::kGpuUnavailable;
     }
@@ -414,7 +427,8 @@ class Simulation {
   void Observe(double t) {
     // Filled in place, so that their strings keep their storage from one cycle to the next.
     signals_.workers.resize(workers_.size());
-    for (std::size_t i = 0; i < workers_.size(); ++i) FillStatus(workers_[i], t, signals_.workers[i]);
+    for (std::size_t i = 0; i < workers_.size(); ++i)
+      FillStatus(workers_[i], t, signals_.workers[i]);
     signals_.queue.pending.resize(pending_.size());
     std::size_t k = 0;
     for (const auto& [priority, j] : pending_) {
@@ -455,8 +469,8 @@ class Simulation {
   double MarkGateWaits(double t) {
     int slots = 0;
     for (std::size_t i = 0; i < workers_.size(); ++i) {
-      if (Free(workers_[i], t) || (workers_[i].admission == Admission::kAvailable &&
-                                   !workers_[i].running.empty())) {
+      if (Free(workers_[i], t) ||
+          (workers_[i].admission == Admission::kAvailable && !workers_[i].running.empty())) {
         slots += workers_[i].spec->concurrency;
       }
     }
@@ -665,16 +679,21 @@ class Simulation {
 
 std::string_view PolicyKindName(PolicyKind kind) {
   switch (kind) {
-    case PolicyKind::kOurs: return "ours";
-    case PolicyKind::kHpa: return "hpa";
-    case PolicyKind::kArc: return "arc";
-    case PolicyKind::kStatic: return "static";
+    case PolicyKind::kOurs:
+      return "ours";
+    case PolicyKind::kHpa:
+      return "hpa";
+    case PolicyKind::kArc:
+      return "arc";
+    case PolicyKind::kStatic:
+      return "static";
   }
   return "?";
 }
 
 std::optional<PolicyKind> ParsePolicyKind(std::string_view name) {
-  for (PolicyKind kind : {PolicyKind::kOurs, PolicyKind::kHpa, PolicyKind::kArc, PolicyKind::kStatic}) {
+  for (PolicyKind kind :
+       {PolicyKind::kOurs, PolicyKind::kHpa, PolicyKind::kArc, PolicyKind::kStatic}) {
     if (PolicyKindName(kind) == name) return kind;
   }
   return std::nullopt;

@@ -45,11 +45,11 @@ struct SimResult {
   PolicyKind policy = PolicyKind::kOurs;
   int jobs = 0;
   int completed = 0;
-  int unservable = 0;  // no worker of the pool can run it (or its parent) at all
-  int errored = 0;     // failed five times
-  int unfinished = 0;  // still waiting when the simulation gave up; 0 unless something is wrong
-  int interrupted = 0; // killed or aborted by the sizing policy
-  int retries = 0;     // job errors from worker faults, each retried by PeerTube
+  int unservable = 0;   // no worker of the pool can run it (or its parent) at all
+  int errored = 0;      // failed five times
+  int unfinished = 0;   // still waiting when the simulation gave up; 0 unless something is wrong
+  int interrupted = 0;  // killed or aborted by the sizing policy
+  int retries = 0;      // job errors from worker faults, each retried by PeerTube
   int class_gate_waits = 0;
   int promotions = 0;
   int demotions = 0;

@@ -10,9 +10,9 @@ namespace mc::pool {
 namespace {
 
 constexpr long long kMaxHeight = 8640;
-constexpr const char* kKeys[] = {"id", "at", "type", "priority", "resolution", "source_resolution",
-                                 "fps", "duration", "parent", "av1_source", "av1_output",
-                                 "horizon"};
+constexpr const char* kKeys[] = {
+    "id",  "at",       "type",   "priority",   "resolution", "source_resolution",
+    "fps", "duration", "parent", "av1_source", "av1_output", "horizon"};
 
 Error LineError(const std::string& file, std::size_t line, const std::string& what) {
   return InvalidInput(file + ": line " + std::to_string(line) + ": " + what);
@@ -119,7 +119,8 @@ std::string TraceToJsonl(const Trace& trace) {
     if (job.shape.source_resolution) line["source_resolution"] = job.shape.source_resolution;
     line["fps"] = job.shape.fps;
     line["duration"] = job.shape.duration.count();
-    line["parent"] = job.parent.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(job.parent);
+    line["parent"] =
+        job.parent.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(job.parent);
     if (job.shape.av1_source) line["av1_source"] = true;
     if (job.shape.av1_output) line["av1_output"] = true;
     out += line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

@@ -65,12 +65,14 @@ std::string Merge(const nlohmann::json& object, std::map<std::string, Seen>& see
       if (ReadJsonInteger(Member(*output, "resolution"), 1, 8640, number)) {
         job.resolution = static_cast<int>(number);
       }
-      if (ReadJsonInteger(Member(*output, "fps"), 1, 1000, number)) job.fps = static_cast<int>(number);
+      if (ReadJsonInteger(Member(*output, "fps"), 1, 1000, number))
+        job.fps = static_cast<int>(number);
     }
   }
   if (const auto* parent = Member(object, "parent"); parent && !parent->is_null()) {
     // The API gives the parent as an object; a snapshot line as its uuid.
-    if (!ReadJsonString(parent, job.parent) && !ReadJsonString(Member(*parent, "uuid"), job.parent)) {
+    if (!ReadJsonString(parent, job.parent) &&
+        !ReadJsonString(Member(*parent, "uuid"), job.parent)) {
       return "parent: expected a uuid or an object with one";
     }
   }
@@ -159,8 +161,7 @@ Result<Trace> RecordTrace(std::string_view text, const RecordOptions& options,
       out.shape.fps = job->fps;
       out.parent = parent_listed ? job->parent : "";
       // A child's source is its root's output: the max-quality file.
-      out.shape.source_resolution =
-          parent_listed ? source_of[job->parent] : out.shape.resolution;
+      out.shape.source_resolution = parent_listed ? source_of[job->parent] : out.shape.resolution;
       source_of[job->uuid] = out.shape.source_resolution;
       double duration = options.duration_s;
       if (duration <= 0 && job->started && job->finished && *job->finished > *job->started) {

@@ -45,7 +45,8 @@ void AddUploads(Trace& trace, std::mt19937& random, int count, double from_s, do
   std::sort(times.begin(), times.end());
   for (int i = 0; i < count; ++i) {
     const Upload upload = DrawUpload(random);
-    AddUpload(trace, prefix + std::to_string(i + 1), times[i], upload.resolution, upload.duration_s);
+    AddUpload(trace, prefix + std::to_string(i + 1), times[i], upload.resolution,
+              upload.duration_s);
   }
 }
 
@@ -98,7 +99,9 @@ Trace GenerateTrace(TraceShape shape, std::uint32_t variant, double scale) {
   // The failing-worker burst is a burst of its own, not a copy of `burst`.
   std::mt19937 random(shape == TraceShape::kFailingWorker ? variant + 1000 : variant);
   Trace trace;
-  const auto count = [&](int uploads) { return std::max(1, static_cast<int>(std::lround(uploads * scale))); };
+  const auto count = [&](int uploads) {
+    return std::max(1, static_cast<int>(std::lround(uploads * scale)));
+  };
   switch (shape) {
     case TraceShape::kNight: {
       const double hours[] = {0.9, 2.7, 5.2, 7.1};

@@ -5,7 +5,8 @@ namespace mc::pool {
 void ObserveJob(ClassWeight& weight, double output_pixel_rate_mpx_s, JobClass job_class,
                 const WeightConfig& config) {
   const double ratio = output_pixel_rate_mpx_s / config.baseline_mpx_s[Index(job_class)];
-  weight.ewma = weight.jobs == 0 ? ratio : config.lambda * ratio + (1 - config.lambda) * weight.ewma;
+  weight.ewma =
+      weight.jobs == 0 ? ratio : config.lambda * ratio + (1 - config.lambda) * weight.ewma;
   ++weight.jobs;
 }
 

@@ -32,9 +32,12 @@ bool ReadInteger(const YAML::Node& node, int& out) {
 bool ReadBool(const YAML::Node& node, bool& out) {
   if (!node.IsDefined() || !node.IsScalar()) return false;
   const std::string& text = node.Scalar();
-  if (text == "true") out = true;
-  else if (text == "false") out = false;
-  else return false;
+  if (text == "true")
+    out = true;
+  else if (text == "false")
+    out = false;
+  else
+    return false;
   return true;
 }
 
@@ -50,10 +53,20 @@ bool ReadDuration(const YAML::Node& node, Duration& out) {
   double unit = 1;
   if (!text.empty()) {
     switch (text.back()) {
-      case 's': unit = 1; text.pop_back(); break;
-      case 'm': unit = 60; text.pop_back(); break;
-      case 'h': unit = 3600; text.pop_back(); break;
-      default: break;
+      case 's':
+        unit = 1;
+        text.pop_back();
+        break;
+      case 'm':
+        unit = 60;
+        text.pop_back();
+        break;
+      case 'h':
+        unit = 3600;
+        text.pop_back();
+        break;
+      default:
+        break;
     }
   }
   double value = 0;

@@ -3,10 +3,10 @@
 // cannot be read as asked; the caller then names the key and its place in its error.
 #pragma once
 
+#include <yaml-cpp/yaml.h>
+
 #include <optional>
 #include <string>
-
-#include <yaml-cpp/yaml.h>
 
 #include "base/result.h"
 #include "pool/time.h"

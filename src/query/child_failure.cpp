@@ -1,10 +1,10 @@
 #include "query/child_failure.h"
 
-#include "base/text.h"
-
 #include <string.h>
 
 #include <cstdio>
+
+#include "base/text.h"
 
 namespace mc {
 namespace {
@@ -30,7 +30,8 @@ std::optional<std::string> DescribeChildFailure(const ChildOutcome& outcome,
       return "the query was killed by signal " + std::to_string(outcome.code) + " (" +
              sigdescr_np(outcome.code) + ")" + said;
     case ChildOutcome::Kind::kTimedOut:
-      return "the query ran past its deadline of " + SecondsText(deadline) + " and was killed" + said;
+      return "the query ran past its deadline of " + SecondsText(deadline) + " and was killed" +
+             said;
     case ChildOutcome::Kind::kNotStarted:
       return std::string("the query could not start: ") + strerror(outcome.code);
   }

@@ -28,7 +28,8 @@ std::string OutcomesToJson(const std::vector<ChildOutcome>& outcomes) {
     for (const KindName& k : kKindNames) {
       if (k.kind == outcome.kind) kind = k.name;
     }
-    list.push_back({{"kind", kind}, {"code", outcome.code}, {"out", outcome.out}, {"err", outcome.err}});
+    list.push_back(
+        {{"kind", kind}, {"code", outcome.code}, {"out", outcome.out}, {"err", outcome.err}});
   }
   // What drivers print is not always UTF-8; replacing what is not keeps the document whole.
   return list.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";

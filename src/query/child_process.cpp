@@ -44,7 +44,8 @@ void CloseFd(int& fd) {
 // Fork runs `run` in a forked child with its stdout and stderr on the pipes, in a process
 // group of its own like a started child. The child dies with its parent, so a batch that is
 // itself killed leaves no query behind.
-ChildOutcome Fork(const std::function<int()>& run, int out_pipe[2], int err_pipe[2], Running& running) {
+ChildOutcome Fork(const std::function<int()>& run, int out_pipe[2], int err_pipe[2],
+                  Running& running) {
   ChildOutcome outcome;
   std::fflush(nullptr);
   const pid_t pid = fork();
@@ -113,7 +114,8 @@ ChildOutcome Spawn(const ChildSpec& child, Running& running) {
   sigemptyset(&none);
   sigset_t all;
   sigfillset(&all);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  posix_spawnattr_setflags(&attributes,
+                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   posix_spawnattr_setpgroup(&attributes, 0);
   posix_spawnattr_setsigmask(&attributes, &none);
   posix_spawnattr_setsigdefault(&attributes, &all);
@@ -183,8 +185,8 @@ std::vector<ChildOutcome> RunChildren(const std::vector<std::vector<std::string>
   return RunChildren(children, timeout, max_output);
 }
 
-std::vector<ChildOutcome> RunChildren(const std::vector<ChildSpec>& children, std::chrono::milliseconds timeout,
-                                      std::size_t max_output) {
+std::vector<ChildOutcome> RunChildren(const std::vector<ChildSpec>& children,
+                                      std::chrono::milliseconds timeout, std::size_t max_output) {
   std::vector<ChildOutcome> outcomes(children.size());
   std::vector<Running> running(children.size());
   for (std::size_t i = 0; i < children.size(); ++i) {
@@ -199,12 +201,13 @@ std::vector<ChildOutcome> RunChildren(const std::vector<ChildSpec>& children, st
     std::vector<pollfd> fds;
     std::vector<std::pair<std::size_t, Source>> owners;
     for (std::size_t i = 0; i < running.size(); ++i) {
-      if (running[i].pid > 0 && !running[i].exited && running[i].pid_fd < 0 && running[i].out_fd < 0 &&
-          running[i].err_fd < 0) {
+      if (running[i].pid > 0 && !running[i].exited && running[i].pid_fd < 0 &&
+          running[i].out_fd < 0 && running[i].err_fd < 0) {
         Reap(running[i], outcomes[i], /*block=*/true);
       }
-      const std::pair<int, Source> watched[] = {
-          {running[i].out_fd, Source::kOut}, {running[i].err_fd, Source::kErr}, {running[i].pid_fd, Source::kExit}};
+      const std::pair<int, Source> watched[] = {{running[i].out_fd, Source::kOut},
+                                                {running[i].err_fd, Source::kErr},
+                                                {running[i].pid_fd, Source::kExit}};
       for (auto [fd, source] : watched) {
         if (fd < 0) continue;
         fds.push_back({fd, POLLIN, 0});
@@ -212,7 +215,8 @@ std::vector<ChildOutcome> RunChildren(const std::vector<ChildSpec>& children, st
       }
     }
     if (fds.empty()) break;
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (left.count() <= 0) break;
     const int ready = poll(fds.data(), fds.size(), static_cast<int>(left.count()) + 1);
     if (ready < 0 && errno != EINTR) break;

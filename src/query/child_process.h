@@ -34,7 +34,8 @@ struct ChildSpec {
 // the same order. A child still running at the deadline is killed with its whole process
 // group. Output beyond max_output bytes per stream is dropped, so a runaway child cannot
 // exhaust the parent's memory.
-std::vector<ChildOutcome> RunChildren(const std::vector<ChildSpec>& children, std::chrono::milliseconds timeout,
+std::vector<ChildOutcome> RunChildren(const std::vector<ChildSpec>& children,
+                                      std::chrono::milliseconds timeout,
                                       std::size_t max_output = 1 << 20);
 
 // RunChildren runs each argv (argv[0] is the program's path) with the caller's

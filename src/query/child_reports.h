@@ -18,7 +18,8 @@ template <typename Facts>
 Result<Facts> FactsFromOutcome(const ChildOutcome& outcome, std::chrono::milliseconds deadline,
                                Result<Facts> (*parse)(std::string_view)) {
   if (auto failure = DescribeChildFailure(outcome, deadline)) {
-    return outcome.kind == ChildOutcome::Kind::kTimedOut ? DeadlineExceeded(*failure) : Unavailable(*failure);
+    return outcome.kind == ChildOutcome::Kind::kTimedOut ? DeadlineExceeded(*failure)
+                                                         : Unavailable(*failure);
   }
   Result<Facts> facts = parse(outcome.out);
   if (!facts) return InvalidInput("the query wrote a report that does not parse: " + facts.error());
@@ -32,7 +33,8 @@ std::vector<Result<Facts>> FactsFromOutcomes(const std::vector<ChildOutcome>& ou
                                              Result<Facts> (*parse)(std::string_view)) {
   std::vector<Result<Facts>> results;
   results.reserve(outcomes.size());
-  for (const ChildOutcome& outcome : outcomes) results.push_back(FactsFromOutcome(outcome, deadline, parse));
+  for (const ChildOutcome& outcome : outcomes)
+    results.push_back(FactsFromOutcome(outcome, deadline, parse));
   return results;
 }
 

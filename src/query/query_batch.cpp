@@ -3,9 +3,9 @@
 #include <cstdio>
 #include <iostream>
 
+#include "query/child/run_query_target.h"
 #include "query/child_failure.h"
 #include "query/child_outcome_json.h"
-#include "query/child/run_query_target.h"
 
 namespace mc {
 namespace {
@@ -14,16 +14,19 @@ std::vector<ChildOutcome> EveryTargetFailed(std::size_t count, const std::string
   return std::vector<ChildOutcome>(count, ChildOutcome{ChildOutcome::Kind::kExited, 1, "", why});
 }
 
-std::vector<ChildOutcome> ForkQueries(const std::vector<QueryTarget>& targets, std::chrono::milliseconds deadline,
+std::vector<ChildOutcome> ForkQueries(const std::vector<QueryTarget>& targets,
+                                      std::chrono::milliseconds deadline,
                                       const std::function<int(const QueryTarget&)>& query) {
   std::vector<ChildSpec> children;
-  for (const QueryTarget& target : targets) children.push_back({{}, [&query, target] { return query(target); }});
+  for (const QueryTarget& target : targets)
+    children.push_back({{}, [&query, target] { return query(target); }});
   return RunChildren(children, deadline);
 }
 
 }  // namespace
 
-std::vector<ChildOutcome> RunQueryBatch(const QueryCommand& command, const std::vector<QueryTarget>& targets) {
+std::vector<ChildOutcome> RunQueryBatch(const QueryCommand& command,
+                                        const std::vector<QueryTarget>& targets) {
   if (targets.empty()) return {};
   if (command.fork_from_caller) return ForkQueries(targets, command.deadline, RunQueryTarget);
   std::vector<std::string> argv = {command.program, "query-batch", "--deadline-ms",
@@ -34,10 +37,13 @@ std::vector<ChildOutcome> RunQueryBatch(const QueryCommand& command, const std::
     return EveryTargetFailed(targets.size(), "the query batch failed: " + *failure);
   }
   Result<std::vector<ChildOutcome>> outcomes = ParseOutcomes(batch.out);
-  if (!outcomes) return EveryTargetFailed(targets.size(), "the query batch wrote outcomes that do not parse: " + outcomes.error());
+  if (!outcomes)
+    return EveryTargetFailed(
+        targets.size(), "the query batch wrote outcomes that do not parse: " + outcomes.error());
   if (outcomes->size() != targets.size()) {
-    return EveryTargetFailed(targets.size(), "the query batch gave " + std::to_string(outcomes->size()) +
-                                                 " outcomes for " + std::to_string(targets.size()) + " queries");
+    return EveryTargetFailed(targets.size(),
+                             "the query batch gave " + std::to_string(outcomes->size()) +
+                                 " outcomes for " + std::to_string(targets.size()) + " queries");
   }
   return std::move(outcomes).value();
 }

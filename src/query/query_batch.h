@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "query/child_process.h"
-#include "query/query_target.h"
 #include "query/query_command.h"
+#include "query/query_target.h"
 
 namespace mc {
 
@@ -25,7 +25,8 @@ inline constexpr std::chrono::milliseconds kBatchGrace{5000};
 // RunQueryBatch runs the targets' queries in one batch and gives each target's outcome, in
 // order. When the batch itself fails, every target's outcome says so. With
 // command.fork_from_caller set, the queries fork from the caller instead, with no batch.
-std::vector<ChildOutcome> RunQueryBatch(const QueryCommand& command, const std::vector<QueryTarget>& targets);
+std::vector<ChildOutcome> RunQueryBatch(const QueryCommand& command,
+                                        const std::vector<QueryTarget>& targets);
 
 // RunQueryBatchChild is the batch's side: it forks one child per target that runs
 // `query(target)`, waits for them under the deadline, and prints their outcomes as JSON on

@@ -21,8 +21,8 @@ Result<QueryTarget> ParseTargetArgument(std::string_view argument) {
     target.api = QueryTarget::Api::kNvidia;
     target.measure_sessions = kind == "nvidia+sessions";
   } else {
-    return InvalidInput("query target \"" + std::string(argument) + "\" has the unknown kind \"" + std::string(kind) +
-                 "\" (va, nvidia or nvidia+sessions)");
+    return InvalidInput("query target \"" + std::string(argument) + "\" has the unknown kind \"" +
+                        std::string(kind) + "\" (va, nvidia or nvidia+sessions)");
   }
   return target;
 }

@@ -48,10 +48,11 @@ struct DisplayTerminator {
 
 void QueryVideoProcessor(VADisplay display, VaFacts& facts) {
   VAConfigID config = VA_INVALID_ID;
-  VAStatus status = vaCreateConfig(display, VAProfileNone, VAEntrypointVideoProc, nullptr, 0,
-                                   &config);
+  VAStatus status =
+      vaCreateConfig(display, VAProfileNone, VAEntrypointVideoProc, nullptr, 0, &config);
   if (status != VA_STATUS_SUCCESS) {
-    facts.warnings.push_back(VaCallError("vaCreateConfig(VAProfileNone/VAEntrypointVideoProc)", status));
+    facts.warnings.push_back(
+        VaCallError("vaCreateConfig(VAProfileNone/VAEntrypointVideoProc)", status));
     return;
   }
   unsigned count = 0;
@@ -62,11 +63,13 @@ void QueryVideoProcessor(VADisplay display, VaFacts& facts) {
     attributes.resize(std::min<std::size_t>(count, attributes.size()));
   }
   if (status != VA_STATUS_SUCCESS) {
-    facts.warnings.push_back(VaCallError("vaQuerySurfaceAttributes(VAProfileNone/VAEntrypointVideoProc)", status));
+    facts.warnings.push_back(
+        VaCallError("vaQuerySurfaceAttributes(VAProfileNone/VAEntrypointVideoProc)", status));
     attributes.clear();
   }
   for (const VASurfaceAttrib& attribute : attributes) {
-    if (attribute.type != VASurfaceAttribPixelFormat || attribute.value.type != VAGenericValueTypeInteger) {
+    if (attribute.type != VASurfaceAttribPixelFormat ||
+        attribute.value.type != VAGenericValueTypeInteger) {
       continue;
     }
     std::string fourcc = FourccText(static_cast<std::uint32_t>(attribute.value.value.i));
@@ -131,16 +134,17 @@ Result<VaFacts> QueryVaDriver(const std::string& render_node) {
         return attribute.value == VA_ATTRIB_NOT_SUPPORTED ? 0u : attribute.value;
       };
       if (status != VA_STATUS_SUCCESS) {
-        facts.warnings.push_back("vaGetConfigAttributes(" + PairName(profile, entrypoint) +
-                                 ", VAConfigAttribRTFormat and the largest picture size) failed: " +
-                                 vaErrorStr(status));
+        facts.warnings.push_back(
+            "vaGetConfigAttributes(" + PairName(profile, entrypoint) +
+            ", VAConfigAttribRTFormat and the largest picture size) failed: " + vaErrorStr(status));
       } else {
         config.rt_formats = stated(attributes[0]);
         config.max_width = stated(attributes[1]);
         config.max_height = stated(attributes[2]);
       }
       facts.configs.push_back(config);
-      if (profile == VAProfileNone && entrypoint == VAEntrypointVideoProc) has_video_processor = true;
+      if (profile == VAProfileNone && entrypoint == VAEntrypointVideoProc)
+        has_video_processor = true;
     }
   }
   if (has_video_processor) QueryVideoProcessor(display, facts);

@@ -8,11 +8,39 @@ namespace {
 // ffmpeg's options that take no value. Every other option takes one, which is how the gate
 // tells an option's value from an output file. Unknown flags would make the gate misread the
 // line, so the list errs towards ffmpeg 5.1's full set of boolean options.
-constexpr std::array<std::string_view, 33> kFfmpegFlags{
-    {"-y", "-n", "-hide_banner", "-nostdin", "-stdin", "-nostats", "-stats", "-vn", "-an", "-sn", "-dn",
-     "-shortest", "-re", "-copyts", "-start_at_zero", "-benchmark", "-benchmark_all", "-ignore_unknown",
-     "-report", "-xerror", "-debug_ts", "-dump", "-hex", "-autorotate", "-noautorotate", "-accurate_seek",
-     "-noaccurate_seek", "-copytb", "-deinterlace", "-intra", "-psnr", "-qphist", "-vstats"}};
+constexpr std::array<std::string_view, 33> kFfmpegFlags{{"-y",
+                                                         "-n",
+                                                         "-hide_banner",
+                                                         "-nostdin",
+                                                         "-stdin",
+                                                         "-nostats",
+                                                         "-stats",
+                                                         "-vn",
+                                                         "-an",
+                                                         "-sn",
+                                                         "-dn",
+                                                         "-shortest",
+                                                         "-re",
+                                                         "-copyts",
+                                                         "-start_at_zero",
+                                                         "-benchmark",
+                                                         "-benchmark_all",
+                                                         "-ignore_unknown",
+                                                         "-report",
+                                                         "-xerror",
+                                                         "-debug_ts",
+                                                         "-dump",
+                                                         "-hex",
+                                                         "-autorotate",
+                                                         "-noautorotate",
+                                                         "-accurate_seek",
+                                                         "-noaccurate_seek",
+                                                         "-copytb",
+                                                         "-deinterlace",
+                                                         "-intra",
+                                                         "-psnr",
+                                                         "-qphist",
+                                                         "-vstats"}};
 
 bool IsFlag(std::string_view option) {
   return std::find(kFfmpegFlags.begin(), kFfmpegFlags.end(), option) != kFfmpegFlags.end();
@@ -27,34 +55,39 @@ CodecScope ScopeOf(std::string_view option) {
     if (option == base) return CodecScope::kAll;
     if (option.starts_with(base) && option.size() > base.size() + 1 && option[base.size()] == ':') {
       const std::string_view specifier = option.substr(base.size() + 1);
-      return specifier == "v" || specifier.starts_with("v:") ? CodecScope::kVideo : CodecScope::kNone;
+      return specifier == "v" || specifier.starts_with("v:") ? CodecScope::kVideo
+                                                             : CodecScope::kNone;
     }
   }
   return CodecScope::kNone;
 }
 
 bool IsHardwareDecoder(std::string_view name) {
-  return std::find(kHardwareDecoders.begin(), kHardwareDecoders.end(), name) != kHardwareDecoders.end() ||
+  return std::find(kHardwareDecoders.begin(), kHardwareDecoders.end(), name) !=
+             kHardwareDecoders.end() ||
          name.ends_with("_qsv") || name.ends_with("_cuvid");
 }
 
 // EncoderOfThisDevice gives the table's row for an encoder name that this device takes, or
 // nullptr with the reason in `why`.
-const HardwareEncoder* EncoderOfThisDevice(std::string_view name, const GateDevice& device, std::string& why) {
+const HardwareEncoder* EncoderOfThisDevice(std::string_view name, const GateDevice& device,
+                                           std::string& why) {
   for (const HardwareEncoder& encoder : kHardwareEncoders) {
     if (encoder.ffmpeg_name != name) continue;
     if (encoder.api != device.api) {
-      why = std::string(name) + " runs on " + std::string(encoder.api) + ", and this device is asked through " +
-            device.api;
+      why = std::string(name) + " runs on " + std::string(encoder.api) +
+            ", and this device is asked through " + device.api;
       return nullptr;
     }
     if (encoder.qsv_only && device.probe_module != "intel-qsv") {
-      why = std::string(name) + " is Intel QSV's, and this worker's probe module is " + device.probe_module;
+      why = std::string(name) + " is Intel QSV's, and this worker's probe module is " +
+            device.probe_module;
       return nullptr;
     }
     for (std::size_t i = 0; i < kCapabilityKeys.size(); ++i) {
       if (kCapabilityKeys[i].key == encoder.capability_key && !device.capabilities[i]) {
-        why = std::string(name) + " needs " + std::string(encoder.capability_key) + ", which this device does not state";
+        why = std::string(name) + " needs " + std::string(encoder.capability_key) +
+              ", which this device does not state";
         return nullptr;
       }
     }
@@ -76,7 +109,8 @@ struct PendingOptions {
 // decode-only pass, with no encode for a CPU to take over.
 bool IsNullSink(const PendingOptions& pending) {
   return pending.format == "null" &&
-         (pending.video_codec.empty() || pending.video_codec == "wrapped_avframe" || pending.video_codec == "rawvideo");
+         (pending.video_codec.empty() || pending.video_codec == "wrapped_avframe" ||
+          pending.video_codec == "rawvideo");
 }
 
 }  // namespace
@@ -99,7 +133,8 @@ ArgvVerdict JudgeArgv(const std::vector<std::string>& argv, const GateDevice& de
       const std::string& value = argv[++i];
       if (word == "-i") {
         any_input = true;
-        if (pending.hwaccel || IsHardwareDecoder(pending.decoder)) verdict.expectation.decode = true;
+        if (pending.hwaccel || IsHardwareDecoder(pending.decoder))
+          verdict.expectation.decode = true;
         pending = {};
         continue;
       }
@@ -126,7 +161,8 @@ ArgvVerdict JudgeArgv(const std::vector<std::string>& argv, const GateDevice& de
     verdict.outputs.emplace_back(word, encoder.empty() ? "ffmpeg's default" : encoder);
     if (!pending.no_video) {
       if (encoder.empty()) {
-        verdict.reason = "output " + word + " names no video encoder, so ffmpeg would choose a CPU encoder";
+        verdict.reason =
+            "output " + word + " names no video encoder, so ffmpeg would choose a CPU encoder";
         return verdict;
       }
       if (encoder != "copy") {

@@ -33,7 +33,8 @@ Concurrency ResolveConcurrency(const ConcurrencyInputs& inputs) {
       {"ram", Bound(inputs.ram_mb, costs.ram_mb)},
       {"disk", Bound(inputs.disk_gb, costs.disk_gb)},
       {"bw", OptionalBound(inputs.bandwidth_mbps, costs.bandwidth_mbps)},
-      {"config", inputs.configured_max ? std::optional<std::int64_t>(std::max<std::int64_t>(*inputs.configured_max, 0))
+      {"config", inputs.configured_max ? std::optional<std::int64_t>(
+                                             std::max<std::int64_t>(*inputs.configured_max, 0))
                                        : std::nullopt},
   };
   const Limiter* smallest = nullptr;

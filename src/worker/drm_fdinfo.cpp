@@ -7,7 +7,8 @@ namespace {
 
 std::string_view Trim(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) text.remove_suffix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r'))
+    text.remove_suffix(1);
   return text;
 }
 
@@ -31,15 +32,16 @@ bool TakePrefix(std::string_view& key, std::string_view prefix) {
 }
 
 // Store keeps a parsed value under the engine class's name; false when it did not parse.
-bool Store(std::optional<std::uint64_t> value, std::map<std::string, std::uint64_t>& map, std::string_view engine) {
+bool Store(std::optional<std::uint64_t> value, std::map<std::string, std::uint64_t>& map,
+           std::string_view engine) {
   if (!value) return false;
   map[std::string(engine)] = *value;
   return true;
 }
 
 Error Malformed(std::size_t line, std::string_view key, std::string_view expected) {
-  return InvalidInput("fdinfo line " + std::to_string(line) + ": " + std::string(key) + ": expected " +
-                      std::string(expected));
+  return InvalidInput("fdinfo line " + std::to_string(line) + ": " + std::string(key) +
+                      ": expected " + std::string(expected));
 }
 
 }  // namespace
@@ -71,15 +73,18 @@ Result<DrmFdinfo> ParseDrmFdinfo(std::string_view text) {
       if (!id) return Malformed(line_number, key, "an unsigned integer");
       fdinfo.client_id = *id;
     } else if (TakePrefix(name, "drm-engine-capacity-")) {
-      if (!Store(Number(value), fdinfo.engine_capacity, name)) return Malformed(line_number, key, "an unsigned integer");
+      if (!Store(Number(value), fdinfo.engine_capacity, name))
+        return Malformed(line_number, key, "an unsigned integer");
     } else if (TakePrefix(name, "drm-engine-")) {
       if (!Store(Nanoseconds(value), fdinfo.engine_ns, name)) {
         return Malformed(line_number, key, "\"<unsigned integer> ns\"");
       }
     } else if (TakePrefix(name, "drm-total-cycles-")) {
-      if (!Store(Number(value), fdinfo.total_cycles, name)) return Malformed(line_number, key, "an unsigned integer");
+      if (!Store(Number(value), fdinfo.total_cycles, name))
+        return Malformed(line_number, key, "an unsigned integer");
     } else if (TakePrefix(name, "drm-cycles-")) {
-      if (!Store(Number(value), fdinfo.cycles, name)) return Malformed(line_number, key, "an unsigned integer");
+      if (!Store(Number(value), fdinfo.cycles, name))
+        return Malformed(line_number, key, "an unsigned integer");
     }
   }
   if (!has_driver) return NotFound("no drm-driver key: not the fdinfo of a DRM file");

@@ -24,8 +24,9 @@ EvidenceVerdict JudgeEvidence(const EvidenceRecord& record, const Expectation& e
   bool shared_engine = false;
   if (record.nvml) {
     const NvmlEvidence& nvml = *record.nvml;
-    seen << "; NVML: " << nvml.max_sessions_of_tree << " encoder sessions of the tree, encUtil up to "
-         << nvml.max_enc_util << " %, decUtil up to " << nvml.max_dec_util << " % in " << nvml.samples_of_tree
+    seen << "; NVML: " << nvml.max_sessions_of_tree
+         << " encoder sessions of the tree, encUtil up to " << nvml.max_enc_util
+         << " %, decUtil up to " << nvml.max_dec_util << " % in " << nvml.samples_of_tree
          << " samples of the tree";
     if (nvml.max_sessions_of_tree > 0) {
       encode = true;
@@ -43,9 +44,10 @@ EvidenceVerdict JudgeEvidence(const EvidenceRecord& record, const Expectation& e
   if (record.drm) {
     const DrmEvidence& drm = *record.drm;
     const MediaEngineTime& time = drm.time;
-    seen << "; DRM fdinfo of " << drm.clients << " clients: encode " << time.encode_ns << " ns, decode "
-         << time.decode_ns << " ns, video " << time.codec_ns << " ns, video-enhance " << time.enhance_ns
-         << " ns, vcs " << time.codec_cycles << " cycles";
+    seen << "; DRM fdinfo of " << drm.clients << " clients: encode " << time.encode_ns
+         << " ns, decode " << time.decode_ns << " ns, video " << time.codec_ns
+         << " ns, video-enhance " << time.enhance_ns << " ns, vcs " << time.codec_cycles
+         << " cycles";
     if (time.encode_ns > 0 || time.codec_ns > 0 || time.codec_cycles > 0) {
       encode = true;
       shared_engine = time.codec_ns > 0 || time.codec_cycles > 0 || time.encode_ns > 0;
@@ -68,7 +70,8 @@ EvidenceVerdict JudgeEvidence(const EvidenceRecord& record, const Expectation& e
   }
   std::string missing;
   if (expectation.encode && !encode) missing = "no encoder work";
-  if (expectation.decode && !decode) missing += std::string(missing.empty() ? "" : " and ") + "no decoder work";
+  if (expectation.decode && !decode)
+    missing += std::string(missing.empty() ? "" : " and ") + "no decoder work";
   if (!missing.empty()) {
     verdict.evidence = "no hardware evidence (" + missing + " seen): " + seen.str();
     return verdict;

@@ -24,7 +24,8 @@ void KeepLarger(std::uint64_t& kept, std::uint64_t seen) { kept = std::max(kept,
 // ClientKey names one open DRM file: by (pdev, client id) as the usage-stats specification
 // asks, so that a file shared by descriptors or processes counts once.
 std::string ClientKey(const DrmClient& client) {
-  if (client.fdinfo.client_id) return client.fdinfo.pdev + "/" + std::to_string(*client.fdinfo.client_id);
+  if (client.fdinfo.client_id)
+    return client.fdinfo.pdev + "/" + std::to_string(*client.fdinfo.client_id);
   return "pid " + std::to_string(client.pid) + " fd " + std::to_string(client.fd);
 }
 
@@ -56,7 +57,8 @@ void EvidenceSampler::Sample(int root_pid) {
   if (!tree) return;
   last_tree_ = *tree;
   ++record_.samples;
-  record_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  record_.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   record_.cpu_seconds = std::max(record_.cpu_seconds, TreeCpuSeconds(options_.proc_root, *tree));
 
   auto in_tree = [&](std::uint32_t pid) {
@@ -64,7 +66,8 @@ void EvidenceSampler::Sample(int root_pid) {
   };
   if (nvml_) {
     NvmlEvidence& nvml = *record_.nvml;
-    Result<std::vector<NvmlProcessSample>> samples = nvml_->ProcessSamples(nvml_device_, nvml_last_seen_us_);
+    Result<std::vector<NvmlProcessSample>> samples =
+        nvml_->ProcessSamples(nvml_device_, nvml_last_seen_us_);
     if (samples) {
       for (const NvmlProcessSample& sample : *samples) {
         nvml_last_seen_us_ = std::max(nvml_last_seen_us_, sample.timestamp_us);
@@ -73,8 +76,8 @@ void EvidenceSampler::Sample(int root_pid) {
         nvml.max_enc_util = std::max(nvml.max_enc_util, sample.enc_util);
         nvml.max_dec_util = std::max(nvml.max_dec_util, sample.dec_util);
       }
-    } else if (std::find(record_.problems.begin(), record_.problems.end(), "NVML: " + samples.error()) ==
-               record_.problems.end()) {
+    } else if (std::find(record_.problems.begin(), record_.problems.end(),
+                         "NVML: " + samples.error()) == record_.problems.end()) {
       record_.problems.push_back("NVML: " + samples.error());
     }
     Result<std::vector<NvmlEncoderSession>> sessions = nvml_->EncoderSessions(nvml_device_);
@@ -86,8 +89,8 @@ void EvidenceSampler::Sample(int root_pid) {
         nvml.session_ids.insert(session.session_id);
       }
       nvml.max_sessions_of_tree = std::max(nvml.max_sessions_of_tree, of_tree);
-    } else if (std::find(record_.problems.begin(), record_.problems.end(), "NVML: " + sessions.error()) ==
-               record_.problems.end()) {
+    } else if (std::find(record_.problems.begin(), record_.problems.end(),
+                         "NVML: " + sessions.error()) == record_.problems.end()) {
       record_.problems.push_back("NVML: " + sessions.error());
     }
   }
@@ -112,7 +115,8 @@ void EvidenceSampler::SampleCpu(int root_pid) {
   std::vector<int> pids = last_tree_;
   if (std::find(pids.begin(), pids.end(), root_pid) == pids.end()) pids.push_back(root_pid);
   record_.cpu_seconds = std::max(record_.cpu_seconds, TreeCpuSeconds(options_.proc_root, pids));
-  record_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  record_.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
 }
 
 EvidenceRecord EvidenceSampler::Record() const {
@@ -143,7 +147,8 @@ SampledRun RunSampled(const std::vector<std::string>& argv, const SamplerOptions
   posix_spawn_file_actions_init(&actions);
   const std::string log = log_path.empty() ? "/dev/null" : log_path;
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
@@ -201,7 +206,8 @@ SampledRun RunSampled(const std::vector<std::string>& argv, const SamplerOptions
   waitpid(pid, &status, 0);
   run.record = sampler.Record();
   if (run.timed_out) {
-    run.failure = argv[0] + " ran past its deadline of " + std::to_string(deadline.count()) + " ms and was killed";
+    run.failure = argv[0] + " ran past its deadline of " + std::to_string(deadline.count()) +
+                  " ms and was killed";
   } else if (WIFEXITED(status)) {
     run.exit_code = WEXITSTATUS(status);
   } else if (WIFSIGNALED(status)) {

@@ -68,7 +68,8 @@ struct NvmlLibrary::Api {
   NvmlReturn (*shutdown)() = nullptr;
   const char* (*error_string)(NvmlReturn) = nullptr;
   NvmlReturn (*by_pci_bus_id)(const char*, NvmlDevice*) = nullptr;
-  NvmlReturn (*process_utilization)(NvmlDevice, ProcessUtilizationSample*, unsigned int*, unsigned long long) = nullptr;
+  NvmlReturn (*process_utilization)(NvmlDevice, ProcessUtilizationSample*, unsigned int*,
+                                    unsigned long long) = nullptr;
   NvmlReturn (*encoder_sessions)(NvmlDevice, unsigned int*, EncoderSessionInfo*) = nullptr;
   NvmlReturn (*memory_info)(NvmlDevice, Memory*) = nullptr;
   NvmlReturn (*encoder_utilization)(NvmlDevice, unsigned int*, unsigned int*) = nullptr;
@@ -80,7 +81,8 @@ struct NvmlLibrary::Api {
 
   std::string Failure(const char* call, NvmlReturn result) const {
     const char* text = error_string ? error_string(result) : nullptr;
-    return std::string(call) + " failed: " + (text ? text : "NVML error") + " (" + std::to_string(result) + ")";
+    return std::string(call) + " failed: " + (text ? text : "NVML error") + " (" +
+           std::to_string(result) + ")";
   }
   template <typename Function>
   void Bind(Function& function, const char* name) {
@@ -130,13 +132,15 @@ NvmlLibrary::~NvmlLibrary() {
 Result<void*> NvmlLibrary::Device(const std::string& pci_address) const {
   if (!api_->by_pci_bus_id) return Unsupported("NVML lacks nvmlDeviceGetHandleByPciBusId_v2");
   NvmlDevice device = nullptr;
-  if (const NvmlReturn result = api_->by_pci_bus_id(pci_address.c_str(), &device); result != kSuccess) {
+  if (const NvmlReturn result = api_->by_pci_bus_id(pci_address.c_str(), &device);
+      result != kSuccess) {
     return Unavailable(api_->Failure("nvmlDeviceGetHandleByPciBusId_v2", result));
   }
   return device;
 }
 
-Result<std::vector<NvmlProcessSample>> NvmlLibrary::ProcessSamples(void* device, std::uint64_t since_us) const {
+Result<std::vector<NvmlProcessSample>> NvmlLibrary::ProcessSamples(void* device,
+                                                                   std::uint64_t since_us) const {
   if (!api_->process_utilization) return Unsupported("NVML lacks nvmlDeviceGetProcessUtilization");
   // The first call sizes the buffer; its count is a hint, not a count of processes.
   unsigned int count = 0;
@@ -149,7 +153,8 @@ Result<std::vector<NvmlProcessSample>> NvmlLibrary::ProcessSamples(void* device,
   count = static_cast<unsigned int>(raw.size());
   result = api_->process_utilization(device, raw.data(), &count, since_us);
   if (result == kNotFound) return std::vector<NvmlProcessSample>{};
-  if (result != kSuccess) return Unavailable(api_->Failure("nvmlDeviceGetProcessUtilization", result));
+  if (result != kSuccess)
+    return Unavailable(api_->Failure("nvmlDeviceGetProcessUtilization", result));
   std::vector<NvmlProcessSample> samples;
   for (unsigned int i = 0; i < count && i < raw.size(); ++i) {
     const ProcessUtilizationSample& s = raw[i];
@@ -173,18 +178,23 @@ Result<std::vector<NvmlEncoderSession>> NvmlLibrary::EncoderSessions(void* devic
   std::vector<NvmlEncoderSession> sessions;
   for (unsigned int i = 0; i < count && i < raw.size(); ++i) {
     const EncoderSessionInfo& s = raw[i];
-    sessions.push_back({s.sessionId, s.pid, static_cast<std::uint32_t>(s.codecType), s.hResolution, s.vResolution});
+    sessions.push_back({s.sessionId, s.pid, static_cast<std::uint32_t>(s.codecType), s.hResolution,
+                        s.vResolution});
   }
   return sessions;
 }
 
 NvmlTelemetry NvmlLibrary::Telemetry(void* device) const {
   NvmlTelemetry telemetry;
-  auto note = [&](const char* call, NvmlReturn result) { telemetry.problems.push_back(api_->Failure(call, result)); };
+  auto note = [&](const char* call, NvmlReturn result) {
+    telemetry.problems.push_back(api_->Failure(call, result));
+  };
   if (api_->uuid) {
     char uuid[kUuidBufferSize] = {};
-    if (const NvmlReturn r = api_->uuid(device, uuid, kUuidBufferSize); r == kSuccess) telemetry.uuid = uuid;
-    else note("nvmlDeviceGetUUID", r);
+    if (const NvmlReturn r = api_->uuid(device, uuid, kUuidBufferSize); r == kSuccess)
+      telemetry.uuid = uuid;
+    else
+      note("nvmlDeviceGetUUID", r);
   }
   if (api_->memory_info) {
     Memory memory{};

@@ -55,7 +55,8 @@ struct NvmlTelemetry {
 class NvmlLibrary {
  public:
   // Load opens the library (by soname, from the loader's search path) and initialises NVML.
-  static Result<std::unique_ptr<NvmlLibrary>> Load(const std::string& library = "libnvidia-ml.so.1");
+  static Result<std::unique_ptr<NvmlLibrary>> Load(
+      const std::string& library = "libnvidia-ml.so.1");
   ~NvmlLibrary();
   NvmlLibrary(const NvmlLibrary&) = delete;
   NvmlLibrary& operator=(const NvmlLibrary&) = delete;

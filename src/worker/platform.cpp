@@ -18,7 +18,8 @@ std::string FirstLine(const std::string& path) {
 }
 
 std::string Lowercase(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
   return text;
 }
 
@@ -37,8 +38,9 @@ Platform DetectPlatform(const PlatformRoots& roots) {
   if (dxg) seen.push_back(roots.dev + "/dxg exists");
   if (microsoft) seen.push_back("the kernel is Microsoft's (" + platform.kernel + ")");
   if (seen.empty()) {
-    platform.evidence = "no " + roots.dev + "/dxg and a kernel not Microsoft's (" +
-                        (platform.kernel.empty() ? std::string("release unknown") : platform.kernel) + ")";
+    platform.evidence =
+        "no " + roots.dev + "/dxg and a kernel not Microsoft's (" +
+        (platform.kernel.empty() ? std::string("release unknown") : platform.kernel) + ")";
   } else {
     for (std::size_t i = 0; i < seen.size(); ++i) platform.evidence += (i ? "; " : "") + seen[i];
   }

@@ -14,7 +14,8 @@ struct PlatformRoots {
 
 struct Platform {
   bool wsl2 = false;
-  // What showed it, or that nothing did: "/dev/dxg exists; the kernel is 5.15.167.4-microsoft-standard-WSL2".
+  // What showed it, or that nothing did: "/dev/dxg exists; the kernel
+  // is 5.15.167.4-microsoft-standard-WSL2".
   std::string evidence;
   // The kernel release, from proc's sys/kernel/osrelease.
   std::string kernel;

@@ -13,7 +13,8 @@ namespace {
 
 std::string TextAttribute(const Device& device, const char* name) {
   const AttributeValue* value = device.Attribute(name);
-  return value && std::holds_alternative<std::string>(*value) ? std::get<std::string>(*value) : std::string();
+  return value && std::holds_alternative<std::string>(*value) ? std::get<std::string>(*value)
+                                                              : std::string();
 }
 
 bool Names(const DeviceReport& report, const std::string& gpu) {
@@ -38,7 +39,8 @@ ContractDevice DescribeDevice(const DeviceReport& report) {
 }
 
 // The NVENC codec name of each encode key, in kCapabilityKeys' order; empty for the others.
-constexpr std::array<std::string_view, kCapabilityKeys.size()> kNvencCodecOfKey{"H264", "HEVC", "AV1"};
+constexpr std::array<std::string_view, kCapabilityKeys.size()> kNvencCodecOfKey{"H264", "HEVC",
+                                                                                "AV1"};
 
 // VaRuleOf gives the VA-API rule of a published attribute, or nullptr.
 const VaRule* VaRuleOf(std::string_view attribute) {
@@ -70,8 +72,9 @@ void SetLargestEncodeSize(const DeviceReport& report, ProbeContract& contract) {
       const VaRule* rule = VaRuleOf(key.attributes[j]);
       if (!rule || rule->kind != VaRule::Kind::kConfig) continue;
       for (const VaConfig& config : report.va_facts->configs) {
-        const bool listed = std::find(rule->entrypoints.begin(), rule->entrypoints.begin() + rule->entrypoint_count,
-                                      config.entrypoint) != rule->entrypoints.begin() + rule->entrypoint_count;
+        const bool listed =
+            std::find(rule->entrypoints.begin(), rule->entrypoints.begin() + rule->entrypoint_count,
+                      config.entrypoint) != rule->entrypoints.begin() + rule->entrypoint_count;
         if (config.profile != rule->profile || !listed) continue;
         width = std::max<std::int64_t>(width, config.max_width);
         height = std::max<std::int64_t>(height, config.max_height);
@@ -135,43 +138,54 @@ ProbeContract ContractFor(const ProbeResult& probe, const ContractRequest& reque
     asked = FindProbeModule(request.module);
     if (!asked) {
       std::string names;
-      for (const ProbeModule& module : kProbeModules) names += (names.empty() ? "" : ", ") + std::string(module.name);
-      return Refuse(contract, "unknown probe module \"" + request.module + "\"; the modules are " + names);
+      for (const ProbeModule& module : kProbeModules)
+        names += (names.empty() ? "" : ", ") + std::string(module.name);
+      return Refuse(contract,
+                    "unknown probe module \"" + request.module + "\"; the modules are " + names);
     }
   }
-  if (request.gpu.empty()) return Refuse(contract, "no GPU was named; name one by device name or PCI address");
+  if (request.gpu.empty())
+    return Refuse(contract, "no GPU was named; name one by device name or PCI address");
 
-  auto found = std::ranges::find_if(probe.reports, [&](const DeviceReport& report) { return Names(report, request.gpu); });
+  auto found = std::ranges::find_if(
+      probe.reports, [&](const DeviceReport& report) { return Names(report, request.gpu); });
   // A bare number, as PT_WORKER_GPU_DEVICES=0 has it, is the GPU's place in PCI address order,
   // which is the order of the reports and the default order of nvidia-smi.
-  if (!request.gpu.empty() && std::ranges::all_of(request.gpu, [](char c) { return c >= '0' && c <= '9'; }) &&
+  if (!request.gpu.empty() &&
+      std::ranges::all_of(request.gpu, [](char c) { return c >= '0' && c <= '9'; }) &&
       request.gpu.size() < 4) {
     const std::size_t index = std::stoul(request.gpu);
-    if (index < probe.reports.size()) found = probe.reports.begin() + static_cast<std::ptrdiff_t>(index);
+    if (index < probe.reports.size())
+      found = probe.reports.begin() + static_cast<std::ptrdiff_t>(index);
   }
   if (found == probe.reports.end()) {
-    return Refuse(contract, "no GPU \"" + request.gpu + "\" on this machine: " + KnownDevices(probe));
+    return Refuse(contract,
+                  "no GPU \"" + request.gpu + "\" on this machine: " + KnownDevices(probe));
   }
   const DeviceReport& report = *found;
   contract.devices.push_back(DescribeDevice(report));
   const std::string api = TextAttribute(report.device, "api");
   if (!asked) {
     asked = DefaultModuleFor(api);
-    if (!asked) return Refuse(contract, report.device.name + " is asked through api \"" + api + "\", which no probe module reads");
+    if (!asked)
+      return Refuse(contract, report.device.name + " is asked through api \"" + api +
+                                  "\", which no probe module reads");
     contract.probe_module = std::string(asked->name);
   }
   if (asked->api != api) {
     return Refuse(contract, report.device.name + " is asked through " + api + ", not through the " +
-                                std::string(asked->api) + " that probe module " + contract.probe_module + " reads");
+                                std::string(asked->api) + " that probe module " +
+                                contract.probe_module + " reads");
   }
   const std::string pci_vendor = TextAttribute(report.device, "vendor");
   if (!asked->pci_vendor.empty() && pci_vendor != asked->pci_vendor) {
     return Refuse(contract, "probe module " + contract.probe_module + " is for PCI vendor " +
-                                std::string(asked->pci_vendor) + ", and " + report.device.name + " is of vendor " +
-                                (pci_vendor.empty() ? "unknown" : pci_vendor));
+                                std::string(asked->pci_vendor) + ", and " + report.device.name +
+                                " is of vendor " + (pci_vendor.empty() ? "unknown" : pci_vendor));
   }
   if (report.failure) {
-    return Refuse(contract, "the driver query of " + report.device.name + " failed: " + *report.failure);
+    return Refuse(contract,
+                  "the driver query of " + report.device.name + " failed: " + *report.failure);
   }
 
   contract.capabilities = CapabilityFlagsOf(report.device);
@@ -181,7 +195,8 @@ ProbeContract ContractFor(const ProbeResult& probe, const ContractRequest& reque
   SetLargestEncodeSize(report, contract);
   contract.evidence = report.device.name + " (" + report.driver + ") through " + api + " states " +
                       TrueAttributes(report.device);
-  if (contract.max_sessions) contract.evidence += "; encodeSessions " + std::to_string(*contract.max_sessions);
+  if (contract.max_sessions)
+    contract.evidence += "; encodeSessions " + std::to_string(*contract.max_sessions);
   if (!contract.max_width) contract.evidence += "; the driver states no largest encode size";
   if (!EncodesAnything(contract.capabilities)) {
     return Refuse(contract, report.device.name + " encodes nothing: " + EncoderAbsence(report));

@@ -38,7 +38,8 @@ nlohmann::ordered_json ContractJson(const ProbeContract& contract) {
                                {"kernel_driver", device.kernel_driver}});
   }
   json["evidence"] = contract.evidence;
-  json["reason"] = contract.reason ? nlohmann::ordered_json(*contract.reason) : nlohmann::ordered_json(nullptr);
+  json["reason"] =
+      contract.reason ? nlohmann::ordered_json(*contract.reason) : nlohmann::ordered_json(nullptr);
   return json;
 }
 
@@ -48,8 +49,8 @@ std::string ContractTable(const ProbeContract& contract) {
   if (contract.reason) out << "reason:       " << *contract.reason << "\n";
   out << "probe module: " << (contract.probe_module.empty() ? "-" : contract.probe_module) << "\n";
   for (const ContractDevice& device : contract.devices) {
-    out << "device:       " << device.name << " (" << device.pci_address << ", " << device.vendor << ", "
-        << (device.model.empty() ? "unnamed" : device.model) << ")\n";
+    out << "device:       " << device.name << " (" << device.pci_address << ", " << device.vendor
+        << ", " << (device.model.empty() ? "unnamed" : device.model) << ")\n";
   }
   out << "capabilities:";
   for (std::size_t i = 0; i < kCapabilityKeys.size(); ++i) {
@@ -59,9 +60,9 @@ std::string ContractTable(const ProbeContract& contract) {
   auto number = [](const std::optional<std::int64_t>& value) {
     return value ? std::to_string(*value) : std::string("not stated");
   };
-  out << "max sessions: " << number(contract.max_sessions)
+  out << "max sessions: " << number(contract.max_sessions) << "\n";
+  out << "max size:     " << number(contract.max_width) << " x " << number(contract.max_height)
       << "\n";
-  out << "max size:     " << number(contract.max_width) << " x " << number(contract.max_height) << "\n";
   if (!contract.evidence.empty()) out << "evidence:     " << contract.evidence << "\n";
   return out.str();
 }

@@ -66,7 +66,8 @@ std::vector<int> ScanDescendants(const std::string& proc_root, int root) {
   std::vector<int> tree = {root};
   for (std::size_t i = 0; i < tree.size(); ++i) {
     for (const ProcStat& stat : stats) {
-      if (stat.ppid == tree[i] && std::find(tree.begin(), tree.end(), stat.pid) == tree.end()) tree.push_back(stat.pid);
+      if (stat.ppid == tree[i] && std::find(tree.begin(), tree.end(), stat.pid) == tree.end())
+        tree.push_back(stat.pid);
     }
   }
   return tree;
@@ -103,11 +104,13 @@ Result<ProcStat> ParseProcStat(std::string_view line) {
 Result<std::vector<int>> TreePids(const std::string& proc_root, int root) {
   const fs::path root_path = fs::path(proc_root) / std::to_string(root);
   std::error_code error;
-  if (!fs::exists(root_path, error)) return NotFound("no process " + std::to_string(root) + " in " + proc_root);
+  if (!fs::exists(root_path, error))
+    return NotFound("no process " + std::to_string(root) + " in " + proc_root);
   if (!ChildrenOf(root_path)) return ScanDescendants(proc_root, root);
   std::vector<int> tree = {root};
   for (std::size_t i = 0; i < tree.size(); ++i) {
-    const std::optional<std::vector<int>> children = ChildrenOf(fs::path(proc_root) / std::to_string(tree[i]));
+    const std::optional<std::vector<int>> children =
+        ChildrenOf(fs::path(proc_root) / std::to_string(tree[i]));
     if (!children) continue;
     for (int child : *children) {
       if (std::find(tree.begin(), tree.end(), child) == tree.end()) tree.push_back(child);
@@ -125,7 +128,8 @@ double TreeCpuSeconds(const std::string& proc_root, const std::vector<int>& pids
     if (!ReadSmallFile(fs::path(proc_root) / std::to_string(pid) / "stat", line)) continue;
     if (Result<ProcStat> stat = ParseProcStat(line)) ticks += stat->cpu_ticks;
   }
-  return static_cast<double>(ticks) / static_cast<double>(ticks_per_second > 0 ? ticks_per_second : 100);
+  return static_cast<double>(ticks) /
+         static_cast<double>(ticks_per_second > 0 ? ticks_per_second : 100);
 }
 
 std::vector<DrmClient> DrmClients(const std::string& proc_root, const std::vector<int>& pids,
@@ -147,13 +151,16 @@ std::vector<DrmClient> DrmClients(const std::string& proc_root, const std::vecto
       if (!drm) continue;
       std::string text;
       if (!ReadSmallFile(process / "fdinfo" / std::to_string(*fd), text)) {
-        if (problems) problems->push_back("cannot read the fdinfo of PID " + std::to_string(pid) + " fd " + std::to_string(*fd));
+        if (problems)
+          problems->push_back("cannot read the fdinfo of PID " + std::to_string(pid) + " fd " +
+                              std::to_string(*fd));
         continue;
       }
       Result<DrmFdinfo> fdinfo = ParseDrmFdinfo(text);
       if (!fdinfo) {
         if (problems && !fdinfo.failure().IsNotFound()) {
-          problems->push_back("PID " + std::to_string(pid) + " fd " + std::to_string(*fd) + ": " + fdinfo.error());
+          problems->push_back("PID " + std::to_string(pid) + " fd " + std::to_string(*fd) + ": " +
+                              fdinfo.error());
         }
         continue;
       }

@@ -9,7 +9,8 @@ namespace {
 std::optional<std::int64_t> Integer(std::string_view text) {
   std::int64_t value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size() || text.empty() || value < 0) return std::nullopt;
+  if (error != std::errc() || end != text.data() + text.size() || text.empty() || value < 0)
+    return std::nullopt;
   return value;
 }
 
@@ -21,11 +22,16 @@ std::optional<bool> Bool(std::string_view text) {
 
 const char* Expected(SettingKind kind) {
   switch (kind) {
-    case SettingKind::kText: return "text";
-    case SettingKind::kCount: return "a whole number of 0 or more";
-    case SettingKind::kSeconds: return "a whole number of seconds, 1 or more";
-    case SettingKind::kBool: return "1, 0, true, false, yes or no";
-    case SettingKind::kCountOrAuto: return "auto or a whole number of 0 or more";
+    case SettingKind::kText:
+      return "text";
+    case SettingKind::kCount:
+      return "a whole number of 0 or more";
+    case SettingKind::kSeconds:
+      return "a whole number of seconds, 1 or more";
+    case SettingKind::kBool:
+      return "1, 0, true, false, yes or no";
+    case SettingKind::kCountOrAuto:
+      return "auto or a whole number of 0 or more";
   }
   return "a value";
 }
@@ -37,10 +43,12 @@ const std::array<Setting, 16> kSettings{{
      "The probe module: nvidia-nvenc, vaapi or intel-qsv; empty for the GPU's own.",
      [](WorkerConfig& c, std::string_view t, std::int64_t) { c.probe_module = std::string(t); }},
     {"PT_WORKER_GPU_DEVICES", "--gpu", SettingKind::kText, "",
-     "The one GPU of this worker (one worker per GPU): a device name such as pci-0000-01-00-0, a PCI address, or its place in PCI address order such as 0.",
+     "The one GPU of this worker (one worker per GPU): a device name such as pci-0000-01-00-0, a "
+     "PCI address, or its place in PCI address order such as 0.",
      [](WorkerConfig& c, std::string_view t, std::int64_t) { c.gpu = std::string(t); }},
     {"PT_WORKER_SESSIONS_CAP", "--sessions-cap", SettingKind::kCountOrAuto, "auto",
-     "Encode sessions the GPU allows at once; auto takes the self-test's count, else the driver's cap.",
+     "Encode sessions the GPU allows at once; auto takes the self-test's count, else the driver's "
+     "cap.",
      [](WorkerConfig& c, std::string_view t, std::int64_t n) {
        c.sessions_cap = t == "auto" || t.empty() ? std::nullopt : std::optional<std::int64_t>(n);
      }},
@@ -54,7 +62,8 @@ const std::array<Setting, 16> kSettings{{
      "The oldest NVIDIA driver branch accepted; an older one puts the worker in GPU_UNAVAILABLE.",
      [](WorkerConfig& c, std::string_view, std::int64_t n) { c.driver_min = n; }},
     {"PT_WORKER_PROBE_INTERVAL", "--probe-interval", SettingKind::kSeconds, "300",
-     "Seconds between full probes.", [](WorkerConfig& c, std::string_view, std::int64_t n) { c.probe_interval_s = n; }},
+     "Seconds between full probes.",
+     [](WorkerConfig& c, std::string_view, std::int64_t n) { c.probe_interval_s = n; }},
     {"PT_WORKER_COUNTER_INTERVAL", "--counter-interval", SettingKind::kSeconds, "10",
      "Seconds between readings of the counters (VRAM, utilisation, temperature) between probes.",
      [](WorkerConfig& c, std::string_view, std::int64_t n) { c.counter_interval_s = n; }},
@@ -71,8 +80,11 @@ const std::array<Setting, 16> kSettings{{
      }},
     {"PT_WORKER_ALLOW_WSL2", "--allow-wsl2", SettingKind::kBool, "0",
      "Let a worker on WSL2 work (a development platform: the GPU is shared with Windows).",
-     [](WorkerConfig& c, std::string_view t, std::int64_t) { c.allow_wsl2 = Bool(t).value_or(false); }},
-    {"PT_WORKER_FFMPEG", "--ffmpeg", SettingKind::kText, "ffmpeg", "The ffmpeg the self-test and the jobs run.",
+     [](WorkerConfig& c, std::string_view t, std::int64_t) {
+       c.allow_wsl2 = Bool(t).value_or(false);
+     }},
+    {"PT_WORKER_FFMPEG", "--ffmpeg", SettingKind::kText, "ffmpeg",
+     "The ffmpeg the self-test and the jobs run.",
      [](WorkerConfig& c, std::string_view t, std::int64_t) { c.ffmpeg = std::string(t); }},
     {"PT_WORKER_FFMPEG_NVENC_PRESET", "--nvenc-preset", SettingKind::kText, "p5",
      "The NVENC preset PeerTube's quality maps to.",
@@ -92,7 +104,8 @@ Environment ProcessEnvironment() {
   };
 }
 
-Result<WorkerConfig> LoadConfig(const Environment& environment, const std::map<std::string, std::string>& flags) {
+Result<WorkerConfig> LoadConfig(const Environment& environment,
+                                const std::map<std::string, std::string>& flags) {
   WorkerConfig config;
   for (const Setting& setting : kSettings) {
     std::string text(setting.default_text);
@@ -140,7 +153,8 @@ std::string SettingsTableMarkdown() {
   std::string table = "| variable | flag | default | meaning |\n|---|---|---|---|\n";
   for (const Setting& setting : kSettings) {
     table += "| `" + std::string(setting.variable) + "` | `" + std::string(setting.flag) + "` | " +
-             (setting.default_text.empty() ? std::string("(empty)") : "`" + std::string(setting.default_text) + "`") +
+             (setting.default_text.empty() ? std::string("(empty)")
+                                           : "`" + std::string(setting.default_text) + "`") +
              " | " + std::string(setting.meaning) + " |\n";
   }
   return table;

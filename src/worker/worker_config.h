@@ -60,7 +60,8 @@ Environment ProcessEnvironment();
 // LoadConfig reads every setting from `flags` (by flag name, as given on the command line)
 // or else from the environment, or else its default. A malformed value is an error that names
 // the variable or flag and what it expected.
-Result<WorkerConfig> LoadConfig(const Environment& environment, const std::map<std::string, std::string>& flags);
+Result<WorkerConfig> LoadConfig(const Environment& environment,
+                                const std::map<std::string, std::string>& flags);
 
 // SettingsTableMarkdown is the table for docs/worker.md.
 std::string SettingsTableMarkdown();

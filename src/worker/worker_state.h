@@ -11,11 +11,11 @@
 namespace mc::worker {
 
 enum class WorkerState {
-  kAvailable,         // takes jobs
-  kBusy,              // at capacity: sessions at the cap less the reserve, or jobs at the concurrency
-  kDraining,          // asked to drain; finishing the jobs it has
-  kDrained,           // asked to drain; no job left
-  kGpuUnavailable,    // the GPU cannot be trusted with work now; re-probed every minute
+  kAvailable,       // takes jobs
+  kBusy,            // at capacity: sessions at the cap less the reserve, or jobs at the concurrency
+  kDraining,        // asked to drain; finishing the jobs it has
+  kDrained,         // asked to drain; no job left
+  kGpuUnavailable,  // the GPU cannot be trusted with work now; re-probed every minute
   kThermalThrottled,  // the GPU slows itself for heat or power; no new jobs until it stops
   kOffline,           // the driver reported a GPU error; an operator must enable it again
 };
@@ -66,6 +66,7 @@ struct StateDecision {
 // order: OFFLINE (an Xid, or OFFLINE before and no enable), GPU_UNAVAILABLE (platform, probe,
 // driver, VRAM, self-test, a job without evidence), DRAINING or DRAINED, THERMAL_THROTTLED,
 // BUSY, AVAILABLE.
-StateDecision NextState(WorkerState previous, const StateSignals& signals, const StateLimits& limits);
+StateDecision NextState(WorkerState previous, const StateSignals& signals,
+                        const StateLimits& limits);
 
 }  // namespace mc::worker

@@ -1,11 +1,10 @@
 #include "agent/health_server.h"
 
 #include <arpa/inet.h>
+#include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include <atomic>
 #include <string>
@@ -27,7 +26,8 @@ std::string Get(int port, const std::string& request) {
   [[maybe_unused]] ssize_t sent = send(fd, request.data(), request.size(), MSG_NOSIGNAL);
   std::string answer;
   char buffer[512];
-  for (ssize_t got; (got = read(fd, buffer, sizeof buffer)) > 0;) answer.append(buffer, static_cast<std::size_t>(got));
+  for (ssize_t got; (got = read(fd, buffer, sizeof buffer)) > 0;)
+    answer.append(buffer, static_cast<std::size_t>(got));
   close(fd);
   return answer;
 }
@@ -35,8 +35,15 @@ std::string Get(int port, const std::string& request) {
 TEST(HealthServer, AnswersEachProbeWithItsCheckAndEveryOtherPathWith404) {
   std::atomic<bool> ready{false};
   auto server = HealthServer::Start(
-      "127.0.0.1:0", {.live = [] { return ProbeAnswer{true, "ok"}; },
-                      .ready = [&ready] { return ready ? ProbeAnswer{true, "ok"} : ProbeAnswer{false, "not published"}; }});
+      "127.0.0.1:0",
+      {.live =
+           [] {
+             return ProbeAnswer{true, "ok"};
+           },
+       .ready =
+           [&ready] {
+             return ready ? ProbeAnswer{true, "ok"} : ProbeAnswer{false, "not published"};
+           }});
   ASSERT_TRUE(server) << server.error();
   const int port = (*server)->port();
   ASSERT_GT(port, 0);
@@ -51,8 +58,14 @@ TEST(HealthServer, AnswersEachProbeWithItsCheckAndEveryOtherPathWith404) {
 }
 
 TEST(HealthServer, AClientThatSendsNothingDoesNotStopTheNextOne) {
-  auto server = HealthServer::Start("127.0.0.1:0", {.live = [] { return ProbeAnswer{true, "ok"}; },
-                                                    .ready = [] { return ProbeAnswer{true, "ok"}; }});
+  auto server = HealthServer::Start("127.0.0.1:0", {.live =
+                                                        [] {
+                                                          return ProbeAnswer{true, "ok"};
+                                                        },
+                                                    .ready =
+                                                        [] {
+                                                          return ProbeAnswer{true, "ok"};
+                                                        }});
   ASSERT_TRUE(server) << server.error();
   const int silent = socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in address{};

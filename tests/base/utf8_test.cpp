@@ -11,11 +11,14 @@ TEST(ValidUtf8, LeavesValidTextUnchanged) {
 }
 
 TEST(ValidUtf8, ReplacesEachInvalidByteWithTheReplacementCharacter) {
-  EXPECT_EQ(ValidUtf8("a\xff" "b"), "a\xEF\xBF\xBD" "b");
-  EXPECT_EQ(ValidUtf8("\xC3"), "\xEF\xBF\xBD");                     // a cut two-byte character
-  EXPECT_EQ(ValidUtf8("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD");     // an overlong slash
+  EXPECT_EQ(ValidUtf8("a\xff"
+                      "b"),
+            "a\xEF\xBF\xBD"
+            "b");
+  EXPECT_EQ(ValidUtf8("\xC3"), "\xEF\xBF\xBD");                  // a cut two-byte character
+  EXPECT_EQ(ValidUtf8("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD");  // an overlong slash
   EXPECT_EQ(ValidUtf8("\xED\xA0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // a surrogate
-  EXPECT_EQ(ValidUtf8("\xF4\x90\x80\x80").substr(0, 3), "\xEF\xBF\xBD");  // above U+10FFFF
+  EXPECT_EQ(ValidUtf8("\xF4\x90\x80\x80").substr(0, 3), "\xEF\xBF\xBD");         // above U+10FFFF
 }
 
 TEST(TruncateUtf8, KeepsTextThatFits) { EXPECT_EQ(TruncateUtf8("short", 64), "short"); }

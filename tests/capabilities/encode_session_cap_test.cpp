@@ -61,7 +61,8 @@ TEST(EncodeSessionCap, OnlyConsumerGpusThatCanEncodeShareTheCap) {
   no_encoder.encoder.unavailable_reason = "cannot load libnvidia-encode.so.1";
   NvidiaFacts professional = geforce;
   professional.name = "NVIDIA RTX A4000";
-  const std::vector<Result<NvidiaFacts>> node = {geforce, geforce, no_encoder, professional, Error{"cuInit failed"}};
+  const std::vector<Result<NvidiaFacts>> node = {geforce, geforce, no_encoder, professional,
+                                                 Error{"cuInit failed"}};
   EXPECT_EQ(SessionCappedGpus(node), 2u);
 }
 

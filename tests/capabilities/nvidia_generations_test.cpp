@@ -27,7 +27,8 @@ TEST(NvidiaGenerations, AnEncoderOnAComputeClassDieIsAWarningButStaysPublished) 
   const CapabilityValues values = EvaluateNvidiaFacts(facts);
   const std::vector<std::string> warnings = GenerationTableWarnings(facts, values);
   ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_NE(warnings[0].find("expects encodeH264=false on Hopper"), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[0].find("expects encodeH264=false on Hopper"), std::string::npos)
+      << warnings[0];
   EXPECT_TRUE(CanEncode(values));
 }
 
@@ -54,10 +55,12 @@ TEST(NvidiaGenerations, TheLogHearsOfTheQuerysWarningsTheMissingEncoderAndTheTab
   EXPECT_NE(warnings[1].find("expects encodeH264=false"), std::string::npos);
 
   facts.encoder = {};
-  facts.encoder.unavailable_reason = "NvEncOpenEncodeSessionEx failed: NV_ENC_ERR_UNSUPPORTED_DEVICE (2)";
+  facts.encoder.unavailable_reason =
+      "NvEncOpenEncodeSessionEx failed: NV_ENC_ERR_UNSUPPORTED_DEVICE (2)";
   EXPECT_EQ(NvidiaWarnings(facts),
-            (std::vector<std::string>{facts.warnings[0], "the encoder is unavailable: NvEncOpenEncodeSessionEx "
-                                                         "failed: NV_ENC_ERR_UNSUPPORTED_DEVICE (2)"}));
+            (std::vector<std::string>{facts.warnings[0],
+                                      "the encoder is unavailable: NvEncOpenEncodeSessionEx "
+                                      "failed: NV_ENC_ERR_UNSUPPORTED_DEVICE (2)"}));
 }
 
 }  // namespace

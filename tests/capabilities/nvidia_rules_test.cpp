@@ -17,7 +17,9 @@ std::size_t Index(std::string_view name) {
   return 0;
 }
 
-bool Holds(const NvidiaFacts& facts, std::string_view name) { return EvaluateNvidiaFacts(facts)[Index(name)]; }
+bool Holds(const NvidiaFacts& facts, std::string_view name) {
+  return EvaluateNvidiaFacts(facts)[Index(name)];
+}
 
 NvDecoderCaps Decodes(cudaVideoCodec codec, int bit_depth, std::uint32_t formats) {
   return {codec, cudaVideoChromaFormat_420, bit_depth, true, 1, 4096, 4096, formats};
@@ -126,8 +128,8 @@ TEST(NvidiaRules, EveryQuestionTheChildAsksServesARule) {
   for (const DecodeQuestion& q : kDecodeQuestions) {
     const bool used = std::ranges::any_of(kCapabilities, [&](const Capability& capability) {
       const NvRule& rule = capability.nvidia;
-      return rule.kind == NvRule::Kind::kDecoder && q.codec == rule.codec && q.chroma == rule.chroma &&
-             q.bit_depth == rule.bit_depth;
+      return rule.kind == NvRule::Kind::kDecoder && q.codec == rule.codec &&
+             q.chroma == rule.chroma && q.bit_depth == rule.bit_depth;
     });
     EXPECT_TRUE(used) << q.codec << "/" << q.bit_depth;
   }

@@ -19,7 +19,8 @@ std::set<std::string> TrueNames(const VaFacts& facts) {
   return names;
 }
 
-VaFacts OneConfig(VAProfile profile, VAEntrypoint entrypoint, std::uint32_t rt = VA_RT_FORMAT_YUV420) {
+VaFacts OneConfig(VAProfile profile, VAEntrypoint entrypoint,
+                  std::uint32_t rt = VA_RT_FORMAT_YUV420) {
   VaFacts facts;
   facts.configs.push_back({profile, entrypoint, rt});
   return facts;
@@ -32,8 +33,8 @@ struct RuleCase {
   std::set<std::string> expected;
 };
 
-// Each row is one listed pair and, written by hand from the capability table in docs/reference/attributes.md, the
-// capabilities that pair alone makes true.
+// Each row is one listed pair and, written by hand from the capability table in
+// docs/reference/attributes.md, the capabilities that pair alone makes true.
 const RuleCase kRuleCases[] = {
     {VAProfileH264High, VAEntrypointVLD, VA_RT_FORMAT_YUV420, {"decodeH264"}},
     {VAProfileH264Main, VAEntrypointVLD, VA_RT_FORMAT_YUV420, {}},
@@ -42,7 +43,9 @@ const RuleCase kRuleCases[] = {
     {VAProfileHEVCMain10, VAEntrypointVLD, VA_RT_FORMAT_YUV420_10, {"decodeHEVCMain10"}},
     {VAProfileAV1Profile0, VAEntrypointVLD, VA_RT_FORMAT_YUV420, {"decodeAV1Main"}},
     {VAProfileAV1Profile0, VAEntrypointVLD, VA_RT_FORMAT_YUV420_10, {"decodeAV1Main10"}},
-    {VAProfileAV1Profile0, VAEntrypointVLD, VA_RT_FORMAT_YUV420 | VA_RT_FORMAT_YUV420_10,
+    {VAProfileAV1Profile0,
+     VAEntrypointVLD,
+     VA_RT_FORMAT_YUV420 | VA_RT_FORMAT_YUV420_10,
      {"decodeAV1Main", "decodeAV1Main10"}},
     {VAProfileAV1Profile0, VAEntrypointVLD, 0, {}},
     {VAProfileVP9Profile0, VAEntrypointVLD, VA_RT_FORMAT_YUV420, {"decodeVP9"}},
@@ -57,9 +60,14 @@ const RuleCase kRuleCases[] = {
     {VAProfileHEVCMain10, VAEntrypointEncSlice, VA_RT_FORMAT_YUV420_10, {"encodeHEVCMain10"}},
     {VAProfileH264High, VAEntrypointEncSliceLP, VA_RT_FORMAT_YUV420, {"encodeH264LowPower"}},
     {VAProfileHEVCMain, VAEntrypointEncSliceLP, VA_RT_FORMAT_YUV420, {"encodeHEVCMainLowPower"}},
-    {VAProfileHEVCMain10, VAEntrypointEncSliceLP, VA_RT_FORMAT_YUV420_10, {"encodeHEVCMain10LowPower"}},
+    {VAProfileHEVCMain10,
+     VAEntrypointEncSliceLP,
+     VA_RT_FORMAT_YUV420_10,
+     {"encodeHEVCMain10LowPower"}},
     {VAProfileH264High, VAEntrypointEncPicture, VA_RT_FORMAT_YUV420, {}},
-    {VAProfileAV1Profile0, VAEntrypointEncSliceLP, VA_RT_FORMAT_YUV420 | VA_RT_FORMAT_YUV420_10,
+    {VAProfileAV1Profile0,
+     VAEntrypointEncSliceLP,
+     VA_RT_FORMAT_YUV420 | VA_RT_FORMAT_YUV420_10,
      {"encodeAV1Main", "encodeAV1Main10"}},
     {VAProfileAV1Profile0, VAEntrypointEncSlice, VA_RT_FORMAT_YUV420, {"encodeAV1Main"}},
     // The video processor's capabilities come from its surface formats, never from its
@@ -70,7 +78,8 @@ const RuleCase kRuleCases[] = {
 TEST(VaRules, EachListedPairMakesExactlyItsCapabilitiesTrue) {
   for (const RuleCase& c : kRuleCases) {
     EXPECT_EQ(TrueNames(OneConfig(c.profile, c.entrypoint, c.rt_formats)), c.expected)
-        << vaProfileStr(c.profile) << "/" << vaEntrypointStr(c.entrypoint) << " rt=" << c.rt_formats;
+        << vaProfileStr(c.profile) << "/" << vaEntrypointStr(c.entrypoint)
+        << " rt=" << c.rt_formats;
   }
 }
 
@@ -89,17 +98,33 @@ TEST(VaRules, ADriverThatListsNothingPublishesEveryCapabilityFalse) {
 }
 
 TEST(VaRules, TheLowPowerEncoderDoesNotMakeTheFullEncoderTrue) {
-  const std::set<std::string> names = TrueNames(OneConfig(VAProfileHEVCMain10, VAEntrypointEncSliceLP));
+  const std::set<std::string> names =
+      TrueNames(OneConfig(VAProfileHEVCMain10, VAEntrypointEncSliceLP));
   EXPECT_FALSE(names.contains("encodeHEVCMain10"));
   EXPECT_TRUE(names.contains("encodeHEVCMain10LowPower"));
 }
 
 TEST(VaRules, TheTableHoldsTheEighteenCapabilitiesInTheirOrderThenTheAv1Encoders) {
-  const std::vector<std::string> expected = {
-      "decodeH264", "decodeHEVCMain", "decodeHEVCMain10", "decodeAV1Main", "decodeAV1Main10",
-      "decodeVP9", "decodeVP9Profile2", "decodeVP8", "decodeVC1", "decodeMPEG2", "encodeH264",
-      "encodeHEVCMain", "encodeHEVCMain10", "encodeH264LowPower", "encodeHEVCMainLowPower",
-      "encodeHEVCMain10LowPower", "scale8bit", "scale10bit", "encodeAV1Main", "encodeAV1Main10"};
+  const std::vector<std::string> expected = {"decodeH264",
+                                             "decodeHEVCMain",
+                                             "decodeHEVCMain10",
+                                             "decodeAV1Main",
+                                             "decodeAV1Main10",
+                                             "decodeVP9",
+                                             "decodeVP9Profile2",
+                                             "decodeVP8",
+                                             "decodeVC1",
+                                             "decodeMPEG2",
+                                             "encodeH264",
+                                             "encodeHEVCMain",
+                                             "encodeHEVCMain10",
+                                             "encodeH264LowPower",
+                                             "encodeHEVCMainLowPower",
+                                             "encodeHEVCMain10LowPower",
+                                             "scale8bit",
+                                             "scale10bit",
+                                             "encodeAV1Main",
+                                             "encodeAV1Main10"};
   std::vector<std::string> names;
   for (const Capability& capability : kCapabilities) names.emplace_back(capability.name);
   EXPECT_EQ(names, expected);

@@ -49,13 +49,14 @@ class Probe : public ::testing::Test {
   ChildOutcome Run(std::vector<std::string> options, std::vector<std::string> env = {},
                    std::vector<std::string> prefix = {}) {
     std::vector<std::string> argv = prefix;
-    argv.insert(argv.end(), {MEDIA_CAP_BINARY, "probe", "--sysfs-root", (dir_.path() / "machine/sys").string(),
-                             "--dev-root", (dir_.path() / "machine/dev").string()});
+    argv.insert(argv.end(),
+                {MEDIA_CAP_BINARY, "probe", "--sysfs-root", (dir_.path() / "machine/sys").string(),
+                 "--dev-root", (dir_.path() / "machine/dev").string()});
     argv.insert(argv.end(), options.begin(), options.end());
     // In the sanitizer build, a driver's crash must still kill the child by its signal, as
     // it does in the ordinary build, rather than end in AddressSanitizer's report.
-    env.insert(env.end(), {"ASAN_OPTIONS=handle_segv=0", "LD_PRELOAD=" MEDIA_CAP_PRELOAD, "LIBVA_DRIVERS_PATH=" MEDIA_CAP_FAKEVA_DIR,
-                           "LIBVA_DRIVER_NAME=fakeva"});
+    env.insert(env.end(), {"ASAN_OPTIONS=handle_segv=0", "LD_PRELOAD=" MEDIA_CAP_PRELOAD,
+                           "LIBVA_DRIVERS_PATH=" MEDIA_CAP_FAKEVA_DIR, "LIBVA_DRIVER_NAME=fakeva"});
     return testing::RunCommand(argv, env);
   }
 
@@ -93,8 +94,9 @@ TEST_F(Probe, EachRenderNodeGetsTheDevicesOfItsOwnDriver) {
 TEST_F(Probe, TheLogHasOneCapabilitiesLineForEachRenderNode) {
   LayOut({Dump("a.txt", kDecodesEverything)});
   const ChildOutcome run = Run({"--output", "json"});
-  EXPECT_NE(run.err.find("capabilities: pci-0000-01-00-0 (" + Node("renderD128").string() +
-                         ", Fake driver 1.0): decodeH264=true decodeHEVCMain=false decodeHEVCMain10=true"),
+  EXPECT_NE(run.err.find(
+                "capabilities: pci-0000-01-00-0 (" + Node("renderD128").string() +
+                ", Fake driver 1.0): decodeH264=true decodeHEVCMain=false decodeHEVCMain10=true"),
             std::string::npos)
       << run.err;
 }
@@ -119,13 +121,15 @@ TEST_F(Probe, ACrashIsLoggedWithTheSignal) {
 TEST_F(Probe, AHangingDriverIsKilledAtTheDeadlineAndTheOthersAreStillReported) {
   LayOut({Dump("a.txt", kDecodesH264Only), Dump("b.txt", kDecodesEverything)});
   const auto start = std::chrono::steady_clock::now();
-  const ChildOutcome run = Run({"--output", "json", "--query-deadline", "1"}, {"FAKEVA_MODE_renderD128=hang"});
+  const ChildOutcome run =
+      Run({"--output", "json", "--query-deadline", "1"}, {"FAKEVA_MODE_renderD128=hang"});
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
   const json devices = Devices(run);
   ASSERT_EQ(devices.size(), 2u);
   EXPECT_FALSE(Capability(devices[0], "decodeH264"));
   EXPECT_TRUE(Capability(devices[1], "decodeHEVCMain10"));
-  EXPECT_NE(run.err.find("query failed: the query ran past its deadline of 1 s and was killed"), std::string::npos)
+  EXPECT_NE(run.err.find("query failed: the query ran past its deadline of 1 s and was killed"),
+            std::string::npos)
       << run.err;
 }
 
@@ -133,26 +137,30 @@ TEST_F(Probe, ANodeThatCannotBeOpenedIsReportedAndTheOthersAreNot) {
   LayOut({Dump("a.txt", kDecodesEverything), Dump("b.txt", kDecodesH264Only)});
   fs::permissions(Node("renderD128"), fs::perms::none);
   // Root opens any file, so the probe runs without the capabilities that let it.
-  const ChildOutcome run = Run({"--output", "json"}, {},
-                               {"setpriv", "--inh-caps=-all", "--bounding-set=-dac_override,-dac_read_search"});
+  const ChildOutcome run =
+      Run({"--output", "json"}, {},
+          {"setpriv", "--inh-caps=-all", "--bounding-set=-dac_override,-dac_read_search"});
   const json devices = Devices(run);
   ASSERT_EQ(devices.size(), 2u);
   EXPECT_FALSE(devices[0]["attributes"].contains("vaDriver"));
   EXPECT_TRUE(Capability(devices[1], "decodeH264"));
-  EXPECT_NE(run.err.find("query failed: cannot open " + Node("renderD128").string() + ": Permission denied"),
+  EXPECT_NE(run.err.find("query failed: cannot open " + Node("renderD128").string() +
+                         ": Permission denied"),
             std::string::npos)
       << run.err;
 }
 
 TEST_F(Probe, AFailedVaInitializeIsLoggedWithLibvasErrorText) {
-  LayOut({Dump("failed.txt", "libva error: vaGetDriverNameByIndex() failed with unknown libva error\n"
-                             "vaInitialize failed with error code -1 (unknown libva error),exit\n")});
+  LayOut({Dump("failed.txt",
+               "libva error: vaGetDriverNameByIndex() failed with unknown libva error\n"
+               "vaInitialize failed with error code -1 (unknown libva error),exit\n")});
   const ChildOutcome run = Run({"--output", "json"});
   const json devices = Devices(run);
   ASSERT_EQ(devices.size(), 1u);
   EXPECT_FALSE(devices[0]["attributes"].contains("vaDriver"));
   EXPECT_NE(run.err.find("query failed: "), std::string::npos) << run.err;
-  EXPECT_NE(run.err.find("vaInitialize on " + Node("renderD128").string() + " failed: "), std::string::npos)
+  EXPECT_NE(run.err.find("vaInitialize on " + Node("renderD128").string() + " failed: "),
+            std::string::npos)
       << run.err;
 }
 
@@ -170,7 +178,8 @@ TEST_F(Probe, ADriverThatListsNothingPublishesEveryCapabilityFalseWithItsName) {
 
 TEST_F(Probe, AVendorStringThatIsNotUtf8AndTooLongIsMadeValidAndCut) {
   const std::string vendor = "Bad \xff bytes " + std::string(80, 'x');
-  LayOut({Dump("odd.txt", "vainfo: Driver version: " + vendor + "\n      VAProfileH264High : VAEntrypointVLD\n")});
+  LayOut({Dump("odd.txt", "vainfo: Driver version: " + vendor +
+                              "\n      VAProfileH264High : VAEntrypointVLD\n")});
   const json devices = Devices(Run({"--output", "json"}));
   ASSERT_EQ(devices.size(), 1u);
   const std::string published = devices[0]["attributes"]["vaDriver"]["string"];
@@ -181,7 +190,8 @@ TEST_F(Probe, AVendorStringThatIsNotUtf8AndTooLongIsMadeValidAndCut) {
 
 TEST_F(Probe, RenderNodeOptionsLimitTheProbeToThoseNodes) {
   LayOut({Dump("a.txt", kDecodesEverything), Dump("b.txt", kDecodesH264Only)});
-  const json devices = Devices(Run({"--output", "json", "--render-node", Node("renderD129").string()}));
+  const json devices =
+      Devices(Run({"--output", "json", "--render-node", Node("renderD129").string()}));
   ASSERT_EQ(devices.size(), 1u);
   EXPECT_EQ(devices[0]["name"], "pci-0000-02-00-0");
 }
@@ -209,7 +219,9 @@ TEST_F(Probe, TheYamlOutputIsTheJsonOutput) {
     if (value.contains("bool")) {
       EXPECT_EQ(yaml[0]["attributes"][name]["bool"].as<bool>(), value["bool"].get<bool>()) << name;
     } else {
-      EXPECT_EQ(yaml[0]["attributes"][name]["string"].as<std::string>(), value["string"].get<std::string>()) << name;
+      EXPECT_EQ(yaml[0]["attributes"][name]["string"].as<std::string>(),
+                value["string"].get<std::string>())
+          << name;
     }
   }
 }
@@ -218,7 +230,8 @@ TEST_F(Probe, AMachineWithoutRenderNodesSaysWhereItLookedAndSucceeds) {
   const ChildOutcome run = Run({"--output", "json"});
   EXPECT_EQ(run.code, 0);
   EXPECT_EQ(run.out, "[]\n");
-  EXPECT_NE(run.err.find("probe: found no GPU in " + (dir_.path() / "machine/sys").string() + "/class/drm"),
+  EXPECT_NE(run.err.find("probe: found no GPU in " + (dir_.path() / "machine/sys").string() +
+                         "/class/drm"),
             std::string::npos)
       << run.err;
   EXPECT_NE(run.err.find("tests/fakeva/probe-dump"), std::string::npos);
@@ -243,13 +256,17 @@ struct CommandLineMistake {
 
 TEST(CommandLine, EachMistakeIsSaidInWords) {
   const std::vector<CommandLineMistake> mistakes = {
-      {{"probe", "--query-deadline", "abc"}, "--query-deadline: \"abc\" is not a number of seconds"},
+      {{"probe", "--query-deadline", "abc"},
+       "--query-deadline: \"abc\" is not a number of seconds"},
       {{"probe", "--query-deadline", "-2"},
        "--query-deadline: the number of seconds must be more than 0, not -2"},
-      {{"probe", "--query-deadline", "0"}, "--query-deadline: the number of seconds must be more than 0, not 0"},
+      {{"probe", "--query-deadline", "0"},
+       "--query-deadline: the number of seconds must be more than 0, not 0"},
       {{"probe", "--output", "xml"},
        "--output: unknown format \"xml\"; the formats are table, wide, json and yaml"},
-      {{"nosuch"}, "there is no subcommand \"nosuch\"; the subcommands are probe, agent, docs, pool and worker"},
+      {{"nosuch"},
+       "there is no subcommand \"nosuch\"; the subcommands are probe, agent, docs, pool and "
+       "worker"},
       {{"nosuch", "--help"}, "there is no subcommand \"nosuch\""},
   };
   for (const CommandLineMistake& mistake : mistakes) {

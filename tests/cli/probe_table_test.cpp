@@ -25,7 +25,8 @@ DeviceReport ReportHolding(const std::set<std::string>& held) {
 
 TEST(ProbeTable, EveryCapabilityHasExactlyOneLabel) {
   std::multiset<std::string> labelled;
-  for (const CapabilityLabel& label : kCapabilityLabels) labelled.insert(std::string(label.capability));
+  for (const CapabilityLabel& label : kCapabilityLabels)
+    labelled.insert(std::string(label.capability));
   EXPECT_EQ(labelled.size(), kCapabilities.size());
   for (const Capability& capability : kCapabilities) {
     EXPECT_EQ(labelled.count(std::string(capability.name)), 1u) << capability.name;

@@ -48,7 +48,8 @@ struct Object {
 
   std::string Kind() const { return node["kind"] ? node["kind"].as<std::string>() : ""; }
   std::string Name() const {
-    return node["metadata"] && node["metadata"]["name"] ? node["metadata"]["name"].as<std::string>() : "";
+    return node["metadata"] && node["metadata"]["name"] ? node["metadata"]["name"].as<std::string>()
+                                                        : "";
   }
 };
 
@@ -67,7 +68,8 @@ std::vector<fs::path> YamlFilesUnder(const fs::path& dir) {
   std::vector<fs::path> files;
   for (const auto& entry : fs::recursive_directory_iterator(dir)) {
     const std::string extension = entry.path().extension().string();
-    if (entry.is_regular_file() && (extension == ".yaml" || extension == ".yml")) files.push_back(entry.path());
+    if (entry.is_regular_file() && (extension == ".yaml" || extension == ".yml"))
+      files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());
   return files;
@@ -77,7 +79,8 @@ YAML::Node Kustomization() { return YAML::LoadFile((kDeploy / "kustomization.yam
 
 std::vector<fs::path> BaseFiles() {
   std::vector<fs::path> files;
-  for (const YAML::Node& resource : Kustomization()["resources"]) files.push_back(kDeploy / resource.as<std::string>());
+  for (const YAML::Node& resource : Kustomization()["resources"])
+    files.push_back(kDeploy / resource.as<std::string>());
   return files;
 }
 
@@ -107,7 +110,8 @@ std::vector<Object> OfKind(const std::vector<Object>& objects, const std::string
   return found;
 }
 
-std::optional<Object> Find(const std::vector<Object>& objects, const std::string& kind, const std::string& name) {
+std::optional<Object> Find(const std::vector<Object>& objects, const std::string& kind,
+                           const std::string& name) {
   for (const Object& object : objects) {
     if (object.Kind() == kind && object.Name() == name) return object;
   }
@@ -160,7 +164,8 @@ std::vector<std::string> Cells(const std::string& row) {
 std::vector<std::string> Backticked(const std::string& text) {
   std::vector<std::string> names;
   static const std::regex kCode("`([^`]+)`");
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), kCode); it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), kCode);
+       it != std::sregex_iterator(); ++it) {
     names.push_back((*it)[1].str());
   }
   return names;
@@ -197,8 +202,8 @@ Published ReadAttributeReference() {
 // liken's own attributes of its render nodes (docs/agent.md). They are another driver's, so
 // the reference does not list them.
 const std::set<std::string> kLikenAttributes = {
-    "bus", "address", "driver", "class", "classCode", "subsystem", "modalias", "vendor",
-    "product", "name", "serial", "renderNode", "displayNode",
+    "bus",    "address", "driver", "class",  "classCode",  "subsystem",   "modalias",
+    "vendor", "product", "name",   "serial", "renderNode", "displayNode",
 };
 
 // --- CEL --------------------------------------------------------------------------------------
@@ -220,8 +225,8 @@ std::vector<Reference> ReferencesIn(const std::string& expression) {
   static const std::regex kAnyUse(R"re(device\s*\.\s*(attributes|capacity)\b)re");
   std::vector<Reference> references;
   size_t matched = 0;
-  for (auto it = std::sregex_iterator(expression.begin(), expression.end(), kReference); it != std::sregex_iterator();
-       ++it) {
+  for (auto it = std::sregex_iterator(expression.begin(), expression.end(), kReference);
+       it != std::sregex_iterator(); ++it) {
     const std::smatch& m = *it;
     references.push_back({m[1].str(), m[3].str(), m[4].matched ? m[4].str() : m[6].str()});
     ++matched;
@@ -235,7 +240,8 @@ std::vector<Reference> ReferencesIn(const std::string& expression) {
 // Every CEL expression anywhere in a node: any map with a `cel` member holding `expression`.
 void CollectCel(const YAML::Node& node, std::vector<std::string>& out) {
   if (node.IsMap()) {
-    if (node["cel"] && node["cel"]["expression"]) out.push_back(node["cel"]["expression"].as<std::string>());
+    if (node["cel"] && node["cel"]["expression"])
+      out.push_back(node["cel"]["expression"].as<std::string>());
     for (const auto& member : node) CollectCel(member.second, out);
   } else if (node.IsSequence()) {
     for (const YAML::Node& item : node) CollectCel(item, out);
@@ -250,25 +256,31 @@ std::vector<std::string> CelOf(const Object& object) {
 
 // Why a reference names nothing the devices publish, or "" when it is fine.
 std::string Unpublished(const Reference& reference, const Published& published) {
-  if (reference.what == "unreadable") return "a use of device.attributes or device.capacity the test cannot read";
+  if (reference.what == "unreadable")
+    return "a use of device.attributes or device.capacity the test cannot read";
   if (reference.what == "capacity") {
     if (reference.domain == kDriver && published.capacities.count(reference.name)) return "";
     return "capacity " + reference.domain + "/" + reference.name + " is not in the reference";
   }
   if (reference.domain == kDriver) {
-    return published.attributes.count(reference.name) ? "" : reference.name + " is not in the reference";
+    return published.attributes.count(reference.name) ? ""
+                                                      : reference.name + " is not in the reference";
   }
   if (reference.domain == "liken.sh") {
-    return kLikenAttributes.count(reference.name) ? "" : reference.name + " is not an attribute liken publishes";
+    return kLikenAttributes.count(reference.name)
+               ? ""
+               : reference.name + " is not an attribute liken publishes";
   }
   const std::string qualified = reference.domain + "/" + reference.name;
   if (published.attributes.count(qualified)) return "";
-  return qualified + " is not in the reference (and " + reference.domain + " is no domain this project reads)";
+  return qualified + " is not in the reference (and " + reference.domain +
+         " is no domain this project reads)";
 }
 
 // The claim spec of a ResourceClaimTemplate or a ResourceClaim.
 YAML::Node ClaimSpec(const Object& object) {
-  return object.Kind() == "ResourceClaimTemplate" ? object.node["spec"]["spec"] : object.node["spec"];
+  return object.Kind() == "ResourceClaimTemplate" ? object.node["spec"]["spec"]
+                                                  : object.node["spec"];
 }
 
 std::vector<Object> Claims(const std::vector<Object>& objects) {
@@ -281,8 +293,8 @@ std::vector<Object> Claims(const std::vector<Object>& objects) {
 // Memory in bytes from a Kubernetes quantity with a binary or decimal suffix.
 double Bytes(const std::string& quantity) {
   static const std::map<std::string, double> kUnits = {
-      {"", 1},          {"Ki", 1024.0},    {"Mi", 1048576.0}, {"Gi", 1073741824.0},
-      {"k", 1e3},       {"M", 1e6},        {"G", 1e9},
+      {"", 1},    {"Ki", 1024.0}, {"Mi", 1048576.0}, {"Gi", 1073741824.0},
+      {"k", 1e3}, {"M", 1e6},     {"G", 1e9},
   };
   size_t end = 0;
   double value = std::stod(quantity, &end);
@@ -297,7 +309,8 @@ TEST(Kustomization, EveryFileItListsExistsAndParses) {
   std::vector<fs::path> files = BaseFiles();
   ASSERT_FALSE(files.empty());
   for (const fs::path& file : files) {
-    ASSERT_TRUE(fs::is_regular_file(file)) << file << " is listed in kustomization.yaml but does not exist";
+    ASSERT_TRUE(fs::is_regular_file(file))
+        << file << " is listed in kustomization.yaml but does not exist";
     EXPECT_FALSE(LoadFile(file).empty()) << file << " holds no object";
   }
 }
@@ -307,14 +320,19 @@ TEST(Kustomization, ListsEveryManifestOutsideTheExamples) {
   for (const fs::path& file : YamlFilesUnder(kDeploy)) {
     if (file.filename() == "kustomization.yaml" || file.parent_path() == kExamples) continue;
     EXPECT_NE(std::find(listed.begin(), listed.end(), file), listed.end())
-        << file << " is in deploy/ but kustomization.yaml does not list it, so `kubectl apply -k` skips it";
+        << file
+        << " is in deploy/ but kustomization.yaml does not list it, so `kubectl apply -k` skips it";
   }
 }
 
 TEST(Kustomization, PutsEveryNamespacedObjectInLikenSystem) {
   ASSERT_EQ(Kustomization()["namespace"].as<std::string>(), "liken-system");
-  const std::set<std::string> cluster_scoped = {"Namespace", "ClusterRole", "ClusterRoleBinding", "DeviceClass",
-                                                "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding"};
+  const std::set<std::string> cluster_scoped = {"Namespace",
+                                                "ClusterRole",
+                                                "ClusterRoleBinding",
+                                                "DeviceClass",
+                                                "ValidatingAdmissionPolicy",
+                                                "ValidatingAdmissionPolicyBinding"};
   for (const Object& object : Base()) {
     if (cluster_scoped.count(object.Kind())) continue;
     const YAML::Node ns = object.node["metadata"]["namespace"];
@@ -368,7 +386,8 @@ TEST(DaemonSet, RunsAtSystemNodeCriticalPriorityAndToleratesEveryTaint) {
   EXPECT_EQ(PodSpec()["priorityClassName"].as<std::string>(), "system-node-critical");
   bool tolerates_everything = false;
   for (const YAML::Node& toleration : PodSpec()["tolerations"]) {
-    if (toleration["operator"].as<std::string>() == "Exists" && !toleration["key"] && !toleration["effect"]) {
+    if (toleration["operator"].as<std::string>() == "Exists" && !toleration["key"] &&
+        !toleration["effect"]) {
       tolerates_everything = true;
     }
   }
@@ -379,7 +398,8 @@ TEST(DaemonSet, TakesNodeNameAndPodIdentityFromTheDownwardApi) {
   std::map<std::string, std::string> field_of;
   for (const YAML::Node& env : AgentContainer()["env"]) {
     if (env["valueFrom"] && env["valueFrom"]["fieldRef"]) {
-      field_of[env["name"].as<std::string>()] = env["valueFrom"]["fieldRef"]["fieldPath"].as<std::string>();
+      field_of[env["name"].as<std::string>()] =
+          env["valueFrom"]["fieldRef"]["fieldPath"].as<std::string>();
     }
   }
   EXPECT_EQ(field_of["NODE_NAME"], "spec.nodeName");
@@ -391,7 +411,8 @@ TEST(DaemonSet, MountsOnlyTheKubeletPluginDirectoriesFromTheHost) {
   std::map<std::string, std::string> host_path_of_volume;
   for (const YAML::Node& volume : PodSpec()["volumes"]) {
     if (volume["hostPath"]) {
-      host_path_of_volume[volume["name"].as<std::string>()] = volume["hostPath"]["path"].as<std::string>();
+      host_path_of_volume[volume["name"].as<std::string>()] =
+          volume["hostPath"]["path"].as<std::string>();
     }
   }
   std::set<std::string> host_paths;
@@ -413,7 +434,8 @@ TEST(DaemonSet, ProbesLivezAndReadyzOnTheHealthPort) {
   const YAML::Node container = AgentContainer();
   std::set<std::string> health_port_names;
   for (const YAML::Node& port : container["ports"]) {
-    if (port["containerPort"].as<int>() == 8081) health_port_names.insert(port["name"].as<std::string>());
+    if (port["containerPort"].as<int>() == 8081)
+      health_port_names.insert(port["name"].as<std::string>());
   }
   ASSERT_EQ(health_port_names.size(), 1u) << "no container port 8081";
   const std::string port = *health_port_names.begin();
@@ -473,7 +495,8 @@ TEST(Rbac, TheClusterRoleGrantsExactlyTheVerbsTheAgentUses) {
     for (const YAML::Node& group : rule["apiGroups"]) {
       for (const YAML::Node& resource : rule["resources"]) {
         for (const YAML::Node& verb : rule["verbs"]) {
-          verbs_of[group.as<std::string>() + "/" + resource.as<std::string>()].insert(verb.as<std::string>());
+          verbs_of[group.as<std::string>() + "/" + resource.as<std::string>()].insert(
+              verb.as<std::string>());
         }
       }
     }
@@ -516,7 +539,8 @@ TEST(Rbac, TheBindingGivesTheClusterRoleToTheAgentsServiceAccountAlone) {
 
 Object Policy() {
   std::vector<Object> policies = OfKind(Base(), "ValidatingAdmissionPolicy");
-  if (policies.size() != 1) throw std::runtime_error("the base needs exactly one ValidatingAdmissionPolicy");
+  if (policies.size() != 1)
+    throw std::runtime_error("the base needs exactly one ValidatingAdmissionPolicy");
   return policies[0];
 }
 
@@ -545,14 +569,16 @@ TEST(AdmissionPolicy, CoversEveryWriteToResourceSlicesAndFailsClosed) {
 }
 
 TEST(AdmissionPolicy, SelectsTheAgentsServiceAccountByItsFullUserName) {
-  const std::string user = "system:serviceaccount:" + Kustomization()["namespace"].as<std::string>() +
-                           ":" + PodSpec()["serviceAccountName"].as<std::string>();
+  const std::string user =
+      "system:serviceaccount:" + Kustomization()["namespace"].as<std::string>() + ":" +
+      PodSpec()["serviceAccountName"].as<std::string>();
   const YAML::Node conditions = Policy().node["spec"]["matchConditions"];
   ASSERT_EQ(conditions.size(), 1u);
   const std::string expression = conditions[0]["expression"].as<std::string>();
   EXPECT_NE(expression.find("request.userInfo.username"), std::string::npos) << expression;
   EXPECT_NE(expression.find('"' + user + '"'), std::string::npos)
-      << "the policy must name " << user << " (a namespace moved by an overlay must be patched here too)";
+      << "the policy must name " << user
+      << " (a namespace moved by an overlay must be patched here too)";
 }
 
 TEST(AdmissionPolicy, PinsTheSliceToTheTokensNodeAndToDriverMediaLikenSh) {
@@ -560,7 +586,8 @@ TEST(AdmissionPolicy, PinsTheSliceToTheTokensNodeAndToDriverMediaLikenSh) {
   EXPECT_NE(cel.find("authentication.kubernetes.io/node-name"), std::string::npos);
   EXPECT_NE(cel.find("request.userInfo"), std::string::npos);
   EXPECT_NE(cel.find("nodeName"), std::string::npos);
-  EXPECT_NE(cel.find("oldObject"), std::string::npos) << "a delete has no new object: the policy must read the old one";
+  EXPECT_NE(cel.find("oldObject"), std::string::npos)
+      << "a delete has no new object: the policy must read the old one";
   EXPECT_NE(cel.find("spec.driver == \"media.liken.sh\""), std::string::npos);
   std::vector<Object> bindings = OfKind(Base(), "ValidatingAdmissionPolicyBinding");
   ASSERT_EQ(bindings.size(), 1u);
@@ -572,8 +599,9 @@ TEST(AdmissionPolicy, PinsTheSliceToTheTokensNodeAndToDriverMediaLikenSh) {
 
 TEST(AttributeReference, ListsTheAttributesAndTheCapacityTheseTestsRelyOn) {
   const Published published = ReadAttributeReference();
-  for (const char* name : {"decodeHEVCMain10", "scale10bit", "decodeAV1Main", "decodeAV1Main10", "encodeH264",
-                           "encodeHEVCMain", "encodeHEVCMain10", "vendor", "product", kPairingAttribute}) {
+  for (const char* name :
+       {"decodeHEVCMain10", "scale10bit", "decodeAV1Main", "decodeAV1Main10", "encodeH264",
+        "encodeHEVCMain", "encodeHEVCMain10", "vendor", "product", kPairingAttribute}) {
     EXPECT_TRUE(published.attributes.count(name)) << name << " is not in " << kAttributeReference;
   }
   EXPECT_EQ(published.capacities, std::set<std::string>{"encodeSessions"});
@@ -601,24 +629,27 @@ TEST(Cel, EveryExpressionNamesOnlyAttributesTheDevicesPublish) {
   const Published published = ReadAttributeReference();
   size_t references = 0;
   for (const Object& object : Everything()) {
-    if (object.Kind() == "ValidatingAdmissionPolicy") continue;  // its CEL reads requests, not devices
+    if (object.Kind() == "ValidatingAdmissionPolicy")
+      continue;  // its CEL reads requests, not devices
     for (const std::string& expression : CelOf(object)) {
       for (const Reference& reference : ReferencesIn(expression)) {
         ++references;
         const std::string problem = Unpublished(reference, published);
-        EXPECT_EQ(problem, "") << object.file.filename() << ", " << object.Kind() << " " << object.Name() << ": "
-                               << expression;
+        EXPECT_EQ(problem, "") << object.file.filename() << ", " << object.Kind() << " "
+                               << object.Name() << ": " << expression;
       }
     }
   }
-  EXPECT_GE(references, 8u) << "the reader found too few references to be reading the selectors at all";
+  EXPECT_GE(references, 8u)
+      << "the reader found too few references to be reading the selectors at all";
 }
 
 TEST(DeviceClasses, TheBaseShipsTheRenderClassAndTheFourMediaClasses) {
   std::set<std::string> names;
   for (const Object& object : OfKind(Base(), "DeviceClass")) names.insert(object.Name());
-  EXPECT_EQ(names, (std::set<std::string>{"media-render", "media-capabilities", "media-decode-10bit",
-                                          "media-decode-av1", "media-encode"}));
+  EXPECT_EQ(names,
+            (std::set<std::string>{"media-render", "media-capabilities", "media-decode-10bit",
+                                   "media-decode-av1", "media-encode"}));
 }
 
 // A class's selector runs on every device of every driver, and reading an attribute another
@@ -629,7 +660,8 @@ TEST(DeviceClasses, EachTestsTheDriverBeforeReadingItsAttributes) {
   for (const Object& object : OfKind(Base(), "DeviceClass")) {
     for (const std::string& expression : CelOf(object)) {
       std::smatch m;
-      ASSERT_TRUE(std::regex_search(expression, m, kDriverTest)) << object.Name() << ": " << expression;
+      ASSERT_TRUE(std::regex_search(expression, m, kDriverTest))
+          << object.Name() << ": " << expression;
       const std::string driver = m[1].str();
       EXPECT_TRUE(driver == kDriver || driver == "liken.sh") << object.Name();
       for (const Reference& reference : ReferencesIn(expression)) {
@@ -638,7 +670,8 @@ TEST(DeviceClasses, EachTestsTheDriverBeforeReadingItsAttributes) {
     }
   }
   const std::string render = CelOf(*Find(Base(), "DeviceClass", "media-render"))[0];
-  EXPECT_NE(render.find(R"(has(device.attributes["liken.sh"].renderNode))"), std::string::npos) << render;
+  EXPECT_NE(render.find(R"(has(device.attributes["liken.sh"].renderNode))"), std::string::npos)
+      << render;
 }
 
 // --- The examples -----------------------------------------------------------------------------
@@ -648,7 +681,8 @@ std::set<std::string> MediaClasses() {
   std::set<std::string> names;
   for (const Object& object : OfKind(Base(), "DeviceClass")) {
     for (const std::string& expression : CelOf(object)) {
-      if (expression.find(R"(device.driver == "media.liken.sh")") != std::string::npos) names.insert(object.Name());
+      if (expression.find(R"(device.driver == "media.liken.sh")") != std::string::npos)
+        names.insert(object.Name());
     }
   }
   return names;
@@ -660,7 +694,8 @@ TEST(Examples, PairTheirDevicesThroughThePciBusIdAttribute) {
   for (const Object& claim : claims) {
     const YAML::Node devices = ClaimSpec(claim)["devices"];
     std::set<std::string> requests;
-    for (const YAML::Node& request : devices["requests"]) requests.insert(request["name"].as<std::string>());
+    for (const YAML::Node& request : devices["requests"])
+      requests.insert(request["name"].as<std::string>());
     ASSERT_GE(requests.size(), 2u) << claim.Name() << ": a GPU and its media.liken.sh device";
     ASSERT_TRUE(devices["constraints"]) << claim.Name() << " pairs nothing";
     for (const YAML::Node& constraint : devices["constraints"]) {
@@ -679,15 +714,17 @@ TEST(Examples, SelectMediaDevicesOnlyThroughClassesThatPinTheDriver) {
   for (const Object& claim : Claims(Examples())) {
     for (const YAML::Node& request : ClaimSpec(claim)["devices"]["requests"]) {
       const std::string class_name = request["exactly"]["deviceClassName"].as<std::string>();
-      EXPECT_TRUE(known_classes.count(class_name)) << claim.Name() << " names an unknown class " << class_name;
+      EXPECT_TRUE(known_classes.count(class_name))
+          << claim.Name() << " names an unknown class " << class_name;
       std::vector<std::string> expressions;
       CollectCel(request, expressions);
       for (const std::string& expression : expressions) {
         for (const Reference& reference : ReferencesIn(expression)) {
           if (reference.domain == kDriver) {
             EXPECT_TRUE(media_classes.count(class_name))
-                << claim.Name() << "/" << request["name"] << " reads media.liken.sh attributes through class "
-                << class_name << ", which does not pin the driver";
+                << claim.Name() << "/" << request["name"]
+                << " reads media.liken.sh attributes through class " << class_name
+                << ", which does not pin the driver";
           }
         }
       }
@@ -723,21 +760,27 @@ TEST(Examples, EveryWorkloadUsesTheClaimTemplateItsFileDefines) {
     size_t workloads = 0;
     for (const Object& object : objects) {
       YAML::Node pod;
-      if (object.Kind() == "Pod") pod = object.node["spec"];
-      else if (object.Kind() == "Deployment") pod = object.node["spec"]["template"]["spec"];
-      else continue;
+      if (object.Kind() == "Pod")
+        pod = object.node["spec"];
+      else if (object.Kind() == "Deployment")
+        pod = object.node["spec"]["template"]["spec"];
+      else
+        continue;
       ++workloads;
       std::set<std::string> pod_claims;
       for (const YAML::Node& claim : pod["resourceClaims"]) {
         pod_claims.insert(claim["name"].as<std::string>());
-        EXPECT_TRUE(Find(objects, "ResourceClaimTemplate", claim["resourceClaimTemplateName"].as<std::string>()))
+        EXPECT_TRUE(Find(objects, "ResourceClaimTemplate",
+                         claim["resourceClaimTemplateName"].as<std::string>()))
             << file.filename();
       }
       std::set<std::string> used;
       for (const YAML::Node& container : pod["containers"]) {
-        for (const YAML::Node& claim : container["resources"]["claims"]) used.insert(claim["name"].as<std::string>());
+        for (const YAML::Node& claim : container["resources"]["claims"])
+          used.insert(claim["name"].as<std::string>());
       }
-      EXPECT_EQ(used, pod_claims) << file.filename() << ": a container must use the claim for the devices to reach it";
+      EXPECT_EQ(used, pod_claims) << file.filename()
+                                  << ": a container must use the claim for the devices to reach it";
     }
     EXPECT_EQ(workloads, 1u) << file.filename();
   }

@@ -56,7 +56,8 @@ TEST(DeviceBuilder, TheIdentityOfTheGpuIsPublished) {
 TEST(DeviceBuilder, AFailedQueryPublishesEveryCapabilityFalseAndNoVaDriver) {
   const Device device = BuildVaDevice(IntelGpu(), Error{"vaInitialize failed"});
   for (const Capability& capability : kCapabilities) {
-    EXPECT_FALSE(std::get<bool>(*device.Attribute(std::string(capability.name)))) << capability.name;
+    EXPECT_FALSE(std::get<bool>(*device.Attribute(std::string(capability.name))))
+        << capability.name;
   }
   EXPECT_EQ(device.Attribute("vaDriver"), nullptr);
   EXPECT_NE(device.Attribute(kPciBusIdAttribute), nullptr);
@@ -84,7 +85,8 @@ TEST(DeviceBuilder, AVendorStringThatIsNotUtf8IsMadeValid) {
   VaFacts facts = DecodesH264();
   facts.vendor = "vendor \xfe\xff";
   const Device device = BuildVaDevice(IntelGpu(), facts);
-  EXPECT_EQ(std::get<std::string>(*device.Attribute("vaDriver")), "vendor \xEF\xBF\xBD\xEF\xBF\xBD");
+  EXPECT_EQ(std::get<std::string>(*device.Attribute("vaDriver")),
+            "vendor \xEF\xBF\xBD\xEF\xBF\xBD");
 }
 
 TEST(DeviceBuilder, AnEmptyVendorStringPublishesNoVaDriver) {
@@ -103,7 +105,8 @@ TEST(DeviceBuilder, AttributeNamesAreUniqueAndWithinTheApisLengthLimit) {
   std::set<std::string> seen;
   for (const auto& [name, value] : device.attributes) {
     EXPECT_TRUE(seen.insert(name).second) << name;
-    const std::string identifier = name.substr(name.find('/') == std::string::npos ? 0 : name.find('/') + 1);
+    const std::string identifier =
+        name.substr(name.find('/') == std::string::npos ? 0 : name.find('/') + 1);
     EXPECT_LE(identifier.size(), 32u) << name;
   }
 }

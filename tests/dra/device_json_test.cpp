@@ -11,7 +11,9 @@ namespace {
 Device Example() {
   Device device;
   device.name = "pci-0000-00-02-0";
-  device.attributes = {{"decodeH264", true}, {"scale10bit", false}, {"vendor", std::string("8086")},
+  device.attributes = {{"decodeH264", true},
+                       {"scale10bit", false},
+                       {"vendor", std::string("8086")},
                        {"count", std::int64_t{3}}};
   device.capacity = {{"encodeSessions", {8, 0}}, {"fixed", {2, std::nullopt}}};
   return device;
@@ -49,7 +51,9 @@ TEST(DeviceJson, TheYamlFormIsTheSameDocument) {
   EXPECT_EQ(device["attributes"]["vendor"]["string"].as<std::string>(), "8086");
   EXPECT_EQ(device["attributes"]["count"]["int"].as<int>(), 3);
   EXPECT_EQ(device["capacity"]["encodeSessions"]["value"].as<std::string>(), "8");
-  EXPECT_EQ(device["capacity"]["encodeSessions"]["requestPolicy"]["validRange"]["max"].as<std::string>(), "8");
+  EXPECT_EQ(
+      device["capacity"]["encodeSessions"]["requestPolicy"]["validRange"]["max"].as<std::string>(),
+      "8");
   EXPECT_TRUE(device["allowMultipleAllocations"].as<bool>());
 }
 

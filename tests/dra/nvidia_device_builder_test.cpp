@@ -86,16 +86,19 @@ TEST(NvidiaDeviceBuilder, AProfessionalBoardHasNoSessionCapacity) {
 TEST(NvidiaDeviceBuilder, AGpuThatCannotEncodeHasNoSessionCapacity) {
   NvidiaFacts facts = GeForceThatEncodesH264();
   facts.encoder = {};
-  facts.encoder.unavailable_reason = "NvEncOpenEncodeSessionEx failed: NV_ENC_ERR_UNSUPPORTED_DEVICE (2)";
+  facts.encoder.unavailable_reason =
+      "NvEncOpenEncodeSessionEx failed: NV_ENC_ERR_UNSUPPORTED_DEVICE (2)";
   const Device device = BuildNvidiaDevice(NvidiaGpu(), facts);
   EXPECT_TRUE(device.capacity.empty());
   EXPECT_FALSE(std::get<bool>(*device.Attribute("encodeH264")));
 }
 
 TEST(NvidiaDeviceBuilder, AFailedQueryPublishesEveryCapabilityFalseAndNoDriverVersion) {
-  const Device device = BuildNvidiaDevice(NvidiaGpu(), Error{"cuInit failed: CUDA_ERROR_NO_DEVICE (100)"});
+  const Device device =
+      BuildNvidiaDevice(NvidiaGpu(), Error{"cuInit failed: CUDA_ERROR_NO_DEVICE (100)"});
   for (const Capability& capability : kCapabilities) {
-    EXPECT_FALSE(std::get<bool>(*device.Attribute(std::string(capability.name)))) << capability.name;
+    EXPECT_FALSE(std::get<bool>(*device.Attribute(std::string(capability.name))))
+        << capability.name;
   }
   EXPECT_EQ(device.Attribute("driverVersion"), nullptr);
   EXPECT_TRUE(device.capacity.empty());

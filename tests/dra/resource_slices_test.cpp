@@ -32,8 +32,8 @@ std::map<std::string, Json> Hold(const std::vector<SliceWrite>& writes) {
 }
 
 TEST(PlanSliceWrites, TheFirstPublicationCreatesOneSliceOwnedByTheNodeAtGenerationOne) {
-  const std::vector<SliceWrite> writes =
-      PlanSliceWrites(kOwner, {NamedDevice("pci-0000-02-00-0"), NamedDevice("pci-0000-01-00-0")}, {});
+  const std::vector<SliceWrite> writes = PlanSliceWrites(
+      kOwner, {NamedDevice("pci-0000-02-00-0"), NamedDevice("pci-0000-01-00-0")}, {});
   ASSERT_EQ(writes.size(), 1u);
   const SliceWrite& create = writes[0];
   EXPECT_EQ(create.kind, SliceWrite::Kind::kCreate);
@@ -43,11 +43,15 @@ TEST(PlanSliceWrites, TheFirstPublicationCreatesOneSliceOwnedByTheNodeAtGenerati
   const Json& spec = create.object["spec"];
   EXPECT_EQ(spec["driver"], "media.liken.sh");
   EXPECT_EQ(spec["nodeName"], "worker-1");
-  EXPECT_EQ(spec["pool"], (Json{{"name", "worker-1"}, {"generation", 1}, {"resourceSliceCount", 1}}));
-  EXPECT_EQ(spec["devices"][0]["name"], "pci-0000-01-00-0") << "devices are published sorted by name";
+  EXPECT_EQ(spec["pool"],
+            (Json{{"name", "worker-1"}, {"generation", 1}, {"resourceSliceCount", 1}}));
+  EXPECT_EQ(spec["devices"][0]["name"], "pci-0000-01-00-0")
+      << "devices are published sorted by name";
   EXPECT_EQ(spec["devices"][1]["name"], "pci-0000-02-00-0");
-  EXPECT_EQ(create.object["metadata"]["ownerReferences"],
-            Json::parse(R"([{"apiVersion":"v1","kind":"Node","name":"worker-1","uid":"uid-1","controller":true}])"));
+  EXPECT_EQ(
+      create.object["metadata"]["ownerReferences"],
+      Json::parse(
+          R"([{"apiVersion":"v1","kind":"Node","name":"worker-1","uid":"uid-1","controller":true}])"));
 }
 
 TEST(PlanSliceWrites, NothingIsWrittenWhenTheServerAlreadyHoldsTheSlices) {
@@ -58,7 +62,8 @@ TEST(PlanSliceWrites, NothingIsWrittenWhenTheServerAlreadyHoldsTheSlices) {
 
 TEST(PlanSliceWrites, AChangedDeviceUpdatesTheSliceAtTheNextGenerationOverTheVersionItRead) {
   const auto current = Hold(PlanSliceWrites(kOwner, {NamedDevice("pci-0000-01-00-0", false)}, {}));
-  const std::vector<SliceWrite> writes = PlanSliceWrites(kOwner, {NamedDevice("pci-0000-01-00-0", true)}, current);
+  const std::vector<SliceWrite> writes =
+      PlanSliceWrites(kOwner, {NamedDevice("pci-0000-01-00-0", true)}, current);
   ASSERT_EQ(writes.size(), 1u);
   EXPECT_EQ(writes[0].kind, SliceWrite::Kind::kUpdate);
   EXPECT_EQ(writes[0].generation, 2);
@@ -106,7 +111,8 @@ TEST(PlanSliceWrites, ASliceOfThisDriverAndNodeThatTheAgentDoesNotNameIsDeletedF
   ASSERT_EQ(writes.size(), 2u);
   EXPECT_EQ(writes[0].kind, SliceWrite::Kind::kDelete);
   EXPECT_EQ(writes[0].name, "worker-1-media.liken.sh-1");
-  EXPECT_EQ(writes[0].uid, "slice-uid-worker-1-media.liken.sh-1") << "the delete is conditional on what was read";
+  EXPECT_EQ(writes[0].uid, "slice-uid-worker-1-media.liken.sh-1")
+      << "the delete is conditional on what was read";
   EXPECT_EQ(writes[0].resource_version, "100");
   EXPECT_EQ(writes[1].kind, SliceWrite::Kind::kUpdate);
   EXPECT_EQ(writes[1].object["spec"]["pool"]["resourceSliceCount"], 1);
@@ -146,7 +152,8 @@ TEST(PlanSliceWrites, AFieldTheServerDropsIsNotWrittenAgainAndAgain) {
   Json stored = AsStored(first[0]);
   stored["spec"]["devices"][0].erase("allowMultipleAllocations");
   const std::map<std::string, Json> current = {{first[0].name, stored}};
-  ASSERT_FALSE(PlanSliceWrites(kOwner, devices, current).empty()) << "without the stored form it looks stale";
+  ASSERT_FALSE(PlanSliceWrites(kOwner, devices, current).empty())
+      << "without the stored form it looks stale";
   const std::map<std::string, StoredForm> forms = {
       {first[0].name, {.sent_spec = first[0].object["spec"], .stored_spec = stored["spec"]}}};
   EXPECT_TRUE(PlanSliceWrites(kOwner, devices, current, forms).empty());
@@ -159,7 +166,8 @@ TEST(SliceDifferences, NamesTheFieldTheServerDropped) {
   Json stored = AsStored(write);
   EXPECT_TRUE(SliceDifferences(write.object, stored).empty());
   stored["spec"]["devices"][0].erase("allowMultipleAllocations");
-  EXPECT_EQ(SliceDifferences(write.object, stored), std::vector<std::string>{"spec.devices[0].allowMultipleAllocations"});
+  EXPECT_EQ(SliceDifferences(write.object, stored),
+            std::vector<std::string>{"spec.devices[0].allowMultipleAllocations"});
 }
 
 TEST(PlanSliceWrites, ServerObjectsOfAnyShapeNeverBreakThePlan) {

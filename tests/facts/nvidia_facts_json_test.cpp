@@ -1,9 +1,10 @@
-#include "facts/cuvid_names.h"
 #include "facts/nvidia_facts_json.h"
 
 #include <ffnvcodec/dynlink_cuda.h>
 #include <ffnvcodec/dynlink_cuviddec.h>
 #include <gtest/gtest.h>
+
+#include "facts/cuvid_names.h"
 
 namespace mc {
 namespace {
@@ -22,7 +23,8 @@ NvidiaFacts SomeFacts() {
   facts.encoder.max_api_version = "13.0";
   facts.encoder.codecs = {{"HEVC", {"AutoSelect", "Main", "Main10"}, true, 8192, 8192},
                           {"{01234567-89ab-cdef-0123-456789abcdef}", {}, false, 0, 0}};
-  facts.sessions = NvSessionCount{8, "NvEncOpenEncodeSessionEx failed: NV_ENC_ERR_OUT_OF_MEMORY (10)"};
+  facts.sessions =
+      NvSessionCount{8, "NvEncOpenEncodeSessionEx failed: NV_ENC_ERR_OUT_OF_MEMORY (10)"};
   facts.warnings = {"libcuda.so.1 has no cuDriverGetVersion"};
   return facts;
 }
@@ -37,7 +39,8 @@ TEST(NvidiaFactsJson, ARoundTripKeepsEveryFact) {
 TEST(NvidiaFactsJson, AnUnavailableEncoderKeepsItsReasonAndStatus) {
   NvidiaFacts facts = SomeFacts();
   facts.encoder = {};
-  facts.encoder.unavailable_reason = "NvEncOpenEncodeSessionEx failed: NV_ENC_ERR_UNSUPPORTED_DEVICE (2)";
+  facts.encoder.unavailable_reason =
+      "NvEncOpenEncodeSessionEx failed: NV_ENC_ERR_UNSUPPORTED_DEVICE (2)";
   facts.encoder.open_status = 2;
   Result<NvidiaFacts> parsed = ParseNvidiaFacts(NvidiaFactsToJson(facts));
   ASSERT_TRUE(parsed) << parsed.error();
@@ -108,8 +111,10 @@ TEST(NvidiaFactsJson, TextThatIsNotJsonIsRejected) {
 }
 
 TEST(NvidiaFactsJson, DecoderCapsLabelsReadAsTheTablesWriteThem) {
-  EXPECT_EQ(DecoderCapsLabel(cudaVideoCodec_HEVC, cudaVideoChromaFormat_420, 10), "HEVC 4:2:0 10-bit");
-  EXPECT_EQ(DecoderCapsLabel(cudaVideoCodec_H264, cudaVideoChromaFormat_Monochrome, 8), "H264 monochrome 8-bit");
+  EXPECT_EQ(DecoderCapsLabel(cudaVideoCodec_HEVC, cudaVideoChromaFormat_420, 10),
+            "HEVC 4:2:0 10-bit");
+  EXPECT_EQ(DecoderCapsLabel(cudaVideoCodec_H264, cudaVideoChromaFormat_Monochrome, 8),
+            "H264 monochrome 8-bit");
 }
 
 }  // namespace

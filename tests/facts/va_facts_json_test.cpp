@@ -17,8 +17,8 @@ TEST(VaFactsJson, ARoundTripKeepsEveryFact) {
 }
 
 TEST(VaFactsJson, AReportWithoutPictureSizesReadsAsNoneStated) {
-  Result<VaFacts> parsed =
-      ParseVaFacts(R"({"vendor":"v","configs":[{"profile":7,"entrypoint":6,"rtFormats":1}],"videoProcFormats":[]})");
+  Result<VaFacts> parsed = ParseVaFacts(
+      R"({"vendor":"v","configs":[{"profile":7,"entrypoint":6,"rtFormats":1}],"videoProcFormats":[]})");
   ASSERT_TRUE(parsed) << parsed.error();
   EXPECT_EQ(parsed->configs[0].max_width, 0u);
   EXPECT_EQ(parsed->configs[0].max_height, 0u);
@@ -39,9 +39,9 @@ TEST(VaFactsJson, TextThatIsNotJsonIsRejected) {
 }
 
 TEST(VaFactsJson, AnErrorNamesThePlaceOfTheBadValue) {
-  Result<VaFacts> parsed = ParseVaFacts(
-      R"({"vendor":"v","configs":[{"profile":7,"entrypoint":1,"rtFormats":1},)"
-      R"({"profile":7,"entrypoint":"VLD","rtFormats":1}],"videoProcFormats":[]})");
+  Result<VaFacts> parsed =
+      ParseVaFacts(R"({"vendor":"v","configs":[{"profile":7,"entrypoint":1,"rtFormats":1},)"
+                   R"({"profile":7,"entrypoint":"VLD","rtFormats":1}],"videoProcFormats":[]})");
   ASSERT_FALSE(parsed);
   EXPECT_EQ(parsed.error(), "configs[1].entrypoint: expected an integer");
 }

@@ -23,7 +23,8 @@ bool ReadIdentity(JsonReader& reader, const Json& object, Identity& identity) {
   std::string text;
   if (!address || !reader.String(*address, "identity.pciAddress", text)) return false;
   std::optional<std::string> canonical = mc::NormalisePciAddress(text);
-  if (!canonical) return reader.Fail("identity.pciAddress", "\"" + text + "\" is not a PCI address");
+  if (!canonical)
+    return reader.Fail("identity.pciAddress", "\"" + text + "\" is not a PCI address");
   identity.pci_address = *canonical;
   const Json* device = reader.Member(object, "identity", "device");
   if (!device || !reader.String(*device, "identity.device", identity.device)) return false;
@@ -31,8 +32,9 @@ bool ReadIdentity(JsonReader& reader, const Json& object, Identity& identity) {
     const char* name;
     std::string* out;
   };
-  for (const Optional& field : {Optional{"vendor", &identity.vendor}, Optional{"class", &identity.device_class},
-                                Optional{"driver", &identity.driver}, Optional{"renderNode", &identity.render_node}}) {
+  for (const Optional& field :
+       {Optional{"vendor", &identity.vendor}, Optional{"class", &identity.device_class},
+        Optional{"driver", &identity.driver}, Optional{"renderNode", &identity.render_node}}) {
     if (const Json* value = JsonReader::OptionalMember(object, field.name)) {
       if (!reader.String(*value, std::string("identity.") + field.name, *field.out)) return false;
     }
@@ -40,11 +42,14 @@ bool ReadIdentity(JsonReader& reader, const Json& object, Identity& identity) {
   return true;
 }
 
-bool ReadOptionalInt(JsonReader& reader, const Json& object, const char* name, std::optional<int>& out) {
+bool ReadOptionalInt(JsonReader& reader, const Json& object, const char* name,
+                     std::optional<int>& out) {
   const Json* value = JsonReader::OptionalMember(object, name);
   if (!value) return true;
   std::int64_t number = 0;
-  if (!reader.Int(*value, std::string("replay.") + name, 0, std::numeric_limits<int>::max(), number)) return false;
+  if (!reader.Int(*value, std::string("replay.") + name, 0, std::numeric_limits<int>::max(),
+                  number))
+    return false;
   out = static_cast<int>(number);
   return true;
 }
@@ -66,7 +71,8 @@ bool ReadReplay(JsonReader& reader, const Json& object, Replay& replay) {
     }
   }
   if (const Json* absent = JsonReader::OptionalMember(object, "absentLibraries")) {
-    if (!reader.StringList(*absent, "replay.absentLibraries", replay.absent_libraries)) return false;
+    if (!reader.StringList(*absent, "replay.absentLibraries", replay.absent_libraries))
+      return false;
   }
   return ReadOptionalInt(reader, object, "cuvidGetDecoderCaps", replay.decoder_caps_result) &&
          ReadOptionalInt(reader, object, "sessionLimit", replay.session_limit) &&
@@ -80,7 +86,8 @@ bool ReadReplay(JsonReader& reader, const Json& object, Replay& replay) {
 
 mc::Result<Record> ParseRecord(std::string_view text) {
   const Json document = Json::parse(text, nullptr, false);
-  if (document.is_discarded() || !document.is_object()) return mc::Error{"the record is not a JSON object"};
+  if (document.is_discarded() || !document.is_object())
+    return mc::Error{"the record is not a JSON object"};
   JsonReader reader;
   Record record;
   const Json* source = reader.Member(document, "", "source");

@@ -30,13 +30,20 @@ const CudaError* FindCudaError(int result) {
 
 const char* NvmlErrorText(int result) {
   switch (result) {
-    case 0: return "Success";
-    case 1: return "Uninitialized";
-    case 2: return "Invalid Argument";
-    case 3: return "Not Supported";
-    case 9: return "Driver Not Loaded";
-    case 12: return "NVML Shared Library Not Found";
-    default: return "Unknown Error";
+    case 0:
+      return "Success";
+    case 1:
+      return "Uninitialized";
+    case 2:
+      return "Invalid Argument";
+    case 3:
+      return "Not Supported";
+    case 9:
+      return "Driver Not Loaded";
+    case 12:
+      return "NVML Shared Library Not Found";
+    default:
+      return "Unknown Error";
   }
 }
 

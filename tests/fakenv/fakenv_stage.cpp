@@ -61,17 +61,20 @@ int main(int argc, char** argv) {
     fs::create_directories(sys / "bus" / "pci" / "drivers" / id.driver);
     Link(device / "driver", "../../../bus/pci/drivers/" + id.driver);
   }
-  Link(sys / "bus" / "pci" / "devices" / id.pci_address, "../../../devices/" + parent + "/" + id.pci_address);
+  Link(sys / "bus" / "pci" / "devices" / id.pci_address,
+       "../../../devices/" + parent + "/" + id.pci_address);
   if (!id.render_node.empty()) {
     Link(device / "drm" / id.render_node / "device", "../../../" + id.pci_address);
-    Link(sys / "class" / "drm" / id.render_node, "../../devices/" + parent + "/" + id.pci_address + "/drm/" + id.render_node);
+    Link(sys / "class" / "drm" / id.render_node,
+         "../../devices/" + parent + "/" + id.pci_address + "/drm/" + id.render_node);
     WriteFile(dir / "dev" / "dri" / id.render_node, "");
   }
 
   const fs::path built = fs::path(FAKENV_LIBRARY_DIR);
   for (const char* library : kLibraries) {
     bool absent = false;
-    for (const std::string& name : record->replay.absent_libraries) absent = absent || name == library;
+    for (const std::string& name : record->replay.absent_libraries)
+      absent = absent || name == library;
     if (!absent) Link(dir / "lib" / library, built / library);
   }
   fs::create_directories(dir / "lib");

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 
 #include <filesystem>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -62,7 +62,9 @@ struct Options {
 class RecordedNvidiaGpu : public ::testing::Test {
  protected:
   // Write puts a record of the test's own into the test's directory.
-  std::string Write(const std::string& name, const std::string& text) { return dir_.Write(name, text).string(); }
+  std::string Write(const std::string& name, const std::string& text) {
+    return dir_.Write(name, text).string();
+  }
 
   Outcome Probe(const std::string& record, Options options = {},
                 std::chrono::milliseconds deadline = std::chrono::seconds(20)) {
@@ -72,22 +74,25 @@ class RecordedNvidiaGpu : public ::testing::Test {
     setenv("LD_LIBRARY_PATH", (machine / "lib").c_str(), 1);
     setenv("FAKENV_RECORD", record.c_str(), 1);
     Outcome outcome;
-    const ProbeResult probed = ProbeGpus({.roots = {(machine / "sys").string(), (machine / "dev").string()},
-                                          .query = {MEDIA_CAP_BINARY, deadline},
-                                          .measure_sessions = options.measure_sessions});
+    const ProbeResult probed =
+        ProbeGpus({.roots = {(machine / "sys").string(), (machine / "dev").string()},
+                   .query = {MEDIA_CAP_BINARY, deadline},
+                   .measure_sessions = options.measure_sessions});
     EXPECT_TRUE(probed.discovery_errors.empty()) << probed.discovery_errors.front();
     for (const DeviceReport& report : probed.reports) {
       outcome.gpus.push_back(report.gpu);
-      outcome.facts.push_back(report.nvidia_facts ? Result<NvidiaFacts>(*report.nvidia_facts)
-                                                  : Result<NvidiaFacts>(Error{report.failure.value_or("no facts")}));
+      outcome.facts.push_back(
+          report.nvidia_facts ? Result<NvidiaFacts>(*report.nvidia_facts)
+                              : Result<NvidiaFacts>(Error{report.failure.value_or("no facts")}));
       outcome.devices.push_back(report.device);
     }
     return outcome;
   }
 
   // One probes a record of one GPU and hands back its facts and device.
-  std::pair<Result<NvidiaFacts>, Device> One(const std::string& record, Options options = {},
-                                             std::chrono::milliseconds deadline = std::chrono::seconds(20)) {
+  std::pair<Result<NvidiaFacts>, Device> One(
+      const std::string& record, Options options = {},
+      std::chrono::milliseconds deadline = std::chrono::seconds(20)) {
     Outcome outcome = Probe(record, options, deadline);
     EXPECT_EQ(outcome.devices.size(), 1u);
     if (outcome.devices.size() != 1) return {Error{"no device"}, Device{}};
@@ -103,7 +108,8 @@ class RecordedNvidiaGpu : public ::testing::Test {
   static std::set<std::string> TrueCapabilities(const Device& device) {
     std::set<std::string> names;
     for (const Capability& capability : kCapabilities) {
-      if (Holds(device, std::string(capability.name).c_str())) names.insert(std::string(capability.name));
+      if (Holds(device, std::string(capability.name).c_str()))
+        names.insert(std::string(capability.name));
     }
     return names;
   }
@@ -131,8 +137,12 @@ class RecordedNvidiaGpu : public ::testing::Test {
   int machines_ = 0;
 };
 
-const std::vector<std::string> kRecords = {"h200.json",         "ada-geforce-rtx4090.json", "ampere-rtx-a4000.json",
-                                           "no-libnvidia-encode.json", "cuinit-fails.json", "cuinit-hangs.json",
+const std::vector<std::string> kRecords = {"h200.json",
+                                           "ada-geforce-rtx4090.json",
+                                           "ampere-rtx-a4000.json",
+                                           "no-libnvidia-encode.json",
+                                           "cuinit-fails.json",
+                                           "cuinit-hangs.json",
                                            "cuinit-crashes.json"};
 
 TEST_F(RecordedNvidiaGpu, EveryRecordNamesItsSourceAndItsReportParses) {
@@ -149,7 +159,7 @@ TEST_F(RecordedNvidiaGpu, EveryRecordNamesItsSourceAndItsReportParses) {
 
 TEST_F(RecordedNvidiaGpu, ReplayingARecordedReportGivesTheSameReportBack) {
   for (const char* name : {"h200.json", "ada-geforce-rtx4090.json", "ampere-rtx-a4000.json",
-                                  "no-libnvidia-encode.json"}) {
+                           "no-libnvidia-encode.json"}) {
     auto [facts, device] = One(Record(name));
     ASSERT_TRUE(facts) << name << ": " << facts.error();
     EXPECT_EQ(NvidiaFactsToJson(*facts), NvidiaFactsToJson(RecordedReport(Record(name)))) << name;
@@ -162,8 +172,8 @@ TEST_F(RecordedNvidiaGpu, TheH200DecodesWhatItsDriverStatedAndEncodesNothing) {
   // The H200's driver (580.159.04) states these decoders and no AV1; NVENC refuses a session.
   EXPECT_EQ(TrueCapabilities(device),
             (std::set<std::string>{"decodeH264", "decodeHEVCMain", "decodeHEVCMain10", "decodeVP9",
-                                   "decodeVP9Profile2", "decodeVP8", "decodeVC1", "decodeMPEG2", "scale8bit",
-                                   "scale10bit"}));
+                                   "decodeVP9Profile2", "decodeVP8", "decodeVC1", "decodeMPEG2",
+                                   "scale8bit", "scale10bit"}));
   EXPECT_EQ(Text(device, "api"), "nvidia");
   EXPECT_EQ(Text(device, "driverVersion"), "580.159.04");
   EXPECT_EQ(Text(device, kPciBusIdAttribute), "0000:00:06.0");
@@ -171,7 +181,8 @@ TEST_F(RecordedNvidiaGpu, TheH200DecodesWhatItsDriverStatedAndEncodesNothing) {
   EXPECT_EQ(Text(device, "vendor"), "10de");
   EXPECT_EQ(Text(device, "product"), "2335");
   EXPECT_EQ(Capacity(device, kEncodeSessionsCapacity), std::nullopt);
-  EXPECT_EQ(facts->encoder.unavailable_reason, "NvEncOpenEncodeSessionEx failed: NV_ENC_ERR_UNSUPPORTED_DEVICE (2)");
+  EXPECT_EQ(facts->encoder.unavailable_reason,
+            "NvEncOpenEncodeSessionEx failed: NV_ENC_ERR_UNSUPPORTED_DEVICE (2)");
 }
 
 TEST_F(RecordedNvidiaGpu, TheH200AgreesWithNvidiasGenerationTable) {
@@ -221,7 +232,8 @@ TEST_F(RecordedNvidiaGpu, AMachineWithoutLibnvidiaEncodeKeepsItsDecodersAndEncod
 TEST_F(RecordedNvidiaGpu, ACuInitFailurePublishesEveryCapabilityFalseAndNamesTheCall) {
   auto [facts, device] = One(Record("cuinit-fails.json"));
   ASSERT_FALSE(facts);
-  EXPECT_EQ(facts.error(), "cuInit failed: CUDA_ERROR_NO_DEVICE (100): no CUDA-capable device is detected");
+  EXPECT_EQ(facts.error(),
+            "cuInit failed: CUDA_ERROR_NO_DEVICE (100): no CUDA-capable device is detected");
   EXPECT_TRUE(TrueCapabilities(device).empty());
   EXPECT_EQ(device.Attribute("driverVersion"), nullptr);
   EXPECT_EQ(Text(device, "api"), "nvidia");
@@ -238,7 +250,9 @@ TEST_F(RecordedNvidiaGpu, AHangingDriverIsKilledAtTheDeadline) {
 TEST_F(RecordedNvidiaGpu, ACrashingDriverIsReportedWithItsSignal) {
   auto [facts, device] = One(Record("cuinit-crashes.json"));
   ASSERT_FALSE(facts);
-  EXPECT_EQ(facts.error(), "the query was killed by signal 6 (Aborted): fakenv: cuInit crashes, as the record asks");
+  EXPECT_EQ(
+      facts.error(),
+      "the query was killed by signal 6 (Aborted): fakenv: cuInit crashes, as the record asks");
   EXPECT_TRUE(TrueCapabilities(device).empty());
 }
 
@@ -247,7 +261,8 @@ TEST_F(RecordedNvidiaGpu, TheSessionSlotTestCountsSessionsUpToTheConsumerCap) {
   ASSERT_TRUE(facts) << facts.error();
   ASSERT_TRUE(facts->sessions);
   EXPECT_EQ(facts->sessions->opened, 8);
-  EXPECT_EQ(facts->sessions->stopped_by, "NvEncOpenEncodeSessionEx failed: NV_ENC_ERR_OUT_OF_MEMORY (10)");
+  EXPECT_EQ(facts->sessions->stopped_by,
+            "NvEncOpenEncodeSessionEx failed: NV_ENC_ERR_OUT_OF_MEMORY (10)");
 }
 
 TEST_F(RecordedNvidiaGpu, TheSessionSlotTestOnTheH200OpensNoSession) {
@@ -255,7 +270,8 @@ TEST_F(RecordedNvidiaGpu, TheSessionSlotTestOnTheH200OpensNoSession) {
   ASSERT_TRUE(facts) << facts.error();
   ASSERT_TRUE(facts->sessions);
   EXPECT_EQ(facts->sessions->opened, 0);
-  EXPECT_EQ(facts->sessions->stopped_by, "NvEncOpenEncodeSessionEx failed: NV_ENC_ERR_UNSUPPORTED_DEVICE (2)");
+  EXPECT_EQ(facts->sessions->stopped_by,
+            "NvEncOpenEncodeSessionEx failed: NV_ENC_ERR_UNSUPPORTED_DEVICE (2)");
 }
 
 TEST_F(RecordedNvidiaGpu, TheSessionSlotTestStopsAtItsOwnLimitOnABoardWithoutACap) {
@@ -284,18 +300,22 @@ TEST_F(RecordedNvidiaGpu, AFailingDecoderCapsCallFailsTheWholeQuery) {
   auto [facts, device] = One(AdaWith([](json& r) { r["replay"]["cuvidGetDecoderCaps"] = 801; }));
   ASSERT_FALSE(facts);
   EXPECT_EQ(facts.error(),
-            "cuvidGetDecoderCaps(H264 4:2:0 8-bit) failed: CUDA_ERROR_NOT_SUPPORTED (801): operation not supported");
+            "cuvidGetDecoderCaps(H264 4:2:0 8-bit) failed: CUDA_ERROR_NOT_SUPPORTED (801): "
+            "operation not supported");
   EXPECT_TRUE(TrueCapabilities(device).empty());
 }
 
 TEST_F(RecordedNvidiaGpu, AGpuThatCudaDoesNotSeeAtItsAddressFailsTheQuery) {
   auto [facts, device] = One(AdaWith([](json& r) { r["report"]["pciAddress"] = "0000:02:00.0"; }));
   ASSERT_FALSE(facts);
-  EXPECT_EQ(facts.error(), "no CUDA device is at PCI address 0000:01:00.0 (CUDA sees 0000:02:00.0)");
+  EXPECT_EQ(facts.error(),
+            "no CUDA device is at PCI address 0000:01:00.0 (CUDA sees 0000:02:00.0)");
 }
 
-TEST_F(RecordedNvidiaGpu, WithoutNvmlTheDriverVersionIsMissingAndTheSmallestConsumerCapIsPublished) {
-  auto [facts, device] = One(AdaWith([](json& r) { r["replay"]["absentLibraries"] = {"libnvidia-ml.so.1"}; }));
+TEST_F(RecordedNvidiaGpu,
+       WithoutNvmlTheDriverVersionIsMissingAndTheSmallestConsumerCapIsPublished) {
+  auto [facts, device] =
+      One(AdaWith([](json& r) { r["replay"]["absentLibraries"] = {"libnvidia-ml.so.1"}; }));
   ASSERT_TRUE(facts) << facts.error();
   EXPECT_EQ(device.Attribute("driverVersion"), nullptr);
   EXPECT_EQ(Capacity(device, kEncodeSessionsCapacity), 3);
@@ -308,14 +328,18 @@ TEST_F(RecordedNvidiaGpu, WithoutNvmlTheDriverVersionIsMissingAndTheSmallestCons
 TEST_F(RecordedNvidiaGpu, AFailingNvmlIsAWarningNotAFailure) {
   auto [facts, device] = One(AdaWith([](json& r) { r["replay"]["nvmlInit"] = 9; }));
   ASSERT_TRUE(facts) << facts.error();
-  EXPECT_EQ(facts->warnings, std::vector<std::string>{"the driver version is unknown: nvmlInit_v2 failed: Driver Not Loaded (9)"});
+  EXPECT_EQ(facts->warnings,
+            std::vector<std::string>{
+                "the driver version is unknown: nvmlInit_v2 failed: Driver Not Loaded (9)"});
   EXPECT_TRUE(Holds(device, "encodeH264"));
 }
 
 TEST_F(RecordedNvidiaGpu, ADriverOlderThanNvencApi11Point1HasNoEncoder) {
-  auto [facts, device] = One(AdaWith([](json& r) { r["report"]["encoder"]["maxApiVersion"] = "10.0"; }));
+  auto [facts, device] =
+      One(AdaWith([](json& r) { r["report"]["encoder"]["maxApiVersion"] = "10.0"; }));
   ASSERT_TRUE(facts) << facts.error();
-  EXPECT_EQ(facts->encoder.unavailable_reason, "the driver's NVENC API 10.0 is older than 11.1, the oldest this program speaks");
+  EXPECT_EQ(facts->encoder.unavailable_reason,
+            "the driver's NVENC API 10.0 is older than 11.1, the oldest this program speaks");
   EXPECT_FALSE(Holds(device, "encodeH264"));
   EXPECT_EQ(Capacity(device, kEncodeSessionsCapacity), std::nullopt);
 }
@@ -327,18 +351,21 @@ TEST_F(RecordedNvidiaGpu, ADriverThatDisagreesWithTheGenerationTableRaisesAWarni
   }));
   ASSERT_TRUE(facts) << facts.error();
   EXPECT_FALSE(Holds(device, "encodeAV1Main"));
-  const std::vector<std::string> warnings = GenerationTableWarnings(*facts, EvaluateNvidiaFacts(*facts));
+  const std::vector<std::string> warnings =
+      GenerationTableWarnings(*facts, EvaluateNvidiaFacts(*facts));
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_EQ(warnings[0],
-            "NVIDIA's generation table (the NVENC/NVDEC support matrix, docs/nvidia.md) expects encodeAV1Main=true on Ada (compute capability 8.9), but "
+            "NVIDIA's generation table (the NVENC/NVDEC support matrix, docs/nvidia.md) expects "
+            "encodeAV1Main=true on Ada (compute capability 8.9), but "
             "the driver's statement gives false, which is what is published");
 }
 
 TEST_F(RecordedNvidiaGpu, EveryRecordedDeviceStaysWithinTheApisLimits) {
   for (const char* name : {"h200.json", "ada-geforce-rtx4090.json", "ampere-rtx-a4000.json",
-                                  "no-libnvidia-encode.json", "cuinit-fails.json"}) {
+                           "no-libnvidia-encode.json", "cuinit-fails.json"}) {
     auto [facts, device] = One(Record(name));
-    EXPECT_LE(device.attributes.size() + device.capacity.size(), kMaxAttributesAndCapacities) << name;
+    EXPECT_LE(device.attributes.size() + device.capacity.size(), kMaxAttributesAndCapacities)
+        << name;
     for (const auto& [key, value] : device.attributes) {
       if (const auto* text = std::get_if<std::string>(&value)) {
         EXPECT_LE(text->size(), kMaxAttributeStringBytes) << key;
@@ -360,8 +387,9 @@ TEST_F(RecordedNvidiaGpu, DiscoveryFindsTheRecordedGpuAsSysfsDescribesIt) {
 }
 
 TEST_F(RecordedNvidiaGpu, ProbeRecordPrintsTheQueryReportOfARecord) {
-  const ChildOutcome run = testing::RunCommand({FAKENV_PROBE_RECORD, Record("h200.json"), "--query"},
-                                               {"MEDIA_CAP_BUILD=" MEDIA_CAP_BUILD_DIR});
+  const ChildOutcome run =
+      testing::RunCommand({FAKENV_PROBE_RECORD, Record("h200.json"), "--query"},
+                          {"MEDIA_CAP_BUILD=" MEDIA_CAP_BUILD_DIR});
   ASSERT_EQ(run.code, 0) << run.err;
   Result<NvidiaFacts> facts = ParseNvidiaFacts(run.out);
   ASSERT_TRUE(facts) << facts.error();
@@ -384,7 +412,8 @@ TEST_F(RecordedNvidiaGpu, TheProbePublishesTheH200AsItsDriverStatedIt) {
   EXPECT_FALSE(attributes["decodeAV1Main"]["bool"].get<bool>());
   EXPECT_FALSE(attributes["encodeH264"]["bool"].get<bool>());
   EXPECT_FALSE(devices[0].contains("capacity"));
-  EXPECT_NE(run.err.find("capabilities: pci-0000-00-06-0 (0000:00:06.0, NVIDIA H200, driver 580.159.04): decodeH264=true"),
+  EXPECT_NE(run.err.find("capabilities: pci-0000-00-06-0 (0000:00:06.0, NVIDIA H200, driver "
+                         "580.159.04): decodeH264=true"),
             std::string::npos)
       << run.err;
   EXPECT_NE(run.err.find("warning: the encoder is unavailable: NvEncOpenEncodeSessionEx failed: "
@@ -394,8 +423,9 @@ TEST_F(RecordedNvidiaGpu, TheProbePublishesTheH200AsItsDriverStatedIt) {
 }
 
 TEST_F(RecordedNvidiaGpu, TheProbePublishesTheConsumerSessionCapAsACapacity) {
-  const ChildOutcome run = testing::RunCommand({FAKENV_PROBE_RECORD, Record("ada-geforce-rtx4090.json")},
-                                               {"MEDIA_CAP_BUILD=" MEDIA_CAP_BUILD_DIR});
+  const ChildOutcome run =
+      testing::RunCommand({FAKENV_PROBE_RECORD, Record("ada-geforce-rtx4090.json")},
+                          {"MEDIA_CAP_BUILD=" MEDIA_CAP_BUILD_DIR});
   ASSERT_EQ(run.code, 0) << run.err;
   const json devices = json::parse(run.out, nullptr, false);
   ASSERT_EQ(devices.size(), 1u) << run.out;

@@ -21,7 +21,8 @@ using Clock = std::chrono::steady_clock;
 
 bool IsUnset(const ChildRun& run, const std::string& name) {
   return std::ranges::any_of(run.unset, [&](const std::string& pattern) {
-    if (pattern.ends_with('*')) return name.starts_with(std::string_view(pattern).substr(0, pattern.size() - 1));
+    if (pattern.ends_with('*'))
+      return name.starts_with(std::string_view(pattern).substr(0, pattern.size() - 1));
     return name == pattern;
   });
 }
@@ -72,7 +73,8 @@ struct Pipe {
 };
 
 // Only async-signal-safe calls run between fork and exec.
-[[noreturn]] void BecomeChild(char** argv, char** envp, const Pipe& out, const Pipe& err, const Pipe& exec_status) {
+[[noreturn]] void BecomeChild(char** argv, char** envp, const Pipe& out, const Pipe& err,
+                              const Pipe& exec_status) {
   setpgid(0, 0);
   const rlimit no_core{0, 0};
   setrlimit(RLIMIT_CORE, &no_core);
@@ -98,7 +100,8 @@ bool Drain(int fd, std::string& text) {
 }
 
 int MillisecondsUntil(Clock::time_point deadline) {
-  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+  const auto left =
+      std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
   return static_cast<int>(std::clamp<long long>(left, 0, 1000));
 }
 
@@ -132,7 +135,8 @@ ChildOutcome RunChild(const ChildRun& run) {
   err.CloseWrite();
   exec_status.CloseWrite();
   int exec_error = 0;
-  if (read(exec_status.read, &exec_error, sizeof exec_error) == static_cast<ssize_t>(sizeof exec_error)) {
+  if (read(exec_status.read, &exec_error, sizeof exec_error) ==
+      static_cast<ssize_t>(sizeof exec_error)) {
     outcome.error = "cannot run " + run.argv[0] + ": " + std::strerror(exec_error);
   } else {
     outcome.started = true;
@@ -142,8 +146,10 @@ ChildOutcome RunChild(const ChildRun& run) {
   while ((out_open || err_open) && Clock::now() < deadline) {
     pollfd fds[2] = {{out_open ? out.read : -1, POLLIN, 0}, {err_open ? err.read : -1, POLLIN, 0}};
     if (poll(fds, 2, MillisecondsUntil(deadline)) < 0 && errno != EINTR) break;
-    if (out_open && (fds[0].revents & (POLLIN | POLLHUP | POLLERR))) out_open = Drain(out.read, outcome.out);
-    if (err_open && (fds[1].revents & (POLLIN | POLLHUP | POLLERR))) err_open = Drain(err.read, outcome.err);
+    if (out_open && (fds[0].revents & (POLLIN | POLLHUP | POLLERR)))
+      out_open = Drain(out.read, outcome.out);
+    if (err_open && (fds[1].revents & (POLLIN | POLLHUP | POLLERR)))
+      err_open = Drain(err.read, outcome.err);
   }
 
   int status = 0;
@@ -170,10 +176,15 @@ ChildOutcome RunChild(const ChildRun& run) {
 
 std::string Describe(const ChildOutcome& outcome) {
   std::string text;
-  if (!outcome.started) text = "not started (" + outcome.error + ")";
-  else if (outcome.timed_out) text = "killed at its deadline";
-  else if (outcome.exited) text = "exited with " + std::to_string(outcome.exit_code);
-  else text = "ended by signal " + std::to_string(outcome.signal) + " (" + strsignal(outcome.signal) + ")";
+  if (!outcome.started)
+    text = "not started (" + outcome.error + ")";
+  else if (outcome.timed_out)
+    text = "killed at its deadline";
+  else if (outcome.exited)
+    text = "exited with " + std::to_string(outcome.exit_code);
+  else
+    text = "ended by signal " + std::to_string(outcome.signal) + " (" + strsignal(outcome.signal) +
+           ")";
   return text + "\n--- stdout:\n" + outcome.out + "--- stderr:\n" + outcome.err;
 }
 

@@ -11,16 +11,19 @@ FakeDriverState::FakeDriverState(VainfoDump dump) : dump_(std::move(dump)) {
     if (std::ranges::find(profiles_, profile) == profiles_.end()) profiles_.push_back(profile);
   }
   for (const VAProfile profile : profiles_) {
-    const auto listed = std::ranges::count(dump_.configs, static_cast<int>(profile), &VainfoConfig::profile);
+    const auto listed =
+        std::ranges::count(dump_.configs, static_cast<int>(profile), &VainfoConfig::profile);
     max_entrypoints_ = std::max(max_entrypoints_, static_cast<int>(listed));
   }
 }
 
-VAStatus FakeDriverState::QueryEntrypoints(VAProfile profile, VAEntrypoint* entrypoints, int* count) const {
+VAStatus FakeDriverState::QueryEntrypoints(VAProfile profile, VAEntrypoint* entrypoints,
+                                           int* count) const {
   if (!entrypoints || !count) return VA_STATUS_ERROR_INVALID_PARAMETER;
   int listed = 0;
   for (const VainfoConfig& config : dump_.configs) {
-    if (config.profile == profile) entrypoints[listed++] = static_cast<VAEntrypoint>(config.entrypoint);
+    if (config.profile == profile)
+      entrypoints[listed++] = static_cast<VAEntrypoint>(config.entrypoint);
   }
   *count = listed;
   return listed > 0 ? VA_STATUS_SUCCESS : VA_STATUS_ERROR_UNSUPPORTED_PROFILE;
@@ -40,14 +43,16 @@ VAStatus FakeDriverState::GetConfigAttributes(VAProfile profile, VAEntrypoint en
 }
 
 VAStatus FakeDriverState::CreateConfig(VAProfile profile, VAEntrypoint entrypoint,
-                                       const VAConfigAttrib* attributes, int count, VAConfigID* config_id) {
+                                       const VAConfigAttrib* attributes, int count,
+                                       VAConfigID* config_id) {
   if (!config_id) return VA_STATUS_ERROR_INVALID_PARAMETER;
   VAStatus status = VA_STATUS_SUCCESS;
   const VainfoConfig* config = Find(profile, entrypoint, &status);
   if (!config) return status;
   if (count > 0 && !attributes) return VA_STATUS_ERROR_INVALID_PARAMETER;
   for (int i = 0; i < count; ++i) {
-    if (attributes[i].type == VAConfigAttribRTFormat && (attributes[i].value & ~config->rt_formats) != 0) {
+    if (attributes[i].type == VAConfigAttribRTFormat &&
+        (attributes[i].value & ~config->rt_formats) != 0) {
       return VA_STATUS_ERROR_UNSUPPORTED_RT_FORMAT;
     }
   }
@@ -62,7 +67,8 @@ VAStatus FakeDriverState::DestroyConfig(VAConfigID config) {
   return VA_STATUS_SUCCESS;
 }
 
-VAStatus FakeDriverState::QueryConfigAttributes(VAConfigID config_id, VAProfile* profile, VAEntrypoint* entrypoint,
+VAStatus FakeDriverState::QueryConfigAttributes(VAConfigID config_id, VAProfile* profile,
+                                                VAEntrypoint* entrypoint,
                                                 VAConfigAttrib* attributes, int* count) const {
   const VainfoConfig* config = Created(config_id);
   if (!config) return VA_STATUS_ERROR_INVALID_CONFIG;
@@ -95,14 +101,16 @@ VAStatus FakeDriverState::QuerySurfaceAttributes(VAConfigID config_id, VASurface
   return VA_STATUS_SUCCESS;
 }
 
-const VainfoConfig* FakeDriverState::Find(VAProfile profile, VAEntrypoint entrypoint, VAStatus* why) const {
+const VainfoConfig* FakeDriverState::Find(VAProfile profile, VAEntrypoint entrypoint,
+                                          VAStatus* why) const {
   bool profile_listed = false;
   for (const VainfoConfig& config : dump_.configs) {
     if (config.profile != profile) continue;
     if (config.entrypoint == entrypoint) return &config;
     profile_listed = true;
   }
-  *why = profile_listed ? VA_STATUS_ERROR_UNSUPPORTED_ENTRYPOINT : VA_STATUS_ERROR_UNSUPPORTED_PROFILE;
+  *why =
+      profile_listed ? VA_STATUS_ERROR_UNSUPPORTED_ENTRYPOINT : VA_STATUS_ERROR_UNSUPPORTED_PROFILE;
   return nullptr;
 }
 

@@ -31,13 +31,13 @@ class FakeDriverState {
   // for max_entrypoints()); VA_STATUS_ERROR_UNSUPPORTED_PROFILE when none are.
   VAStatus QueryEntrypoints(VAProfile profile, VAEntrypoint* entrypoints, int* count) const;
   // VAConfigAttribRTFormat gets the pair's formats; every other type VA_ATTRIB_NOT_SUPPORTED.
-  VAStatus GetConfigAttributes(VAProfile profile, VAEntrypoint entrypoint, VAConfigAttrib* attributes,
-                               int count) const;
+  VAStatus GetConfigAttributes(VAProfile profile, VAEntrypoint entrypoint,
+                               VAConfigAttrib* attributes, int count) const;
   // A config for a listed pair. An unlisted profile is VA_STATUS_ERROR_UNSUPPORTED_PROFILE;
   // a listed profile with an unlisted entrypoint VA_STATUS_ERROR_UNSUPPORTED_ENTRYPOINT; an
   // RTFormat request beyond the pair's formats VA_STATUS_ERROR_UNSUPPORTED_RT_FORMAT.
-  VAStatus CreateConfig(VAProfile profile, VAEntrypoint entrypoint, const VAConfigAttrib* attributes, int count,
-                        VAConfigID* config);
+  VAStatus CreateConfig(VAProfile profile, VAEntrypoint entrypoint,
+                        const VAConfigAttrib* attributes, int count, VAConfigID* config);
   VAStatus DestroyConfig(VAConfigID config);
   // The pair and its one attribute, RTFormat (so max_attributes is 1).
   VAStatus QueryConfigAttributes(VAConfigID config, VAProfile* profile, VAEntrypoint* entrypoint,
@@ -45,7 +45,8 @@ class FakeDriverState {
   // The config's pixel formats (see PixelFormatsFor) as VASurfaceAttribPixelFormat entries.
   // With `attributes` null it only counts them; with too little room it answers
   // VA_STATUS_ERROR_MAX_NUM_EXCEEDED and the room needed, as va.h asks of drivers.
-  VAStatus QuerySurfaceAttributes(VAConfigID config, VASurfaceAttrib* attributes, unsigned* count) const;
+  VAStatus QuerySurfaceAttributes(VAConfigID config, VASurfaceAttrib* attributes,
+                                  unsigned* count) const;
 
  private:
   // The dump's config for the pair, or the status that says why there is none.

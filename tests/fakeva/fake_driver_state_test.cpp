@@ -27,10 +27,12 @@ const VainfoDump kDump = Dump({
     {VAProfileH264Main, VAEntrypointVLD, VA_RT_FORMAT_YUV420},
     {VAProfileHEVCMain10, VAEntrypointVLD, VA_RT_FORMAT_YUV420_10},
     {VAProfileH264Main, VAEntrypointEncSliceLP, VA_RT_FORMAT_YUV420},
-    {VAProfileNone, VAEntrypointVideoProc, VA_RT_FORMAT_YUV420 | VA_RT_FORMAT_YUV420_10 | VA_RT_FORMAT_RGB32},
+    {VAProfileNone, VAEntrypointVideoProc,
+     VA_RT_FORMAT_YUV420 | VA_RT_FORMAT_YUV420_10 | VA_RT_FORMAT_RGB32},
 });
 
-std::vector<VAEntrypoint> Entrypoints(const FakeDriverState& state, VAProfile profile, VAStatus expected) {
+std::vector<VAEntrypoint> Entrypoints(const FakeDriverState& state, VAProfile profile,
+                                      VAStatus expected) {
   std::vector<VAEntrypoint> entrypoints(state.max_entrypoints());
   int count = -1;
   EXPECT_EQ(state.QueryEntrypoints(profile, entrypoints.data(), &count), expected);
@@ -49,7 +51,8 @@ TEST(FakeDriverState, ListsAProfilesEntrypointsAndRefusesAnUnlistedProfile) {
   const FakeDriverState state(kDump);
   EXPECT_THAT(Entrypoints(state, VAProfileH264Main, VA_STATUS_SUCCESS),
               ElementsAre(VAEntrypointVLD, VAEntrypointEncSliceLP));
-  EXPECT_THAT(Entrypoints(state, VAProfileAV1Profile0, VA_STATUS_ERROR_UNSUPPORTED_PROFILE), IsEmpty());
+  EXPECT_THAT(Entrypoints(state, VAProfileAV1Profile0, VA_STATUS_ERROR_UNSUPPORTED_PROFILE),
+              IsEmpty());
 }
 
 TEST(FakeDriverState, AnEmptyDumpStillHasMaximaOfOne) {
@@ -60,9 +63,11 @@ TEST(FakeDriverState, AnEmptyDumpStillHasMaximaOfOne) {
 
 TEST(FakeDriverState, StatesThePairsRtFormatsAndNoOtherAttribute) {
   const FakeDriverState state(kDump);
-  VAConfigAttrib attributes[] = {{VAConfigAttribRateControl, 0}, {VAConfigAttribRTFormat, 0},
+  VAConfigAttrib attributes[] = {{VAConfigAttribRateControl, 0},
+                                 {VAConfigAttribRTFormat, 0},
                                  {VAConfigAttribMaxPictureWidth, 0}};
-  ASSERT_EQ(state.GetConfigAttributes(VAProfileHEVCMain10, VAEntrypointVLD, attributes, 3), VA_STATUS_SUCCESS);
+  ASSERT_EQ(state.GetConfigAttributes(VAProfileHEVCMain10, VAEntrypointVLD, attributes, 3),
+            VA_STATUS_SUCCESS);
   EXPECT_EQ(attributes[0].value, VA_ATTRIB_NOT_SUPPORTED);
   EXPECT_EQ(attributes[1].value, static_cast<std::uint32_t>(VA_RT_FORMAT_YUV420_10));
   EXPECT_EQ(attributes[2].value, VA_ATTRIB_NOT_SUPPORTED);
@@ -80,7 +85,8 @@ TEST(FakeDriverState, RefusesAttributesOfAnUnlistedPair) {
 TEST(FakeDriverState, CreatesConfigsForListedPairsOnly) {
   FakeDriverState state(kDump);
   VAConfigID config = VA_INVALID_ID;
-  EXPECT_EQ(state.CreateConfig(VAProfileH264Main, VAEntrypointVLD, nullptr, 0, &config), VA_STATUS_SUCCESS);
+  EXPECT_EQ(state.CreateConfig(VAProfileH264Main, VAEntrypointVLD, nullptr, 0, &config),
+            VA_STATUS_SUCCESS);
   EXPECT_EQ(state.CreateConfig(VAProfileAV1Profile0, VAEntrypointVLD, nullptr, 0, &config),
             VA_STATUS_ERROR_UNSUPPORTED_PROFILE);
   EXPECT_EQ(state.CreateConfig(VAProfileH264Main, VAEntrypointEncSlice, nullptr, 0, &config),
@@ -93,18 +99,21 @@ TEST(FakeDriverState, RefusesAConfigAskingForAnRtFormatThePairLacks) {
   VAConfigAttrib ten_bit{VAConfigAttribRTFormat, VA_RT_FORMAT_YUV420_10};
   EXPECT_EQ(state.CreateConfig(VAProfileH264Main, VAEntrypointVLD, &ten_bit, 1, &config),
             VA_STATUS_ERROR_UNSUPPORTED_RT_FORMAT);
-  EXPECT_EQ(state.CreateConfig(VAProfileHEVCMain10, VAEntrypointVLD, &ten_bit, 1, &config), VA_STATUS_SUCCESS);
+  EXPECT_EQ(state.CreateConfig(VAProfileHEVCMain10, VAEntrypointVLD, &ten_bit, 1, &config),
+            VA_STATUS_SUCCESS);
 }
 
 TEST(FakeDriverState, AConfigTellsItsPairAndFormatsUntilDestroyed) {
   FakeDriverState state(kDump);
   VAConfigID config = VA_INVALID_ID;
-  ASSERT_EQ(state.CreateConfig(VAProfileHEVCMain10, VAEntrypointVLD, nullptr, 0, &config), VA_STATUS_SUCCESS);
+  ASSERT_EQ(state.CreateConfig(VAProfileHEVCMain10, VAEntrypointVLD, nullptr, 0, &config),
+            VA_STATUS_SUCCESS);
   VAProfile profile = VAProfileNone;
   VAEntrypoint entrypoint = VAEntrypointVLD;
   VAConfigAttrib attribute{};
   int count = 0;
-  ASSERT_EQ(state.QueryConfigAttributes(config, &profile, &entrypoint, &attribute, &count), VA_STATUS_SUCCESS);
+  ASSERT_EQ(state.QueryConfigAttributes(config, &profile, &entrypoint, &attribute, &count),
+            VA_STATUS_SUCCESS);
   EXPECT_EQ(profile, VAProfileHEVCMain10);
   EXPECT_EQ(entrypoint, VAEntrypointVLD);
   EXPECT_EQ(count, 1);
@@ -134,26 +143,30 @@ std::vector<std::uint32_t> PixelFormats(const FakeDriverState& state, VAConfigID
 TEST(FakeDriverState, TheVideoProcessorOfAnAllDumpTakesNv12AndP010FromItsRtFormats) {
   FakeDriverState state(kDump);
   VAConfigID config = VA_INVALID_ID;
-  ASSERT_EQ(state.CreateConfig(VAProfileNone, VAEntrypointVideoProc, nullptr, 0, &config), VA_STATUS_SUCCESS);
+  ASSERT_EQ(state.CreateConfig(VAProfileNone, VAEntrypointVideoProc, nullptr, 0, &config),
+            VA_STATUS_SUCCESS);
   EXPECT_THAT(PixelFormats(state, config), ElementsAre(VA_FOURCC_NV12, VA_FOURCC_P010));
 }
 
 TEST(FakeDriverState, TheVideoProcessorOfAPlainDumpTakesNv12Only) {
   FakeDriverState state(Dump({{VAProfileNone, VAEntrypointVideoProc, VA_RT_FORMAT_YUV420}}));
   VAConfigID config = VA_INVALID_ID;
-  ASSERT_EQ(state.CreateConfig(VAProfileNone, VAEntrypointVideoProc, nullptr, 0, &config), VA_STATUS_SUCCESS);
+  ASSERT_EQ(state.CreateConfig(VAProfileNone, VAEntrypointVideoProc, nullptr, 0, &config),
+            VA_STATUS_SUCCESS);
   EXPECT_THAT(PixelFormats(state, config), ElementsAre(VA_FOURCC_NV12));
 }
 
 TEST(FakeDriverState, SurfaceAttributesWantRoomForAllOfThem) {
   FakeDriverState state(kDump);
   VAConfigID config = VA_INVALID_ID;
-  ASSERT_EQ(state.CreateConfig(VAProfileNone, VAEntrypointVideoProc, nullptr, 0, &config), VA_STATUS_SUCCESS);
+  ASSERT_EQ(state.CreateConfig(VAProfileNone, VAEntrypointVideoProc, nullptr, 0, &config),
+            VA_STATUS_SUCCESS);
   VASurfaceAttrib one{};
   unsigned count = 1;
   EXPECT_EQ(state.QuerySurfaceAttributes(config, &one, &count), VA_STATUS_ERROR_MAX_NUM_EXCEEDED);
   EXPECT_EQ(count, 2u);
-  EXPECT_EQ(state.QuerySurfaceAttributes(config + 100, nullptr, &count), VA_STATUS_ERROR_INVALID_CONFIG);
+  EXPECT_EQ(state.QuerySurfaceAttributes(config + 100, nullptr, &count),
+            VA_STATUS_ERROR_INVALID_CONFIG);
 }
 
 TEST(FakeDriverState, OnlyYuv420AndYuv420TenBitHavePixelFormats) {

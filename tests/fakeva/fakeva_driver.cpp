@@ -61,12 +61,14 @@ Result<VainfoDump> DumpFor(const std::optional<RenderNode>& node, std::string& s
     if (!dump) return Error{"FAKEVA_DUMP: " + dump.error()};
     return dump;
   }
-  if (!node) return Error{"FAKEVA_DUMP is not set and the display has no render node to read a dump from"};
+  if (!node)
+    return Error{"FAKEVA_DUMP is not set and the display has no render node to read a dump from"};
   source = node->path;
   Result<std::string> text = ReadNodeText(*node);
   if (!text) return Error{"FAKEVA_DUMP is not set and " + text.error()};
   Result<VainfoDump> dump = ParseVainfoDump(*text);
-  if (!dump) return Error{"FAKEVA_DUMP is not set and the render node " + node->path + ": " + dump.error()};
+  if (!dump)
+    return Error{"FAKEVA_DUMP is not set and the render node " + node->path + ": " + dump.error()};
   return dump;
 }
 
@@ -106,6 +108,7 @@ VAStatus Initialise(VADriverContextP ctx) {
 // libva 2.17 looks up __vaDriverInit_1_17, then _1_16 and so on down to _1_0, and calls
 // the first it finds (LD_DEBUG=symbols shows the lookups), so _1_0 alone serves it. It is
 // the one symbol the driver exports (fakeva_driver.map hides the rest).
-extern "C" __attribute__((visibility("default"))) VAStatus __vaDriverInit_1_0(VADriverContextP ctx) {
+extern "C" __attribute__((visibility("default"))) VAStatus __vaDriverInit_1_0(
+    VADriverContextP ctx) {
   return mc::fakeva::Initialise(ctx);
 }

@@ -22,7 +22,8 @@ namespace {
 
 std::string Fourcc(int value) {
   std::string text(4, ' ');
-  for (int i = 0; i < 4; ++i) text[i] = static_cast<char>((static_cast<unsigned>(value) >> (8 * i)) & 0xFF);
+  for (int i = 0; i < 4; ++i)
+    text[i] = static_cast<char>((static_cast<unsigned>(value) >> (8 * i)) & 0xFF);
   return text;
 }
 
@@ -33,7 +34,8 @@ void PrintConfigs(VADisplay display) {
   std::vector<VAEntrypoint> entrypoints(vaMaxNumEntrypoints(display));
   for (int p = 0; p < profile_count; ++p) {
     int entrypoint_count = 0;
-    if (vaQueryConfigEntrypoints(display, profiles[p], entrypoints.data(), &entrypoint_count) != VA_STATUS_SUCCESS) {
+    if (vaQueryConfigEntrypoints(display, profiles[p], entrypoints.data(), &entrypoint_count) !=
+        VA_STATUS_SUCCESS) {
       continue;
     }
     for (int e = 0; e < entrypoint_count; ++e) {
@@ -46,7 +48,9 @@ void PrintConfigs(VADisplay display) {
 
 void PrintVideoProcFormats(VADisplay display) {
   VAConfigID config = VA_INVALID_ID;
-  if (vaCreateConfig(display, VAProfileNone, VAEntrypointVideoProc, nullptr, 0, &config) != VA_STATUS_SUCCESS) return;
+  if (vaCreateConfig(display, VAProfileNone, VAEntrypointVideoProc, nullptr, 0, &config) !=
+      VA_STATUS_SUCCESS)
+    return;
   unsigned count = 0;
   if (vaQuerySurfaceAttributes(display, config, nullptr, &count) == VA_STATUS_SUCCESS) {
     std::vector<VASurfaceAttrib> attributes(count);
@@ -62,8 +66,9 @@ void PrintVideoProcFormats(VADisplay display) {
 
 void PrintCreateConfig(VADisplay display, int profile, int entrypoint) {
   VAConfigID config = VA_INVALID_ID;
-  const VAStatus status = vaCreateConfig(display, static_cast<VAProfile>(profile),
-                                         static_cast<VAEntrypoint>(entrypoint), nullptr, 0, &config);
+  const VAStatus status =
+      vaCreateConfig(display, static_cast<VAProfile>(profile),
+                     static_cast<VAEntrypoint>(entrypoint), nullptr, 0, &config);
   std::printf("create-config\t%d\t%d\t%d\n", profile, entrypoint, status);
   if (status == VA_STATUS_SUCCESS) vaDestroyConfig(display, config);
 }
@@ -99,7 +104,8 @@ int main(int argc, char** argv) {
   std::printf("vendor\t%s\n", vendor ? vendor : "");
   PrintConfigs(display);
   PrintVideoProcFormats(display);
-  for (int i = 2; i + 1 < argc; i += 2) PrintCreateConfig(display, std::atoi(argv[i]), std::atoi(argv[i + 1]));
+  for (int i = 2; i + 1 < argc; i += 2)
+    PrintCreateConfig(display, std::atoi(argv[i]), std::atoi(argv[i + 1]));
   vaTerminate(display);
   close(fd);
   return 0;

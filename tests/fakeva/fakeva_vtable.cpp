@@ -7,7 +7,9 @@
 namespace mc::fakeva {
 namespace {
 
-FakeDriverState& State(VADriverContextP ctx) { return *static_cast<FakeDriverState*>(ctx->pDriverData); }
+FakeDriverState& State(VADriverContextP ctx) {
+  return *static_cast<FakeDriverState*>(ctx->pDriverData);
+}
 
 VAStatus Terminate(VADriverContextP ctx) {
   delete static_cast<FakeDriverState*>(ctx->pDriverData);
@@ -24,7 +26,8 @@ VAStatus QueryConfigProfiles(VADriverContextP ctx, VAProfile* profiles, int* cou
   return VA_STATUS_SUCCESS;
 }
 
-VAStatus QueryConfigEntrypoints(VADriverContextP ctx, VAProfile profile, VAEntrypoint* entrypoints, int* count) {
+VAStatus QueryConfigEntrypoints(VADriverContextP ctx, VAProfile profile, VAEntrypoint* entrypoints,
+                                int* count) {
   return State(ctx).QueryEntrypoints(profile, entrypoints, count);
 }
 
@@ -33,20 +36,22 @@ VAStatus GetConfigAttributes(VADriverContextP ctx, VAProfile profile, VAEntrypoi
   return State(ctx).GetConfigAttributes(profile, entrypoint, attributes, count);
 }
 
-VAStatus CreateConfig(VADriverContextP ctx, VAProfile profile, VAEntrypoint entrypoint, VAConfigAttrib* attributes,
-                      int count, VAConfigID* config) {
+VAStatus CreateConfig(VADriverContextP ctx, VAProfile profile, VAEntrypoint entrypoint,
+                      VAConfigAttrib* attributes, int count, VAConfigID* config) {
   return State(ctx).CreateConfig(profile, entrypoint, attributes, count, config);
 }
 
-VAStatus DestroyConfig(VADriverContextP ctx, VAConfigID config) { return State(ctx).DestroyConfig(config); }
+VAStatus DestroyConfig(VADriverContextP ctx, VAConfigID config) {
+  return State(ctx).DestroyConfig(config);
+}
 
-VAStatus QueryConfigAttributes(VADriverContextP ctx, VAConfigID config, VAProfile* profile, VAEntrypoint* entrypoint,
-                               VAConfigAttrib* attributes, int* count) {
+VAStatus QueryConfigAttributes(VADriverContextP ctx, VAConfigID config, VAProfile* profile,
+                               VAEntrypoint* entrypoint, VAConfigAttrib* attributes, int* count) {
   return State(ctx).QueryConfigAttributes(config, profile, entrypoint, attributes, count);
 }
 
-VAStatus QuerySurfaceAttributes(VADriverContextP ctx, VAConfigID config, VASurfaceAttrib* attributes,
-                                unsigned* count) {
+VAStatus QuerySurfaceAttributes(VADriverContextP ctx, VAConfigID config,
+                                VASurfaceAttrib* attributes, unsigned* count) {
   return State(ctx).QuerySurfaceAttributes(config, attributes, count);
 }
 
@@ -57,7 +62,8 @@ VAStatus QueryImageFormats(VADriverContextP, VAImageFormat*, int* count) {
   return VA_STATUS_SUCCESS;
 }
 
-VAStatus QuerySubpictureFormats(VADriverContextP, VAImageFormat*, unsigned* flags, unsigned* count) {
+VAStatus QuerySubpictureFormats(VADriverContextP, VAImageFormat*, unsigned* flags,
+                                unsigned* count) {
   if (flags) *flags = 0;
   if (count) *count = 0;
   return VA_STATUS_SUCCESS;

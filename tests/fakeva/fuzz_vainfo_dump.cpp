@@ -18,14 +18,16 @@ void Require(bool promise) {
 
 void CheckPromises(const mc::fakeva::VainfoDump& dump) {
   Require(dump.vendor.find('\n') == std::string::npos);
-  Require(dump.vendor.empty() || std::string_view(" \t\r\f\v").find(dump.vendor.back()) == std::string_view::npos);
+  Require(dump.vendor.empty() ||
+          std::string_view(" \t\r\f\v").find(dump.vendor.back()) == std::string_view::npos);
   for (std::size_t i = 0; i < dump.configs.size(); ++i) {
     const mc::fakeva::VainfoConfig& config = dump.configs[i];
     Require(config.rt_formats != 0);
     Require(!mc::fakeva::ProfileName(config.profile).empty());
     Require(!mc::fakeva::EntrypointName(config.entrypoint).empty());
     for (std::size_t j = 0; j < i; ++j) {
-      Require(dump.configs[j].profile != config.profile || dump.configs[j].entrypoint != config.entrypoint);
+      Require(dump.configs[j].profile != config.profile ||
+              dump.configs[j].entrypoint != config.entrypoint);
     }
   }
 }
@@ -38,7 +40,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!dump) return 0;
   CheckPromises(*dump);
   if (!dump->initialised) return 0;
-  const mc::Result<mc::fakeva::VainfoDump> again = mc::fakeva::ParseVainfoDump(mc::fakeva::FormatVainfoDump(*dump));
+  const mc::Result<mc::fakeva::VainfoDump> again =
+      mc::fakeva::ParseVainfoDump(mc::fakeva::FormatVainfoDump(*dump));
   Require(again.ok() && *again == *dump);
   return 0;
 }

@@ -22,13 +22,13 @@ namespace mc::fakeva {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::ChildOutcome;
+using testing::ChildRun;
+using testing::Describe;
 using ::testing::ElementsAre;
 using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
 using ::testing::Not;
-using testing::ChildOutcome;
-using testing::ChildRun;
-using testing::Describe;
 using testing::RunChild;
 
 constexpr std::string_view kPlainDump =
@@ -82,7 +82,8 @@ VainfoDump Parse(std::string_view text) {
 std::vector<VainfoConfig> GroupedByProfile(const std::vector<VainfoConfig>& configs) {
   std::vector<VainfoConfig> grouped;
   for (const VainfoConfig& first : configs) {
-    if (std::ranges::find(grouped, first.profile, &VainfoConfig::profile) != grouped.end()) continue;
+    if (std::ranges::find(grouped, first.profile, &VainfoConfig::profile) != grouped.end())
+      continue;
     for (const VainfoConfig& config : configs) {
       if (config.profile == first.profile) grouped.push_back(config);
     }
@@ -107,7 +108,8 @@ class RealLibva : public ::testing::Test {
   void SetUp() override {
     // vainfo is a test dependency the Makefile installs; without it these tests fail, they
     // are never skipped.
-    ASSERT_TRUE(fs::exists(FAKEVA_VAINFO)) << FAKEVA_VAINFO << " is not installed (Debian package vainfo)";
+    ASSERT_TRUE(fs::exists(FAKEVA_VAINFO))
+        << FAKEVA_VAINFO << " is not installed (Debian package vainfo)";
     // A plain, empty file stands in for /dev/dri/renderD128; the shim makes libva take it.
     device_ = dir_.Write("renderD128", "");
   }
@@ -119,8 +121,8 @@ class RealLibva : public ::testing::Test {
   // The environment that makes the real libva load the fake driver for `dump`.
   // `sanitized_program` says whether the program run was built with this build's
   // sanitizers (fakeva_libva_query) or not (Debian's vainfo).
-  ChildRun FakevaRun(std::vector<std::string> argv, const std::string& dump, const std::string& mode = "",
-                     bool sanitized_program = false) const {
+  ChildRun FakevaRun(std::vector<std::string> argv, const std::string& dump,
+                     const std::string& mode = "", bool sanitized_program = false) const {
     ChildRun run;
     run.argv = std::move(argv);
     std::string preload = FAKEVA_SHIM;
@@ -129,7 +131,8 @@ class RealLibva : public ::testing::Test {
     // GCC links it as a shared library into our own programs too, and it must still come
     // before the shim there; clang links it statically into them, where a second copy
     // would clash.
-    if (!asan_runtime.empty() && (!sanitized_program || !kClang)) preload = asan_runtime + ":" + preload;
+    if (!asan_runtime.empty() && (!sanitized_program || !kClang))
+      preload = asan_runtime + ":" + preload;
     run.environment = {
         {"LD_PRELOAD", preload},
         {"LIBVA_DRIVERS_PATH", FAKEVA_DRIVER_DIR},
@@ -141,14 +144,16 @@ class RealLibva : public ::testing::Test {
     };
     if (!dump.empty()) run.environment["FAKEVA_DUMP"] = dump;
     if (!mode.empty()) run.environment["FAKEVA_MODE"] = mode;
-    run.unset = {"FAKEVA_*", "LIBVA_DRIVER_NAME", "LIBVA_DRIVERS_PATH", "LIBVA_TRACE",
-                 "LIBVA_MESSAGING_LEVEL", "DISPLAY", "WAYLAND_DISPLAY"};
+    run.unset = {"FAKEVA_*",       "LIBVA_DRIVER_NAME",     "LIBVA_DRIVERS_PATH",
+                 "LIBVA_TRACE",    "LIBVA_MESSAGING_LEVEL", "DISPLAY",
+                 "WAYLAND_DISPLAY"};
     return run;
   }
 
   ChildRun VainfoOn(const fs::path& device, const std::string& dump, bool all = false,
                     const std::string& mode = "") const {
-    std::vector<std::string> argv = {FAKEVA_VAINFO, "--display", "drm", "--device", device.string()};
+    std::vector<std::string> argv = {FAKEVA_VAINFO, "--display", "drm", "--device",
+                                     device.string()};
     if (all) argv.push_back("-a");
     return FakevaRun(std::move(argv), dump, mode);
   }
@@ -222,10 +227,11 @@ TEST_F(RealLibva, VainfoPrintsPairsGroupedByProfileAsTheDriverListsThem) {
       "      VAProfileH264Main               :\tVAEntrypointEncSlice\n";
   const ChildOutcome vainfo = RunChild(Vainfo(WriteDump(interleaved)));
   ASSERT_TRUE(vainfo.exited && vainfo.exit_code == 0) << Describe(vainfo);
-  EXPECT_THAT(Parse(vainfo.out).configs,
-              ElementsAre(VainfoConfig{VAProfileH264Main, VAEntrypointVLD, VA_RT_FORMAT_YUV420},
-                          VainfoConfig{VAProfileH264Main, VAEntrypointEncSlice, VA_RT_FORMAT_YUV420},
-                          VainfoConfig{VAProfileHEVCMain, VAEntrypointVLD, VA_RT_FORMAT_YUV420}));
+  EXPECT_THAT(
+      Parse(vainfo.out).configs,
+      ElementsAre(VainfoConfig{VAProfileH264Main, VAEntrypointVLD, VA_RT_FORMAT_YUV420},
+                  VainfoConfig{VAProfileH264Main, VAEntrypointEncSlice, VA_RT_FORMAT_YUV420},
+                  VainfoConfig{VAProfileHEVCMain, VAEntrypointVLD, VA_RT_FORMAT_YUV420}));
 }
 
 TEST_F(RealLibva, EveryRecordedDumpSurvivesTheRoundTripThroughVainfo) {
@@ -233,7 +239,8 @@ TEST_F(RealLibva, EveryRecordedDumpSurvivesTheRoundTripThroughVainfo) {
   std::error_code error;
   for (const auto& entry : fs::directory_iterator(FAKEVA_DUMPS_DIR, error)) {
     // Each recorded dump is a .txt file; the folder also holds their expected facts.
-    if (entry.is_regular_file() && entry.path().extension() == ".txt") dumps.push_back(entry.path());
+    if (entry.is_regular_file() && entry.path().extension() == ".txt")
+      dumps.push_back(entry.path());
   }
   std::ranges::sort(dumps);
   ASSERT_FALSE(dumps.empty()) << "no recorded dumps in " << FAKEVA_DUMPS_DIR;
@@ -265,7 +272,8 @@ std::multimap<std::string, std::string> Facts(const std::string& out) {
   return facts;
 }
 
-std::vector<std::string> Values(const std::multimap<std::string, std::string>& facts, const std::string& key) {
+std::vector<std::string> Values(const std::multimap<std::string, std::string>& facts,
+                                const std::string& key) {
   std::vector<std::string> values;
   for (auto [at, end] = facts.equal_range(key); at != end; ++at) values.push_back(at->second);
   return values;
@@ -275,7 +283,8 @@ TEST_F(RealLibva, ThePlainDumpsVideoProcessorTakesNv12Only) {
   const ChildOutcome query = RunChild(LibvaQuery(WriteDump(kPlainDump)));
   ASSERT_TRUE(query.exited && query.exit_code == 0) << Describe(query);
   const auto facts = Facts(query.out);
-  EXPECT_THAT(Values(facts, "vendor"), ElementsAre("Fake Gallium driver 1.0 for Imaginary GPU (DRM 3.49)"));
+  EXPECT_THAT(Values(facts, "vendor"),
+              ElementsAre("Fake Gallium driver 1.0 for Imaginary GPU (DRM 3.49)"));
   EXPECT_THAT(Values(facts, "video-proc-format"), ElementsAre("NV12"));
   EXPECT_EQ(Values(facts, "config").size(), Parse(kPlainDump).configs.size());
 }
@@ -285,15 +294,18 @@ TEST_F(RealLibva, TheAllDumpsVideoProcessorTakesTheFormatsItsRtFormatsName) {
   ASSERT_TRUE(query.exited && query.exit_code == 0) << Describe(query);
   const auto facts = Facts(query.out);
   EXPECT_THAT(Values(facts, "video-proc-format"), ElementsAre("NV12", "P010"));
-  EXPECT_THAT(Values(facts, "config"), ElementsAre("18\t1\t0x100", "18\t8\t0x101", "-1\t10\t0x20103"));
+  EXPECT_THAT(Values(facts, "config"),
+              ElementsAre("18\t1\t0x100", "18\t8\t0x101", "-1\t10\t0x20103"));
 }
 
 TEST_F(RealLibva, CreateConfigSucceedsForListedPairsOnly) {
-  const ChildOutcome query = RunChild(LibvaQuery(WriteDump(kPlainDump), {
-      VAProfileH264Main, VAEntrypointEncSlice,       // listed
-      VAProfileVP9Profile0, VAEntrypointVLD,         // profile not listed
-      VAProfileHEVCMain10, VAEntrypointEncSlice,     // profile listed, entrypoint not
-  }));
+  const ChildOutcome query = RunChild(
+      LibvaQuery(WriteDump(kPlainDump),
+                 {
+                     VAProfileH264Main, VAEntrypointEncSlice,    // listed
+                     VAProfileVP9Profile0, VAEntrypointVLD,      // profile not listed
+                     VAProfileHEVCMain10, VAEntrypointEncSlice,  // profile listed, entrypoint not
+                 }));
   ASSERT_TRUE(query.exited && query.exit_code == 0) << Describe(query);
   EXPECT_THAT(Values(Facts(query.out), "create-config"),
               ElementsAre("6\t6\t" + std::to_string(VA_STATUS_SUCCESS),
@@ -309,7 +321,8 @@ TEST_F(RealLibva, ADumpOfAFailedRunMakesVaInitializeFail) {
 
   const ChildOutcome query = RunChild(LibvaQuery(WriteDump(kFailedRunDump)));
   EXPECT_TRUE(query.exited && query.exit_code == 3) << Describe(query);
-  EXPECT_THAT(query.err, HasSubstr("vaInitialize\t" + std::to_string(static_cast<VAStatus>(VA_STATUS_ERROR_UNKNOWN))));
+  EXPECT_THAT(query.err, HasSubstr("vaInitialize\t" +
+                                   std::to_string(static_cast<VAStatus>(VA_STATUS_ERROR_UNKNOWN))));
 }
 
 TEST_F(RealLibva, AMissingDumpFileMakesVaInitializeFail) {
@@ -329,7 +342,8 @@ TEST_F(RealLibva, WithoutFakevaDumpTheDriverStatesTheDumpTheRenderNodeHolds) {
 TEST_F(RealLibva, WithoutFakevaDumpAnEmptyRenderNodeMakesVaInitializeFail) {
   const ChildOutcome vainfo = RunChild(Vainfo(""));
   EXPECT_TRUE(vainfo.exited && vainfo.exit_code == 3) << Describe(vainfo);
-  EXPECT_THAT(vainfo.err, HasSubstr("FAKEVA_DUMP is not set and the render node " + device_.string()));
+  EXPECT_THAT(vainfo.err,
+              HasSubstr("FAKEVA_DUMP is not set and the render node " + device_.string()));
 }
 
 TEST_F(RealLibva, DevNullServesAsTheRenderNodeWhenFakevaDumpIsSet) {

@@ -14,7 +14,8 @@ struct Named {
 };
 
 // Each entry spells the enumerator once, so that the number always comes from va.h.
-#define FAKEVA_NAMED(enumerator) Named{#enumerator, enumerator}
+#define FAKEVA_NAMED(enumerator) \
+  Named { #enumerator, enumerator }
 
 constexpr std::array kProfiles = {
     FAKEVA_NAMED(VAProfileNone),
@@ -76,27 +77,20 @@ constexpr std::array kEntrypoints = {
 
 #undef FAKEVA_NAMED
 
-#define FAKEVA_RT_FORMAT(macro) RtFormatBit{macro, #macro}
+#define FAKEVA_RT_FORMAT(macro) \
+  RtFormatBit { macro, #macro }
 
 // The order is vainfo -a's (libva-utils' show_config_attributes), which prints one line
 // per set bit in this order; a text written in it reads back the same.
 constexpr std::array kRtFormats = {
-    FAKEVA_RT_FORMAT(VA_RT_FORMAT_YUV420),
-    FAKEVA_RT_FORMAT(VA_RT_FORMAT_YUV422),
-    FAKEVA_RT_FORMAT(VA_RT_FORMAT_YUV444),
-    FAKEVA_RT_FORMAT(VA_RT_FORMAT_YUV411),
-    FAKEVA_RT_FORMAT(VA_RT_FORMAT_YUV400),
-    FAKEVA_RT_FORMAT(VA_RT_FORMAT_YUV420_10),
-    FAKEVA_RT_FORMAT(VA_RT_FORMAT_YUV422_10),
-    FAKEVA_RT_FORMAT(VA_RT_FORMAT_YUV444_10),
-    FAKEVA_RT_FORMAT(VA_RT_FORMAT_YUV420_12),
-    FAKEVA_RT_FORMAT(VA_RT_FORMAT_YUV422_12),
-    FAKEVA_RT_FORMAT(VA_RT_FORMAT_YUV444_12),
-    FAKEVA_RT_FORMAT(VA_RT_FORMAT_RGB16),
-    FAKEVA_RT_FORMAT(VA_RT_FORMAT_RGB32),
-    FAKEVA_RT_FORMAT(VA_RT_FORMAT_RGBP),
-    FAKEVA_RT_FORMAT(VA_RT_FORMAT_RGB32_10),
-    FAKEVA_RT_FORMAT(VA_RT_FORMAT_PROTECTED),
+    FAKEVA_RT_FORMAT(VA_RT_FORMAT_YUV420),    FAKEVA_RT_FORMAT(VA_RT_FORMAT_YUV422),
+    FAKEVA_RT_FORMAT(VA_RT_FORMAT_YUV444),    FAKEVA_RT_FORMAT(VA_RT_FORMAT_YUV411),
+    FAKEVA_RT_FORMAT(VA_RT_FORMAT_YUV400),    FAKEVA_RT_FORMAT(VA_RT_FORMAT_YUV420_10),
+    FAKEVA_RT_FORMAT(VA_RT_FORMAT_YUV422_10), FAKEVA_RT_FORMAT(VA_RT_FORMAT_YUV444_10),
+    FAKEVA_RT_FORMAT(VA_RT_FORMAT_YUV420_12), FAKEVA_RT_FORMAT(VA_RT_FORMAT_YUV422_12),
+    FAKEVA_RT_FORMAT(VA_RT_FORMAT_YUV444_12), FAKEVA_RT_FORMAT(VA_RT_FORMAT_RGB16),
+    FAKEVA_RT_FORMAT(VA_RT_FORMAT_RGB32),     FAKEVA_RT_FORMAT(VA_RT_FORMAT_RGBP),
+    FAKEVA_RT_FORMAT(VA_RT_FORMAT_RGB32_10),  FAKEVA_RT_FORMAT(VA_RT_FORMAT_PROTECTED),
 };
 
 // vainfo -a prints these deprecated aliases as well, after the canonical names, for the
@@ -128,8 +122,8 @@ std::optional<int> ProfileFromName(std::string_view name) { return ValueOf(kProf
 std::optional<int> EntrypointFromName(std::string_view name) { return ValueOf(kEntrypoints, name); }
 
 std::optional<std::uint32_t> RtFormatFromName(std::string_view name) {
-  for (const std::span<const RtFormatBit> table : {std::span<const RtFormatBit>(kRtFormats),
-                                                   std::span<const RtFormatBit>(kRtFormatAliases)}) {
+  for (const std::span<const RtFormatBit> table :
+       {std::span<const RtFormatBit>(kRtFormats), std::span<const RtFormatBit>(kRtFormatAliases)}) {
     const auto found = std::ranges::find(table, name, &RtFormatBit::name);
     if (found != table.end()) return found->bit;
   }

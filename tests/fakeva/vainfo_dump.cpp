@@ -144,7 +144,8 @@ class DumpReader {
       return;
     }
     if (IsVainfoChatter(line)) recognised_ = true;
-    if (line.find("Supported config attributes") != std::string_view::npos) dump_.has_formats = true;
+    if (line.find("Supported config attributes") != std::string_view::npos)
+      dump_.has_formats = true;
   }
 
   Result<VainfoDump> Finish() && {

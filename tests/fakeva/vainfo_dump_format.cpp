@@ -21,7 +21,8 @@ void AppendPlainPair(std::string& text, const VainfoConfig& config) {
 }
 
 void AppendBlock(std::string& text, const VainfoConfig& config) {
-  text += std::string(ProfileName(config.profile)) + "/" + std::string(EntrypointName(config.entrypoint)) + "\n";
+  text += std::string(ProfileName(config.profile)) + "/" +
+          std::string(EntrypointName(config.entrypoint)) + "\n";
   bool first = true;
   for (const RtFormatBit& format : RtFormatBits()) {
     if ((config.rt_formats & format.bit) == 0) continue;

@@ -47,15 +47,17 @@ TEST(VainfoDump, APlainDumpStatesItsVendorAndPairsInOrder) {
   EXPECT_TRUE(dump.initialised);
   EXPECT_FALSE(dump.has_formats);
   EXPECT_EQ(dump.vendor, "Intel iHD driver for Intel(R) Gen Graphics - 23.1.1 ()");
-  EXPECT_THAT(dump.configs, ElementsAre(VainfoConfig{VAProfileNone, VAEntrypointVideoProc, kYuv420},
-                                        VainfoConfig{VAProfileH264Main, VAEntrypointVLD, kYuv420},
-                                        VainfoConfig{VAProfileH264Main, VAEntrypointEncSliceLP, kYuv420},
-                                        VainfoConfig{VAProfileHEVCMain10, VAEntrypointVLD, kYuv420},
-                                        VainfoConfig{VAProfileAV1Profile0, VAEntrypointVLD, kYuv420}));
+  EXPECT_THAT(dump.configs,
+              ElementsAre(VainfoConfig{VAProfileNone, VAEntrypointVideoProc, kYuv420},
+                          VainfoConfig{VAProfileH264Main, VAEntrypointVLD, kYuv420},
+                          VainfoConfig{VAProfileH264Main, VAEntrypointEncSliceLP, kYuv420},
+                          VainfoConfig{VAProfileHEVCMain10, VAEntrypointVLD, kYuv420},
+                          VainfoConfig{VAProfileAV1Profile0, VAEntrypointVLD, kYuv420}));
 }
 
 TEST(VainfoDump, APlainDumpStatesYuv420ForEveryPair) {
-  for (const VainfoConfig& config : Parse(kPlainDump).configs) EXPECT_EQ(config.rt_formats, kYuv420);
+  for (const VainfoConfig& config : Parse(kPlainDump).configs)
+    EXPECT_EQ(config.rt_formats, kYuv420);
 }
 
 TEST(VainfoDump, SpacesInPlaceOfTheTabReadTheSame) {
@@ -64,9 +66,10 @@ TEST(VainfoDump, SpacesInPlaceOfTheTabReadTheSame) {
       "      VAProfileH264High               :    VAEntrypointVLD\n"
       "\tVAProfileHEVCMain\t:\tVAEntrypointEncSlice\n"
       "VAProfileVP9Profile0:VAEntrypointVLD\n");
-  EXPECT_THAT(dump.configs, ElementsAre(VainfoConfig{VAProfileH264High, VAEntrypointVLD, kYuv420},
-                                        VainfoConfig{VAProfileHEVCMain, VAEntrypointEncSlice, kYuv420},
-                                        VainfoConfig{VAProfileVP9Profile0, VAEntrypointVLD, kYuv420}));
+  EXPECT_THAT(dump.configs,
+              ElementsAre(VainfoConfig{VAProfileH264High, VAEntrypointVLD, kYuv420},
+                          VainfoConfig{VAProfileHEVCMain, VAEntrypointEncSlice, kYuv420},
+                          VainfoConfig{VAProfileVP9Profile0, VAEntrypointVLD, kYuv420}));
 }
 
 TEST(VainfoDump, WindowsLineEndsAndQuoteMarksAreNotPartOfTheFacts) {
@@ -75,7 +78,8 @@ TEST(VainfoDump, WindowsLineEndsAndQuoteMarksAreNotPartOfTheFacts) {
       "> vainfo: Supported profile and entrypoints\r\n"
       ">       VAProfileMPEG2Simple            :\tVAEntrypointVLD\r\n");
   EXPECT_EQ(dump.vendor, "Intel i965 driver for Intel(R) Haswell - 2.4.1");
-  EXPECT_THAT(dump.configs, ElementsAre(VainfoConfig{VAProfileMPEG2Simple, VAEntrypointVLD, kYuv420}));
+  EXPECT_THAT(dump.configs,
+              ElementsAre(VainfoConfig{VAProfileMPEG2Simple, VAEntrypointVLD, kYuv420}));
 }
 
 TEST(VainfoDump, TheVendorKeepsEverythingButTrailingSpace) {
@@ -84,14 +88,16 @@ TEST(VainfoDump, TheVendorKeepsEverythingButTrailingSpace) {
 }
 
 TEST(VainfoDump, ASecondDriverVersionLineDoesNotReplaceTheFirst) {
-  EXPECT_EQ(Parse("vainfo: Driver version: first\nvainfo: Driver version: second\n").vendor, "first");
+  EXPECT_EQ(Parse("vainfo: Driver version: first\nvainfo: Driver version: second\n").vendor,
+            "first");
 }
 
 TEST(VainfoDump, AFailedRunIsNotInitialised) {
   const VainfoDump dump = Parse(
       "$ vainfo\n"
       "libva info: VA-API version 1.17.0\n"
-      "libva error: vaGetDriverNameByIndex() failed with unknown libva error, driver_name = (null)\n"
+      "libva error: vaGetDriverNameByIndex() failed with unknown libva error, driver_name = "
+      "(null)\n"
       "vaInitialize failed with error code -1 (unknown libva error),exit\n");
   EXPECT_FALSE(dump.initialised);
   EXPECT_EQ(dump.vendor, "");
@@ -105,7 +111,8 @@ TEST(VainfoDump, UnknownProfileAndEntrypointNamesAreSkipped) {
       "      VAProfileH264Main               :\tVAEntrypointSomethingNew\n"
       "      <unknown profile>               :\tVAEntrypointVLD\n"
       "      VAProfileJPEGBaseline           :\tVAEntrypointEncPicture\n");
-  EXPECT_THAT(dump.configs, ElementsAre(VainfoConfig{VAProfileJPEGBaseline, VAEntrypointEncPicture, kYuv420}));
+  EXPECT_THAT(dump.configs,
+              ElementsAre(VainfoConfig{VAProfileJPEGBaseline, VAEntrypointEncPicture, kYuv420}));
 }
 
 TEST(VainfoDump, ARepeatedPairIsListedOnce) {
@@ -119,7 +126,8 @@ TEST(VainfoDump, ARepeatedPairIsListedOnce) {
 }
 
 TEST(VainfoDump, TheDeprecatedH264BaselineProfileKeepsItsNumber) {
-  const VainfoDump dump = Parse("vainfo: Driver version: old\n  VAProfileH264Baseline : VAEntrypointVLD\n");
+  const VainfoDump dump =
+      Parse("vainfo: Driver version: old\n  VAProfileH264Baseline : VAEntrypointVLD\n");
   EXPECT_THAT(dump.configs, ElementsAre(VainfoConfig{5, VAEntrypointVLD, kYuv420}));
 }
 
@@ -160,13 +168,14 @@ TEST(VainfoDump, AnAllDumpStatesTheFormatsEachBlockLists) {
   EXPECT_TRUE(dump.initialised);
   EXPECT_TRUE(dump.has_formats);
   EXPECT_EQ(dump.vendor, "Mesa Gallium driver 22.3.6 for AMD Radeon RX 6600 (dimgrey_cavefish)");
-  EXPECT_THAT(dump.configs,
-              ElementsAre(VainfoConfig{VAProfileMPEG2Simple, VAEntrypointVLD, kYuv420},
-                          VainfoConfig{VAProfileHEVCMain10, VAEntrypointVLD, kYuv420_10},
-                          VainfoConfig{VAProfileHEVCMain, VAEntrypointEncSlice, kYuv420 | kYuv420_10},
-                          VainfoConfig{VAProfileNone, VAEntrypointVideoProc,
-                                       kYuv420 | VA_RT_FORMAT_YUV422 | VA_RT_FORMAT_YUV444 | VA_RT_FORMAT_YUV400 |
-                                           kYuv420_10 | VA_RT_FORMAT_RGB32}));
+  EXPECT_THAT(
+      dump.configs,
+      ElementsAre(VainfoConfig{VAProfileMPEG2Simple, VAEntrypointVLD, kYuv420},
+                  VainfoConfig{VAProfileHEVCMain10, VAEntrypointVLD, kYuv420_10},
+                  VainfoConfig{VAProfileHEVCMain, VAEntrypointEncSlice, kYuv420 | kYuv420_10},
+                  VainfoConfig{VAProfileNone, VAEntrypointVideoProc,
+                               kYuv420 | VA_RT_FORMAT_YUV422 | VA_RT_FORMAT_YUV444 |
+                                   VA_RT_FORMAT_YUV400 | kYuv420_10 | VA_RT_FORMAT_RGB32}));
 }
 
 TEST(VainfoDump, AnAllBlockWithoutAnRtFormatLineStatesYuv420) {
@@ -179,8 +188,9 @@ TEST(VainfoDump, AnAllBlockWithoutAnRtFormatLineStatesYuv420) {
       "    VAConfigAttribRTFormat                 : VA_RT_FORMAT_YUV420_10\n"
       "\n");
   EXPECT_TRUE(dump.has_formats);
-  EXPECT_THAT(dump.configs, ElementsAre(VainfoConfig{VAProfileJPEGBaseline, VAEntrypointVLD, kYuv420},
-                                        VainfoConfig{VAProfileVP9Profile2, VAEntrypointVLD, kYuv420_10}));
+  EXPECT_THAT(dump.configs,
+              ElementsAre(VainfoConfig{VAProfileJPEGBaseline, VAEntrypointVLD, kYuv420},
+                          VainfoConfig{VAProfileVP9Profile2, VAEntrypointVLD, kYuv420_10}));
 }
 
 TEST(VainfoDump, FormatsUnderAPairItCannotNameGoNowhere) {
@@ -203,7 +213,8 @@ TEST(VainfoDump, ContinuationLinesOfOtherAttributesAreNotFormats) {
       "    VAConfigAttribEncMaxRefFrames          : l0=4\n"
       "                                             l1=1\n"
       "                                             VA_RT_FORMAT_YUV444\n");
-  EXPECT_THAT(dump.configs, ElementsAre(VainfoConfig{VAProfileH264Main, VAEntrypointEncSlice, kYuv420}));
+  EXPECT_THAT(dump.configs,
+              ElementsAre(VainfoConfig{VAProfileH264Main, VAEntrypointEncSlice, kYuv420}));
 }
 
 TEST(VainfoDump, TheOlderPerLineRtFormatListingAddsUp) {
@@ -216,8 +227,9 @@ TEST(VainfoDump, TheOlderPerLineRtFormatListingAddsUp) {
       "         VAConfigAttribRTFormat          : VA_RT_FORMAT_YUV420_10\n"
       "      VAProfileH264Main               :\tVAEntrypointVLD\n");
   EXPECT_TRUE(dump.has_formats);
-  EXPECT_THAT(dump.configs, ElementsAre(VainfoConfig{VAProfileHEVCMain10, VAEntrypointVLD, kYuv420 | kYuv420_10},
-                                        VainfoConfig{VAProfileH264Main, VAEntrypointVLD, kYuv420}));
+  EXPECT_THAT(dump.configs,
+              ElementsAre(VainfoConfig{VAProfileHEVCMain10, VAEntrypointVLD, kYuv420 | kYuv420_10},
+                          VainfoConfig{VAProfileH264Main, VAEntrypointVLD, kYuv420}));
 }
 
 TEST(VainfoDump, APairShownInTheListingAndInABlockIsOnePair) {
@@ -226,12 +238,13 @@ TEST(VainfoDump, APairShownInTheListingAndInABlockIsOnePair) {
       "      VAProfileHEVCMain10             :\tVAEntrypointVLD\n"
       "VAProfileHEVCMain10/VAEntrypointVLD\n"
       "    VAConfigAttribRTFormat                 : VA_RT_FORMAT_YUV420_10\n");
-  EXPECT_THAT(dump.configs, ElementsAre(VainfoConfig{VAProfileHEVCMain10, VAEntrypointVLD, kYuv420_10}));
+  EXPECT_THAT(dump.configs,
+              ElementsAre(VainfoConfig{VAProfileHEVCMain10, VAEntrypointVLD, kYuv420_10}));
 }
 
 TEST(VainfoDump, ATextWithNoVainfoLineIsAnError) {
-  for (const std::string_view text : {std::string_view(""), std::string_view("hello\nworld\n"),
-                                      std::string_view("$ vainfo\n")}) {
+  for (const std::string_view text :
+       {std::string_view(""), std::string_view("hello\nworld\n"), std::string_view("$ vainfo\n")}) {
     const Result<VainfoDump> dump = ParseVainfoDump(text);
     ASSERT_FALSE(dump.ok()) << text;
     EXPECT_THAT(dump.error(), HasSubstr("no line of vainfo"));

@@ -10,7 +10,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   mc::Result<std::vector<mc::ChildOutcome>> outcomes = mc::ParseOutcomes(text);
   if (!outcomes) return 0;
-  mc::Result<std::vector<mc::ChildOutcome>> again = mc::ParseOutcomes(mc::OutcomesToJson(*outcomes));
+  mc::Result<std::vector<mc::ChildOutcome>> again =
+      mc::ParseOutcomes(mc::OutcomesToJson(*outcomes));
   if (!again || again->size() != outcomes->size()) std::abort();
   for (std::size_t i = 0; i < outcomes->size(); ++i) {
     const mc::ChildOutcome& a = (*outcomes)[i];

@@ -10,13 +10,15 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  mc::Result<mc::kube::KubeConfig> config = mc::kube::ParseKubeconfig(text, "/nonexistent-fuzz-base");
+  mc::Result<mc::kube::KubeConfig> config =
+      mc::kube::ParseKubeconfig(text, "/nonexistent-fuzz-base");
   if (!config) {
     if (config.error().empty()) std::abort();
     return 0;
   }
   // Whatever is accepted names a server the client can take.
-  if (!config->server.starts_with("https://") && !config->server.starts_with("http://")) std::abort();
+  if (!config->server.starts_with("https://") && !config->server.starts_with("http://"))
+    std::abort();
   if (config->client_cert_pem.empty() != config->client_key_pem.empty()) std::abort();
   return 0;
 }

@@ -2,7 +2,6 @@
 // JSON document is tried: an array stands for the slices, anything else for one slice.
 #include <cstddef>
 #include <cstdint>
-
 #include <nlohmann/json.hpp>
 
 #include "agent/liken_render_nodes.h"

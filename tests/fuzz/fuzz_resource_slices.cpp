@@ -4,16 +4,16 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "dra/resource_slices.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const nlohmann::json document = nlohmann::json::parse(data, data + size, nullptr, false);
   if (document.is_discarded() || !document.is_array()) return 0;
-  const mc::SliceOwner owner{.driver = "media.liken.sh", .node_name = "worker-1", .node_uid = "uid"};
+  const mc::SliceOwner owner{
+      .driver = "media.liken.sh", .node_name = "worker-1", .node_uid = "uid"};
   std::map<std::string, nlohmann::json> current;
   std::size_t index = 0;
   for (const nlohmann::json& slice : document) current[mc::SliceName(owner, index++ % 3)] = slice;

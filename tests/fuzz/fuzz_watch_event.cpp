@@ -15,6 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   if (!event->object.is_object()) std::abort();
-  if (event->type != mc::kube::WatchEvent::Type::kError && event->resource_version.empty()) std::abort();
+  if (event->type != mc::kube::WatchEvent::Type::kError && event->resource_version.empty())
+    std::abort();
   return 0;
 }

@@ -9,9 +9,14 @@ namespace {
 
 struct PciDevice {
   PciDevice(std::string address_, std::string vendor_ = "0x10de", std::string device_ = "0x2684",
-            std::string class_ = "0x030000", std::string driver_ = "nvidia", std::string render_node_ = "")
-      : address(std::move(address_)), vendor(std::move(vendor_)), device(std::move(device_)),
-        device_class(std::move(class_)), driver(std::move(driver_)), render_node(std::move(render_node_)) {}
+            std::string class_ = "0x030000", std::string driver_ = "nvidia",
+            std::string render_node_ = "")
+      : address(std::move(address_)),
+        vendor(std::move(vendor_)),
+        device(std::move(device_)),
+        device_class(std::move(class_)),
+        driver(std::move(driver_)),
+        render_node(std::move(render_node_)) {}
   std::string address;
   std::string vendor;
   std::string device;
@@ -38,7 +43,8 @@ void AddPciDevice(const testing::TempDir& dir, const PciDevice& pci) {
 class NvidiaDiscovery : public ::testing::Test {
  protected:
   Result<std::vector<Gpu>> Discover() {
-    return DiscoverNvidiaGpus({(dir_.path() / "sys").string(), (dir_.path() / "dev").string()}, names_);
+    return DiscoverNvidiaGpus({(dir_.path() / "sys").string(), (dir_.path() / "dev").string()},
+                              names_);
   }
   testing::TempDir dir_;
   PciNames names_;
@@ -83,7 +89,8 @@ TEST_F(NvidiaDiscovery, GpusComeInAddressOrder) {
 }
 
 TEST_F(NvidiaDiscovery, AGpuWithARenderNodeKeepsItsPath) {
-  AddPciDevice(dir_, PciDevice{"0000:01:00.0", "0x10de", "0x2684", "0x030000", "nvidia", "renderD129"});
+  AddPciDevice(dir_,
+               PciDevice{"0000:01:00.0", "0x10de", "0x2684", "0x030000", "nvidia", "renderD129"});
   Result<std::vector<Gpu>> gpus = Discover();
   ASSERT_TRUE(gpus) << gpus.error();
   ASSERT_EQ(gpus->size(), 1u);
@@ -97,7 +104,8 @@ TEST_F(NvidiaDiscovery, AGpuWithoutADriverIsReportedWithTheProblem) {
   ASSERT_EQ(gpus->size(), 1u);
   EXPECT_EQ((*gpus)[0].kernel_driver, "");
   ASSERT_EQ((*gpus)[0].problems.size(), 1u);
-  EXPECT_TRUE((*gpus)[0].problems[0].starts_with("no kernel driver is bound")) << (*gpus)[0].problems[0];
+  EXPECT_TRUE((*gpus)[0].problems[0].starts_with("no kernel driver is bound"))
+      << (*gpus)[0].problems[0];
 }
 
 TEST_F(NvidiaDiscovery, AMachineWithoutAPciBusHasNoNvidiaGpu) {

@@ -30,7 +30,8 @@ constexpr char kDatabase[] =
     "C 03  Display controller\n";
 
 TEST(PciNames, ADeviceIsFoundUnderItsVendor) {
-  EXPECT_EQ(FindPciDeviceName(kDatabase, 0x8086, 0x46a6), "Alder Lake-P Integrated Graphics Controller");
+  EXPECT_EQ(FindPciDeviceName(kDatabase, 0x8086, 0x46a6),
+            "Alder Lake-P Integrated Graphics Controller");
   EXPECT_EQ(FindPciDeviceName(kDatabase, 0x0001, 0x0002), "Its first device");
   EXPECT_EQ(FindPciDeviceName(kDatabase, 0x8086, 0x56a0), "DG2 [Arc A770]");
 }
@@ -69,9 +70,11 @@ TEST(PciNames, EveryAnswerIsLibpcisAnswer) {
       {0x8086, 0xffff}, {0xfffe, 0x0001}};
   for (auto [vendor, device] : ids) {
     char buffer[256];
-    const char* theirs = pci_lookup_name(access, buffer, sizeof buffer, PCI_LOOKUP_DEVICE | PCI_LOOKUP_NO_NUMBERS | PCI_LOOKUP_NO_HWDB,
-                                         vendor, device);
-    EXPECT_EQ(names.DeviceName(vendor, device), theirs ? theirs : "") << std::hex << vendor << ":" << device;
+    const char* theirs = pci_lookup_name(
+        access, buffer, sizeof buffer,
+        PCI_LOOKUP_DEVICE | PCI_LOOKUP_NO_NUMBERS | PCI_LOOKUP_NO_HWDB, vendor, device);
+    EXPECT_EQ(names.DeviceName(vendor, device), theirs ? theirs : "")
+        << std::hex << vendor << ":" << device;
   }
   pci_cleanup(access);
 }

@@ -35,8 +35,11 @@ TEST(RenderNodeDiscovery, AMachineWithoutDrmSaysWhereItLooked) {
 
 TEST(RenderNodeDiscovery, APciGpuIsDescribedFromSysfsAndThePciIdDatabase) {
   TempDir dir;
-  AddFakePciGpu(dir, {.node = "renderD128", .address = "0000:00:02.0", .vendor = "0x8086",
-                      .device = "0x46A6", .driver = "i915"});
+  AddFakePciGpu(dir, {.node = "renderD128",
+                      .address = "0000:00:02.0",
+                      .vendor = "0x8086",
+                      .device = "0x46A6",
+                      .driver = "i915"});
   PciNames names;
   const Gpu gpu = DescribeRenderNode(RootsIn(dir), "renderD128", names);
   EXPECT_EQ(gpu.render_node, (dir.path() / "dev/dri/renderD128").string());
@@ -62,7 +65,8 @@ TEST(RenderNodeDiscovery, MissingIdFilesAreNamedAndTheRestIsStillRead) {
   EXPECT_EQ(gpu.product_name, "");
   ASSERT_EQ(gpu.problems.size(), 2u);
   EXPECT_NE(gpu.problems[0].find("cannot read"), std::string::npos);
-  EXPECT_NE(gpu.problems[1].find("\"nonsense\", not a hex number of at most 4 digits"), std::string::npos);
+  EXPECT_NE(gpu.problems[1].find("\"nonsense\", not a hex number of at most 4 digits"),
+            std::string::npos);
 }
 
 TEST(RenderNodeDiscovery, ARenderNodeThatIsNotOnPciIsNamedFromItsNode) {

@@ -1,10 +1,11 @@
+#include "kube/bearer_token.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <thread>
 #include <vector>
 
-#include "kube/bearer_token.h"
 #include "support/temp_dir.h"
 
 namespace mc::kube {

@@ -11,14 +11,17 @@
 
 namespace mc::kube::testing {
 
-CannedHttpServer::CannedHttpServer(Respond respond, bool hold) : respond_(std::move(respond)), hold_(hold) {
+CannedHttpServer::CannedHttpServer(Respond respond, bool hold)
+    : respond_(std::move(respond)), hold_(hold) {
   listener_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_in address{};
   address.sin_family = AF_INET;
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   socklen_t length = sizeof address;
-  if (listener_ < 0 || ::bind(listener_, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
-      ::listen(listener_, 16) != 0 || ::getsockname(listener_, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+  if (listener_ < 0 ||
+      ::bind(listener_, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
+      ::listen(listener_, 16) != 0 ||
+      ::getsockname(listener_, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
     throw std::runtime_error("CannedHttpServer: cannot listen on 127.0.0.1");
   }
   port_ = ntohs(address.sin_port);
@@ -59,7 +62,8 @@ void CannedHttpServer::Handle(int connection) {
     if (head_end != std::string::npos && wanted == std::string::npos) {
       std::size_t body = 0;
       const std::size_t field = request.find("Content-Length: ");
-      if (field != std::string::npos && field < head_end) body = std::strtoul(request.c_str() + field + 16, nullptr, 10);
+      if (field != std::string::npos && field < head_end)
+        body = std::strtoul(request.c_str() + field + 16, nullptr, 10);
       wanted = head_end + 4 + body;
     }
     if (wanted != std::string::npos && request.size() >= wanted) break;

@@ -29,8 +29,9 @@ struct Mount {
 
 TEST(InClusterConfig, TheServerComesFromTheServiceEnvironment) {
   Mount mount;
-  Result<KubeConfig> config =
-      InClusterConfig(Env({{"KUBERNETES_SERVICE_HOST", "10.96.0.1"}, {"KUBERNETES_SERVICE_PORT", "443"}}), mount.dir.path());
+  Result<KubeConfig> config = InClusterConfig(
+      Env({{"KUBERNETES_SERVICE_HOST", "10.96.0.1"}, {"KUBERNETES_SERVICE_PORT", "443"}}),
+      mount.dir.path());
   ASSERT_TRUE(config) << config.error();
   EXPECT_EQ(config->server, "https://10.96.0.1:443");
   EXPECT_EQ(config->ca_pem, "the cluster's CA");
@@ -41,57 +42,62 @@ TEST(InClusterConfig, TheServerComesFromTheServiceEnvironment) {
 
 TEST(InClusterConfig, AnIpv6HostIsPutInBrackets) {
   Mount mount;
-  Result<KubeConfig> config =
-      InClusterConfig(Env({{"KUBERNETES_SERVICE_HOST", "fd00::1"}, {"KUBERNETES_SERVICE_PORT", "6443"}}), mount.dir.path());
+  Result<KubeConfig> config = InClusterConfig(
+      Env({{"KUBERNETES_SERVICE_HOST", "fd00::1"}, {"KUBERNETES_SERVICE_PORT", "6443"}}),
+      mount.dir.path());
   ASSERT_TRUE(config) << config.error();
   EXPECT_EQ(config->server, "https://[fd00::1]:6443");
 }
 
 TEST(InClusterConfig, AMissingHostNamesTheVariable) {
   Mount mount;
-  Result<KubeConfig> config = InClusterConfig(Env({{"KUBERNETES_SERVICE_PORT", "443"}}), mount.dir.path());
+  Result<KubeConfig> config =
+      InClusterConfig(Env({{"KUBERNETES_SERVICE_PORT", "443"}}), mount.dir.path());
   ASSERT_FALSE(config);
   EXPECT_EQ(config.error(),
-            "in-cluster configuration: KUBERNETES_SERVICE_HOST is not set (not running in a pod? give --kubeconfig)");
+            "in-cluster configuration: KUBERNETES_SERVICE_HOST is not set (not running in a pod? "
+            "give --kubeconfig)");
 }
 
 TEST(InClusterConfig, AnEmptyPortNamesTheVariable) {
   Mount mount;
-  Result<KubeConfig> config =
-      InClusterConfig(Env({{"KUBERNETES_SERVICE_HOST", "10.96.0.1"}, {"KUBERNETES_SERVICE_PORT", ""}}), mount.dir.path());
+  Result<KubeConfig> config = InClusterConfig(
+      Env({{"KUBERNETES_SERVICE_HOST", "10.96.0.1"}, {"KUBERNETES_SERVICE_PORT", ""}}),
+      mount.dir.path());
   ASSERT_FALSE(config);
-  EXPECT_NE(config.error().find("KUBERNETES_SERVICE_PORT is not set"), std::string::npos) << config.error();
+  EXPECT_NE(config.error().find("KUBERNETES_SERVICE_PORT is not set"), std::string::npos)
+      << config.error();
 }
 
 TEST(InClusterConfig, AMissingCaNamesTheFile) {
   TempDir dir;
   dir.Write("token", "t");
-  Result<KubeConfig> config =
-      InClusterConfig(Env({{"KUBERNETES_SERVICE_HOST", "h"}, {"KUBERNETES_SERVICE_PORT", "1"}}), dir.path());
+  Result<KubeConfig> config = InClusterConfig(
+      Env({{"KUBERNETES_SERVICE_HOST", "h"}, {"KUBERNETES_SERVICE_PORT", "1"}}), dir.path());
   ASSERT_FALSE(config);
-  EXPECT_EQ(config.error(), "in-cluster configuration: the service account's CA " + (dir.path() / "ca.crt").string() +
-                                ": No such file or directory");
+  EXPECT_EQ(config.error(), "in-cluster configuration: the service account's CA " +
+                                (dir.path() / "ca.crt").string() + ": No such file or directory");
 }
 
 TEST(InClusterConfig, AMissingTokenNamesTheFile) {
   TempDir dir;
   dir.Write("ca.crt", "ca");
-  Result<KubeConfig> config =
-      InClusterConfig(Env({{"KUBERNETES_SERVICE_HOST", "h"}, {"KUBERNETES_SERVICE_PORT", "1"}}), dir.path());
+  Result<KubeConfig> config = InClusterConfig(
+      Env({{"KUBERNETES_SERVICE_HOST", "h"}, {"KUBERNETES_SERVICE_PORT", "1"}}), dir.path());
   ASSERT_FALSE(config);
-  EXPECT_EQ(config.error(), "in-cluster configuration: the service account's token " + (dir.path() / "token").string() +
-                                ": No such file or directory");
+  EXPECT_EQ(config.error(), "in-cluster configuration: the service account's token " +
+                                (dir.path() / "token").string() + ": No such file or directory");
 }
 
 TEST(InClusterConfig, AnEmptyTokenIsAnError) {
   TempDir dir;
   dir.Write("ca.crt", "ca");
   dir.Write("token", "\n");
-  Result<KubeConfig> config =
-      InClusterConfig(Env({{"KUBERNETES_SERVICE_HOST", "h"}, {"KUBERNETES_SERVICE_PORT", "1"}}), dir.path());
+  Result<KubeConfig> config = InClusterConfig(
+      Env({{"KUBERNETES_SERVICE_HOST", "h"}, {"KUBERNETES_SERVICE_PORT", "1"}}), dir.path());
   ASSERT_FALSE(config);
-  EXPECT_EQ(config.error(), "in-cluster configuration: the service account's token " + (dir.path() / "token").string() +
-                                " is empty");
+  EXPECT_EQ(config.error(), "in-cluster configuration: the service account's token " +
+                                (dir.path() / "token").string() + " is empty");
 }
 
 TEST(InClusterConfig, TheProcessEnvironmentIsRead) {

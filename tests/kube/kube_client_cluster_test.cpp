@@ -13,9 +13,8 @@
 #include <fstream>
 #include <map>
 #include <mutex>
-#include <thread>
-
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "kube/kube_client.h"
 #include "kube/kube_config.h"
@@ -44,7 +43,8 @@ class KubeClientCluster : public ::testing::Test {
       const std::size_t equals = line.find('=');
       if (line.empty() || line[0] == '#' || equals == std::string::npos) continue;
       std::string value = line.substr(equals + 1);
-      if (value.size() >= 2 && value.front() == '\'' && value.back() == '\'') value = value.substr(1, value.size() - 2);
+      if (value.size() >= 2 && value.front() == '\'' && value.back() == '\'')
+        value = value.substr(1, value.size() - 2);
       env_[line.substr(0, equals)] = value;
     }
     ASSERT_TRUE(env_.count("API_PORT")) << "cluster.env has no API_PORT";
@@ -61,7 +61,8 @@ class KubeClientCluster : public ::testing::Test {
 
   // An in-cluster client whose service-account mount is `mount`, holding the agent's token.
   std::unique_ptr<KubeClient> InClusterClient(const TempDir& mount) {
-    fs::copy_file(dir_ / "agent.token", mount.path() / "token", fs::copy_options::overwrite_existing);
+    fs::copy_file(dir_ / "agent.token", mount.path() / "token",
+                  fs::copy_options::overwrite_existing);
     fs::copy_file(dir_ / "ca.crt", mount.path() / "ca.crt", fs::copy_options::overwrite_existing);
     const std::string port = env_["API_PORT"];
     Environment environment = [port](const std::string& name) -> std::optional<std::string> {
@@ -199,14 +200,15 @@ TEST_F(KubeClientCluster, AWatchSeesACreatedSliceAddedAndThenDeleted) {
        {{"driver", "kube-test.example.com"},
         {"pool", {{"name", name}, {"generation", 1}, {"resourceSliceCount", 1}}},
         {"allNodes", true}}}};
-  Result<HttpResponse> created = client->Send(
-      {.method = "POST", .target = "/apis/resource.k8s.io/v1/resourceslices", .body = slice.dump()});
+  Result<HttpResponse> created = client->Send({.method = "POST",
+                                               .target = "/apis/resource.k8s.io/v1/resourceslices",
+                                               .body = slice.dump()});
   ASSERT_TRUE(created) << created.error();
   EXPECT_EQ(created->status, 201) << StatusMessage(*created);
   EXPECT_TRUE(saw(WatchEvent::Type::kAdded));
 
-  Result<HttpResponse> deleted =
-      client->Send({.method = "DELETE", .target = "/apis/resource.k8s.io/v1/resourceslices/" + name});
+  Result<HttpResponse> deleted = client->Send(
+      {.method = "DELETE", .target = "/apis/resource.k8s.io/v1/resourceslices/" + name});
   ASSERT_TRUE(deleted) << deleted.error();
   EXPECT_EQ(deleted->status, 200) << StatusMessage(*deleted);
   EXPECT_TRUE(saw(WatchEvent::Type::kDeleted));
@@ -237,7 +239,8 @@ TEST_F(KubeClientCluster, StopEndsAQuietWatchWithinAboutASecond) {
   });
   std::size_t lines = 0;
   Result<KubeClient::WatchEnd> end = client->Watch(
-      "/apis/resource.k8s.io/v1/resourceslices?watch=true&fieldSelector=metadata.name%3D" + UniqueName("quiet"),
+      "/apis/resource.k8s.io/v1/resourceslices?watch=true&fieldSelector=metadata.name%3D" +
+          UniqueName("quiet"),
       [&](std::string_view) { ++lines; }, [&] { return stop.load(); });
   const auto returned_at = std::chrono::steady_clock::now().time_since_epoch().count();
   stopper.join();
@@ -246,7 +249,8 @@ TEST_F(KubeClientCluster, StopEndsAQuietWatchWithinAboutASecond) {
   EXPECT_EQ(end->status, 200);
   EXPECT_EQ(lines, 0u);
   const auto took = std::chrono::nanoseconds(returned_at - stopped_at_ns.load());
-  EXPECT_LT(took, std::chrono::milliseconds(1300)) << std::chrono::duration_cast<std::chrono::milliseconds>(took).count() << " ms";
+  EXPECT_LT(took, std::chrono::milliseconds(1300))
+      << std::chrono::duration_cast<std::chrono::milliseconds>(took).count() << " ms";
 }
 
 TEST_F(KubeClientCluster, FourThreadsMaySendAtOnce) {
@@ -260,7 +264,8 @@ TEST_F(KubeClientCluster, FourThreadsMaySendAtOnce) {
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&] {
       for (int i = 0; i < 25; ++i) {
-        Result<HttpResponse> response = client->Send({.target = i % 2 ? "/version" : "/api/v1/namespaces/default"});
+        Result<HttpResponse> response =
+            client->Send({.target = i % 2 ? "/version" : "/api/v1/namespaces/default"});
         if (response && response->status == 200) {
           ++good;
         } else {
@@ -288,9 +293,12 @@ TEST_F(KubeClientCluster, TheTrafficCountersGrowWithEachRequest) {
   EXPECT_EQ(first.bytes_received, version->body.size());
   EXPECT_EQ(first.bytes_sent, 0u);
 
-  const std::string review = R"({"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"})";
-  Result<HttpResponse> posted = client->Send(
-      {.method = "POST", .target = "/apis/authentication.k8s.io/v1/selfsubjectreviews", .body = review});
+  const std::string review =
+      R"({"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"})";
+  Result<HttpResponse> posted =
+      client->Send({.method = "POST",
+                    .target = "/apis/authentication.k8s.io/v1/selfsubjectreviews",
+                    .body = review});
   ASSERT_TRUE(posted) << posted.error();
   const Traffic second = client->traffic();
   EXPECT_EQ(second.requests, 2u);
@@ -303,10 +311,12 @@ TEST_F(KubeClientCluster, TheTrafficCountersGrowWithEachRequest) {
 TEST_F(KubeClientCluster, AMissingObjectIsAnAnswerWhoseMessageNamesIt) {
   auto client = ClientFrom("admin.kubeconfig");
   ASSERT_TRUE(client);
-  Result<HttpResponse> response = client->Send({.target = "/apis/resource.k8s.io/v1/resourceslices/no-such-slice"});
+  Result<HttpResponse> response =
+      client->Send({.target = "/apis/resource.k8s.io/v1/resourceslices/no-such-slice"});
   ASSERT_TRUE(response) << response.error();
   EXPECT_EQ(response->status, 404);
-  EXPECT_EQ(StatusMessage(*response), "HTTP 404: resourceslices.resource.k8s.io \"no-such-slice\" not found");
+  EXPECT_EQ(StatusMessage(*response),
+            "HTTP 404: resourceslices.resource.k8s.io \"no-such-slice\" not found");
 }
 
 TEST_F(KubeClientCluster, AClientThatTrustsAnotherCaIsRefusedByTls) {
@@ -314,7 +324,8 @@ TEST_F(KubeClientCluster, AClientThatTrustsAnotherCaIsRefusedByTls) {
   ASSERT_TRUE(config) << config.error();
   // The front-proxy CA signed no serving certificate of the apiserver.
   std::ifstream other_ca(dir_ / "pki" / "front-proxy-ca.crt");
-  config.value().ca_pem.assign(std::istreambuf_iterator<char>(other_ca), std::istreambuf_iterator<char>());
+  config.value().ca_pem.assign(std::istreambuf_iterator<char>(other_ca),
+                               std::istreambuf_iterator<char>());
   auto client = KubeClient::Create(std::move(config).value()).value();
   Result<HttpResponse> response = client->Send({.target = "/version"});
   ASSERT_FALSE(response);

@@ -1,11 +1,12 @@
 // The client against a canned server, for what the real API server does too rarely to test
 // against it (tests/kube/kube_client_cluster_test.cpp tests the rest there).
+#include "kube/kube_client.h"
+
 #include <gtest/gtest.h>
 
 #include <thread>
 
 #include "kube/canned_http_server.h"
-#include "kube/kube_client.h"
 #include "support/temp_dir.h"
 
 namespace mc::kube {
@@ -28,7 +29,8 @@ std::string Chunk(const std::string& data) {
   std::snprintf(size, sizeof size, "%zx\r\n", data.size());
   return size + data + "\r\n";
 }
-const char* const kChunkedHead = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+const char* const kChunkedHead =
+    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
 
 TEST(KubeClient, ARequestCarriesItsMethodBodyTokenAndContentType) {
   CannedHttpServer server([](const std::string&, const CannedHttpServer::Send& send) {
@@ -85,7 +87,10 @@ TEST(KubeClient, TooManyRequestsCarriesRetryAfter) {
 TEST(KubeClient, ANonAnswerIsAnErrorNamingMethodAndTarget) {
   // A port that was just free: nothing listens there now.
   std::string url;
-  { CannedHttpServer gone([](const std::string&, const CannedHttpServer::Send&) {}); url = gone.url(); }
+  {
+    CannedHttpServer gone([](const std::string&, const CannedHttpServer::Send&) {});
+    url = gone.url();
+  }
   auto client = ClientOf(url);
   Result<HttpResponse> response = client->Send({.target = "/version"});
   ASSERT_FALSE(response);
@@ -151,23 +156,28 @@ TEST(KubeClient, AWatchGivesEachLineWhateverPiecesItArrivesIn) {
   auto client = ClientOf(server.url());
   std::vector<std::string> lines;
   Result<KubeClient::WatchEnd> end = client->Watch(
-      "/apis/x/v1/things?watch=true", [&](std::string_view line) { lines.emplace_back(line); }, [] { return false; });
+      "/apis/x/v1/things?watch=true", [&](std::string_view line) { lines.emplace_back(line); },
+      [] { return false; });
   ASSERT_TRUE(end) << end.error();
   EXPECT_EQ(end->status, 200);
   EXPECT_FALSE(end->stopped);
-  EXPECT_EQ(lines, (std::vector<std::string>{R"({"type":"ADDED"})", R"({"type":"MODIFIED"})", R"({"type":"DELETED"})"}));
+  EXPECT_EQ(lines, (std::vector<std::string>{R"({"type":"ADDED"})", R"({"type":"MODIFIED"})",
+                                             R"({"type":"DELETED"})"}));
   EXPECT_EQ(client->traffic().requests, 1u);
   EXPECT_GT(client->traffic().bytes_received, 0u);
 }
 
 TEST(KubeClient, AWatchRefusedGivesTheBodyAsItsError) {
   CannedHttpServer server([](const std::string&, const CannedHttpServer::Send& send) {
-    send("HTTP/1.1 403 Forbidden\r\nContent-Length: 36\r\n\r\n{\"kind\":\"Status\",\"message\":\"nope\"}\n\n");
+    send(
+        "HTTP/1.1 403 Forbidden\r\nContent-Length: "
+        "36\r\n\r\n{\"kind\":\"Status\",\"message\":\"nope\"}\n\n");
   });
   auto client = ClientOf(server.url());
   bool any_line = false;
   Result<KubeClient::WatchEnd> end = client->Watch(
-      "/apis/x/v1/things?watch=true", [&](std::string_view) { any_line = true; }, [] { return false; });
+      "/apis/x/v1/things?watch=true", [&](std::string_view) { any_line = true; },
+      [] { return false; });
   ASSERT_TRUE(end) << end.error();
   EXPECT_EQ(end->status, 403);
   EXPECT_FALSE(any_line);
@@ -209,10 +219,11 @@ TEST(KubeClient, AnExceptionFromTheLineCallbackReachesTheCaller) {
     send("0\r\n\r\n");
   });
   auto client = ClientOf(server.url());
-  EXPECT_THROW(client->Watch(
-                   "/w?watch=true", [](std::string_view) { throw std::runtime_error("caller's own"); },
-                   [] { return false; }),
-               std::runtime_error);
+  EXPECT_THROW(
+      client->Watch(
+          "/w?watch=true", [](std::string_view) { throw std::runtime_error("caller's own"); },
+          [] { return false; }),
+      std::runtime_error);
 }
 
 TEST(KubeClient, AHandleBackFromThePoolServesTheNextRequest) {

@@ -16,7 +16,9 @@ constexpr const char* kCaBase64 = "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCmNhCg=="
 std::string TwoContexts(const std::string& current, const std::string& user_body) {
   return "apiVersion: v1\n"
          "kind: Config\n"
-         "current-context: " + current + "\n"
+         "current-context: " +
+         current +
+         "\n"
          "clusters:\n"
          "- name: other\n"
          "  cluster:\n"
@@ -24,13 +26,16 @@ std::string TwoContexts(const std::string& current, const std::string& user_body
          "- name: test\n"
          "  cluster:\n"
          "    server: https://127.0.0.1:6443/\n"
-         "    certificate-authority-data: " + kCaBase64 + "\n"
+         "    certificate-authority-data: " +
+         kCaBase64 +
+         "\n"
          "users:\n"
          "- name: other\n"
          "  user:\n"
          "    token: other-token\n"
          "- name: me\n"
-         "  user:\n" + user_body +
+         "  user:\n" +
+         user_body +
          "contexts:\n"
          "- name: other\n"
          "  context:\n"
@@ -43,7 +48,8 @@ std::string TwoContexts(const std::string& current, const std::string& user_body
 }
 
 TEST(Kubeconfig, TheCurrentContextPicksItsClusterAndItsUser) {
-  Result<KubeConfig> config = ParseKubeconfig(TwoContexts("me@test", "    token: my-token\n"), "/nowhere");
+  Result<KubeConfig> config =
+      ParseKubeconfig(TwoContexts("me@test", "    token: my-token\n"), "/nowhere");
   ASSERT_TRUE(config) << config.error();
   EXPECT_EQ(config->server, "https://127.0.0.1:6443");
   EXPECT_EQ(config->ca_pem, kCaPem);
@@ -52,7 +58,8 @@ TEST(Kubeconfig, TheCurrentContextPicksItsClusterAndItsUser) {
   EXPECT_TRUE(config->client_cert_pem.empty());
   EXPECT_FALSE(config->insecure_skip_tls_verify);
 
-  Result<KubeConfig> other = ParseKubeconfig(TwoContexts("other", "    token: my-token\n"), "/nowhere");
+  Result<KubeConfig> other =
+      ParseKubeconfig(TwoContexts("other", "    token: my-token\n"), "/nowhere");
   ASSERT_TRUE(other) << other.error();
   EXPECT_EQ(other->server, "https://other.example:6443");
   EXPECT_EQ(other->token, "other-token");
@@ -62,7 +69,9 @@ TEST(Kubeconfig, TheCurrentContextPicksItsClusterAndItsUser) {
 TEST(Kubeconfig, EmbeddedClientCertificateAndKeyAreDecoded) {
   // "cert\n" and "key\n".
   Result<KubeConfig> config = ParseKubeconfig(
-      TwoContexts("me@test", "    client-certificate-data: Y2VydAo=\n    client-key-data: a2V5Cg==\n"), "/nowhere");
+      TwoContexts("me@test",
+                  "    client-certificate-data: Y2VydAo=\n    client-key-data: a2V5Cg==\n"),
+      "/nowhere");
   ASSERT_TRUE(config) << config.error();
   EXPECT_EQ(config->client_cert_pem, "cert\n");
   EXPECT_EQ(config->client_key_pem, "key\n");
@@ -101,12 +110,14 @@ TEST(Kubeconfig, RelativeCertificatePathsAreTakenFromTheFilesDirectory) {
 TEST(Kubeconfig, AbsolutePathsAreKeptAsTheyAre) {
   TempDir dir;
   const auto ca = dir.Write("elsewhere/ca.crt", "absolute ca");
-  Result<KubeConfig> config = ParseKubeconfig("current-context: c\n"
-                                              "clusters: [{name: k, cluster: {server: 'https://h', certificate-authority: '" +
-                                                  ca.string() + "'}}]\n"
-                                              "users: [{name: u, user: {tokenFile: /run/token}}]\n"
-                                              "contexts: [{name: c, context: {cluster: k, user: u}}]\n",
-                                              "/base/dir");
+  Result<KubeConfig> config = ParseKubeconfig(
+      "current-context: c\n"
+      "clusters: [{name: k, cluster: {server: 'https://h', certificate-authority: '" +
+          ca.string() +
+          "'}}]\n"
+          "users: [{name: u, user: {tokenFile: /run/token}}]\n"
+          "contexts: [{name: c, context: {cluster: k, user: u}}]\n",
+      "/base/dir");
   ASSERT_TRUE(config) << config.error();
   EXPECT_EQ(config->ca_pem, "absolute ca");
   EXPECT_EQ(config->token_file, "/run/token");
@@ -116,8 +127,10 @@ TEST(Kubeconfig, EmbeddedDataWinsOverAFileName) {
   Result<KubeConfig> config = ParseKubeconfig(
       "current-context: c\n"
       "clusters: [{name: k, cluster: {server: 'https://h', certificate-authority: /no/such/file, "
-      "certificate-authority-data: '" + std::string(kCaBase64) + "'}}]\n"
-      "contexts: [{name: c, context: {cluster: k}}]\n",
+      "certificate-authority-data: '" +
+          std::string(kCaBase64) +
+          "'}}]\n"
+          "contexts: [{name: c, context: {cluster: k}}]\n",
       "/nowhere");
   ASSERT_TRUE(config) << config.error();
   EXPECT_EQ(config->ca_pem, kCaPem);
@@ -134,19 +147,21 @@ TEST(Kubeconfig, InsecureSkipTlsVerifyIsRead) {
 }
 
 TEST(Kubeconfig, AServerWithoutSchemeIsHttpsAndLosesItsTrailingSlash) {
-  Result<KubeConfig> config = ParseKubeconfig("current-context: c\n"
-                                              "clusters: [{name: k, cluster: {server: 'api.example:443//'}}]\n"
-                                              "contexts: [{name: c, context: {cluster: k}}]\n",
-                                              "/nowhere");
+  Result<KubeConfig> config = ParseKubeconfig(
+      "current-context: c\n"
+      "clusters: [{name: k, cluster: {server: 'api.example:443//'}}]\n"
+      "contexts: [{name: c, context: {cluster: k}}]\n",
+      "/nowhere");
   ASSERT_TRUE(config) << config.error();
   EXPECT_EQ(config->server, "https://api.example:443");
 }
 
 TEST(Kubeconfig, AContextWithoutUserIsAnonymous) {
-  Result<KubeConfig> config = ParseKubeconfig("current-context: c\n"
-                                              "clusters: [{name: k, cluster: {server: 'http://h:8080'}}]\n"
-                                              "contexts: [{name: c, context: {cluster: k}}]\n",
-                                              "/nowhere");
+  Result<KubeConfig> config = ParseKubeconfig(
+      "current-context: c\n"
+      "clusters: [{name: k, cluster: {server: 'http://h:8080'}}]\n"
+      "contexts: [{name: c, context: {cluster: k}}]\n",
+      "/nowhere");
   ASSERT_TRUE(config) << config.error();
   EXPECT_EQ(config->server, "http://h:8080");
   EXPECT_TRUE(config->token.empty());
@@ -168,18 +183,21 @@ TEST_P(KubeconfigErrors, NameTheFieldAtFault) {
 }
 
 const Broken kBroken[] = {
-    {"current-context: c\n", "kubeconfig: current-context names context \"c\", which the file does not hold"},
+    {"current-context: c\n",
+     "kubeconfig: current-context names context \"c\", which the file does not hold"},
     {"clusters: []\n", "kubeconfig: current-context is not set"},
     {"[1, 2]\n", "kubeconfig: expected a map at the top"},
     {"current-context: [x]\n", "kubeconfig: current-context: expected a string"},
     {"current-context: c\ncontexts: {c: 1}\n", "kubeconfig: contexts: expected a list"},
-    {"current-context: c\ncontexts: [{name: c, context: {user: u}}]\n", "kubeconfig: context \"c\": cluster is not set"},
+    {"current-context: c\ncontexts: [{name: c, context: {user: u}}]\n",
+     "kubeconfig: context \"c\": cluster is not set"},
     {"current-context: a\ncontexts: [{name: a, context: {cluster: b}}]\n",
      "kubeconfig: context \"a\" names cluster \"b\", which the file does not hold"},
     {"current-context: a\ncontexts: [{name: a, context: {cluster: b, user: u}}]\n"
      "clusters: [{name: b, cluster: {server: 'https://h'}}]\n",
      "kubeconfig: context \"a\" names user \"u\", which the file does not hold"},
-    {"current-context: a\ncontexts: [{name: a, context: {cluster: b}}]\nclusters: [{name: b, cluster: {}}]\n",
+    {"current-context: a\ncontexts: [{name: a, context: {cluster: b}}]\nclusters: [{name: b, "
+     "cluster: {}}]\n",
      "kubeconfig: cluster \"b\": server is not set"},
     {"current-context: a\ncontexts: [{name: a, context: {cluster: b}}]\n"
      "clusters: [{name: b, cluster: {server: 'ftp://h'}}]\n",
@@ -188,11 +206,14 @@ const Broken kBroken[] = {
      "clusters: [{name: b, cluster: {server: 'https://'}}]\n",
      "kubeconfig: cluster \"b\": server \"https://\" names no host"},
     {"current-context: a\ncontexts: [{name: a, context: {cluster: b}}]\n"
-     "clusters: [{name: b, cluster: {server: 'https://h', certificate-authority-data: 'no*base64'}}]\n",
-     "kubeconfig: cluster \"b\": certificate-authority-data: invalid base64: unexpected character at offset 2"},
+     "clusters: [{name: b, cluster: {server: 'https://h', certificate-authority-data: "
+     "'no*base64'}}]\n",
+     "kubeconfig: cluster \"b\": certificate-authority-data: invalid base64: unexpected character "
+     "at offset 2"},
     {"current-context: a\ncontexts: [{name: a, context: {cluster: b}}]\n"
      "clusters: [{name: b, cluster: {server: 'https://h', certificate-authority: ca.crt}}]\n",
-     "kubeconfig: cluster \"b\": certificate-authority: cannot read /nowhere/ca.crt: No such file or directory"},
+     "kubeconfig: cluster \"b\": certificate-authority: cannot read /nowhere/ca.crt: No such file "
+     "or directory"},
     {"current-context: a\ncontexts: [{name: a, context: {cluster: b}}]\n"
      "clusters: [{name: b, cluster: {server: 'https://h', insecure-skip-tls-verify: maybe}}]\n",
      "kubeconfig: cluster \"b\": insecure-skip-tls-verify: expected true or false"},
@@ -202,12 +223,14 @@ const Broken kBroken[] = {
     {"current-context: a\ncontexts: [{name: a, context: {cluster: b, user: u}}]\n"
      "clusters: [{name: b, cluster: {server: 'https://h'}}]\n"
      "users: [{name: u, user: {exec: {command: aws}}}]\n",
-     "kubeconfig: user \"u\": exec credential plugins are not supported; use a token, a token file or a client "
+     "kubeconfig: user \"u\": exec credential plugins are not supported; use a token, a token file "
+     "or a client "
      "certificate"},
     {"current-context: a\ncontexts: [{name: a, context: {cluster: b, user: u}}]\n"
      "clusters: [{name: b, cluster: {server: 'https://h'}}]\n"
      "users: [{name: u, user: {auth-provider: {name: gcp}}}]\n",
-     "kubeconfig: user \"u\": auth-provider is not supported; use a token, a token file or a client certificate"},
+     "kubeconfig: user \"u\": auth-provider is not supported; use a token, a token file or a "
+     "client certificate"},
     {"current-context: a\ncontexts: [{name: a, context: {cluster: b, user: u}}]\n"
      "clusters: [{name: b, cluster: {server: 'https://h'}}]\n"
      "users: [{name: u, user: {username: bob, password: secret}}]\n",
@@ -236,10 +259,13 @@ TEST(Kubeconfig, TextThatIsNotYamlIsAnError) {
 
 TEST(Kubeconfig, ErrorsOfALoadedFileNameTheFile) {
   TempDir dir;
-  const auto file = dir.Write("config", "current-context: a\ncontexts: [{name: a, context: {cluster: b}}]\n");
+  const auto file =
+      dir.Write("config", "current-context: a\ncontexts: [{name: a, context: {cluster: b}}]\n");
   Result<KubeConfig> config = LoadKubeconfig(file);
   ASSERT_FALSE(config);
-  EXPECT_EQ(config.error(), "kubeconfig " + file.string() + ": context \"a\" names cluster \"b\", which the file does not hold");
+  EXPECT_EQ(config.error(),
+            "kubeconfig " + file.string() +
+                ": context \"a\" names cluster \"b\", which the file does not hold");
 }
 
 TEST(Kubeconfig, AMissingFileIsAnErrorNamingIt) {

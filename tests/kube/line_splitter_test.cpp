@@ -1,8 +1,8 @@
+#include "kube/line_splitter.h"
+
 #include <gtest/gtest.h>
 
 #include <vector>
-
-#include "kube/line_splitter.h"
 
 namespace mc::kube {
 namespace {
@@ -21,7 +21,8 @@ TEST(LineSplitter, LinesCutAnywhereByTheNetworkComeOutWhole) {
     Collected out;
     ASSERT_TRUE(splitter.Feed(std::string_view(body).substr(0, cut), out.sink()));
     ASSERT_TRUE(splitter.Feed(std::string_view(body).substr(cut), out.sink()));
-    EXPECT_EQ(out.lines, (std::vector<std::string>{"{\"a\":1}", "{\"b\":2}", "{\"c\":3}"})) << "cut at " << cut;
+    EXPECT_EQ(out.lines, (std::vector<std::string>{"{\"a\":1}", "{\"b\":2}", "{\"c\":3}"}))
+        << "cut at " << cut;
     EXPECT_TRUE(splitter.rest().empty());
   }
 }

@@ -11,7 +11,8 @@ nlohmann::json Named(const std::string& name, int version) {
 
 TEST(ApplyWatchUpdate, AListReplacesTheCopyAndEventsChangeOneObjectEach) {
   std::map<std::string, nlohmann::json> objects = {{"stale", Named("stale", 1)}};
-  ApplyWatchUpdate({.kind = WatchUpdate::Kind::kReplaceAll, .objects = {Named("a", 2), Named("b", 3)}}, objects);
+  ApplyWatchUpdate(
+      {.kind = WatchUpdate::Kind::kReplaceAll, .objects = {Named("a", 2), Named("b", 3)}}, objects);
   ASSERT_EQ(objects.size(), 2u) << "what the list does not hold is gone";
   ApplyWatchUpdate({.kind = WatchUpdate::Kind::kUpsert, .objects = {Named("a", 4)}}, objects);
   EXPECT_EQ(objects["a"]["metadata"]["resourceVersion"], "4");

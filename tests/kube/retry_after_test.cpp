@@ -1,13 +1,14 @@
-#include <gtest/gtest.h>
-
 #include "kube/retry_after.h"
+
+#include <gtest/gtest.h>
 
 namespace mc::kube {
 namespace {
 
 using std::chrono::seconds;
 
-const auto kNow = std::chrono::system_clock::from_time_t(784111777);  // Sun, 06 Nov 1994 08:49:37 GMT
+const auto kNow =
+    std::chrono::system_clock::from_time_t(784111777);  // Sun, 06 Nov 1994 08:49:37 GMT
 
 TEST(RetryAfter, SecondsAreReadAsTheyAre) {
   EXPECT_EQ(ParseRetryAfter("1", kNow), seconds(1));

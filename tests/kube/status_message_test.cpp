@@ -16,7 +16,8 @@ TEST(StatusMessage, AStatusObjectGivesTheCodeAndItsMessage) {
   EXPECT_EQ(StatusMessage(Answer(403, R"({"kind":"Status","apiVersion":"v1","status":"Failure",
       "message":"resourceslices.resource.k8s.io is forbidden: User \"x\" cannot list resource \"resourceslices\"",
       "reason":"Forbidden","code":403})")),
-            "HTTP 403: resourceslices.resource.k8s.io is forbidden: User \"x\" cannot list resource \"resourceslices\"");
+            "HTTP 403: resourceslices.resource.k8s.io is forbidden: User \"x\" cannot list "
+            "resource \"resourceslices\"");
 }
 
 TEST(StatusMessage, AnythingElseGivesTheCodeAndTheStartOfTheBodyOnOneLine) {
@@ -24,7 +25,8 @@ TEST(StatusMessage, AnythingElseGivesTheCodeAndTheStartOfTheBodyOnOneLine) {
             "HTTP 502: <html>  <body>Bad Gateway</body> </html>");
   EXPECT_EQ(StatusMessage(Answer(500, R"({"kind":"Pod","message":"not a status"})")),
             R"(HTTP 500: {"kind":"Pod","message":"not a status"})");
-  EXPECT_EQ(StatusMessage(Answer(500, R"({"kind":"Status","message":""})")), R"(HTTP 500: {"kind":"Status","message":""})");
+  EXPECT_EQ(StatusMessage(Answer(500, R"({"kind":"Status","message":""})")),
+            R"(HTTP 500: {"kind":"Status","message":""})");
 }
 
 TEST(StatusMessage, ALongBodyIsCutAt200Bytes) {
@@ -34,11 +36,14 @@ TEST(StatusMessage, ALongBodyIsCutAt200Bytes) {
 
 TEST(StatusMessage, TheCutNeverSplitsACharacter) {
   // 199 bytes and then a two-byte character: the character is dropped whole.
-  const std::string message = StatusMessage(Answer(500, std::string(199, 'x') + "\xc3\xa9" + "tail"));
+  const std::string message =
+      StatusMessage(Answer(500, std::string(199, 'x') + "\xc3\xa9" + "tail"));
   EXPECT_EQ(message, "HTTP 500: " + std::string(199, 'x'));
 }
 
-TEST(StatusMessage, AnEmptyBodySaysSo) { EXPECT_EQ(StatusMessage(Answer(503, "")), "HTTP 503 with an empty body"); }
+TEST(StatusMessage, AnEmptyBodySaysSo) {
+  EXPECT_EQ(StatusMessage(Answer(503, "")), "HTTP 503 with an empty body");
+}
 
 }  // namespace
 }  // namespace mc::kube

@@ -1,18 +1,20 @@
-#include <gtest/gtest.h>
-
 #include "kube/watch_event.h"
+
+#include <gtest/gtest.h>
 
 namespace mc::kube {
 namespace {
 
 TEST(WatchEvent, EachTypeIsReadWithItsObjectAndResourceVersion) {
-  const std::pair<const char*, WatchEvent::Type> types[] = {{"ADDED", WatchEvent::Type::kAdded},
-                                                            {"MODIFIED", WatchEvent::Type::kModified},
-                                                            {"DELETED", WatchEvent::Type::kDeleted},
-                                                            {"BOOKMARK", WatchEvent::Type::kBookmark}};
+  const std::pair<const char*, WatchEvent::Type> types[] = {
+      {"ADDED", WatchEvent::Type::kAdded},
+      {"MODIFIED", WatchEvent::Type::kModified},
+      {"DELETED", WatchEvent::Type::kDeleted},
+      {"BOOKMARK", WatchEvent::Type::kBookmark}};
   for (const auto& [name, type] : types) {
-    const std::string line = std::string(R"({"type":")") + name +
-                             R"(","object":{"kind":"ResourceSlice","metadata":{"name":"s","resourceVersion":"42"}}})";
+    const std::string line =
+        std::string(R"({"type":")") + name +
+        R"(","object":{"kind":"ResourceSlice","metadata":{"name":"s","resourceVersion":"42"}}})";
     Result<WatchEvent> event = ParseWatchEvent(line);
     ASSERT_TRUE(event) << name << ": " << event.error();
     EXPECT_EQ(event->type, type) << name;
@@ -54,8 +56,10 @@ const Broken kBroken[] = {
     {R"({"type":"ADDED"})", "watch event: object: missing"},
     {R"({"type":"ERROR","object":"gone"})", "watch event: object: expected an object"},
     {R"({"type":"ADDED","object":{}})", "watch event: object.metadata: missing"},
-    {R"({"type":"ADDED","object":{"metadata":[]}})", "watch event: object.metadata: expected an object"},
-    {R"({"type":"MODIFIED","object":{"metadata":{"name":"s"}}})", "watch event: object.metadata.resourceVersion: missing"},
+    {R"({"type":"ADDED","object":{"metadata":[]}})",
+     "watch event: object.metadata: expected an object"},
+    {R"({"type":"MODIFIED","object":{"metadata":{"name":"s"}}})",
+     "watch event: object.metadata.resourceVersion: missing"},
     {R"({"type":"DELETED","object":{"metadata":{"resourceVersion":42}}})",
      "watch event: object.metadata.resourceVersion: expected a string"},
     {R"({"type":"BOOKMARK","object":{"metadata":{"resourceVersion":""}}})",
@@ -65,7 +69,8 @@ const Broken kBroken[] = {
 INSTANTIATE_TEST_SUITE_P(WatchEvent, WatchEventErrors, ::testing::ValuesIn(kBroken));
 
 TEST(WatchEvent, BytesThatAreNotUtf8AreAnErrorNotAnException) {
-  Result<WatchEvent> event = ParseWatchEvent("{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"resourceVersion\":\"\xff\"}}}");
+  Result<WatchEvent> event = ParseWatchEvent(
+      "{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"resourceVersion\":\"\xff\"}}}");
   ASSERT_FALSE(event);
   EXPECT_EQ(event.error(), "watch event: not valid JSON");
 }

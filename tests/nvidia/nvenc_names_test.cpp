@@ -12,7 +12,8 @@ TEST(NvencNames, CodecGuidsAreNamed) {
 }
 
 TEST(NvencNames, AnUnknownGuidKeepsItsText) {
-  const GUID unknown = {0x01234567, 0x89ab, 0xcdef, {0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef}};
+  const GUID unknown = {
+      0x01234567, 0x89ab, 0xcdef, {0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef}};
   EXPECT_EQ(NvEncCodecName(unknown), "{01234567-89ab-cdef-0123-456789abcdef}");
   EXPECT_EQ(NvEncProfileName(unknown), "{01234567-89ab-cdef-0123-456789abcdef}");
 }

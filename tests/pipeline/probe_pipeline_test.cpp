@@ -33,8 +33,9 @@ TEST(ProbePipeline, ANamedGpuThatSysfsDoesNotShowIsReportedAsFailedWithTheReason
   ASSERT_EQ(result.reports.size(), 2u);
   EXPECT_EQ(result.reports[0].device.name, "absent");
   ASSERT_TRUE(result.reports[0].failure);
-  EXPECT_EQ(*result.reports[0].failure, "sysfs (" + (dir.path() / "sys").string() +
-                                            "/class/drm) shows no render node of the PCI device 0000:03:00.0");
+  EXPECT_EQ(*result.reports[0].failure,
+            "sysfs (" + (dir.path() / "sys").string() +
+                "/class/drm) shows no render node of the PCI device 0000:03:00.0");
   EXPECT_EQ(result.reports[1].device.name, "present");
 }
 

@@ -54,7 +54,8 @@ class KubeletPluginTest : public ::testing::Test {
   std::unique_ptr<KubeletPlugin> StartPlugin() {
     ClaimChecker checker = [](const std::string& ns, const std::string& name,
                               const std::string& uid) -> Result<std::vector<PreparedDevice>> {
-      if (name == "bad") return Error{"claim " + ns + "/" + name + " has UID other-uid, not " + uid};
+      if (name == "bad")
+        return Error{"claim " + ns + "/" + name + " has UID other-uid, not " + uid};
       return std::vector<PreparedDevice>{{.request_names = {"media"},
                                           .pool_name = "node-a",
                                           .device_name = "gpu-of-" + name,
@@ -64,7 +65,8 @@ class KubeletPluginTest : public ::testing::Test {
       std::lock_guard lock(log_mutex_);
       log_.push_back(line);
     };
-    Result<std::unique_ptr<KubeletPlugin>> plugin = KubeletPlugin::Start(Config(), checker, board_, log);
+    Result<std::unique_ptr<KubeletPlugin>> plugin =
+        KubeletPlugin::Start(Config(), checker, board_, log);
     EXPECT_TRUE(plugin.ok()) << (plugin.ok() ? "" : plugin.error());
     return plugin.ok() ? std::move(plugin).value() : nullptr;
   }
@@ -83,7 +85,8 @@ class KubeletPluginTest : public ::testing::Test {
 TEST_F(KubeletPluginTest, GetInfoNamesTheDriverItsEndpointAndTheVersionsInTheKubeletsOrder) {
   auto plugin = StartPlugin();
   ASSERT_TRUE(plugin);
-  auto registration = pluginregistration::Registration::NewStub(Dial(plugin->registration_socket()));
+  auto registration =
+      pluginregistration::Registration::NewStub(Dial(plugin->registration_socket()));
   grpc::ClientContext context;
   WithDeadline(context);
   pluginregistration::PluginInfo info;
@@ -94,13 +97,15 @@ TEST_F(KubeletPluginTest, GetInfoNamesTheDriverItsEndpointAndTheVersionsInTheKub
   ASSERT_GE(info.supported_versions_size(), 2);
   EXPECT_EQ(info.supported_versions(0), "v1.DRAPlugin");
   EXPECT_EQ(info.supported_versions(1), "v1beta1.DRAPlugin");
-  EXPECT_EQ(plugin->registration_socket(), dir_.path() / "plugins_registry" / "media.liken.sh-reg.sock");
+  EXPECT_EQ(plugin->registration_socket(),
+            dir_.path() / "plugins_registry" / "media.liken.sh-reg.sock");
 }
 
 TEST_F(KubeletPluginTest, ARejectedRegistrationIsLoggedWithTheKubeletsError) {
   auto plugin = StartPlugin();
   ASSERT_TRUE(plugin);
-  auto registration = pluginregistration::Registration::NewStub(Dial(plugin->registration_socket()));
+  auto registration =
+      pluginregistration::Registration::NewStub(Dial(plugin->registration_socket()));
   grpc::ClientContext context;
   WithDeadline(context);
   pluginregistration::RegistrationStatus status;
@@ -118,7 +123,8 @@ TEST_F(KubeletPluginTest, ARejectedRegistrationIsLoggedWithTheKubeletsError) {
 TEST_F(KubeletPluginTest, AnAcceptedRegistrationMarksThePluginRegistered) {
   auto plugin = StartPlugin();
   ASSERT_TRUE(plugin);
-  auto registration = pluginregistration::Registration::NewStub(Dial(plugin->registration_socket()));
+  auto registration =
+      pluginregistration::Registration::NewStub(Dial(plugin->registration_socket()));
   grpc::ClientContext context;
   WithDeadline(context);
   pluginregistration::RegistrationStatus status;
@@ -179,10 +185,12 @@ TEST_F(KubeletPluginTest, AStaleSocketFromADeadPluginIsReplaced) {
 
 TEST_F(KubeletPluginTest, AFileThatIsNotASocketIsLeftAloneAndStartFails) {
   dir_.Write("plugins_registry/media.liken.sh-reg.sock", "someone else's file");
-  Result<std::unique_ptr<KubeletPlugin>> plugin = KubeletPlugin::Start(Config(), nullptr, board_, nullptr);
+  Result<std::unique_ptr<KubeletPlugin>> plugin =
+      KubeletPlugin::Start(Config(), nullptr, board_, nullptr);
   ASSERT_FALSE(plugin.ok());
   EXPECT_NE(plugin.error().find("not a socket"), std::string::npos) << plugin.error();
-  EXPECT_EQ(mc::testing::ReadFile(dir_.path() / "plugins_registry/media.liken.sh-reg.sock"), "someone else's file");
+  EXPECT_EQ(mc::testing::ReadFile(dir_.path() / "plugins_registry/media.liken.sh-reg.sock"),
+            "someone else's file");
 }
 
 dra::Claim MakeClaim(const std::string& name, const std::string& uid) {
@@ -217,7 +225,8 @@ TEST_F(KubeletPluginTest, PrepareAnswersEveryClaimWithTheCheckersErrorOnlyOnTheF
   ASSERT_EQ(device.request_names_size(), 1);
   EXPECT_EQ(device.request_names(0), "media");
   EXPECT_EQ(device.cdi_device_ids_size(), 0);
-  EXPECT_EQ(response.claims().at("uid-2").error(), "claim default/bad has UID other-uid, not uid-2");
+  EXPECT_EQ(response.claims().at("uid-2").error(),
+            "claim default/bad has UID other-uid, not uid-2");
   EXPECT_EQ(response.claims().at("uid-2").devices_size(), 0);
   EXPECT_EQ(response.claims().at("uid-3").error(), "");
 }
@@ -338,7 +347,8 @@ TEST_F(KubeletPluginTest, AHealthMessageIsCutToTheKubeletsLimit) {
 TEST_F(KubeletPluginTest, ASocketPathTooLongForAUnixSocketIsRefused) {
   KubeletPluginConfig config = Config();
   config.plugins_dir = dir_.path() / std::string(120, 'p');
-  Result<std::unique_ptr<KubeletPlugin>> plugin = KubeletPlugin::Start(config, nullptr, board_, nullptr);
+  Result<std::unique_ptr<KubeletPlugin>> plugin =
+      KubeletPlugin::Start(config, nullptr, board_, nullptr);
   ASSERT_FALSE(plugin.ok());
   EXPECT_NE(plugin.error().find("longer than"), std::string::npos) << plugin.error();
 }

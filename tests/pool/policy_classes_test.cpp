@@ -24,10 +24,10 @@ struct ClassCase {
 
 TEST(JobClasses, FollowResolutionAndDuration) {
   const ClassCase cases[] = {
-      {720, 0, 30, 5, JobClass::kS},     {1080, 0, 30, 10, JobClass::kS},
-      {1080, 0, 30, 11, JobClass::kM},   {1440, 0, 30, 2, JobClass::kM},
-      {2160, 0, 30, 2, JobClass::kL},    {1080, 2160, 30, 2, JobClass::kL},
-      {2160, 0, 60, 30, JobClass::kXL},  {2160, 0, 30, 30, JobClass::kL},
+      {720, 0, 30, 5, JobClass::kS},    {1080, 0, 30, 10, JobClass::kS},
+      {1080, 0, 30, 11, JobClass::kM},  {1440, 0, 30, 2, JobClass::kM},
+      {2160, 0, 30, 2, JobClass::kL},   {1080, 2160, 30, 2, JobClass::kL},
+      {2160, 0, 60, 30, JobClass::kXL}, {2160, 0, 30, 30, JobClass::kL},
       {2160, 0, 60, 5, JobClass::kL},
   };
   for (const ClassCase& c : cases) {

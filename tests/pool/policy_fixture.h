@@ -24,7 +24,8 @@ inline WorkerStatus SpareWorker(const std::string& name, int concurrency = 2) {
   return status;
 }
 
-inline PendingJob Job(int resolution = 720, Duration age = Seconds(0), Duration length = Seconds(60)) {
+inline PendingJob Job(int resolution = 720, Duration age = Seconds(0),
+                      Duration length = Seconds(60)) {
   PendingJob job;
   job.type = "vod-web-video-transcoding";
   job.shape.resolution = resolution;
@@ -69,7 +70,8 @@ class PolicyRun {
       WorkerStatus& status = Status(action.worker);
       if (action.kind == ActionKind::kEnable) status.state = AdmissionState::kAvailable;
       if (action.kind == ActionKind::kDrain) {
-        status.state = status.active_jobs > 0 ? AdmissionState::kDraining : AdmissionState::kDrained;
+        status.state =
+            status.active_jobs > 0 ? AdmissionState::kDraining : AdmissionState::kDrained;
       }
       if (action.kind == ActionKind::kProbe) status.probe_age = Seconds(0);
       if (action.kind == ActionKind::kSuspend) status.readable = false;

@@ -150,7 +150,8 @@ TEST(ScaleUp, TheSameInputsGiveTheSameDecision) {
   const Decision b = Decide(run.pool, run.signals, run.now, run.config);
   ASSERT_EQ(a.actions.size(), b.actions.size());
   ASSERT_EQ(a.reasons.size(), b.reasons.size());
-  for (std::size_t i = 0; i < a.reasons.size(); ++i) EXPECT_EQ(a.reasons[i].text, b.reasons[i].text);
+  for (std::size_t i = 0; i < a.reasons.size(); ++i)
+    EXPECT_EQ(a.reasons[i].text, b.reasons[i].text);
   EXPECT_EQ(a.pressure, b.pressure);
 }
 

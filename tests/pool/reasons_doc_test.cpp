@@ -14,8 +14,7 @@ TEST(Reasons, EveryRowIsListedInTheOperatorsPage) {
   const std::string page = testing::SourceFile("docs/pool.md");
   ASSERT_FALSE(page.empty());
   for (const ReasonTemplate& row : ReasonTable()) {
-    EXPECT_NE(page.find("| `" + std::string(row.id) + "` | " + row.text + " |"),
-              std::string::npos)
+    EXPECT_NE(page.find("| `" + std::string(row.id) + "` | " + row.text + " |"), std::string::npos)
         << "docs/pool.md lacks the row of " << row.id << ": | `" << row.id << "` | " << row.text
         << " |";
   }
@@ -30,7 +29,8 @@ TEST(Reasons, IdsAreUniqueAndEveryCodeHasARow) {
 }
 
 TEST(Reasons, BlanksAreFilledByName) {
-  const Reason reason = MakeReason(ReasonCode::kProbeStale, "w1", {{"age", "6m12s"}, {"max", "5m00s"}});
+  const Reason reason =
+      MakeReason(ReasonCode::kProbeStale, "w1", {{"age", "6m12s"}, {"max", "5m00s"}});
   EXPECT_EQ(reason.text, "w1 not promoted: its last probe is 6m12s old (needs less than 5m00s)");
   EXPECT_EQ(reason.worker, "w1");
 }

@@ -1,15 +1,15 @@
 // The simulator's invariants on every generated trace and every policy: each job completes
 // or is reported unservable, none is lost, ours interrupts none; and the behaviours each
 // shape is there to show.
+#include "pool/simulator.h"
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
-#include "source_file.h"
-
 #include "pool/sim_report.h"
-#include "pool/simulator.h"
 #include "pool/trace_shapes.h"
+#include "source_file.h"
 
 namespace mc::pool {
 namespace {
@@ -26,7 +26,8 @@ std::vector<SimWorkerSpec> ShippedWorkers(const char* file = "workers.yaml") {
 SimResult RunShape(TraceShape shape, PolicyKind policy) {
   SimOptions options;
   options.policy = policy;
-  const char* workers = shape == TraceShape::kFailingWorker ? "workers-failing.yaml" : "workers.yaml";
+  const char* workers =
+      shape == TraceShape::kFailingWorker ? "workers-failing.yaml" : "workers.yaml";
   return Simulate(GenerateTrace(shape), ShippedWorkers(workers), options);
 }
 
@@ -37,8 +38,8 @@ TEST(Simulator, EveryJobOfEveryShapeCompletesOrIsReportedUnservableUnderEveryPol
   for (const TraceShapeInfo& shape : TraceShapes()) {
     for (PolicyKind policy : kPolicies) {
       const SimResult result = RunShape(shape.shape, policy);
-      const std::string where = std::string(shape.name) + " under " +
-                                std::string(PolicyKindName(policy));
+      const std::string where =
+          std::string(shape.name) + " under " + std::string(PolicyKindName(policy));
       EXPECT_GT(result.jobs, 0) << where;
       EXPECT_EQ(result.completed + result.unservable, result.jobs) << where;
       EXPECT_EQ(result.unfinished, 0) << where;
@@ -90,7 +91,8 @@ TEST(Simulator, TheQueueSignalLostForTenMinutesScalesNothingDown) {
   SimOptions options;
   options.queue_outage = std::make_pair(1500.0, 600.0);
   const SimResult lost = Simulate(GenerateTrace(TraceShape::kBurst), ShippedWorkers(), options);
-  const SimResult kept = Simulate(GenerateTrace(TraceShape::kBurst), ShippedWorkers(), SimOptions{});
+  const SimResult kept =
+      Simulate(GenerateTrace(TraceShape::kBurst), ShippedWorkers(), SimOptions{});
   // Without the outage the pool shrinks inside that window; with it, it holds.
   const auto on_at = [](const SimResult& result, double t) {
     for (const PressurePoint& point : result.pressure) {
@@ -156,13 +158,14 @@ TEST(Report, TheJsonHoldsEveryMeasureAndThePlotIsAnSvgOfTheSeries) {
   EXPECT_EQ(svg.rfind("<svg ", 0), 0u);
   EXPECT_NE(svg.find("<polyline"), std::string::npos);
   EXPECT_NE(svg.find("burst &lt;ours&gt;"), std::string::npos);
-  EXPECT_NE(ResultTable(result).find("interrupted       0"), std::string::npos) << ResultTable(result);
+  EXPECT_NE(ResultTable(result).find("interrupted       0"), std::string::npos)
+      << ResultTable(result);
 }
 
 TEST(Baselines, TheHpaHoldsWithinItsToleranceAndScalesDownOnlyAfterItsWindow) {
   HpaOptions options;
   HpaState state;
-  EXPECT_EQ(HpaDesired(state, 0, 20, 1, 10, options), 5);   // +max(4 pods, 100 %) a sync
+  EXPECT_EQ(HpaDesired(state, 0, 20, 1, 10, options), 5);  // +max(4 pods, 100 %) a sync
   EXPECT_EQ(HpaDesired(state, 15, 20, 5, 10, options), 10);
   EXPECT_EQ(HpaDesired(state, 30, 21, 10, 10, options), 10);  // ratio 1.05: within tolerance
   EXPECT_EQ(HpaDesired(state, 45, 0, 10, 10, options), 10);   // the window remembers 10

@@ -1,13 +1,13 @@
 // The trace format, the shipped traces, the recorder of PeerTube job lists, and the
 // workers file.
+#include "pool/trace.h"
+
 #include <gtest/gtest.h>
 
-#include "source_file.h"
-
 #include "pool/sim_workers.h"
-#include "pool/trace.h"
 #include "pool/trace_recorder.h"
 #include "pool/trace_shapes.h"
+#include "source_file.h"
 
 namespace mc::pool {
 namespace {
@@ -42,9 +42,12 @@ TEST(Trace, AnErrorNamesTheLineAndTheMember) {
       {"{\"id\":\"a\",\"at\":0,\"resolution\":0}\n",
        "t.jsonl: line 1: resolution: expected an integer between 1 and 8640"},
       {"\n{\"at\":0}\n", "t.jsonl: line 2: id: expected a non-empty string"},
-      {"{\"id\":\"a\",\"at\":-1}\n", "t.jsonl: line 1: at: expected a number of seconds of at least 0"},
-      {"{\"id\":\"a\",\"at\":0,\"parent\":\"b\"}\n", "t.jsonl: line 1: parent: b is not an earlier job"},
-      {"{\"id\":\"a\",\"at\":0}\n{\"id\":\"a\",\"at\":0}\n", "t.jsonl: line 2: id: a appears twice"},
+      {"{\"id\":\"a\",\"at\":-1}\n",
+       "t.jsonl: line 1: at: expected a number of seconds of at least 0"},
+      {"{\"id\":\"a\",\"at\":0,\"parent\":\"b\"}\n",
+       "t.jsonl: line 1: parent: b is not an earlier job"},
+      {"{\"id\":\"a\",\"at\":0}\n{\"id\":\"a\",\"at\":0}\n",
+       "t.jsonl: line 2: id: a appears twice"},
       {"{\"id\":\"a\",\"at\":0,\"colour\":1}\n", "t.jsonl: line 1: colour: unknown key"},
       {"[1]\n", "t.jsonl: line 1: expected one JSON object"},
       {"{\"id\":\"a\",\"at\":0,\"duration\":\"long\"}\n",
@@ -120,7 +123,8 @@ TEST(Recorder, ReadsTheAdminApisJobList) {
 TEST(Recorder, ReadsSnapshotsOfAPolledJobList) {
   RecordOptions options;
   options.duration_s = 5;
-  Result<Trace> trace = RecordTrace(SourceFile("tests/pool/data/job-snapshots-5s-720p.jsonl"), options);
+  Result<Trace> trace =
+      RecordTrace(SourceFile("tests/pool/data/job-snapshots-5s-720p.jsonl"), options);
   ASSERT_TRUE(trace) << trace.error();
   ASSERT_EQ(trace->jobs.size(), 8u);
   int roots = 0;
@@ -159,12 +163,15 @@ TEST(WorkersFile, ExpandsCountsAndReadsFailures) {
 
 TEST(WorkersFile, AnErrorNamesTheEntryAndTheKey) {
   const BadTrace cases[] = {
-      {"workers:\n  - name: a\n    speed: fast\n", "w.yaml: workers[0].speed: expected a number of at least 0"},
+      {"workers:\n  - name: a\n    speed: fast\n",
+       "w.yaml: workers[0].speed: expected a number of at least 0"},
       {"workers:\n  - name: a\n  - name: a\n", "w.yaml: workers: the name a appears twice"},
       {"workers:\n  - name: a\n    colour: red\n", "w.yaml: workers[0].colour: unknown key"},
-      {"workers:\n  - {name: a, vendor: amd}\n", "w.yaml: workers[0].vendor: expected nvidia or intel"},
+      {"workers:\n  - {name: a, vendor: amd}\n",
+       "w.yaml: workers[0].vendor: expected nvidia or intel"},
       {"workers:\n  - {name: a, fail: {kind: melt, at: 1}}\n",
-       "w.yaml: workers[0].fail.kind: expected gpu_unavailable, thermal, no_evidence or unreadable"},
+       "w.yaml: workers[0].fail.kind: expected gpu_unavailable, thermal, no_evidence or "
+       "unreadable"},
       {"workers: 3\n", "w.yaml: workers: expected a list of workers"},
       {"workers: []\n", "w.yaml: workers: expected at least one worker"},
   };

@@ -102,7 +102,8 @@ TEST(Config, AnErrorNamesTheFileTheKeyAndWhatWasExpected) {
        "pool.yaml: hysteresis.down_sustain: expected a duration (seconds, or a number with s, m "
        "or h) between 0s and 86400s"},
       {"vendor_disabled: [amd]\n", "pool.yaml: vendor_disabled[0]: expected nvidia or intel"},
-      {"weights:\n  prior: {Q: 1}\n", "pool.yaml: weights.prior.Q: unknown job class (S, M, L or XL)"},
+      {"weights:\n  prior: {Q: 1}\n",
+       "pool.yaml: weights.prior.Q: unknown job class (S, M, L or XL)"},
       {"hysteresis:\n  down_threshold: 0.7\n",
        "pool.yaml: hysteresis.down_threshold: must be below hysteresis.up_threshold (0.6)"},
       {"[1, 2\n", "pool.yaml: line 2"},

@@ -1,8 +1,7 @@
 #include "query/child_process.h"
 
-#include <signal.h>
-
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include "query/child_failure.h"
 
@@ -47,12 +46,14 @@ TEST(ChildProcess, AChildKilledByASignalIsReportedAsSuch) {
 TEST(ChildProcess, AProgramThatDoesNotExistIsNotStarted) {
   auto outcomes = RunChildren({{"/nonexistent/query"}}, 5s);
   EXPECT_EQ(outcomes[0].kind, ChildOutcome::Kind::kNotStarted);
-  EXPECT_EQ(DescribeChildFailure(outcomes[0], 5s), "the query could not start: No such file or directory");
+  EXPECT_EQ(DescribeChildFailure(outcomes[0], 5s),
+            "the query could not start: No such file or directory");
 }
 
 TEST(ChildProcess, ChildrenRunAtOnceSoOneHangDoesNotDelayTheOthers) {
   const auto start = Clock::now();
-  auto outcomes = RunChildren({Shell("sleep 30"), Shell("sleep 0.2; echo a"), Shell("sleep 0.2; echo b")}, 1s);
+  auto outcomes =
+      RunChildren({Shell("sleep 30"), Shell("sleep 0.2; echo a"), Shell("sleep 0.2; echo b")}, 1s);
   const auto took = Clock::now() - start;
   EXPECT_LT(took, 3s);
   EXPECT_EQ(outcomes[0].kind, ChildOutcome::Kind::kTimedOut);
@@ -67,13 +68,16 @@ TEST(ChildProcess, OutputBeyondTheLimitIsDropped) {
 }
 
 TEST(ChildFailure, StderrIsQuotedWordForWordOnOneLine) {
-  ChildOutcome outcome{ChildOutcome::Kind::kExited, 1, "", "libva error: x\n  vaInitialize failed: unknown libva error\n"};
-  EXPECT_EQ(DescribeChildFailure(outcome, 20s), "libva error: x; vaInitialize failed: unknown libva error");
+  ChildOutcome outcome{ChildOutcome::Kind::kExited, 1, "",
+                       "libva error: x\n  vaInitialize failed: unknown libva error\n"};
+  EXPECT_EQ(DescribeChildFailure(outcome, 20s),
+            "libva error: x; vaInitialize failed: unknown libva error");
 }
 
 TEST(ChildFailure, ATimeoutNamesTheDeadline) {
   ChildOutcome outcome{ChildOutcome::Kind::kTimedOut, 0, "", ""};
-  EXPECT_EQ(DescribeChildFailure(outcome, 20s), "the query ran past its deadline of 20 s and was killed");
+  EXPECT_EQ(DescribeChildFailure(outcome, 20s),
+            "the query ran past its deadline of 20 s and was killed");
 }
 
 TEST(ChildFailure, ACrashNamesTheSignal) {
@@ -84,7 +88,8 @@ TEST(ChildFailure, ACrashNamesTheSignal) {
 
 TEST(ChildFailure, ASilentFailureSaysItsStatus) {
   ChildOutcome outcome{ChildOutcome::Kind::kExited, 4, "", ""};
-  EXPECT_EQ(DescribeChildFailure(outcome, 20s), "the query exited with status 4 and wrote no error");
+  EXPECT_EQ(DescribeChildFailure(outcome, 20s),
+            "the query exited with status 4 and wrote no error");
 }
 
 TEST(ChildFailure, ASuccessIsNoFailure) {

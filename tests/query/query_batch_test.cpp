@@ -1,9 +1,8 @@
 #include "query/query_batch.h"
 
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include "query/child_outcome_json.h"
 #include "query/query_target.h"
@@ -25,16 +24,18 @@ TEST(QueryTarget, EveryKindRoundTripsThroughItsArgument) {
 
 TEST(QueryTarget, AnUnknownKindOrAMissingPlaceIsNamed) {
   EXPECT_EQ(ParseTargetArgument("vulkan=/dev/dri/renderD128").error(),
-            "query target \"vulkan=/dev/dri/renderD128\" has the unknown kind \"vulkan\" (va, nvidia or nvidia+sessions)");
+            "query target \"vulkan=/dev/dri/renderD128\" has the unknown kind \"vulkan\" (va, "
+            "nvidia or nvidia+sessions)");
   EXPECT_EQ(ParseTargetArgument("va=").error(), "query target \"va=\" is not KIND=WHERE");
   EXPECT_FALSE(ParseTargetArgument("renderD128"));
 }
 
 TEST(ChildOutcomeJson, OutcomesRoundTripAndDriverTextThatIsNotUtf8IsReplaced) {
-  const std::vector<ChildOutcome> outcomes = {{ChildOutcome::Kind::kExited, 0, "{}", "libva info: x\n"},
-                                              {ChildOutcome::Kind::kSignalled, SIGSEGV, "", "bad \xff"},
-                                              {ChildOutcome::Kind::kTimedOut, 0, "", ""},
-                                              {ChildOutcome::Kind::kNotStarted, 2, "", ""}};
+  const std::vector<ChildOutcome> outcomes = {
+      {ChildOutcome::Kind::kExited, 0, "{}", "libva info: x\n"},
+      {ChildOutcome::Kind::kSignalled, SIGSEGV, "", "bad \xff"},
+      {ChildOutcome::Kind::kTimedOut, 0, "", ""},
+      {ChildOutcome::Kind::kNotStarted, 2, "", ""}};
   Result<std::vector<ChildOutcome>> parsed = ParseOutcomes(OutcomesToJson(outcomes));
   ASSERT_TRUE(parsed) << parsed.error();
   ASSERT_EQ(parsed->size(), 4u);
@@ -47,9 +48,11 @@ TEST(ChildOutcomeJson, OutcomesRoundTripAndDriverTextThatIsNotUtf8IsReplaced) {
 }
 
 TEST(ChildOutcomeJson, AnUnknownKindIsNamedWithItsPlace) {
-  EXPECT_EQ(ParseOutcomes(R"([{"kind":"exited","code":0,"out":"","err":""},{"kind":"lost","code":0,"out":"","err":""}])")
-                .error(),
-            "outcomes[1].kind: unknown kind \"lost\"");
+  EXPECT_EQ(
+      ParseOutcomes(
+          R"([{"kind":"exited","code":0,"out":"","err":""},{"kind":"lost","code":0,"out":"","err":""}])")
+          .error(),
+      "outcomes[1].kind: unknown kind \"lost\"");
   EXPECT_EQ(ParseOutcomes("{}").error(), "outcomes: expected an array");
 }
 
@@ -79,13 +82,15 @@ TEST(QueryBatch, ForkedQueriesEndEachInTheirOwnWay) {
 }
 
 TEST(QueryBatch, ABatchThatWritesNoOutcomesFailsEveryTarget) {
-  const std::vector<ChildOutcome> outcomes =
-      RunQueryBatch({"/bin/true", 1s}, {{QueryTarget::Api::kVa, "a"}, {QueryTarget::Api::kVa, "b"}});
+  const std::vector<ChildOutcome> outcomes = RunQueryBatch(
+      {"/bin/true", 1s}, {{QueryTarget::Api::kVa, "a"}, {QueryTarget::Api::kVa, "b"}});
   ASSERT_EQ(outcomes.size(), 2u);
   for (const ChildOutcome& outcome : outcomes) {
     EXPECT_EQ(outcome.kind, ChildOutcome::Kind::kExited);
     EXPECT_EQ(outcome.code, 1);
-    EXPECT_EQ(outcome.err, "the query batch wrote outcomes that do not parse: the batch's outcomes are not JSON");
+    EXPECT_EQ(
+        outcome.err,
+        "the query batch wrote outcomes that do not parse: the batch's outcomes are not JSON");
   }
 }
 

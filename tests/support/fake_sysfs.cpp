@@ -8,9 +8,11 @@ void AddFakePciGpu(const TempDir& dir, const FakePciGpu& gpu) {
   if (!gpu.device.empty()) dir.Write(device_dir + "/device", gpu.device + "\n");
   dir.Write("sys/bus/pci/drivers/" + gpu.driver + "/.keep", "");
   dir.Link(device_dir + "/subsystem", "../../../bus/pci");
-  if (!gpu.driver.empty()) dir.Link(device_dir + "/driver", "../../../bus/pci/drivers/" + gpu.driver);
+  if (!gpu.driver.empty())
+    dir.Link(device_dir + "/driver", "../../../bus/pci/drivers/" + gpu.driver);
   dir.Link(device_dir + "/drm/" + gpu.node + "/device", "../../../" + gpu.address);
-  dir.Link("sys/class/drm/" + gpu.node, "../../devices/pci0000:00/" + gpu.address + "/drm/" + gpu.node);
+  dir.Link("sys/class/drm/" + gpu.node,
+           "../../devices/pci0000:00/" + gpu.address + "/drm/" + gpu.node);
   dir.Write("dev/dri/" + gpu.node, "");
 }
 

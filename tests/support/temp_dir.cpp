@@ -9,7 +9,8 @@
 namespace mc::testing {
 
 TempDir::TempDir() {
-  std::string pattern = (std::filesystem::temp_directory_path() / "media-capabilities-test-XXXXXX").string();
+  std::string pattern =
+      (std::filesystem::temp_directory_path() / "media-capabilities-test-XXXXXX").string();
   if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
   path_ = pattern;
 }
@@ -19,7 +20,8 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(path_, ignored);
 }
 
-std::filesystem::path TempDir::Write(const std::string& relative, const std::string& content) const {
+std::filesystem::path TempDir::Write(const std::string& relative,
+                                     const std::string& content) const {
   const std::filesystem::path file = path_ / relative;
   std::filesystem::create_directories(file.parent_path());
   std::ofstream(file, std::ios::binary) << content;

@@ -1,8 +1,8 @@
 // The concurrency resolver, table-tested: each row is a box and what it has free, and the
 // concurrency and the limiter that bound it, worked out by hand.
-#include <gtest/gtest.h>
-
 #include "worker/concurrency.h"
+
+#include <gtest/gtest.h>
 
 namespace mc::worker {
 namespace {
@@ -82,7 +82,8 @@ std::vector<Row> Rows() {
     ConcurrencyInputs inputs = RoomyBox();
     inputs.sessions_free = 8;
     inputs.costs.sessions = 4;  // four renditions encoded at once
-    rows.push_back({"a job of four sessions at once halves the sessions' bound", inputs, 2, "gpu_sessions"});
+    rows.push_back(
+        {"a job of four sessions at once halves the sessions' bound", inputs, 2, "gpu_sessions"});
   }
   {
     ConcurrencyInputs inputs = RoomyBox();
@@ -103,10 +104,14 @@ TEST(ResolveConcurrency, EachRowGivesTheConcurrencyAndTheLimiterWorkedOutByHand)
 
 TEST(ResolveConcurrency, EveryLimiterIsReportedWithNoBoundWhereItSetsNone) {
   const Concurrency concurrency = ResolveConcurrency(RoomyBox());
-  const std::vector<Limiter> expected = {{"gpu", std::nullopt}, {"gpu_sessions", std::nullopt},
-                                         {"vram", std::nullopt}, {"cpu", 32},
-                                         {"ram", 64},            {"disk", 100},
-                                         {"bw", 50},             {"config", std::nullopt}};
+  const std::vector<Limiter> expected = {{"gpu", std::nullopt},
+                                         {"gpu_sessions", std::nullopt},
+                                         {"vram", std::nullopt},
+                                         {"cpu", 32},
+                                         {"ram", 64},
+                                         {"disk", 100},
+                                         {"bw", 50},
+                                         {"config", std::nullopt}};
   EXPECT_EQ(concurrency.limiters, expected);
 }
 

@@ -25,16 +25,17 @@ constexpr double kClipPixels = 640 * 360;
 // Clip writes a short H.264 test clip, quickly, for the runs to read.
 fs::path Clip(const mc::testing::TempDir& dir) {
   const fs::path clip = dir.path() / "clip.mp4";
-  const ChildOutcome made = mc::testing::RunCommand(
-      {"ffmpeg", "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=640x360:rate=25", "-t",
-       "6", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", clip.string()});
+  const ChildOutcome made =
+      mc::testing::RunCommand({"ffmpeg", "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i",
+                               "testsrc=size=640x360:rate=25", "-t", "6", "-c:v", "libx264",
+                               "-preset", "ultrafast", "-pix_fmt", "yuv420p", clip.string()});
   EXPECT_EQ(made.code, 0) << made.err;
   return clip;
 }
 
 std::vector<std::string> Libx264Transcode(const fs::path& clip) {
-  return {"-hide_banner", "-nostdin", "-i", clip.string(), "-c:v", "libx264", "-preset", "medium", "-f", "mp4",
-          "-y", "/dev/null"};
+  return {"-hide_banner", "-nostdin", "-i", clip.string(), "-c:v", "libx264",
+          "-preset",      "medium",   "-f", "mp4",         "-y",   "/dev/null"};
 }
 
 std::vector<std::string> Command(std::vector<std::string> argv) {
@@ -71,12 +72,14 @@ TEST(CpuFallbackUnderTheSampler, ARealLibx264TranscodeIsJudgedNoHardwareEvidence
   mc::testing::TempDir dir;
   const fs::path clip = Clip(dir);
   // The box's CPU-encode baseline, as the self-test measures it: libx264 on the same clip.
-  const SampledRun baseline_run = RunSampled(Command(Libx264Transcode(clip)), FastSampling(), std::chrono::seconds(120));
+  const SampledRun baseline_run =
+      RunSampled(Command(Libx264Transcode(clip)), FastSampling(), std::chrono::seconds(120));
   ASSERT_EQ(baseline_run.exit_code, 0) << baseline_run.failure;
   const CpuBaseline baseline{baseline_run.record.cpu_seconds / kClipSeconds, kClipPixels};
 
   const std::vector<std::string> job = Libx264Transcode(clip);
-  const SampledRun run = RunSampled(Command(job), FastSampling(), std::chrono::seconds(120), (dir.path() / "log").string());
+  const SampledRun run = RunSampled(Command(job), FastSampling(), std::chrono::seconds(120),
+                                    (dir.path() / "log").string());
   ASSERT_EQ(run.exit_code, 0) << run.failure << mc::testing::ReadFile(dir.path() / "log");
   EXPECT_GE(run.record.samples, 1);
   // A real encode spends real CPU time, and the sampler saw it.
@@ -88,18 +91,23 @@ TEST(CpuFallbackUnderTheSampler, ARealLibx264TranscodeIsJudgedNoHardwareEvidence
   EXPECT_EQ(evidence.method, "none");
   EXPECT_NE(evidence.evidence.find("no hardware evidence"), std::string::npos) << evidence.evidence;
 
-  const PlausibilityVerdict plausibility = JudgePlausibility(
-      {.tree_cpu_seconds = run.record.cpu_seconds, .media_seconds = kClipSeconds, .pixels_per_frame = kClipPixels,
-       .baseline = baseline});
+  const PlausibilityVerdict plausibility =
+      JudgePlausibility({.tree_cpu_seconds = run.record.cpu_seconds,
+                         .media_seconds = kClipSeconds,
+                         .pixels_per_frame = kClipPixels,
+                         .baseline = baseline});
   EXPECT_FALSE(plausibility.ok) << plausibility.evidence;
   ASSERT_TRUE(plausibility.fraction_of_baseline);
   EXPECT_GT(*plausibility.fraction_of_baseline, 0.5);
 
-  GateDevice device{.api = "nvidia", .probe_module = "nvidia-nvenc", .capabilities = {true, true, false, true, true, true, true}};
+  GateDevice device{.api = "nvidia",
+                    .probe_module = "nvidia-nvenc",
+                    .capabilities = {true, true, false, true, true, true, true}};
   EXPECT_FALSE(JudgeArgv(job, device).ok);
 }
 
-TEST(CpuFallbackUnderTheSampler, AHwaccelVaapiThatSilentlyFellBackToTheCpuIsJudgedNoHardwareEvidence) {
+TEST(CpuFallbackUnderTheSampler,
+     AHwaccelVaapiThatSilentlyFellBackToTheCpuIsJudgedNoHardwareEvidence) {
   mc::testing::TempDir dir;
   const fs::path clip = Clip(dir);
   const fs::path machine = dir.path() / "machine";
@@ -108,10 +116,24 @@ TEST(CpuFallbackUnderTheSampler, AHwaccelVaapiThatSilentlyFellBackToTheCpuIsJudg
   ASSERT_EQ(laid.code, 0) << laid.err;
   const std::string node = (machine / "dev/dri/renderD128").string();
 
-  const std::vector<std::string> job = {"-hide_banner", "-nostdin", "-v", "verbose", "-init_hw_device",
-                                        "vaapi=va:" + node, "-hwaccel", "vaapi", "-hwaccel_device", "va", "-i",
-                                        clip.string(), "-f", "null", "-"};
-  GateDevice device{.api = "vaapi", .probe_module = "vaapi", .capabilities = {true, true, false, true, true, true, true}};
+  const std::vector<std::string> job = {"-hide_banner",
+                                        "-nostdin",
+                                        "-v",
+                                        "verbose",
+                                        "-init_hw_device",
+                                        "vaapi=va:" + node,
+                                        "-hwaccel",
+                                        "vaapi",
+                                        "-hwaccel_device",
+                                        "va",
+                                        "-i",
+                                        clip.string(),
+                                        "-f",
+                                        "null",
+                                        "-"};
+  GateDevice device{.api = "vaapi",
+                    .probe_module = "vaapi",
+                    .capabilities = {true, true, false, true, true, true, true}};
   const ArgvVerdict argv = JudgeArgv(job, device);
   ASSERT_TRUE(argv.ok) << argv.reason;
   ASSERT_TRUE(argv.expectation.decode);
@@ -124,7 +146,8 @@ TEST(CpuFallbackUnderTheSampler, AHwaccelVaapiThatSilentlyFellBackToTheCpuIsJudg
   const ScopedVariable drivers("LIBVA_DRIVERS_PATH", FAKEVA_DRIVER_DIR);
   const ScopedVariable driver("LIBVA_DRIVER_NAME", "fakeva");
   const ScopedVariable fake_dump("FAKEVA_DUMP", dump);
-  const SampledRun run = RunSampled(Command(job), FastSampling(), std::chrono::seconds(60), (dir.path() / "log").string());
+  const SampledRun run = RunSampled(Command(job), FastSampling(), std::chrono::seconds(60),
+                                    (dir.path() / "log").string());
   const std::string log = mc::testing::ReadFile(dir.path() / "log");
 
   // ffmpeg opened the VA device, failed to set up the hardware decoder, decoded on the CPU,
@@ -136,7 +159,8 @@ TEST(CpuFallbackUnderTheSampler, AHwaccelVaapiThatSilentlyFellBackToTheCpuIsJudg
   const EvidenceVerdict evidence = JudgeEvidence(run.record, argv.expectation);
   EXPECT_FALSE(evidence.ok);
   EXPECT_FALSE(evidence.decode_proven);
-  EXPECT_NE(evidence.evidence.find("no hardware evidence (no decoder work seen)"), std::string::npos)
+  EXPECT_NE(evidence.evidence.find("no hardware evidence (no decoder work seen)"),
+            std::string::npos)
       << evidence.evidence;
 }
 

@@ -1,13 +1,16 @@
 // The DRM fdinfo parser on files whose keys come from the kernel's documentation (fdinfo/).
+#include "worker/drm_fdinfo.h"
+
 #include <gtest/gtest.h>
 
 #include "support/temp_dir.h"
-#include "worker/drm_fdinfo.h"
 
 namespace mc::worker {
 namespace {
 
-std::string Fixture(const std::string& name) { return testing::ReadFile(std::string(WORKER_FDINFO_DIR) + "/" + name); }
+std::string Fixture(const std::string& name) {
+  return testing::ReadFile(std::string(WORKER_FDINFO_DIR) + "/" + name);
+}
 
 TEST(DrmFdinfo, AnI915ClientGivesItsVideoAndVideoEnhanceTime) {
   Result<DrmFdinfo> fdinfo = ParseDrmFdinfo(Fixture("i915-busy.txt"));
@@ -58,8 +61,9 @@ TEST(DrmFdinfo, AMalformedEngineTimeIsRefusedNamingItsLine) {
 }
 
 TEST(DrmFdinfo, UnknownKeysAndOtherLinesAreSkipped) {
-  Result<DrmFdinfo> fdinfo =
-      ParseDrmFdinfo("drm-driver: xe\ndrm-total-resident-system:\t0\nno colon here\ndrm-shiny-new-key: 12 widgets\n");
+  Result<DrmFdinfo> fdinfo = ParseDrmFdinfo(
+      "drm-driver: xe\ndrm-total-resident-system:\t0\nno colon here\ndrm-shiny-new-key: 12 "
+      "widgets\n");
   ASSERT_TRUE(fdinfo) << fdinfo.error();
   EXPECT_EQ(fdinfo->driver, "xe");
   EXPECT_FALSE(fdinfo->client_id);

@@ -1,8 +1,9 @@
 // JudgeEvidence, the argv gate and the plausibility gate, as pure functions.
+#include "worker/evidence.h"
+
 #include <gtest/gtest.h>
 
 #include "worker/argv_gate.h"
-#include "worker/evidence.h"
 #include "worker/plausibility_gate.h"
 
 namespace mc::worker {
@@ -11,7 +12,9 @@ namespace {
 EvidenceRecord WithNvml(std::int64_t sessions, std::uint32_t enc, std::uint32_t dec) {
   EvidenceRecord record;
   record.samples = 5;
-  record.nvml = NvmlEvidence{.samples_of_tree = 5, .max_enc_util = enc, .max_dec_util = dec,
+  record.nvml = NvmlEvidence{.samples_of_tree = 5,
+                             .max_enc_util = enc,
+                             .max_dec_util = dec,
                              .max_sessions_of_tree = sessions};
   return record;
 }
@@ -23,7 +26,8 @@ TEST(JudgeEvidence, AnEncoderSessionOfTheTreeProvesEncoding) {
 }
 
 TEST(JudgeEvidence, DecodeIsProvenOnItsOwnSoAnEncodeAloneDoesNotProveAHardwareDecode) {
-  const EvidenceVerdict verdict = JudgeEvidence(WithNvml(1, 60, 0), {.encode = true, .decode = true});
+  const EvidenceVerdict verdict =
+      JudgeEvidence(WithNvml(1, 60, 0), {.encode = true, .decode = true});
   EXPECT_FALSE(verdict.ok);
   EXPECT_TRUE(verdict.encode_proven);
   EXPECT_FALSE(verdict.decode_proven);
@@ -77,11 +81,13 @@ std::vector<std::string> Words(const std::string& line) {
 }
 
 TEST(ArgvGate, TheFullNvidiaPipelinePassesAndExpectsDecodeAndEncode) {
-  const ArgvVerdict verdict = JudgeArgv(
-      Words("-y -init_hw_device cuda=cu:0 -filter_hw_device cu -hwaccel cuda -hwaccel_output_format cuda "
-            "-c:v h264_cuvid -i in.mp4 -vf scale_cuda=1280:720:format=yuv420p -c:v h264_nvenc -preset p5 "
-            "-c:a copy out.mp4"),
-      Nvidia());
+  const ArgvVerdict verdict =
+      JudgeArgv(Words("-y -init_hw_device cuda=cu:0 -filter_hw_device cu -hwaccel cuda "
+                      "-hwaccel_output_format cuda "
+                      "-c:v h264_cuvid -i in.mp4 -vf scale_cuda=1280:720:format=yuv420p -c:v "
+                      "h264_nvenc -preset p5 "
+                      "-c:a copy out.mp4"),
+                Nvidia());
   EXPECT_TRUE(verdict.ok) << verdict.reason;
   EXPECT_TRUE(verdict.expectation.encode);
   EXPECT_TRUE(verdict.expectation.decode);
@@ -93,13 +99,15 @@ TEST(ArgvGate, Libx264IsRefusedNamingTheOutput) {
   const ArgvVerdict verdict = JudgeArgv(Words("-i in.mp4 -c:v libx264 -crf 23 out.mp4"), Nvidia());
   EXPECT_FALSE(verdict.ok);
   EXPECT_EQ(verdict.reason,
-            "output out.mp4: libx264 is not a hardware encoder of this device (a CPU encoder, or unknown)");
+            "output out.mp4: libx264 is not a hardware encoder of this device (a CPU encoder, or "
+            "unknown)");
 }
 
 TEST(ArgvGate, AnOutputWithNoEncoderIsRefusedBecauseFfmpegWouldChooseACpuEncoder) {
   const ArgvVerdict verdict = JudgeArgv(Words("-i in.mp4 -c:v h264_nvenc a.mp4 b.mp4"), Nvidia());
   EXPECT_FALSE(verdict.ok);
-  EXPECT_NE(verdict.reason.find("output b.mp4 names no video encoder"), std::string::npos) << verdict.reason;
+  EXPECT_NE(verdict.reason.find("output b.mp4 names no video encoder"), std::string::npos)
+      << verdict.reason;
 }
 
 TEST(ArgvGate, AnEncoderTheDeviceDoesNotStateIsRefused) {
@@ -115,14 +123,17 @@ TEST(ArgvGate, AnotherApisEncoderIsRefused) {
 }
 
 TEST(ArgvGate, QsvEncodersPassOnlyUnderIntelQsv) {
-  GateDevice intel{.api = "vaapi", .probe_module = "vaapi", .capabilities = {true, true, false, true, true, true, true}};
+  GateDevice intel{.api = "vaapi",
+                   .probe_module = "vaapi",
+                   .capabilities = {true, true, false, true, true, true, true}};
   EXPECT_FALSE(JudgeArgv(Words("-i in.mp4 -c:v h264_qsv out.mp4"), intel).ok);
   intel.probe_module = "intel-qsv";
   EXPECT_TRUE(JudgeArgv(Words("-i in.mp4 -c:v h264_qsv out.mp4"), intel).ok);
 }
 
 TEST(ArgvGate, AudioOnlyAndStreamCopyOutputsNeedNoEncoderButExpectNoGpuWork) {
-  const ArgvVerdict verdict = JudgeArgv(Words("-i in.mp4 -vn -c:a aac audio.m4a -c copy remux.mkv"), Nvidia());
+  const ArgvVerdict verdict =
+      JudgeArgv(Words("-i in.mp4 -vn -c:a aac audio.m4a -c copy remux.mkv"), Nvidia());
   EXPECT_TRUE(verdict.ok) << verdict.reason;
   EXPECT_FALSE(verdict.expectation.encode);
   EXPECT_FALSE(verdict.expectation.decode);
@@ -142,16 +153,19 @@ TEST(ArgvGate, AnOptionWithoutItsValueIsRefused) {
 }
 
 TEST(ArgvGate, ADecodeOnlyPassIntoTheNullSinkExpectsADecodeAndNoEncode) {
-  const ArgvVerdict verdict = JudgeArgv(Words("-hwaccel cuda -c:v hevc_cuvid -i in.mkv -f null -"), Nvidia());
+  const ArgvVerdict verdict =
+      JudgeArgv(Words("-hwaccel cuda -c:v hevc_cuvid -i in.mkv -f null -"), Nvidia());
   EXPECT_TRUE(verdict.ok) << verdict.reason;
   EXPECT_TRUE(verdict.expectation.decode);
   EXPECT_FALSE(verdict.expectation.encode);
 }
 
 TEST(PlausibilityGate, ACpuEncodeShapedCpuTimeFails) {
-  const PlausibilityVerdict verdict = JudgePlausibility(
-      {.tree_cpu_seconds = 9.0, .media_seconds = 10, .pixels_per_frame = 1920 * 1080,
-       .baseline = CpuBaseline{1.0, 1920 * 1080}});
+  const PlausibilityVerdict verdict =
+      JudgePlausibility({.tree_cpu_seconds = 9.0,
+                         .media_seconds = 10,
+                         .pixels_per_frame = 1920 * 1080,
+                         .baseline = CpuBaseline{1.0, 1920 * 1080}});
   EXPECT_FALSE(verdict.ok);
   EXPECT_NEAR(*verdict.fraction_of_baseline, 0.9, 1e-9);
   EXPECT_TRUE(verdict.evidence.starts_with("CPU-encode-shaped"));
@@ -159,16 +173,17 @@ TEST(PlausibilityGate, ACpuEncodeShapedCpuTimeFails) {
 
 TEST(PlausibilityGate, AHardwareJobsSmallCpuTimePassesScaledToItsPictureSize) {
   // The baseline is at 720p; at 1080p libx264 would spend 2.25 times as much.
-  const PlausibilityVerdict verdict = JudgePlausibility(
-      {.tree_cpu_seconds = 1.0, .media_seconds = 10, .pixels_per_frame = 1920 * 1080,
-       .baseline = CpuBaseline{0.4, 1280 * 720}});
+  const PlausibilityVerdict verdict = JudgePlausibility({.tree_cpu_seconds = 1.0,
+                                                         .media_seconds = 10,
+                                                         .pixels_per_frame = 1920 * 1080,
+                                                         .baseline = CpuBaseline{0.4, 1280 * 720}});
   EXPECT_TRUE(verdict.ok) << verdict.evidence;
   EXPECT_NEAR(*verdict.fraction_of_baseline, 1.0 / 9.0, 1e-9);
 }
 
 TEST(PlausibilityGate, NoBaselineFailsClosed) {
-  const PlausibilityVerdict verdict =
-      JudgePlausibility({.tree_cpu_seconds = 0.1, .media_seconds = 10, .pixels_per_frame = 1920 * 1080});
+  const PlausibilityVerdict verdict = JudgePlausibility(
+      {.tree_cpu_seconds = 0.1, .media_seconds = 10, .pixels_per_frame = 1920 * 1080});
   EXPECT_FALSE(verdict.ok);
   EXPECT_NE(verdict.evidence.find("no CPU-encode baseline"), std::string::npos);
 }

@@ -15,9 +15,11 @@ class FakeProc {
 
   // AddProcess writes /proc/PID/stat with utime of cpu_ticks and lists PID among its parent's
   // children.
-  void AddProcess(int pid, int ppid, unsigned long long cpu_ticks, const std::string& comm = "ffmpeg");
+  void AddProcess(int pid, int ppid, unsigned long long cpu_ticks,
+                  const std::string& comm = "ffmpeg");
   // AddDrmFile opens fd as a render node whose fdinfo holds `fdinfo`.
-  void AddDrmFile(int pid, int fd, const std::string& fdinfo, const std::string& node = "/dev/dri/renderD128");
+  void AddDrmFile(int pid, int fd, const std::string& fdinfo,
+                  const std::string& node = "/dev/dri/renderD128");
   // AddPlainFile opens fd on a file that is not a DRM device.
   void AddPlainFile(int pid, int fd, const std::string& target);
 

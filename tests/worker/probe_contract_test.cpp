@@ -1,11 +1,12 @@
 // The probe contract as a pure function of what the capability pipeline found: the mapping
 // table, device selection, module checks, and every way it fails closed.
+#include "worker/probe_contract.h"
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
 #include "capabilities/capability_table.h"
-#include "worker/probe_contract.h"
 #include "worker/probe_contract_json.h"
 
 namespace mc::worker {
@@ -13,16 +14,19 @@ namespace {
 
 // ReportWith is a GPU at `address` whose device publishes the named capabilities true and
 // every other row of the capability table false.
-DeviceReport ReportWith(const std::string& address, const std::string& api, const std::string& pci_vendor,
+DeviceReport ReportWith(const std::string& address, const std::string& api,
+                        const std::string& pci_vendor,
                         const std::vector<std::string>& true_attributes) {
   DeviceReport report;
   report.gpu.pci_address = address;
   report.gpu.vendor_id = pci_vendor;
   report.gpu.kernel_driver = api == "nvidia" ? "nvidia" : "i915";
-  report.device.name = "pci-" + address.substr(0, 4) + "-" + address.substr(5, 2) + "-" + address.substr(8, 2) + "-0";
+  report.device.name = "pci-" + address.substr(0, 4) + "-" + address.substr(5, 2) + "-" +
+                       address.substr(8, 2) + "-0";
   for (const Capability& capability : kCapabilities) {
     const std::string name(capability.name);
-    const bool holds = std::find(true_attributes.begin(), true_attributes.end(), name) != true_attributes.end();
+    const bool holds =
+        std::find(true_attributes.begin(), true_attributes.end(), name) != true_attributes.end();
     report.device.attributes.emplace_back(name, holds);
   }
   report.device.attributes.emplace_back("api", api);
@@ -51,7 +55,8 @@ TEST(CapabilityKeys, EveryAttributeTheTableNamesIsPublishedByTheCapabilityTable)
     ASSERT_GT(key.attribute_count, 0u) << key.key;
     for (std::size_t j = 0; j < key.attribute_count; ++j) {
       bool published = false;
-      for (const Capability& capability : kCapabilities) published |= capability.name == key.attributes[j];
+      for (const Capability& capability : kCapabilities)
+        published |= capability.name == key.attributes[j];
       EXPECT_TRUE(published) << key.key << " names " << key.attributes[j];
     }
   }
@@ -69,9 +74,10 @@ TEST(ProbeContract, ALowPowerEncoderAloneCountsAsAnEncoder) {
 }
 
 TEST(ProbeContract, TenBitComesFromATenBitEncoderNotFromATenBitDecoder) {
-  const ProbeContract decodes = ContractFor(
-      Machine({ReportWith("0000:00:02.0", "vaapi", "8086", {"encodeH264", "decodeHEVCMain10", "decodeAV1Main10"})}),
-      {"pci-0000-00-02-0", ""});
+  const ProbeContract decodes =
+      ContractFor(Machine({ReportWith("0000:00:02.0", "vaapi", "8086",
+                                      {"encodeH264", "decodeHEVCMain10", "decodeAV1Main10"})}),
+                  {"pci-0000-00-02-0", ""});
   EXPECT_FALSE(Key(decodes, "max10bit"));
   const ProbeContract encodes = ContractFor(
       Machine({ReportWith("0000:00:02.0", "vaapi", "8086", {"encodeH264", "encodeAV1Main10"})}),
@@ -101,11 +107,13 @@ TEST(ProbeContract, AFailedQueryFailsClosedWithTheQuerysOwnWords) {
 
 TEST(ProbeContract, AnUnknownGpuFailsClosedNamingTheGpusThatAreThere) {
   const ProbeContract contract =
-      ContractFor(Machine({ReportWith("0000:01:00.0", "nvidia", "10de", {"encodeH264"})}), {"pci-0000-02-00-0", ""});
+      ContractFor(Machine({ReportWith("0000:01:00.0", "nvidia", "10de", {"encodeH264"})}),
+                  {"pci-0000-02-00-0", ""});
   EXPECT_FALSE(contract.ok);
   ASSERT_TRUE(contract.reason);
   EXPECT_NE(contract.reason->find("pci-0000-02-00-0"), std::string::npos);
-  EXPECT_NE(contract.reason->find("pci-0000-01-00-0 (0000:01:00.0)"), std::string::npos) << *contract.reason;
+  EXPECT_NE(contract.reason->find("pci-0000-01-00-0 (0000:01:00.0)"), std::string::npos)
+      << *contract.reason;
 }
 
 TEST(ProbeContract, AMachineWithNoGpuFailsClosedSayingWhereItLooked) {
@@ -113,12 +121,14 @@ TEST(ProbeContract, AMachineWithNoGpuFailsClosedSayingWhereItLooked) {
   probe.discovery_errors.push_back("cannot list /sys/class/drm: No such file or directory");
   const ProbeContract contract = ContractFor(probe, {"pci-0000-00-02-0", ""});
   EXPECT_FALSE(contract.ok);
-  EXPECT_NE(contract.reason->find("cannot list /sys/class/drm"), std::string::npos) << *contract.reason;
+  EXPECT_NE(contract.reason->find("cannot list /sys/class/drm"), std::string::npos)
+      << *contract.reason;
 }
 
 TEST(ProbeContract, APciAddressInNvmlsSpellingNamesTheGpu) {
-  const ProbeContract contract = ContractFor(
-      Machine({ReportWith("0000:0a:00.0", "nvidia", "10de", {"encodeH264"})}), {"00000000:0A:00.0", ""});
+  const ProbeContract contract =
+      ContractFor(Machine({ReportWith("0000:0a:00.0", "nvidia", "10de", {"encodeH264"})}),
+                  {"00000000:0A:00.0", ""});
   EXPECT_TRUE(contract.ok) << contract.reason.value_or("");
   ASSERT_EQ(contract.devices.size(), 1u);
   EXPECT_EQ(contract.devices[0].name, "pci-0000-0a-00-0");
@@ -126,8 +136,9 @@ TEST(ProbeContract, APciAddressInNvmlsSpellingNamesTheGpu) {
 }
 
 TEST(ProbeContract, ABareNumberIsTheGpusPlaceInPciAddressOrder) {
-  const ProbeResult probe = Machine({ReportWith("0000:01:00.0", "nvidia", "10de", {"encodeH264"}),
-                                     ReportWith("0000:02:00.0", "nvidia", "10de", {"encodeHEVCMain"})});
+  const ProbeResult probe =
+      Machine({ReportWith("0000:01:00.0", "nvidia", "10de", {"encodeH264"}),
+               ReportWith("0000:02:00.0", "nvidia", "10de", {"encodeHEVCMain"})});
   const ProbeContract second = ContractFor(probe, {"1", ""});
   ASSERT_EQ(second.devices.size(), 1u);
   EXPECT_EQ(second.devices[0].pci_address, "0000:02:00.0");
@@ -138,37 +149,43 @@ TEST(ProbeContract, ABareNumberIsTheGpusPlaceInPciAddressOrder) {
 
 TEST(ProbeContract, IntelQsvIsVaapiOnIntelAndIsReportedUnderTheNameAskedFor) {
   const ProbeContract contract =
-      ContractFor(Machine({ReportWith("0000:00:02.0", "vaapi", "8086", {"encodeH264"})}), {"0000:00:02.0", "intel-qsv"});
+      ContractFor(Machine({ReportWith("0000:00:02.0", "vaapi", "8086", {"encodeH264"})}),
+                  {"0000:00:02.0", "intel-qsv"});
   EXPECT_TRUE(contract.ok) << contract.reason.value_or("");
   EXPECT_EQ(contract.probe_module, "intel-qsv");
 }
 
 TEST(ProbeContract, IntelQsvOnAnAmdGpuFailsClosed) {
   const ProbeContract contract =
-      ContractFor(Machine({ReportWith("0000:03:00.0", "vaapi", "1002", {"encodeH264"})}), {"0000:03:00.0", "intel-qsv"});
+      ContractFor(Machine({ReportWith("0000:03:00.0", "vaapi", "1002", {"encodeH264"})}),
+                  {"0000:03:00.0", "intel-qsv"});
   EXPECT_FALSE(contract.ok);
   EXPECT_NE(contract.reason->find("vendor 1002"), std::string::npos) << *contract.reason;
 }
 
 TEST(ProbeContract, AModuleOfAnotherApiFailsClosed) {
   const ProbeContract contract =
-      ContractFor(Machine({ReportWith("0000:03:00.0", "vaapi", "1002", {"encodeH264"})}), {"0000:03:00.0", "nvidia-nvenc"});
+      ContractFor(Machine({ReportWith("0000:03:00.0", "vaapi", "1002", {"encodeH264"})}),
+                  {"0000:03:00.0", "nvidia-nvenc"});
   EXPECT_FALSE(contract.ok);
   EXPECT_NE(contract.reason->find("nvidia-nvenc"), std::string::npos) << *contract.reason;
 }
 
 TEST(ProbeContract, AnUnknownModuleFailsClosedListingTheModules) {
   const ProbeContract contract =
-      ContractFor(Machine({ReportWith("0000:03:00.0", "vaapi", "1002", {"encodeH264"})}), {"0000:03:00.0", "cpu"});
+      ContractFor(Machine({ReportWith("0000:03:00.0", "vaapi", "1002", {"encodeH264"})}),
+                  {"0000:03:00.0", "cpu"});
   EXPECT_FALSE(contract.ok);
-  EXPECT_NE(contract.reason->find("nvidia-nvenc, vaapi, intel-qsv"), std::string::npos) << *contract.reason;
+  EXPECT_NE(contract.reason->find("nvidia-nvenc, vaapi, intel-qsv"), std::string::npos)
+      << *contract.reason;
 }
 
 TEST(ProbeContract, TheLargestEncodeSizeIsTheLargestOfTheEncodersItClaims) {
   DeviceReport report = ReportWith("0000:01:00.0", "nvidia", "10de", {"encodeH264"});
   NvidiaFacts facts;
   facts.encoder.available = true;
-  facts.encoder.codecs = {{"H264", {"High"}, false, 4096, 4096}, {"HEVC", {"Main"}, false, 8192, 8192}};
+  facts.encoder.codecs = {{"H264", {"High"}, false, 4096, 4096},
+                          {"HEVC", {"Main"}, false, 8192, 8192}};
   report.nvidia_facts = facts;
   report.device.capacity.emplace_back("encodeSessions", Capacity{8, 0});
   const ProbeContract contract = ContractFor(Machine({report}), {"0000:01:00.0", ""});
@@ -180,7 +197,8 @@ TEST(ProbeContract, TheLargestEncodeSizeIsTheLargestOfTheEncodersItClaims) {
 }
 
 TEST(ProbeContract, OnVaapiTheLargestSizeIsTheDriversForTheEncodeEntryPointsItClaims) {
-  DeviceReport report = ReportWith("0000:00:02.0", "vaapi", "8086", {"encodeH264LowPower", "decodeHEVCMain"});
+  DeviceReport report =
+      ReportWith("0000:00:02.0", "vaapi", "8086", {"encodeH264LowPower", "decodeHEVCMain"});
   VaFacts facts;
   facts.configs = {
       {VAProfileH264High, VAEntrypointEncSliceLP, VA_RT_FORMAT_YUV420, 4096, 2304},
@@ -196,11 +214,11 @@ TEST(ProbeContract, OnVaapiTheLargestSizeIsTheDriversForTheEncodeEntryPointsItCl
 }
 
 TEST(ProbeContractJson, HoldsTheContractsKeysWithNullsForWhatIsNotStated) {
-  const ProbeContract contract =
-      ContractFor(Machine({ReportWith("0000:00:02.0", "vaapi", "8086", {"encodeH264"})}), {"0000:00:02.0", ""});
+  const ProbeContract contract = ContractFor(
+      Machine({ReportWith("0000:00:02.0", "vaapi", "8086", {"encodeH264"})}), {"0000:00:02.0", ""});
   const nlohmann::ordered_json json = ContractJson(contract);
-  for (const char* key : {"ok", "capabilities", "max_sessions", "max_width", "max_height", "devices", "evidence",
-                          "reason", "probe_module"}) {
+  for (const char* key : {"ok", "capabilities", "max_sessions", "max_width", "max_height",
+                          "devices", "evidence", "reason", "probe_module"}) {
     EXPECT_TRUE(json.contains(key)) << key;
   }
   EXPECT_TRUE(json["max_sessions"].is_null());

@@ -1,13 +1,14 @@
 // The process tree, its CPU time and its DRM files, read from a /proc laid out by FakeProc,
 // and the sampler over it.
+#include "worker/process_tree.h"
+
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
-#include <unistd.h>
 
 #include "fake_proc.h"
 #include "worker/evidence_sampler.h"
-#include "worker/process_tree.h"
 
 namespace mc::worker {
 namespace {
@@ -17,7 +18,8 @@ std::string Fixture(const std::string& name) {
 }
 
 TEST(ProcStat, ACommandNameWithSpacesAndParenthesesIsReadWhole) {
-  Result<ProcStat> stat = ParseProcStat("4242 (ffmpeg (x) 2) S 4200 4242 4242 0 -1 0 1 0 0 0 70 30 5 5 20 0 1 0");
+  Result<ProcStat> stat =
+      ParseProcStat("4242 (ffmpeg (x) 2) S 4200 4242 4242 0 -1 0 1 0 0 0 70 30 5 5 20 0 1 0");
   ASSERT_TRUE(stat) << stat.error();
   EXPECT_EQ(stat->pid, 4242);
   EXPECT_EQ(stat->ppid, 4200);
@@ -41,7 +43,8 @@ TEST(ProcessTree, TheTreeHoldsEveryDescendantAndNoOtherProcess) {
   std::vector<int> pids = *tree;
   std::sort(pids.begin(), pids.end());
   EXPECT_EQ(pids, (std::vector<int>{100, 101, 102}));
-  EXPECT_DOUBLE_EQ(TreeCpuSeconds(proc.root(), pids), 60.0 / static_cast<double>(sysconf(_SC_CLK_TCK)));
+  EXPECT_DOUBLE_EQ(TreeCpuSeconds(proc.root(), pids),
+                   60.0 / static_cast<double>(sysconf(_SC_CLK_TCK)));
 }
 
 TEST(ProcessTree, AProcessThatIsGoneIsNotFound) {
@@ -114,13 +117,15 @@ TEST(EvidenceSamplerOnAFakeProc, ASharedFileIsCountedOnceByItsClientId) {
 TEST(EvidenceSamplerOnAFakeProc, AMissingNvmlIsNamedAndGivesNoNvidiaEvidence) {
   testing::FakeProc proc;
   proc.AddProcess(100, 1, 10);
-  EvidenceSampler sampler(
-      {.proc_root = proc.root(), .nvidia_pci_address = "0000:01:00.0", .nvml_library = "libnvidia-ml-absent.so.1"});
+  EvidenceSampler sampler({.proc_root = proc.root(),
+                           .nvidia_pci_address = "0000:01:00.0",
+                           .nvml_library = "libnvidia-ml-absent.so.1"});
   sampler.Sample(100);
   const EvidenceRecord record = sampler.Record();
   EXPECT_FALSE(record.nvml);
   ASSERT_FALSE(record.problems.empty());
-  EXPECT_NE(record.problems[0].find("cannot load libnvidia-ml-absent.so.1"), std::string::npos) << record.problems[0];
+  EXPECT_NE(record.problems[0].find("cannot load libnvidia-ml-absent.so.1"), std::string::npos)
+      << record.problems[0];
   EXPECT_FALSE(JudgeEvidence(record, {.encode = true}).ok);
 }
 

@@ -1,9 +1,10 @@
 // The status document and the Prometheus text as pure functions, checked by a real JSON Schema
 // validator and a real Prometheus parser, in every state.
+#include "worker/status_document.h"
+
 #include <gtest/gtest.h>
 
 #include "status_checks.h"
-#include "worker/status_document.h"
 
 namespace mc::worker {
 namespace {
@@ -19,30 +20,50 @@ StatusInputs NvidiaWorker(WorkerState state, const std::string& reason) {
   inputs.probe.max_sessions = 8;
   inputs.probe.max_width = 8192;
   inputs.probe.max_height = 8192;
-  inputs.probe.devices.push_back({.name = "pci-0000-01-00-0", .pci_address = "0000:01:00.0", .vendor = "nvidia",
-                                  .model = "GA102 [GeForce RTX 3090]", .driver_version = "595.58.03",
+  inputs.probe.devices.push_back({.name = "pci-0000-01-00-0",
+                                  .pci_address = "0000:01:00.0",
+                                  .vendor = "nvidia",
+                                  .model = "GA102 [GeForce RTX 3090]",
+                                  .driver_version = "595.58.03",
                                   .kernel_driver = "nvidia"});
   inputs.probe.evidence = "pci-0000-01-00-0 states encodeH264";
   inputs.generation = "Ampere";
   inputs.kernel_module = "open";
   inputs.sessions = {.active = 2, .cap = 8, .cap_source = "probe"};
-  inputs.devices.push_back({.index = 0, .uuid = "GPU-2095a1b2", .vram_total_mb = 24576, .vram_free_mb = 22000,
-                            .enc_util_pct = 71, .dec_util_pct = 40, .temp_c = 66, .throttle_reasons = {}});
-  SelfTestReport self_test{.ts = "2026-12-02T19:00:00Z", .ok = true, .evidence = "enc_util_delta=+68%"};
-  self_test.steps.push_back({.name = "gate", .ok = true, .seconds = 0.2, .evidence = "driver 595.58.03"});
+  inputs.devices.push_back({.index = 0,
+                            .uuid = "GPU-2095a1b2",
+                            .vram_total_mb = 24576,
+                            .vram_free_mb = 22000,
+                            .enc_util_pct = 71,
+                            .dec_util_pct = 40,
+                            .temp_c = 66,
+                            .throttle_reasons = {}});
+  SelfTestReport self_test{
+      .ts = "2026-12-02T19:00:00Z", .ok = true, .evidence = "enc_util_delta=+68%"};
+  self_test.steps.push_back(
+      {.name = "gate", .ok = true, .seconds = 0.2, .evidence = "driver 595.58.03"});
   self_test.sessions_cap = 8;
   self_test.pipeline_vram_mb = 310;
   inputs.self_test = self_test;
   inputs.concurrency = {.value = 3,
-                        .limiters = {{"gpu", std::nullopt}, {"gpu_sessions", 5}, {"vram", 3}, {"cpu", 4},
-                                     {"ram", 4}, {"disk", 8}, {"bw", std::nullopt}, {"config", std::nullopt}},
+                        .limiters = {{"gpu", std::nullopt},
+                                     {"gpu_sessions", 5},
+                                     {"vram", 3},
+                                     {"cpu", 4},
+                                     {"ram", 4},
+                                     {"disk", 8},
+                                     {"bw", std::nullopt},
+                                     {"config", std::nullopt}},
                         .bound_by = "vram"};
   inputs.state = {state, reason};
   inputs.active_jobs = 1;
   inputs.jobs = {214, 3, 1};
   inputs.last_job = LastJobEvidence{true, "nvml_encoder_sessions", "2026-12-02T19:59:00Z"};
   inputs.platform = {.wsl2 = false, .evidence = "no /dev/dxg", .kernel = "6.1.0-28-amd64"};
-  inputs.host = {.cpu_model = "Xeon E5-2690 v4", .cpu_cores = 56, .load_1m = 22.4, .ram_available_mb = 100000,
+  inputs.host = {.cpu_model = "Xeon E5-2690 v4",
+                 .cpu_cores = 56,
+                 .load_1m = 22.4,
+                 .ram_available_mb = 100000,
                  .disk_free_gb = 180};
   return inputs;
 }
@@ -54,7 +75,8 @@ StatusInputs NoGpu() {
   inputs.probe.reason = "no GPU \"pci-0000-00-02-0\" on this machine";
   inputs.concurrency = {.value = 0, .limiters = {{"gpu", 0}, {"cpu", 2}}, .bound_by = "gpu"};
   inputs.state = {WorkerState::kGpuUnavailable, "the probe refused the GPU"};
-  inputs.platform = {.wsl2 = true, .evidence = "/dev/dxg exists", .kernel = "5.15.167.4-microsoft-standard-WSL2"};
+  inputs.platform = {
+      .wsl2 = true, .evidence = "/dev/dxg exists", .kernel = "5.15.167.4-microsoft-standard-WSL2"};
   inputs.problems = {"cannot read MemAvailable"};
   return inputs;
 }
@@ -62,11 +84,13 @@ StatusInputs NoGpu() {
 TEST(StatusDocument, EveryStatesDocumentIsValidAgainstTheSchema) {
   mc::testing::TempDir dir;
   std::vector<std::string> documents;
-  for (WorkerState state : {WorkerState::kAvailable, WorkerState::kBusy, WorkerState::kDraining, WorkerState::kDrained,
-                            WorkerState::kGpuUnavailable, WorkerState::kThermalThrottled, WorkerState::kOffline}) {
+  for (WorkerState state :
+       {WorkerState::kAvailable, WorkerState::kBusy, WorkerState::kDraining, WorkerState::kDrained,
+        WorkerState::kGpuUnavailable, WorkerState::kThermalThrottled, WorkerState::kOffline}) {
     documents.push_back(StatusDocument(NvidiaWorker(state, "a reason in words")).dump());
   }
-  StatusInputs no_self_test = NvidiaWorker(WorkerState::kGpuUnavailable, "the self-test has not run");
+  StatusInputs no_self_test =
+      NvidiaWorker(WorkerState::kGpuUnavailable, "the self-test has not run");
   no_self_test.self_test.reset();
   no_self_test.last_job.reset();
   documents.push_back(StatusDocument(no_self_test).dump());
@@ -83,14 +107,16 @@ TEST(StatusDocument, TheSchemaRefusesADocumentThatBreaksIt) {
   available_without_probe["state"] = "AVAILABLE";
   nlohmann::ordered_json bad_capability = StatusDocument(NoGpu());
   bad_capability["gpu"]["capabilities"]["h264_enc"] = 2;
-  for (const nlohmann::ordered_json& document : {missing_state, available_without_probe, bad_capability}) {
+  for (const nlohmann::ordered_json& document :
+       {missing_state, available_without_probe, bad_capability}) {
     const ChildOutcome run = testing::ValidateAgainstSchema(dir, {document.dump()});
     EXPECT_EQ(run.code, 1) << document.dump();
   }
 }
 
 TEST(StatusDocument, HoldsTheVendorGenericGpuBlock) {
-  const nlohmann::ordered_json document = StatusDocument(NvidiaWorker(WorkerState::kAvailable, "room"));
+  const nlohmann::ordered_json document =
+      StatusDocument(NvidiaWorker(WorkerState::kAvailable, "room"));
   EXPECT_EQ(document["schema_version"], 2);
   EXPECT_EQ(document["gpu"]["vendor"], "nvidia");
   EXPECT_EQ(document["gpu"]["driver"], "595.58.03");
@@ -105,8 +131,8 @@ TEST(StatusDocument, HoldsTheVendorGenericGpuBlock) {
 TEST(PrometheusText, ARealParserReadsTheSeriesTheDesignNames) {
   mc::testing::TempDir dir;
   std::string error;
-  const nlohmann::json families =
-      testing::ParseMetrics(dir, PrometheusText(NvidiaWorker(WorkerState::kBusy, "at capacity")), error);
+  const nlohmann::json families = testing::ParseMetrics(
+      dir, PrometheusText(NvidiaWorker(WorkerState::kBusy, "at capacity")), error);
   ASSERT_FALSE(families.is_discarded()) << error;
   EXPECT_EQ(families["pt_worker_up"]["samples"][0][2], 1.0);
   const nlohmann::json& sessions = families["pt_worker_gpu_sessions"]["samples"][0];
@@ -139,7 +165,8 @@ TEST(PrometheusText, ALabelValueWithQuotesAndNewlinesIsEscaped) {
   std::string error;
   const nlohmann::json families = testing::ParseMetrics(dir, PrometheusText(inputs), error);
   ASSERT_FALSE(families.is_discarded()) << error;
-  EXPECT_EQ(families["pt_worker_probe_ok"]["samples"][0][1]["probe_module"], "odd \"module\"\nname\\");
+  EXPECT_EQ(families["pt_worker_probe_ok"]["samples"][0][1]["probe_module"],
+            "odd \"module\"\nname\\");
 }
 
 }  // namespace

@@ -1,11 +1,12 @@
 // The settings table: defaults, variables, flags over variables, and errors that name the
 // variable or flag that was wrong; and docs/worker.md holds the table as the code has it.
+#include "worker/worker_config.h"
+
 #include <gtest/gtest.h>
 
 #include "support/temp_dir.h"
 #include "worker/kernel_log.h"
 #include "worker/platform.h"
-#include "worker/worker_config.h"
 
 namespace mc::worker {
 namespace {
@@ -32,10 +33,12 @@ TEST(WorkerConfig, TheDefaultsAreTheDesignsOnes) {
 }
 
 TEST(WorkerConfig, VariablesSetAndFlagsOverrideThem) {
-  Result<WorkerConfig> config = LoadConfig(
-      Variables({{"PT_WORKER_VRAM_FLOOR_MB", "2048"}, {"PT_WORKER_GPU_PROBE", "intel-qsv"},
-                 {"PT_WORKER_SESSIONS_CAP", "5"}, {"PT_WORKER_ALLOW_WSL2", "yes"}, {"PT_WORKER_GPU_DEVICES", "0000:01:00.0"}}),
-      {{"--vram-floor-mb", "512"}});
+  Result<WorkerConfig> config = LoadConfig(Variables({{"PT_WORKER_VRAM_FLOOR_MB", "2048"},
+                                                      {"PT_WORKER_GPU_PROBE", "intel-qsv"},
+                                                      {"PT_WORKER_SESSIONS_CAP", "5"},
+                                                      {"PT_WORKER_ALLOW_WSL2", "yes"},
+                                                      {"PT_WORKER_GPU_DEVICES", "0000:01:00.0"}}),
+                                           {{"--vram-floor-mb", "512"}});
   ASSERT_TRUE(config) << config.error();
   EXPECT_EQ(config->vram_floor_mb, 512);
   EXPECT_EQ(config->probe_module, "intel-qsv");
@@ -60,7 +63,8 @@ TEST(WorkerConfig, AMalformedFlagIsRefusedNamingTheFlag) {
 TEST(WorkerConfig, DocsHoldTheSettingsTableAsTheCodeHasIt) {
   const std::string docs = mc::testing::ReadFile(WORKER_DOCS);
   EXPECT_NE(docs.find(SettingsTableMarkdown()), std::string::npos)
-      << "docs/worker.md must hold, verbatim:\n" << SettingsTableMarkdown();
+      << "docs/worker.md must hold, verbatim:\n"
+      << SettingsTableMarkdown();
 }
 
 TEST(Platform, DxgOrAMicrosoftKernelIsWsl2) {
@@ -68,7 +72,8 @@ TEST(Platform, DxgOrAMicrosoftKernelIsWsl2) {
   dir.Write("proc/sys/kernel/osrelease", "5.15.167.4-microsoft-standard-WSL2\n");
   dir.Write("proc/version", "Linux version 5.15.167.4-microsoft-standard-WSL2\n");
   dir.Write("dev/dxg", "");
-  const Platform platform = DetectPlatform({(dir.path() / "dev").string(), (dir.path() / "proc").string()});
+  const Platform platform =
+      DetectPlatform({(dir.path() / "dev").string(), (dir.path() / "proc").string()});
   EXPECT_TRUE(platform.wsl2);
   EXPECT_NE(platform.evidence.find("/dxg exists"), std::string::npos) << platform.evidence;
   EXPECT_NE(platform.evidence.find("Microsoft's"), std::string::npos) << platform.evidence;
@@ -78,7 +83,8 @@ TEST(Platform, ANativeKernelWithoutDxgIsNotWsl2) {
   mc::testing::TempDir dir;
   dir.Write("proc/sys/kernel/osrelease", "6.1.0-28-amd64\n");
   dir.Write("dev/null", "");
-  const Platform platform = DetectPlatform({(dir.path() / "dev").string(), (dir.path() / "proc").string()});
+  const Platform platform =
+      DetectPlatform({(dir.path() / "dev").string(), (dir.path() / "proc").string()});
   EXPECT_FALSE(platform.wsl2);
   EXPECT_EQ(platform.kernel, "6.1.0-28-amd64");
 }
@@ -97,7 +103,8 @@ TEST(KernelLog, TheLastXidLineIsFound) {
 TEST(KernelLog, ASavedLogFileIsReadWhole) {
   mc::testing::TempDir dir;
   std::string long_log;
-  for (int i = 0; i < 2000; ++i) long_log += "[ " + std::to_string(i) + ".0] a line of the kernel log\n";
+  for (int i = 0; i < 2000; ++i)
+    long_log += "[ " + std::to_string(i) + ".0] a line of the kernel log\n";
   long_log += "[ 9999.0] NVRM: Xid (PCI:0000:01:00): 48, DBE\n";
   const std::string path = dir.Write("dmesg.txt", long_log).string();
   Result<std::string> text = ReadKernelLog(path);

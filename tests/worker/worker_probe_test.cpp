@@ -33,7 +33,8 @@ ProbeRun Parse(const ChildOutcome& run) {
 }
 
 // ProbeRecord lays out the machine of one NVIDIA record and runs `worker probe` on its GPU.
-ProbeRun ProbeRecord(const testing::TempDir& dir, const std::string& record, std::vector<std::string> extra = {}) {
+ProbeRun ProbeRecord(const testing::TempDir& dir, const std::string& record,
+                     std::vector<std::string> extra = {}) {
   const std::string path = std::string(FAKENV_RECORDS_DIR) + "/" + record;
   const fs::path machine = dir.path() / record;
   const ChildOutcome staged = testing::RunCommand({FAKENV_STAGE, path, machine.string()});
@@ -42,34 +43,57 @@ ProbeRun ProbeRecord(const testing::TempDir& dir, const std::string& record, std
   for (const auto& entry : fs::directory_iterator(machine / "sys/bus/pci/devices")) {
     address = entry.path().filename().string();
   }
-  std::vector<std::string> argv = {MEDIA_CAP_BINARY, "worker", "probe", "--gpu", address,
-                                   "--sysfs-root", (machine / "sys").string(), "--dev-root",
-                                   (machine / "dev").string(), "--output", "json"};
+  std::vector<std::string> argv = {MEDIA_CAP_BINARY,
+                                   "worker",
+                                   "probe",
+                                   "--gpu",
+                                   address,
+                                   "--sysfs-root",
+                                   (machine / "sys").string(),
+                                   "--dev-root",
+                                   (machine / "dev").string(),
+                                   "--output",
+                                   "json"};
   argv.insert(argv.end(), extra.begin(), extra.end());
-  return Parse(testing::RunCommand(argv, {"LD_LIBRARY_PATH=" + (machine / "lib").string(), "FAKENV_RECORD=" + path}));
+  return Parse(testing::RunCommand(
+      argv, {"LD_LIBRARY_PATH=" + (machine / "lib").string(), "FAKENV_RECORD=" + path}));
 }
 
 // ProbeDump lays out a machine with one fake render node stating the dump and runs
 // `worker probe` on it (its GPU is pci-0000-01-00-0).
-ProbeRun ProbeDump(const testing::TempDir& dir, const fs::path& dump, const std::string& module = "") {
+ProbeRun ProbeDump(const testing::TempDir& dir, const fs::path& dump,
+                   const std::string& module = "") {
   const fs::path machine = dir.path() / dump.stem();
-  const ChildOutcome laid = testing::RunCommand({FAKEVA_FAKE_MACHINE, machine.string(), dump.string()});
+  const ChildOutcome laid =
+      testing::RunCommand({FAKEVA_FAKE_MACHINE, machine.string(), dump.string()});
   EXPECT_EQ(laid.code, 0) << laid.err;
-  std::vector<std::string> argv = {MEDIA_CAP_BINARY, "worker", "probe", "--gpu", "pci-0000-01-00-0",
-                                   "--sysfs-root", (machine / "sys").string(), "--dev-root",
-                                   (machine / "dev").string(), "--output", "json"};
+  std::vector<std::string> argv = {MEDIA_CAP_BINARY,
+                                   "worker",
+                                   "probe",
+                                   "--gpu",
+                                   "pci-0000-01-00-0",
+                                   "--sysfs-root",
+                                   (machine / "sys").string(),
+                                   "--dev-root",
+                                   (machine / "dev").string(),
+                                   "--output",
+                                   "json"};
   if (!module.empty()) argv.insert(argv.end(), {"--probe-module", module});
-  return Parse(testing::RunCommand(argv, {"LD_PRELOAD=" FAKEVA_PRELOAD, "LIBVA_DRIVERS_PATH=" FAKEVA_DRIVER_DIR,
-                                          "LIBVA_DRIVER_NAME=fakeva", "FAKEVA_DUMP=" + dump.string()}));
+  return Parse(testing::RunCommand(
+      argv, {"LD_PRELOAD=" FAKEVA_PRELOAD, "LIBVA_DRIVERS_PATH=" FAKEVA_DRIVER_DIR,
+             "LIBVA_DRIVER_NAME=fakeva", "FAKEVA_DUMP=" + dump.string()}));
 }
 
-json Keys(int h264_enc, int hevc_enc, int av1_enc, int h264_dec, int hevc_dec, int av1_dec, int max10bit) {
-  return {{"h264_enc", h264_enc}, {"hevc_enc", hevc_enc}, {"av1_enc", av1_enc}, {"h264_dec", h264_dec},
-          {"hevc_dec", hevc_dec}, {"av1_dec", av1_dec},   {"max10bit", max10bit}};
+json Keys(int h264_enc, int hevc_enc, int av1_enc, int h264_dec, int hevc_dec, int av1_dec,
+          int max10bit) {
+  return {{"h264_enc", h264_enc}, {"hevc_enc", hevc_enc}, {"av1_enc", av1_enc},
+          {"h264_dec", h264_dec}, {"hevc_dec", hevc_dec}, {"av1_dec", av1_dec},
+          {"max10bit", max10bit}};
 }
 
 std::string Reason(const ProbeRun& run) {
-  return run.contract["reason"].is_string() ? run.contract["reason"].get<std::string>() : std::string("<null>");
+  return run.contract["reason"].is_string() ? run.contract["reason"].get<std::string>()
+                                            : std::string("<null>");
 }
 
 TEST(WorkerProbeOnRecordedNvidiaGpus, AGeForceRtx4090DoesEverythingWithEightSessions) {
@@ -91,7 +115,8 @@ TEST(WorkerProbeOnRecordedNvidiaGpus, AGeForceRtx4090DoesEverythingWithEightSess
 
 TEST(WorkerProbeOnRecordedNvidiaGpus, AnRtxA4000EncodesNoAv1AndHasNoDriverCap) {
   testing::TempDir dir;
-  const ProbeRun run = ProbeRecord(dir, "ampere-rtx-a4000.json", {"--probe-module", "nvidia-nvenc"});
+  const ProbeRun run =
+      ProbeRecord(dir, "ampere-rtx-a4000.json", {"--probe-module", "nvidia-nvenc"});
   EXPECT_EQ(run.code, 0) << run.err;
   EXPECT_EQ(run.contract["ok"], true) << Reason(run);
   EXPECT_EQ(run.contract["capabilities"], Keys(1, 1, 0, 1, 1, 1, 1));
@@ -104,7 +129,8 @@ TEST(WorkerProbeOnRecordedNvidiaGpus, AnH200WhichHasNoEncoderFailsClosedWithNven
   const ProbeRun run = ProbeRecord(dir, "h200.json");
   EXPECT_EQ(run.code, 1);
   EXPECT_EQ(run.contract["ok"], false);
-  EXPECT_NE(Reason(run).find("NV_ENC_ERR_UNSUPPORTED_DEVICE (2)"), std::string::npos) << Reason(run);
+  EXPECT_NE(Reason(run).find("NV_ENC_ERR_UNSUPPORTED_DEVICE (2)"), std::string::npos)
+      << Reason(run);
   EXPECT_EQ(run.contract["capabilities"], Keys(0, 0, 0, 1, 1, 0, 0));
 }
 
@@ -123,7 +149,8 @@ TEST(WorkerProbeOnRecordedNvidiaGpus, ADriverThatFailsHangsOrCrashesFailsClosed)
     const ProbeRun run = ProbeRecord(dir, record, {"--query-deadline", "2"});
     EXPECT_EQ(run.code, 1);
     EXPECT_EQ(run.contract["ok"], false);
-    EXPECT_NE(Reason(run).find("query of pci-0000-01-00-0 failed"), std::string::npos) << Reason(run);
+    EXPECT_NE(Reason(run).find("query of pci-0000-01-00-0 failed"), std::string::npos)
+        << Reason(run);
     EXPECT_EQ(run.contract["capabilities"], Keys(0, 0, 0, 0, 0, 0, 0));
   }
 }
@@ -139,7 +166,8 @@ std::vector<fs::path> Dumps() {
 
 bool AnyOf(const json& expected, std::initializer_list<const char*> attributes) {
   for (const char* attribute : attributes) {
-    if (expected.contains(attribute) && expected[attribute].is_boolean() && expected[attribute].get<bool>()) {
+    if (expected.contains(attribute) && expected[attribute].is_boolean() &&
+        expected[attribute].get<bool>()) {
       return true;
     }
   }
@@ -157,11 +185,12 @@ TEST(WorkerProbeOnRecordedVaDumps, EachDumpGivesTheKeysOfItsExpectedAttributes) 
     fs::path expected_file = dump;
     expected_file.replace_extension(".expected.json");
     const json expected = json::parse(testing::ReadFile(expected_file));
-    const json keys = Keys(AnyOf(expected, {"encodeH264", "encodeH264LowPower"}),
-                           AnyOf(expected, {"encodeHEVCMain", "encodeHEVCMainLowPower"}),
-                           AnyOf(expected, {"encodeAV1Main"}), AnyOf(expected, {"decodeH264"}),
-                           AnyOf(expected, {"decodeHEVCMain"}), AnyOf(expected, {"decodeAV1Main"}),
-                           AnyOf(expected, {"encodeHEVCMain10", "encodeHEVCMain10LowPower", "encodeAV1Main10"}));
+    const json keys =
+        Keys(AnyOf(expected, {"encodeH264", "encodeH264LowPower"}),
+             AnyOf(expected, {"encodeHEVCMain", "encodeHEVCMainLowPower"}),
+             AnyOf(expected, {"encodeAV1Main"}), AnyOf(expected, {"decodeH264"}),
+             AnyOf(expected, {"decodeHEVCMain"}), AnyOf(expected, {"decodeAV1Main"}),
+             AnyOf(expected, {"encodeHEVCMain10", "encodeHEVCMain10LowPower", "encodeAV1Main10"}));
     const bool encodes = keys["h264_enc"] == 1 || keys["hevc_enc"] == 1 || keys["av1_enc"] == 1;
     const bool answered = !expected["vaDriver"].is_null();
 
@@ -174,7 +203,8 @@ TEST(WorkerProbeOnRecordedVaDumps, EachDumpGivesTheKeysOfItsExpectedAttributes) 
     EXPECT_TRUE(run.contract["max_sessions"].is_null());
     EXPECT_TRUE(run.contract["max_width"].is_null());
     if (!answered) {
-      EXPECT_NE(Reason(run).find("query of pci-0000-01-00-0 failed"), std::string::npos) << Reason(run);
+      EXPECT_NE(Reason(run).find("query of pci-0000-01-00-0 failed"), std::string::npos)
+          << Reason(run);
     } else if (!encodes) {
       EXPECT_NE(Reason(run).find("encodes nothing"), std::string::npos) << Reason(run);
     }
@@ -183,11 +213,13 @@ TEST(WorkerProbeOnRecordedVaDumps, EachDumpGivesTheKeysOfItsExpectedAttributes) 
 
 TEST(WorkerProbeOnRecordedVaDumps, IntelQsvIsAcceptedOnIntelAndRefusedOnAmd) {
   testing::TempDir dir;
-  const ProbeRun intel = ProbeDump(dir, fs::path(FAKEVA_DUMPS_DIR) / "intel-ihd-dg1-gen12-24.1.txt", "intel-qsv");
+  const ProbeRun intel =
+      ProbeDump(dir, fs::path(FAKEVA_DUMPS_DIR) / "intel-ihd-dg1-gen12-24.1.txt", "intel-qsv");
   EXPECT_EQ(intel.contract["ok"], true) << Reason(intel);
   EXPECT_EQ(intel.contract["probe_module"], "intel-qsv");
   EXPECT_EQ(intel.contract["devices"][0]["vendor"], "intel");
-  const ProbeRun amd = ProbeDump(dir, fs::path(FAKEVA_DUMPS_DIR) / "amd-radeonsi-rdna3-rx7900xtx.txt", "intel-qsv");
+  const ProbeRun amd =
+      ProbeDump(dir, fs::path(FAKEVA_DUMPS_DIR) / "amd-radeonsi-rdna3-rx7900xtx.txt", "intel-qsv");
   EXPECT_EQ(amd.contract["ok"], false);
   EXPECT_NE(Reason(amd).find("PCI vendor 8086"), std::string::npos) << Reason(amd);
 }
@@ -196,9 +228,10 @@ TEST(WorkerProbeWithoutAGpu, AMachineWithNoGpuFailsClosedWithAReason) {
   testing::TempDir dir;
   dir.Write("sys/class/drm/.keep", "");
   dir.Write("dev/.keep", "");
-  const ProbeRun run = Parse(testing::RunCommand({MEDIA_CAP_BINARY, "worker", "probe", "--gpu", "pci-0000-00-02-0",
-                                                  "--sysfs-root", (dir.path() / "sys").string(), "--dev-root",
-                                                  (dir.path() / "dev").string(), "--output", "json"}));
+  const ProbeRun run =
+      Parse(testing::RunCommand({MEDIA_CAP_BINARY, "worker", "probe", "--gpu", "pci-0000-00-02-0",
+                                 "--sysfs-root", (dir.path() / "sys").string(), "--dev-root",
+                                 (dir.path() / "dev").string(), "--output", "json"}));
   EXPECT_EQ(run.code, 1);
   EXPECT_EQ(run.contract["ok"], false);
   EXPECT_NE(Reason(run).find("no GPU \"pci-0000-00-02-0\""), std::string::npos) << Reason(run);

@@ -1,8 +1,8 @@
 // The worker's states as a pure transition, table-tested: each row is a set of signals and the
 // state it must give, with a word its reason must hold.
-#include <gtest/gtest.h>
-
 #include "worker/worker_state.h"
+
+#include <gtest/gtest.h>
 
 namespace mc::worker {
 namespace {
@@ -30,13 +30,16 @@ struct Row {
 std::vector<Row> Rows() {
   using enum WorkerState;
   std::vector<Row> rows;
-  rows.push_back({"a healthy GPU with room is available", kGpuUnavailable, Healthy(), kAvailable, "room for 3 more"});
+  rows.push_back({"a healthy GPU with room is available", kGpuUnavailable, Healthy(), kAvailable,
+                  "room for 3 more"});
   {
     StateSignals s = Healthy();
     s.xid_line = "[ 1234.5] NVRM: Xid (PCI:0000:01:00): 79, pid=123, GPU has fallen off the bus.";
-    rows.push_back({"an Xid in the kernel log is offline", kAvailable, s, kOffline, "fallen off the bus"});
+    rows.push_back(
+        {"an Xid in the kernel log is offline", kAvailable, s, kOffline, "fallen off the bus"});
   }
-  rows.push_back({"offline stays offline until enabled", kOffline, Healthy(), kOffline, "until an operator enables"});
+  rows.push_back({"offline stays offline until enabled", kOffline, Healthy(), kOffline,
+                  "until an operator enables"});
   {
     StateSignals s = Healthy();
     s.enable_requested = true;
@@ -46,39 +49,46 @@ std::vector<Row> Rows() {
     StateSignals s = Healthy();
     s.platform_refused = true;
     s.platform_evidence = "/dev/dxg exists";
-    rows.push_back({"WSL2 not allowed is unavailable", kAvailable, s, kGpuUnavailable, "PT_WORKER_ALLOW_WSL2=1"});
+    rows.push_back({"WSL2 not allowed is unavailable", kAvailable, s, kGpuUnavailable,
+                    "PT_WORKER_ALLOW_WSL2=1"});
   }
   {
     StateSignals s = Healthy();
     s.probe_ok = false;
     s.probe_reason = "cannot load libnvidia-encode.so.1";
-    rows.push_back({"a driver missing is unavailable", kAvailable, s, kGpuUnavailable, "libnvidia-encode.so.1"});
+    rows.push_back({"a driver missing is unavailable", kAvailable, s, kGpuUnavailable,
+                    "libnvidia-encode.so.1"});
   }
   {
     StateSignals s = Healthy();
     s.driver_branch = 535;
-    rows.push_back({"an old driver is unavailable", kAvailable, s, kGpuUnavailable, "PT_WORKER_DRIVER_MIN=550"});
+    rows.push_back({"an old driver is unavailable", kAvailable, s, kGpuUnavailable,
+                    "PT_WORKER_DRIVER_MIN=550"});
   }
   {
     StateSignals s = Healthy();
     s.vram_free_mb = 300;
-    rows.push_back({"VRAM under the floor is unavailable", kAvailable, s, kGpuUnavailable, "under the floor of 1024"});
+    rows.push_back({"VRAM under the floor is unavailable", kAvailable, s, kGpuUnavailable,
+                    "under the floor of 1024"});
   }
   {
     StateSignals s = Healthy();
     s.self_test_ok.reset();
-    rows.push_back({"no self-test is unavailable", kAvailable, s, kGpuUnavailable, "self-test has not run"});
+    rows.push_back(
+        {"no self-test is unavailable", kAvailable, s, kGpuUnavailable, "self-test has not run"});
   }
   {
     StateSignals s = Healthy();
     s.self_test_ok = false;
     s.self_test_detail = "encode: OpenEncodeSessionEx failed: unsupported device (2)";
-    rows.push_back({"a failed self-test is unavailable", kAvailable, s, kGpuUnavailable, "unsupported device (2)"});
+    rows.push_back({"a failed self-test is unavailable", kAvailable, s, kGpuUnavailable,
+                    "unsupported device (2)"});
   }
   {
     StateSignals s = Healthy();
     s.last_job_evidence_ok = false;
-    rows.push_back({"a job without evidence is unavailable", kAvailable, s, kGpuUnavailable, "never re-run"});
+    rows.push_back(
+        {"a job without evidence is unavailable", kAvailable, s, kGpuUnavailable, "never re-run"});
   }
   {
     StateSignals s = Healthy();
@@ -94,12 +104,14 @@ std::vector<Row> Rows() {
   {
     StateSignals s = Healthy();
     s.thermal_throttle_reasons = {"hw_thermal_slowdown"};
-    rows.push_back({"a thermal slowdown is throttled", kAvailable, s, kThermalThrottled, "hw_thermal_slowdown"});
+    rows.push_back({"a thermal slowdown is throttled", kAvailable, s, kThermalThrottled,
+                    "hw_thermal_slowdown"});
   }
   {
     StateSignals s = Healthy();
     s.sessions_active = 7;
-    rows.push_back({"sessions at the cap less the reserve are busy", kAvailable, s, kBusy, "7 of 8"});
+    rows.push_back(
+        {"sessions at the cap less the reserve are busy", kAvailable, s, kBusy, "7 of 8"});
   }
   {
     StateSignals s = Healthy();
@@ -131,8 +143,9 @@ TEST(NextState, EachRowGivesItsStateAndAReasonInWords) {
 }
 
 TEST(NextState, EveryStateHasAName) {
-  for (WorkerState state : {WorkerState::kAvailable, WorkerState::kBusy, WorkerState::kDraining, WorkerState::kDrained,
-                            WorkerState::kGpuUnavailable, WorkerState::kThermalThrottled, WorkerState::kOffline}) {
+  for (WorkerState state :
+       {WorkerState::kAvailable, WorkerState::kBusy, WorkerState::kDraining, WorkerState::kDrained,
+        WorkerState::kGpuUnavailable, WorkerState::kThermalThrottled, WorkerState::kOffline}) {
     EXPECT_FALSE(StateName(state).empty());
   }
 }

@@ -20,7 +20,8 @@ struct StatusRun {
 
 // Status runs `worker status` with the kernel log read from an empty file (so that this
 // machine's own log does not decide the state) unless the test names one.
-StatusRun Status(const testing::TempDir& dir, std::vector<std::string> extra, const std::vector<std::string>& env = {}) {
+StatusRun Status(const testing::TempDir& dir, std::vector<std::string> extra,
+                 const std::vector<std::string>& env = {}) {
   std::vector<std::string> argv = {MEDIA_CAP_BINARY, "worker", "status", "--output", "json"};
   if (std::find(extra.begin(), extra.end(), "--kernel-log") == extra.end()) {
     extra.insert(extra.end(), {"--kernel-log", dir.Write("empty-kmsg", "").string()});
@@ -41,10 +42,12 @@ void ExpectValid(const testing::TempDir& dir, const StatusRun& run) {
 TEST(WorkerStatus, OnThisMachineWithNoGpuItSaysGpuUnavailable) {
   testing::TempDir dir;
   dir.Write("sys/class/drm/.keep", "");
-  const StatusRun run = Status(dir, {"--gpu", "pci-0000-00-02-0", "--sysfs-root", (dir.path() / "sys").string()});
+  const StatusRun run =
+      Status(dir, {"--gpu", "pci-0000-00-02-0", "--sysfs-root", (dir.path() / "sys").string()});
   EXPECT_EQ(run.outcome.code, 0) << run.outcome.err;
   EXPECT_EQ(run.document["state"], "GPU_UNAVAILABLE");
-  EXPECT_NE(run.document["state_reason"].get<std::string>().find("no GPU \"pci-0000-00-02-0\""), std::string::npos);
+  EXPECT_NE(run.document["state_reason"].get<std::string>().find("no GPU \"pci-0000-00-02-0\""),
+            std::string::npos);
   EXPECT_EQ(run.document["gpu"]["vendor"], "none");
   EXPECT_EQ(run.document["concurrency"], 0);
   EXPECT_EQ(run.document["concurrency_bound_by"], "gpu");
@@ -56,12 +59,14 @@ TEST(WorkerStatus, OnARecordedGeForceItIsUnavailableUntilTheSelfTestHasRun) {
   const std::string record = std::string(FAKENV_RECORDS_DIR) + "/ada-geforce-rtx4090.json";
   const fs::path machine = dir.path() / "machine";
   ASSERT_EQ(testing::RunCommand({FAKENV_STAGE, record, machine.string()}).code, 0);
-  const StatusRun run = Status(dir,
-                               {"--gpu", "0000:01:00.0", "--sysfs-root", (machine / "sys").string(), "--dev-root",
-                                (machine / "dev").string(), "--nvml-library", (machine / "lib/libnvidia-ml.so.1").string()},
-                               {"LD_LIBRARY_PATH=" + (machine / "lib").string(), "FAKENV_RECORD=" + record});
+  const StatusRun run = Status(
+      dir,
+      {"--gpu", "0000:01:00.0", "--sysfs-root", (machine / "sys").string(), "--dev-root",
+       (machine / "dev").string(), "--nvml-library", (machine / "lib/libnvidia-ml.so.1").string()},
+      {"LD_LIBRARY_PATH=" + (machine / "lib").string(), "FAKENV_RECORD=" + record});
   EXPECT_EQ(run.document["state"], "GPU_UNAVAILABLE");
-  EXPECT_NE(run.document["state_reason"].get<std::string>().find("self-test has not run"), std::string::npos)
+  EXPECT_NE(run.document["state_reason"].get<std::string>().find("self-test has not run"),
+            std::string::npos)
       << run.document["state_reason"];
   EXPECT_EQ(run.document["probe"]["ok"], true);
   EXPECT_EQ(run.document["gpu"]["vendor"], "nvidia");
@@ -79,12 +84,12 @@ TEST(WorkerStatus, OnARecordedIntelGpuTheKernelModuleIsItsDriver) {
   const std::string dump = std::string(FAKEVA_DUMPS_DIR) + "/intel-ihd-dg1-gen12-24.1.txt";
   const fs::path machine = dir.path() / "machine";
   ASSERT_EQ(testing::RunCommand({FAKEVA_FAKE_MACHINE, machine.string(), dump}).code, 0);
-  const StatusRun run = Status(
-      dir,
-      {"--gpu", "pci-0000-01-00-0", "--probe-module", "intel-qsv", "--sysfs-root", (machine / "sys").string(),
-       "--dev-root", (machine / "dev").string()},
-      {"LD_PRELOAD=" FAKEVA_PRELOAD, "LIBVA_DRIVERS_PATH=" FAKEVA_DRIVER_DIR, "LIBVA_DRIVER_NAME=fakeva",
-       "FAKEVA_DUMP=" + dump});
+  const StatusRun run =
+      Status(dir,
+             {"--gpu", "pci-0000-01-00-0", "--probe-module", "intel-qsv", "--sysfs-root",
+              (machine / "sys").string(), "--dev-root", (machine / "dev").string()},
+             {"LD_PRELOAD=" FAKEVA_PRELOAD, "LIBVA_DRIVERS_PATH=" FAKEVA_DRIVER_DIR,
+              "LIBVA_DRIVER_NAME=fakeva", "FAKEVA_DUMP=" + dump});
   EXPECT_EQ(run.document["gpu"]["vendor"], "intel");
   EXPECT_EQ(run.document["gpu"]["probe_module"], "intel-qsv");
   EXPECT_EQ(run.document["gpu"]["kernel_module"], "i915");
@@ -95,10 +100,14 @@ TEST(WorkerStatus, OnARecordedIntelGpuTheKernelModuleIsItsDriver) {
 
 TEST(WorkerStatus, AnXidInTheKernelLogIsOffline) {
   testing::TempDir dir;
-  const std::string log = dir.Write("kmsg", "4,1201,5012345,-;NVRM: Xid (PCI:0000:01:00): 79, GPU has fallen off the bus.\n").string();
+  const std::string log =
+      dir.Write("kmsg",
+                "4,1201,5012345,-;NVRM: Xid (PCI:0000:01:00): 79, GPU has fallen off the bus.\n")
+          .string();
   const StatusRun run = Status(dir, {"--gpu", "pci-0000-01-00-0", "--kernel-log", log});
   EXPECT_EQ(run.document["state"], "OFFLINE");
-  EXPECT_NE(run.document["state_reason"].get<std::string>().find("fallen off the bus"), std::string::npos);
+  EXPECT_NE(run.document["state_reason"].get<std::string>().find("fallen off the bus"),
+            std::string::npos);
   ExpectValid(dir, run);
 }
 
@@ -108,8 +117,9 @@ TEST(WorkerStatus, OnWsl2ItSaysSoAndStaysUnavailableUnlessAllowed) {
   dir.Write("proc/loadavg", "0.10 0.20 0.30 1/100 4242\n");
   dir.Write("proc/meminfo", "MemTotal: 16000000 kB\nMemAvailable: 8000000 kB\n");
   dir.Write("dev/dxg", "");
-  const std::vector<std::string> roots = {"--gpu", "pci-0000-01-00-0", "--proc-root", (dir.path() / "proc").string(),
-                                          "--dev-root", (dir.path() / "dev").string()};
+  const std::vector<std::string> roots = {"--gpu",       "pci-0000-01-00-0",
+                                          "--proc-root", (dir.path() / "proc").string(),
+                                          "--dev-root",  (dir.path() / "dev").string()};
   const StatusRun refused = Status(dir, roots);
   EXPECT_EQ(refused.document["state"], "GPU_UNAVAILABLE");
   EXPECT_EQ(refused.document["platform"]["wsl2"], true);
@@ -134,9 +144,9 @@ TEST(WorkerStatus, AMalformedVariableIsRefusedNamingIt) {
 
 TEST(WorkerStatus, ItsPrometheusTextIsReadByARealParser) {
   testing::TempDir dir;
-  const ChildOutcome run = testing::RunCommand({MEDIA_CAP_BINARY, "worker", "status", "--gpu", "pci-0000-00-02-0",
-                                                "--output", "prometheus", "--kernel-log",
-                                                dir.Write("kmsg", "").string()});
+  const ChildOutcome run = testing::RunCommand({MEDIA_CAP_BINARY, "worker", "status", "--gpu",
+                                                "pci-0000-00-02-0", "--output", "prometheus",
+                                                "--kernel-log", dir.Write("kmsg", "").string()});
   ASSERT_EQ(run.code, 0) << run.err;
   std::string error;
   const json families = worker::testing::ParseMetrics(dir, run.out, error);

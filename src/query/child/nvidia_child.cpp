@@ -1,7 +1,7 @@
 #include "query/child/nvidia_child.h"
 
-#include "query/child/report_child.h"
 #include "facts/nvidia_facts_json.h"
+#include "query/child/report_child.h"
 
 namespace mc {
 

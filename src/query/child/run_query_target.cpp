@@ -7,7 +7,8 @@ namespace mc {
 
 int RunQueryTarget(const QueryTarget& target) {
   if (target.api == QueryTarget::Api::kVa) return RunQueryVa(target.where);
-  return RunQueryNvidia(target.where, NvidiaQueryOptions{.measure_sessions = target.measure_sessions});
+  return RunQueryNvidia(target.where,
+                        NvidiaQueryOptions{.measure_sessions = target.measure_sessions});
 }
 
 }  // namespace mc

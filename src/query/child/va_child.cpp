@@ -1,7 +1,7 @@
 #include "query/child/va_child.h"
 
-#include "query/child/report_child.h"
 #include "facts/va_facts_json.h"
+#include "query/child/report_child.h"
 #include "va/va_query.h"
 
 namespace mc {
