@@ -6,12 +6,15 @@
 #include <map>
 #include <string>
 
+#include "cli/roots_from_environment.h"
+#include "cli/worker_serve.h"
 #include "pipeline/probe_pipeline.h"
 #include "query/query_command.h"
 #include "worker/probe_contract.h"
 #include "worker/probe_contract_json.h"
 #include "worker/status_document.h"
 #include "worker/status_gather.h"
+#include "worker/status_server.h"
 #include "worker/worker_config.h"
 
 namespace mc {
@@ -27,6 +30,7 @@ struct CommonFlags {
   std::string output = "table";
 
   void AddTo(CLI::App* command, const std::vector<std::string>& outputs) {
+    roots = RootsFromEnvironment();
     for (const worker::Setting& setting : worker::kSettings) {
       const std::string flag(setting.flag);
       options[flag] = command->add_option(flag, values[flag],
@@ -91,6 +95,17 @@ class Worker : public WorkerCommand {
     status_->add_option("--kernel-log", kernel_log_, "the kernel log to search for NVIDIA Xid errors")
         ->capture_default_str();
     status_->add_option("--nvml-library", nvml_library_, "the NVML library to load")->capture_default_str();
+    serve_ = worker.add_subcommand(
+        "serve", "serve the status document (GET /status) and its metrics (GET /metrics)");
+    serve_flags_.AddTo(serve_, {"table"});
+    serve_->add_option("--listen", listen_, "HOST:PORT to serve on; port 0 picks a free one")
+        ->capture_default_str();
+    serve_->add_option("--proc-root", proc_root_, "where /proc is")->capture_default_str();
+    serve_
+        ->add_option("--kernel-log", kernel_log_, "the kernel log to search for NVIDIA Xid errors")
+        ->capture_default_str();
+    serve_->add_option("--nvml-library", nvml_library_, "the NVML library to load")
+        ->capture_default_str();
 
     // CLI11 takes the arguments last first.
     std::vector<std::string> arguments = command_->remaining();
@@ -102,6 +117,7 @@ class Worker : public WorkerCommand {
     }
     if (probe_->parsed()) return RunProbe();
     if (status_->parsed()) return RunStatus();
+    if (serve_->parsed()) return RunServeCommand();
     return 2;
   }
 
@@ -132,14 +148,8 @@ class Worker : public WorkerCommand {
       std::cerr << "worker status: " << config.error() << "\n";
       return 2;
     }
-    worker::GatherOptions options;
-    options.config = *config;
-    options.probe = status_flags_.Request();
-    options.platform = {.dev = status_flags_.roots.dev, .proc = proc_root_};
-    options.proc_root = proc_root_;
-    options.kernel_log = kernel_log_;
-    options.nvml_library = nvml_library_;
-    const worker::StatusInputs inputs = worker::GatherStatus(options);
+    const worker::StatusInputs inputs =
+        worker::GatherStatus(GatherOptionsOf(*config, status_flags_));
     if (status_flags_.output == "json") {
       std::cout << worker::StatusDocument(inputs).dump(2) << "\n";
     } else if (status_flags_.output == "prometheus") {
@@ -152,11 +162,39 @@ class Worker : public WorkerCommand {
     return std::cout ? 0 : 1;
   }
 
+  int RunServeCommand() {
+    Result<worker::WorkerConfig> config = serve_flags_.Config();
+    if (!config) {
+      std::cerr << "worker serve: " << config.error() << "\n";
+      return 2;
+    }
+    worker::GatherOptions options = GatherOptionsOf(*config, serve_flags_);
+    // The server answers on a thread of its own, so the queries may not fork from this
+    // process: they run in a query batch, as the agent's do.
+    options.probe.query.fork_from_caller = false;
+    return RunServe(options, listen_);
+  }
+
+  worker::GatherOptions GatherOptionsOf(const worker::WorkerConfig& config,
+                                        const CommonFlags& flags) const {
+    worker::GatherOptions options;
+    options.config = config;
+    options.probe = flags.Request();
+    options.platform = {.dev = flags.roots.dev, .proc = proc_root_};
+    options.proc_root = proc_root_;
+    options.kernel_log = kernel_log_;
+    options.nvml_library = nvml_library_;
+    return options;
+  }
+
   CLI::App* command_ = nullptr;
   CLI::App* probe_ = nullptr;
   CLI::App* status_ = nullptr;
   CommonFlags probe_flags_;
   CommonFlags status_flags_;
+  CLI::App* serve_ = nullptr;
+  CommonFlags serve_flags_;
+  std::string listen_ = worker::kDefaultStatusAddress;
   std::string proc_root_ = "/proc";
   std::string kernel_log_ = "/dev/kmsg";
   std::string nvml_library_ = "libnvidia-ml.so.1";
