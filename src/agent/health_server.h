@@ -1,16 +1,15 @@
 // HealthServer answers the kubelet's liveness and readiness probes over plain HTTP: GET
-// /livez and /readyz, each answered by a callback, every other path 404. It is a few dozen
-// lines on purpose: a probe needs one request line and one status, nothing of HTTP/1.1's
-// rest, and a library for it would be the agent's largest part.
+// /livez and /readyz, each answered by a callback, 200 when it is ok and 503 with its reason
+// otherwise. The HTTP is the project's own small server (src/http/http_server.h), which
+// also says why it is not a library.
 #pragma once
 
-#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
-#include <thread>
 
 #include "base/result.h"
+#include "http/http_server.h"
 
 namespace mc {
 
@@ -31,22 +30,13 @@ class HealthServer {
   // thread of its own until the server is destroyed.
   static Result<std::unique_ptr<HealthServer>> Start(const std::string& address,
                                                      HealthChecks checks);
-  ~HealthServer();
-  HealthServer(const HealthServer&) = delete;
-  HealthServer& operator=(const HealthServer&) = delete;
 
-  int port() const { return port_; }
+  int port() const { return server_->port(); }
 
  private:
-  HealthServer() = default;
-  void Serve();
-  void Answer(int connection) const;
+  explicit HealthServer(std::unique_ptr<http::Server> server) : server_(std::move(server)) {}
 
-  HealthChecks checks_;
-  int listener_ = -1;
-  int wake_ = -1;
-  int port_ = 0;
-  std::thread thread_;
+  std::unique_ptr<http::Server> server_;
 };
 
 }  // namespace mc

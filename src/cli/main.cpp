@@ -14,6 +14,7 @@
 #include "cli/pool_command.h"
 #include "cli/probe_command.h"
 #include "cli/query_batch_command.h"
+#include "cli/roots_from_environment.h"
 #include "cli/worker_command.h"
 #include "query/child/nvidia_child.h"
 #include "query/child/va_child.h"
@@ -31,6 +32,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
 
   mc::ProbeOptions probe;
+  probe.request.roots = mc::RootsFromEnvironment();
   probe.request.query.program = SelfExecutable();
   // The probe has one thread, so its queries fork from it and no batch is started.
   probe.request.query.fork_from_caller = true;

@@ -9,6 +9,8 @@
 #include <map>
 #include <string>
 
+#include "cli/roots_from_environment.h"
+#include "cli/worker_serve.h"
 #include "pipeline/probe_pipeline.h"
 #include "query/query_command.h"
 #include "worker/probe_contract.h"
@@ -17,6 +19,7 @@
 #include "worker/self_test_state.h"
 #include "worker/status_document.h"
 #include "worker/status_gather.h"
+#include "worker/status_server.h"
 #include "worker/worker_config.h"
 
 namespace mc {
@@ -32,6 +35,7 @@ struct CommonFlags {
   std::string output = "table";
 
   void AddTo(CLI::App* command, const std::vector<std::string>& outputs) {
+    roots = RootsFromEnvironment();
     for (const worker::Setting& setting : worker::kSettings) {
       const std::string flag(setting.flag);
       options[flag] = command->add_option(
@@ -128,6 +132,19 @@ class Worker : public WorkerCommand {
         ->capture_default_str();
     self_test_->add_option("--command-log", command_log_,
                            "append every ffmpeg command line it runs to this file");
+    serve_ = worker.add_subcommand(
+        "serve", "serve the status document (GET /status) and its metrics (GET /metrics)");
+    serve_flags_.AddTo(serve_, {"table"});
+    serve_->add_option("--listen", listen_, "HOST:PORT to serve on; port 0 picks a free one")
+        ->capture_default_str();
+    serve_->add_option("--state-dir", state_dir_,
+                       "where the last self-test's report is kept (as for `worker status`)");
+    serve_->add_option("--proc-root", proc_root_, "where /proc is")->capture_default_str();
+    serve_
+        ->add_option("--kernel-log", kernel_log_, "the kernel log to search for NVIDIA Xid errors")
+        ->capture_default_str();
+    serve_->add_option("--nvml-library", nvml_library_, "the NVML library to load")
+        ->capture_default_str();
 
     // CLI11 takes the arguments last first.
     std::vector<std::string> arguments = command_->remaining();
@@ -140,6 +157,7 @@ class Worker : public WorkerCommand {
     if (probe_->parsed()) return RunProbe();
     if (status_->parsed()) return RunStatus();
     if (self_test_->parsed()) return RunSelfTest();
+    if (serve_->parsed()) return RunServeCommand();
     return 2;
   }
 
@@ -171,13 +189,7 @@ class Worker : public WorkerCommand {
       std::cerr << "worker status: " << config.error() << "\n";
       return 2;
     }
-    worker::GatherOptions options;
-    options.config = *config;
-    options.probe = status_flags_.Request();
-    options.platform = {.dev = status_flags_.roots.dev, .proc = proc_root_};
-    options.proc_root = proc_root_;
-    options.kernel_log = kernel_log_;
-    options.nvml_library = nvml_library_;
+    worker::GatherOptions options = GatherOptionsOf(*config, status_flags_);
     options.self_test_state_dir = StateDir();
     const worker::StatusInputs inputs = worker::GatherStatus(options);
     if (status_flags_.output == "json") {
@@ -256,6 +268,32 @@ class Worker : public WorkerCommand {
     return report.ok ? 0 : 1;
   }
 
+  int RunServeCommand() {
+    Result<worker::WorkerConfig> config = serve_flags_.Config();
+    if (!config) {
+      std::cerr << "worker serve: " << config.error() << "\n";
+      return 2;
+    }
+    worker::GatherOptions options = GatherOptionsOf(*config, serve_flags_);
+    // The server answers on a thread of its own, so the queries may not fork from this
+    // process: they run in a query batch, as the agent's do.
+    options.probe.query.fork_from_caller = false;
+    options.self_test_state_dir = StateDir();
+    return RunServe(options, listen_);
+  }
+
+  worker::GatherOptions GatherOptionsOf(const worker::WorkerConfig& config,
+                                        const CommonFlags& flags) const {
+    worker::GatherOptions options;
+    options.config = config;
+    options.probe = flags.Request();
+    options.platform = {.dev = flags.roots.dev, .proc = proc_root_};
+    options.proc_root = proc_root_;
+    options.kernel_log = kernel_log_;
+    options.nvml_library = nvml_library_;
+    return options;
+  }
+
   CLI::App* command_ = nullptr;
   CLI::App* self_test_ = nullptr;
   CommonFlags self_test_flags_;
@@ -266,6 +304,9 @@ class Worker : public WorkerCommand {
   CLI::App* status_ = nullptr;
   CommonFlags probe_flags_;
   CommonFlags status_flags_;
+  CLI::App* serve_ = nullptr;
+  CommonFlags serve_flags_;
+  std::string listen_ = worker::kDefaultStatusAddress;
   std::string proc_root_ = "/proc";
   std::string kernel_log_ = "/dev/kmsg";
   std::string nvml_library_ = "libnvidia-ml.so.1";

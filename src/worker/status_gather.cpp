@@ -84,13 +84,17 @@ std::string NvidiaKernelModule(const std::string& proc_root) {
 
 }  // namespace
 
-StatusInputs GatherStatus(const GatherOptions& given) {
+StatusInputs GatherStatus(const GatherOptions& options) {
+  return GatherStatus(options, ProbeGpus(options.probe));
+}
+
+StatusInputs GatherStatus(const GatherOptions& given, const ProbeResult& probe) {
+  // The saved self-test, when one is read below, fills in what the caller did not give.
   GatherOptions options = given;
   StatusInputs inputs;
   const WorkerConfig& config = options.config;
   inputs.generated_at = NowUtc();
   inputs.hostname = Hostname();
-  const ProbeResult probe = ProbeGpus(options.probe);
   inputs.probe = ContractFor(probe, {config.gpu, config.probe_module});
   const ContractDevice* device = inputs.probe.devices.empty() ? nullptr : &inputs.probe.devices[0];
   inputs.runner_name = !config.runner_name.empty()

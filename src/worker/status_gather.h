@@ -31,6 +31,11 @@ struct GatherOptions {
   JobCosts costs;
 };
 
+// GatherStatus probes the GPU and reads everything else.
 StatusInputs GatherStatus(const GatherOptions& options);
+
+// GatherStatus with a probe already made reads the counters alone (NVML, the host, the
+// kernel log) and decides again: what a server does between its full probes.
+StatusInputs GatherStatus(const GatherOptions& options, const ProbeResult& probe);
 
 }  // namespace mc::worker

@@ -84,6 +84,26 @@ ProbeRun ProbeDump(const testing::TempDir& dir, const fs::path& dump,
              "LIBVA_DRIVER_NAME=fakeva", "FAKEVA_DUMP=" + dump.string()}));
 }
 
+// RunOnRecord runs `worker probe` through tests/fakenv/run-on, which lays the record's machine
+// out itself; the command names no root, since run-on's environment gives them. The GPU is
+// asked by its place in PCI order, since the records' GPUs sit at different addresses.
+ProbeRun RunOnRecord(const std::string& record, std::vector<std::string> extra = {}) {
+  std::vector<std::string> argv = {FAKENV_RUN_ON, std::string(FAKENV_RECORDS_DIR) + "/" + record,
+                                   "--",          MEDIA_CAP_BINARY,
+                                   "worker",      "probe",
+                                   "--gpu",       "0",
+                                   "--output",    "json"};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  return Parse(testing::RunCommand(argv, {"MEDIA_CAP_BUILD=" MEDIA_CAP_BUILD_DIR}));
+}
+
+// RunOnDump runs `worker probe` on the dump's GPU through tests/fakeva/run-on.
+ProbeRun RunOnDump(const fs::path& dump) {
+  return Parse(testing::RunCommand({FAKEVA_RUN_ON, dump.string(), "--", MEDIA_CAP_BINARY, "worker",
+                                    "probe", "--gpu", "pci-0000-01-00-0", "--output", "json"},
+                                   {"MEDIA_CAP_BUILD=" MEDIA_CAP_BUILD_DIR}));
+}
+
 json Keys(int h264_enc, int hevc_enc, int av1_enc, int h264_dec, int hevc_dec, int av1_dec,
           int max10bit) {
   return {{"h264_enc", h264_enc}, {"hevc_enc", hevc_enc}, {"av1_enc", av1_enc},
@@ -111,6 +131,54 @@ TEST(WorkerProbeOnRecordedNvidiaGpus, AGeForceRtx4090DoesEverythingWithEightSess
   ASSERT_EQ(run.contract["devices"].size(), 1u);
   EXPECT_EQ(run.contract["devices"][0]["pci_address"], "0000:01:00.0");
   EXPECT_EQ(run.contract["devices"][0]["vendor"], "nvidia");
+}
+
+TEST(WorkerProbeOnRecordedNvidiaGpus, ThroughRunOnAGeForceRtx4090DoesEverythingWithEightSessions) {
+  const ProbeRun run = RunOnRecord("ada-geforce-rtx4090.json");
+  EXPECT_EQ(run.code, 0) << run.err;
+  EXPECT_EQ(run.contract["ok"], true) << Reason(run);
+  EXPECT_EQ(run.contract["capabilities"], Keys(1, 1, 1, 1, 1, 1, 1));
+  EXPECT_EQ(run.contract["max_sessions"], 8);
+  EXPECT_EQ(run.contract["max_width"], 8192);
+  EXPECT_EQ(run.contract["devices"][0]["pci_address"], "0000:01:00.0");
+}
+
+TEST(WorkerProbeOnRecordedNvidiaGpus, ThroughRunOnEveryRecordSaysWhatItStates) {
+  // What each record states, written out from the records: the RTX A4000 encodes no AV1 and
+  // has no driver cap; the H200 has no encoder; one record lacks libnvidia-encode; the rest
+  // fail in cuInit.
+  struct Expected {
+    const char* record;
+    bool ok;
+    json keys;
+    const char* reason;
+  };
+  const Expected expected[] = {
+      {"ada-geforce-rtx4090.json", true, Keys(1, 1, 1, 1, 1, 1, 1), ""},
+      {"ampere-rtx-a4000.json", true, Keys(1, 1, 0, 1, 1, 1, 1), ""},
+      {"h200.json", false, Keys(0, 0, 0, 1, 1, 0, 0), "NV_ENC_ERR_UNSUPPORTED_DEVICE (2)"},
+      {"no-libnvidia-encode.json", false, nullptr, "libnvidia-encode.so.1"},
+      {"cuinit-fails.json", false, Keys(0, 0, 0, 0, 0, 0, 0), "query of pci-0000-01-00-0 failed"},
+      {"cuinit-crashes.json", false, Keys(0, 0, 0, 0, 0, 0, 0), "query of pci-0000-01-00-0 failed"},
+      {"cuinit-hangs.json", false, Keys(0, 0, 0, 0, 0, 0, 0), "query of pci-0000-01-00-0 failed"},
+  };
+  std::size_t records = 0;
+  for (const auto& entry : fs::directory_iterator(FAKENV_RECORDS_DIR))
+    records += entry.path().extension() == ".json";
+  ASSERT_EQ(records, std::size(expected))
+      << "a record was added or removed; say here what it states";
+  for (const Expected& record : expected) {
+    SCOPED_TRACE(record.record);
+    const ProbeRun run = RunOnRecord(record.record, {"--query-deadline", "2"});
+    EXPECT_EQ(run.code, record.ok ? 0 : 1) << run.err;
+    EXPECT_EQ(run.contract["ok"], record.ok) << Reason(run);
+    if (!record.keys.is_null()) {
+      EXPECT_EQ(run.contract["capabilities"], record.keys);
+    }
+    if (!record.ok) {
+      EXPECT_NE(Reason(run).find(record.reason), std::string::npos) << Reason(run);
+    }
+  }
 }
 
 TEST(WorkerProbeOnRecordedNvidiaGpus, AnRtxA4000EncodesNoAv1AndHasNoDriverCap) {
@@ -194,19 +262,21 @@ TEST(WorkerProbeOnRecordedVaDumps, EachDumpGivesTheKeysOfItsExpectedAttributes) 
     const bool encodes = keys["h264_enc"] == 1 || keys["hevc_enc"] == 1 || keys["av1_enc"] == 1;
     const bool answered = !expected["vaDriver"].is_null();
 
-    const ProbeRun run = ProbeDump(dir, dump);
-    EXPECT_EQ(run.contract["capabilities"], keys);
-    EXPECT_EQ(run.contract["ok"], encodes && answered) << Reason(run);
-    EXPECT_EQ(run.code, encodes && answered ? 0 : 1);
-    EXPECT_EQ(run.contract["probe_module"], "vaapi");
-    // VA-API states no session cap, and the dumps state no largest picture size.
-    EXPECT_TRUE(run.contract["max_sessions"].is_null());
-    EXPECT_TRUE(run.contract["max_width"].is_null());
-    if (!answered) {
-      EXPECT_NE(Reason(run).find("query of pci-0000-01-00-0 failed"), std::string::npos)
-          << Reason(run);
-    } else if (!encodes) {
-      EXPECT_NE(Reason(run).find("encodes nothing"), std::string::npos) << Reason(run);
+    // Once on a machine laid out here, once through tests/fakeva/run-on.
+    for (const ProbeRun& run : {ProbeDump(dir, dump), RunOnDump(dump)}) {
+      EXPECT_EQ(run.contract["capabilities"], keys);
+      EXPECT_EQ(run.contract["ok"], encodes && answered) << Reason(run);
+      EXPECT_EQ(run.code, encodes && answered ? 0 : 1);
+      EXPECT_EQ(run.contract["probe_module"], "vaapi");
+      // VA-API states no session cap, and the dumps state no largest picture size.
+      EXPECT_TRUE(run.contract["max_sessions"].is_null());
+      EXPECT_TRUE(run.contract["max_width"].is_null());
+      if (!answered) {
+        EXPECT_NE(Reason(run).find("query of pci-0000-01-00-0 failed"), std::string::npos)
+            << Reason(run);
+      } else if (!encodes) {
+        EXPECT_NE(Reason(run).find("encodes nothing"), std::string::npos) << Reason(run);
+      }
     }
   }
 }
