@@ -18,7 +18,7 @@ PACKAGES := $(PROBE_PACKAGES) vainfo \
 	ffmpeg libx264-dev libx265-dev libavcodec-dev libavutil-dev \
 	libgtest-dev libgmock-dev libbenchmark-dev \
 	libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler \
-	ffmpeg python3-jsonschema python3-prometheus-client
+	python3-jsonschema python3-prometheus-client
 FUZZ_PACKAGES := clang libclang-rt-14-dev
 FORMAT_PACKAGES := clang-format
 

@@ -107,6 +107,7 @@ class SelfTest {
     } else {
       Skip(result, "decode_matrix", "not run: the gate failed");
     }
+    result.cpu_baseline = MeasureCpuBaseline();
     result.downgraded = downgraded_;
     result.ok = std::all_of(result.steps.begin(), result.steps.end(),
                             [](const SelfTestStep& s) { return s.ok; });
@@ -191,6 +192,24 @@ class SelfTest {
       run.failure = line.empty() ? "ffmpeg exited " + std::to_string(run.sampled.exit_code) : line;
     }
     return run;
+  }
+
+  // MeasureCpuBaseline encodes one second of 1080p with libx264, the runner's own encoder, and
+  // gives its CPU time per second of media: the plausibility gate holds every hardware job's
+  // CPU time against it. It is not a step, since a box whose ffmpeg lacks libx264 (the static
+  // ffmpeg of a datacenter box) can still pass; its jobs are then judged without the gate's
+  // help, which fails closed.
+  std::optional<CpuBaseline> MeasureCpuBaseline() {
+    if (!Listed("-encoders").contains("libx264")) return std::nullopt;
+    constexpr int kWidth = 1920, kHeight = 1080;
+    const std::vector<std::string> argv = {
+        options_.config.ffmpeg, "-hide_banner", "-nostdin", "-y", "-f", "lavfi", "-i",
+        "testsrc2=size=" + std::to_string(kWidth) + "x" + std::to_string(kHeight) + ":rate=30",
+        "-t", "1", "-c:v", "libx264", "-preset", "veryfast", "-f", "null", "-"};
+    const FfmpegRun run = Ffmpeg(argv, "cpu-baseline");
+    if (!run.failure.empty() || run.sampled.record.cpu_seconds <= 0) return std::nullopt;
+    return CpuBaseline{.cpu_seconds_per_media_second = run.sampled.record.cpu_seconds,
+                       .pixels_per_frame = double(kWidth) * kHeight};
   }
 
   std::set<std::string> Listed(const std::string& what) {

@@ -181,6 +181,10 @@ TEST_F(SelfTestOnStandIn, OnTheAdaRecordEveryStepPassesWithEvidenceAndMeasuresTh
   EXPECT_NE(decoded.find("decUtil up to"), std::string::npos) << decoded;
   EXPECT_EQ(report["sessions_cap"], 8) << report.dump(2);
   EXPECT_GT(report["pipeline_vram_mb"].get<double>(), 0) << report.dump(2);
+  // The box's libx264 baseline, measured once by the self-test with Debian's real ffmpeg.
+  ASSERT_TRUE(report["cpu_baseline"].is_object()) << report.dump(2);
+  EXPECT_GT(report["cpu_baseline"]["cpu_seconds_per_media_second"].get<double>(), 0);
+  EXPECT_EQ(report["cpu_baseline"]["pixels_per_frame"].get<double>(), 1920.0 * 1080.0);
 
   const json status = Status();
   EXPECT_EQ(status["gpu"]["self_test"]["ok"], true);
