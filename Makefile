@@ -101,6 +101,10 @@ test-cluster: build
 bench: build
 	./$(BUILD)/bench/probe_vs_vainfo
 	bench/agent-bench $(BUILD)
+	./$(BUILD)/bench/pool_vs_autoscalers
+	./$(BUILD)/bench/worker_sampler_cost 20
+	./$(BUILD)/bench/worker_self_test_vs_bare $(BUILD)/media-capabilities \
+	  $(BUILD)/tests/fakenv/fakenv_stage $(CURDIR)/tests/fakenv/records/ada-geforce-rtx4090.json 2
 
 $(FUZZ_BUILD)/build.ninja: CMakeLists.txt | fuzz-deps
 	CC=clang CXX=clang++ cmake -G Ninja -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Debug -DMEDIA_CAP_FUZZ=ON
