@@ -3,7 +3,8 @@
 //   DIR/sys   the sysfs tree of the GPU's PCI device (bus/pci/devices/<address> with its
 //             vendor, device, class and driver), and class/drm with its render node if the
 //             record has one;
-//   DIR/dev   dev/dri/<render node> when there is one;
+//   DIR/dev   dev/dri/<render node> when there is one, and the nodes NVIDIA's kernel driver
+//             makes when it loads (nvidiactl, nvidia0), as plain files;
 //   DIR/lib   links to the stand-in libraries, less those the record says are absent;
 //             this is the directory to put on LD_LIBRARY_PATH;
 //   DIR/state the GPU's shared state (fakenv_state.h), empty: the stand-ins loaded from
@@ -68,6 +69,10 @@ int main(int argc, char** argv) {
     Link(sys / "class" / "drm" / id.render_node,
          "../../devices/" + parent + "/" + id.pci_address + "/drm/" + id.render_node);
     WriteFile(dir / "dev" / "dri" / id.render_node, "");
+  }
+  if (id.driver == "nvidia") {
+    WriteFile(dir / "dev" / "nvidiactl", "");
+    WriteFile(dir / "dev" / "nvidia0", "");
   }
 
   const fs::path built = fs::path(FAKENV_LIBRARY_DIR);
