@@ -20,6 +20,9 @@ PACKAGES := $(PROBE_PACKAGES) vainfo \
 	libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler \
 	python3-jsonschema python3-prometheus-client
 FUZZ_PACKAGES := clang libclang-rt-14-dev
+# What the real PeerTube server, its database and cache, and the official runner need for the
+# end-to-end tests (Node 20 comes with the machine, or the kit takes it from npm).
+PEERTUBE_PACKAGES := postgresql redis-server rsync make g++ python3 git curl
 FORMAT_PACKAGES := clang-format
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -28,7 +31,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # shell is not one.
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: all deps probe-deps build run check test test-sanitize test-cluster bench fuzz fuzz-deps format docs clean
+.PHONY: all deps probe-deps build run check test test-sanitize test-cluster peertube test-peertube bench fuzz fuzz-deps format docs clean
 
 all: build
 
@@ -83,6 +86,21 @@ check: build
 test: check
 	$(MAKE) --no-print-directory test-sanitize
 	$(MAKE) --no-print-directory test-cluster
+	$(MAKE) --no-print-directory test-peertube
+
+# The PeerTube kit: the real PeerTube server's source (7.2.1) with the official runner (0.1.3)
+# and the scripts that build, start and stop them. peertube builds them once into
+# ~/.cache/media-capabilities (some 4 minutes on a fresh machine, a fraction of a second after).
+PEERTUBE_KIT ?= $(CURDIR)/../shared/peertube
+PEERTUBE_CACHE ?= $(HOME)/.cache/media-capabilities/peertube-7.2.1
+peertube:
+	$(call install_missing,$(PEERTUBE_PACKAGES))
+	tests/peertube/build-peertube $(PEERTUBE_KIT) $(PEERTUBE_CACHE)
+
+# test-peertube runs the worker in PeerTube's path end to end (tests/peertube/README.md): the
+# real server and runner, the worker on the stand-in NVIDIA GPU, Debian's ffmpeg.
+test-peertube: build peertube
+	python3 tests/peertube/worker_e2e.py --build $(BUILD) --kit $(PEERTUBE_KIT) --cache $(PEERTUBE_CACHE)
 
 # test-cluster brings up the real upstream control plane (tests/cluster/README.md), runs its
 # smoke test, then checks deploy/ against it (tests/deploy/check-against-apiserver) and runs the

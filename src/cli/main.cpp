@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@
 #include "cli/worker_command.h"
 #include "query/child/nvidia_child.h"
 #include "query/child/va_child.h"
+#include "worker/ffmpeg_wrapper.h"
 
 namespace {
 
@@ -27,7 +29,31 @@ std::string SelfExecutable() { return "/proc/self/exe"; }
 
 }  // namespace
 
+// The wrapper's names: the worker links ffmpeg and ffprobe to this binary for the runner, and
+// `media-capabilities ffmpeg ARGS` is the same by hand. They are answered before any option
+// parsing, since their arguments are ffmpeg's.
+std::optional<int> RunAsWrapper(int argc, char** argv) {
+  const std::string_view called = argv[0];
+  const std::string_view name = called.substr(called.find_last_of('/') + 1);
+  int first = 1;
+  std::string_view as = name;
+  if (name != "ffmpeg" && name != "ffprobe") {
+    if (argc < 2 || std::string_view(argv[1]) != "ffmpeg") return std::nullopt;
+    as = "ffmpeg";
+    first = 2;
+  }
+  const std::vector<std::string> args(argv + first, argv + argc);
+  const mc::worker::WrapperEnvironment environment =
+      mc::worker::WrapperEnvironmentFrom([](std::string_view variable) -> std::optional<std::string> {
+        const char* value = std::getenv(std::string(variable).c_str());
+        return value ? std::optional<std::string>(value) : std::nullopt;
+      });
+  return as == "ffprobe" ? mc::worker::RunFfprobeWrapper(args, environment)
+                         : mc::worker::RunFfmpegWrapper(args, environment);
+}
+
 int main(int argc, char** argv) {
+  if (std::optional<int> status = RunAsWrapper(argc, argv)) return *status;
   CLI::App app{"media-capabilities: publishes what each GPU's video engine can do"};
   app.require_subcommand(1);
 

@@ -7,9 +7,11 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <sstream>
 #include <string>
 
 #include "cli/roots_from_environment.h"
+#include "cli/worker_run.h"
 #include "cli/worker_serve.h"
 #include "pipeline/probe_pipeline.h"
 #include "query/query_command.h"
@@ -146,6 +148,66 @@ class Worker : public WorkerCommand {
     serve_->add_option("--nvml-library", nvml_library_, "the NVML library to load")
         ->capture_default_str();
 
+    run_ = worker.add_subcommand(
+        "run", "the worker in PeerTube's path: self-test, register once, then the admission "
+               "gate, the status and control API, and the official runner as its child");
+    run_flags_.AddTo(run_, {"table"});
+    run_->add_option("--state-dir", state_dir_, "this worker's own state directory");
+    run_->add_option("--url", url_, "the PeerTube server, such as https://videos.example.org");
+    run_->add_option("--registration-token-file", registration_token_file_,
+                     "a file holding PeerTube's runner registration token (registers once)");
+    run_->add_option("--description", description_, "the runner's description in PeerTube");
+    run_->add_option("--runner", runner_,
+                     "the official runner's command (split at spaces), such as peertube-runner or "
+                     "\"node /opt/peertube-runner.js\"")
+        ->capture_default_str();
+    run_->add_option("--gate-listen", gate_listen_, "HOST:PORT of the admission gate")
+        ->capture_default_str();
+    run_->add_option("--listen", listen_, "HOST:PORT of /status, /metrics and the control API")
+        ->capture_default_str();
+    run_->add_option("--control-token-file", control_token_file_,
+                     "a file holding the control API's bearer token (no file: the API is off)");
+    run_->add_option("--drain-timeout", drain_timeout_s_,
+                     "seconds a drain waits for running jobs before it counts as DRAINED")
+        ->capture_default_str();
+    run_->add_option("--self-test-max-age", self_test_max_age_s_,
+                     "take a green self-test this many seconds old instead of running one")
+        ->capture_default_str();
+    run_->add_option("--streams", streams_dir_, "ready-made test streams for the self-test");
+    run_->add_option("--ffprobe", ffprobe_, "the real ffprobe")->capture_default_str();
+    run_->add_option("--proc-root", proc_root_, "where /proc is")->capture_default_str();
+    run_->add_option("--kernel-log", kernel_log_, "the kernel log to search for Xid errors")
+        ->capture_default_str();
+    run_->add_option("--nvml-library", nvml_library_, "the NVML library to load")
+        ->capture_default_str();
+    register_ = worker.add_subcommand("register", "register the runner with PeerTube, once");
+    register_->add_option("--state-dir", state_dir_, "this worker's own state directory");
+    register_->add_option("--url", url_, "the PeerTube server")->required();
+    register_
+        ->add_option("--registration-token-file", registration_token_file_,
+                     "a file holding PeerTube's runner registration token")
+        ->required();
+    register_->add_option("--runner-name", runner_name_, "the runner's name, such as w2:gpu0")
+        ->required();
+    register_->add_option("--description", description_, "the runner's description");
+    for (const char* name : {"drain", "enable", "state"}) {
+      CLI::App* control = worker.add_subcommand(
+          name, std::string(name) == "drain"    ? "take no new job; finish the running ones"
+                : std::string(name) == "enable" ? "take jobs again (after a green probe)"
+                                                : "the worker's state, in one line");
+      control->add_option("--state-dir", state_dir_, "the worker's state directory");
+      controls_[name] = control;
+    }
+    concurrency_ = worker.add_subcommand(
+        "concurrency", "the most jobs at once the worker takes (bounded by its resources)");
+    concurrency_->add_option("value", control_value_, "a whole number, or auto")->required();
+    concurrency_->add_option("--state-dir", state_dir_, "the worker's state directory");
+    eligibility_ = worker.add_subcommand(
+        "eligibility", "which jobs the worker takes: types=...;max-resolution=N;max-fps=N");
+    eligibility_->add_option("value", control_value_, "the eligibility, \"\" for every job")
+        ->required();
+    eligibility_->add_option("--state-dir", state_dir_, "the worker's state directory");
+
     // CLI11 takes the arguments last first.
     std::vector<std::string> arguments = command_->remaining();
     std::reverse(arguments.begin(), arguments.end());
@@ -158,6 +220,37 @@ class Worker : public WorkerCommand {
     if (status_->parsed()) return RunStatus();
     if (self_test_->parsed()) return RunSelfTest();
     if (serve_->parsed()) return RunServeCommand();
+    if (run_->parsed()) return RunRunCommand();
+    if (register_->parsed()) {
+      return RunWorkerRegister({.state_dir = StateDir(),
+                                .server_url = url_,
+                                .registration_token_file = registration_token_file_,
+                                .runner_name = runner_name_,
+                                .description = description_});
+    }
+    if (controls_["drain"]->parsed())
+      return RunWorkerControl(StateDir(), worker::DrainRequest{}, "drain");
+    if (controls_["enable"]->parsed())
+      return RunWorkerControl(StateDir(), worker::EnableRequest{}, "enable");
+    if (controls_["state"]->parsed())
+      return RunWorkerControl(StateDir(), worker::StateRequest{}, "state");
+    if (concurrency_->parsed()) {
+      worker::ConcurrencyRequest request;
+      if (control_value_ != "auto") {
+        char* end = nullptr;
+        const long long value = std::strtoll(control_value_.c_str(), &end, 10);
+        if (control_value_.empty() || *end != '\0' || value < 0 || value > 100000) {
+          std::cerr << "worker concurrency: " << control_value_
+                    << " is not a whole number from 0 to 100000, nor auto\n";
+          return 2;
+        }
+        request.value = value;
+      }
+      return RunWorkerControl(StateDir(), request, "concurrency");
+    }
+    if (eligibility_->parsed())
+      return RunWorkerControl(StateDir(), worker::EligibilityRequest{.text = control_value_},
+                              "eligibility");
     return 2;
   }
 
@@ -282,6 +375,39 @@ class Worker : public WorkerCommand {
     return RunServe(options, listen_);
   }
 
+  int RunRunCommand() {
+    Result<worker::WorkerConfig> config = run_flags_.Config();
+    if (!config) {
+      std::cerr << "worker run: " << config.error() << "\n";
+      return 2;
+    }
+    WorkerRunOptions options;
+    options.gather = GatherOptionsOf(*config, run_flags_);
+    options.state_dir = StateDir();
+    options.gather.self_test_state_dir = options.state_dir;
+    options.self_test.config = *config;
+    options.self_test.streams_dir = streams_dir_;
+    options.self_test.dev_root = run_flags_.roots.dev;
+    options.self_test.proc_root = proc_root_;
+    options.self_test.nvml_library = nvml_library_;
+    options.server_url = url_;
+    options.registration_token_file = registration_token_file_;
+    options.description = description_;
+    std::istringstream words(runner_);
+    for (std::string word; words >> word;) options.runner_command.push_back(word);
+    if (options.runner_command.empty()) {
+      std::cerr << "worker run: --runner names no command\n";
+      return 2;
+    }
+    options.gate_listen = gate_listen_;
+    options.status_listen = listen_;
+    options.control_token_file = control_token_file_;
+    options.drain_timeout = std::chrono::seconds(drain_timeout_s_);
+    options.self_test_max_age = std::chrono::seconds(self_test_max_age_s_);
+    options.ffprobe = ffprobe_;
+    return RunWorkerRun(std::move(options));
+  }
+
   worker::GatherOptions GatherOptionsOf(const worker::WorkerConfig& config,
                                         const CommonFlags& flags) const {
     worker::GatherOptions options;
@@ -310,6 +436,23 @@ class Worker : public WorkerCommand {
   std::string proc_root_ = "/proc";
   std::string kernel_log_ = "/dev/kmsg";
   std::string nvml_library_ = "libnvidia-ml.so.1";
+  CLI::App* run_ = nullptr;
+  CommonFlags run_flags_;
+  CLI::App* register_ = nullptr;
+  std::map<std::string, CLI::App*> controls_;
+  CLI::App* concurrency_ = nullptr;
+  CLI::App* eligibility_ = nullptr;
+  std::string control_value_;
+  std::string url_;
+  std::string registration_token_file_;
+  std::string description_ = "a GPU transcoding worker (media-capabilities)";
+  std::string runner_ = "peertube-runner";
+  std::string runner_name_;
+  std::string gate_listen_ = "127.0.0.1:9465";
+  std::string control_token_file_;
+  std::int64_t drain_timeout_s_ = 1800;
+  std::int64_t self_test_max_age_s_ = 0;
+  std::string ffprobe_ = "ffprobe";
 };
 
 }  // namespace

@@ -1,5 +1,8 @@
 #include "http/http_message.h"
 
+#include <algorithm>
+#include <cctype>
+
 namespace mc::http {
 
 std::optional<std::size_t> HeadEnd(std::string_view received) {
@@ -24,18 +27,54 @@ std::optional<RequestLine> ParseRequestLine(std::string_view head) {
                      .path = std::string(target.substr(0, target.find_first_of("?#")))};
 }
 
+std::optional<std::string> HeaderValue(std::string_view head, std::string_view name) {
+  std::size_t start = head.find('\n');
+  while (start != std::string_view::npos && start + 1 < head.size()) {
+    const std::size_t end = head.find('\n', start + 1);
+    std::string_view line = head.substr(start + 1, end == std::string_view::npos
+                                                       ? std::string_view::npos
+                                                       : end - start - 1);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    const std::size_t colon = line.find(':');
+    if (colon == name.size() &&
+        std::equal(name.begin(), name.end(), line.begin(), [](char a, char b) {
+          return std::tolower(static_cast<unsigned char>(a)) ==
+                 std::tolower(static_cast<unsigned char>(b));
+        })) {
+      std::string_view value = line.substr(colon + 1);
+      while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
+        value.remove_prefix(1);
+      while (!value.empty() && (value.back() == ' ' || value.back() == '\t'))
+        value.remove_suffix(1);
+      return std::string(value);
+    }
+    start = end;
+  }
+  return std::nullopt;
+}
+
 std::string_view ReasonPhrase(int status) {
   switch (status) {
     case 200:
       return "OK";
+    case 202:
+      return "Accepted";
     case 400:
       return "Bad Request";
+    case 401:
+      return "Unauthorized";
+    case 403:
+      return "Forbidden";
     case 404:
       return "Not Found";
     case 405:
       return "Method Not Allowed";
     case 408:
       return "Request Timeout";
+    case 409:
+      return "Conflict";
+    case 413:
+      return "Content Too Large";
     case 431:
       return "Request Header Fields Too Large";
     case 500:

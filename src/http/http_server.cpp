@@ -35,11 +35,12 @@ struct Server::Connection {
 };
 
 Result<std::unique_ptr<Server>> Server::Start(const std::string& address, Routes routes,
-                                              Limits limits) {
+                                              Limits limits, Actions actions) {
   Result<Listener> listener = Listen(address);
   if (!listener) return listener.failure();
   std::unique_ptr<Server> server(new Server());
   server->routes_ = std::move(routes);
+  server->actions_ = std::move(actions);
   server->limits_ = limits;
   server->listener_ = *listener;
   server->wake_ = eventfd(0, EFD_CLOEXEC);
@@ -137,9 +138,23 @@ bool Server::Read(Connection& connection) const {
     connection.received.append(buffer, static_cast<std::size_t>(got));
     if (const std::optional<std::size_t> end = HeadEnd(connection.received);
         end && *end <= limits_.max_request_bytes) {
+      const std::string_view head = std::string_view(connection.received).substr(0, *end);
+      const std::optional<std::size_t> body_length = BodyLength(head);
+      if (!body_length) {
+        Answer(connection, {.status = 400, .body = "the Content-Length is not a number\n"});
+        return Write(connection);
+      }
+      if (*end + *body_length > limits_.max_request_bytes) {
+        Answer(connection, {.status = 413,
+                            .body = "the request is larger than " +
+                                    std::to_string(limits_.max_request_bytes) + " bytes\n"});
+        return Write(connection);
+      }
+      // The body is still on its way.
+      if (connection.received.size() < *end + *body_length) continue;
       std::string allow;
-      const Response response =
-          AnswerTo(std::string_view(connection.received).substr(0, *end), allow);
+      const Response response = AnswerTo(
+          head, std::string_view(connection.received).substr(*end, *body_length), allow);
       Answer(connection, response, allow);
       return Write(connection);
     }
@@ -152,16 +167,33 @@ bool Server::Read(Connection& connection) const {
   }
 }
 
-Response Server::AnswerTo(std::string_view head, std::string& allow) const {
+std::optional<std::size_t> Server::BodyLength(std::string_view head) const {
+  const std::optional<RequestLine> request = ParseRequestLine(head);
+  if (!request || request->method != "POST" || !actions_.contains(request->path)) return 0;
+  const std::optional<std::string> length = HeaderValue(head, "Content-Length");
+  if (!length) return 0;
+  if (length->empty() || length->size() > 9 ||
+      !std::all_of(length->begin(), length->end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return std::nullopt;
+  return static_cast<std::size_t>(std::stoul(*length));
+}
+
+Response Server::AnswerTo(std::string_view head, std::string_view body,
+                          std::string& allow) const {
   const std::optional<RequestLine> request = ParseRequestLine(head);
   if (!request) return {.status = 400, .body = "not an HTTP request line\n"};
-  if (request->method != "GET") {
-    allow = "GET";
-    return {.status = 405, .body = "only GET is served\n"};
-  }
   const auto route = routes_.find(request->path);
-  if (route == routes_.end()) return {.status = 404, .body = "not found\n"};
-  return route->second();
+  const auto action = actions_.find(request->path);
+  if (request->method == "GET" && route != routes_.end()) return route->second();
+  if (request->method == "POST" && action != actions_.end()) {
+    return action->second({.path = request->path,
+                           .authorization = HeaderValue(head, "Authorization").value_or(""),
+                           .body = std::string(body)});
+  }
+  if (route == routes_.end() && action == actions_.end())
+    return {.status = 404, .body = "not found\n"};
+  allow = route != routes_.end() ? "GET" : "POST";
+  return {.status = 405, .body = "only " + allow + " is served at " + request->path + "\n"};
 }
 
 void Server::Answer(Connection& connection, const Response& response,

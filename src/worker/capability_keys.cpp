@@ -5,16 +5,22 @@
 
 namespace mc::worker {
 
-CapabilityFlags CapabilityFlagsOf(const Device& device) {
+CapabilityFlags CapabilityFlagsOf(const std::function<bool(std::string_view)>& attribute_true) {
   CapabilityFlags flags{};
   for (std::size_t i = 0; i < kCapabilityKeys.size(); ++i) {
     const CapabilityKey& key = kCapabilityKeys[i];
     for (std::size_t j = 0; j < key.attribute_count; ++j) {
-      const AttributeValue* value = device.Attribute(std::string(key.attributes[j]));
-      if (value && std::holds_alternative<bool>(*value) && std::get<bool>(*value)) flags[i] = true;
+      if (attribute_true(key.attributes[j])) flags[i] = true;
     }
   }
   return flags;
+}
+
+CapabilityFlags CapabilityFlagsOf(const Device& device) {
+  return CapabilityFlagsOf([&device](std::string_view name) {
+    const AttributeValue* value = device.Attribute(std::string(name));
+    return value && std::holds_alternative<bool>(*value) && std::get<bool>(*value);
+  });
 }
 
 bool EncodesAnything(const CapabilityFlags& flags) {

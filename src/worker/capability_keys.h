@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <cstddef>
 #include <string_view>
 
@@ -40,6 +41,8 @@ using CapabilityFlags = std::array<bool, kCapabilityKeys.size()>;
 // CapabilityFlagsOf reads the table against a device's boolean attributes; an attribute the
 // device does not publish counts as false.
 CapabilityFlags CapabilityFlagsOf(const Device& device);
+// The same, for attributes known by name only (a device read back from its JSON form).
+CapabilityFlags CapabilityFlagsOf(const std::function<bool(std::string_view)>& attribute_true);
 
 // EncodesAnything says whether any encode key is true.
 bool EncodesAnything(const CapabilityFlags& flags);

@@ -59,18 +59,6 @@ bool CanLoad(const char* library) {
   return handle != nullptr;
 }
 
-// CudaIndexOf gives the GPU's place among the NVIDIA GPUs in PCI address order, which is
-// CUDA's ordinal under CUDA_DEVICE_ORDER=PCI_BUS_ID.
-int CudaIndexOf(const ProbeResult& probe, const std::string& pci_address) {
-  std::vector<std::string> addresses;
-  for (const DeviceReport& report : probe.reports) {
-    if (report.nvidia_facts) addresses.push_back(report.gpu.pci_address);
-  }
-  std::sort(addresses.begin(), addresses.end());
-  const auto found = std::find(addresses.begin(), addresses.end(), pci_address);
-  return found == addresses.end() ? 0 : static_cast<int>(found - addresses.begin());
-}
-
 // An ffmpeg run of a step, with what it printed.
 struct FfmpegRun {
   SampledRun sampled;

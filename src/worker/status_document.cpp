@@ -65,7 +65,7 @@ nlohmann::ordered_json StatusDocument(const StatusInputs& inputs) {
   json["state"] = std::string(StateName(inputs.state.state));
   json["state_reason"] = inputs.state.reason;
   // Registration is the next part of the worker's work; until then it is never registered.
-  json["registration_state"] = "unregistered";
+  json["registration_state"] = inputs.registered ? "registered" : "unregistered";
   json["active_jobs"] = inputs.active_jobs;
   json["concurrency"] = inputs.concurrency.value;
   json["concurrency_bound_by"] = inputs.concurrency.bound_by;

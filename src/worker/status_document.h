@@ -65,6 +65,8 @@ struct StatusInputs {
   std::string generated_at;
   std::string hostname;
   std::string runner_name;
+  // Whether the worker's runner is registered with a PeerTube server.
+  bool registered = false;
   ProbeContract probe;
   // The NVIDIA architecture ("Ada"), empty where unknown.
   std::string generation;
@@ -75,6 +77,9 @@ struct StatusInputs {
   std::optional<SelfTestReport> self_test;
   Concurrency concurrency;
   StateDecision state;
+  // What the state was decided from, so that a running worker can decide again at once when
+  // one of its own facts changes (a job starts, an operator drains) without gathering.
+  StateSignals signals;
   std::int64_t active_jobs = 0;
   JobCounters jobs;
   std::optional<LastJobEvidence> last_job;

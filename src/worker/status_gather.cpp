@@ -178,7 +178,6 @@ StatusInputs GatherStatus(const GatherOptions& given, const ProbeResult& probe) 
     inputs.sessions.cap = inputs.probe.max_sessions;
     inputs.sessions.cap_source = "driver_class_table";
   }
-  signals.sessions_active = inputs.sessions.active;
   signals.sessions_cap = inputs.sessions.cap;
 
   Result<std::string> log = ReadKernelLog(options.kernel_log);
@@ -194,9 +193,14 @@ StatusInputs GatherStatus(const GatherOptions& given, const ProbeResult& probe) 
   resources.cpu_load_others = inputs.host.load_1m;
   resources.ram_mb = static_cast<double>(inputs.host.ram_available_mb.value_or(0));
   resources.disk_gb = inputs.host.disk_free_gb.value_or(0);
+  // The sessions the worker's own jobs hold are theirs to use; only other users' count
+  // against the cap.
+  const std::int64_t others_sessions =
+      std::max<std::int64_t>(0, inputs.sessions.active - options.live.sessions_held);
+  inputs.sessions.active = std::max(inputs.sessions.active, options.live.sessions_held);
   if (inputs.sessions.cap) {
-    resources.sessions_free = static_cast<double>(*inputs.sessions.cap - config.sessions_reserve -
-                                                  inputs.sessions.active);
+    resources.sessions_free =
+        static_cast<double>(*inputs.sessions.cap - config.sessions_reserve - others_sessions);
   }
   resources.vram_free_mb = vram_free_mb;
   resources.costs = options.costs;
@@ -204,11 +208,26 @@ StatusInputs GatherStatus(const GatherOptions& given, const ProbeResult& probe) 
     resources.costs.vram_mb = *options.self_test->pipeline_vram_mb;
   resources.configured_max = config.concurrency_max;
   inputs.concurrency = ResolveConcurrency(resources);
+  if (options.live.concurrency_hint && *options.live.concurrency_hint < inputs.concurrency.value) {
+    inputs.concurrency.value = *options.live.concurrency_hint;
+    inputs.concurrency.bound_by = "pool";
+  }
+  signals.sessions_active = inputs.sessions.active;
+  signals.drain_requested = options.live.drain_requested;
+  signals.drain_timed_out = options.live.drain_timed_out;
+  signals.enable_requested = options.live.enable_requested;
+  signals.active_jobs = options.live.active_jobs;
+  signals.last_job_evidence_ok = options.live.last_job_evidence_ok;
+  inputs.active_jobs = options.live.active_jobs;
+  inputs.registered = options.live.registered;
+  inputs.jobs = options.live.jobs;
+  inputs.last_job = options.live.last_job;
 
   signals.self_test_ok =
       options.self_test ? std::optional<bool>(options.self_test->ok) : std::nullopt;
   signals.self_test_detail = options.self_test ? options.self_test->detail : "";
   signals.concurrency = inputs.concurrency.value;
+  inputs.signals = signals;
   inputs.state = NextState(options.previous, signals,
                            {.driver_min = config.driver_min,
                             .vram_floor_mb = config.vram_floor_mb,

@@ -16,6 +16,22 @@
 
 namespace mc::worker {
 
+struct LiveFacts {
+  bool registered = false;
+  bool drain_requested = false;
+  bool drain_timed_out = false;
+  bool enable_requested = false;
+  // The pool's concurrency hint; the resources still bound it.
+  std::optional<std::int64_t> concurrency_hint;
+  std::int64_t active_jobs = 0;
+  // The encode sessions this worker's own wrappers hold now.
+  std::int64_t sessions_held = 0;
+  std::optional<bool> last_job_evidence_ok;
+  std::string last_job_evidence_detail;
+  JobCounters jobs;
+  std::optional<LastJobEvidence> last_job;
+};
+
 struct GatherOptions {
   WorkerConfig config;
   ProbeRequest probe;
@@ -29,6 +45,9 @@ struct GatherOptions {
   // of this GPU is read from there.
   std::string self_test_state_dir;
   JobCosts costs;
+  // What a running worker knows that the machine does not show: its operator's requests, its
+  // jobs and the session slots its wrappers hold. `worker status` leaves them as they are.
+  LiveFacts live;
 };
 
 // GatherStatus probes the GPU and reads everything else.

@@ -36,8 +36,8 @@ Result<std::unique_ptr<StatusServer>> StatusServer::Start(ServeOptions options) 
                           .content_type = "text/plain; version=0.0.4; charset=utf-8",
                           .body = current->metrics_text};
   };
-  Result<std::unique_ptr<http::Server>> server =
-      http::Server::Start(status->options_.listen, std::move(routes));
+  Result<std::unique_ptr<http::Server>> server = http::Server::Start(
+      status->options_.listen, std::move(routes), {}, status->options_.actions);
   if (!server) return Error{"--listen: " + server.error(), server.error_code()};
   status->server_ = std::move(*server);
   status->gatherer_ = std::thread([raw = status.get()] { raw->GatherLoop(); });
@@ -56,6 +56,15 @@ StatusServer::~StatusServer() {
   if (gatherer_.joinable()) gatherer_.join();
 }
 
+void StatusServer::Refresh(bool probe) {
+  {
+    const std::lock_guard lock(mutex_);
+    refresh_ = true;
+    refresh_probe_ = refresh_probe_ || probe;
+  }
+  stop_requested_.notify_all();
+}
+
 std::shared_ptr<const StatusServer::Rendering> StatusServer::Current() const {
   const std::lock_guard lock(mutex_);
   return current_;
@@ -70,10 +79,15 @@ void StatusServer::GatherLoop() {
   while (true) {
     {
       std::unique_lock lock(mutex_);
-      if (stop_requested_.wait_for(lock, plan.after, [this] { return stopping_; })) return;
+      stop_requested_.wait_for(lock, plan.after, [this] { return stopping_ || refresh_; });
+      if (stopping_) return;
+      if (refresh_probe_) plan.full_probe = true;
+      refresh_ = false;
+      refresh_probe_ = false;
     }
     GatherOptions gather = options_.gather;
     gather.previous = previous;
+    if (options_.live) gather.live = options_.live();
     const bool probing = plan.full_probe || !probe;
     if (probing) {
       probe = ProbeGpus(gather.probe);
@@ -82,6 +96,7 @@ void StatusServer::GatherLoop() {
     const StatusInputs inputs = GatherStatus(gather, *probe);
     last_counters = Clock::now();
     previous = inputs.state.state;
+    if (options_.gathered) options_.gathered(*probe, inputs, probing);
     auto rendering = std::make_shared<const Rendering>(
         Rendering{.status_json = StatusDocument(inputs).dump(2) + "\n",
                   .metrics_text = PrometheusText(inputs)});

@@ -28,6 +28,12 @@ struct ServeOptions {
   std::string listen = kDefaultStatusAddress;
   // Where the gatherer says what it did ("worker serve: probed ...").
   std::function<void(const std::string&)> log = [](const std::string&) {};
+  // A running worker's own facts, read before each gathering; absent for `worker serve`.
+  std::function<LiveFacts()> live;
+  // Told of each gathering, with the probe it used and whether that probe is new.
+  std::function<void(const ProbeResult&, const StatusInputs&, bool probed)> gathered;
+  // POST paths served beside /status and /metrics (the worker's control API).
+  http::Actions actions;
 };
 
 class StatusServer {
@@ -41,6 +47,10 @@ class StatusServer {
 
   // The address it listens on, as bound: "127.0.0.1:9464".
   std::string address() const { return server_->address(); }
+
+  // Refresh gathers again now: the counters, or a full probe when `probe` is true, so that
+  // the document shows a change of the worker's own facts (a drain) at once.
+  void Refresh(bool probe = false);
 
  private:
   // A rendering of one gathering, shared with the server's thread while a newer one is made.
@@ -57,6 +67,8 @@ class StatusServer {
   mutable std::mutex mutex_;
   std::condition_variable stop_requested_;
   bool stopping_ = false;
+  bool refresh_ = false;
+  bool refresh_probe_ = false;
   std::shared_ptr<const Rendering> current_;
   std::unique_ptr<http::Server> server_;
   std::thread gatherer_;

@@ -55,6 +55,9 @@ StateDecision NextState(WorkerState previous, const StateSignals& s, const State
         "on the CPU"};
   }
   if (s.drain_requested) {
+    if (s.active_jobs > 0 && s.drain_timed_out)
+      return {kDrained, "the drain timed out with " + std::to_string(s.active_jobs) +
+                            " jobs still running; they are left to finish"};
     if (s.active_jobs > 0)
       return {kDraining, "draining as asked; " + std::to_string(s.active_jobs) + " jobs to finish"};
     return {kDrained, "drained as asked; no job is running"};

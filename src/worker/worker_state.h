@@ -43,6 +43,9 @@ struct StateSignals {
   // Whether the last job finished without hardware evidence; absent before the first job.
   std::optional<bool> last_job_evidence_ok;
   bool drain_requested = false;
+  // The drain ran past its timeout with jobs still running: DRAINED all the same, so that the
+  // pool stops waiting, while the jobs run on.
+  bool drain_timed_out = false;
   // The operator's `enable`, which is what leaves OFFLINE.
   bool enable_requested = false;
   std::int64_t active_jobs = 0;

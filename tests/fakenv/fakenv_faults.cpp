@@ -42,11 +42,28 @@ std::optional<Faults> ParseFaults(std::string_view text, std::string_view* unkno
   return faults;
 }
 
+// FaultText is FAKENV_FAULT, else what the file FAKENV_FAULT_FILE holds when the process
+// starts: a test writes that file to make the stand-in fail from the next process on, as a GPU
+// fails in the middle of a worker's life.
+std::string FaultText() {
+  if (const char* text = std::getenv("FAKENV_FAULT"); text && *text) return text;
+  const char* path = std::getenv("FAKENV_FAULT_FILE");
+  if (!path || !*path) return "";
+  std::FILE* file = std::fopen(path, "r");
+  if (!file) return "";
+  char buffer[256] = {};
+  const std::size_t got = std::fread(buffer, 1, sizeof buffer - 1, file);
+  std::fclose(file);
+  std::string text(buffer, got);
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  return text;
+}
+
 const Faults& CurrentFaults() {
   static const Faults faults = [] {
-    const char* text = std::getenv("FAKENV_FAULT");
+    const std::string text = FaultText();
     std::string_view unknown;
-    std::optional<Faults> parsed = ParseFaults(text ? text : "", &unknown);
+    std::optional<Faults> parsed = ParseFaults(text, &unknown);
     if (!parsed) {
       std::fprintf(stderr, "fakenv: FAKENV_FAULT names a fault the stand-in does not know: %s\n",
                    std::string(unknown).c_str());

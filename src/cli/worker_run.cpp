@@ -1,0 +1,270 @@
+#include "cli/worker_run.h"
+
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include "pipeline/probe_pipeline.h"
+#include "worker/local_socket.h"
+#include "worker/probe_contract.h"
+#include "worker/registration.h"
+#include "worker/runner_config.h"
+#include "worker/runner_supervisor.h"
+#include "worker/self_test_state.h"
+#include "worker/worker_daemon.h"
+
+namespace mc {
+namespace fs = std::filesystem;
+
+namespace {
+
+void Log(const std::string& line) { std::cerr << line + "\n"; }
+
+// Resolve finds a program on PATH as execvp would; a name with a slash is taken as it is.
+std::string Resolve(const std::string& program) {
+  if (program.find('/') != std::string::npos) return program;
+  const char* path = getenv("PATH");
+  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+  std::size_t start = 0;
+  while (start <= dirs.size()) {
+    const std::size_t end = std::min(dirs.find(':', start), dirs.size());
+    const fs::path candidate = fs::path(dirs.substr(start, end - start)) / program;
+    if (access(candidate.c_str(), X_OK) == 0) return candidate.string();
+    start = end + 1;
+  }
+  return program;
+}
+
+std::string SelfPath() {
+  char buffer[PATH_MAX];
+  const ssize_t n = readlink("/proc/self/exe", buffer, sizeof buffer - 1);
+  return n > 0 ? std::string(buffer, static_cast<std::size_t>(n)) : "media-capabilities";
+}
+
+// The self-test gate: a green report this young is taken, else the test runs now. Nothing
+// is registered or started on a GPU that has not passed it.
+std::optional<worker::SelfTestReport> SelfTestGate(const WorkerRunOptions& options,
+                                                   const ProbeResult& probe,
+                                                   const worker::ProbeContract& contract) {
+  const std::string device =
+      contract.devices.empty() ? options.gather.config.gpu : contract.devices[0].name;
+  const std::string path = worker::SelfTestStatePath(options.state_dir, device);
+  if (options.self_test_max_age.count() > 0) {
+    Result<worker::SelfTestReport> saved =
+        worker::LoadSelfTest(path, std::chrono::system_clock::now());
+    if (saved && saved->ok && saved->age_seconds &&
+        *saved->age_seconds <= options.self_test_max_age.count()) {
+      Log("worker run: taking the self-test of " + saved->ts);
+      return *saved;
+    }
+  }
+  Log("worker run: running the self-test on " + device);
+  worker::SelfTestOptions test = options.self_test;
+  std::string scratch = (fs::temp_directory_path() / "media-capabilities-self-test.XXXXXX").string();
+  if (mkdtemp(scratch.data()) == nullptr) return std::nullopt;
+  test.scratch_dir = scratch;
+  worker::SelfTestReport report = worker::RunSelfTest(probe, contract, test);
+  std::error_code ignored;
+  fs::remove_all(scratch, ignored);
+  if (Result<void> saved = worker::SaveSelfTest(path, report); !saved)
+    Log("worker run: the self-test's report was not kept: " + saved.error());
+  return report;
+}
+
+Result<worker::Registration> EnsureRegistered(const WorkerRegisterOptions& options) {
+  const std::string path = worker::RegistrationPath(options.state_dir);
+  Result<worker::Registration> existing = worker::LoadRegistration(path);
+  std::string url = options.server_url;
+  while (!url.empty() && url.back() == '/') url.pop_back();
+  if (existing) {
+    if (!url.empty() && existing->server_url != url)
+      return Conflict("this worker is registered with " + existing->server_url + ", not " + url +
+                      " (remove " + path + " to register anew)");
+    return existing;
+  }
+  if (!existing.failure().IsNotFound()) return existing.failure();
+  if (options.registration_token_file.empty())
+    return NotFound("the worker is not registered yet: give --url and --registration-token-file");
+  if (url.empty()) return InvalidInput("--url is needed to register");
+  Result<std::string> token = worker::ReadTokenFile(options.registration_token_file);
+  if (!token) return token.failure();
+  Result<worker::Registration> registration =
+      worker::RegisterRunner({.server_url = url,
+                              .registration_token = *token,
+                              .runner_name = options.runner_name,
+                              .description = options.description});
+  if (!registration) return registration.failure();
+  if (Result<void> saved = worker::SaveRegistration(path, *registration); !saved)
+    return saved.failure();
+  Log("worker: registered with " + url + " as " + registration->runner_name + " (runner " +
+      std::to_string(registration->runner_id) + ")");
+  return registration;
+}
+
+}  // namespace
+
+int RunWorkerRegister(const WorkerRegisterOptions& options) {
+  Result<worker::Registration> registration = EnsureRegistered(options);
+  if (!registration) {
+    std::cerr << "worker register: " << registration.error() << "\n";
+    return 1;
+  }
+  std::cout << "registered with " << registration->server_url << " as "
+            << registration->runner_name << " (runner " << registration->runner_id << ")\n";
+  return 0;
+}
+
+int RunWorkerRun(WorkerRunOptions options) {
+  // SIGTERM and SIGINT are blocked before any thread starts, and waited for at the end.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
+  std::error_code error;
+  fs::create_directories(options.state_dir, error);
+
+  const ProbeResult probe = ProbeGpus(options.gather.probe);
+  const worker::ProbeContract contract =
+      worker::ContractFor(probe, {options.gather.config.gpu, options.gather.config.probe_module});
+  const std::optional<worker::SelfTestReport> self_test = SelfTestGate(options, probe, contract);
+  if (!self_test || !self_test->ok) {
+    std::cerr << "worker run: GPU_UNAVAILABLE: the self-test failed"
+              << (self_test ? ": " + self_test->detail : std::string()) << "; nothing registered, "
+              << "no runner started\n";
+    return 3;
+  }
+  const std::string device = contract.devices[0].name;
+  const std::string runner_name = options.gather.config.runner_name.empty()
+                                      ? [] {
+                                          char host[256] = {};
+                                          gethostname(host, sizeof host - 1);
+                                          return std::string(host);
+                                        }() + ":" + device
+                                      : options.gather.config.runner_name;
+  Result<worker::Registration> registration =
+      EnsureRegistered({.state_dir = options.state_dir,
+                        .server_url = options.server_url,
+                        .registration_token_file = options.registration_token_file,
+                        .runner_name = runner_name,
+                        .description = options.description});
+  if (!registration) {
+    std::cerr << "worker run: " << registration.error() << "\n";
+    return 1;
+  }
+  std::string control_token;
+  if (!options.control_token_file.empty()) {
+    Result<std::string> token = worker::ReadTokenFile(options.control_token_file);
+    if (!token) {
+      std::cerr << "worker run: --control-token-file: " << token.error() << "\n";
+      return 2;
+    }
+    control_token = *token;
+  }
+
+  worker::GatherOptions gather = options.gather;
+  gather.self_test = *self_test;
+  // From here on the worker has threads: queries run in a query batch.
+  gather.probe.query.fork_from_caller = false;
+  gather.config.ffmpeg = Resolve(gather.config.ffmpeg);
+  Result<std::unique_ptr<worker::WorkerDaemon>> daemon =
+      worker::WorkerDaemon::Start({.gather = gather,
+                                   .state_dir = options.state_dir,
+                                   .status_listen = options.status_listen,
+                                   .control_token = control_token,
+                                   .gate_listen = options.gate_listen,
+                                   .server_url = registration->server_url,
+                                   .ffprobe = Resolve(options.ffprobe),
+                                   .drain_timeout = options.drain_timeout,
+                                   .registered = true,
+                                   .log = Log});
+  if (!daemon) {
+    std::cerr << "worker run: " << daemon.error() << "\n";
+    return 1;
+  }
+  (*daemon)->WaitGathered(std::chrono::seconds(120));
+  Log("worker run: status on " + (*daemon)->status_address() + ", gate on " +
+      (*daemon)->gate_address() + ", socket " + (*daemon)->socket_path());
+
+  // The runner: its folders under the state directory, its ffmpeg and ffprobe the wrapper.
+  const fs::path runner_root = fs::path(options.state_dir) / "runner";
+  const fs::path bin = fs::path(options.state_dir) / "bin";
+  fs::create_directories(bin, error);
+  for (const char* name : {"ffmpeg", "ffprobe"}) {
+    fs::remove(bin / name, error);
+    fs::create_symlink(SelfPath(), bin / name, error);
+    if (error) {
+      std::cerr << "worker run: cannot link " << (bin / name) << ": " << error.message() << "\n";
+      return 1;
+    }
+  }
+  const worker::WorkerConfig& config = gather.config;
+  const std::optional<std::int64_t> cap =
+      self_test->sessions_cap ? self_test->sessions_cap : contract.max_sessions;
+  std::int64_t most = cap ? std::max<std::int64_t>(1, *cap - config.sessions_reserve) : 8;
+  if (config.concurrency_max) most = std::min(most, *config.concurrency_max);
+  const std::string runner_id = "gpu-" + device;
+  const std::string gate_url = "http://" + (*daemon)->gate_address();
+  if (Result<void> written = worker::WritePrivateFile(
+          worker::RunnerConfigPath((runner_root / "config").string(), runner_id),
+          worker::RunnerConfigToml({.concurrency = most,
+                                    .url = gate_url,
+                                    .runner_name = registration->runner_name,
+                                    .runner_token = registration->runner_token}));
+      !written) {
+    std::cerr << "worker run: the runner's configuration: " << written.error() << "\n";
+    return 1;
+  }
+  worker::RunnerSupervisor runner(
+      {.command = options.runner_command,
+       .id = runner_id,
+       .working_dir = runner_root.string(),
+       .log_path = (fs::path(options.state_dir) / "runner.log").string(),
+       .environment = {{"FFMPEG_PATH", (bin / "ffmpeg").string()},
+                       {"FFPROBE_PATH", (bin / "ffprobe").string()},
+                       {"PT_WORKER_SOCKET", (*daemon)->socket_path()},
+                       {"PT_WORKER_FFMPEG", config.ffmpeg},
+                       {"PT_WORKER_FFPROBE", Resolve(options.ffprobe)},
+                       {"CUDA_DEVICE_ORDER", "PCI_BUS_ID"},
+                       {"XDG_CONFIG_HOME", (runner_root / "config").string()},
+                       {"XDG_CACHE_HOME", (runner_root / "cache").string()},
+                       {"XDG_DATA_HOME", (runner_root / "data").string()}},
+       .log = Log});
+
+  int received = 0;
+  sigwait(&stop_signals, &received);
+  Log(std::string("worker run: ") + (received == SIGTERM ? "SIGTERM" : "SIGINT") +
+      "; draining before the runner stops");
+  (*daemon)->Drain();
+  if (!(*daemon)->WaitIdle(options.drain_timeout))
+    Log("worker run: the drain timed out; the runner is stopped with its jobs, which PeerTube "
+        "puts back");
+  runner.Stop();
+  daemon->reset();
+  Log("worker run: stopped");
+  return 0;
+}
+
+int RunWorkerControl(const std::string& state_dir, const worker::BrokerRequest& request,
+                     const std::string& name) {
+  const std::string path = worker::LocalSocketPath(state_dir);
+  Result<worker::LocalClient> client = worker::LocalClient::Connect(path);
+  if (!client) {
+    std::cerr << "worker " << name << ": " << client.error() << "\n";
+    return 1;
+  }
+  Result<worker::BrokerAnswer> answer = client->Ask(request, std::chrono::seconds(10));
+  if (!answer) {
+    std::cerr << "worker " << name << ": " << answer.error() << "\n";
+    return 1;
+  }
+  std::cout << answer->state << ": " << answer->message << "\n";
+  return answer->ok ? 0 : 1;
+}
+
+}  // namespace mc

@@ -1,0 +1,51 @@
+// `media-capabilities worker run|register|drain|enable|concurrency|eligibility|state`: the
+// worker of one GPU in PeerTube's path (docs/worker.md, "Running the worker").
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "worker/broker_protocol.h"
+#include "worker/self_test.h"
+#include "worker/status_gather.h"
+
+namespace mc {
+
+struct WorkerRunOptions {
+  worker::GatherOptions gather;
+  worker::SelfTestOptions self_test;
+  std::string state_dir;
+  // The PeerTube server; with a registration token file, the worker registers first.
+  std::string server_url;
+  std::string registration_token_file;
+  std::string description;
+  // The official runner's command line up to its own arguments.
+  std::vector<std::string> runner_command;
+  std::string gate_listen;
+  std::string status_listen;
+  std::string control_token_file;
+  std::chrono::seconds drain_timeout{1800};
+  // A green self-test this young is taken instead of running one; 0 always runs one.
+  std::chrono::seconds self_test_max_age{0};
+  std::string ffprobe = "ffprobe";
+};
+
+int RunWorkerRun(WorkerRunOptions options);
+
+struct WorkerRegisterOptions {
+  std::string state_dir;
+  std::string server_url;
+  std::string registration_token_file;
+  std::string runner_name;
+  std::string description;
+};
+
+int RunWorkerRegister(const WorkerRegisterOptions& options);
+
+// RunWorkerControl sends one request to the worker of `state_dir` and prints its answer.
+int RunWorkerControl(const std::string& state_dir, const worker::BrokerRequest& request,
+                     const std::string& name);
+
+}  // namespace mc

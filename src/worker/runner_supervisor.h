@@ -1,0 +1,66 @@
+// RunnerSupervisor keeps the official PeerTube runner running as the worker's child: it
+// starts it in a session of its own, restarts it with a growing pause when it dies, and stops
+// it on request. The runner has no pause of its own; the worker pauses it at the admission
+// gate instead, so the runner is only ever stopped when the worker itself stops.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace mc::worker {
+
+struct RunnerOptions {
+  // The runner's command line up to its own arguments: {"peertube-runner"} as npm installs
+  // it, or {"node", ".../peertube-runner.js"}.
+  std::vector<std::string> command;
+  // The runner's --id: its configuration, socket and work directory are named after it.
+  std::string id;
+  // Where it runs; its log is appended to `log_path`.
+  std::string working_dir;
+  std::string log_path;
+  // Variables set on top of the worker's own environment.
+  std::map<std::string, std::string> environment;
+  // The pause after the first death, doubled after each quick death up to the most; a run
+  // that lasted `healthy_after` starts the pause from the beginning again.
+  std::chrono::milliseconds first_pause{1000};
+  std::chrono::milliseconds most_pause{60000};
+  std::chrono::milliseconds healthy_after{60000};
+  std::function<void(const std::string&)> log = [](const std::string&) {};
+};
+
+class RunnerSupervisor {
+ public:
+  explicit RunnerSupervisor(RunnerOptions options);
+  // Stops the runner (Stop) if it still runs.
+  ~RunnerSupervisor();
+  RunnerSupervisor(const RunnerSupervisor&) = delete;
+  RunnerSupervisor& operator=(const RunnerSupervisor&) = delete;
+
+  // The runner's pid now, or 0 between two runs.
+  int pid() const;
+  // How many times it was started.
+  int starts() const;
+  // Stop sends SIGTERM (on which the runner aborts what it still runs, so the caller drains
+  // first), waits up to `grace`, then kills what is left of its session.
+  void Stop(std::chrono::milliseconds grace = std::chrono::seconds(10));
+
+ private:
+  void Loop();
+  int Spawn();
+
+  RunnerOptions options_;
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  bool stopping_ = false;
+  int pid_ = 0;
+  int starts_ = 0;
+  std::thread thread_;
+};
+
+}  // namespace mc::worker

@@ -1,0 +1,395 @@
+#!/usr/bin/env python3
+"""The worker in PeerTube's path, end to end on real parts.
+
+A real PeerTube server (with real PostgreSQL and Redis) and the real official runner, started
+by `media-capabilities worker run` on the stand-in NVIDIA GPU of tests/fakenv, which really
+encodes; Debian's real ffmpeg under the worker's wrapper, with an argv recorder between them.
+Each case below prints what it checked and fails the run with the reason when a check fails.
+
+    worker_e2e.py --build BUILD --kit KIT --cache CACHE [--case NAME ...]
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+RECORD = os.path.join(REPO, "tests/fakenv/records/ada-geforce-rtx4090.json")
+GPU = "0000:01:00.0"
+PENDING, PROCESSING, COMPLETED, ERRORED, WAITING = 1, 2, 3, 4, 5
+
+
+class Failure(Exception):
+    pass
+
+
+def check(condition, message):
+    if not condition:
+        raise Failure(message)
+    print("  ok: " + message, flush=True)
+
+
+def wait_for(what, predicate, timeout, interval=0.5):
+    deadline = time.time() + timeout
+    last = None
+    while time.time() < deadline:
+        last = predicate()
+        if last:
+            return last
+        time.sleep(interval)
+    raise Failure(f"timed out after {timeout} s waiting for {what}")
+
+
+class PeerTube:
+    """The admin side of the real server: its REST API, as an admin uses it."""
+
+    def __init__(self, url, user, password):
+        self.url = url
+        client = self.call("GET", "/api/v1/oauth-clients/local")
+        form = urllib.parse.urlencode({
+            "client_id": client["client_id"], "client_secret": client["client_secret"],
+            "grant_type": "password", "response_type": "code",
+            "username": user, "password": password}).encode()
+        self.token = self.call("POST", "/api/v1/users/token", form,
+                               {"Content-Type": "application/x-www-form-urlencoded"})["access_token"]
+
+    def call(self, method, path, body=None, headers=None):
+        request = urllib.request.Request(self.url + path, data=body, method=method,
+                                         headers=dict(headers or {}))
+        if getattr(self, "token", None):
+            request.add_header("Authorization", "Bearer " + self.token)
+        with urllib.request.urlopen(request, timeout=60) as response:
+            text = response.read()
+            return json.loads(text) if text else None
+
+    def registration_token(self):
+        return self.call("GET", "/api/v1/runners/registration-tokens")["data"][0]["registrationToken"]
+
+    def upload(self, path, name):
+        boundary = uuid.uuid4().hex
+        with open(path, "rb") as f:
+            data = f.read()
+        parts = []
+        for key, value in (("channelId", "1"), ("name", name), ("privacy", "1")):
+            parts.append(f"--{boundary}\r\nContent-Disposition: form-data; name=\"{key}\"\r\n\r\n{value}\r\n".encode())
+        parts.append(f"--{boundary}\r\nContent-Disposition: form-data; name=\"videofile\"; filename=\"{name}.mp4\"\r\n"
+                     f"Content-Type: video/mp4\r\n\r\n".encode() + data + b"\r\n")
+        parts.append(f"--{boundary}--\r\n".encode())
+        answer = self.call("POST", "/api/v1/videos/upload", b"".join(parts),
+                           {"Content-Type": "multipart/form-data; boundary=" + boundary})
+        return answer["video"]["uuid"]
+
+    def jobs(self, video_uuid):
+        data = self.call("GET", "/api/v1/runners/jobs?count=100&sort=createdAt")["data"]
+        return [j for j in data if (j.get("privatePayload") or {}).get("videoUUID") == video_uuid]
+
+    def video(self, video_uuid):
+        return self.call("GET", "/api/v1/videos/" + video_uuid)
+
+    def runners(self):
+        return self.call("GET", "/api/v1/runners?count=100")["data"]
+
+
+class Worker:
+    """One `worker run` on one stand-in GPU, as an operator starts it."""
+
+    def __init__(self, args, root, name, server, registration_file, fault_file, argv_log):
+        self.dir = os.path.join(root, name)
+        os.makedirs(self.dir)
+        self.state = os.path.join(self.dir, "state")
+        self.log_path = os.path.join(self.dir, "worker.log")
+        self.control_token = uuid.uuid4().hex
+        token_file = os.path.join(self.dir, "control-token")
+        with open(token_file, "w") as f:
+            f.write(self.control_token + "\n")
+        os.chmod(token_file, 0o600)
+        env = dict(os.environ, MEDIA_CAP_BUILD=args.build, FAKENV_FAULT_FILE=fault_file,
+                   ARGV_LOG=argv_log, REAL_FFMPEG="/usr/bin/ffmpeg")
+        env.pop("FAKENV_FAULT", None)
+        command = [os.path.join(REPO, "tests/fakenv/run-on"), RECORD, "--",
+                   os.path.join(args.build, "media-capabilities"), "worker", "run",
+                   "--gpu", GPU, "--state-dir", self.state, "--url", server,
+                   "--registration-token-file", registration_file,
+                   "--runner", "node " + args.runner_js,
+                   "--gate-listen", "127.0.0.1:0", "--listen", "127.0.0.1:0",
+                   "--control-token-file", token_file, "--ffmpeg",
+                   os.path.join(REPO, "tests/peertube/record-argv"),
+                   "--self-test-max-age", "3600", "--drain-timeout", "900",
+                   "--runner-name", "e2e:" + name]
+        self.log = open(self.log_path, "w")
+        self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, env=env,
+                                        start_new_session=True)
+        line = wait_for("the worker's addresses in its log", self.addresses, 240, 1)
+        self.status_url = "http://" + line[0]
+
+    def addresses(self):
+        if self.process.poll() is not None:
+            raise Failure(f"the worker exited with {self.process.returncode}: {self.tail()}")
+        with open(self.log_path) as f:
+            found = re.search(r"worker run: status on (\S+), gate on (\S+),", f.read())
+        return (found.group(1), found.group(2)) if found else None
+
+    def tail(self):
+        with open(self.log_path) as f:
+            return f.read()[-3000:]
+
+    def status(self):
+        with urllib.request.urlopen(self.status_url + "/status", timeout=10) as response:
+            return json.loads(response.read())
+
+    def control(self, verb, body=""):
+        request = urllib.request.Request(self.status_url + "/" + verb, data=body.encode(),
+                                         method="POST",
+                                         headers={"Authorization": "Bearer " + self.control_token})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return json.loads(error.read() or b"{}") | {"http_status": error.code}
+
+    def cli(self, *words):
+        return subprocess.run([os.path.join(ARGS.build, "media-capabilities"), "worker", *words,
+                               "--state-dir", self.state], capture_output=True, text=True, timeout=30)
+
+    def runner_pid(self):
+        out = subprocess.run(["pgrep", "-f", "peertube-runner.js --id gpu-"], capture_output=True,
+                             text=True).stdout.split()
+        return int(out[0]) if out else None
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        self.log.close()
+
+
+def make_clip(path, seconds, size="1280x720"):
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i",
+                    f"testsrc2=size={size}:rate=30:duration={seconds}", "-f", "lavfi", "-i",
+                    f"sine=frequency=440:duration={seconds}", "-c:v", "libx264", "-preset",
+                    "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", path],
+                   check=True)
+
+
+def all_completed(peertube, video):
+    jobs = peertube.jobs(video)
+    return jobs if jobs and all(j["state"]["id"] == COMPLETED for j in jobs) else None
+
+
+def job_argv_lines(argv_log):
+    if not os.path.exists(argv_log):
+        return []
+    with open(argv_log) as f:
+        # The jobs' ffmpeg runs in the runner's work directory; the self-test's elsewhere.
+        return [line for line in f if "/transcoding\t" in line.split("\t")[0] + "\t"]
+
+
+def case_upload(peertube, worker, root, argv_log):
+    print("case: an upload is transcoded on the GPU, every rendition, with evidence", flush=True)
+    clip = os.path.join(root, "upload.mp4")
+    make_clip(clip, 5)
+    video = peertube.upload(clip, "e2e-upload")
+    jobs = wait_for("every job of the upload to complete", lambda: all_completed(peertube, video), 420, 1)
+    check(len(jobs) == 8, f"the upload made 8 jobs (web video and HLS at 720, 480, 360, 240): {len(jobs)}")
+    check(all(j["runner"]["name"] == "e2e:gpu0" for j in jobs), "every job ran on the worker's runner")
+    info = wait_for("the video to be published", lambda: (v := peertube.video(video))["state"]["id"] == 1 and v, 60)
+    web = sorted((f["resolution"]["id"] for f in info["files"]), reverse=True)
+    hls = sorted((f["resolution"]["id"] for p in info["streamingPlaylists"] for f in p["files"]), reverse=True)
+    check(web == [720, 480, 360, 240], f"web videos at every resolution: {web}")
+    check(hls == [720, 480, 360, 240], f"HLS at every resolution: {hls}")
+    for f in info["files"]:
+        probe = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
+                                "stream=codec_name,height", "-of", "json", f["fileUrl"]],
+                               capture_output=True, text=True, timeout=60)
+        stream = json.loads(probe.stdout)["streams"][0]
+        check(stream["codec_name"] == "h264" and stream["height"] == f["resolution"]["id"],
+              f"the served {f['resolution']['id']}p file plays as H.264 of that height")
+    lines = job_argv_lines(argv_log)
+    check(len(lines) >= 8, f"the argv log holds the jobs' ffmpeg runs: {len(lines)}")
+    check(not any("libx264" in line for line in lines), "no job's ffmpeg ran libx264")
+    check(all("h264_nvenc" in line for line in lines), "every job's ffmpeg ran h264_nvenc")
+    status = worker.status()
+    check(status["jobs"]["completed"] >= 8 and status["jobs"]["failed"] == 0,
+          f"the worker counts the jobs: {status['jobs']}")
+    check(status["hw_evidence_last_job"] and status["hw_evidence_last_job"]["ok"],
+          f"the last job had hardware evidence: {status['hw_evidence_last_job']}")
+
+
+def case_drain(peertube, worker, root, argv_log):
+    print("case: a drain lets the running job finish and takes no new one; enable takes them", flush=True)
+    clip = os.path.join(root, "drain.mp4")
+    make_clip(clip, 20)
+    video = peertube.upload(clip, "e2e-drain")
+    wait_for("the root job to run", lambda: any(j["state"]["id"] == PROCESSING for j in peertube.jobs(video)), 120, 0.3)
+    answer = worker.cli("drain")
+    check(answer.returncode == 0 and answer.stdout.startswith("DRAINING"), f"worker drain: {answer.stdout.strip()}")
+    root_job = wait_for("the running job to complete", lambda: next(
+        (j for j in peertube.jobs(video) if j["state"]["id"] == COMPLETED), None), 300, 0.5)
+    check(root_job["type"] == "vod-web-video-transcoding", "the job that ran finished")
+    time.sleep(12)
+    jobs = peertube.jobs(video)
+    pending = [j for j in jobs if j["state"]["id"] == PENDING]
+    check(len(pending) >= 1 and not any(j["state"]["id"] == PROCESSING for j in jobs),
+          f"while drained, {len(pending)} jobs stay pending and none runs")
+    check(worker.status()["state"] == "DRAINED", "the worker is DRAINED")
+    # One job at a time from now on: the concurrency takes effect on the next request.
+    check(worker.control("concurrency", "1")["ok"], "the control API set the concurrency to 1")
+    check(worker.control("enable").get("http_status") is None, "the control API enabled the worker")
+    most = 0
+    deadline = time.time() + 420
+    while time.time() < deadline:
+        jobs = peertube.jobs(video)
+        most = max(most, sum(1 for j in jobs if j["state"]["id"] == PROCESSING))
+        if jobs and all(j["state"]["id"] == COMPLETED for j in jobs):
+            break
+        time.sleep(0.3)
+    check(all(j["state"]["id"] == COMPLETED for j in peertube.jobs(video)), "after enable every job completed")
+    check(most <= 1, f"with concurrency 1, at most one job ran at once: {most}")
+    worker.control("concurrency", "auto")
+
+
+def case_gpu_fails(peertube, worker, root, argv_log, fault_file):
+    print("case: the GPU fails mid-job: the job fails with the worker's words, no CPU encode", flush=True)
+    with open(fault_file, "w") as f:
+        f.write("encode-fails-after:20\n")
+    clip = os.path.join(root, "fault.mp4")
+    make_clip(clip, 5)
+    video = peertube.upload(clip, "e2e-fault")
+    job = wait_for("the job to fail once", lambda: next(
+        (j for j in peertube.jobs(video) if j["failures"] >= 1), None), 180, 0.5)
+    check(job["state"]["id"] == PENDING, "PeerTube put the failed job back")
+    check("EncodePicture failed" in (job["error"] or "") or "GPU failed" in (job["error"] or ""),
+          f"the job's error carries the GPU's failure: {(job['error'] or '')[-200:]!r}")
+    status = wait_for("GPU_UNAVAILABLE", lambda: (s := worker.status())["state"] == "GPU_UNAVAILABLE" and s, 30)
+    check("GPU" in status["state_reason"], f"the reason says why: {status['state_reason']}")
+    time.sleep(8)
+    check(all(j["state"]["id"] != PROCESSING for j in peertube.jobs(video)), "the unavailable worker takes nothing")
+    check(not any("libx264" in line for line in job_argv_lines(argv_log)), "no CPU encode ran")
+    with open(fault_file, "w") as f:
+        f.write("")
+    answer = worker.cli("enable")
+    check(answer.returncode == 0, f"worker enable: {answer.stdout.strip()} {answer.stderr.strip()}")
+    wait_for("every job to complete after the GPU is mended", lambda: all_completed(peertube, video), 420, 1)
+    check(True, "the failed job completed once the GPU worked again")
+
+
+def case_runner_killed(peertube, worker, root, argv_log):
+    print("case: the runner killed mid-job: its ffmpeg goes with it, the runner comes back", flush=True)
+    clip = os.path.join(root, "kill.mp4")
+    make_clip(clip, 30)
+    video = peertube.upload(clip, "e2e-kill")
+    wait_for("the root job to run", lambda: any(j["state"]["id"] == PROCESSING and (j["progress"] or 0) > 0
+                                                 for j in peertube.jobs(video)), 180, 0.3)
+    pid = worker.runner_pid()
+    check(pid is not None, f"the runner runs (pid {pid})")
+    os.kill(pid, signal.SIGKILL)
+    time.sleep(1.0)
+    ffmpegs = subprocess.run(["pgrep", "-f", "h264_nvenc.*transcoding"], capture_output=True, text=True).stdout.split()
+    check(not ffmpegs, f"its ffmpeg is gone within a second: {ffmpegs}")
+    check(wait_for("the slots to be free", lambda: worker.status()["gpu"]["sessions"]["active"] == 0, 15),
+          "the session slot is free")
+    new_pid = wait_for("the runner to be back", lambda: (p := worker.runner_pid()) and p != pid and p, 30)
+    check(new_pid != pid, f"the runner is back (pid {new_pid})")
+    wait_for("every job to complete after the stall timeout", lambda: all_completed(peertube, video), 600, 2)
+    check(True, "the killed job completed after PeerTube's stall timeout")
+
+
+def case_no_gpu(args, peertube, root, registration_file):
+    print("case: on a machine with no GPU the worker registers nothing and starts no runner", flush=True)
+    empty = os.path.join(root, "no-gpu")
+    os.makedirs(os.path.join(empty, "sys"))
+    os.makedirs(os.path.join(empty, "dev"))
+    state = os.path.join(root, "no-gpu-state")
+    before = len(peertube.runners())
+    env = dict(os.environ, MEDIA_CAP_SYSFS_ROOT=os.path.join(empty, "sys"),
+               MEDIA_CAP_DEV_ROOT=os.path.join(empty, "dev"))
+    run = subprocess.run([os.path.join(args.build, "media-capabilities"), "worker", "run", "--gpu", "0",
+                          "--state-dir", state, "--url", peertube.url,
+                          "--registration-token-file", registration_file,
+                          "--runner", "node " + args.runner_js, "--gate-listen", "127.0.0.1:0",
+                          "--listen", "127.0.0.1:0"], capture_output=True, text=True, env=env, timeout=300)
+    check(run.returncode == 3 and "GPU_UNAVAILABLE" in run.stderr,
+          f"the worker stops GPU_UNAVAILABLE (exit {run.returncode}): {run.stderr.strip()[-300:]}")
+    check(not os.path.exists(os.path.join(state, "registration.json")), "it registered nothing")
+    check(len(peertube.runners()) == before, "PeerTube has no new runner")
+
+
+CASES = ["upload", "drain", "gpu-fails", "runner-killed", "no-gpu"]
+
+
+def main():
+    global ARGS
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--build", required=True)
+    parser.add_argument("--kit", required=True)
+    parser.add_argument("--cache", required=True)
+    parser.add_argument("--case", action="append", choices=CASES)
+    ARGS = args = parser.parse_args()
+    args.build = os.path.abspath(args.build)
+    args.runner_js = os.path.join(args.cache, "peertube/apps/peertube-runner/dist/peertube-runner.js")
+    cases = args.case or CASES
+    root = tempfile.mkdtemp(prefix="mc-peertube-e2e-", dir="/tmp")
+    os.chmod(root, 0o755)
+    pt_state = os.path.join(root, "peertube")
+    env = dict(os.environ, PG_PORT="25432", REDIS_PORT="26379")
+    subprocess.run([os.path.join(args.kit, "start.sh"), args.cache, pt_state], check=True, env=env,
+                   stdout=subprocess.DEVNULL)
+    worker = None
+    failed = None
+    try:
+        instance = dict(line.strip().split("=", 1) for line in open(os.path.join(pt_state, "instance.env")) if "=" in line)
+        peertube = PeerTube(instance["PEERTUBE_URL"], instance["PEERTUBE_ADMIN_USER"], instance["PEERTUBE_ADMIN_PASSWORD"])
+        registration_file = os.path.join(root, "registration-token")
+        with open(registration_file, "w") as f:
+            f.write(peertube.registration_token() + "\n")
+        os.chmod(registration_file, 0o600)
+        fault_file = os.path.join(root, "fault")
+        open(fault_file, "w").close()
+        argv_log = os.path.join(root, "argv.log")
+        if "no-gpu" in cases:
+            case_no_gpu(args, peertube, root, registration_file)
+        if set(cases) - {"no-gpu"}:
+            worker = Worker(args, root, "gpu0", peertube.url, registration_file, fault_file, argv_log)
+            for name in cases:
+                if name == "upload":
+                    case_upload(peertube, worker, root, argv_log)
+                elif name == "drain":
+                    case_drain(peertube, worker, root, argv_log)
+                elif name == "gpu-fails":
+                    case_gpu_fails(peertube, worker, root, argv_log, fault_file)
+                elif name == "runner-killed":
+                    case_runner_killed(peertube, worker, root, argv_log)
+    except (Failure, urllib.error.URLError, subprocess.CalledProcessError, KeyError) as error:
+        failed = error
+    finally:
+        if worker:
+            worker.stop()
+        subprocess.run([os.path.join(args.kit, "stop.sh"), pt_state], stdout=subprocess.DEVNULL)
+    if failed:
+        print(f"FAILED: {failed}", flush=True)
+        if worker:
+            print("--- worker log (end) ---\n" + worker.tail())
+        print(f"(everything is kept in {root})")
+        return 1
+    shutil.rmtree(root, ignore_errors=True)
+    print("all cases passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

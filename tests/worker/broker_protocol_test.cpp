@@ -1,0 +1,84 @@
+// The worker's local protocol: every request and answer survives its own JSON line, and a line
+// that is not one says what is wrong and where.
+#include "worker/broker_protocol.h"
+
+#include <gtest/gtest.h>
+
+namespace mc::worker {
+namespace {
+
+TEST(BrokerProtocol, EveryRequestReadsBackAsItWasWritten) {
+  WrapperRunReport report{.job_form = "hls",
+                          .output_height = 720,
+                          .output_fps = 30,
+                          .encode_sessions = 1,
+                          .encoder = "h264_nvenc",
+                          .exit_code = 0,
+                          .evidence_ok = true,
+                          .evidence = "nvml encUtil 40",
+                          .gpu_failure = "",
+                          .runner_died = false,
+                          .media_seconds = 5,
+                          .wall_seconds = 1.5,
+                          .cpu_seconds = 0.2,
+                          .width = 1280,
+                          .height = 720,
+                          .notes = {"a note"}};
+  const std::vector<BrokerRequest> requests = {
+      ContextRequest{},
+      AcquireRequest{.sessions = 2, .pid = 77, .job_form = "web-video", .output_height = 480},
+      FinishedRequest{.report = report},
+      RefusedRequest{.reason = "no H.264 encoder"},
+      DrainRequest{},
+      EnableRequest{},
+      ConcurrencyRequest{.value = 3},
+      ConcurrencyRequest{},
+      EligibilityRequest{.text = "max-resolution=1080"},
+      StateRequest{}};
+  for (const BrokerRequest& request : requests) {
+    const std::string line = BrokerRequestLine(request);
+    ASSERT_EQ(line.back(), '\n');
+    Result<BrokerRequest> read = ParseBrokerRequest(line.substr(0, line.size() - 1));
+    ASSERT_TRUE(read) << line << ": " << read.error();
+    EXPECT_EQ(read->index(), request.index()) << line;
+    EXPECT_EQ(BrokerRequestLine(*read), line);
+  }
+}
+
+TEST(BrokerProtocol, AContextAnswerCarriesTheDeviceAndTheBaseline) {
+  BrokerAnswer answer{.ok = true, .message = "m", .state = "AVAILABLE"};
+  answer.context = WrapperContext{.device = {{"name", "pci-0000-01-00-0"}},
+                                  .render_node = "/dev/dri/renderD128",
+                                  .cuda_ordinal = 1,
+                                  .ffmpeg = "/usr/bin/ffmpeg",
+                                  .nvenc_preset = "p5",
+                                  .baseline_cpu_seconds_per_media_second = 1.5,
+                                  .baseline_pixels_per_frame = 2073600};
+  const std::string line = BrokerAnswerLine(answer);
+  Result<BrokerAnswer> read = ParseBrokerAnswer(line.substr(0, line.size() - 1));
+  ASSERT_TRUE(read) << read.error();
+  ASSERT_TRUE(read->context);
+  EXPECT_EQ(read->context->device["name"], "pci-0000-01-00-0");
+  EXPECT_EQ(read->context->cuda_ordinal, 1);
+  EXPECT_EQ(read->context->baseline_cpu_seconds_per_media_second, 1.5);
+  EXPECT_EQ(BrokerAnswerLine(*read), line);
+}
+
+TEST(BrokerProtocol, ABadLineIsRefusedWithItsPlace) {
+  EXPECT_EQ(ParseBrokerRequest("not json").error(), "not JSON");
+  EXPECT_EQ(ParseBrokerRequest("[1]").error(), "expected a JSON object");
+  EXPECT_NE(ParseBrokerRequest(R"({"op": "explode"})").error().find("unknown operation"),
+            std::string::npos);
+  EXPECT_NE(ParseBrokerRequest(R"({"op": "acquire", "sessions": -1})").error().find("sessions"),
+            std::string::npos);
+  EXPECT_NE(ParseBrokerRequest(R"({"op": "finished"})").error().find("report"), std::string::npos);
+  EXPECT_NE(ParseBrokerRequest(R"({"op": "finished", "report": {"exit_code": "x"}})")
+                .error()
+                .find("exit_code"),
+            std::string::npos);
+  EXPECT_NE(ParseBrokerAnswer(R"({"ok": true, "context": {"device": 3}})").error().find("device"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace mc::worker

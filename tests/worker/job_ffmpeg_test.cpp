@@ -1,0 +1,121 @@
+// The job's ffmpeg under the wrapper: signals from the runner reach it, its stderr passes
+// through and is read for the GPU's failures, and it never outlives the runner. The commands
+// are small shell scripts standing in for ffmpeg, so each behaviour is exact.
+#include "worker/job_ffmpeg.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+#include "support/temp_dir.h"
+
+namespace mc::worker {
+namespace {
+
+using namespace std::chrono_literals;
+
+// RunInChild runs RunJobFfmpeg in a forked child, as the wrapper process does, and gives the
+// child's pid; the child exits with the run's exit code.
+pid_t RunInChild(const std::vector<std::string>& argv) {
+  const pid_t child = fork();
+  if (child == 0) {
+    const JobFfmpegRun run = RunJobFfmpeg({.argv = argv, .parent_pid = getppid()});
+    _exit(run.exit_code);
+  }
+  return child;
+}
+
+int WaitExit(pid_t pid) {
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+bool Alive(pid_t pid) { return kill(pid, 0) == 0; }
+
+pid_t ReadPid(const std::filesystem::path& file) {
+  for (int i = 0; i < 200; ++i) {
+    std::ifstream in(file);
+    pid_t pid = 0;
+    if (in >> pid && pid > 0) return pid;
+    std::this_thread::sleep_for(10ms);
+  }
+  return 0;
+}
+
+TEST(JobFfmpeg, ASignalTheRunnerSendsTheWrapperReachesFfmpeg) {
+  testing::TempDir dir;
+  const std::string ready = (dir.path() / "ready").string();
+  const pid_t wrapper = RunInChild(
+      {"/bin/sh", "-c", "trap 'exit 42' TERM; echo $$ > " + ready + "; while :; do sleep 0.05; done"});
+  ASSERT_GT(ReadPid(ready), 0);
+  kill(wrapper, SIGTERM);
+  EXPECT_EQ(WaitExit(wrapper), 42);
+}
+
+TEST(JobFfmpeg, FfmpegDiesWithinASecondWhenTheRunnerIsKilled) {
+  testing::TempDir dir;
+  const std::string pid_file = (dir.path() / "ffmpeg.pid").string();
+  // The runner: a process whose child is the wrapper.
+  const pid_t runner = fork();
+  if (runner == 0) {
+    const pid_t wrapper = RunInChild({"/bin/sh", "-c", "echo $$ > " + pid_file + "; exec sleep 60"});
+    WaitExit(wrapper);
+    _exit(0);
+  }
+  const pid_t ffmpeg = ReadPid(pid_file);
+  ASSERT_GT(ffmpeg, 0);
+  ASSERT_TRUE(Alive(ffmpeg));
+  kill(runner, SIGKILL);
+  WaitExit(runner);
+  const auto until = std::chrono::steady_clock::now() + 1s;
+  while (Alive(ffmpeg) && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(20ms);
+  // Dead or a zombie that init reaps: either way not running.
+  std::ifstream stat("/proc/" + std::to_string(ffmpeg) + "/stat");
+  std::string pid, name, state;
+  stat >> pid >> name >> state;
+  EXPECT_TRUE(!stat || state == "Z") << "ffmpeg " << ffmpeg << " still runs in state " << state;
+}
+
+TEST(JobFfmpeg, TheGpusFailureLineIsFoundInWhatPassesThrough) {
+  const JobFfmpegRun run = RunJobFfmpeg(
+      {.argv = {"/bin/sh", "-c",
+                "printf 'frame=  10 fps=0.0\\r' >&2; "
+                "echo '[h264_nvenc @ 0x1] EncodePicture failed!: generic error (20): x' >&2; "
+                "exit 1"},
+       .parent_pid = getppid()});
+  EXPECT_EQ(run.exit_code, 1);
+  ASSERT_TRUE(run.gpu_failure);
+  EXPECT_NE(run.gpu_failure->find("EncodePicture failed"), std::string::npos);
+}
+
+TEST(JobFfmpeg, AnOrdinaryFailureIsNotTheGpus) {
+  const JobFfmpegRun run =
+      RunJobFfmpeg({.argv = {"/bin/sh", "-c", "echo 'input.mp4: No such file or directory' >&2; exit 1"},
+                    .parent_pid = getppid()});
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_FALSE(run.gpu_failure);
+}
+
+TEST(JobFfmpeg, AProgramThatCannotStartExits127) {
+  const JobFfmpegRun run =
+      RunJobFfmpeg({.argv = {"/nonexistent/ffmpeg"}, .parent_pid = getppid()});
+  EXPECT_EQ(run.exit_code, 127);
+}
+
+TEST(GpuFailureIn, KnowsTheDriversWordsAndNothingElse) {
+  EXPECT_TRUE(GpuFailureIn("OpenEncodeSessionEx failed: unsupported device (2): (no details)"));
+  EXPECT_TRUE(GpuFailureIn("a\n[h264_nvenc] No capable devices found\nb"));
+  EXPECT_TRUE(GpuFailureIn("Device creation failed: -542398533."));
+  EXPECT_FALSE(GpuFailureIn("Conversion failed!"));
+  EXPECT_FALSE(GpuFailureIn("frame=  100 fps= 50 q=23.0 size=     256kB"));
+}
+
+}  // namespace
+}  // namespace mc::worker

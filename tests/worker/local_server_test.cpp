@@ -1,0 +1,66 @@
+// The worker's local socket: requests are answered line by line, a line that is not a request
+// is answered with why, and a connection's end is reported once however it ends.
+#include "worker/local_server.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+
+#include "support/temp_dir.h"
+#include "worker/local_socket.h"
+
+namespace mc::worker {
+namespace {
+
+using namespace std::chrono_literals;
+
+TEST(LocalServer, AnswersEachRequestAndReportsTheEndOfEachConnectionOnce) {
+  testing::TempDir dir;
+  std::atomic<int> closed = 0;
+  std::atomic<std::uint64_t> last_connection = 0;
+  Result<std::unique_ptr<LocalServer>> server = LocalServer::Start(
+      LocalSocketPath(dir.path().string()),
+      [&](std::uint64_t connection, const BrokerRequest& request) {
+        last_connection = connection;
+        return BrokerAnswer{.ok = std::holds_alternative<DrainRequest>(request),
+                            .message = "seen",
+                            .state = "DRAINING"};
+      },
+      [&](std::uint64_t) { ++closed; });
+  ASSERT_TRUE(server) << server.error();
+  {
+    Result<LocalClient> client = LocalClient::Connect((*server)->path());
+    ASSERT_TRUE(client) << client.error();
+    Result<BrokerAnswer> answer = client->Ask(DrainRequest{}, 2s);
+    ASSERT_TRUE(answer) << answer.error();
+    EXPECT_TRUE(answer->ok);
+    EXPECT_EQ(answer->state, "DRAINING");
+    Result<BrokerAnswer> second = client->Ask(StateRequest{}, 2s);
+    ASSERT_TRUE(second);
+    EXPECT_FALSE(second->ok);
+  }
+  for (int i = 0; i < 200 && closed == 0; ++i) std::this_thread::sleep_for(10ms);
+  EXPECT_EQ(closed, 1);
+}
+
+TEST(LocalServer, ASecondWorkerCannotTakeALiveSocket) {
+  testing::TempDir dir;
+  const std::string path = LocalSocketPath(dir.path().string());
+  auto handler = [](std::uint64_t, const BrokerRequest&) { return BrokerAnswer{.ok = true}; };
+  Result<std::unique_ptr<LocalServer>> first = LocalServer::Start(path, handler, [](std::uint64_t) {});
+  ASSERT_TRUE(first);
+  Result<std::unique_ptr<LocalServer>> second = LocalServer::Start(path, handler, [](std::uint64_t) {});
+  ASSERT_FALSE(second);
+  EXPECT_NE(second.error().find("another worker"), std::string::npos);
+}
+
+TEST(LocalClient, SaysSoWhenNoWorkerListens) {
+  testing::TempDir dir;
+  Result<LocalClient> client = LocalClient::Connect((dir.path() / "worker.sock").string());
+  ASSERT_FALSE(client);
+  EXPECT_TRUE(client.failure().IsNotFound());
+}
+
+}  // namespace
+}  // namespace mc::worker

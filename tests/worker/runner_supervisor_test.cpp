@@ -1,0 +1,70 @@
+// The runner's supervisor: a runner that dies is started again after a pause that grows, and
+// Stop ends the runner and everything of its session.
+#include "worker/runner_supervisor.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <fstream>
+#include <thread>
+
+#include "support/temp_dir.h"
+
+namespace mc::worker {
+namespace {
+
+using namespace std::chrono_literals;
+
+int Lines(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  int lines = 0;
+  for (std::string line; std::getline(in, line);) ++lines;
+  return lines;
+}
+
+TEST(RunnerSupervisor, ARunnerThatDiesIsStartedAgainWithTheIdAndServerArguments) {
+  testing::TempDir dir;
+  const auto log = dir.path() / "starts";
+  // The runner's own arguments follow the command: "--id ID server".
+  RunnerSupervisor supervisor({.command = {"/bin/sh", "-c", "echo \"$1 $2 $3\" >> " + log.string() +
+                                                           "; exit 1", "runner"},
+                               .id = "gpu-0",
+                               .first_pause = 20ms,
+                               .most_pause = 80ms});
+  const auto until = std::chrono::steady_clock::now() + 5s;
+  while (Lines(log) < 3 && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(10ms);
+  supervisor.Stop();
+  EXPECT_GE(Lines(log), 3);
+  std::ifstream in(log);
+  std::string first;
+  std::getline(in, first);
+  EXPECT_EQ(first, "--id gpu-0 server");
+}
+
+TEST(RunnerSupervisor, StopEndsTheRunnerAndWhatItLeftInItsSession) {
+  testing::TempDir dir;
+  const auto pid_file = dir.path() / "child.pid";
+  // The runner leaves a child behind, as the real runner leaves its ffmpeg.
+  RunnerSupervisor supervisor(
+      {.command = {"/bin/sh", "-c", "sleep 60 & echo $! > " + pid_file.string() + "; wait"},
+       .id = "gpu-0"});
+  pid_t child = 0;
+  for (int i = 0; i < 300 && child == 0; ++i) {
+    std::ifstream in(pid_file);
+    in >> child;
+    std::this_thread::sleep_for(10ms);
+  }
+  ASSERT_GT(child, 0);
+  EXPECT_EQ(supervisor.starts(), 1);
+  supervisor.Stop(2s);
+  std::this_thread::sleep_for(100ms);
+  std::ifstream stat("/proc/" + std::to_string(child) + "/stat");
+  std::string pid, name, state;
+  stat >> pid >> name >> state;
+  EXPECT_TRUE(!stat || state == "Z") << "the runner's child still runs";
+  EXPECT_EQ(supervisor.pid(), 0);
+}
+
+}  // namespace
+}  // namespace mc::worker
