@@ -1,0 +1,33 @@
+// What ffmpeg 5.1's command line says about its own options, as the parser needs it: which
+// options take no value, which are global (they apply wherever they are written), and
+// which make ffmpeg print a listing and exit.
+#pragma once
+
+#include <string_view>
+
+namespace mc::transcode {
+
+// TakesNoValue says whether `option` (as written, "-vn", "-y") is one of ffmpeg's boolean
+// options, which are written without a value. Every other option takes one.
+bool TakesNoValue(std::string_view option);
+
+// IsGlobalOption says whether `option` is one of ffmpeg's global options, which belong to
+// no input or output wherever they stand (the runner writes -y after its input).
+bool IsGlobalOption(std::string_view option);
+
+// IsListingOption says whether `option` makes ffmpeg print something about itself and
+// exit: -encoders, -formats, -version, -h, ...
+bool IsListingOption(std::string_view option);
+
+// TakesOptionalTopic says whether a listing option may be followed by a topic word, as
+// `-h encoder=libx264` is.
+bool TakesOptionalTopic(std::string_view option);
+
+// StreamOptionBase gives an option's name without its stream specifier: "-maxrate" for
+// "-maxrate:v", "-c" for "-c:v:0".
+std::string_view StreamOptionBase(std::string_view option);
+
+// StreamSpecifier gives what follows the first colon: "v" for "-maxrate:v", "" for "-bf".
+std::string_view StreamSpecifier(std::string_view option);
+
+}  // namespace mc::transcode
