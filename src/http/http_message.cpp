@@ -26,8 +26,12 @@ std::optional<RequestLine> ParseRequestLine(std::string_view head) {
 
 std::string_view ReasonPhrase(int status) {
   switch (status) {
+    case 101:
+      return "Switching Protocols";
     case 200:
       return "OK";
+    case 204:
+      return "No Content";
     case 400:
       return "Bad Request";
     case 404:
@@ -36,12 +40,18 @@ std::string_view ReasonPhrase(int status) {
       return "Method Not Allowed";
     case 408:
       return "Request Timeout";
+    case 413:
+      return "Content Too Large";
     case 431:
       return "Request Header Fields Too Large";
     case 500:
       return "Internal Server Error";
+    case 502:
+      return "Bad Gateway";
     case 503:
       return "Service Unavailable";
+    case 504:
+      return "Gateway Timeout";
     default:
       return "Unknown";
   }
