@@ -55,10 +55,14 @@ std::optional<std::string> HeaderValue(std::string_view head, std::string_view n
 
 std::string_view ReasonPhrase(int status) {
   switch (status) {
+    case 101:
+      return "Switching Protocols";
     case 200:
       return "OK";
     case 202:
       return "Accepted";
+    case 204:
+      return "No Content";
     case 400:
       return "Bad Request";
     case 401:
@@ -79,8 +83,12 @@ std::string_view ReasonPhrase(int status) {
       return "Request Header Fields Too Large";
     case 500:
       return "Internal Server Error";
+    case 502:
+      return "Bad Gateway";
     case 503:
       return "Service Unavailable";
+    case 504:
+      return "Gateway Timeout";
     default:
       return "Unknown";
   }

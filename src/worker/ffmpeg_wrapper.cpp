@@ -113,6 +113,14 @@ std::pair<std::int64_t, std::int64_t> OutputSize(const transcode::Plan& plan,
   return {width, height};
 }
 
+// NoteRefusal tells the worker that the wrapper refused a command itself, for its counters;
+// the refusal stands whether or not the worker hears of it.
+void NoteRefusal(LocalClient& worker, const std::string& reason) {
+  if (Result<BrokerAnswer> noted = worker.Ask(RefusedRequest{.reason = reason}, kAnswerDeadline);
+      !noted)
+    Say("the worker did not hear of the refusal: " + noted.error(), 0);
+}
+
 }  // namespace
 
 WrapperEnvironment WrapperEnvironmentFrom(
@@ -168,7 +176,7 @@ int RunFfmpegWrapper(const std::vector<std::string>& args, const WrapperEnvironm
     return Exec(environment.ffmpeg, args);
   }
   if (plan.kind == transcode::PlanKind::kRefuse) {
-    worker->Ask(RefusedRequest{.reason = plan.refusal}, kAnswerDeadline);
+    NoteRefusal(*worker, plan.refusal);
     return Say("refused: " + plan.refusal, 1);
   }
   // The second tripwire on our own translation: every video output names a hardware encoder
@@ -181,7 +189,7 @@ int RunFfmpegWrapper(const std::vector<std::string>& args, const WrapperEnvironm
                         })};
   const ArgvVerdict argv_verdict = JudgeArgv(plan.argv, gate);
   if (!argv_verdict.ok) {
-    worker->Ask(RefusedRequest{.reason = argv_verdict.reason}, kAnswerDeadline);
+    NoteRefusal(*worker, argv_verdict.reason);
     return Say("refused: " + argv_verdict.reason, 1);
   }
   Result<BrokerAnswer> slot = worker->Ask(
@@ -232,7 +240,11 @@ int RunFfmpegWrapper(const std::vector<std::string>& args, const WrapperEnvironm
   report.evidence = evidence.evidence + "; " + plausible.evidence;
   report.gpu_failure = run.gpu_failure.value_or("");
   report.runner_died = run.runner_died;
-  worker->Ask(FinishedRequest{.report = report}, kAnswerDeadline);
+  // The report is what moves the worker to GPU_UNAVAILABLE after a run without evidence; if
+  // the worker cannot take it, the job still fails below and the line says so.
+  if (Result<BrokerAnswer> taken = worker->Ask(FinishedRequest{.report = report}, kAnswerDeadline);
+      !taken)
+    Say("the worker did not take this run's report: " + taken.error(), 0);
 
   if (run.runner_died) return run.exit_code;
   if (run.gpu_failure)

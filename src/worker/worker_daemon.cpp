@@ -66,7 +66,8 @@ Result<std::unique_ptr<WorkerDaemon>> WorkerDaemon::Start(DaemonOptions options)
     if (!upstream) return InvalidInput("--url: " + upstream.error());
     Result<std::unique_ptr<AdmissionGate>> gate =
         AdmissionGate::Start(raw->options_.gate_listen, *upstream,
-                             [raw] { return raw->CurrentAdmission(); }, raw->book_);
+                             [raw] { return raw->CurrentAdmission(); }, raw->book_,
+                             {.log = raw->options_.log});
     if (!gate) return Error{"--gate-listen: " + gate.error(), gate.error_code()};
     daemon->gate_ = std::move(*gate);
   }
