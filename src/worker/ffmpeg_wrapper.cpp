@@ -231,10 +231,15 @@ int RunFfmpegWrapper(const std::vector<std::string>& args, const WrapperEnvironm
   if (gpu.baseline_cpu_seconds_per_media_second && gpu.baseline_pixels_per_frame)
     baseline = CpuBaseline{*gpu.baseline_cpu_seconds_per_media_second,
                            *gpu.baseline_pixels_per_frame};
+  // The same job on the CPU would decode every input picture and encode every output one;
+  // both are counted at the encoder's rate, which is generous to the job (decoding costs
+  // less), so that a downscaling job's fixed costs are not mistaken for an encode.
+  const double job_pixels = static_cast<double>(width * height) +
+                            static_cast<double>(facts.width) * static_cast<double>(facts.height);
   const PlausibilityVerdict plausible =
       JudgePlausibility({.tree_cpu_seconds = run.record.cpu_seconds,
                          .media_seconds = report.media_seconds,
-                         .pixels_per_frame = static_cast<double>(width * height),
+                         .pixels_per_frame = job_pixels,
                          .baseline = baseline});
   report.evidence_ok = evidence.ok && plausible.ok;
   report.evidence = evidence.evidence + "; " + plausible.evidence;

@@ -204,6 +204,7 @@ StatusInputs GatherStatus(const GatherOptions& given, const ProbeResult& probe) 
   }
   resources.vram_free_mb = vram_free_mb;
   resources.costs = options.costs;
+  resources.costs.cpu_cores = static_cast<double>(config.job_cpu_millicores) / 1000.0;
   if (options.self_test && options.self_test->pipeline_vram_mb)
     resources.costs.vram_mb = *options.self_test->pipeline_vram_mb;
   resources.configured_max = config.concurrency_max;

@@ -66,8 +66,16 @@ void StatusServer::Refresh(bool probe) {
 }
 
 std::shared_ptr<const StatusServer::Rendering> StatusServer::Current() const {
-  const std::lock_guard lock(mutex_);
-  return current_;
+  std::shared_ptr<const Rendering> current;
+  {
+    const std::lock_guard lock(mutex_);
+    current = current_;
+  }
+  if (!current || !options_.amend) return current;
+  StatusInputs inputs = current->inputs;
+  options_.amend(inputs);
+  return std::make_shared<const Rendering>(Rendering{
+      .status_json = StatusDocument(inputs).dump(2) + "\n", .metrics_text = PrometheusText(inputs)});
 }
 
 void StatusServer::GatherLoop() {
@@ -99,14 +107,15 @@ void StatusServer::GatherLoop() {
     if (options_.gathered) options_.gathered(*probe, inputs, probing);
     auto rendering = std::make_shared<const Rendering>(
         Rendering{.status_json = StatusDocument(inputs).dump(2) + "\n",
-                  .metrics_text = PrometheusText(inputs)});
+                  .metrics_text = PrometheusText(inputs),
+                  .inputs = inputs});
     {
       const std::lock_guard lock(mutex_);
       current_ = std::move(rendering);
     }
     plan = NextGather(Since(last_probe), Since(last_counters), inputs.probe.ok,
                       options_.gather.config);
-    options_.log(std::string("worker serve: ") + (probing ? "probed" : "read the counters") + "; " +
+    options_.log(options_.log_name + ": " + (probing ? "probed" : "read the counters") + "; " +
                  std::string(StateName(inputs.state.state)) + ": " + inputs.state.reason +
                  "; next " + (plan.full_probe ? "probe" : "counters") + " in " +
                  std::to_string(plan.after.count()) + " s");

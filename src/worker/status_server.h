@@ -26,12 +26,17 @@ struct ServeOptions {
   // HOST:PORT; loopback unless the operator says otherwise, since the status names the host,
   // its GPU and its load.
   std::string listen = kDefaultStatusAddress;
-  // Where the gatherer says what it did ("worker serve: probed ...").
+  // Where the gatherer says what it did ("worker serve: probed ..."), under this name.
   std::function<void(const std::string&)> log = [](const std::string&) {};
+  std::string log_name = "worker serve";
   // A running worker's own facts, read before each gathering; absent for `worker serve`.
   std::function<LiveFacts()> live;
   // Told of each gathering, with the probe it used and whether that probe is new.
   std::function<void(const ProbeResult&, const StatusInputs&, bool probed)> gathered;
+  // Brings a gathering's inputs up to date with the worker's own facts (its jobs, its state)
+  // when a request is answered, so that /status and /metrics never lag behind a job that
+  // just ended; it must answer at once. Absent for `worker serve`.
+  std::function<void(StatusInputs&)> amend;
   // POST paths served beside /status and /metrics (the worker's control API).
   http::Actions actions;
 };
@@ -57,6 +62,7 @@ class StatusServer {
   struct Rendering {
     std::string status_json;
     std::string metrics_text;
+    StatusInputs inputs;
   };
 
   explicit StatusServer(ServeOptions options) : options_(std::move(options)) {}

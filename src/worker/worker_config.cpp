@@ -38,7 +38,7 @@ const char* Expected(SettingKind kind) {
 
 }  // namespace
 
-const std::array<Setting, 16> kSettings{{
+const std::array<Setting, 17> kSettings{{
     {"PT_WORKER_GPU_PROBE", "--probe-module", SettingKind::kText, "",
      "The probe module: nvidia-nvenc, vaapi or intel-qsv; empty for the GPU's own.",
      [](WorkerConfig& c, std::string_view t, std::int64_t) { c.probe_module = std::string(t); }},
@@ -92,6 +92,10 @@ const std::array<Setting, 16> kSettings{{
     {"PT_WORKER_WORK_DIR", "--work-dir", SettingKind::kText, "/var/lib/peertube-worker",
      "Where jobs write; its free space bounds the concurrency.",
      [](WorkerConfig& c, std::string_view t, std::int64_t) { c.work_dir = std::string(t); }},
+    {"PT_WORKER_JOB_CPU_MILLICORES", "--job-cpu-millicores", SettingKind::kCount, "500",
+     "Thousandths of a CPU core one job takes beside the GPU's work (demuxing, audio, muxing, "
+     "the runner); 0 leaves the CPU out of the concurrency.",
+     [](WorkerConfig& c, std::string_view, std::int64_t n) { c.job_cpu_millicores = n; }},
     {"PT_WORKER_RUNNER_NAME", "--runner-name", SettingKind::kText, "",
      "The runner's name in PeerTube, such as w2:gpu0; empty for HOSTNAME:GPU.",
      [](WorkerConfig& c, std::string_view t, std::int64_t) { c.runner_name = std::string(t); }},

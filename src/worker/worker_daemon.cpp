@@ -51,11 +51,13 @@ Result<std::unique_ptr<WorkerDaemon>> WorkerDaemon::Start(DaemonOptions options)
   ServeOptions serve{.gather = raw->options_.gather,
                      .listen = raw->options_.status_listen,
                      .log = raw->options_.log,
+                     .log_name = "worker run",
                      .live = [raw] { return raw->Live(); },
                      .gathered =
                          [raw](const ProbeResult& probe, const StatusInputs& inputs, bool probed) {
                            raw->Gathered(probe, inputs, probed);
                          },
+                     .amend = [raw](StatusInputs& inputs) { raw->Amend(inputs); },
                      .actions = std::move(actions)};
   Result<std::unique_ptr<StatusServer>> status = StatusServer::Start(std::move(serve));
   if (!status) return status.failure();
@@ -120,6 +122,16 @@ void WorkerDaemon::Gathered(const ProbeResult& probe, const StatusInputs& inputs
     }
   }
   changed_.notify_all();
+}
+
+void WorkerDaemon::Amend(StatusInputs& inputs) {
+  const LiveFacts live = Live();
+  const std::lock_guard lock(mutex_);
+  inputs.active_jobs = live.active_jobs;
+  inputs.jobs = live.jobs;
+  inputs.last_job = live.last_job;
+  inputs.sessions.active = std::max(inputs.sessions.active, live.sessions_held);
+  if (last_) inputs.state = Decide();
 }
 
 StateDecision WorkerDaemon::Decide() {

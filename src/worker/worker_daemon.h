@@ -69,6 +69,8 @@ class WorkerDaemon {
  private:
   explicit WorkerDaemon(DaemonOptions options) : options_(std::move(options)) {}
   LiveFacts Live();
+  // Amend brings a rendering's inputs up to date with the worker's own facts.
+  void Amend(StatusInputs& inputs);
   void Gathered(const ProbeResult& probe, const StatusInputs& inputs, bool probed);
   // Decide is the state now, from the last gathering and the worker's own facts; the caller
   // holds the mutex.

@@ -126,7 +126,10 @@ class Worker:
                    "--control-token-file", token_file, "--ffmpeg",
                    os.path.join(REPO, "tests/peertube/record-argv"),
                    "--self-test-max-age", "3600", "--drain-timeout", "900",
-                   "--runner-name", "e2e:" + name]
+                   "--runner-name", "e2e:" + name,
+                   # The test machine's load is the test itself (PeerTube, PostgreSQL, the
+                   # runner): the CPU is left out of the concurrency, the sessions bound it.
+                   "--job-cpu-millicores", "0"]
         self.log = open(self.log_path, "w")
         self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, env=env,
                                         start_new_session=True)
