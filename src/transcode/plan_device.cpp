@@ -21,7 +21,11 @@ bool ReadAttributes(JsonReader& reader, const Json& attributes, const std::strin
     if (value.size() != 1) {
       return reader.Fail(where, "expected exactly one of \"bool\", \"string\", \"int\"");
     }
-    const auto& [type, typed] = *value.items().begin();
+    // The member is read through an iterator that outlives the reads: a structured binding
+    // of items() would refer into a temporary.
+    const auto member = value.begin();
+    const std::string type = member.key();
+    const Json& typed = member.value();
     const std::string typed_path = JsonReader::Child(where, type.c_str());
     if (type == "bool") {
       bool flag = false;

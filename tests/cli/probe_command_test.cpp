@@ -265,8 +265,8 @@ TEST(CommandLine, EachMistakeIsSaidInWords) {
       {{"probe", "--output", "xml"},
        "--output: unknown format \"xml\"; the formats are table, wide, json and yaml"},
       {{"nosuch"},
-       "there is no subcommand \"nosuch\"; the subcommands are probe, agent, docs, pool and "
-       "worker"},
+       "there is no subcommand \"nosuch\"; the subcommands are probe, agent, docs, pool, "
+       "ffmpeg-plan and worker"},
       {{"nosuch", "--help"}, "there is no subcommand \"nosuch\""},
   };
   for (const CommandLineMistake& mistake : mistakes) {
