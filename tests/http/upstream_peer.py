@@ -8,7 +8,7 @@ It prints its port on the first line of stdout, then serves until killed:
   /slow?ms=N       answers after N ms
   /ws              a WebSocket upgrade (101), then every frame echoed back
   /api/v1/runners/... a small PeerTube runner API: jobs/request answers --jobs FILE,
-                   accept answers the job with a token, files/... answers --file-bytes bytes,
+                   accept answers the job with a token (":PORT/" in either becomes the port), files/... answers --file-bytes bytes,
                    success/error/abort read their body and answer 204; /_seen lists the calls.
 Options: --tls CERT KEY serves https.
 """
@@ -103,7 +103,7 @@ class Handler(BaseHTTPRequestHandler):
             with LOCK:
                 return self.answer(200, json.dumps(SEEN).encode())
         if url.path == '/api/v1/runners/jobs/request':
-            return self.answer(200, json.dumps(JOBS).encode())
+            return self.answer(200, json.dumps(JOBS).replace(':PORT/', ':%d/' % PORT).encode())
         match = re.fullmatch(r'/api/v1/runners/jobs/([0-9a-f-]{36})/(accept|success|error|abort|update)', url.path)
         if match:
             uuid, call = match.groups()
@@ -112,7 +112,8 @@ class Handler(BaseHTTPRequestHandler):
             for job in JOBS['availableJobs']:
                 if job['uuid'] == uuid:
                     accepted = dict(job, jobToken=JOB_TOKEN, state={'id': 2, 'label': 'Processing'})
-                    return self.answer(200, json.dumps({'job': accepted}).encode())
+                    text = json.dumps({'job': accepted}).replace(':PORT/', ':%d/' % PORT)
+                    return self.answer(200, text.encode())
             return self.answer(404, b'{"error":"unknown job"}')
         if re.fullmatch(r'/api/v1/runners/jobs/[0-9a-f-]{36}/files/.+', url.path):
             return self.answer(200, b'v' * FILE_BYTES, 'video/mp4')
@@ -156,5 +157,6 @@ if tls:
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(tls[0], tls[1])
     server.socket = context.wrap_socket(server.socket, server_side=True)
-print(server.server_address[1], flush=True)
+PORT = server.server_address[1]
+print(PORT, flush=True)
 server.serve_forever()
