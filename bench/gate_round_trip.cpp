@@ -42,18 +42,17 @@ int main(int argc, char** argv) {
     plan.answer.body = std::string(1024, 'a');
     return plan;
   }};
-  auto upstream = mc::http::ReverseProxy::Start("127.0.0.1:0",
-                                                *mc::http::ParseUrl("http://127.0.0.1:1"),
-                                                answer_here);
+  auto upstream = mc::http::ReverseProxy::Start(
+      "127.0.0.1:0", *mc::http::ParseUrl("http://127.0.0.1:1"), answer_here);
   if (!upstream) {
     std::fprintf(stderr, "gate_round_trip: %s\n", upstream.error().c_str());
     return 1;
   }
   const mc::http::Url upstream_url = *mc::http::ParseUrl("http://" + (*upstream)->address());
   mc::worker::JobBook book;
-  auto gate = mc::worker::AdmissionGate::Start(
-      "127.0.0.1:0", upstream_url, [] { return mc::worker::Admission{}; }, book,
-      {.log = [](const std::string&) {}});
+  auto gate = mc::worker::AdmissionGate::Start("127.0.0.1:0", upstream_url,
+                                               [] { return mc::worker::Admission{}; }, book,
+                                               {.log = [](const std::string&) {}});
   if (!gate) {
     std::fprintf(stderr, "gate_round_trip: %s\n", gate.error().c_str());
     return 1;
@@ -84,8 +83,7 @@ int main(int argc, char** argv) {
               request.body.size(), rounds);
   std::printf("  direct     median %7.1f us  p90 %7.1f us\n", direct_median,
               Percentile(straight, 0.9));
-  std::printf("  via gate   median %7.1f us  p90 %7.1f us\n", gate_median,
-              Percentile(gated, 0.9));
+  std::printf("  via gate   median %7.1f us  p90 %7.1f us\n", gate_median, Percentile(gated, 0.9));
   std::printf("  added at the median: %.1f us (target <= 1000 us), ratio %.2fx\n",
               gate_median - direct_median, gate_median / direct_median);
   return gate_median - direct_median <= 1000 ? 0 : 2;
