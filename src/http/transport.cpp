@@ -212,6 +212,11 @@ Result<std::unique_ptr<Stream>> ConnectTls(const Url& url, int fd, Deadline dead
     close(fd);
     return Internal("TLS with " + url.Origin() + ": " + TlsErrorText(tls));
   }
+  // Set before SSL_new, which copies them from the context.
+  tls.SSL_CTX_set_verify(context, kSslVerifyPeer, nullptr);
+  // A server that closes without TLS's close_notify ends the stream as a close does; the
+  // HTTP framing above says whether the message was whole.
+  tls.SSL_CTX_set_options(context, kSslOpIgnoreUnexpectedEof);
   const bool trusted =
       options.ca_file.empty()
           ? tls.SSL_CTX_set_default_verify_paths(context) == 1
@@ -225,10 +230,6 @@ Result<std::unique_ptr<Stream>> ConnectTls(const Url& url, int fd, Deadline dead
                        (options.ca_file.empty() ? "the system's store" : options.ca_file) +
                        ") could not be loaded: " + why);
   }
-  tls.SSL_CTX_set_verify(context, kSslVerifyPeer, nullptr);
-  // A server that closes without TLS's close_notify ends the stream as a close does; the
-  // HTTP framing above says whether the message was whole.
-  tls.SSL_CTX_set_options(context, kSslOpIgnoreUnexpectedEof);
   auto stream = std::make_unique<TlsStream>(tls, fd, context, ssl);
   tls.SSL_set_fd(ssl, fd);
   // SNI names a host, never an address literal (RFC 6066 section 3).

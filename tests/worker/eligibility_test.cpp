@@ -1,0 +1,94 @@
+// Which jobs the worker takes, from the pool's text or JSON, and the filter itself.
+#include "worker/eligibility.h"
+
+#include <gtest/gtest.h>
+
+namespace mc::worker {
+namespace {
+
+peertube::AvailableJob Job(std::string type, std::optional<int> resolution,
+                           std::optional<double> fps) {
+  return {.uuid = "87122e69-1443-40d8-9d96-37de866a95a6",
+          .type = std::move(type),
+          .resolution = resolution,
+          .fps = fps};
+}
+
+TEST(Eligibility, ReadsTypesResolutionAndFrameRateFromText) {
+  Result<Eligibility> eligibility = ParseEligibility(
+      "types=vod-web-video-transcoding,vod-hls-transcoding;max-resolution=1080;max-fps=29.97");
+  ASSERT_TRUE(eligibility) << eligibility.error();
+  EXPECT_EQ(eligibility->job_types,
+            (std::set<std::string>{"vod-web-video-transcoding", "vod-hls-transcoding"}));
+  EXPECT_EQ(eligibility->max_resolution, 1080);
+  EXPECT_EQ(eligibility->max_fps, 29.97);
+  EXPECT_EQ(EligibilityText(*eligibility),
+            "types=vod-hls-transcoding,vod-web-video-transcoding;max-resolution=1080;"
+            "max-fps=29.97");
+  Result<Eligibility> everything = ParseEligibility("");
+  ASSERT_TRUE(everything);
+  EXPECT_TRUE(everything->job_types.empty());
+  EXPECT_FALSE(everything->max_resolution);
+}
+
+TEST(Eligibility, ReadsTheSameFromJson) {
+  Result<Eligibility> eligibility = ParseEligibilityJson(
+      R"({"types":["vod-audio-merge-transcoding"],"max_resolution":720,"max_fps":60})");
+  ASSERT_TRUE(eligibility) << eligibility.error();
+  EXPECT_EQ(eligibility->job_types, (std::set<std::string>{"vod-audio-merge-transcoding"}));
+  EXPECT_EQ(eligibility->max_resolution, 720);
+  EXPECT_EQ(eligibility->max_fps, 60.0);
+}
+
+TEST(Eligibility, NamesThePartThatIsWrong) {
+  const std::pair<const char*, const char*> text_cases[] = {
+      {"types=live-rtmp-hls-transcoding", "part 1 (types): \"live-rtmp-hls-transcoding\" is not"},
+      {"max-resolution=1080;max-fps=fast", "part 2 (max-fps): \"fast\" is not a frame rate"},
+      {"max-resolution=0", "part 1 (max-resolution): \"0\" is not a resolution"},
+      {"max-resolution=1080p", "\"1080p\" is not a resolution"},
+      {"colour=blue", "part 1 (colour): unknown key"},
+      {"types", "part 1 (types): not KEY=VALUE"},
+  };
+  for (const auto& [text, why] : text_cases) {
+    Result<Eligibility> eligibility = ParseEligibility(text);
+    ASSERT_FALSE(eligibility) << text;
+    EXPECT_TRUE(eligibility.failure().IsInvalidInput());
+    EXPECT_NE(eligibility.error().find(why), std::string::npos) << eligibility.error();
+  }
+  const std::pair<const char*, const char*> json_cases[] = {
+      {R"({"types":["x"]})", "eligibility.types[0]: \"x\" is not"},
+      {R"({"max_resolution":"1080"})", "eligibility.max_resolution: expected an integer"},
+      {R"({"max_fps":0})", "eligibility.max_fps: expected a frame rate"},
+      {R"({"maxFps":30})", "eligibility.maxFps: unknown member"},
+      {"[", "not JSON"},
+  };
+  for (const auto& [text, why] : json_cases) {
+    Result<Eligibility> eligibility = ParseEligibilityJson(text);
+    ASSERT_FALSE(eligibility) << text;
+    EXPECT_NE(eligibility.error().find(why), std::string::npos) << eligibility.error();
+  }
+}
+
+TEST(Eligible, TakesEveryVodTypeAndNothingElseWhenNoTypeIsNamed) {
+  const Eligibility all;
+  EXPECT_TRUE(Eligible(Job("vod-web-video-transcoding", 2160, 60), all));
+  EXPECT_TRUE(Eligible(Job("vod-hls-transcoding", 240, 30), all));
+  EXPECT_TRUE(Eligible(Job("vod-audio-merge-transcoding", 480, 25), all));
+  EXPECT_FALSE(Eligible(Job("video-transcription", std::nullopt, std::nullopt), all));
+  EXPECT_FALSE(Eligible(Job("live-rtmp-hls-transcoding", std::nullopt, std::nullopt), all));
+}
+
+TEST(Eligible, HoldsTheLimitsAndFailsClosedOnAnUnknownClass) {
+  Result<Eligibility> limits =
+      ParseEligibility("types=vod-hls-transcoding;max-resolution=1080;max-fps=30");
+  ASSERT_TRUE(limits);
+  EXPECT_TRUE(Eligible(Job("vod-hls-transcoding", 1080, 30), *limits));
+  EXPECT_FALSE(Eligible(Job("vod-web-video-transcoding", 1080, 30), *limits));
+  EXPECT_FALSE(Eligible(Job("vod-hls-transcoding", 1440, 30), *limits));
+  EXPECT_FALSE(Eligible(Job("vod-hls-transcoding", 720, 60), *limits));
+  EXPECT_FALSE(Eligible(Job("vod-hls-transcoding", std::nullopt, 30), *limits));
+  EXPECT_FALSE(Eligible(Job("vod-hls-transcoding", 720, std::nullopt), *limits));
+}
+
+}  // namespace
+}  // namespace mc::worker
