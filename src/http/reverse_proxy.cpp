@@ -44,6 +44,9 @@ class Interruptible {
     for (Stream* stream : streams_) stream->Interrupt();
   }
 
+  // Whether the connection has become a WebSocket tunnel (CloseTunnels ends those).
+  std::atomic<bool> tunnelling{false};
+
  private:
   std::mutex mutex_;
   std::vector<Stream*> streams_;
@@ -260,6 +263,7 @@ class Session {
     if (!down.empty() && !client_->Write(down, IdleDeadline())) return;
     record_.bytes_up = up.size();
     record_.bytes_down = down.size();
+    registry_.tunnelling = true;
     Pump(**upstream);
   }
 
@@ -469,6 +473,13 @@ void ReverseProxy::AcceptLoop() {
     for (const auto& connection : connections_) connection->registry.InterruptAll();
   }
   Reap(/*all=*/true);
+}
+
+void ReverseProxy::CloseTunnels() {
+  std::lock_guard lock(mutex_);
+  for (const auto& connection : connections_) {
+    if (connection->registry.tunnelling) connection->registry.InterruptAll();
+  }
 }
 
 void ReverseProxy::Reap(bool all) {

@@ -118,6 +118,11 @@ class ReverseProxy {
   int port() const { return listener_.port; }
   const Url& upstream() const { return upstream_; }
 
+  // CloseTunnels ends every WebSocket tunnel now; the clients see their server close. A
+  // socket.io client connects again on its own, and that is the point: the official runner
+  // asks for jobs whenever its socket connects.
+  void CloseTunnels();
+
  private:
   struct Connection;
 

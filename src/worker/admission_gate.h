@@ -67,6 +67,13 @@ class AdmissionGate {
   // The gate's origin as the runner's downloads are rewritten to: "http://127.0.0.1:9465".
   const std::string& origin() const { return origin_; }
 
+  // KickRunner makes the runner ask for jobs now. The runner asks only when its socket.io
+  // connection to the server opens, when the server pings it with `available-jobs`, and when
+  // a job of its own ends; a worker that starts admitting again (an enable after a drain, a
+  // higher concurrency) would otherwise wait for the next new job on the server. Closing the
+  // runner's socket through the gate makes it connect again and ask.
+  void KickRunner() { proxy_->CloseTunnels(); }
+
  private:
   AdmissionGate(JobBook& book, std::function<Admission()> admission, GateOptions options)
       : book_(book), admission_(std::move(admission)), options_(std::move(options)) {}

@@ -195,7 +195,8 @@ Result<BrokerAnswer> ParseBrokerAnswer(std::string_view line) {
         !OptionalString(reader, *context, "proc_root", value.proc_root) ||
         !OptionalNumber(reader, *context, "baseline_cpu_seconds_per_media_second",
                         baseline_rate) ||
-        !OptionalNumber(reader, *context, "baseline_pixels_per_frame", baseline_pixels))
+        !OptionalNumber(reader, *context, "baseline_pixels_per_frame", baseline_pixels) ||
+        !OptionalNumber(reader, *context, "plausible_cpu_fraction", value.plausible_cpu_fraction))
       return InvalidInput("context." + reader.error());
     value.cuda_ordinal = static_cast<int>(ordinal);
     if (baseline_rate > 0 && baseline_pixels > 0) {
@@ -219,7 +220,8 @@ std::string BrokerAnswerLine(const BrokerAnswer& answer) {
                     {"nvenc_preset", c.nvenc_preset},
                     {"probe_module", c.probe_module},
                     {"nvml_library", c.nvml_library},
-                    {"proc_root", c.proc_root}};
+                    {"proc_root", c.proc_root},
+                    {"plausible_cpu_fraction", c.plausible_cpu_fraction}};
     if (c.baseline_cpu_seconds_per_media_second && c.baseline_pixels_per_frame) {
       context["baseline_cpu_seconds_per_media_second"] = *c.baseline_cpu_seconds_per_media_second;
       context["baseline_pixels_per_frame"] = *c.baseline_pixels_per_frame;

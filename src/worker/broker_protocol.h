@@ -32,6 +32,8 @@ struct WrapperContext {
   // The self-test's libx264 baseline; absent when the self-test measured none.
   std::optional<double> baseline_cpu_seconds_per_media_second;
   std::optional<double> baseline_pixels_per_frame;
+  // The plausibility gate's largest share of the baseline (PT_WORKER_PLAUSIBLE_CPU_PCT).
+  double plausible_cpu_fraction = 0.25;
 };
 
 // The wrapper's report of one ffmpeg run, for the job book and the worker's state.

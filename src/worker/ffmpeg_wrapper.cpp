@@ -202,6 +202,12 @@ int RunFfmpegWrapper(const std::vector<std::string>& args, const WrapperEnvironm
   if (!slot->ok) return Say("refused: " + slot->message, 1);
   for (const std::string& note : plan.notes) Say("note: " + note, 0);
 
+  // What the plan's argv assumes of the environment (CUDA's device order, for -gpu N).
+  for (const std::string& entry : plan.environment) {
+    const std::size_t equals = entry.find('=');
+    if (equals != std::string::npos)
+      setenv(entry.substr(0, equals).c_str(), entry.substr(equals + 1).c_str(), 1);
+  }
   std::vector<std::string> argv = plan.argv;
   argv.insert(argv.begin(), gpu.ffmpeg.empty() ? environment.ffmpeg : gpu.ffmpeg);
   SamplerOptions sampler{.proc_root = gpu.proc_root.empty() ? "/proc" : gpu.proc_root,
@@ -240,7 +246,8 @@ int RunFfmpegWrapper(const std::vector<std::string>& args, const WrapperEnvironm
       JudgePlausibility({.tree_cpu_seconds = run.record.cpu_seconds,
                          .media_seconds = report.media_seconds,
                          .pixels_per_frame = job_pixels,
-                         .baseline = baseline});
+                         .baseline = baseline,
+                         .max_fraction = gpu.plausible_cpu_fraction});
   report.evidence_ok = evidence.ok && plausible.ok;
   report.evidence = evidence.evidence + "; " + plausible.evidence;
   report.gpu_failure = run.gpu_failure.value_or("");

@@ -38,7 +38,7 @@ const char* Expected(SettingKind kind) {
 
 }  // namespace
 
-const std::array<Setting, 17> kSettings{{
+const std::array<Setting, 18> kSettings{{
     {"PT_WORKER_GPU_PROBE", "--probe-module", SettingKind::kText, "",
      "The probe module: nvidia-nvenc, vaapi or intel-qsv; empty for the GPU's own.",
      [](WorkerConfig& c, std::string_view t, std::int64_t) { c.probe_module = std::string(t); }},
@@ -96,6 +96,10 @@ const std::array<Setting, 17> kSettings{{
      "Thousandths of a CPU core one job takes beside the GPU's work (demuxing, audio, muxing, "
      "the runner); 0 leaves the CPU out of the concurrency.",
      [](WorkerConfig& c, std::string_view, std::int64_t n) { c.job_cpu_millicores = n; }},
+    {"PT_WORKER_PLAUSIBLE_CPU_PCT", "--plausible-cpu-pct", SettingKind::kCount, "25",
+     "The most CPU time a job's ffmpeg may spend, in percent of what a libx264 encode of the "
+     "same work takes on this box; more fails the job as a CPU encode.",
+     [](WorkerConfig& c, std::string_view, std::int64_t n) { c.plausible_cpu_pct = n; }},
     {"PT_WORKER_RUNNER_NAME", "--runner-name", SettingKind::kText, "",
      "The runner's name in PeerTube, such as w2:gpu0; empty for HOSTNAME:GPU.",
      [](WorkerConfig& c, std::string_view t, std::int64_t) { c.runner_name = std::string(t); }},

@@ -36,6 +36,7 @@ struct WorkerConfig {
   std::string work_dir = "/var/lib/peertube-worker";
   std::string runner_name;
   std::int64_t job_cpu_millicores = 500;
+  std::int64_t plausible_cpu_pct = 25;
 };
 
 enum class SettingKind { kText, kCount, kSeconds, kBool, kCountOrAuto };
@@ -50,7 +51,7 @@ struct Setting {
   void (*store)(WorkerConfig&, std::string_view text, std::int64_t number);
 };
 
-extern const std::array<Setting, 17> kSettings;
+extern const std::array<Setting, 18> kSettings;
 
 // The variables' values, by name; the caller gives its environment or a test's.
 using Environment = std::function<std::optional<std::string>(std::string_view variable)>;

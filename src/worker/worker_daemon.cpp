@@ -122,6 +122,7 @@ void WorkerDaemon::Gathered(const ProbeResult& probe, const StatusInputs& inputs
     }
   }
   changed_.notify_all();
+  KickIfOpened();
 }
 
 void WorkerDaemon::Amend(StatusInputs& inputs) {
@@ -157,6 +158,20 @@ StateDecision WorkerDaemon::Decide() {
   if (enable_ && decision.state != WorkerState::kOffline) enable_ = false;
   previous_ = decision.state;
   return decision;
+}
+
+void WorkerDaemon::KickIfOpened() {
+  bool opened = false;
+  {
+    const std::lock_guard lock(mutex_);
+    const bool admitting = Decide().state == WorkerState::kAvailable;
+    opened = admitting && !admitting_seen_;
+    admitting_seen_ = admitting;
+  }
+  if (opened && gate_) {
+    options_.log("worker: admitting jobs again; the runner is asked to look for them");
+    gate_->KickRunner();
+  }
 }
 
 Admission WorkerDaemon::CurrentAdmission() {
@@ -217,7 +232,11 @@ BrokerAnswer WorkerDaemon::Handle(std::uint64_t connection, const BrokerRequest&
   if (const auto* finished = std::get_if<FinishedRequest>(&request))
     return Finished(finished->report);
   if (std::holds_alternative<ContextRequest>(request)) return Context();
-  if (std::holds_alternative<EnableRequest>(request)) return Enable();
+  if (std::holds_alternative<EnableRequest>(request)) {
+    BrokerAnswer answer = Enable();
+    KickIfOpened();
+    return answer;
+  }
   if (const auto* refused = std::get_if<RefusedRequest>(&request)) {
     options_.log("worker: a job's ffmpeg was refused: " + refused->reason);
     const std::lock_guard lock(mutex_);
@@ -237,16 +256,24 @@ BrokerAnswer WorkerDaemon::Handle(std::uint64_t connection, const BrokerRequest&
     options_.log("worker: concurrency hint " +
                  (concurrency->value ? std::to_string(*concurrency->value) : std::string("auto")));
     status_->Refresh();
+    KickIfOpened();
     const std::lock_guard lock(mutex_);
     return StateAnswer(true, "");
   }
   if (const auto* eligibility = std::get_if<EligibilityRequest>(&request)) {
     Result<Eligibility> parsed = ParseEligibility(eligibility->text);
-    const std::lock_guard lock(mutex_);
-    if (!parsed) return StateAnswer(false, "eligibility: " + parsed.error());
-    eligibility_ = *parsed;
-    options_.log("worker: eligibility " + EligibilityText(eligibility_));
-    return StateAnswer(true, "eligibility " + EligibilityText(eligibility_));
+    BrokerAnswer answer;
+    {
+      const std::lock_guard lock(mutex_);
+      if (!parsed) return StateAnswer(false, "eligibility: " + parsed.error());
+      eligibility_ = *parsed;
+      options_.log("worker: eligibility " + EligibilityText(eligibility_));
+      // A wider eligibility may let in jobs the runner was refused: it is asked again.
+      admitting_seen_ = false;
+      answer = StateAnswer(true, "eligibility " + EligibilityText(eligibility_));
+    }
+    KickIfOpened();
+    return answer;
   }
   const std::lock_guard lock(mutex_);
   return StateAnswer(true, "");
@@ -269,7 +296,8 @@ BrokerAnswer WorkerDaemon::Context() {
       .nvenc_preset = config.nvenc_preset,
       .probe_module = config.probe_module,
       .nvml_library = options_.gather.nvml_library,
-      .proc_root = options_.gather.proc_root};
+      .proc_root = options_.gather.proc_root,
+      .plausible_cpu_fraction = static_cast<double>(config.plausible_cpu_pct) / 100.0};
   if (last_->self_test && last_->self_test->cpu_baseline) {
     context.baseline_cpu_seconds_per_media_second =
         last_->self_test->cpu_baseline->cpu_seconds_per_media_second;
@@ -311,6 +339,7 @@ void WorkerDaemon::Closed(std::uint64_t connection) {
     slots_.erase(found);
   }
   changed_.notify_all();
+  KickIfOpened();
 }
 
 BrokerAnswer WorkerDaemon::Finished(const WrapperRunReport& report) {

@@ -75,6 +75,9 @@ class WorkerDaemon {
   // Decide is the state now, from the last gathering and the worker's own facts; the caller
   // holds the mutex.
   StateDecision Decide();
+  // KickIfOpened makes the runner ask for jobs when the worker has just begun to admit them
+  // again (AdmissionGate::KickRunner says why); the caller does not hold the mutex.
+  void KickIfOpened();
   BrokerAnswer Context();
   BrokerAnswer Acquire(std::uint64_t connection, const AcquireRequest& request);
   BrokerAnswer Finished(const WrapperRunReport& report);
@@ -92,6 +95,8 @@ class WorkerDaemon {
   std::chrono::steady_clock::time_point drain_since_;
   bool enable_ = false;
   bool enable_after_probe_ = false;
+  // Whether the worker admitted jobs when KickIfOpened last looked.
+  bool admitting_seen_ = false;
   std::chrono::steady_clock::time_point probed_at_;
   std::optional<std::int64_t> concurrency_hint_;
   Eligibility eligibility_;

@@ -315,10 +315,22 @@ TEST(Kustomization, EveryFileItListsExistsAndParses) {
   }
 }
 
+// InApplicationOfItsOwn says whether `file` lies in a folder below deploy/ with its own
+// kustomization.yaml (deploy/worker/): an application applied on its own, not the base.
+bool InApplicationOfItsOwn(const fs::path& file) {
+  for (fs::path dir = file.parent_path(); dir != kDeploy && dir.has_relative_path();
+       dir = dir.parent_path()) {
+    if (fs::exists(dir / "kustomization.yaml")) return true;
+  }
+  return false;
+}
+
 TEST(Kustomization, ListsEveryManifestOutsideTheExamples) {
   std::vector<fs::path> listed = BaseFiles();
   for (const fs::path& file : YamlFilesUnder(kDeploy)) {
-    if (file.filename() == "kustomization.yaml" || file.parent_path() == kExamples) continue;
+    if (file.filename() == "kustomization.yaml" || file.parent_path() == kExamples ||
+        InApplicationOfItsOwn(file))
+      continue;
     EXPECT_NE(std::find(listed.begin(), listed.end(), file), listed.end())
         << file
         << " is in deploy/ but kustomization.yaml does not list it, so `kubectl apply -k` skips it";
@@ -787,3 +799,79 @@ TEST(Examples, EveryWorkloadUsesTheClaimTemplateItsFileDefines) {
 }
 
 }  // namespace
+
+// --- The transcoding workers (deploy/worker/) -------------------------------------------------
+
+namespace worker_manifests {
+
+const fs::path kWorker = kDeploy / "worker";
+
+Object Find(const std::string& kind) {
+  for (const Object& object : LoadFiles(YamlFilesUnder(kWorker))) {
+    if (object.node["kind"].as<std::string>() == kind) return object;
+  }
+  throw std::runtime_error("deploy/worker has no " + kind);
+}
+
+TEST(WorkerManifests, TheKustomizationListsEveryFileOfTheWorkers) {
+  const YAML::Node kustomization = YAML::LoadFile((kWorker / "kustomization.yaml").string());
+  std::set<fs::path> listed;
+  for (const YAML::Node& resource : kustomization["resources"])
+    listed.insert(kWorker / resource.as<std::string>());
+  for (const fs::path& file : YamlFilesUnder(kWorker)) {
+    if (file.filename() == "kustomization.yaml") continue;
+    EXPECT_TRUE(listed.contains(file)) << file << " is not in deploy/worker/kustomization.yaml";
+  }
+}
+
+TEST(WorkerManifests, EachWorkerClaimsARenderNodeAndAnH264EncoderOfTheSameGpu) {
+  const YAML::Node spec = Find("ResourceClaimTemplate").node["spec"]["spec"]["devices"];
+  std::map<std::string, YAML::Node> requests;
+  for (const YAML::Node& request : spec["requests"])
+    requests[request["name"].as<std::string>()] = request["exactly"];
+  ASSERT_TRUE(requests.contains("gpu") && requests.contains("encoder"));
+  EXPECT_EQ(requests["gpu"]["deviceClassName"].as<std::string>(), "media-render");
+  EXPECT_EQ(requests["encoder"]["deviceClassName"].as<std::string>(), "media-capabilities");
+  const std::string selector = requests["encoder"]["selectors"][0]["cel"]["expression"].as<std::string>();
+  EXPECT_NE(selector.find("encodeH264"), std::string::npos);
+  EXPECT_EQ(requests["encoder"]["capacity"]["requests"]["encodeSessions"].as<std::string>(), "3");
+  EXPECT_EQ(spec["constraints"][0]["matchAttribute"].as<std::string>(),
+            "resource.kubernetes.io/pciBusID");
+}
+
+TEST(WorkerManifests, TheWorkerTakesAsManySessionsAsItsClaimConsumes) {
+  const YAML::Node container =
+      Find("StatefulSet").node["spec"]["template"]["spec"]["containers"][0];
+  std::string cap;
+  for (const YAML::Node& variable : container["env"]) {
+    if (variable["name"].as<std::string>() == "PT_WORKER_SESSIONS_CAP")
+      cap = variable["value"].as<std::string>();
+  }
+  const YAML::Node claim = Find("ResourceClaimTemplate").node["spec"]["spec"]["devices"];
+  EXPECT_EQ(cap, claim["requests"][1]["exactly"]["capacity"]["requests"]["encodeSessions"]
+                     .as<std::string>());
+}
+
+TEST(WorkerManifests, TokensComeFromFilesNeverFromTheCommandLine) {
+  const YAML::Node pod = Find("StatefulSet").node["spec"]["template"]["spec"];
+  bool token_files = false;
+  for (const YAML::Node& arg : pod["containers"][0]["args"]) {
+    const std::string text = arg.as<std::string>();
+    EXPECT_EQ(text.find("ptrrt-"), std::string::npos) << text;
+    EXPECT_EQ(text.find("--registration-token="), std::string::npos) << text;
+    if (text.starts_with("--registration-token-file=/run/secrets/")) token_files = true;
+  }
+  EXPECT_TRUE(token_files);
+  EXPECT_EQ(pod["volumes"][0]["secret"]["defaultMode"].Scalar(), "0400");
+}
+
+TEST(WorkerManifests, TheWorkerRunsUnprivilegedAndWaitsForItsJobsOnStop) {
+  const YAML::Node pod = Find("StatefulSet").node["spec"]["template"]["spec"];
+  EXPECT_TRUE(pod["securityContext"]["runAsNonRoot"].as<bool>());
+  EXPECT_FALSE(pod["containers"][0]["securityContext"]["allowPrivilegeEscalation"].as<bool>());
+  EXPECT_EQ(pod["containers"][0]["securityContext"]["capabilities"]["drop"][0].as<std::string>(),
+            "ALL");
+  EXPECT_GE(pod["terminationGracePeriodSeconds"].as<int>(), 1800);
+}
+
+}  // namespace worker_manifests

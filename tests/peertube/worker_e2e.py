@@ -129,7 +129,11 @@ class Worker:
                    "--runner-name", "e2e:" + name,
                    # The test machine's load is the test itself (PeerTube, PostgreSQL, the
                    # runner): the CPU is left out of the concurrency, the sessions bound it.
-                   "--job-cpu-millicores", "0"]
+                   "--job-cpu-millicores", "0",
+                   # The stand-in GPU runs scale_cuda's kernels on the CPU, inside ffmpeg, so
+                   # a downscaling rendition spends CPU a real GPU would not: the plausibility
+                   # gate is given room for it (a libx264 encode still spends all of it).
+                   "--plausible-cpu-pct", "60"]
         self.log = open(self.log_path, "w")
         self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, env=env,
                                         start_new_session=True)
@@ -276,8 +280,12 @@ def case_gpu_fails(peertube, worker, root, argv_log, fault_file):
     job = wait_for("the job to fail once", lambda: next(
         (j for j in peertube.jobs(video) if j["failures"] >= 1), None), 180, 0.5)
     check(job["state"]["id"] == PENDING, "PeerTube put the failed job back")
-    check("EncodePicture failed" in (job["error"] or "") or "GPU failed" in (job["error"] or ""),
-          f"the job's error carries the GPU's failure: {(job['error'] or '')[-200:]!r}")
+    # PeerTube keeps a job's error only once it gives up on it; the message the runner sent
+    # with the failure is in the runner's log.
+    with open(os.path.join(worker.state, "runner.log")) as f:
+        runner_log = f.read()
+    check("media-capabilities ffmpeg: the GPU failed:" in runner_log and "EncodePicture failed" in runner_log,
+          "the runner sent PeerTube the worker's line with the GPU's own words")
     status = wait_for("GPU_UNAVAILABLE", lambda: (s := worker.status())["state"] == "GPU_UNAVAILABLE" and s, 30)
     check("GPU" in status["state_reason"], f"the reason says why: {status['state_reason']}")
     time.sleep(8)
