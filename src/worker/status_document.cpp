@@ -122,7 +122,13 @@ nlohmann::ordered_json StatusDocument(const StatusInputs& inputs) {
   json["disk_free_gb"] = Optional(inputs.host.disk_free_gb);
   json["jobs"] = {{"completed", inputs.jobs.completed},
                   {"failed", inputs.jobs.failed},
-                  {"hw_fallback_prevented", inputs.jobs.hw_fallback_prevented}};
+                  {"hw_fallback_prevented", inputs.jobs.hw_fallback_prevented},
+                  {"aborted", inputs.jobs.aborted}};
+  json["last_job"] = inputs.last_job_record;
+  json["recent_jobs"] = inputs.recent_jobs;
+  json["transfer"] = {{"recent_download_mbps", Optional(inputs.transfer.recent_download_mbps)},
+                      {"recent_upload_mbps", Optional(inputs.transfer.recent_upload_mbps)},
+                      {"network_degraded", inputs.transfer.network_degraded}};
   json["problems"] = inputs.problems;
   return json;
 }

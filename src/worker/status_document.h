@@ -45,12 +45,20 @@ struct JobCounters {
   std::int64_t failed = 0;
   // Jobs refused or failed because they would have run, or ran, on the CPU.
   std::int64_t hw_fallback_prevented = 0;
+  std::int64_t aborted = 0;
 };
 
 struct LastJobEvidence {
   bool ok = false;
   std::string method;
   std::string ts;
+};
+
+// The transfer rates of the runner's downloads and uploads through the gate (EWMAs).
+struct TransferRates {
+  std::optional<double> recent_download_mbps;
+  std::optional<double> recent_upload_mbps;
+  bool network_degraded = false;
 };
 
 struct HostResources {
@@ -83,6 +91,11 @@ struct StatusInputs {
   std::int64_t active_jobs = 0;
   JobCounters jobs;
   std::optional<LastJobEvidence> last_job;
+  // The last finished job's record and the recent ones, newest last, as the job book writes
+  // them (job_book.h); null and empty until a job has run.
+  nlohmann::json last_job_record = nullptr;
+  std::vector<nlohmann::json> recent_jobs;
+  TransferRates transfer;
   Platform platform;
   bool wsl2_allowed = false;
   HostResources host;

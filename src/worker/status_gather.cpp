@@ -88,6 +88,15 @@ StatusInputs GatherStatus(const GatherOptions& options) {
   return GatherStatus(options, ProbeGpus(options.probe));
 }
 
+void ApplyLiveJobs(const LiveFacts& live, StatusInputs& inputs) {
+  inputs.active_jobs = live.active_jobs;
+  inputs.jobs = live.jobs;
+  inputs.last_job = live.last_job;
+  inputs.last_job_record = live.last_job_record;
+  inputs.recent_jobs = live.recent_jobs;
+  inputs.transfer = live.transfer;
+}
+
 StatusInputs GatherStatus(const GatherOptions& given, const ProbeResult& probe) {
   // The saved self-test, when one is read below, fills in what the caller did not give.
   GatherOptions options = given;
@@ -203,6 +212,8 @@ StatusInputs GatherStatus(const GatherOptions& given, const ProbeResult& probe) 
         static_cast<double>(*inputs.sessions.cap - config.sessions_reserve - others_sessions);
   }
   resources.vram_free_mb = vram_free_mb;
+  // The recent download rate bounds the jobs once a job has measured one.
+  resources.bandwidth_mbps = options.live.transfer.recent_download_mbps;
   resources.costs = options.costs;
   resources.costs.cpu_cores = static_cast<double>(config.job_cpu_millicores) / 1000.0;
   if (options.self_test && options.self_test->pipeline_vram_mb)
@@ -219,10 +230,8 @@ StatusInputs GatherStatus(const GatherOptions& given, const ProbeResult& probe) 
   signals.enable_requested = options.live.enable_requested;
   signals.active_jobs = options.live.active_jobs;
   signals.last_job_evidence_ok = options.live.last_job_evidence_ok;
-  inputs.active_jobs = options.live.active_jobs;
   inputs.registered = options.live.registered;
-  inputs.jobs = options.live.jobs;
-  inputs.last_job = options.live.last_job;
+  ApplyLiveJobs(options.live, inputs);
 
   signals.self_test_ok =
       options.self_test ? std::optional<bool>(options.self_test->ok) : std::nullopt;

@@ -30,6 +30,9 @@ struct LiveFacts {
   std::string last_job_evidence_detail;
   JobCounters jobs;
   std::optional<LastJobEvidence> last_job;
+  nlohmann::json last_job_record = nullptr;
+  std::vector<nlohmann::json> recent_jobs;
+  TransferRates transfer;
 };
 
 struct GatherOptions {
@@ -49,6 +52,9 @@ struct GatherOptions {
   // jobs and the session slots its wrappers hold. `worker status` leaves them as they are.
   LiveFacts live;
 };
+
+// ApplyLiveJobs copies what the worker knows of its jobs into a status document's inputs.
+void ApplyLiveJobs(const LiveFacts& live, StatusInputs& inputs);
 
 // GatherStatus probes the GPU and reads everything else.
 StatusInputs GatherStatus(const GatherOptions& options);

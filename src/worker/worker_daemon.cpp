@@ -98,7 +98,17 @@ LiveFacts WorkerDaemon::Live() {
   live.last_job_evidence_detail = evidence_detail_;
   live.jobs = {.completed = counters.completed,
                .failed = counters.failed,
-               .hw_fallback_prevented = counters.hw_fallback_prevented};
+               .hw_fallback_prevented = counters.hw_fallback_prevented,
+               .aborted = counters.aborted};
+  if (std::optional<JobRecord> last = book_.LastJob()) live.last_job_record = JobRecordJson(*last);
+  for (const JobRecord& record : book_.Recent()) live.recent_jobs.push_back(JobRecordJson(record));
+  // The status document carries the last sixteen; the book keeps more for its own counts.
+  if (live.recent_jobs.size() > 16)
+    live.recent_jobs.erase(live.recent_jobs.begin(), live.recent_jobs.end() - 16);
+  const TransferView transfer = book_.Transfer();
+  live.transfer = {.recent_download_mbps = transfer.recent_download_mbps,
+                   .recent_upload_mbps = transfer.recent_upload_mbps,
+                   .network_degraded = transfer.network_degraded};
   if (std::optional<HwEvidence> last = book_.HwEvidenceLastJob()) {
     live.last_job = LastJobEvidence{.ok = last->ok, .method = last->evidence,
                                     .ts = UtcText(last->at)};
@@ -128,9 +138,7 @@ void WorkerDaemon::Gathered(const ProbeResult& probe, const StatusInputs& inputs
 void WorkerDaemon::Amend(StatusInputs& inputs) {
   const LiveFacts live = Live();
   const std::lock_guard lock(mutex_);
-  inputs.active_jobs = live.active_jobs;
-  inputs.jobs = live.jobs;
-  inputs.last_job = live.last_job;
+  ApplyLiveJobs(live, inputs);
   inputs.sessions.active = std::max(inputs.sessions.active, live.sessions_held);
   if (last_) inputs.state = Decide();
 }

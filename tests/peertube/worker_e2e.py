@@ -235,6 +235,16 @@ def case_upload(peertube, worker, root, argv_log):
           f"the worker counts the jobs: {status['jobs']}")
     check(status["hw_evidence_last_job"] and status["hw_evidence_last_job"]["ok"],
           f"the last job had hardware evidence: {status['hw_evidence_last_job']}")
+    check(status["last_job"] and status["last_job"]["outcome"] == "success"
+          and status["last_job"]["evidence"]["ok"], "the last job's record says it succeeded with evidence")
+    check(status["registration_state"] == "registered", "the worker says it is registered")
+    document = os.path.join(root, "status.json")
+    with open(document, "w") as f:
+        json.dump(status, f)
+    validation = subprocess.run(["/usr/bin/python3", os.path.join(REPO, "tests/worker/validate_status.py"),
+                                 os.path.join(REPO, "docs/reference/worker-status.schema.json"), document],
+                                capture_output=True, text=True)
+    check(validation.returncode == 0, f"the status document is valid against its schema: {validation.stdout.strip()}")
 
 
 def case_drain(peertube, worker, root, argv_log):
