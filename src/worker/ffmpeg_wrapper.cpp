@@ -1,7 +1,9 @@
 #include "worker/ffmpeg_wrapper.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -141,6 +143,10 @@ int RunFfprobeWrapper(const std::vector<std::string>& args, const WrapperEnviron
 
 int RunFfmpegWrapper(const std::vector<std::string>& args, const WrapperEnvironment& environment) {
   const int runner = getppid();
+  // The wrapper hears at once when the runner dies (RunJobFfmpeg then kills ffmpeg); a runner
+  // that died before this line is seen by the check after it.
+  prctl(PR_SET_PDEATHSIG, SIGTERM);
+  if (getppid() != runner) return Say("the runner is gone", 1);
   Result<transcode::RunnerCommand> command = transcode::ParseRunnerCommand(args);
   if (!command) return Say("refused: " + command.error(), 1);
   const transcode::CommandKind kind = transcode::KindOf(*command);

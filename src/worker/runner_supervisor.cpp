@@ -2,7 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -62,31 +62,36 @@ int RunnerSupervisor::Spawn() {
   std::vector<char*> env;
   for (std::string& entry : environment) env.push_back(entry.data());
   env.push_back(nullptr);
-
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
   const std::string log = options_.log_path.empty() ? "/dev/null" : options_.log_path;
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(),
-                                   O_WRONLY | O_CREAT | O_APPEND, 0640);
-  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-  if (!options_.working_dir.empty())
-    posix_spawn_file_actions_addchdir_np(&actions, options_.working_dir.c_str());
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  // A session of its own: its ffmpeg children and it are one group to stop, and a terminal's
-  // signals to the worker do not reach it behind the worker's back. The signal mask of the
-  // worker's threads (SIGTERM blocked) must not be inherited.
-  sigset_t none;
-  sigemptyset(&none);
-  posix_spawnattr_setsigmask(&attributes, &none);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK);
-  pid_t pid = 0;
-  const int spawned = posix_spawnp(&pid, args[0], &actions, &attributes, args.data(), env.data());
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attributes);
-  if (spawned != 0) {
-    options_.log("runner: cannot start " + argv[0] + ": " + std::strerror(spawned));
+  const pid_t parent = getpid();
+  // fork rather than posix_spawn, for the one thing only the child can ask: to die with the
+  // worker. A worker that is killed takes its runner with it (which aborts its jobs, so that
+  // PeerTube puts them back at once) instead of leaving a runner no one supervises.
+  const pid_t pid = fork();
+  if (pid == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != parent) _exit(1);
+    // A session of its own: it and its ffmpeg children are one group to stop, and a
+    // terminal's signals to the worker do not reach it behind the worker's back. The worker's
+    // threads block SIGTERM; the runner must not inherit that.
+    setsid();
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
+    const int in = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    const int out = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
+    if (in < 0 || out < 0) _exit(127);
+    dup2(in, STDIN_FILENO);
+    dup2(out, STDOUT_FILENO);
+    dup2(out, STDERR_FILENO);
+    if (!options_.working_dir.empty() && chdir(options_.working_dir.c_str()) != 0) _exit(127);
+    execvpe(args[0], args.data(), env.data());
+    const std::string line = "runner: cannot start " + argv[0] + ": " + std::strerror(errno) + "\n";
+    [[maybe_unused]] ssize_t n = write(STDERR_FILENO, line.data(), line.size());
+    _exit(127);
+  }
+  if (pid < 0) {
+    options_.log("runner: cannot fork: " + std::string(std::strerror(errno)));
     return 0;
   }
   return pid;

@@ -175,13 +175,20 @@ class Worker:
         return int(out[0]) if out else None
 
     def stop(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait()
+        # The worker is a child of run-on, in the session the test gave it: SIGTERM goes to the
+        # whole group, so the worker itself drains and stops its runner.
+        try:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            self.process.wait(timeout=90)
+        except subprocess.TimeoutExpired:
+            pass
+        except ProcessLookupError:
+            pass
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.process.wait()
         self.log.close()
 
 
@@ -314,8 +321,11 @@ def case_runner_killed(peertube, worker, root, argv_log):
     clip = os.path.join(root, "kill.mp4")
     make_clip(clip, 30)
     video = peertube.upload(clip, "e2e-kill")
-    wait_for("the root job to run", lambda: any(j["state"]["id"] == PROCESSING and (j["progress"] or 0) > 0
+    wait_for("the root job to run", lambda: any(j["state"]["id"] == PROCESSING
                                                  for j in peertube.jobs(video)), 180, 0.3)
+    wait_for("its ffmpeg to run", lambda: subprocess.run(
+        ["pgrep", "-f", "h264_nvenc.*transcoding"], capture_output=True).returncode == 0, 60, 0.2)
+    time.sleep(2)
     pid = worker.runner_pid()
     check(pid is not None, f"the runner runs (pid {pid})")
     os.kill(pid, signal.SIGKILL)

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <thread>
@@ -64,6 +66,37 @@ TEST(RunnerSupervisor, StopEndsTheRunnerAndWhatItLeftInItsSession) {
   stat >> pid >> name >> state;
   EXPECT_TRUE(!stat || state == "Z") << "the runner's child still runs";
   EXPECT_EQ(supervisor.pid(), 0);
+}
+
+TEST(RunnerSupervisor, ARunnerDiesWithAWorkerThatIsKilled) {
+  testing::TempDir dir;
+  const auto pid_file = dir.path() / "runner.pid";
+  const pid_t worker = fork();
+  if (worker == 0) {
+    RunnerSupervisor supervisor(
+        {.command = {"/bin/sh", "-c", "echo $$ > " + pid_file.string() + "; exec sleep 60"},
+         .id = "gpu-0"});
+    pause();
+    _exit(0);
+  }
+  pid_t runner = 0;
+  for (int i = 0; i < 300 && runner == 0; ++i) {
+    std::ifstream in(pid_file);
+    in >> runner;
+    std::this_thread::sleep_for(10ms);
+  }
+  ASSERT_GT(runner, 0);
+  kill(worker, SIGKILL);
+  waitpid(worker, nullptr, 0);
+  bool gone = false;
+  for (int i = 0; i < 100 && !gone; ++i) {
+    std::ifstream stat("/proc/" + std::to_string(runner) + "/stat");
+    std::string pid, name, state;
+    stat >> pid >> name >> state;
+    gone = !stat || state == "Z";
+    std::this_thread::sleep_for(10ms);
+  }
+  EXPECT_TRUE(gone) << "the runner outlived its worker";
 }
 
 }  // namespace
