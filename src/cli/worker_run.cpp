@@ -234,7 +234,11 @@ int RunWorkerRun(WorkerRunOptions options) {
                        {"XDG_CONFIG_HOME", (runner_root / "config").string()},
                        {"XDG_CACHE_HOME", (runner_root / "cache").string()},
                        {"XDG_DATA_HOME", (runner_root / "data").string()}},
-       .log = Log});
+       .log = Log,
+       .stale_files = {(runner_root / "data" / "peertube-runner-nodejs" / runner_id /
+                        "peertube-runner.sock")
+                           .string()},
+       .ended = [&daemon] { (*daemon)->RunnerEnded(); }});
 
   int received = 0;
   sigwait(&stop_signals, &received);

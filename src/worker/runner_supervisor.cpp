@@ -104,6 +104,7 @@ void RunnerSupervisor::Loop() {
       const std::lock_guard lock(mutex_);
       if (stopping_) return;
     }
+    for (const std::string& file : options_.stale_files) unlink(file.c_str());
     const int pid = Spawn();
     const Clock::time_point started = Clock::now();
     if (pid > 0) {
@@ -128,6 +129,7 @@ void RunnerSupervisor::Loop() {
         }
       }
       options_.log("runner: " + options_.id + " " + ExitText(status));
+      options_.ended();
     }
     if (Clock::now() - started >= options_.healthy_after) pause = options_.first_pause;
     options_.log("runner: restarting " + options_.id + " in " +

@@ -32,6 +32,12 @@ struct RunnerOptions {
   std::chrono::milliseconds most_pause{60000};
   std::chrono::milliseconds healthy_after{60000};
   std::function<void(const std::string&)> log = [](const std::string&) {};
+  // Files a dead runner leaves that stop the next one: its IPC socket, which a runner
+  // killed with SIGKILL cannot remove, and on which the next runner's start then hangs.
+  std::vector<std::string> stale_files;
+  // Told each time the runner has ended, before it is started again: the jobs it ran died
+  // with it.
+  std::function<void()> ended = [] {};
 };
 
 class RunnerSupervisor {

@@ -227,6 +227,16 @@ bool WorkerDaemon::WaitIdle(std::chrono::milliseconds timeout) {
   return false;
 }
 
+void WorkerDaemon::RunnerEnded() {
+  const std::vector<JobRecord> orphaned = book_.Active();
+  for (const JobRecord& job : orphaned) {
+    book_.RecordOutcome(job.uuid, JobOutcome::kAbort, 0, WallClock::now());
+    options_.log("worker: job " + job.uuid + " ended with the runner");
+  }
+  changed_.notify_all();
+  KickIfOpened();
+}
+
 BrokerAnswer WorkerDaemon::StateAnswer(bool ok, std::string message) {
   const StateDecision decision = Decide();
   return {.ok = ok,

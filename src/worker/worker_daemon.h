@@ -65,6 +65,9 @@ class WorkerDaemon {
   // Drain asks for a drain (as `worker drain` does); WaitIdle waits until no job runs.
   void Drain();
   bool WaitIdle(std::chrono::milliseconds timeout);
+  // RunnerEnded closes the records of the jobs the runner had: they died with it, and
+  // PeerTube gives them to a runner again once it notices (an abort, or its stall timeout).
+  void RunnerEnded();
 
  private:
   explicit WorkerDaemon(DaemonOptions options) : options_(std::move(options)) {}

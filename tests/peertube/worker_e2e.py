@@ -104,7 +104,7 @@ class PeerTube:
 class Worker:
     """One `worker run` on one stand-in GPU, as an operator starts it."""
 
-    def __init__(self, args, root, name, server, registration_file, fault_file, argv_log):
+    def __init__(self, args, root, name, server, registration_file, fault_file, argv_log, extra=()):
         self.dir = os.path.join(root, name)
         os.makedirs(self.dir)
         self.state = os.path.join(self.dir, "state")
@@ -133,7 +133,7 @@ class Worker:
                    # The stand-in GPU runs scale_cuda's kernels on the CPU, inside ffmpeg, so
                    # a downscaling rendition spends CPU a real GPU would not: the plausibility
                    # gate is given room for it (a libx264 encode still spends all of it).
-                   "--plausible-cpu-pct", "60"]
+                   "--plausible-cpu-pct", "60", *extra]
         self.log = open(self.log_path, "w")
         self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, env=env,
                                         start_new_session=True)
@@ -340,6 +340,39 @@ def case_runner_killed(peertube, worker, root, argv_log):
     check(True, "the killed job completed after PeerTube's stall timeout")
 
 
+def case_two_workers(args, peertube, worker, root, registration_file, fault_file, argv_log):
+    print("case: a second worker on a second stand-in GPU shares the queue; its session cap holds", flush=True)
+    # Two sessions less the reserve of one: one encode at a time, so one job at a time.
+    second = Worker(args, root, "gpu1", peertube.url, registration_file, fault_file, argv_log,
+                    extra=("--sessions-cap", "2"))
+    try:
+        clip = os.path.join(root, "two.mp4")
+        make_clip(clip, 10)
+        video = peertube.upload(clip, "e2e-two")
+        most, busy = 0, False
+        deadline = time.time() + 420
+        while time.time() < deadline:
+            ffmpegs = subprocess.run(["pgrep", "-f", "h264_nvenc.*" + second.dir], capture_output=True,
+                                     text=True).stdout.split()
+            most = max(most, len(ffmpegs))
+            if ffmpegs and second.status()["state"] == "BUSY":
+                busy = True
+            if all_completed(peertube, video):
+                break
+            time.sleep(0.3)
+        jobs = all_completed(peertube, video)
+        check(jobs is not None, "every job of the upload completed")
+        names = {j["runner"]["name"] for j in jobs}
+        check(names == {"e2e:gpu0", "e2e:gpu1"}, f"both workers' runners took jobs: {sorted(names)}")
+        check(most == 1, f"the capped worker never ran more than one ffmpeg at once: {most}")
+        check(busy, "the capped worker was BUSY while its one session was in use")
+        status = second.status()
+        check(status["gpu"]["sessions"]["cap"] == 2 and status["gpu"]["sessions"]["cap_source"] == "config",
+              f"its cap is the configured one: {status['gpu']['sessions']}")
+    finally:
+        second.stop()
+
+
 def case_no_gpu(args, peertube, root, registration_file):
     print("case: on a machine with no GPU the worker registers nothing and starts no runner", flush=True)
     empty = os.path.join(root, "no-gpu")
@@ -360,7 +393,7 @@ def case_no_gpu(args, peertube, root, registration_file):
     check(len(peertube.runners()) == before, "PeerTube has no new runner")
 
 
-CASES = ["upload", "drain", "gpu-fails", "runner-killed", "no-gpu"]
+CASES = ["upload", "drain", "gpu-fails", "two-workers", "runner-killed", "no-gpu"]
 
 
 def main():
@@ -403,6 +436,8 @@ def main():
                     case_drain(peertube, worker, root, argv_log)
                 elif name == "gpu-fails":
                     case_gpu_fails(peertube, worker, root, argv_log, fault_file)
+                elif name == "two-workers":
+                    case_two_workers(args, peertube, worker, root, registration_file, fault_file, argv_log)
                 elif name == "runner-killed":
                     case_runner_killed(peertube, worker, root, argv_log)
     except (Failure, urllib.error.URLError, subprocess.CalledProcessError, KeyError) as error:

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <fstream>
 #include <thread>
 
@@ -28,11 +29,16 @@ TEST(RunnerSupervisor, ARunnerThatDiesIsStartedAgainWithTheIdAndServerArguments)
   testing::TempDir dir;
   const auto log = dir.path() / "starts";
   // The runner's own arguments follow the command: "--id ID server".
+  // A dead runner's IPC socket is removed before each start, and each end is told.
+  const auto stale = dir.Write("runner.sock", "");
+  std::atomic<int> ended = 0;
   RunnerSupervisor supervisor({.command = {"/bin/sh", "-c", "echo \"$1 $2 $3\" >> " + log.string() +
                                                            "; exit 1", "runner"},
                                .id = "gpu-0",
                                .first_pause = 20ms,
-                               .most_pause = 80ms});
+                               .most_pause = 80ms,
+                               .stale_files = {stale.string()},
+                               .ended = [&ended] { ++ended; }});
   const auto until = std::chrono::steady_clock::now() + 5s;
   while (Lines(log) < 3 && std::chrono::steady_clock::now() < until)
     std::this_thread::sleep_for(10ms);
@@ -42,6 +48,8 @@ TEST(RunnerSupervisor, ARunnerThatDiesIsStartedAgainWithTheIdAndServerArguments)
   std::string first;
   std::getline(in, first);
   EXPECT_EQ(first, "--id gpu-0 server");
+  EXPECT_GE(ended, 2);
+  EXPECT_FALSE(std::filesystem::exists(stale));
 }
 
 TEST(RunnerSupervisor, StopEndsTheRunnerAndWhatItLeftInItsSession) {
