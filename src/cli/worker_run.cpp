@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 
 #include "pipeline/probe_pipeline.h"
@@ -209,6 +211,24 @@ int RunWorkerRun(WorkerRunOptions options) {
   std::int64_t most = cap ? std::max<std::int64_t>(1, *cap - config.sessions_reserve) : 8;
   if (config.concurrency_max) most = std::min(most, *config.concurrency_max);
   const std::string runner_id = "gpu-" + device;
+  // The runner's IPC socket lives under its XDG_DATA_HOME, and a Unix socket's path holds at
+  // most 107 bytes: a longer one is cut short by the kernel, and a runner started after a
+  // killed one then hangs on the socket it cannot find. A deep state directory gets a short
+  // folder of its own for that.
+  fs::path data_home = runner_root / "data";
+  const auto socket_of = [&](const fs::path& home) {
+    return home / "peertube-runner-nodejs" / runner_id / "peertube-runner.sock";
+  };
+  if (socket_of(data_home).string().size() > 100) {
+    char name[64];
+    std::snprintf(name, sizeof name, "media-capabilities-runner-%zx",
+                  std::hash<std::string>{}(fs::absolute(options.state_dir).string()));
+    data_home = fs::temp_directory_path() / name;
+    fs::create_directories(data_home, error);
+    fs::permissions(data_home, fs::perms::owner_all, error);
+    Log("worker run: the runner's data folder is " + data_home.string() +
+        ", since the state directory is too deep for its socket");
+  }
   const std::string gate_url = "http://" + (*daemon)->gate_address();
   if (Result<void> written = worker::WritePrivateFile(
           worker::RunnerConfigPath((runner_root / "config").string(), runner_id),
@@ -233,11 +253,9 @@ int RunWorkerRun(WorkerRunOptions options) {
                        {"CUDA_DEVICE_ORDER", "PCI_BUS_ID"},
                        {"XDG_CONFIG_HOME", (runner_root / "config").string()},
                        {"XDG_CACHE_HOME", (runner_root / "cache").string()},
-                       {"XDG_DATA_HOME", (runner_root / "data").string()}},
+                       {"XDG_DATA_HOME", data_home.string()}},
        .log = Log,
-       .stale_files = {(runner_root / "data" / "peertube-runner-nodejs" / runner_id /
-                        "peertube-runner.sock")
-                           .string()},
+       .stale_files = {socket_of(data_home).string()},
        .ended = [&daemon] { (*daemon)->RunnerEnded(); }});
 
   int received = 0;
