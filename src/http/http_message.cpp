@@ -1,7 +1,5 @@
 #include "http/http_message.h"
 
-#include <algorithm>
-#include <cctype>
 
 namespace mc::http {
 
@@ -25,32 +23,6 @@ std::optional<RequestLine> ParseRequestLine(std::string_view head) {
   if (target.empty() || target.front() != '/') return std::nullopt;
   return RequestLine{.method = std::string(line.substr(0, first)),
                      .path = std::string(target.substr(0, target.find_first_of("?#")))};
-}
-
-std::optional<std::string> HeaderValue(std::string_view head, std::string_view name) {
-  std::size_t start = head.find('\n');
-  while (start != std::string_view::npos && start + 1 < head.size()) {
-    const std::size_t end = head.find('\n', start + 1);
-    std::string_view line = head.substr(start + 1, end == std::string_view::npos
-                                                       ? std::string_view::npos
-                                                       : end - start - 1);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    const std::size_t colon = line.find(':');
-    if (colon == name.size() &&
-        std::equal(name.begin(), name.end(), line.begin(), [](char a, char b) {
-          return std::tolower(static_cast<unsigned char>(a)) ==
-                 std::tolower(static_cast<unsigned char>(b));
-        })) {
-      std::string_view value = line.substr(colon + 1);
-      while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
-        value.remove_prefix(1);
-      while (!value.empty() && (value.back() == ' ' || value.back() == '\t'))
-        value.remove_suffix(1);
-      return std::string(value);
-    }
-    start = end;
-  }
-  return std::nullopt;
 }
 
 std::string_view ReasonPhrase(int status) {

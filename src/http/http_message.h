@@ -28,10 +28,6 @@ std::optional<std::size_t> HeadEnd(std::string_view received);
 // ParseRequestLine reads "GET /status HTTP/1.1"; nothing when the line is not of that shape.
 std::optional<RequestLine> ParseRequestLine(std::string_view head);
 
-// HeaderValue is the value of the first header of that name (case-insensitive) in a request's
-// head, trimmed; nothing when the head has none.
-std::optional<std::string> HeaderValue(std::string_view head, std::string_view name);
-
 // ReasonPhrase is the status's standard phrase ("Not Found").
 std::string_view ReasonPhrase(int status);
 

@@ -170,12 +170,14 @@ bool Server::Read(Connection& connection) const {
 std::optional<std::size_t> Server::BodyLength(std::string_view head) const {
   const std::optional<RequestLine> request = ParseRequestLine(head);
   if (!request || request->method != "POST" || !actions_.contains(request->path)) return 0;
-  const std::optional<std::string> length = HeaderValue(head, "Content-Length");
-  if (!length) return 0;
-  if (length->empty() || length->size() > 9 ||
-      !std::all_of(length->begin(), length->end(), [](char c) { return c >= '0' && c <= '9'; }))
+  Result<RequestHead> parsed = ParseRequestHead(head);
+  if (!parsed) return std::nullopt;
+  const std::string length(HeaderValue(parsed->headers, "Content-Length"));
+  if (length.empty()) return 0;
+  if (length.size() > 9 ||
+      !std::all_of(length.begin(), length.end(), [](char c) { return c >= '0' && c <= '9'; }))
     return std::nullopt;
-  return static_cast<std::size_t>(std::stoul(*length));
+  return static_cast<std::size_t>(std::stoul(length));
 }
 
 Response Server::AnswerTo(std::string_view head, std::string_view body,
@@ -186,9 +188,11 @@ Response Server::AnswerTo(std::string_view head, std::string_view body,
   const auto action = actions_.find(request->path);
   if (request->method == "GET" && route != routes_.end()) return route->second();
   if (request->method == "POST" && action != actions_.end()) {
-    return action->second({.path = request->path,
-                           .authorization = HeaderValue(head, "Authorization").value_or(""),
-                           .body = std::string(body)});
+    Result<RequestHead> parsed = ParseRequestHead(head);
+    return action->second(
+        {.path = request->path,
+         .authorization = parsed ? std::string(HeaderValue(parsed->headers, "Authorization")) : "",
+         .body = std::string(body)});
   }
   if (route == routes_.end() && action == actions_.end())
     return {.status = 404, .body = "not found\n"};

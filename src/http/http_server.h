@@ -22,6 +22,7 @@
 #include "base/result.h"
 #include "http/http_message.h"
 #include "http/listen_address.h"
+#include "http/message_head.h"
 
 namespace mc::http {
 

@@ -43,6 +43,8 @@ constexpr std::string_view kNoValueOptions[] = {
     "-bitexact",
     "-copyinkf",
     "-fix_sub_duration",
+    "-deinterlace",
+    "-intra",
     "-autoscale",
     "-noautoscale",
     "-find_stream_info",

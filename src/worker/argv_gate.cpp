@@ -2,49 +2,15 @@
 
 #include <algorithm>
 
+#include "transcode/ffmpeg_options.h"
+
 namespace mc::worker {
 namespace {
 
-// ffmpeg's options that take no value. Every other option takes one, which is how the gate
-// tells an option's value from an output file. Unknown flags would make the gate misread the
-// line, so the list errs towards ffmpeg 5.1's full set of boolean options.
-constexpr std::array<std::string_view, 33> kFfmpegFlags{{"-y",
-                                                         "-n",
-                                                         "-hide_banner",
-                                                         "-nostdin",
-                                                         "-stdin",
-                                                         "-nostats",
-                                                         "-stats",
-                                                         "-vn",
-                                                         "-an",
-                                                         "-sn",
-                                                         "-dn",
-                                                         "-shortest",
-                                                         "-re",
-                                                         "-copyts",
-                                                         "-start_at_zero",
-                                                         "-benchmark",
-                                                         "-benchmark_all",
-                                                         "-ignore_unknown",
-                                                         "-report",
-                                                         "-xerror",
-                                                         "-debug_ts",
-                                                         "-dump",
-                                                         "-hex",
-                                                         "-autorotate",
-                                                         "-noautorotate",
-                                                         "-accurate_seek",
-                                                         "-noaccurate_seek",
-                                                         "-copytb",
-                                                         "-deinterlace",
-                                                         "-intra",
-                                                         "-psnr",
-                                                         "-qphist",
-                                                         "-vstats"}};
-
-bool IsFlag(std::string_view option) {
-  return std::find(kFfmpegFlags.begin(), kFfmpegFlags.end(), option) != kFfmpegFlags.end();
-}
+// IsFlag says whether an option takes no value; every other option takes one, which is how
+// the gate tells an option's value from an output file. The table is the translation's, so
+// that the gate and the plan read a command line alike.
+bool IsFlag(std::string_view option) { return transcode::TakesNoValue(option); }
 
 // VideoCodecOption says whether an option sets the encoder (or decoder) of video streams:
 // -c:v, -codec:v, -vcodec, -c:v:0, ... The bare -c and -codec set every stream's.

@@ -63,7 +63,7 @@ struct ArgvVerdict {
 
 // JudgeArgv reads an ffmpeg command line (without the program's name) as ffmpeg does: options
 // before an -i belong to that input, options before any other word belong to the output that
-// word names. An option takes a value unless kFfmpegFlags lists it.
+// word names. An option takes a value unless ffmpeg 5.1 has it as a boolean (transcode/ffmpeg_options.h).
 ArgvVerdict JudgeArgv(const std::vector<std::string>& argv, const GateDevice& device);
 
 }  // namespace mc::worker

@@ -346,6 +346,12 @@ def case_two_workers(args, peertube, worker, root, registration_file, fault_file
     second = Worker(args, root, "gpu1", peertube.url, registration_file, fault_file, argv_log,
                     extra=("--sessions-cap", "2"))
     try:
+        # The second runner must be asking for work before the upload, and the first worker
+        # takes one job at a time, so the queue is really shared rather than won by whichever
+        # runner connected first.
+        wait_for("the second runner asking its gate for jobs",
+                 lambda: "gate: jobs-request:" in second.tail(), 240, 1)
+        check(worker.control("concurrency", "1")["ok"], "the first worker takes one job at a time")
         clip = os.path.join(root, "two.mp4")
         make_clip(clip, 10)
         video = peertube.upload(clip, "e2e-two")
@@ -370,6 +376,7 @@ def case_two_workers(args, peertube, worker, root, registration_file, fault_file
         check(status["gpu"]["sessions"]["cap"] == 2 and status["gpu"]["sessions"]["cap_source"] == "config",
               f"its cap is the configured one: {status['gpu']['sessions']}")
     finally:
+        worker.control("concurrency", "auto")
         second.stop()
 
 
