@@ -1,0 +1,28 @@
+// DryRunChannel is the dry run: it says, through the logger, what the channel it wraps would
+// do, and does none of it. Every action succeeds, so the service runs its policy on real
+// signals exactly as it would with the real channel, and the log shows every step.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "pool_service/control_channel.h"
+#include "pool_service/logger.h"
+
+namespace mc::pool_service {
+
+class DryRunChannel : public ControlChannel {
+ public:
+  // `inner` is asked only to Describe, never to Apply.
+  DryRunChannel(std::unique_ptr<ControlChannel> inner, Logger log);
+
+  // Apply logs "dry run: would ACTION WORKER: DESCRIPTION" and returns Ok.
+  Result<void> Apply(const pool::Action& action, const WorkerEndpoint& worker) override;
+  std::string Describe(const pool::Action& action, const WorkerEndpoint& worker) const override;
+
+ private:
+  std::unique_ptr<ControlChannel> inner_;
+  Logger log_;
+};
+
+}  // namespace mc::pool_service
