@@ -8,6 +8,12 @@
 namespace mc::pool_kube {
 namespace {
 
+// A scale is written against the version it was read at, so that a change made meanwhile
+// (another writer, or the StatefulSet controller's own status writes, which move the same
+// version) fails it instead of being overwritten. Such a conflict is retried with a fresh
+// read, which checks again what the write depends on, a few times before it is an error.
+constexpr int kScaleAttempts = 5;
+
 bool IsScale(pool::ActionKind kind) {
   return kind == pool::ActionKind::kWake || kind == pool::ActionKind::kSuspend;
 }
@@ -96,14 +102,20 @@ std::string KubernetesChannel::Describe(const pool::Action& action,
 }
 
 Result<void> KubernetesChannel::ScaleUp(std::string& done) {
-  Result<Scale> scale = pool_.ReadScale();
-  if (!scale) return scale.failure();
-  const int to = scale->replicas + 1;
-  Result<void> written = pool_.WriteScale(to, scale->resource_version);
-  if (!written) return written;
-  done = "scaled from " + std::to_string(scale->replicas) + " to " + std::to_string(to) +
-         " replicas";
-  return Ok();
+  Result<void> written = Ok();
+  for (int attempt = 0; attempt < kScaleAttempts; ++attempt) {
+    Result<Scale> scale = pool_.ReadScale();
+    if (!scale) return scale.failure();
+    const int to = scale->replicas + 1;
+    written = pool_.WriteScale(to, scale->resource_version);
+    if (written) {
+      done = "scaled from " + std::to_string(scale->replicas) + " to " + std::to_string(to) +
+             " replicas";
+      return Ok();
+    }
+    if (!written.failure().IsConflict()) return written;
+  }
+  return written;
 }
 
 Result<void> KubernetesChannel::ScaleDown(const pool_service::WorkerEndpoint& worker,
@@ -115,22 +127,28 @@ Result<void> KubernetesChannel::ScaleDown(const pool_service::WorkerEndpoint& wo
     if (RunnerNameOf(candidate) == worker.name) pod = &candidate;
   }
   if (!pod) return NotFound("no pod of the StatefulSet is this worker");
-  Result<Scale> scale = pool_.ReadScale();
-  if (!scale) return scale.failure();
-  // A StatefulSet scaled down removes its highest ordinal, whichever worker that is: giving
-  // back a replica for another worker would stop a worker the policy did not choose.
-  const int highest = scale->replicas - 1;
-  if (pod->ordinal != highest) {
-    return Unsupported("pod " + pod->name + " is ordinal " + std::to_string(pod->ordinal) +
-                       ", but a StatefulSet of " + std::to_string(scale->replicas) +
-                       " replicas gives back ordinal " + std::to_string(highest) +
-                       " first; suspend that worker first, or keep this one drained");
+  Result<void> written = Ok();
+  for (int attempt = 0; attempt < kScaleAttempts; ++attempt) {
+    Result<Scale> scale = pool_.ReadScale();
+    if (!scale) return scale.failure();
+    // A StatefulSet scaled down removes its highest ordinal, whichever worker that is: giving
+    // back a replica for another worker would stop a worker the policy did not choose.
+    const int highest = scale->replicas - 1;
+    if (pod->ordinal != highest) {
+      return Unsupported("pod " + pod->name + " is ordinal " + std::to_string(pod->ordinal) +
+                         ", but a StatefulSet of " + std::to_string(scale->replicas) +
+                         " replicas gives back ordinal " + std::to_string(highest) +
+                         " first; suspend that worker first, or keep this one drained");
+    }
+    written = pool_.WriteScale(highest, scale->resource_version);
+    if (written) {
+      done = "scaled from " + std::to_string(scale->replicas) + " to " + std::to_string(highest) +
+             " replicas, removing pod " + pod->name;
+      return Ok();
+    }
+    if (!written.failure().IsConflict()) return written;
   }
-  Result<void> written = pool_.WriteScale(highest, scale->resource_version);
-  if (!written) return written;
-  done = "scaled from " + std::to_string(scale->replicas) + " to " + std::to_string(highest) +
-         " replicas, removing pod " + pod->name;
-  return Ok();
+  return written;
 }
 
 void KubernetesChannel::Record(EventType type, const std::string& reason,

@@ -151,8 +151,8 @@ TEST_F(KubernetesChannelTest, ASuspendFindsThePodByItsRunnerNameAnnotation) {
   EXPECT_EQ(pool_.replicas, 1);
 }
 
-TEST_F(KubernetesChannelTest, AScaleThatLostARaceIsAConflictForTheNextCycle) {
-  // Someone scaled between the read and the write: the write names the old version.
+TEST_F(KubernetesChannelTest, AScaleThatKeepsLosingTheRaceIsAConflictForTheNextCycle) {
+  // Someone writes between every read and its write: each write names an old version.
   class RacingPool : public FakePool {
    public:
     Result<Scale> ReadScale() override {
@@ -167,8 +167,29 @@ TEST_F(KubernetesChannelTest, AScaleThatLostARaceIsAConflictForTheNextCycle) {
   ASSERT_FALSE(result);
   EXPECT_TRUE(result.failure().IsConflict());
   EXPECT_EQ(racing.replicas, 0);
+  EXPECT_EQ(racing.writes.size(), 5u);
   ASSERT_EQ(racing.events.size(), 1u);
   EXPECT_EQ(racing.events[0].reason, "ScaleUpFailed");
+}
+
+TEST_F(KubernetesChannelTest, AConflictIsRetriedWithAFreshReadThatChecksTheOrdinalAgain) {
+  // The StatefulSet controller writes its status between the read and the first write.
+  class OnceRacingPool : public FakePool {
+   public:
+    bool raced = false;
+    Result<Scale> ReadScale() override {
+      Scale scale{replicas, std::to_string(version)};
+      if (!raced) ++version, raced = true;
+      return scale;
+    }
+  } pool;
+  pool.replicas = 2;
+  pool.pods = {PodOf(0), PodOf(1)};
+  KubernetesChannel channel(pool, workers_, {.log = [](const std::string&) {}});
+  ASSERT_TRUE(channel.Apply(ActionOf(ActionKind::kSuspend, "peertube-worker-1"),
+                            Endpoint("peertube-worker-1")));
+  EXPECT_EQ(pool.writes, (std::vector<std::string>{"1@1", "1@2"}));
+  EXPECT_EQ(pool.replicas, 1);
 }
 
 TEST_F(KubernetesChannelTest, EnableDrainClassesAndProbeGoToTheWorkersOwnChannel) {
