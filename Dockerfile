@@ -34,8 +34,10 @@ RUN apt-get update \
       libva2 libva-drm2 libyaml-cpp0.7 libgrpc++1.51 libprotobuf32 libcurl4 ca-certificates pci.ids \
       intel-media-va-driver i965-va-driver mesa-va-drivers \
  && rm -rf /var/lib/apt/lists/*
-# The agent module goes beside the binary, which is where `agent` looks for it.
-COPY --from=build /build/media-capabilities /build/media-capabilities-agent.so /usr/local/bin/
+# The agent module and the pool's Kubernetes module go beside the binary, which is where
+# `agent` and `pool run` look for them.
+COPY --from=build /build/media-capabilities /build/media-capabilities-agent.so /build/media-capabilities-pool-kube.so \
+     /usr/local/bin/
 # A user of its own for `probe` and for running the image by hand. The DaemonSet runs the
 # agent as uid 0 with every capability dropped, because the kubelet's plugin directories
 # belong to root (deploy/daemonset.yaml explains); that is its choice, made in the manifest.
