@@ -52,6 +52,17 @@ bool JsonReader::Int(const Json& value, const std::string& path, std::int64_t lo
   return true;
 }
 
+bool JsonReader::Number(const Json& value, const std::string& path, double low, double high,
+                        double& out) {
+  if (!value.is_number()) return Fail(path, "expected a number");
+  const double number = value.get<double>();
+  if (number < low || number > high) {
+    return Fail(path, "value " + std::to_string(number) + " is out of range");
+  }
+  out = number;
+  return true;
+}
+
 bool JsonReader::String(const Json& value, const std::string& path, std::string& out) {
   if (!value.is_string()) return Fail(path, "expected a string");
   out = value.get<std::string>();

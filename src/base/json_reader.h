@@ -35,6 +35,9 @@ class JsonReader {
   bool Bool(const Json& value, const std::string& path, bool& out);
   bool Int(const Json& value, const std::string& path, std::int64_t low, std::int64_t high,
            std::int64_t& out);
+  // Number takes an integer or a fraction; NaN cannot arrive in JSON, so the range is the
+  // whole check.
+  bool Number(const Json& value, const std::string& path, double low, double high, double& out);
   bool String(const Json& value, const std::string& path, std::string& out);
   bool StringList(const Json& value, const std::string& path, std::vector<std::string>& out);
 

@@ -198,7 +198,10 @@ bool IsSection(const std::string& key) {
 Result<PoolConfig> ParsePoolConfig(const std::string& text, const std::string& file) {
   Result<YAML::Node> loaded = LoadYaml(text, file);
   if (!loaded) return loaded.failure();
-  const YAML::Node& root = *loaded;
+  return ParsePoolConfigNode(*loaded, file);
+}
+
+Result<PoolConfig> ParsePoolConfigNode(const YAML::Node& root, const std::string& file) {
   PoolConfig config;
   if (root.IsNull()) return config;
   if (!root.IsMap()) return InvalidInput(file + ": expected a map of settings at the top level");

@@ -6,6 +6,8 @@
 
 #include <string>
 
+#include <yaml-cpp/yaml.h>
+
 #include "base/result.h"
 #include "pool/config.h"
 
@@ -13,6 +15,10 @@ namespace mc::pool {
 
 // ParsePoolConfig reads the YAML `text` of the file called `file` (used in errors only).
 Result<PoolConfig> ParsePoolConfig(const std::string& text, const std::string& file = "pool.yaml");
+
+// ParsePoolConfigNode is the same for a map already loaded, such as the `policy` section of the
+// pool service's file; `file` prefixes every error ("pool.yaml: policy").
+Result<PoolConfig> ParsePoolConfigNode(const YAML::Node& root, const std::string& file);
 
 // PoolConfigToYaml writes `config` as a file ParsePoolConfig reads back to the same values.
 std::string PoolConfigToYaml(const PoolConfig& config);
