@@ -1,0 +1,45 @@
+#include "peertube/admin_json.h"
+
+#include "peertube/iso_time.h"
+
+namespace mc::peertube {
+
+Result<nlohmann::json> ParseAnswer(std::string_view text, std::string_view what) {
+  nlohmann::json document = nlohmann::json::parse(text, nullptr, false);
+  if (document.is_discarded()) return InvalidInput(std::string(what) + ": not JSON");
+  return document;
+}
+
+bool ReadTime(JsonReader& reader, const nlohmann::json& value, const std::string& path,
+              double& out) {
+  const std::optional<double> seconds =
+      value.is_string() ? ParseIsoTime(value.get_ref<const std::string&>()) : std::nullopt;
+  if (!seconds) return reader.Fail(path, "expected an ISO-8601 time");
+  out = *seconds;
+  return true;
+}
+
+bool ReadNumber(JsonReader& reader, const nlohmann::json& value, const std::string& path,
+                double low, double high, double& out) {
+  if (!value.is_number()) return reader.Fail(path, "expected a number");
+  const double number = value.get<double>();
+  if (!(number >= low && number <= high)) return reader.Fail(path, "value is out of range");
+  out = number;
+  return true;
+}
+
+bool ReadPage(JsonReader& reader, const nlohmann::json& document, std::int64_t& total,
+              const std::function<bool(const nlohmann::json&, const std::string&)>& element) {
+  if (!reader.Object(document, "(answer)")) return false;
+  const nlohmann::json* count = reader.Member(document, "", "total");
+  // PeerTube counts rows of one table: a billion is far past any real queue.
+  if (!count || !reader.Int(*count, "total", 0, 1'000'000'000, total)) return false;
+  const nlohmann::json* data = reader.Member(document, "", "data");
+  if (!data || !reader.Array(*data, "data")) return false;
+  for (std::size_t i = 0; i < data->size(); ++i) {
+    if (!element((*data)[i], JsonReader::Element("data", i))) return false;
+  }
+  return true;
+}
+
+}  // namespace mc::peertube

@@ -1,0 +1,33 @@
+// What the parsers of the admin API's answers share: the document read without exceptions,
+// PeerTube's times, and its list pages ({"total": N, "data": [...]}), each error naming its
+// place ("data[3].createdAt: expected an ISO-8601 time").
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+#include "base/json_reader.h"
+#include "base/result.h"
+
+namespace mc::peertube {
+
+// ParseAnswer parses `text` as JSON; the error is "WHAT: not JSON".
+Result<nlohmann::json> ParseAnswer(std::string_view text, std::string_view what);
+
+// ReadTime reads a time as ParseIsoTime does into seconds since the epoch.
+bool ReadTime(JsonReader& reader, const nlohmann::json& value, const std::string& path,
+              double& out);
+
+// ReadNumber reads any JSON number within [low, high].
+bool ReadNumber(JsonReader& reader, const nlohmann::json& value, const std::string& path,
+                double low, double high, double& out);
+
+// ReadPage reads a list page's `total` and hands each element of `data`, with its path, to
+// `element`, stopping at the first that returns false.
+bool ReadPage(JsonReader& reader, const nlohmann::json& document, std::int64_t& total,
+              const std::function<bool(const nlohmann::json&, const std::string&)>& element);
+
+}  // namespace mc::peertube

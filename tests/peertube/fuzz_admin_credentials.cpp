@@ -1,0 +1,25 @@
+// Fuzz target: any text as the admin's credentials file gives credentials or an error, and
+// the error never holds the text's second line (the password).
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include "peertube/admin_credentials.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  mc::Result<mc::peertube::AdminCredentials> credentials =
+      mc::peertube::ParseAdminCredentials(text, "credentials");
+  if (!credentials) {
+    const std::size_t first = text.find('\n');
+    if (first != std::string_view::npos) {
+      std::string_view second = text.substr(first + 1);
+      second = second.substr(0, second.find('\n'));
+      // A password long enough not to match a word of the message by chance.
+      if (second.size() >= 12 && credentials.error().find(second) != std::string::npos) std::abort();
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,11 @@
+// Fuzz target: any text as one of PeerTube's times gives seconds or nothing, never a crash.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "peertube/iso_time.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  (void)mc::peertube::ParseIsoTime(std::string_view(reinterpret_cast<const char*>(data), size));
+  return 0;
+}
