@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 
+#include "cli/pool_run.h"
 #include "pool/config_yaml.h"
 #include "pool/sim_report.h"
 #include "pool/simulator.h"
@@ -32,6 +33,7 @@ struct PoolOptions {
   std::string jobs_file;
   int resolution = 720;
   double duration_s = 0;
+  std::string status_url = "http://127.0.0.1:9465";
 };
 
 Result<std::string> ReadFile(const std::string& path) {
@@ -124,7 +126,7 @@ int RunConfig(const PoolOptions& options) {
 std::function<int()> AddPoolCommand(CLI::App& app) {
   auto options = std::make_shared<PoolOptions>();
   CLI::App* pool =
-      app.add_subcommand("pool", "the pool manager: simulate, generate and record traces");
+      app.add_subcommand("pool", "the pool manager: run, status, simulate, generate and record traces");
   pool->require_subcommand(1);
 
   CLI::App* simulate =
@@ -172,11 +174,24 @@ std::function<int()> AddPoolCommand(CLI::App& app) {
   CLI::App* config = pool->add_subcommand("config", "print the configuration in effect, as YAML");
   config->add_option("--config", options->config_file, "the pool's YAML configuration");
 
+  CLI::App* run = pool->add_subcommand(
+      "run", "run the pool manager: read PeerTube's queue and the workers, admit and drain them");
+  run->add_option("--config", options->config_file, "the pool service's YAML file (docs/pool.md)")
+      ->required();
+
+  CLI::App* status = pool->add_subcommand("status", "print a running pool manager's view");
+  status->add_option("--url", options->status_url, "the manager's report address (its listen)")
+      ->capture_default_str();
+  status->add_option("-o,--output", options->output, "table or json")
+      ->check(CLI::IsMember({"table", "json"}));
+
   return [=]() -> int {
     if (*simulate) return RunSimulate(*options);
     if (*generate) return RunGenerate(*options);
     if (*record) return RunRecord(*options);
     if (*config) return RunConfig(*options);
+    if (*run) return RunPool(options->config_file);
+    if (*status) return RunPoolStatus(options->status_url, options->output == "json");
     return 2;
   };
 }

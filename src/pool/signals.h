@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pool/job_class.h"
@@ -24,6 +25,11 @@ enum class AdmissionState {
   kNetworkDegraded,
   kOffline,
 };
+
+// The names the worker's status document gives its states (NETWORK_DEGRADED is the pool's
+// own reading of a degraded AVAILABLE worker).
+std::string_view AdmissionStateName(AdmissionState state);
+std::optional<AdmissionState> ParseAdmissionState(std::string_view name);
 
 // What the worker's probe states it can do; absent keys read as "cannot".
 struct Capabilities {

@@ -3,7 +3,6 @@
 // signals exactly as it would with the real channel, and the log shows every step.
 #pragma once
 
-#include <memory>
 #include <string>
 
 #include "pool_service/control_channel.h"
@@ -13,15 +12,15 @@ namespace mc::pool_service {
 
 class DryRunChannel : public ControlChannel {
  public:
-  // `inner` is asked only to Describe, never to Apply.
-  DryRunChannel(std::unique_ptr<ControlChannel> inner, Logger log);
+  // `inner` is asked only to Describe, never to Apply; it must outlive the dry run.
+  DryRunChannel(const ControlChannel& inner, Logger log);
 
   // Apply logs "dry run: would ACTION WORKER: DESCRIPTION" and returns Ok.
   Result<void> Apply(const pool::Action& action, const WorkerEndpoint& worker) override;
   std::string Describe(const pool::Action& action, const WorkerEndpoint& worker) const override;
 
  private:
-  std::unique_ptr<ControlChannel> inner_;
+  const ControlChannel& inner_;
   Logger log_;
 };
 

@@ -19,17 +19,6 @@ using Json = nlohmann::json;
 constexpr std::int64_t kMaxCount = 1'000'000;
 constexpr double kMaxRate = 1e12;
 
-// The admission states the document names, as the policy knows them.
-constexpr std::array<std::pair<std::string_view, pool::AdmissionState>, 7> kStates = {{
-    {"AVAILABLE", pool::AdmissionState::kAvailable},
-    {"BUSY", pool::AdmissionState::kBusy},
-    {"DRAINING", pool::AdmissionState::kDraining},
-    {"DRAINED", pool::AdmissionState::kDrained},
-    {"GPU_UNAVAILABLE", pool::AdmissionState::kGpuUnavailable},
-    {"THERMAL_THROTTLED", pool::AdmissionState::kThermalThrottled},
-    {"OFFLINE", pool::AdmissionState::kOffline},
-}};
-
 // The policy tells NVENC's session arithmetic from VA-API's by vendor; AMD and Intel both
 // encode through VA-API, so both read as the VA-API vendor.
 std::string PolicyVendor(const std::string& vendor) {
@@ -94,10 +83,12 @@ class StatusReader {
     const Json* state = reader_.Member(document, "status", "state");
     std::string name;
     if (!state || !reader_.String(*state, "status.state", name)) return false;
-    const auto* found = std::find_if(kStates.begin(), kStates.end(),
-                                     [&](const auto& row) { return row.first == name; });
-    if (found == kStates.end()) return reader_.Fail("status.state", "unknown state \"" + name + "\"");
-    status_.state = found->second;
+    // NETWORK_DEGRADED is the pool's reading of the transfer block, never the worker's word.
+    const std::optional<pool::AdmissionState> found = pool::ParseAdmissionState(name);
+    if (!found || *found == pool::AdmissionState::kNetworkDegraded) {
+      return reader_.Fail("status.state", "unknown state \"" + name + "\"");
+    }
+    status_.state = *found;
     return true;
   }
 

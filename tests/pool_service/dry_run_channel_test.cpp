@@ -33,7 +33,8 @@ class Counting : public ControlChannel {
 TEST(DryRunChannel, ApplySaysWhatItWouldDoAndNeverAppliesTheInnerChannel) {
   int applies = 0;
   std::vector<std::string> log;
-  DryRunChannel channel(std::make_unique<Counting>(applies),
+  Counting inner(applies);
+  DryRunChannel channel(inner,
                         [&](const std::string& line) { log.push_back(line); });
   const WorkerEndpoint worker{.name = "gpu-box-1:gpu0", .url = "http://10.0.0.5:9464"};
   for (ActionKind kind : {ActionKind::kEnable, ActionKind::kDrain, ActionKind::kSetClasses,
@@ -59,9 +60,10 @@ TEST(DryRunChannel, AroundTheRealChannelsNothingReachesTheWorkerAndNoCommandRuns
       .commands = {.start = {"/usr/bin/touch", touched}, .wake = {"/usr/bin/touch", touched}}};
   std::vector<std::string> log;
   auto keep = [&](const std::string& line) { log.push_back(line); };
-  DryRunChannel api(std::make_unique<WorkerApiChannel>(), keep);
-  DryRunChannel commands(std::make_unique<CommandChannel>(CommandChannelOptions{.log = keep}),
-                         keep);
+  WorkerApiChannel api_inner;
+  CommandChannel commands_inner(CommandChannelOptions{.log = keep});
+  DryRunChannel api(api_inner, keep);
+  DryRunChannel commands(commands_inner, keep);
   for (ControlChannel* channel :
        {static_cast<ControlChannel*>(&api), static_cast<ControlChannel*>(&commands)}) {
     EXPECT_TRUE(channel->Apply({.kind = ActionKind::kEnable, .concurrency = 2}, worker));

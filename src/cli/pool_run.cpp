@@ -1,0 +1,230 @@
+#include "cli/pool_run.h"
+
+#include <signal.h>
+#include <time.h>
+
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "http/client.h"
+#include "http/http_server.h"
+#include "http/url.h"
+#include "peertube/admin_credentials.h"
+#include "peertube/admin_session.h"
+#include "pool_kube/kubernetes_channel.h"
+#include "pool_kube/pod_endpoints.h"
+#include "pool_kube/pool_module.h"
+#include "pool_service/command_channel.h"
+#include "pool_service/dry_run_channel.h"
+#include "pool_service/pool_report.h"
+#include "pool_service/pool_service.h"
+#include "pool_service/queue_signal.h"
+#include "pool_service/service_config.h"
+#include "pool_service/worker_api_channel.h"
+
+namespace mc {
+
+namespace {
+
+using pool_service::ServiceConfig;
+using pool_service::WorkerEndpoint;
+
+void Log(const std::string& line) { std::cerr << line + "\n"; }
+
+Result<std::string> ReadText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return NotFound(path + ": cannot be read");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// GetText is one GET answered 200, its body; any other answer is an error naming the status.
+Result<std::string> GetText(const std::string& url, std::chrono::milliseconds timeout) {
+  Result<http::Url> parsed = http::ParseUrl(url);
+  if (!parsed) return parsed.failure();
+  http::ClientRequest request;
+  request.timeout = timeout;
+  Result<http::ClientResponse> response = http::Request(*parsed, request);
+  if (!response) return response.failure();
+  if (response->status != 200) {
+    return Unavailable("GET " + url + " answered " + std::to_string(response->status));
+  }
+  return std::move(response->body);
+}
+
+// The Kubernetes side of a run: the pool over the API, the pods as workers, and the ordinals
+// the StatefulSet may still grow to as COLD workers.
+struct KubernetesSide {
+  std::unique_ptr<pool_kube::KubernetesPool> pool;
+  pool_kube::EndpointSettings endpoints;
+  std::string statefulset;
+  int max_replicas = 1;
+  std::vector<std::string> unservable;
+
+  Result<std::vector<WorkerEndpoint>> Workers() {
+    Result<std::vector<pool_kube::WorkerPod>> pods = pool->WorkerPods();
+    if (!pods) return pods.failure();
+    unservable.clear();
+    std::vector<WorkerEndpoint> workers = pool_kube::ReachableEndpoints(*pods, endpoints);
+    for (const pool_kube::WorkerPod& pod : *pods) {
+      if (!pod.unschedulable.empty()) {
+        unservable.push_back(pod.name + " cannot be placed: " + pod.unschedulable);
+      }
+    }
+    // The ordinals the StatefulSet has not grown to are the pool's COLD workers: they cannot
+    // answer, and a wake (one more replica) brings the lowest of them up.
+    for (int ordinal = 0; ordinal < max_replicas; ++ordinal) {
+      const std::string name = statefulset + "-" + std::to_string(ordinal);
+      bool present = false;
+      for (const pool_kube::WorkerPod& pod : *pods) present |= pod.ordinal == ordinal;
+      if (present) continue;
+      WorkerEndpoint cold;
+      cold.name = name;
+      cold.wakeable = true;
+      workers.push_back(std::move(cold));
+    }
+    return workers;
+  }
+};
+
+std::unique_ptr<pool_service::ControlChannel> MakeBaseChannel(const ServiceConfig& config) {
+  pool_service::WorkerApiOptions api;
+  api.bounds = config.policy.gates.bounds;
+  if (config.control == pool_service::ControlMode::kBareMetal) {
+    return std::make_unique<pool_service::CommandChannel>(
+        pool_service::CommandChannelOptions{.api = api, .log = Log});
+  }
+  return std::make_unique<pool_service::WorkerApiChannel>(api);
+}
+
+// The stop signals are blocked in every thread and waited for here, between cycles, so that a
+// cycle is never cut in half and nothing runs inside a signal handler.
+bool WaitForStop(const sigset_t& stop, pool::Duration wait) {
+  const double seconds = std::max(0.0, wait.count());
+  timespec timeout{static_cast<time_t>(seconds),
+                   static_cast<long>((seconds - std::floor(seconds)) * 1e9)};
+  return sigtimedwait(&stop, nullptr, &timeout) > 0;
+}
+
+}  // namespace
+
+int RunPool(const std::string& config_file) {
+  sigset_t stop;
+  sigemptyset(&stop);
+  sigaddset(&stop, SIGTERM);
+  sigaddset(&stop, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop, nullptr);
+
+  Result<std::string> text = ReadText(config_file);
+  if (!text) return Log("pool run: " + text.error()), 1;
+  Result<ServiceConfig> parsed = pool_service::ParseServiceConfig(*text, config_file);
+  if (!parsed) return Log("pool run: " + parsed.error()), 1;
+  const ServiceConfig config = std::move(*parsed);
+
+  Result<peertube::AdminCredentials> credentials =
+      peertube::ReadAdminCredentials(config.peertube.credentials_file);
+  if (!credentials) return Log("pool run: " + credentials.error()), 1;
+  peertube::AdminSessionOptions session_options;
+  session_options.request_budget = config.peertube.request_budget;
+  peertube::AdminSession session(*http::ParseUrl(config.peertube.url), std::move(*credentials),
+                                 session_options);
+
+  std::unique_ptr<pool_service::ControlChannel> workers_channel = MakeBaseChannel(config);
+  pool_service::ControlChannel* channel = workers_channel.get();
+  KubernetesSide kubernetes;
+  std::unique_ptr<pool_kube::KubernetesChannel> kubernetes_channel;
+  pool_service::ServiceInputs inputs;
+  if (config.control == pool_service::ControlMode::kKubernetes) {
+    pool_kube::KubernetesPoolOptions options;
+    options.kubeconfig = config.kubernetes.kubeconfig;
+    options.ns = config.kubernetes.namespace_name;
+    options.statefulset = config.kubernetes.statefulset;
+    options.selector = config.kubernetes.selector;
+    Result<std::unique_ptr<pool_kube::KubernetesPool>> opened =
+        pool_kube::OpenKubernetesPool(options);
+    if (!opened) return Log("pool run: " + opened.error()), 1;
+    kubernetes.pool = std::move(*opened);
+    kubernetes.endpoints = {config.kubernetes.worker_port, config.kubernetes.control_token_file};
+    kubernetes.statefulset = config.kubernetes.statefulset;
+    kubernetes.max_replicas = config.kubernetes.max_replicas;
+    kubernetes_channel = std::make_unique<pool_kube::KubernetesChannel>(
+        *kubernetes.pool, *workers_channel,
+        pool_kube::KubernetesChannelSettings{.endpoints = kubernetes.endpoints, .log = Log});
+    channel = kubernetes_channel.get();
+    inputs.list_workers = [&] { return kubernetes.Workers(); };
+    inputs.unservable = [&] { return kubernetes.unservable; };
+  } else {
+    inputs.list_workers = [&]() -> Result<std::vector<WorkerEndpoint>> { return config.workers; };
+  }
+  std::unique_ptr<pool_service::ControlChannel> dry_run;
+  if (config.dry_run) {
+    // The dry run describes what the real channel would do, and asks nothing of it.
+    dry_run = std::make_unique<pool_service::DryRunChannel>(*channel, Log);
+    channel = dry_run.get();
+  }
+
+  inputs.read_queue = [&](double now_s) -> Result<pool::QueueSignal> {
+    Result<std::vector<peertube::PendingJob>> jobs =
+        session.PendingRunnerJobs(config.peertube.job_types);
+    if (!jobs) return jobs.failure();
+    return pool_service::QueueFromJobs(
+        *jobs,
+        [&](const std::string& uuid) -> std::optional<peertube::VideoFacts> {
+          Result<peertube::VideoFacts> facts = session.Video(uuid);
+          if (!facts) {
+            Log("pool: video " + uuid + " could not be read (its jobs take default shapes): " +
+                facts.error());
+            return std::nullopt;
+          }
+          return *facts;
+        },
+        now_s);
+  };
+  inputs.read_status = [](const WorkerEndpoint& worker) -> Result<std::string> {
+    if (worker.url.empty()) return Unavailable(worker.name + ": no address yet");
+    return GetText(worker.url + "/status", std::chrono::milliseconds(5000));
+  };
+
+  pool_service::PoolService service(config.policy, config.peertube.poll, std::move(inputs),
+                                    *channel, Log);
+  http::Routes routes;
+  routes["/status"] = [&] {
+    return http::Response{200, "application/json", pool_service::ReportToJson(service.Report())};
+  };
+  routes["/metrics"] = [&] {
+    return http::Response{200, "text/plain; version=0.0.4",
+                          pool_service::ReportToPrometheus(service.Report())};
+  };
+  routes["/livez"] = [] { return http::Response{200, "text/plain", "ok\n"}; };
+  Result<std::unique_ptr<http::Server>> server = http::Server::Start(config.listen, routes);
+  if (!server) return Log("pool run: " + server.error()), 1;
+  Log("pool run: report on " + (*server)->address() + " (/status, /metrics); control " +
+      std::string(pool_service::ControlModeName(config.control)) +
+      (config.dry_run ? " (dry run: no action is taken)" : "") + "; a cycle every " +
+      pool::FormatDuration(config.policy.cycle));
+
+  while (true) {
+    const auto started = std::chrono::system_clock::now();
+    service.Cycle(pool::TimePoint(started.time_since_epoch()));
+    const pool::Duration spent = std::chrono::system_clock::now() - started;
+    if (WaitForStop(stop, config.policy.cycle - spent)) break;
+  }
+  Log("pool run: stopping; the workers keep their admission as it is");
+  return 0;
+}
+
+int RunPoolStatus(const std::string& url, bool json) {
+  Result<std::string> text = GetText(url + "/status", std::chrono::milliseconds(5000));
+  if (!text) return Log("pool status: " + text.error()), 1;
+  Result<pool_service::PoolReport> report = pool_service::ReportFromJson(*text);
+  if (!report) return Log(report.error()), 1;
+  std::cout << (json ? pool_service::ReportToJson(*report) : pool_service::ReportTable(*report));
+  return 0;
+}
+
+}  // namespace mc
