@@ -153,10 +153,14 @@ class StatusReader {
         {"av1_dec", &out.av1_dec},
     }};
     for (const auto& [name, flag] : flags) {
-      // What the document does not state, the worker cannot do.
+      // What the document does not state, the worker cannot do. The document writes each
+      // capability as 0 or 1 (the DRA attribute's own form).
       *flag = false;
       const Json* value = JsonReader::OptionalMember(capabilities, name);
-      if (value && !reader_.Bool(*value, JsonReader::Child(path, name), *flag)) return false;
+      if (!value) continue;
+      std::int64_t bit = 0;
+      if (!reader_.Int(*value, JsonReader::Child(path, name), 0, 1, bit)) return false;
+      *flag = bit == 1;
     }
     return true;
   }
