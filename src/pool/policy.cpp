@@ -260,6 +260,14 @@ class Cycle {
           break;
         case ManagerState::kSpare:
         case ManagerState::kWarm:
+          // A worker that admits jobs on its own (restarted, which starts it AVAILABLE, or
+          // enabled by hand) is drained back to what the pool holds it as: the pool, not the
+          // worker, decides who takes jobs. A drain interrupts nothing.
+          if (status && IsServing(status->state)) {
+            Act(ActionKind::kDrain, record, ReasonCode::kAdmissionReconciled);
+            Say(MakeReason(ReasonCode::kAdmissionReconciled, record.name,
+                           {{"state", std::string(ManagerStateName(record.state))}}));
+          }
           break;
       }
     }

@@ -19,6 +19,8 @@ constexpr ReasonTemplate kReasons[] = {
     {R::kCooldownOver, "cooldown-over",
      "{worker} back to SPARE: cooldown over and its probe is green"},
     {R::kDrained, "drained", "{worker} back to SPARE: drained, no job left on it"},
+    {R::kAdmissionReconciled, "admission-reconciled",
+     "{worker} drained: it admits jobs while the pool holds it {state}"},
     {R::kVendorDisabled, "vendor-disabled",
      "{worker} drained at once: vendor {vendor} is disabled"},
     {R::kQueueLost, "queue-lost",

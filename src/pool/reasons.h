@@ -17,6 +17,7 @@ enum class ReasonCode {
   kCooldown,
   kCooldownOver,
   kDrained,
+  kAdmissionReconciled,
   kVendorDisabled,
   kQueueLost,
   kClassUnservable,

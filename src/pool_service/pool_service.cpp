@@ -143,7 +143,8 @@ void PoolService::LogNewReasons(const std::vector<pool::Reason>& reasons) {
     said.insert({reason.worker, reason.text});
     if (!reason.worker.empty()) last_reason_[reason.worker] = reason.text;
     if (said_.count({reason.worker, reason.text})) continue;
-    log_("pool: " + (reason.worker.empty() ? std::string() : reason.worker + ": ") + reason.text);
+    // Every reason's sentence names its worker itself.
+    log_("pool: " + reason.text);
   }
   said_ = std::move(said);
 }

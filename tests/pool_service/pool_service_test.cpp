@@ -209,3 +209,32 @@ TEST(PoolService, AnUnreachableWorkerIsReportedUnreadableAndItsReasonLoggedOnce)
 
 }  // namespace
 }  // namespace mc::pool_service
+
+namespace mc::pool_service {
+namespace {
+
+TEST(PoolService, AWorkerThatAdmitsJobsWhileHeldSpareIsDrainedBack) {
+  Fixture fixture;
+  auto service = fixture.Make();
+  service->Cycle(pool::At(1000));
+  ASSERT_EQ(fixture.Count(ActionKind::kEnable), 1);
+  // One of the SPARE workers restarts, and a worker starts AVAILABLE.
+  std::string spare;
+  for (const WorkerRow& row : service->Report().workers) {
+    if (row.manager_state == "SPARE") spare = row.name;
+  }
+  ASSERT_FALSE(spare.empty());
+  fixture.channel.states[spare] = "AVAILABLE";
+  service->Cycle(pool::At(1015));
+  EXPECT_EQ(fixture.channel.states[spare], "DRAINED");
+  EXPECT_EQ(fixture.Count(ActionKind::kDrain), 1);
+  EXPECT_NE(std::find_if(fixture.log.begin(), fixture.log.end(),
+                         [&](const std::string& l) {
+                           return l == "pool: " + spare +
+                                           " drained: it admits jobs while the pool holds it SPARE";
+                         }),
+            fixture.log.end());
+}
+
+}  // namespace
+}  // namespace mc::pool_service
