@@ -98,9 +98,11 @@ peertube:
 	tests/peertube/build-peertube $(PEERTUBE_KIT) $(PEERTUBE_CACHE)
 
 # test-peertube runs the worker in PeerTube's path end to end (tests/peertube/README.md): the
-# real server and runner, the worker on the stand-in NVIDIA GPU, Debian's ffmpeg.
+# real server and runner, the worker on the stand-in NVIDIA GPU, Debian's ffmpeg; then the pool
+# manager over three such workers and a burst of uploads.
 test-peertube: build peertube
 	python3 tests/peertube/worker_e2e.py --build $(BUILD) --kit $(PEERTUBE_KIT) --cache $(PEERTUBE_CACHE)
+	python3 tests/peertube/pool_e2e.py --build $(BUILD) --kit $(PEERTUBE_KIT) --cache $(PEERTUBE_CACHE)
 
 # test-cluster brings up the real upstream control plane (tests/cluster/README.md), runs its
 # smoke test, then checks deploy/ against it (tests/deploy/check-against-apiserver) and runs the

@@ -3,6 +3,8 @@
 // unprivileged with every secret as a file, and a configuration that names the workers of
 // deploy/worker/ as they are. check-against-apiserver holds the same files to a real
 // apiserver (validation, and `kubectl auth can-i` as the manager's ServiceAccount).
+#include "pool_service/service_config.h"
+
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
@@ -56,7 +58,8 @@ TEST(PoolManifests, TheKustomizationListsEveryFileAndPutsThemBesideTheWorkers) {
   for (const YAML::Node& resource : kustomization["resources"]) listed.insert(resource.as<std::string>());
   for (const auto& entry : fs::directory_iterator(kPool)) {
     const std::string name = entry.path().filename().string();
-    if (name == "kustomization.yaml") continue;
+    // systemd/ holds the bare-metal unit, which is no Kubernetes object.
+    if (name == "kustomization.yaml" || entry.is_directory()) continue;
     EXPECT_TRUE(listed.contains(name)) << name << " is not in deploy/pool/kustomization.yaml";
   }
   EXPECT_EQ(kustomization["namespace"].as<std::string>(), WorkerNamespace());
@@ -183,8 +186,7 @@ TEST(PoolDeployment, SecretsComeOnlyAsFiles) {
   EXPECT_EQ(SecretMounts().size(), 2u);
   const YAML::Node config = PoolConfig();
   for (const std::string& file : {config["kubernetes"]["control_token_file"].as<std::string>(),
-                                 config["peertube"]["username_file"].as<std::string>(),
-                                 config["peertube"]["password_file"].as<std::string>()}) {
+                                 config["peertube"]["credentials_file"].as<std::string>()}) {
     EXPECT_TRUE(UnderASecretMount(file)) << file << " is not in a mounted Secret";
   }
   // The control token is the workers' own, from their Secret (deploy/worker/).
@@ -194,6 +196,15 @@ TEST(PoolDeployment, SecretsComeOnlyAsFiles) {
     if (volume["secret"]) pool_secrets.insert(volume["secret"]["secretName"].as<std::string>());
   }
   EXPECT_TRUE(pool_secrets.contains(worker_pod["volumes"][0]["secret"]["secretName"].as<std::string>()));
+}
+
+TEST(PoolConfig, IsAFileThePoolServiceReads) {
+  const std::string text = Find(kPool, "ConfigMap")["data"]["pool.yaml"].as<std::string>();
+  mc::Result<mc::pool_service::ServiceConfig> config =
+      mc::pool_service::ParseServiceConfig(text, "pool.yaml");
+  ASSERT_TRUE(config) << config.error();
+  EXPECT_EQ(config->control, mc::pool_service::ControlMode::kKubernetes);
+  EXPECT_EQ(config->listen, "0.0.0.0:9465");
 }
 
 TEST(PoolConfig, NamesTheWorkersOfDeployWorkerAsTheyAre) {

@@ -106,7 +106,7 @@ class Worker:
 
     def __init__(self, args, root, name, server, registration_file, fault_file, argv_log, extra=()):
         self.dir = os.path.join(root, name)
-        os.makedirs(self.dir)
+        os.makedirs(self.dir, exist_ok=True)
         self.state = os.path.join(self.dir, "state")
         self.log_path = os.path.join(self.dir, "worker.log")
         self.control_token = uuid.uuid4().hex

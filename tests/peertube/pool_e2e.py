@@ -1,0 +1,268 @@
+#!/usr/bin/env python3
+"""The pool manager end to end on real parts.
+
+The real PeerTube server (real PostgreSQL and Redis), three `media-capabilities worker run` on
+the stand-in NVIDIA GPU of tests/fakenv, each with its own real official runner, and
+`media-capabilities pool run` reading PeerTube's admin API and the workers' status documents
+and admitting and draining the workers through their control API. A burst of uploads: the
+manager promotes SPARE workers as the pressure rises, every job completes on the GPU, a
+worker that stops answering changes nothing, and once the queue is empty the workers drain
+back to SPARE without a job interrupted.
+
+    pool_e2e.py --build BUILD --kit KIT --cache CACHE
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+import worker_e2e
+from worker_e2e import COMPLETED, REPO, Failure, PeerTube, Worker, check, make_clip, wait_for
+
+WORKERS = ("gpu0", "gpu1", "gpu2")
+# Short windows, so that a burst of a few minutes shows every rule; the rules are the
+# policy's own (docs/pool.md), only the numbers are smaller.
+POLICY = """policy:
+  cycle: 3s
+  pressure:
+    depth_waves: 1
+    age_full: 120s
+  hysteresis:
+    up_threshold: 0.5
+    up_window: 6s
+    up_windows: 2
+    promotion_spacing: 9s
+    down_threshold: 0.15
+    down_sustain: 20s
+    idle_before_demote: 15s
+    min_active: 1
+"""
+
+
+class Pool:
+    """One `pool run`, as an operator starts it, with its file written from the workers."""
+
+    def __init__(self, args, root, peertube_url, credentials_file, workers):
+        self.dir = os.path.join(root, "pool")
+        os.makedirs(self.dir)
+        config = os.path.join(self.dir, "pool.yaml")
+        with open(config, "w") as f:
+            f.write(f"peertube:\n  url: {peertube_url}\n  credentials_file: {credentials_file}\n"
+                    "  poll: 3s\ncontrol: workers\nlisten: 127.0.0.1:0\nworkers:\n")
+            for worker in workers:
+                f.write(f"  - name: e2e:{worker.name}\n    url: {worker.status_url}\n"
+                        f"    control_token_file: {worker.token_file}\n")
+            f.write(POLICY)
+        self.log_path = os.path.join(self.dir, "pool.log")
+        self.log = open(self.log_path, "w")
+        self.binary = os.path.join(args.build, "media-capabilities")
+        self.process = subprocess.Popen([self.binary, "pool", "run", "--config", config],
+                                        stdout=self.log, stderr=subprocess.STDOUT)
+        line = wait_for("the pool's report address in its log", self.address, 30, 0.5)
+        self.url = "http://" + line
+
+    def address(self):
+        if self.process.poll() is not None:
+            raise Failure(f"the pool manager exited with {self.process.returncode}: {self.tail()}")
+        found = re.search(r"pool run: report on (\S+) ", self.text())
+        return found.group(1) if found else None
+
+    def text(self):
+        with open(self.log_path) as f:
+            return f.read()
+
+    def tail(self):
+        return self.text()[-4000:]
+
+    def report(self):
+        with urllib.request.urlopen(self.url + "/status", timeout=10) as response:
+            return json.loads(response.read())
+
+    def metrics(self):
+        with urllib.request.urlopen(self.url + "/metrics", timeout=10) as response:
+            return response.read().decode()
+
+    def stop(self):
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.log.close()
+
+
+def admissions(workers):
+    return {w.name: w.status()["state"] for w in workers}
+
+
+def start_workers(args, root, peertube, registration_file, fault_file, argv_log):
+    # The three workers share the one stand-in GPU model; the first one's self-test stands for
+    # the others (the same record, the same ffmpeg), so that the test pays for it once.
+    workers = []
+    for name in WORKERS:
+        state = os.path.join(root, name, "state")
+        if workers:
+            os.makedirs(state)
+            for report in os.listdir(workers[0].state):
+                if report.startswith("self-test-"):
+                    shutil.copy(os.path.join(workers[0].state, report), state)
+        worker = Worker(args, root, name, peertube.url, registration_file, fault_file, argv_log,
+                        extra=("--concurrency-max", "2"))
+        worker.name = name
+        worker.token_file = os.path.join(worker.dir, "control-token")
+        workers.append(worker)
+    for worker in workers:
+        wait_for(f"{worker.name}'s runner asking its gate for jobs",
+                 lambda w=worker: "gate: jobs-request:" in w.tail(), 240, 1)
+    return workers
+
+
+def case_burst(args, peertube, workers, pool, root, argv_log):
+    print("case: a burst of uploads is served by promoted workers, which drain back after", flush=True)
+    states = wait_for("the pool to hold one worker ACTIVE and the others SPARE",
+                      lambda: (s := admissions(workers)) and sorted(s.values()) ==
+                      ["AVAILABLE", "DRAINED", "DRAINED"] and s, 60, 1)
+    check(True, f"before the burst one worker admits jobs and two are drained: {states}")
+    videos = []
+    for i in range(3):
+        clip = os.path.join(root, f"burst{i}.mp4")
+        make_clip(clip, 8)
+        videos.append(peertube.upload(clip, f"e2e-burst-{i}"))
+    # A worker that stops answering for a while: the manager counts it as no capacity and
+    # changes nothing for it; its jobs, if any, carry on once it answers again.
+    spare = next(w for w in workers if w.status()["state"] == "DRAINED")
+    os.kill(worker_pid(spare), signal.SIGSTOP)
+    time.sleep(12)
+    os.kill(worker_pid(spare), signal.SIGCONT)
+    check(f"e2e:{spare.name}: status unreadable" in pool.text(),
+          f"the manager saw {spare.name} stop answering")
+
+    def completed():
+        jobs = [j for v in videos for j in peertube.jobs(v)]
+        return jobs if jobs and all(j["state"]["id"] == COMPLETED for j in jobs) else None
+
+    most_admitting = 0
+    deadline = time.time() + 900
+    jobs = None
+    while time.time() < deadline:
+        most_admitting = max(most_admitting, sum(s in ("AVAILABLE", "BUSY") for s in admissions(workers).values()))
+        jobs = completed()
+        if jobs:
+            break
+        time.sleep(2)
+    check(jobs is not None, f"every job of the burst completed: {len(jobs or [])}")
+    promotions = [float(m) for m in re.findall(r"promoted to ACTIVE .*P (\S+) >=", pool.text())]
+    check(len(promotions) >= 1, f"the manager promoted SPARE workers as the pressure rose: {promotions}")
+    check(most_admitting >= 2, f"up to {most_admitting} workers admitted jobs at once")
+    names = {j["runner"]["name"] for j in jobs}
+    check(len(names) >= 2 and names <= {f"e2e:{w}" for w in WORKERS}, f"the jobs ran on the pool's workers: {sorted(names)}")
+    check(all(j.get("failures", 0) == 0 for j in jobs), "no job failed or was interrupted and retried")
+    for worker in workers:
+        status = worker.status()
+        check(status["jobs"]["failed"] == 0 and status["jobs"]["hw_fallback_prevented"] == 0,
+              f"{worker.name}: {status['jobs']['completed']} jobs completed, none failed")
+        evidence = status["hw_evidence_last_job"]
+        check(evidence is None or evidence["ok"], f"{worker.name}: its last job had hardware evidence")
+    lines = worker_e2e.job_argv_lines(argv_log)
+    check(lines and not any("libx264" in line for line in lines), "no job's ffmpeg ran libx264")
+
+    states = wait_for("the workers to drain back to SPARE once the queue is empty",
+                      lambda: (s := admissions(workers)) and sorted(s.values()) ==
+                      ["AVAILABLE", "DRAINED", "DRAINED"] and s, 180, 2)
+    check(True, f"after the burst the pool is back to one ACTIVE worker: {states}")
+    check("demoted (drain, then SPARE)" in pool.text(), "the manager demoted the idle workers")
+
+    report = pool.report()
+    check(len(report["workers"]) == 3 and report["queue"]["read_ok"],
+          f"the report lists the three workers and a fresh queue: "
+          f"{[(w['name'], w['manager_state']) for w in report['workers']]}")
+    table = subprocess.run([pool.binary, "pool", "status", "--url", pool.url], capture_output=True,
+                           text=True, timeout=30)
+    check(table.returncode == 0 and all(f"e2e:{w}" in table.stdout for w in WORKERS),
+          "pool status prints a line per worker")
+    metrics_file = os.path.join(pool.dir, "metrics.txt")
+    with open(metrics_file, "w") as f:
+        f.write(pool.metrics())
+    parsed = subprocess.run(["/usr/bin/python3", os.path.join(REPO, "tests/worker/parse_metrics.py"),
+                             metrics_file], capture_output=True, text=True, timeout=30)
+    check(parsed.returncode == 0, f"the metrics parse with prometheus_client {parsed.stderr.strip()}")
+    families = json.loads(parsed.stdout)
+    promoted = families["pt_pool_promotions"]["samples"][0][2]
+    check(promoted >= 1, f"pt_pool_promotions_total counts the promotions: {promoted}")
+
+
+def worker_pid(worker):
+    # The worker is run-on's child in the group the test started; SIGSTOP goes to it alone, so
+    # its runner keeps running (and finds the gate silent meanwhile).
+    out = subprocess.run(["pgrep", "-f", "-g", str(worker.process.pid), r"^\S*media-capabilities worker run"],
+                         capture_output=True, text=True).stdout.split()
+    if not out:
+        raise Failure(f"{worker.name}: its worker process is gone")
+    return int(out[0])
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--build", required=True)
+    parser.add_argument("--kit", required=True)
+    parser.add_argument("--cache", required=True)
+    args = parser.parse_args()
+    args.build = os.path.abspath(args.build)
+    args.runner_js = os.path.join(args.cache, "peertube/apps/peertube-runner/dist/peertube-runner.js")
+    worker_e2e.ARGS = args
+    root = tempfile.mkdtemp(prefix="mc-pool-e2e-", dir="/tmp")
+    os.chmod(root, 0o755)
+    pt_state = os.path.join(root, "peertube")
+    env = dict(os.environ, PG_PORT="25432", REDIS_PORT="26379")
+    subprocess.run([os.path.join(args.kit, "start.sh"), args.cache, pt_state], check=True, env=env,
+                   stdout=subprocess.DEVNULL)
+    workers, pool, failed = [], None, None
+    try:
+        instance = dict(line.strip().split("=", 1) for line in open(os.path.join(pt_state, "instance.env")) if "=" in line)
+        peertube = PeerTube(instance["PEERTUBE_URL"], instance["PEERTUBE_ADMIN_USER"], instance["PEERTUBE_ADMIN_PASSWORD"])
+        registration_file = os.path.join(root, "registration-token")
+        with open(registration_file, "w") as f:
+            f.write(peertube.registration_token() + "\n")
+        credentials_file = os.path.join(root, "peertube-admin")
+        with open(credentials_file, "w") as f:
+            f.write(instance["PEERTUBE_ADMIN_USER"] + "\n" + instance["PEERTUBE_ADMIN_PASSWORD"] + "\n")
+        for secret in (registration_file, credentials_file):
+            os.chmod(secret, 0o600)
+        fault_file = os.path.join(root, "fault")
+        open(fault_file, "w").close()
+        argv_log = os.path.join(root, "argv.log")
+        workers = start_workers(args, root, peertube, registration_file, fault_file, argv_log)
+        pool = Pool(args, root, peertube.url, credentials_file, workers)
+        case_burst(args, peertube, workers, pool, root, argv_log)
+        check(instance["PEERTUBE_ADMIN_PASSWORD"] not in pool.text(), "the admin's password is in no log line")
+    except (Failure, urllib.error.URLError, subprocess.CalledProcessError, KeyError, StopIteration) as error:
+        failed = error
+    finally:
+        if pool:
+            pool.stop()
+        for worker in workers:
+            worker.stop()
+        subprocess.run([os.path.join(args.kit, "stop.sh"), pt_state], stdout=subprocess.DEVNULL)
+    if failed:
+        print(f"FAILED: {failed!r}", flush=True)
+        if pool:
+            print("--- pool log (end) ---\n" + pool.tail())
+        print(f"(everything is kept in {root})")
+        return 1
+    shutil.rmtree(root, ignore_errors=True)
+    print("all cases passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
