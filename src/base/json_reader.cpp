@@ -56,9 +56,7 @@ bool JsonReader::Number(const Json& value, const std::string& path, double low, 
                         double& out) {
   if (!value.is_number()) return Fail(path, "expected a number");
   const double number = value.get<double>();
-  if (number < low || number > high) {
-    return Fail(path, "value " + std::to_string(number) + " is out of range");
-  }
+  if (!(number >= low && number <= high)) return Fail(path, "value is out of range");
   out = number;
   return true;
 }

@@ -1,6 +1,6 @@
 #include "peertube/admin_json.h"
 
-#include "peertube/iso_time.h"
+#include "base/iso_time.h"
 
 namespace mc::peertube {
 
@@ -19,12 +19,19 @@ bool ReadTime(JsonReader& reader, const nlohmann::json& value, const std::string
   return true;
 }
 
-bool ReadNumber(JsonReader& reader, const nlohmann::json& value, const std::string& path,
-                double low, double high, double& out) {
-  if (!value.is_number()) return reader.Fail(path, "expected a number");
-  const double number = value.get<double>();
-  if (!(number >= low && number <= high)) return reader.Fail(path, "value is out of range");
-  out = number;
+bool ReadJobOutput(JsonReader& reader, const nlohmann::json& output, const std::string& path,
+                   std::optional<int>& resolution, std::optional<double>& fps) {
+  if (!reader.Object(output, path)) return false;
+  if (const nlohmann::json* value = JsonReader::OptionalMember(output, "resolution")) {
+    std::int64_t height = 0;
+    if (!reader.Int(*value, JsonReader::Child(path, "resolution"), 0, 100000, height)) return false;
+    resolution = static_cast<int>(height);
+  }
+  if (const nlohmann::json* value = JsonReader::OptionalMember(output, "fps")) {
+    double rate = 0;
+    if (!reader.Number(*value, JsonReader::Child(path, "fps"), 0, 1000, rate)) return false;
+    fps = rate;
+  }
   return true;
 }
 

@@ -1,10 +1,11 @@
-// What the parsers of the admin API's answers share: the document read without exceptions,
+// What the parsers of PeerTube's answers share: the document read without exceptions,
 // PeerTube's times, and its list pages ({"total": N, "data": [...]}), each error naming its
 // place ("data[3].createdAt: expected an ISO-8601 time").
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -21,9 +22,10 @@ Result<nlohmann::json> ParseAnswer(std::string_view text, std::string_view what)
 bool ReadTime(JsonReader& reader, const nlohmann::json& value, const std::string& path,
               double& out);
 
-// ReadNumber reads any JSON number within [low, high].
-bool ReadNumber(JsonReader& reader, const nlohmann::json& value, const std::string& path,
-                double low, double high, double& out);
+// ReadJobOutput reads a runner job's payload.output: the resolution and fps it states, each
+// optional. The runner API's jobs and the admin API's list share the shape.
+bool ReadJobOutput(JsonReader& reader, const nlohmann::json& output, const std::string& path,
+                   std::optional<int>& resolution, std::optional<double>& fps);
 
 // ReadPage reads a list page's `total` and hands each element of `data`, with its path, to
 // `element`, stopping at the first that returns false.

@@ -14,22 +14,6 @@ bool ReadUuid(JsonReader& reader, const Json& value, const std::string& path, st
   return IsUuid(out) || reader.Fail(path, "not a UUID");
 }
 
-bool ReadOutput(JsonReader& reader, const Json& output, const std::string& path, PendingJob& job) {
-  if (!reader.Object(output, path)) return false;
-  if (const Json* resolution = JsonReader::OptionalMember(output, "resolution")) {
-    std::int64_t value = 0;
-    if (!reader.Int(*resolution, JsonReader::Child(path, "resolution"), 0, 100000, value))
-      return false;
-    job.resolution = static_cast<int>(value);
-  }
-  if (const Json* fps = JsonReader::OptionalMember(output, "fps")) {
-    double value = 0;
-    if (!ReadNumber(reader, *fps, JsonReader::Child(path, "fps"), 0, 1000, value)) return false;
-    job.fps = value;
-  }
-  return true;
-}
-
 // The video's UUID as the input file's URL names it: ".../files/videos/{uuid}/...".
 std::string VideoUuidOfInputUrl(const Json& payload) {
   const Json* input = JsonReader::OptionalMember(payload, "input");
@@ -68,7 +52,8 @@ bool ReadJob(JsonReader& reader, const Json& value, const std::string& path, Pen
   const Json* payload = reader.Member(value, path, "payload");
   if (!payload || !reader.Object(*payload, payload_path)) return false;
   if (const Json* output = JsonReader::OptionalMember(*payload, "output");
-      output && !ReadOutput(reader, *output, JsonReader::Child(payload_path, "output"), job))
+      output && !ReadJobOutput(reader, *output, JsonReader::Child(payload_path, "output"),
+                             job.resolution, job.fps))
     return false;
 
   // privatePayload is the admin list's own member; it may be null for jobs that keep nothing

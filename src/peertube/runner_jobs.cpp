@@ -5,6 +5,7 @@
 
 #include "base/json_reader.h"
 #include "http/url.h"
+#include "peertube/admin_json.h"
 #include "peertube/runner_paths.h"
 
 namespace mc::peertube {
@@ -29,24 +30,6 @@ std::string Dump(const OrderedJson& document) {
 
 bool EndsWith(std::string_view text, std::string_view end) {
   return text.size() >= end.size() && text.substr(text.size() - end.size()) == end;
-}
-
-bool ReadOutput(JsonReader& reader, const Json& output, const std::string& path, RunnerJob& job) {
-  if (!reader.Object(output, path)) return false;
-  if (const Json* resolution = JsonReader::OptionalMember(output, "resolution")) {
-    std::int64_t value = 0;
-    if (!reader.Int(*resolution, JsonReader::Child(path, "resolution"), 0, 100000, value))
-      return false;
-    job.resolution = static_cast<int>(value);
-  }
-  if (const Json* fps = JsonReader::OptionalMember(output, "fps")) {
-    const std::string place = JsonReader::Child(path, "fps");
-    if (!fps->is_number()) return reader.Fail(place, "expected a number");
-    const double value = fps->get<double>();
-    if (!(value >= 0 && value <= 1000)) return reader.Fail(place, "value is out of range");
-    job.fps = value;
-  }
-  return true;
 }
 
 bool ReadInput(JsonReader& reader, const Json& input, const std::string& path, RunnerJob& job) {
@@ -75,7 +58,8 @@ bool ReadJob(JsonReader& reader, const Json& value, const std::string& path, Run
   const Json* payload = reader.Member(value, path, "payload");
   if (!payload || !reader.Object(*payload, payload_path)) return false;
   if (const Json* output = JsonReader::OptionalMember(*payload, "output");
-      output && !ReadOutput(reader, *output, JsonReader::Child(payload_path, "output"), job))
+      output && !ReadJobOutput(reader, *output, JsonReader::Child(payload_path, "output"),
+                             job.resolution, job.fps))
     return false;
   if (const Json* input = JsonReader::OptionalMember(*payload, "input");
       input && !ReadInput(reader, *input, JsonReader::Child(payload_path, "input"), job))

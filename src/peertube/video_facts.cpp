@@ -30,7 +30,7 @@ bool ReadFile(JsonReader& reader, const Json& value, const std::string& path, Vi
   file.resolution = static_cast<int>(height);
   // An audio-only file states fps -1 or null; only a picture's rate counts.
   if (const Json* fps = JsonReader::OptionalMember(value, "fps"); fps && !fps->is_null()) {
-    if (!ReadNumber(reader, *fps, JsonReader::Child(path, "fps"), -1, 1000, file.fps)) return false;
+    if (!reader.Number(*fps, JsonReader::Child(path, "fps"), -1, 1000, file.fps)) return false;
     if (file.fps < 0) file.fps = 0;
   }
   return true;
@@ -66,7 +66,7 @@ Result<VideoAnswer> ParseVideo(std::string_view json) {
     }
     const Json* duration = reader.Member(*document, "", "duration");
     // A day is longer than any upload PeerTube transcodes in one piece; a live has 0.
-    if (!duration || !ReadNumber(reader, *duration, "duration", 0, 1e7, answer.facts.duration_s))
+    if (!duration || !reader.Number(*duration, "duration", 0, 1e7, answer.facts.duration_s))
       return;
     if (const Json* files = JsonReader::OptionalMember(*document, "files");
         files && !ReadFiles(reader, *files, "files", highest))

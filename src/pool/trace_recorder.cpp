@@ -6,6 +6,7 @@
 #include <map>
 #include <unordered_set>
 
+#include "base/iso_time.h"
 #include "pool/json_values.h"
 
 namespace mc::pool {
@@ -23,16 +24,6 @@ struct Seen {
   std::optional<double> created, started, finished;
   std::size_t order = 0;
 };
-
-// Days from 1970-01-01 to the civil date (Howard Hinnant's algorithm).
-long DaysFromCivil(long year, unsigned month, unsigned day) {
-  year -= month <= 2;
-  const long era = (year >= 0 ? year : year - 399) / 400;
-  const unsigned year_of_era = static_cast<unsigned>(year - era * 400);
-  const unsigned day_of_year = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
-  const unsigned day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-  return era * 146097 + static_cast<long>(day_of_era) - 719468;
-}
 
 double Millis(double seconds) { return std::max(0.0, std::round(seconds * 1000) / 1000); }
 
@@ -83,19 +74,6 @@ std::string Merge(const nlohmann::json& object, std::map<std::string, Seen>& see
 }
 
 }  // namespace
-
-std::optional<double> ParseIsoTime(const std::string& text) {
-  int year = 0, month = 0, day = 0, hour = 0, minute = 0;
-  double second = 0;
-  char zone = 0;
-  if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%lf%c", &year, &month, &day, &hour, &minute,
-                  &second, &zone) != 7 ||
-      zone != 'Z' || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 ||
-      second < 0 || second >= 61) {
-    return std::nullopt;
-  }
-  return DaysFromCivil(year, month, day) * 86400.0 + hour * 3600 + minute * 60 + second;
-}
 
 Result<Trace> RecordTrace(std::string_view text, const RecordOptions& options,
                           const std::string& file) {

@@ -21,7 +21,5 @@ struct RecordOptions {
 Result<Trace> RecordTrace(std::string_view text, const RecordOptions& options,
                           const std::string& file = "jobs");
 
-// ParseIsoTime reads "2026-12-02T19:32:10.105Z" as seconds since the Unix epoch.
-std::optional<double> ParseIsoTime(const std::string& text);
 
 }  // namespace mc::pool

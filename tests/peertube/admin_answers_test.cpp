@@ -10,7 +10,7 @@
 #include "base/read_file.h"
 #include "peertube/admin_credentials.h"
 #include "peertube/api_answer.h"
-#include "peertube/iso_time.h"
+#include "base/iso_time.h"
 #include "peertube/oauth_token.h"
 #include "peertube/registered_runners.h"
 #include "peertube/runner_job_list.h"

@@ -3,9 +3,9 @@
 #include <cstdint>
 #include <string_view>
 
-#include "peertube/iso_time.h"
+#include "base/iso_time.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  (void)mc::peertube::ParseIsoTime(std::string_view(reinterpret_cast<const char*>(data), size));
+  (void)mc::ParseIsoTime(std::string_view(reinterpret_cast<const char*>(data), size));
   return 0;
 }

@@ -1,4 +1,4 @@
-// The times of PeerTube's answers ("2026-12-03T05:34:49.259Z": createdAt, lastContact) as
+// ISO-8601 times as PeerTube writes them ("2026-12-03T05:34:49.259Z": createdAt, lastContact), as
 // seconds since the Unix epoch. The pool compares them with its own clock to age the queue,
 // so they are read exactly, milliseconds kept, with no help from the C library's time zone.
 #pragma once
@@ -6,11 +6,11 @@
 #include <optional>
 #include <string_view>
 
-namespace mc::peertube {
+namespace mc {
 
 // ParseIsoTime reads "YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)", the form JavaScript's
 // toISOString() writes (PeerTube's own is always UTC, "Z", with milliseconds), into seconds
 // since 1970-01-01T00:00:00Z. Anything else, or a date that does not exist, is nullopt.
 std::optional<double> ParseIsoTime(std::string_view text);
 
-}  // namespace mc::peertube
+}  // namespace mc

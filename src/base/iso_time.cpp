@@ -1,8 +1,8 @@
-#include "peertube/iso_time.h"
+#include "base/iso_time.h"
 
 #include <cstdint>
 
-namespace mc::peertube {
+namespace mc {
 namespace {
 
 // Reads exactly `digits` decimal digits at `at`, moving past them.
@@ -92,4 +92,4 @@ std::optional<double> ParseIsoTime(std::string_view text) {
   return static_cast<double>(seconds) + fraction;
 }
 
-}  // namespace mc::peertube
+}  // namespace mc
