@@ -185,6 +185,7 @@ int RunPool(const std::string& config_file) {
         },
         now_s);
   };
+  inputs.requests_made = [&] { return static_cast<long>(session.requests_made()); };
   inputs.read_status = [](const WorkerEndpoint& worker) -> Result<std::string> {
     if (worker.url.empty()) return Unavailable(worker.name + ": no address yet");
     return GetText(worker.url + "/status", std::chrono::milliseconds(5000));

@@ -220,9 +220,11 @@ int RunWorkerRun(WorkerRunOptions options) {
     return home / "peertube-runner-nodejs" / runner_id / "peertube-runner.sock";
   };
   if (socket_of(data_home).string().size() > 100) {
-    char name[64];
-    std::snprintf(name, sizeof name, "media-capabilities-runner-%zx",
-                  std::hash<std::string>{}(fs::absolute(options.state_dir).string()));
+    // Short enough that the socket below it fits too: /tmp/mc-runner-1a2b3c4d/... is 88 bytes.
+    char name[32];
+    std::snprintf(name, sizeof name, "mc-runner-%08x",
+                  static_cast<unsigned>(
+                      std::hash<std::string>{}(fs::absolute(options.state_dir).string())));
     data_home = fs::temp_directory_path() / name;
     fs::create_directories(data_home, error);
     fs::permissions(data_home, fs::perms::owner_all, error);

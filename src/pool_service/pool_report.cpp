@@ -30,6 +30,9 @@ constexpr CounterRow kCounters[] = {
      &PoolCounters::held_for_lost_signals},
     {"queue_read_failures", "Reads of PeerTube's job list that failed.",
      &PoolCounters::queue_read_failures},
+    {"queue_reads", "Reads of PeerTube's job list that succeeded.", &PoolCounters::queue_reads},
+    {"peertube_requests", "Requests sent to PeerTube's API, logins and video reads included.",
+     &PoolCounters::peertube_requests},
 };
 
 constexpr const char* kManagerStates[] = {"COLD",   "SPARE",    "WARM",

@@ -58,6 +58,7 @@ pool::QueueSignal PoolService::ReadQueue(pool::TimePoint now) {
     last_queue_try_ = now;
     Result<pool::QueueSignal> read = inputs_.read_queue(SecondsSinceEpoch(now));
     if (read) {
+      ++counters_.queue_reads;
       last_queue_ = std::move(*read);
       last_queue_read_ = now;
     } else {
@@ -205,6 +206,7 @@ void PoolService::UpdateReport(const pool::Decision& decision, const pool::Signa
     report.workers.push_back(std::move(row));
   }
   if (inputs_.unservable) report.unservable = inputs_.unservable();
+  if (inputs_.requests_made) counters_.peertube_requests = inputs_.requests_made();
   report.counters = counters_;
   std::lock_guard lock(report_mutex_);
   report_ = std::move(report);

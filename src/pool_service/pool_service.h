@@ -41,6 +41,8 @@ struct ServiceInputs {
   // Job classes no worker can be given, in words, for the report (Kubernetes: a worker pod
   // whose claim the scheduler cannot satisfy); empty when the mode knows of none.
   std::function<std::vector<std::string>()> unservable;
+  // How many requests PeerTube has been sent so far, for the report; empty when not known.
+  std::function<long()> requests_made;
 };
 
 class PoolService {

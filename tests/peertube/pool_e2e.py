@@ -105,7 +105,7 @@ def admissions(workers):
     return {w.name: w.status()["state"] for w in workers}
 
 
-def start_workers(args, root, peertube, registration_file, fault_file, argv_log):
+def start_workers(args, root, peertube, registration_file, argv_log):
     # The three workers share the one stand-in GPU model; the first one's self-test stands for
     # the others (the same record, the same ffmpeg), so that the test pays for it once.
     workers = []
@@ -116,9 +116,13 @@ def start_workers(args, root, peertube, registration_file, fault_file, argv_log)
             for report in os.listdir(workers[0].state):
                 if report.startswith("self-test-"):
                     shutil.copy(os.path.join(workers[0].state, report), state)
+        # Each stand-in GPU has a fault file of its own, so that one can fail alone.
+        fault_file = os.path.join(root, name + "-fault")
+        open(fault_file, "w").close()
         worker = Worker(args, root, name, peertube.url, registration_file, fault_file, argv_log,
                         extra=("--concurrency-max", "2"))
         worker.name = name
+        worker.fault_file = fault_file
         worker.token_file = os.path.join(worker.dir, "control-token")
         workers.append(worker)
     for worker in workers:
@@ -147,6 +151,19 @@ def case_burst(args, peertube, workers, pool, root, argv_log):
     check(f"e2e:{spare.name}: status unreadable" in pool.text(),
           f"the manager saw {spare.name} stop answering")
 
+    # The GPU of the worker that was ACTIVE from the start fails mid-job: the manager drains it
+    # at once, whatever the pressure, and PeerTube gives its job to another worker.
+    first = next(w for w in workers if states[w.name] == "AVAILABLE")
+    wait_for(f"{first.name} to run a job's ffmpeg", lambda: subprocess.run(
+        ["pgrep", "-f", "h264_nvenc.*" + first.dir], capture_output=True).returncode == 0, 300, 0.3)
+    with open(first.fault_file, "w") as f:
+        f.write("encode-fails-after:10\n")
+    wait_for("the manager to drain the failed worker",
+             lambda: f"e2e:{first.name} drained at once" in pool.text(), 120, 1)
+    check(True, f"the manager drained {first.name} at once when its GPU failed")
+    with open(first.fault_file, "w") as f:
+        f.write("")
+
     def completed():
         jobs = [j for v in videos for j in peertube.jobs(v)]
         return jobs if jobs and all(j["state"]["id"] == COMPLETED for j in jobs) else None
@@ -166,19 +183,27 @@ def case_burst(args, peertube, workers, pool, root, argv_log):
     check(most_admitting >= 2, f"up to {most_admitting} workers admitted jobs at once")
     names = {j["runner"]["name"] for j in jobs}
     check(len(names) >= 2 and names <= {f"e2e:{w}" for w in WORKERS}, f"the jobs ran on the pool's workers: {sorted(names)}")
-    check(all(j.get("failures", 0) == 0 for j in jobs), "no job failed or was interrupted and retried")
+    retried = [j for j in jobs if j.get("failures", 0) > 0]
+    check(1 <= len(retried) <= 2 and all(j["runner"]["name"] != f"e2e:{first.name}" for j in retried),
+          f"only the failed GPU's jobs were retried, and each completed elsewhere: "
+          f"{[(j['uuid'][:8], j['runner']['name']) for j in retried]}")
     for worker in workers:
         status = worker.status()
-        check(status["jobs"]["failed"] == 0 and status["jobs"]["hw_fallback_prevented"] == 0,
-              f"{worker.name}: {status['jobs']['completed']} jobs completed, none failed")
-        evidence = status["hw_evidence_last_job"]
-        check(evidence is None or evidence["ok"], f"{worker.name}: its last job had hardware evidence")
+        failed = status["jobs"]["failed"]
+        check((failed >= 1 if worker is first else failed == 0) and status["jobs"]["hw_fallback_prevented"] == 0,
+              f"{worker.name}: {status['jobs']['completed']} jobs completed, {failed} failed")
+        if worker is not first:
+            evidence = status["hw_evidence_last_job"]
+            check(evidence is None or evidence["ok"], f"{worker.name}: its last job had hardware evidence")
     lines = worker_e2e.job_argv_lines(argv_log)
     check(lines and not any("libx264" in line for line in lines), "no job's ffmpeg ran libx264")
 
+    # The failed worker may rest GPU_UNAVAILABLE (nothing asked it to serve again): that too
+    # takes no job.
     states = wait_for("the workers to drain back to SPARE once the queue is empty",
-                      lambda: (s := admissions(workers)) and sorted(s.values()) ==
-                      ["AVAILABLE", "DRAINED", "DRAINED"] and s, 180, 2)
+                      lambda: (s := admissions(workers)) and list(s.values()).count("AVAILABLE") == 1
+                      and all(v in ("AVAILABLE", "DRAINED", "GPU_UNAVAILABLE") for v in s.values())
+                      and s, 180, 2)
     check(True, f"after the burst the pool is back to one ACTIVE worker: {states}")
     check("demoted (drain, then SPARE)" in pool.text(), "the manager demoted the idle workers")
 
@@ -199,6 +224,11 @@ def case_burst(args, peertube, workers, pool, root, argv_log):
     families = json.loads(parsed.stdout)
     promoted = families["pt_pool_promotions"]["samples"][0][2]
     check(promoted >= 1, f"pt_pool_promotions_total counts the promotions: {promoted}")
+    counters = report["counters"]
+    per_read = counters["peertube_requests"] / max(1, counters["queue_reads"])
+    check(per_read < 2, f"PeerTube was sent {counters['peertube_requests']} requests for "
+          f"{counters['queue_reads']} reads of the queue: {per_read:.2f} a read (the bare minimum is "
+          f"one list a read; the rest are the login and each new video's facts)")
 
 
 def worker_pid(worker):
@@ -238,10 +268,8 @@ def main():
             f.write(instance["PEERTUBE_ADMIN_USER"] + "\n" + instance["PEERTUBE_ADMIN_PASSWORD"] + "\n")
         for secret in (registration_file, credentials_file):
             os.chmod(secret, 0o600)
-        fault_file = os.path.join(root, "fault")
-        open(fault_file, "w").close()
         argv_log = os.path.join(root, "argv.log")
-        workers = start_workers(args, root, peertube, registration_file, fault_file, argv_log)
+        workers = start_workers(args, root, peertube, registration_file, argv_log)
         pool = Pool(args, root, peertube.url, credentials_file, workers)
         case_burst(args, peertube, workers, pool, root, argv_log)
         check(instance["PEERTUBE_ADMIN_PASSWORD"] not in pool.text(), "the admin's password is in no log line")
