@@ -20,8 +20,8 @@ constexpr std::array<std::pair<std::string_view, ControlMode>, 3> kModes = {{
     {"kubernetes", ControlMode::kKubernetes},
 }};
 
-constexpr const char* kTopKeys[] = {"peertube", "control",  "dry_run",    "workers_poll", "listen",
-                                    "trace_file", "workers", "kubernetes", "policy",       nullptr};
+constexpr const char* kTopKeys[] = {"peertube", "control",    "dry_run", "listen",
+                                    "workers",  "kubernetes", "policy",  nullptr};
 constexpr const char* kPeerTubeKeys[] = {"url", "credentials_file", "job_types", "poll",
                                          "request_budget", nullptr};
 constexpr const char* kWorkerKeys[] = {"name", "url", "control_token_file", "wakeable", "commands",
@@ -43,9 +43,7 @@ class Reader {
     if (!ReadPeerTube(root["peertube"], config.peertube) ||
         !ReadMode(root["control"], config.control) ||
         !Optional(root["dry_run"], "dry_run", config.dry_run) ||
-        !OptionalDuration(root["workers_poll"], "workers_poll", config.workers_poll) ||
-        !Optional(root["listen"], "listen", config.listen) ||
-        !Optional(root["trace_file"], "trace_file", config.trace_file)) {
+        !Optional(root["listen"], "listen", config.listen)) {
       return error_;
     }
     if (config.control == ControlMode::kKubernetes) {

@@ -43,12 +43,11 @@ struct KubernetesSettings {
 struct ServiceConfig {
   PeerTubeSettings peertube;
   ControlMode control = ControlMode::kWorkers;
-  bool dry_run = false;                                 // log every action, take none
-  pool::Duration workers_poll = pool::Seconds(10);      // each worker's /status
-  std::string listen = "127.0.0.1:9465";                // GET /status and /metrics
-  std::string trace_file;                               // empty: no trace is recorded
-  std::vector<WorkerEndpoint> workers;                  // kWorkers and kBareMetal
-  KubernetesSettings kubernetes;                        // kKubernetes
+  bool dry_run = false;                   // log every action, take none
+  std::string listen = "127.0.0.1:9465";  // GET /status, /metrics and /livez
+  // Each worker's /status is read every cycle (policy.cycle).
+  std::vector<WorkerEndpoint> workers;  // kWorkers and kBareMetal
+  KubernetesSettings kubernetes;        // kKubernetes
   pool::PoolConfig policy;
 };
 

@@ -87,8 +87,8 @@ TEST(ServiceConfig, AWrongFileIsAnErrorNamingTheFileAndTheKey) {
        "pool.yaml: workers[0].commands: only read with control: bare-metal"},
       {minimal + "policy:\n  hysteresis:\n    up_threshold: 2\n",
        "pool.yaml: policy: hysteresis.up_threshold: expected a number between 0 and 1"},
-      {minimal + "workers_poll: -3s\n",
-       "pool.yaml: workers_poll: expected a positive duration such as 15s"},
+      {"peertube:\n  url: http://pt\n  credentials_file: /run/admin\n  poll: -3s\n",
+       "pool.yaml: peertube.poll: expected a positive duration such as 15s"},
       {minimal + "control: kubernetes\n",
        "pool.yaml: kubernetes: missing (the workers' statefulset and selector)"},
   };
