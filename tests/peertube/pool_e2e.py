@@ -12,7 +12,6 @@ back to SPARE without a job interrupted.
     pool_e2e.py --build BUILD --kit KIT --cache CACHE
 """
 
-import argparse
 import json
 import os
 import re
@@ -20,7 +19,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -242,34 +240,20 @@ def worker_pid(worker):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--build", required=True)
-    parser.add_argument("--kit", required=True)
-    parser.add_argument("--cache", required=True)
-    args = parser.parse_args()
-    args.build = os.path.abspath(args.build)
-    args.runner_js = os.path.join(args.cache, "peertube/apps/peertube-runner/dist/peertube-runner.js")
+    args = worker_e2e.parse_arguments()
     worker_e2e.ARGS = args
-    root = tempfile.mkdtemp(prefix="mc-pool-e2e-", dir="/tmp")
-    os.chmod(root, 0o755)
-    pt_state = os.path.join(root, "peertube")
-    env = dict(os.environ, PG_PORT="25432", REDIS_PORT="26379")
-    subprocess.run([os.path.join(args.kit, "start.sh"), args.cache, pt_state], check=True, env=env,
-                   stdout=subprocess.DEVNULL)
+    root = worker_e2e.new_root("mc-pool-e2e-")
+    kit = worker_e2e.Kit(args, root)
     workers, pool, failed = [], None, None
     try:
-        instance = dict(line.strip().split("=", 1) for line in open(os.path.join(pt_state, "instance.env")) if "=" in line)
-        peertube = PeerTube(instance["PEERTUBE_URL"], instance["PEERTUBE_ADMIN_USER"], instance["PEERTUBE_ADMIN_PASSWORD"])
-        registration_file = os.path.join(root, "registration-token")
-        with open(registration_file, "w") as f:
-            f.write(peertube.registration_token() + "\n")
+        peertube = kit.connect(root)
+        instance = kit.instance
         credentials_file = os.path.join(root, "peertube-admin")
         with open(credentials_file, "w") as f:
             f.write(instance["PEERTUBE_ADMIN_USER"] + "\n" + instance["PEERTUBE_ADMIN_PASSWORD"] + "\n")
-        for secret in (registration_file, credentials_file):
-            os.chmod(secret, 0o600)
+        os.chmod(credentials_file, 0o600)
         argv_log = os.path.join(root, "argv.log")
-        workers = start_workers(args, root, peertube, registration_file, argv_log)
+        workers = start_workers(args, root, peertube, kit.registration_file, argv_log)
         pool = Pool(args, root, peertube.url, credentials_file, workers)
         case_burst(args, peertube, workers, pool, root, argv_log)
         check(instance["PEERTUBE_ADMIN_PASSWORD"] not in pool.text(), "the admin's password is in no log line")
@@ -280,16 +264,8 @@ def main():
             pool.stop()
         for worker in workers:
             worker.stop()
-        subprocess.run([os.path.join(args.kit, "stop.sh"), pt_state], stdout=subprocess.DEVNULL)
-    if failed:
-        print(f"FAILED: {failed!r}", flush=True)
-        if pool:
-            print("--- pool log (end) ---\n" + pool.tail())
-        print(f"(everything is kept in {root})")
-        return 1
-    shutil.rmtree(root, ignore_errors=True)
-    print("all cases passed")
-    return 0
+        kit.stop()
+    return worker_e2e.finish(failed, root, "pool", pool.tail if pool else None)
 
 
 if __name__ == "__main__":

@@ -400,35 +400,78 @@ def case_no_gpu(args, peertube, root, registration_file):
     check(len(peertube.runners()) == before, "PeerTube has no new runner")
 
 
+class Kit:
+    """The kit's PeerTube for one run: started in ROOT/peertube, its admin and a registration
+    token in a file (mode 0600), stopped by stop()."""
+
+    def __init__(self, args, root):
+        self.args = args
+        self.state = os.path.join(root, "peertube")
+        env = dict(os.environ, PG_PORT="25432", REDIS_PORT="26379")
+        subprocess.run([os.path.join(args.kit, "start.sh"), args.cache, self.state], check=True,
+                       env=env, stdout=subprocess.DEVNULL)
+
+    def connect(self, root):
+        with open(os.path.join(self.state, "instance.env")) as f:
+            self.instance = dict(line.strip().split("=", 1) for line in f if "=" in line)
+        self.peertube = PeerTube(self.instance["PEERTUBE_URL"], self.instance["PEERTUBE_ADMIN_USER"],
+                                 self.instance["PEERTUBE_ADMIN_PASSWORD"])
+        self.registration_file = os.path.join(root, "registration-token")
+        with open(self.registration_file, "w") as f:
+            f.write(self.peertube.registration_token() + "\n")
+        os.chmod(self.registration_file, 0o600)
+        return self.peertube
+
+    def stop(self):
+        subprocess.run([os.path.join(self.args.kit, "stop.sh"), self.state], stdout=subprocess.DEVNULL)
+
+
+def parse_arguments(extra=None):
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--build", required=True)
+    parser.add_argument("--kit", required=True)
+    parser.add_argument("--cache", required=True)
+    if extra:
+        extra(parser)
+    args = parser.parse_args()
+    args.build = os.path.abspath(args.build)
+    args.runner_js = os.path.join(args.cache, "peertube/apps/peertube-runner/dist/peertube-runner.js")
+    return args
+
+
+def new_root(prefix):
+    root = tempfile.mkdtemp(prefix=prefix, dir="/tmp")
+    os.chmod(root, 0o755)
+    return root
+
+
+def finish(failed, root, log_name, log_tail):
+    """Says how the run ended: its failure with the end of a log, keeping ROOT; else removes it."""
+    if failed:
+        print(f"FAILED: {failed}", flush=True)
+        if log_tail:
+            print(f"--- {log_name} log (end) ---\n" + log_tail())
+        print(f"(everything is kept in {root})")
+        return 1
+    shutil.rmtree(root, ignore_errors=True)
+    print("all cases passed")
+    return 0
+
+
 CASES = ["upload", "drain", "gpu-fails", "two-workers", "runner-killed", "no-gpu"]
 
 
 def main():
     global ARGS
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--build", required=True)
-    parser.add_argument("--kit", required=True)
-    parser.add_argument("--cache", required=True)
-    parser.add_argument("--case", action="append", choices=CASES)
-    ARGS = args = parser.parse_args()
-    args.build = os.path.abspath(args.build)
-    args.runner_js = os.path.join(args.cache, "peertube/apps/peertube-runner/dist/peertube-runner.js")
+    ARGS = args = parse_arguments(lambda parser: parser.add_argument("--case", action="append", choices=CASES))
     cases = args.case or CASES
-    root = tempfile.mkdtemp(prefix="mc-peertube-e2e-", dir="/tmp")
-    os.chmod(root, 0o755)
-    pt_state = os.path.join(root, "peertube")
-    env = dict(os.environ, PG_PORT="25432", REDIS_PORT="26379")
-    subprocess.run([os.path.join(args.kit, "start.sh"), args.cache, pt_state], check=True, env=env,
-                   stdout=subprocess.DEVNULL)
+    root = new_root("mc-peertube-e2e-")
+    kit = Kit(args, root)
     worker = None
     failed = None
     try:
-        instance = dict(line.strip().split("=", 1) for line in open(os.path.join(pt_state, "instance.env")) if "=" in line)
-        peertube = PeerTube(instance["PEERTUBE_URL"], instance["PEERTUBE_ADMIN_USER"], instance["PEERTUBE_ADMIN_PASSWORD"])
-        registration_file = os.path.join(root, "registration-token")
-        with open(registration_file, "w") as f:
-            f.write(peertube.registration_token() + "\n")
-        os.chmod(registration_file, 0o600)
+        peertube = kit.connect(root)
+        registration_file = kit.registration_file
         fault_file = os.path.join(root, "fault")
         open(fault_file, "w").close()
         argv_log = os.path.join(root, "argv.log")
@@ -452,16 +495,8 @@ def main():
     finally:
         if worker:
             worker.stop()
-        subprocess.run([os.path.join(args.kit, "stop.sh"), pt_state], stdout=subprocess.DEVNULL)
-    if failed:
-        print(f"FAILED: {failed}", flush=True)
-        if worker:
-            print("--- worker log (end) ---\n" + worker.tail())
-        print(f"(everything is kept in {root})")
-        return 1
-    shutil.rmtree(root, ignore_errors=True)
-    print("all cases passed")
-    return 0
+        kit.stop()
+    return finish(failed, root, "worker", worker.tail if worker else None)
 
 
 if __name__ == "__main__":
