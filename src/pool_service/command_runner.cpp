@@ -12,6 +12,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "base/spawn_attributes.h"
+
 extern char** environ;
 
 namespace mc::pool_service {
@@ -138,19 +140,7 @@ int Start(const CommandSpec& spec, int out_fd, pid_t& pid) {
   posix_spawn_file_actions_adddup2(&actions, out_fd, STDOUT_FILENO);
   posix_spawn_file_actions_adddup2(&actions, out_fd, STDERR_FILENO);
   posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  // A started program begins with no signal blocked and every action at its default,
-  // whatever the service's threads had blocked or caught, and in a group of its own, so that
-  // the deadline's kill reaches whatever it started.
-  sigset_t none;
-  sigemptyset(&none);
-  sigset_t all;
-  sigfillset(&all);
-  posix_spawnattr_setflags(&attributes,
-                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-  posix_spawnattr_setpgroup(&attributes, 0);
-  posix_spawnattr_setsigmask(&attributes, &none);
-  posix_spawnattr_setsigdefault(&attributes, &all);
+  InitChildAttributes(attributes);
   const std::vector<std::string> environment = Environment(spec.environment);
   std::vector<char*> argv = Pointers(spec.argv);
   std::vector<char*> envp = Pointers(environment);

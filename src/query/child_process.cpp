@@ -14,6 +14,8 @@
 #include <csignal>
 #include <cstdio>
 
+#include "base/spawn_attributes.h"
+
 extern char** environ;
 
 namespace mc {
@@ -106,19 +108,7 @@ ChildOutcome Spawn(const ChildSpec& child, Running& running) {
   posix_spawn_file_actions_adddup2(&actions, out_pipe[1], 1);
   posix_spawn_file_actions_adddup2(&actions, err_pipe[1], 2);
   posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  // A started program begins with no signal blocked and every action at its default,
-  // whatever the caller's threads had: the agent blocks SIGTERM in all of them to take it
-  // on a thread of its own, and the query batch must still die of it.
-  sigset_t none;
-  sigemptyset(&none);
-  sigset_t all;
-  sigfillset(&all);
-  posix_spawnattr_setflags(&attributes,
-                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-  posix_spawnattr_setpgroup(&attributes, 0);
-  posix_spawnattr_setsigmask(&attributes, &none);
-  posix_spawnattr_setsigdefault(&attributes, &all);
+  InitChildAttributes(attributes);
 
   std::vector<char*> argv;
   for (const std::string& arg : command) argv.push_back(const_cast<char*>(arg.c_str()));
