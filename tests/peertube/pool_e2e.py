@@ -19,6 +19,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -29,15 +30,16 @@ from worker_e2e import COMPLETED, REPO, Failure, PeerTube, Worker, check, make_c
 WORKERS = ("gpu0", "gpu1", "gpu2")
 # Short windows, so that a burst of a few minutes shows every rule; the rules are the
 # policy's own (docs/pool.md), only the numbers are smaller.
-POLICY = """policy:
+UP_WINDOW_S, UP_WINDOWS = 6, 2
+POLICY = f"""policy:
   cycle: 3s
   pressure:
     depth_waves: 1
     age_full: 120s
   hysteresis:
     up_threshold: 0.5
-    up_window: 6s
-    up_windows: 2
+    up_window: {UP_WINDOW_S}s
+    up_windows: {UP_WINDOWS}
     promotion_spacing: 9s
     down_threshold: 0.15
     down_sustain: 20s
@@ -135,11 +137,28 @@ def case_burst(args, peertube, workers, pool, root, argv_log):
                       lambda: (s := admissions(workers)) and sorted(s.values()) ==
                       ["AVAILABLE", "DRAINED", "DRAINED"] and s, 60, 1)
     check(True, f"before the burst one worker admits jobs and two are drained: {states}")
-    videos = []
+    clips = []
     for i in range(3):
-        clip = os.path.join(root, f"burst{i}.mp4")
-        make_clip(clip, 8)
-        videos.append(peertube.upload(clip, f"e2e-burst-{i}"))
+        clips.append(os.path.join(root, f"burst{i}.mp4"))
+        make_clip(clips[-1], 8)
+    # When the first promotion comes, against the policy's own minimum (its windows): a figure
+    # for the note, not a timed assertion.
+    first_promotion = []
+    watching = threading.Event()
+
+    def watch_promotions():
+        while not watching.is_set() and not first_promotion:
+            try:
+                if pool.report()["counters"]["promotions"] > 0:
+                    first_promotion.append(time.time())
+            except (OSError, ValueError, KeyError):
+                pass
+            time.sleep(0.25)
+
+    watcher = threading.Thread(target=watch_promotions, daemon=True)
+    burst_at = time.time()
+    videos = [peertube.upload(clip, f"e2e-burst-{i}") for i, clip in enumerate(clips)]
+    watcher.start()
     # A worker that stops answering for a while: the manager counts it as no capacity and
     # changes nothing for it; its jobs, if any, carry on once it answers again.
     spare = next(w for w in workers if w.status()["state"] == "DRAINED")
@@ -175,7 +194,12 @@ def case_burst(args, peertube, workers, pool, root, argv_log):
         if jobs:
             break
         time.sleep(2)
+    watching.set()
     check(jobs is not None, f"every job of the burst completed: {len(jobs or [])}")
+    if first_promotion:
+        print(f"  figure: the first promotion came {first_promotion[0] - burst_at:.1f} s after the "
+              f"burst began; the policy's minimum is {UP_WINDOWS} windows of {UP_WINDOW_S} s = "
+              f"{UP_WINDOWS * UP_WINDOW_S} s", flush=True)
     promotions = [float(m) for m in re.findall(r"promoted to ACTIVE .*P (\S+) >=", pool.text())]
     check(len(promotions) >= 1, f"the manager promoted SPARE workers as the pressure rose: {promotions}")
     check(most_admitting >= 2, f"up to {most_admitting} workers admitted jobs at once")
@@ -205,6 +229,10 @@ def case_burst(args, peertube, workers, pool, root, argv_log):
     check(True, f"after the burst the pool is back to one ACTIVE worker: {states}")
     check("demoted (drain, then SPARE)" in pool.text(), "the manager demoted the idle workers")
 
+    rss_kib, cpu_share = idle_cost(pool.process.pid, 20)
+    print(f"  figure: the idle manager: {rss_kib / 1024:.1f} MiB resident, {cpu_share * 100:.2f} % of a "
+          f"core over 20 s", flush=True)
+
     report = pool.report()
     check(len(report["workers"]) == 3 and report["queue"]["read_ok"],
           f"the report lists the three workers and a fresh queue: "
@@ -227,6 +255,20 @@ def case_burst(args, peertube, workers, pool, root, argv_log):
     check(per_read < 2, f"PeerTube was sent {counters['peertube_requests']} requests for "
           f"{counters['queue_reads']} reads of the queue: {per_read:.2f} a read (the bare minimum is "
           f"one list a read; the rest are the login and each new video's facts)")
+
+
+def idle_cost(pid, seconds):
+    """The process's resident memory (KiB) and its share of one core over `seconds`."""
+    def cpu_ticks():
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])
+    before, started = cpu_ticks(), time.time()
+    time.sleep(seconds)
+    spent = (cpu_ticks() - before) / os.sysconf("SC_CLK_TCK")
+    with open(f"/proc/{pid}/status") as f:
+        rss = next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+    return rss, spent / (time.time() - started)
 
 
 def worker_pid(worker):
