@@ -340,6 +340,23 @@ def case_runner_killed(peertube, worker, root, argv_log):
     check(True, "the killed job completed after PeerTube's stall timeout")
 
 
+def case_server_restarted(kit, peertube, worker, root, argv_log):
+    print("case: the PeerTube server restarted mid-job: the runner comes back through the gate and "
+          "every job completes on the GPU", flush=True)
+    clip = os.path.join(root, "restart.mp4")
+    make_clip(clip, 20)
+    video = peertube.upload(clip, "e2e-restart")
+    wait_for("a job's ffmpeg to run", lambda: subprocess.run(
+        ["pgrep", "-f", "h264_nvenc.*transcoding"], capture_output=True).returncode == 0, 180, 0.3)
+    kit.restart_server()
+    check(True, "the PeerTube server stopped mid-job and started again")
+    wait_for("every job to complete after the restart", lambda: all_completed(peertube, video), 600, 2)
+    check(True, "every job of the upload completed after the restart")
+    lines = job_argv_lines(argv_log)
+    check(not any("libx264" in line for line in lines), "no job's ffmpeg ran libx264")
+    check(worker.status()["state"] == "AVAILABLE", "the worker is AVAILABLE again")
+
+
 def case_two_workers(args, peertube, worker, root, registration_file, fault_file, argv_log):
     print("case: a second worker on a second stand-in GPU shares the queue; its session cap holds", flush=True)
     # Two sessions less the reserve of one: one encode at a time, so one job at a time.
@@ -422,6 +439,17 @@ class Kit:
         os.chmod(self.registration_file, 0o600)
         return self.peertube
 
+    def restart_server(self):
+        """Stops the PeerTube server alone (its database and Redis keep running) and starts it
+        again, as an admin's `systemctl restart peertube` does."""
+        with open(os.path.join(self.state, "run", "server.pid")) as f:
+            pid = int(f.read().split()[0])
+        os.kill(pid, signal.SIGTERM)
+        wait_for("the PeerTube server to stop", lambda: not os.path.exists(f"/proc/{pid}"), 60, 0.5)
+        env = dict(os.environ, PG_PORT="25432", REDIS_PORT="26379")
+        subprocess.run([os.path.join(self.args.kit, "start.sh"), self.args.cache, self.state],
+                       check=True, env=env, stdout=subprocess.DEVNULL)
+
     def stop(self):
         subprocess.run([os.path.join(self.args.kit, "stop.sh"), self.state], stdout=subprocess.DEVNULL)
 
@@ -458,7 +486,7 @@ def finish(failed, root, log_name, log_tail):
     return 0
 
 
-CASES = ["upload", "drain", "gpu-fails", "two-workers", "runner-killed", "no-gpu"]
+CASES = ["upload", "drain", "gpu-fails", "two-workers", "runner-killed", "server-restarted", "no-gpu"]
 
 
 def main():
@@ -490,6 +518,8 @@ def main():
                     case_two_workers(args, peertube, worker, root, registration_file, fault_file, argv_log)
                 elif name == "runner-killed":
                     case_runner_killed(peertube, worker, root, argv_log)
+                elif name == "server-restarted":
+                    case_server_restarted(kit, peertube, worker, root, argv_log)
     except (Failure, urllib.error.URLError, subprocess.CalledProcessError, KeyError) as error:
         failed = error
     finally:
