@@ -127,6 +127,9 @@ bench: build
 	./$(BUILD)/bench/worker_sampler_cost 20
 	./$(BUILD)/bench/worker_self_test_vs_bare $(BUILD)/media-capabilities \
 	  $(BUILD)/tests/fakenv/fakenv_stage $(CURDIR)/tests/fakenv/records/ada-geforce-rtx4090.json 2
+	./$(BUILD)/bench/wrapper_startup 200
+	./$(BUILD)/bench/gate_round_trip
+	bench/worker-idle $(BUILD) 60
 
 $(FUZZ_BUILD)/build.ninja: CMakeLists.txt | fuzz-deps
 	CC=clang CXX=clang++ cmake -G Ninja -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Debug -DMEDIA_CAP_FUZZ=ON
