@@ -1,6 +1,7 @@
 #include "peertube/admin_json.h"
 
 #include "base/iso_time.h"
+#include "peertube/runner_paths.h"
 
 namespace mc::peertube {
 
@@ -16,6 +17,18 @@ bool ReadTime(JsonReader& reader, const nlohmann::json& value, const std::string
       value.is_string() ? ParseIsoTime(value.get_ref<const std::string&>()) : std::nullopt;
   if (!seconds) return reader.Fail(path, "expected an ISO-8601 time");
   out = *seconds;
+  return true;
+}
+
+bool ReadJobHead(JsonReader& reader, const nlohmann::json& job, const std::string& path,
+                 std::string& uuid, std::string& type) {
+  if (!reader.Object(job, path)) return false;
+  const nlohmann::json* id = reader.Member(job, path, "uuid");
+  if (!id || !reader.String(*id, JsonReader::Child(path, "uuid"), uuid)) return false;
+  if (!IsUuid(uuid)) return reader.Fail(JsonReader::Child(path, "uuid"), "not a UUID");
+  const nlohmann::json* kind = reader.Member(job, path, "type");
+  if (!kind || !reader.String(*kind, JsonReader::Child(path, "type"), type)) return false;
+  if (type.empty()) return reader.Fail(JsonReader::Child(path, "type"), "empty");
   return true;
 }
 

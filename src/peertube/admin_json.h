@@ -22,6 +22,11 @@ Result<nlohmann::json> ParseAnswer(std::string_view text, std::string_view what)
 bool ReadTime(JsonReader& reader, const nlohmann::json& value, const std::string& path,
               double& out);
 
+// ReadJobHead reads what every runner job object starts with, in both APIs: its uuid (a
+// UUID) and its type (not empty).
+bool ReadJobHead(JsonReader& reader, const nlohmann::json& job, const std::string& path,
+                 std::string& uuid, std::string& type);
+
 // ReadJobOutput reads a runner job's payload.output: the resolution and fps it states, each
 // optional. The runner API's jobs and the admin API's list share the shape.
 bool ReadJobOutput(JsonReader& reader, const nlohmann::json& output, const std::string& path,

@@ -28,12 +28,7 @@ std::string VideoUuidOfInputUrl(const Json& payload) {
 }
 
 bool ReadJob(JsonReader& reader, const Json& value, const std::string& path, PendingJob& job) {
-  if (!reader.Object(value, path)) return false;
-  const Json* uuid = reader.Member(value, path, "uuid");
-  if (!uuid || !ReadUuid(reader, *uuid, JsonReader::Child(path, "uuid"), job.uuid)) return false;
-  const Json* type = reader.Member(value, path, "type");
-  if (!type || !reader.String(*type, JsonReader::Child(path, "type"), job.type)) return false;
-  if (job.type.empty()) return reader.Fail(JsonReader::Child(path, "type"), "empty");
+  if (!ReadJobHead(reader, value, path, job.uuid, job.type)) return false;
 
   const std::string state_path = JsonReader::Child(path, "state");
   const Json* state = reader.Member(value, path, "state");

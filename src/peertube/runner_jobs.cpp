@@ -47,13 +47,7 @@ bool ReadInput(JsonReader& reader, const Json& input, const std::string& path, R
 }
 
 bool ReadJob(JsonReader& reader, const Json& value, const std::string& path, RunnerJob& job) {
-  if (!reader.Object(value, path)) return false;
-  const Json* uuid = reader.Member(value, path, "uuid");
-  if (!uuid || !reader.String(*uuid, JsonReader::Child(path, "uuid"), job.uuid)) return false;
-  if (!IsUuid(job.uuid)) return reader.Fail(JsonReader::Child(path, "uuid"), "not a UUID");
-  const Json* type = reader.Member(value, path, "type");
-  if (!type || !reader.String(*type, JsonReader::Child(path, "type"), job.type)) return false;
-  if (job.type.empty()) return reader.Fail(JsonReader::Child(path, "type"), "empty");
+  if (!ReadJobHead(reader, value, path, job.uuid, job.type)) return false;
   const std::string payload_path = JsonReader::Child(path, "payload");
   const Json* payload = reader.Member(value, path, "payload");
   if (!payload || !reader.Object(*payload, payload_path)) return false;

@@ -14,6 +14,7 @@
 #include "control_recorder.h"
 #include "real_worker.h"
 #include "support/temp_dir.h"
+#include "support/free_port.h"
 
 namespace mc::pool_service {
 namespace {
@@ -67,18 +68,6 @@ WorkerEndpoint Box(const mc::testing::TempDir& dir, std::string url, BareMetalCo
       .control_token_file = dir.Write("control-token", std::string(kWorkerToken) + "\n").string(),
       .wakeable = true,
       .commands = std::move(commands)};
-}
-
-int FreePort() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
-  socklen_t size = sizeof address;
-  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size);
-  close(fd);
-  return ntohs(address.sin_port);
 }
 
 TEST(CommandChannel, WakeRunsTheWakeCommand) {
@@ -186,7 +175,7 @@ TEST(CommandChannel, AnEnableOfAServiceThatIsDownWithNoStartCommandIsUnavailable
   mc::testing::TempDir dir;
   CommandChannel channel({});
   const WorkerEndpoint box =
-      Box(dir, "http://127.0.0.1:" + std::to_string(FreePort()), {.wake = {"/bin/true"}});
+      Box(dir, "http://127.0.0.1:" + std::to_string(mc::testing::FreePort()), {.wake = {"/bin/true"}});
   Result<void> enabled = channel.Apply(Make(ActionKind::kEnable, 2), box);
   ASSERT_FALSE(enabled);
   EXPECT_TRUE(enabled.failure().IsUnavailable()) << enabled.error();
@@ -201,7 +190,7 @@ TEST(CommandChannel, AnEnableStartsAServiceThatIsDownThenEnablesTheRealWorker) {
   mc::testing::TempDir dir;
   const std::string asked = (dir.path() / "start-asked").string();
   const std::string ready = (dir.path() / "worker-ready").string();
-  const int port = FreePort();
+  const int port = mc::testing::FreePort();
   std::unique_ptr<RealWorker> worker;
   std::thread starter([&] {
     for (int i = 0; i < 1000 && !std::filesystem::exists(asked); ++i)
@@ -237,7 +226,7 @@ TEST(CommandChannel, AServiceThatDoesNotComeUpAfterItsStartIsDeadlineExceeded) {
   mc::testing::TempDir dir;
   Lines log;
   CommandChannel channel({.log = log.logger(), .start_poll = milliseconds(50)});
-  const WorkerEndpoint box = Box(dir, "http://127.0.0.1:" + std::to_string(FreePort()),
+  const WorkerEndpoint box = Box(dir, "http://127.0.0.1:" + std::to_string(mc::testing::FreePort()),
                                  {.start = {"/bin/true"}, .deadline = std::chrono::seconds(1)});
   const auto started = std::chrono::steady_clock::now();
   Result<void> enabled = channel.Apply(Make(ActionKind::kEnable, 1), box);

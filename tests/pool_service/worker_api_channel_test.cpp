@@ -10,6 +10,7 @@
 
 #include "control_recorder.h"
 #include "real_worker.h"
+#include "support/free_port.h"
 
 namespace mc::pool_service {
 namespace {
@@ -147,22 +148,9 @@ TEST(WorkerApiChannel, ProbeWakeAndSuspendAreUnsupportedSayingWhy) {
   }
 }
 
-// FreePort is a loopback port nothing listens on: bound, then closed.
-int FreePort() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
-  socklen_t size = sizeof address;
-  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size);
-  close(fd);
-  return ntohs(address.sin_port);
-}
-
 TEST(WorkerApiChannel, AWorkerThatIsNotListeningIsUnavailable) {
   mc::testing::TempDir dir;
-  const WorkerEndpoint endpoint = EndpointAt(dir, "http://127.0.0.1:" + std::to_string(FreePort()));
+  const WorkerEndpoint endpoint = EndpointAt(dir, "http://127.0.0.1:" + std::to_string(mc::testing::FreePort()));
   WorkerApiChannel channel;
   Result<void> drained = channel.Apply(Make(ActionKind::kDrain), endpoint);
   ASSERT_FALSE(drained);
