@@ -205,10 +205,16 @@ def case_burst(args, peertube, workers, pool, root, argv_log):
     check(most_admitting >= 2, f"up to {most_admitting} workers admitted jobs at once")
     names = {j["runner"]["name"] for j in jobs}
     check(len(names) >= 2 and names <= {f"e2e:{w}" for w in WORKERS}, f"the jobs ran on the pool's workers: {sorted(names)}")
+    # How many jobs the failed GPU takes before the drain lands depends on timing: a re-probe
+    # that passes between two failed encodes opens the worker again for a moment. What must
+    # hold is that every retried job failed on that GPU (the others fail none, below) and
+    # completed on another worker.
     retried = [j for j in jobs if j.get("failures", 0) > 0]
-    check(1 <= len(retried) <= 2 and all(j["runner"]["name"] != f"e2e:{first.name}" for j in retried),
-          f"only the failed GPU's jobs were retried, and each completed elsewhere: "
-          f"{[(j['uuid'][:8], j['runner']['name']) for j in retried]}")
+    failed_on_first = first.status()["jobs"]["failed"]
+    check(1 <= len(retried) <= failed_on_first
+          and all(j["runner"]["name"] != f"e2e:{first.name}" for j in retried),
+          f"only the failed GPU's jobs were retried ({failed_on_first} failed on it), and each "
+          f"completed elsewhere: {[(j['uuid'][:8], j['runner']['name']) for j in retried]}")
     for worker in workers:
         status = worker.status()
         failed = status["jobs"]["failed"]
