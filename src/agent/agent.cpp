@@ -2,10 +2,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <filesystem>
 #include <optional>
+#include <set>
 
 #include "agent/api_claim_checker.h"
+#include "agent/eviction_guard.h"
 #include "agent/health_server.h"
+#include "agent/pod_eviction.h"
 #include "agent/slice_api.h"
 #include "agent/slice_publisher.h"
 #include "plugin/health_board.h"
@@ -21,6 +25,31 @@ constexpr std::chrono::seconds kHeartbeat{10};
 // A loop that has not come round for this long is stuck: longer than the slowest query
 // pass (each query's deadline of 20 s and the batch's grace) with room to spare.
 constexpr std::chrono::seconds kStuckAfter{90};
+
+// How soon a failed eviction is tried again when the server names no time, and how soon the
+// agent looks again once the guard has given up on every missing node.
+constexpr std::chrono::seconds kEvictionRetry{30};
+constexpr std::chrono::hours kGivenUpRecheck{1};
+
+// The render nodes the agent was given to query whose device file this pod lacks: a node
+// liken published after the pod's claim was allocated. One with no render node in sysfs is
+// not counted: a new pod would not have it either.
+std::vector<std::string> RenderNodesMissingFromPod(
+    const std::map<std::string, DeviceReport>& reports) {
+  std::vector<std::string> missing;
+  for (const auto& [name, report] : reports) {
+    std::error_code error;
+    if (!report.gpu.render_node.empty() && !std::filesystem::exists(report.gpu.render_node, error))
+      missing.push_back(name);
+  }
+  return missing;
+}
+
+std::string Joined(const std::vector<std::string>& names) {
+  std::string joined;
+  for (const std::string& name : names) joined += (joined.empty() ? "" : ", ") + name;
+  return joined;
+}
 
 plugin::DeviceHealth HealthOf(const DeviceReport& report) {
   if (report.failure) return {.healthy = false, .message = *report.failure};
@@ -42,6 +71,10 @@ struct Agent::State {
   std::map<std::string, DeviceReport> reports;
   std::map<std::string, LikenRenderNode> queried;
   std::vector<std::string> liken_problems;
+  // The agent's own eviction: done once asked, and not looked at again before the time.
+  bool evicted = false;
+  WallClock::time_point eviction_not_before;
+  std::set<std::string> given_up_said;
   plugin::HealthBoard board;
   std::atomic<bool> plugin_listening{false};
   std::atomic<bool> published{false};
@@ -110,6 +143,69 @@ std::vector<std::string> Agent::QueryNewRenderNodes(State& state) {
   }
   for (const LikenRenderNode& node : fresh) state.queried[node.device_name] = node;
   return changed;
+}
+
+void Agent::AskForNewPodIfMissing(State& state) {
+  if (state.evicted) return;
+  const std::vector<std::string> missing = RenderNodesMissingFromPod(state.reports);
+  const WallClock::time_point now = WallClock::now();
+  if (missing.empty() || now < state.eviction_not_before) return;
+  if (!options_.pod.known()) {
+    log_("agent: warning: " + Joined(missing) +
+         " is not in this pod's /dev, and the agent does not know its own pod (POD_NAME, "
+         "POD_NAMESPACE) to be made again with it; its capabilities stay unknown until the pod "
+         "is replaced");
+    state.eviction_not_before = now + kGivenUpRecheck;
+    return;
+  }
+  const std::filesystem::path file =
+      options_.plugins_dir / options_.driver_name / "render-node-evictions.json";
+  Result<EvictionRecords> records = LoadEvictionRecords(file);
+  if (!records) {
+    log_("agent: warning: the record of past evictions is unreadable, and is started again: " +
+         records.error());
+    records = EvictionRecords{};
+  }
+  const EvictionDecision decision = DecideSelfEviction(missing, *records, now);
+  for (const std::string& node : decision.given_up) {
+    if (!state.given_up_said.insert(node).second) continue;
+    log_("agent: warning: " + node + " is still not in this pod's /dev after " +
+         std::to_string(std::size(kEvictionWaits)) +
+         " new pods; the agent asks for no more (is liken's kubelet plugin putting it in the "
+         "claim?), and its capabilities stay unknown");
+  }
+  if (decision.evict_for.empty()) {
+    state.eviction_not_before =
+        decision.next_due == WallClock::time_point{} ? now + kGivenUpRecheck : decision.next_due;
+    return;
+  }
+  // The record is written before the eviction, so that an agent killed in between cannot
+  // evict again at once; an eviction that fails puts the old record back.
+  if (Result<void> saved =
+          SaveEvictionRecords(file, AfterEviction(*records, missing, decision.evict_for, now));
+      !saved) {
+    log_("agent: warning: " + Joined(decision.evict_for) +
+         " is not in this pod's /dev, but the record that keeps the agent from evicting its pod "
+         "again and again cannot be written, so the pod stays: " +
+         saved.error());
+    state.eviction_not_before = now + kGivenUpRecheck;
+    return;
+  }
+  const std::string pod = options_.pod.namespace_name + "/" + options_.pod.name;
+  if (Result<void> evicted = EvictPod(client_, options_.pod); !evicted) {
+    const std::chrono::seconds wait = evicted.failure().retry_after.value_or(kEvictionRetry);
+    log_("agent: the eviction of its own pod " + pod + " failed, tried again in " +
+         std::to_string(wait.count()) + " s: " + evicted.error());
+    if (Result<void> restored = SaveEvictionRecords(file, *records); !restored)
+      log_("agent: warning: " + restored.error());
+    state.eviction_not_before = now + wait;
+    return;
+  }
+  state.evicted = true;
+  log_("agent: " + Joined(decision.evict_for) +
+       " is not in this pod's /dev (the pod's claim was allocated before liken published it); "
+       "evicted its own pod " +
+       pod + " so that the DaemonSet makes one whose claim holds it");
 }
 
 int Agent::Run() {
@@ -215,6 +311,7 @@ int Agent::Run() {
     if (stopping) break;
     if (from_liken && !state.liken_listed) continue;
     if (liken_changed && !QueryNewRenderNodes(state).empty()) state.published = false;
+    if (from_liken) AskForNewPodIfMissing(state);
     if (!state.publisher.listed()) continue;
     if (retry_at && Clock::now() < *retry_at) continue;
 

@@ -52,6 +52,8 @@ class Agent {
   // Waits for events until `until`, and takes them all.
   std::vector<Event> Take(std::chrono::steady_clock::time_point until);
   std::vector<std::string> QueryNewRenderNodes(State& state);
+  // Evicts the agent's own pod when a render node is missing from it and the guard allows.
+  void AskForNewPodIfMissing(State& state);
 
   AgentOptions options_;
   kube::KubeClient& client_;

@@ -14,8 +14,17 @@ enum class RenderNodeSource { kLiken, kSysfs };
 
 inline constexpr char kLikenDriver[] = "liken.sh";
 
+// The agent's own pod, from the downward API: the pod it evicts to be made again with every
+// render node (src/agent/eviction_guard.h says when). Unknown outside a pod.
+struct PodRef {
+  std::string namespace_name;
+  std::string name;
+  bool known() const { return !namespace_name.empty() && !name.empty(); }
+};
+
 struct AgentOptions {
   std::string node_name;
+  PodRef pod;
   std::string driver_name = "media.liken.sh";
   RenderNodeSource source = RenderNodeSource::kLiken;
   DiscoveryRoots roots;

@@ -1,5 +1,6 @@
 #include "agent/slice_api.h"
 
+#include "agent/api_call.h"
 #include "kube/list_watch.h"
 
 namespace mc {
@@ -9,21 +10,7 @@ std::string SliceSelector(const std::string& driver, const std::string& node) {
 }
 
 Result<nlohmann::json> SliceApi::Send(const kube::HttpRequest& request) {
-  const std::string what = request.method + " " + request.target;
-  Result<kube::HttpResponse> response = client_.Send(request);
-  if (!response) return Unavailable(response.error());
-  const long status = response->status;
-  if (status >= 200 && status < 300) {
-    nlohmann::json object = nlohmann::json::parse(response->body, nullptr, false);
-    if (object.is_discarded() || !object.is_object())
-      return Unavailable(what + ": the answer is not a JSON object");
-    return object;
-  }
-  Error failure = Unavailable(what + ": " + kube::StatusMessage(*response));
-  failure.retry_after = response->retry_after;
-  if (status == 409) failure.code = ErrorCode::kConflict;
-  if (status == 404) failure.code = ErrorCode::kNotFound;
-  return failure;
+  return SendForObject(client_, request);
 }
 
 Result<nlohmann::json> SliceApi::Write(const SliceWrite& write) {

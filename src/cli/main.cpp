@@ -44,8 +44,8 @@ std::optional<int> RunAsWrapper(int argc, char** argv) {
     first = 2;
   }
   const std::vector<std::string> args(argv + first, argv + argc);
-  const mc::worker::WrapperEnvironment environment =
-      mc::worker::WrapperEnvironmentFrom([](std::string_view variable) -> std::optional<std::string> {
+  const mc::worker::WrapperEnvironment environment = mc::worker::WrapperEnvironmentFrom(
+      [](std::string_view variable) -> std::optional<std::string> {
         const char* value = std::getenv(std::string(variable).c_str());
         return value ? std::optional<std::string>(value) : std::nullopt;
       });
@@ -87,6 +87,9 @@ int main(int argc, char** argv) {
   mc::AgentCommand agent;
   agent.agent.query.program = SelfExecutable();
   if (const char* node = std::getenv("NODE_NAME")) agent.agent.node_name = node;
+  if (const char* pod = std::getenv("POD_NAME")) agent.agent.pod.name = pod;
+  if (const char* pod_namespace = std::getenv("POD_NAMESPACE"))
+    agent.agent.pod.namespace_name = pod_namespace;
   std::string render_node_source = "liken";
   double agent_deadline_seconds = deadline_seconds;
   CLI::App* agent_command = app.add_subcommand(
@@ -94,6 +97,12 @@ int main(int argc, char** argv) {
   agent_command->add_option("--kubeconfig", agent.kubeconfig,
                             "a kubeconfig; without it, the in-cluster configuration");
   agent_command->add_option("--node-name", agent.agent.node_name, "the node (default: $NODE_NAME)");
+  agent_command->add_option(
+      "--pod-name", agent.agent.pod.name,
+      "the agent's own pod, evicted when a render node appears that is not in it (default: "
+      "$POD_NAME; without it, the agent only warns)");
+  agent_command->add_option("--pod-namespace", agent.agent.pod.namespace_name,
+                            "the namespace of the agent's pod (default: $POD_NAMESPACE)");
   agent_command->add_option("--driver-name", agent.agent.driver_name, "the DRA driver name")
       ->capture_default_str();
   agent_command

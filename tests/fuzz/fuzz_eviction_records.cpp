@@ -1,0 +1,18 @@
+// The agent's record of its past evictions, a file on the node, read back: any bytes.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "agent/eviction_guard.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  mc::Result<mc::EvictionRecords> records = mc::ParseEvictionRecords(text);
+  // What reads back whole must write and read back to the same record.
+  if (records) {
+    mc::Result<mc::EvictionRecords> again =
+        mc::ParseEvictionRecords(mc::EvictionRecordsJson(*records));
+    if (!again || *again != *records) __builtin_trap();
+  }
+  return 0;
+}
