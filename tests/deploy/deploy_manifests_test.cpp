@@ -521,18 +521,27 @@ TEST(Rbac, TheClusterRoleGrantsExactlyTheVerbsTheAgentUses) {
   EXPECT_EQ(verbs_of, expected);
 }
 
-TEST(Rbac, NoRoleGrantsAnythingOnPods) {
+TEST(Rbac, TheOnlyGrantOnPodsIsTheEvictionOfAPodInTheAgentsOwnNamespace) {
+  std::vector<std::string> grants;  // "Kind name (namespace): resource verbs"
   for (const std::string kind : {"ClusterRole", "Role"}) {
     for (const Object& role : OfKind(Everything(), kind)) {
       for (const YAML::Node& rule : role.node["rules"]) {
         for (const YAML::Node& resource : rule["resources"]) {
           const std::string name = resource.as<std::string>();
-          EXPECT_TRUE(name != "pods" && name.rfind("pods/", 0) != 0 && name != "*")
-              << kind << " " << role.Name() << " grants " << name;
+          if (name != "pods" && name.rfind("pods/", 0) != 0 && name != "*") continue;
+          std::string grant = kind + " " + role.Name() + " (" +
+                              (role.node["metadata"]["namespace"]
+                                   ? role.node["metadata"]["namespace"].as<std::string>()
+                                   : "") +
+                              "): " + name;
+          for (const YAML::Node& verb : rule["verbs"]) grant += " " + verb.as<std::string>();
+          grants.push_back(grant);
         }
       }
     }
   }
+  EXPECT_EQ(grants, std::vector<std::string>{
+                        "Role media-capabilities-own-pod (liken-system): pods/eviction create"});
 }
 
 TEST(Rbac, TheBindingGivesTheClusterRoleToTheAgentsServiceAccountAlone) {
@@ -549,17 +558,16 @@ TEST(Rbac, TheBindingGivesTheClusterRoleToTheAgentsServiceAccountAlone) {
 
 // --- The admission policy ---------------------------------------------------------------------
 
-Object Policy() {
-  std::vector<Object> policies = OfKind(Base(), "ValidatingAdmissionPolicy");
-  if (policies.size() != 1)
-    throw std::runtime_error("the base needs exactly one ValidatingAdmissionPolicy");
-  return policies[0];
+Object Policy(const std::string& name = "media-capabilities-own-node-slices") {
+  std::optional<Object> policy = Find(Base(), "ValidatingAdmissionPolicy", name);
+  if (!policy) throw std::runtime_error("the base has no ValidatingAdmissionPolicy " + name);
+  return *policy;
 }
 
-// Every CEL text of the policy: variables, validations and their message expressions.
-std::string PolicyCel() {
+// Every CEL text of a policy: variables, validations and their message expressions.
+std::string PolicyCel(const std::string& name = "media-capabilities-own-node-slices") {
   std::string all;
-  const YAML::Node spec = Policy().node["spec"];
+  const YAML::Node spec = Policy(name).node["spec"];
   for (const char* list : {"variables", "validations", "matchConditions"}) {
     for (const YAML::Node& item : spec[list]) {
       for (const char* field : {"expression", "messageExpression"}) {
@@ -578,6 +586,19 @@ TEST(AdmissionPolicy, CoversEveryWriteToResourceSlicesAndFailsClosed) {
   EXPECT_EQ(Strings(rules[0]["apiGroups"]), std::set<std::string>{"resource.k8s.io"});
   EXPECT_EQ(Strings(rules[0]["resources"]), std::set<std::string>{"resourceslices"});
   EXPECT_EQ(Strings(rules[0]["operations"]), (std::set<std::string>{"CREATE", "UPDATE", "DELETE"}));
+}
+
+TEST(AdmissionPolicy, TheAgentMayEvictOnlyThePodItsTokenIsBoundTo) {
+  const YAML::Node spec = Policy("media-capabilities-own-pod-eviction").node["spec"];
+  EXPECT_EQ(spec["failurePolicy"].as<std::string>(), "Fail");
+  const YAML::Node rules = spec["matchConstraints"]["resourceRules"];
+  ASSERT_EQ(rules.size(), 1u);
+  EXPECT_EQ(Strings(rules[0]["resources"]), std::set<std::string>{"pods/eviction"});
+  EXPECT_EQ(Strings(rules[0]["operations"]), std::set<std::string>{"CREATE"});
+  const std::string cel = PolicyCel("media-capabilities-own-pod-eviction");
+  EXPECT_NE(cel.find("authentication.kubernetes.io/pod-name"), std::string::npos) << cel;
+  EXPECT_NE(cel.find("request.name == variables.tokenPod"), std::string::npos) << cel;
+  EXPECT_NE(cel.find("system:serviceaccount:liken-system:media-capabilities"), std::string::npos);
 }
 
 TEST(AdmissionPolicy, SelectsTheAgentsServiceAccountByItsFullUserName) {
@@ -601,10 +622,21 @@ TEST(AdmissionPolicy, PinsTheSliceToTheTokensNodeAndToDriverMediaLikenSh) {
   EXPECT_NE(cel.find("oldObject"), std::string::npos)
       << "a delete has no new object: the policy must read the old one";
   EXPECT_NE(cel.find("spec.driver == \"media.liken.sh\""), std::string::npos);
-  std::vector<Object> bindings = OfKind(Base(), "ValidatingAdmissionPolicyBinding");
-  ASSERT_EQ(bindings.size(), 1u);
-  EXPECT_EQ(bindings[0].node["spec"]["policyName"].as<std::string>(), Policy().Name());
-  EXPECT_EQ(Strings(bindings[0].node["spec"]["validationActions"]), std::set<std::string>{"Deny"});
+}
+
+TEST(AdmissionPolicy, EachPolicyIsBoundToDenyWhatItRefuses) {
+  const std::vector<Object> policies = OfKind(Base(), "ValidatingAdmissionPolicy");
+  const std::vector<Object> bindings = OfKind(Base(), "ValidatingAdmissionPolicyBinding");
+  ASSERT_EQ(bindings.size(), policies.size());
+  std::set<std::string> bound;
+  for (const Object& binding : bindings) {
+    bound.insert(binding.node["spec"]["policyName"].as<std::string>());
+    EXPECT_EQ(Strings(binding.node["spec"]["validationActions"]), std::set<std::string>{"Deny"})
+        << binding.Name();
+  }
+  std::set<std::string> names;
+  for (const Object& policy : policies) names.insert(policy.Name());
+  EXPECT_EQ(bound, names);
 }
 
 // --- Device classes and CEL -------------------------------------------------------------------
@@ -832,7 +864,8 @@ TEST(WorkerManifests, EachWorkerClaimsARenderNodeAndAnH264EncoderOfTheSameGpu) {
   ASSERT_TRUE(requests.contains("gpu") && requests.contains("encoder"));
   EXPECT_EQ(requests["gpu"]["deviceClassName"].as<std::string>(), "media-render");
   EXPECT_EQ(requests["encoder"]["deviceClassName"].as<std::string>(), "media-capabilities");
-  const std::string selector = requests["encoder"]["selectors"][0]["cel"]["expression"].as<std::string>();
+  const std::string selector =
+      requests["encoder"]["selectors"][0]["cel"]["expression"].as<std::string>();
   EXPECT_NE(selector.find("encodeH264"), std::string::npos);
   EXPECT_EQ(requests["encoder"]["capacity"]["requests"]["encodeSessions"].as<std::string>(), "3");
   EXPECT_EQ(spec["constraints"][0]["matchAttribute"].as<std::string>(),
@@ -848,8 +881,9 @@ TEST(WorkerManifests, TheWorkerTakesAsManySessionsAsItsClaimConsumes) {
       cap = variable["value"].as<std::string>();
   }
   const YAML::Node claim = Find("ResourceClaimTemplate").node["spec"]["spec"]["devices"];
-  EXPECT_EQ(cap, claim["requests"][1]["exactly"]["capacity"]["requests"]["encodeSessions"]
-                     .as<std::string>());
+  EXPECT_EQ(
+      cap,
+      claim["requests"][1]["exactly"]["capacity"]["requests"]["encodeSessions"].as<std::string>());
 }
 
 TEST(WorkerManifests, TokensComeFromFilesNeverFromTheCommandLine) {
