@@ -175,8 +175,15 @@ void Agent::AskForNewPodIfMissing(State& state) {
          "claim?), and its capabilities stay unknown");
   }
   if (decision.evict_for.empty()) {
-    state.eviction_not_before =
-        decision.next_due == WallClock::time_point{} ? now + kGivenUpRecheck : decision.next_due;
+    const bool waiting = decision.next_due != WallClock::time_point{};
+    if (waiting) {
+      const auto minutes = std::chrono::ceil<std::chrono::minutes>(decision.next_due - now).count();
+      log_("agent: warning: " + Joined(missing) +
+           " is still not in this pod's /dev, though a pod was made again for it; the next "
+           "eviction is due in " +
+           std::to_string(minutes) + " min");
+    }
+    state.eviction_not_before = waiting ? decision.next_due : now + kGivenUpRecheck;
     return;
   }
   // The record is written before the eviction, so that an agent killed in between cannot

@@ -202,6 +202,14 @@ func agentIdentity(t *testing.T, c *cluster, dir, node string) identity {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return podIdentity(t, c, dir, pod)
+}
+
+// podIdentity is the identity of an existing pod of the agent's ServiceAccount:
+// a token bound to it, as the kubelet mounts into it.
+func podIdentity(t *testing.T, c *cluster, dir string, pod *corev1.Pod) identity {
+	t.Helper()
+	ctx := context.Background()
 	token, err := c.admin.CoreV1().ServiceAccounts(agentNamespace).CreateToken(ctx, agentAccount, &authenticationv1.TokenRequest{
 		Spec: authenticationv1.TokenRequestSpec{
 			ExpirationSeconds: ptr.To[int64](3600),
