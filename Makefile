@@ -107,7 +107,8 @@ test-peertube: build peertube
 # test-cluster brings up the real upstream control plane (tests/cluster/README.md), runs its
 # smoke test, then checks deploy/ against it (tests/deploy/check-against-apiserver) and runs the
 # API client's tests against it (tests/kube/kube_client_cluster_test.cpp) and the pool manager's
-# Kubernetes side (tests/pool_kube/pool_kube_cluster_test.cpp); its first run builds
+# Kubernetes side (tests/pool_kube/pool_kube_cluster_test.cpp) and the doctor's cluster checks
+# (tests/doctor/doctor_cluster_test.cpp); its first run builds
 # Kubernetes from the Go module proxy, 8 to 10 minutes on two cores, and caches the binaries in
 # ~/.cache/media-capabilities.
 # The Go tests run the built agent (build/media-capabilities and its module) and the fake
@@ -118,7 +119,8 @@ test-cluster: build
 	@dir=$$(mktemp -d); trap 'tests/cluster/stop-control-plane "$$dir"; rm -rf "$$dir"' EXIT; \
 	  tests/cluster/start-control-plane "$$dir" && tests/deploy/check-against-apiserver "$$dir" && \
 	  MEDIA_CAP_CLUSTER_DIR="$$dir" $(BUILD)/tests/kube_cluster_tests && \
-	  MEDIA_CAP_CLUSTER_DIR="$$dir" $(BUILD)/tests/pool_kube/pool_kube_cluster_tests
+	  MEDIA_CAP_CLUSTER_DIR="$$dir" $(BUILD)/tests/pool_kube/pool_kube_cluster_tests && \
+	  MEDIA_CAP_CLUSTER_DIR="$$dir" $(BUILD)/tests/doctor/doctor_cluster_tests
 
 bench: build
 	./$(BUILD)/bench/probe_vs_vainfo

@@ -11,6 +11,7 @@
 
 #include "capabilities/attribute_reference.h"
 #include "cli/agent_module.h"
+#include "cli/doctor_command.h"
 #include "cli/ffmpeg_plan_command.h"
 #include "cli/option_checks.h"
 #include "cli/pool_command.h"
@@ -166,6 +167,7 @@ int main(int argc, char** argv) {
       ->check(mc::OneOf({"attributes"}, "page"));
 
   const std::function<int()> run_pool = mc::AddPoolCommand(app);
+  const std::function<int()> run_doctor = mc::AddDoctorCommand(app);
   const std::function<int()> run_ffmpeg_plan = mc::AddFfmpegPlanCommand(app);
   std::unique_ptr<mc::WorkerCommand> worker = mc::AddWorkerCommand(app);
 
@@ -192,6 +194,7 @@ int main(int argc, char** argv) {
     return mc::RunAgentModule(std::move(agent));
   }
   if (app.got_subcommand("pool")) return run_pool();
+  if (app.got_subcommand("doctor")) return run_doctor();
   if (app.got_subcommand("ffmpeg-plan")) return run_ffmpeg_plan();
   if (worker->Selected()) return worker->Run();
   if (*query_va) return mc::RunQueryVa(render_node);

@@ -266,7 +266,7 @@ TEST(CommandLine, EachMistakeIsSaidInWords) {
        "--output: unknown format \"xml\"; the formats are table, wide, json and yaml"},
       {{"nosuch"},
        "there is no subcommand \"nosuch\"; the subcommands are probe, agent, docs, pool, "
-       "ffmpeg-plan and worker"},
+       "doctor, ffmpeg-plan and worker"},
       {{"nosuch", "--help"}, "there is no subcommand \"nosuch\""},
   };
   for (const CommandLineMistake& mistake : mistakes) {

@@ -4,9 +4,13 @@
 //             vendor, device, class and driver), and class/drm with its render node if the
 //             record has one;
 //   DIR/dev   dev/dri/<render node> when there is one, and the nodes NVIDIA's kernel driver
-//             makes when it loads (nvidiactl, nvidia0), as plain files;
+//             makes when it loads (nvidiactl, nvidia0, nvidia-uvm), as plain files;
+//   DIR/proc  driver/nvidia/version, the kernel module's line of the record's driver
+//             version, when the record states one;
 //   DIR/lib   links to the stand-in libraries, less those the record says are absent;
-//             this is the directory to put on LD_LIBRARY_PATH;
+//             this is the directory to put on LD_LIBRARY_PATH. As NVIDIA installs them, each
+//             soname links to a file named by the driver's version (libcuda.so.1 ->
+//             libcuda.so.580.159.04) when the record states one;
 //   DIR/state the GPU's shared state (fakenv_state.h), empty: the stand-ins loaded from
 //             DIR/lib use it unless FAKENV_STATE_DIR names another.
 // Only the kernel and NVIDIA's libraries are faked; nv-codec-headers' loader is real.
@@ -70,9 +74,17 @@ int main(int argc, char** argv) {
          "../../devices/" + parent + "/" + id.pci_address + "/drm/" + id.render_node);
     WriteFile(dir / "dev" / "dri" / id.render_node, "");
   }
+  const std::string version = record->report ? record->report->driver_version : "";
   if (id.driver == "nvidia") {
     WriteFile(dir / "dev" / "nvidiactl", "");
     WriteFile(dir / "dev" / "nvidia0", "");
+    WriteFile(dir / "dev" / "nvidia-uvm", "");
+    if (!version.empty()) {
+      WriteFile(dir / "proc" / "driver" / "nvidia" / "version",
+                "NVRM version: NVIDIA UNIX x86_64 Kernel Module  " + version +
+                    "  Thu Jan  1 00:00:00 UTC 2025\nGCC version:  gcc version 12.2.0 (Debian "
+                    "12.2.0-14)\n");
+    }
   }
 
   const fs::path built = fs::path(FAKENV_LIBRARY_DIR);
@@ -80,7 +92,15 @@ int main(int argc, char** argv) {
     bool absent = false;
     for (const std::string& name : record->replay.absent_libraries)
       absent = absent || name == library;
-    if (!absent) Link(dir / "lib" / library, built / library);
+    if (absent) continue;
+    const std::string soname = library;
+    if (version.empty()) {
+      Link(dir / "lib" / soname, built / soname);
+      continue;
+    }
+    const std::string file = soname.substr(0, soname.size() - 1) + version;  // drop the "1"
+    Link(dir / "lib" / file, built / soname);
+    Link(dir / "lib" / soname, file);
   }
   fs::create_directories(dir / "lib");
   fs::create_directories(dir / "state");
