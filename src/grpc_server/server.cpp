@@ -43,9 +43,13 @@ class Mailbox {
 
   int wake_fd() const { return wake_fd_; }
 
+  // Post hands the loop an event. The end of a call also counts its method as returned, under
+  // the same lock, so that the loop, woken for the event, never finds the method still
+  // counted as running and goes back to sleep.
   void Post(Event event) {
     {
       std::lock_guard lock(mutex_);
+      if (event.ends && --running_ == 0) idle_.notify_all();
       events_.push_back(std::move(event));
     }
     Wake();
@@ -65,10 +69,6 @@ class Mailbox {
   void CallStarted() {
     std::lock_guard lock(mutex_);
     ++running_;
-  }
-  void CallEnded() {
-    std::lock_guard lock(mutex_);
-    if (--running_ == 0) idle_.notify_all();
   }
   bool Idle() {
     std::lock_guard lock(mutex_);
@@ -147,7 +147,7 @@ struct Server::Loop {
     const auto& run = methods.at(start.path);
     mailbox->CallStarted();
     try {
-      std::thread([call, &run, request = std::move(start.request), box = mailbox] {
+      std::thread([call, &run, request = std::move(start.request)] {
         Status status;
         try {
           status = run(request, *call);
@@ -155,12 +155,9 @@ struct Server::Loop {
           status = {StatusCode::kInternal, std::string("the method failed: ") + failure.what()};
         }
         call->End(std::move(status));
-        box->CallEnded();
       }).detach();
     } catch (const std::system_error& failure) {
-      mailbox->CallEnded();
-      peers.at(id).connection->Finish(
-          start.stream,
+      call->End(
           {StatusCode::kUnavailable, std::string("no thread for the call: ") + failure.what()});
       return;
     }
