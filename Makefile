@@ -11,13 +11,16 @@ PROBE_PACKAGES := g++ cmake ninja-build pkg-config \
 	libva-dev libva-drm2 libdrm-dev pci.ids \
 	nlohmann-json3-dev libyaml-cpp-dev libcli11-dev \
 	libffmpeg-nvenc-dev
-# Every Debian package the build, the tests and the benchmarks use.
+# Every Debian package the build, the tests and the benchmarks use. The kubelet plugin serves
+# gRPC over libnghttp2 with protobuf-lite (src/grpc_server); gRPC C++ is the plugin tests'
+# client alone.
 PACKAGES := $(PROBE_PACKAGES) vainfo \
 	libpci-dev \
 	libcurl4-openssl-dev \
 	ffmpeg libx264-dev libx265-dev libavcodec-dev libavutil-dev \
 	libgtest-dev libgmock-dev libbenchmark-dev \
-	libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler \
+	libnghttp2-dev libprotobuf-dev protobuf-compiler \
+	libgrpc++-dev protobuf-compiler-grpc \
 	python3-jsonschema python3-prometheus-client
 FUZZ_PACKAGES := clang libclang-rt-14-dev
 # What the real PeerTube server, its database and cache, and the official runner need for the

@@ -8,7 +8,8 @@
 //                                      one write, with nothing of the agent's own
 //   idle minute                        requests sent while nothing changes (target: none
 //                                      but the open watches); the agent's RSS (target:
-//                                      under 10 MiB) and CPU time
+//                                      under 10 MiB), where its pages are, per mapping
+//                                      (bench/smaps-summary), and its CPU time
 // One agent runs in this process, so that its API client's counters can be read; a second
 // runs as the real binary, whose RSS and CPU time /proc gives.
 //
@@ -210,6 +211,10 @@ int main(int argc, char** argv) {
   const double idle_cpu = CpuSeconds(process) - cpu_before;
   const long rss = StatusKib(process, "VmRSS");
   const long peak_rss = StatusKib(process, "VmHWM");
+  // Where the idle binary's resident pages are, per mapped file (bench/smaps-summary).
+  std::printf("the idle binary's resident pages, per mapping:\n");
+  std::fflush(stdout);
+  Shell(MEDIA_CAP_SOURCE_DIR "/bench/smaps-summary " + std::to_string(process));
 
   kill(process, SIGTERM);
   int status = 0;

@@ -4,16 +4,14 @@
 // devices, and an error only for a claim the checker refuses.
 #pragma once
 
-#include <grpcpp/grpcpp.h>
-#include <grpcpp/impl/service_type.h>
+#include <vector>
 
-#include <memory>
-
+#include "grpc_server/server.h"
 #include "plugin/claim_checker.h"
 
 namespace mc::plugin {
 
-std::unique_ptr<grpc::Service> MakeDraServiceV1(ClaimChecker checker);
-std::unique_ptr<grpc::Service> MakeDraServiceV1beta1(ClaimChecker checker);
+std::vector<grpc_server::Method> DraMethodsV1(ClaimChecker checker);
+std::vector<grpc_server::Method> DraMethodsV1beta1(ClaimChecker checker);
 
 }  // namespace mc::plugin

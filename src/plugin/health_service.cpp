@@ -3,28 +3,32 @@
 #include <utility>
 
 #include "base/utf8.h"
-#include "kubelet/dra-health/v1/api.grpc.pb.h"
-#include "kubelet/dra-health/v1alpha1/api.grpc.pb.h"
+#include "kubelet/dra-health/v1/api.pb.h"
+#include "kubelet/dra-health/v1alpha1/api.pb.h"
+#include "plugin/grpc_methods.h"
 
 namespace mc::plugin {
 namespace {
 
 // The two versions have the same messages under different packages; Api names one
 // version's types so that one implementation serves both.
-template <class Service, class Request, class Response, auto Healthy, auto Unhealthy>
+template <const char* Path, class Request, class Response, auto Healthy, auto Unhealthy>
 struct Api {
-  using Base = Service;
+  static constexpr const char* kPath = Path;
   using In = Request;
   using Out = Response;
   static constexpr auto kHealthy = Healthy;
   static constexpr auto kUnhealthy = Unhealthy;
 };
 
+constexpr char kPathV1alpha1[] = "/v1alpha1.DRAResourceHealth/NodeWatchResources";
+constexpr char kPathV1[] = "/v1.DRAResourceHealth/NodeWatchResources";
+
 using ApiV1alpha1 =
-    Api<v1alpha1::DRAResourceHealth::Service, v1alpha1::NodeWatchResourcesRequest,
-        v1alpha1::NodeWatchResourcesResponse, v1alpha1::HEALTHY, v1alpha1::UNHEALTHY>;
-using ApiV1 = Api<v1::DRAResourceHealth::Service, v1::NodeWatchResourcesRequest,
-                  v1::NodeWatchResourcesResponse, v1::HEALTHY, v1::UNHEALTHY>;
+    Api<kPathV1alpha1, v1alpha1::NodeWatchResourcesRequest, v1alpha1::NodeWatchResourcesResponse,
+        v1alpha1::HEALTHY, v1alpha1::UNHEALTHY>;
+using ApiV1 = Api<kPathV1, v1::NodeWatchResourcesRequest, v1::NodeWatchResourcesResponse,
+                  v1::HEALTHY, v1::UNHEALTHY>;
 
 // The kubelet cuts longer messages itself; cutting here keeps the cut between characters.
 // A proto3 string must be UTF-8 or the kubelet fails to parse the whole message, and a
@@ -32,31 +36,29 @@ using ApiV1 = Api<v1::DRAResourceHealth::Service, v1::NodeWatchResourcesRequest,
 constexpr std::size_t kMaxMessage = 1024;
 
 template <class A>
-class HealthService final : public A::Base {
+class HealthStream {
  public:
-  HealthService(const HealthBoard& board, HealthStreamSettings settings,
-                const std::atomic<bool>& stopping)
+  HealthStream(const HealthBoard& board, HealthStreamSettings settings,
+               const std::atomic<bool>& stopping)
       : board_(board), settings_(std::move(settings)), stopping_(stopping) {}
 
-  grpc::Status NodeWatchResources(grpc::ServerContext* context, const typename A::In*,
-                                  grpc::ServerWriter<typename A::Out>* writer) override {
+  void Run(StreamWriter<typename A::Out>& writer) const {
     bool sent_once = false;
     std::uint64_t sent_version = 0;
     auto sent_at = std::chrono::steady_clock::now();
-    while (!context->IsCancelled() && !stopping_.load()) {
+    while (!writer.Cancelled() && !stopping_.load()) {
       HealthSnapshot snapshot = board_.Snapshot();
       const auto now = std::chrono::steady_clock::now();
       if (!sent_once || snapshot.version != sent_version ||
           now - sent_at >= settings_.resend_every) {
         // A failed write means the kubelet closed the stream.
-        if (!writer->Write(ToResponse(snapshot))) break;
+        if (!writer.Write(ToResponse(snapshot))) break;
         sent_once = true;
         sent_version = snapshot.version;
         sent_at = now;
       }
       board_.WaitForChange(sent_version, settings_.poll_every);
     }
-    return grpc::Status::OK;
   }
 
  private:
@@ -81,18 +83,24 @@ class HealthService final : public A::Base {
   const std::atomic<bool>& stopping_;
 };
 
-}  // namespace
-
-std::unique_ptr<grpc::Service> MakeHealthServiceV1alpha1(const HealthBoard& board,
-                                                         HealthStreamSettings settings,
-                                                         const std::atomic<bool>& stopping) {
-  return std::make_unique<HealthService<ApiV1alpha1>>(board, std::move(settings), stopping);
+template <class A>
+grpc_server::Method HealthMethod(const HealthBoard& board, HealthStreamSettings settings,
+                                 const std::atomic<bool>& stopping) {
+  return StreamMethod<typename A::In, typename A::Out>(
+      A::kPath, [stream = HealthStream<A>(board, std::move(settings), stopping)](
+                    const auto&, auto& writer) { stream.Run(writer); });
 }
 
-std::unique_ptr<grpc::Service> MakeHealthServiceV1(const HealthBoard& board,
-                                                   HealthStreamSettings settings,
-                                                   const std::atomic<bool>& stopping) {
-  return std::make_unique<HealthService<ApiV1>>(board, std::move(settings), stopping);
+}  // namespace
+
+grpc_server::Method HealthMethodV1alpha1(const HealthBoard& board, HealthStreamSettings settings,
+                                         const std::atomic<bool>& stopping) {
+  return HealthMethod<ApiV1alpha1>(board, std::move(settings), stopping);
+}
+
+grpc_server::Method HealthMethodV1(const HealthBoard& board, HealthStreamSettings settings,
+                                   const std::atomic<bool>& stopping) {
+  return HealthMethod<ApiV1>(board, std::move(settings), stopping);
 }
 
 }  // namespace mc::plugin

@@ -3,14 +3,11 @@
 // plugin stops. v1alpha1 is what kubelets 1.34 to 1.36 call; v1 is what 1.37 prefers.
 #pragma once
 
-#include <grpcpp/grpcpp.h>
-#include <grpcpp/impl/service_type.h>
-
 #include <atomic>
 #include <chrono>
-#include <memory>
 #include <string>
 
+#include "grpc_server/server.h"
 #include "plugin/health_board.h"
 
 namespace mc::plugin {
@@ -27,12 +24,10 @@ struct HealthStreamSettings {
   std::chrono::milliseconds poll_every{std::chrono::milliseconds(100)};
 };
 
-// `board` and `stopping` outlive the services.
-std::unique_ptr<grpc::Service> MakeHealthServiceV1alpha1(const HealthBoard& board,
-                                                         HealthStreamSettings settings,
-                                                         const std::atomic<bool>& stopping);
-std::unique_ptr<grpc::Service> MakeHealthServiceV1(const HealthBoard& board,
-                                                   HealthStreamSettings settings,
-                                                   const std::atomic<bool>& stopping);
+// NodeWatchResources of each version. `board` and `stopping` outlive the methods.
+grpc_server::Method HealthMethodV1alpha1(const HealthBoard& board, HealthStreamSettings settings,
+                                         const std::atomic<bool>& stopping);
+grpc_server::Method HealthMethodV1(const HealthBoard& board, HealthStreamSettings settings,
+                                   const std::atomic<bool>& stopping);
 
 }  // namespace mc::plugin

@@ -1,5 +1,6 @@
 #include "plugin/kubelet_plugin.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "plugin/dra_service.h"
@@ -7,20 +8,6 @@
 #include "plugin/socket_file.h"
 
 namespace mc::plugin {
-namespace {
-
-// ServeOn starts a server with `services` on the unix socket `socket`; when it returns
-// a server, the socket is listening.
-std::unique_ptr<grpc::Server> ServeOn(const std::filesystem::path& socket,
-                                      const std::vector<grpc::Service*>& services) {
-  grpc::ServerBuilder builder;
-  builder.AddListeningPort("unix:" + socket.string(), grpc::InsecureServerCredentials());
-  for (grpc::Service* service : services) builder.RegisterService(service);
-  return builder.BuildAndStart();
-}
-
-}  // namespace
-
 std::vector<std::string> SupportedVersions() {
   return {"v1.DRAPlugin", "v1beta1.DRAPlugin", "v1.DRAResourceHealth",
           "v1alpha1.DRAResourceHealth"};
@@ -42,24 +29,26 @@ Result<std::unique_ptr<KubeletPlugin>> KubeletPlugin::Start(const KubeletPluginC
     if (Result<void> prepared = PrepareSocketPath(socket); !prepared) return prepared.failure();
   }
 
-  auto& services = plugin->services_;
-  services.push_back(MakeDraServiceV1(checker));
-  services.push_back(MakeDraServiceV1beta1(std::move(checker)));
-  services.push_back(MakeHealthServiceV1alpha1(board, config.health, plugin->stopping_));
-  services.push_back(MakeHealthServiceV1(board, config.health, plugin->stopping_));
-  plugin->plugin_server_ = ServeOn(plugin->plugin_socket_, {services[0].get(), services[1].get(),
-                                                            services[2].get(), services[3].get()});
-  if (!plugin->plugin_server_)
-    return Error{"could not listen on " + plugin->plugin_socket_.string()};
+  std::vector<grpc_server::Method> methods = DraMethodsV1(checker);
+  for (grpc_server::Method& method : DraMethodsV1beta1(std::move(checker)))
+    methods.push_back(std::move(method));
+  methods.push_back(HealthMethodV1alpha1(board, config.health, plugin->stopping_));
+  methods.push_back(HealthMethodV1(board, config.health, plugin->stopping_));
+  Result<std::unique_ptr<grpc_server::Server>> plugin_server =
+      grpc_server::Server::Listen(plugin->plugin_socket_, std::move(methods));
+  if (!plugin_server) return plugin_server.failure();
+  plugin->plugin_server_ = std::move(plugin_server).value();
 
-  services.push_back(MakeRegistrationService(
-      RegistrationInfo{config.driver_name, plugin->plugin_socket_.string(), SupportedVersions()},
-      std::move(log), &plugin->registered_));
-  plugin->registration_server_ = ServeOn(plugin->registration_socket_, {services[4].get()});
-  if (!plugin->registration_server_) {
+  Result<std::unique_ptr<grpc_server::Server>> registration_server = grpc_server::Server::Listen(
+      plugin->registration_socket_,
+      RegistrationMethods(RegistrationInfo{config.driver_name, plugin->plugin_socket_.string(),
+                                           SupportedVersions()},
+                          std::move(log), &plugin->registered_));
+  if (!registration_server) {
     plugin->Shutdown(std::chrono::milliseconds(0));
-    return Error{"could not listen on " + plugin->registration_socket_.string()};
+    return registration_server.failure();
   }
+  plugin->registration_server_ = std::move(registration_server).value();
   return plugin;
 }
 
@@ -67,17 +56,22 @@ void KubeletPlugin::Shutdown(std::chrono::milliseconds deadline) {
   if (shut_down_) return;
   shut_down_ = true;
   stopping_.store(true);
-  const auto until = std::chrono::system_clock::now() + deadline;
+  const auto until = std::chrono::steady_clock::now() + deadline;
+  const auto left = [until] {
+    return std::max(std::chrono::milliseconds(0),
+                    std::chrono::duration_cast<std::chrono::milliseconds>(
+                        until - std::chrono::steady_clock::now()));
+  };
   // The registration socket goes first, so the kubelet stops routing to a plugin that is
   // going away before its endpoint closes.
   // A socket is removed only when this plugin served it: a start that failed may have
   // found someone else's file at the path.
   if (registration_server_) {
-    registration_server_->Shutdown(until);
+    registration_server_->Shutdown(left());
     RemoveSocket(registration_socket_);
   }
   if (plugin_server_) {
-    plugin_server_->Shutdown(until);
+    plugin_server_->Shutdown(left());
     RemoveSocket(plugin_socket_);
   }
 }

@@ -7,9 +7,6 @@
 // missing. Shutdown removes both sockets, the registration one first.
 #pragma once
 
-#include <grpcpp/grpcpp.h>
-#include <grpcpp/impl/service_type.h>
-
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -18,6 +15,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "grpc_server/server.h"
 #include "plugin/claim_checker.h"
 #include "plugin/health_board.h"
 #include "plugin/health_service.h"
@@ -65,9 +63,8 @@ class KubeletPlugin {
   std::atomic<bool> stopping_{false};
   std::atomic<bool> registered_{false};
   bool shut_down_ = false;
-  std::vector<std::unique_ptr<grpc::Service>> services_;
-  std::unique_ptr<grpc::Server> plugin_server_;
-  std::unique_ptr<grpc::Server> registration_server_;
+  std::unique_ptr<grpc_server::Server> plugin_server_;
+  std::unique_ptr<grpc_server::Server> registration_server_;
 };
 
 }  // namespace mc::plugin

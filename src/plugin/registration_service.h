@@ -3,14 +3,11 @@
 // reports with NotifyRegistrationStatus whether it accepted us.
 #pragma once
 
-#include <grpcpp/grpcpp.h>
-#include <grpcpp/impl/service_type.h>
-
 #include <atomic>
-#include <memory>
 #include <string>
 #include <vector>
 
+#include "grpc_server/server.h"
 #include "plugin/claim_checker.h"
 
 namespace mc::plugin {
@@ -22,8 +19,9 @@ struct RegistrationInfo {
   std::vector<std::string> supported_versions;
 };
 
-// `registered` is set to the kubelet's last verdict; it outlives the service.
-std::unique_ptr<grpc::Service> MakeRegistrationService(RegistrationInfo info, PluginLog log,
-                                                       std::atomic<bool>* registered);
+// GetInfo and NotifyRegistrationStatus. `registered` is set to the kubelet's last verdict; it
+// outlives the methods.
+std::vector<grpc_server::Method> RegistrationMethods(RegistrationInfo info, PluginLog log,
+                                                     std::atomic<bool>* registered);
 
 }  // namespace mc::plugin

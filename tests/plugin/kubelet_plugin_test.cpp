@@ -1,7 +1,8 @@
-// The plugin as the kubelet sees it: a real gRPC client over the unix sockets, in a
+// The plugin as the kubelet sees it: the real gRPC C++ client over the unix sockets, in a
 // temporary directory that stands in for /var/lib/kubelet.
 #include "plugin/kubelet_plugin.h"
 
+#include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
 #include <sys/inotify.h>
 #include <sys/socket.h>
@@ -342,6 +343,43 @@ TEST_F(KubeletPluginTest, AHealthMessageIsCutToTheKubeletsLimit) {
   ASSERT_EQ(first.devices_size(), 1);
   EXPECT_EQ(first.devices(0).message().size(), 1024u);
   context.TryCancel();
+}
+
+// The registration socket serves only the Registration service; the gRPC client must hear
+// UNIMPLEMENTED with the method's name, as from any gRPC server.
+TEST_F(KubeletPluginTest, AMethodTheSocketDoesNotServeIsUnimplemented) {
+  auto plugin = StartPlugin();
+  ASSERT_TRUE(plugin);
+  auto stub = dra::DRAPlugin::NewStub(Dial(plugin->registration_socket()));
+  grpc::ClientContext context;
+  WithDeadline(context);
+  dra::NodePrepareResourcesResponse response;
+  const grpc::Status status = stub->NodePrepareResources(&context, {}, &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::UNIMPLEMENTED);
+  EXPECT_NE(status.error_message().find("NodePrepareResources"), std::string::npos)
+      << status.error_message();
+}
+
+// A kubelet that closes its health stream ends the stream's method, so that shutting down
+// waits for nothing.
+TEST_F(KubeletPluginTest, AHealthStreamTheKubeletCancelsEnds) {
+  board_.Set("gpu0", {true, ""});
+  auto plugin = StartPlugin();
+  ASSERT_TRUE(plugin);
+  auto stub = v1::DRAResourceHealth::NewStub(Dial(plugin->plugin_socket()));
+  {
+    grpc::ClientContext context;
+    WithDeadline(context);
+    auto reader = stub->NodeWatchResources(&context, {});
+    v1::NodeWatchResourcesResponse first;
+    ASSERT_TRUE(reader->Read(&first));
+    context.TryCancel();
+    v1::NodeWatchResourcesResponse more;
+    EXPECT_FALSE(reader->Read(&more));
+  }
+  const auto before = std::chrono::steady_clock::now();
+  plugin->Shutdown(std::chrono::seconds(5));
+  EXPECT_LT(std::chrono::steady_clock::now() - before, std::chrono::seconds(2));
 }
 
 TEST_F(KubeletPluginTest, ASocketPathTooLongForAUnixSocketIsRefused) {
