@@ -31,6 +31,25 @@ function(media_capabilities_room name)
 
   file(GLOB_RECURSE room_files CONFIGURE_DEPENDS
        ${CMAKE_CURRENT_SOURCE_DIR}/*.h ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
+  # A build of the binary alone compiles only some files of a room (src/cli/CMakeLists.txt);
+  # the files it leaves out may include rooms that it does not build, so only the files of
+  # its sources, and their headers, are checked there. The full build checks every file.
+  if(MEDIA_CAP_PROBE_ONLY)
+    set(source_stems "")
+    foreach(source IN LISTS ROOM_SOURCES)
+      get_filename_component(stem ${source} NAME_WE)
+      list(APPEND source_stems ${stem})
+    endforeach()
+    string(REPLACE ";" "|" source_stems "${source_stems}")
+    set(kept "")
+    foreach(file IN LISTS room_files)
+      get_filename_component(stem ${file} NAME_WE)
+      if(stem MATCHES "^(${source_stems})$")
+        list(APPEND kept ${file})
+      endif()
+    endforeach()
+    set(room_files ${kept})
+  endif()
   foreach(file IN LISTS room_files)
     file(STRINGS ${file} includes REGEX "^#include \"[a-z_]+/")
     foreach(include IN LISTS includes)

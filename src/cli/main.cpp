@@ -12,16 +12,13 @@
 #include "capabilities/attribute_reference.h"
 #include "cli/agent_module.h"
 #include "cli/doctor_command.h"
-#include "cli/ffmpeg_plan_command.h"
 #include "cli/option_checks.h"
-#include "cli/pool_command.h"
 #include "cli/probe_command.h"
 #include "cli/query_batch_command.h"
 #include "cli/roots_from_environment.h"
-#include "cli/worker_command.h"
+#include "cli/transcoding_faces.h"
 #include "query/child/nvidia_child.h"
 #include "query/child/va_child.h"
-#include "worker/ffmpeg_wrapper.h"
 
 namespace {
 
@@ -31,31 +28,8 @@ std::string SelfExecutable() { return "/proc/self/exe"; }
 
 }  // namespace
 
-// The wrapper's names: the worker links ffmpeg and ffprobe to this binary for the runner, and
-// `media-capabilities ffmpeg ARGS` is the same by hand. They are answered before any option
-// parsing, since their arguments are ffmpeg's.
-std::optional<int> RunAsWrapper(int argc, char** argv) {
-  const std::string_view called = argv[0];
-  const std::string_view name = called.substr(called.find_last_of('/') + 1);
-  int first = 1;
-  std::string_view as = name;
-  if (name != "ffmpeg" && name != "ffprobe") {
-    if (argc < 2 || std::string_view(argv[1]) != "ffmpeg") return std::nullopt;
-    as = "ffmpeg";
-    first = 2;
-  }
-  const std::vector<std::string> args(argv + first, argv + argc);
-  const mc::worker::WrapperEnvironment environment = mc::worker::WrapperEnvironmentFrom(
-      [](std::string_view variable) -> std::optional<std::string> {
-        const char* value = std::getenv(std::string(variable).c_str());
-        return value ? std::optional<std::string>(value) : std::nullopt;
-      });
-  return as == "ffprobe" ? mc::worker::RunFfprobeWrapper(args, environment)
-                         : mc::worker::RunFfmpegWrapper(args, environment);
-}
-
 int main(int argc, char** argv) {
-  if (std::optional<int> status = RunAsWrapper(argc, argv)) return *status;
+  if (std::optional<int> status = mc::RunAsWrapper(argc, argv)) return *status;
   CLI::App app{"media-capabilities: publishes what each GPU's video engine can do"};
   app.require_subcommand(1);
 
@@ -166,10 +140,8 @@ int main(int argc, char** argv) {
       ->required()
       ->check(mc::OneOf({"attributes"}, "page"));
 
-  const std::function<int()> run_pool = mc::AddPoolCommand(app);
   const std::function<int()> run_doctor = mc::AddDoctorCommand(app);
-  const std::function<int()> run_ffmpeg_plan = mc::AddFfmpegPlanCommand(app);
-  std::unique_ptr<mc::WorkerCommand> worker = mc::AddWorkerCommand(app);
+  const std::function<std::optional<int>()> run_transcoding = mc::AddTranscodingFaces(app);
 
   if (const std::string unknown = mc::UnknownSubcommand(app, argc, argv); !unknown.empty()) {
     std::cerr << "media-capabilities: " << unknown << "\n";
@@ -193,10 +165,8 @@ int main(int argc, char** argv) {
         std::chrono::milliseconds(static_cast<std::int64_t>(agent_deadline_seconds * 1000.0));
     return mc::RunAgentModule(std::move(agent));
   }
-  if (app.got_subcommand("pool")) return run_pool();
   if (app.got_subcommand("doctor")) return run_doctor();
-  if (app.got_subcommand("ffmpeg-plan")) return run_ffmpeg_plan();
-  if (worker->Selected()) return worker->Run();
+  if (std::optional<int> status = run_transcoding()) return *status;
   if (*query_va) return mc::RunQueryVa(render_node);
   if (*query_batch)
     return mc::RunQueryBatchCommand(batch_targets, std::chrono::milliseconds(batch_deadline_ms));
