@@ -44,8 +44,8 @@ std::optional<int> RunAsWrapper(int argc, char** argv) {
     first = 2;
   }
   const std::vector<std::string> args(argv + first, argv + argc);
-  const mc::worker::WrapperEnvironment environment =
-      mc::worker::WrapperEnvironmentFrom([](std::string_view variable) -> std::optional<std::string> {
+  const mc::worker::WrapperEnvironment environment = mc::worker::WrapperEnvironmentFrom(
+      [](std::string_view variable) -> std::optional<std::string> {
         const char* value = std::getenv(std::string(variable).c_str());
         return value ? std::optional<std::string>(value) : std::nullopt;
       });
@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
       ->add_option("--query-deadline", deadline_seconds,
                    "seconds one driver query may take before it is killed")
       ->capture_default_str()
-      ->check(mc::PositiveSeconds());
+      ->check(mc::MoreThanZero("seconds"));
   probe_command->add_flag(
       "--measure-sessions", probe.request.measure_sessions,
       "on NVIDIA GPUs, open encode sessions until one is refused, and log the count");
@@ -110,7 +110,7 @@ int main(int argc, char** argv) {
       ->add_option("--query-deadline", agent_deadline_seconds,
                    "seconds one driver query may take before it is killed")
       ->capture_default_str()
-      ->check(mc::PositiveSeconds());
+      ->check(mc::MoreThanZero("seconds"));
   agent_command
       ->add_option("--plugins-dir", agent.agent.plugins_dir, "the kubelet's plugin directory")
       ->capture_default_str();
@@ -146,7 +146,7 @@ int main(int argc, char** argv) {
       "query-batch", "internal: run every query of a pass, each in a forked child");
   query_batch->group("");
   query_batch->add_option("--deadline-ms", batch_deadline_ms, "each query's deadline")
-      ->check(CLI::PositiveNumber);
+      ->check(mc::MoreThanZero("milliseconds"));
   query_batch->add_option("targets", batch_targets, "va=NODE, nvidia=PCI or nvidia+sessions=PCI")
       ->required();
 
@@ -159,8 +159,10 @@ int main(int argc, char** argv) {
   const std::function<int()> run_pool = mc::AddPoolCommand(app);
   const std::function<int()> run_ffmpeg_plan = mc::AddFfmpegPlanCommand(app);
   std::unique_ptr<mc::WorkerCommand> worker = mc::AddWorkerCommand(app);
+  mc::ExplainNumberMistakes(app);
 
-  if (const std::string unknown = mc::UnknownSubcommand(app, argc, argv); !unknown.empty()) {
+  if (const std::string unknown = mc::UnknownSubcommand(app, {argv + 1, argv + argc});
+      !unknown.empty()) {
     std::cerr << "media-capabilities: " << unknown << "\n";
     return 2;
   }
