@@ -5,11 +5,6 @@
 namespace mc {
 namespace {
 
-bool Holds(const Device& device, std::string_view capability) {
-  const AttributeValue* value = device.Attribute(std::string(capability));
-  return value && std::holds_alternative<bool>(*value) && std::get<bool>(*value);
-}
-
 std::string BitDepth(int bits) { return std::to_string(bits) + "-bit"; }
 
 void Append(std::string& list, std::string_view word) {
@@ -19,13 +14,18 @@ void Append(std::string& list, std::string_view word) {
 
 }  // namespace
 
+bool HoldsCapability(const Device& device, std::string_view capability) {
+  const AttributeValue* value = device.Attribute(std::string(capability));
+  return value && std::holds_alternative<bool>(*value) && std::get<bool>(*value);
+}
+
 std::string CapabilityList(const Device& device, Listing::Work work) {
   // The 8-bit codecs are the common case and go unlabelled, first.
   std::map<int, std::string> codecs_by_depth;
   std::string list;
   for (const Capability& capability : kCapabilities) {
     const Listing& listing = capability.listing;
-    if (listing.work != work || !Holds(device, capability.name)) continue;
+    if (listing.work != work || !HoldsCapability(device, capability.name)) continue;
     if (listing.codec.empty()) {
       Append(list, BitDepth(listing.bit_depth));
     } else {

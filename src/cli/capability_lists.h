@@ -4,11 +4,15 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "capabilities/capability_table.h"
 #include "dra/device.h"
 
 namespace mc {
+
+// HoldsCapability says whether `device` publishes the boolean attribute `capability` true.
+bool HoldsCapability(const Device& device, std::string_view capability);
 
 // CapabilityList names the capabilities of one kind of work that `device` holds, in the
 // order of the capability table: for codecs the 8-bit ones, then each other bit depth as

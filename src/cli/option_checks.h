@@ -16,6 +16,8 @@ namespace mc {
 void ExplainNumberMistakes(CLI::App& app);
 
 // MoreThanZero accepts a number greater than 0 of `unit` ("seconds"), such as "20" or "0.5".
+// It and NumberFrom read the value as a number, which ExplainNumberMistakes' check, run
+// before them, has made sure it is.
 CLI::Validator MoreThanZero(const std::string& unit);
 
 // NumberFrom accepts a number from `low` to `high`, both included.

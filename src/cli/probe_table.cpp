@@ -21,11 +21,6 @@ std::string TextAttribute(const Device& device, const char* name, std::string_vi
                                                               : std::string(otherwise);
 }
 
-bool Holds(const Device& device, std::string_view capability) {
-  const AttributeValue* value = device.Attribute(std::string(capability));
-  return value && std::holds_alternative<bool>(*value) && std::get<bool>(*value);
-}
-
 // ApiName gives the API the way its vendor writes it; the attribute holds it in lower case
 // for selectors.
 std::string ApiName(const Device& device) {
@@ -116,7 +111,7 @@ std::string ProbeWideTable(const std::vector<DeviceReport>& reports) {
         report.gpu.render_node.empty() ? std::string("<none>") : report.gpu.render_node,
         report.failure ? std::string("<query failed>") : report.driver};
     for (const Capability& capability : kCapabilities) {
-      row.emplace_back(Holds(report.device, capability.name) ? "true" : "false");
+      row.emplace_back(HoldsCapability(report.device, capability.name) ? "true" : "false");
     }
     rows.push_back(std::move(row));
   }
