@@ -54,7 +54,7 @@ int main(int argc, char** argv) {
       ->add_option("--query-deadline", deadline_seconds,
                    "seconds one driver query may take before it is killed")
       ->capture_default_str()
-      ->check(mc::PositiveSeconds());
+      ->check(mc::MoreThanZero("seconds"));
   probe_command->add_flag(
       "--measure-sessions", probe.request.measure_sessions,
       "on NVIDIA GPUs, open encode sessions until one is refused, and log the count");
@@ -94,7 +94,7 @@ int main(int argc, char** argv) {
       ->add_option("--query-deadline", agent_deadline_seconds,
                    "seconds one driver query may take before it is killed")
       ->capture_default_str()
-      ->check(mc::PositiveSeconds());
+      ->check(mc::MoreThanZero("seconds"));
   agent_command
       ->add_option("--plugins-dir", agent.agent.plugins_dir, "the kubelet's plugin directory")
       ->capture_default_str();
@@ -130,7 +130,7 @@ int main(int argc, char** argv) {
       "query-batch", "internal: run every query of a pass, each in a forked child");
   query_batch->group("");
   query_batch->add_option("--deadline-ms", batch_deadline_ms, "each query's deadline")
-      ->check(CLI::PositiveNumber);
+      ->check(mc::MoreThanZero("milliseconds"));
   query_batch->add_option("targets", batch_targets, "va=NODE, nvidia=PCI or nvidia+sessions=PCI")
       ->required();
 
@@ -142,8 +142,10 @@ int main(int argc, char** argv) {
 
   const std::function<int()> run_doctor = mc::AddDoctorCommand(app);
   const std::function<std::optional<int>()> run_transcoding = mc::AddTranscodingFaces(app);
+  mc::ExplainNumberMistakes(app);
 
-  if (const std::string unknown = mc::UnknownSubcommand(app, argc, argv); !unknown.empty()) {
+  if (const std::string unknown = mc::UnknownSubcommand(app, {argv + 1, argv + argc});
+      !unknown.empty()) {
     std::cerr << "media-capabilities: " << unknown << "\n";
     return 2;
   }

@@ -1,5 +1,5 @@
 // Checks of command-line values that say in words what is wrong with a value, rather than
-// CLI11's "not in range 0.000000 to 1.79769e+308".
+// CLI11's "Value abc not in range 0.000000 to 1797693…" with its three hundred digits.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -8,14 +8,31 @@
 
 namespace mc {
 
-// PositiveSeconds accepts a number of seconds greater than 0, such as "20" or "0.5".
-CLI::Validator PositiveSeconds();
+// ExplainNumberMistakes gives every numeric option of `app` and of its subcommands, at any
+// depth, a first check that its value is a number of the option's kind: `"abc" is not a
+// number of seconds`, `"1.5" is not a whole number`, `"-2" is negative` for a count. It is
+// called once, after every option is declared, so that no option is left to CLI11's own
+// words. The unit is the one MoreThanZero or NumberFrom names for the option, if any.
+void ExplainNumberMistakes(CLI::App& app);
 
-// OneOf accepts one of `choices`, and names them all when the value is none of them.
-CLI::Validator OneOf(const std::vector<std::string>& choices, const std::string& what);
+// MoreThanZero accepts a number greater than 0 of `unit` ("seconds"), such as "20" or "0.5".
+// It and NumberFrom read the value as a number, which ExplainNumberMistakes' check, run
+// before them, has made sure it is.
+CLI::Validator MoreThanZero(const std::string& unit);
 
-// UnknownSubcommand gives the error for a first argument that names no subcommand of `app`,
-// or an empty string when it names one (or is an option, such as --help).
-std::string UnknownSubcommand(const CLI::App& app, int argc, char** argv);
+// NumberFrom accepts a number from `low` to `high`, both included.
+CLI::Validator NumberFrom(double low, double high);
+
+// OneOf accepts one of `choices`, and names them all when the value is none of them: "unknown
+// format "xml"; the formats are table and json". `plural` is what + "s" unless given.
+CLI::Validator OneOf(const std::vector<std::string>& choices, const std::string& what,
+                     const std::string& plural = "");
+
+// UnknownSubcommand gives the error for a word of the command line that names no
+// subcommand where one is due (`media-capabilities nosuch`, `media-capabilities worker
+// nosuch --help`), or an empty string when every such word names one. `arguments` are those
+// after the program's name; it reads them up to the first option, since it cannot tell an
+// option's value from a subcommand's name.
+std::string UnknownSubcommand(const CLI::App& app, const std::vector<std::string>& arguments);
 
 }  // namespace mc

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 
+#include "cli/option_checks.h"
 #include "cli/pool_run.h"
 #include "pool/config_yaml.h"
 #include "pool/sim_report.h"
@@ -125,8 +126,8 @@ int RunConfig(const PoolOptions& options) {
 
 std::function<int()> AddPoolCommand(CLI::App& app) {
   auto options = std::make_shared<PoolOptions>();
-  CLI::App* pool =
-      app.add_subcommand("pool", "the pool manager: run, status, simulate, generate and record traces");
+  CLI::App* pool = app.add_subcommand(
+      "pool", "the pool manager: run, status, simulate, generate and record traces");
   pool->require_subcommand(1);
 
   CLI::App* simulate =
@@ -136,10 +137,10 @@ std::function<int()> AddPoolCommand(CLI::App& app) {
   simulate->add_option("--workers", options->workers_file, "the workers, YAML (docs/pool.md)")
       ->required();
   simulate->add_option("--policy", options->policy, "ours, hpa, arc or static")
-      ->check(CLI::IsMember({"ours", "hpa", "arc", "static"}))
+      ->check(OneOf({"ours", "hpa", "arc", "static"}, "policy", "policies"))
       ->capture_default_str();
   simulate->add_option("-o,--output", options->output, "table or json")
-      ->check(CLI::IsMember({"table", "json"}))
+      ->check(OneOf({"table", "json"}, "format"))
       ->capture_default_str();
   simulate->add_option("--config", options->config_file, "the pool's YAML configuration");
   simulate->add_option("--plot", options->plot_file, "write P over time as an SVG file");
@@ -156,7 +157,7 @@ std::function<int()> AddPoolCommand(CLI::App& app) {
   generate->add_option("--variant", options->variant, "which of the shape's random draws")
       ->capture_default_str();
   generate->add_option("--scale", options->scale, "multiply the number of uploads")
-      ->check(CLI::Range(0.01, 1000.0))
+      ->check(NumberFrom(0.01, 1000.0))
       ->capture_default_str();
 
   CLI::App* record = pool->add_subcommand("record-trace", "turn a PeerTube job list into a trace");
@@ -183,7 +184,7 @@ std::function<int()> AddPoolCommand(CLI::App& app) {
   status->add_option("--url", options->status_url, "the manager's report address (its listen)")
       ->capture_default_str();
   status->add_option("-o,--output", options->output, "table or json")
-      ->check(CLI::IsMember({"table", "json"}));
+      ->check(OneOf({"table", "json"}, "format"));
 
   return [=]() -> int {
     if (*simulate) return RunSimulate(*options);

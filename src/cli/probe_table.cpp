@@ -1,44 +1,19 @@
 #include "cli/probe_table.h"
 
 #include <algorithm>
+#include <string_view>
 
 #include "capabilities/capability_table.h"
+#include "capabilities/encode_session_cap.h"
+#include "cli/capability_lists.h"
+#include "cli/wrapped_cell.h"
 
 namespace mc {
-
-using Group = CapabilityLabel::Group;
-
-const std::vector<CapabilityLabel> kCapabilityLabels = {
-    {"decodeH264", Group::kDecodes, "H.264"},
-    {"decodeHEVCMain", Group::kDecodes, "HEVC"},
-    {"decodeHEVCMain10", Group::kDecodes, "HEVC 10-bit"},
-    {"decodeAV1Main", Group::kDecodes, "AV1"},
-    {"decodeAV1Main10", Group::kDecodes, "AV1 10-bit"},
-    {"decodeVP9", Group::kDecodes, "VP9"},
-    {"decodeVP9Profile2", Group::kDecodes, "VP9 10-bit"},
-    {"decodeVP8", Group::kDecodes, "VP8"},
-    {"decodeVC1", Group::kDecodes, "VC-1"},
-    {"decodeMPEG2", Group::kDecodes, "MPEG-2"},
-    {"encodeH264", Group::kEncodes, "H.264"},
-    {"encodeHEVCMain", Group::kEncodes, "HEVC"},
-    {"encodeHEVCMain10", Group::kEncodes, "HEVC 10-bit"},
-    {"encodeAV1Main", Group::kEncodes, "AV1"},
-    {"encodeAV1Main10", Group::kEncodes, "AV1 10-bit"},
-    {"encodeH264LowPower", Group::kEncodesLowPower, "H.264"},
-    {"encodeHEVCMainLowPower", Group::kEncodesLowPower, "HEVC"},
-    {"encodeHEVCMain10LowPower", Group::kEncodesLowPower, "HEVC 10-bit"},
-    {"scale8bit", Group::kScales, "8-bit"},
-    {"scale10bit", Group::kScales, "10-bit"},
-};
-
 namespace {
 
-constexpr std::string_view kNone = "-";
+using Work = Listing::Work;
 
-bool Holds(const Device& device, std::string_view capability) {
-  const AttributeValue* value = device.Attribute(std::string(capability));
-  return value && std::holds_alternative<bool>(*value) && std::get<bool>(*value);
-}
+constexpr std::string_view kNone = "none";
 
 std::string TextAttribute(const Device& device, const char* name, std::string_view otherwise) {
   const AttributeValue* value = device.Attribute(name);
@@ -46,15 +21,54 @@ std::string TextAttribute(const Device& device, const char* name, std::string_vi
                                                               : std::string(otherwise);
 }
 
-// ListOf joins the labels of a group's capabilities the device holds, or gives "-".
-std::string ListOf(const Device& device, Group group) {
-  std::string list;
-  for (const CapabilityLabel& label : kCapabilityLabels) {
-    if (label.group != group || !Holds(device, label.capability)) continue;
-    if (!list.empty()) list += ", ";
-    list += label.label;
-  }
+// ApiName gives the API the way its vendor writes it; the attribute holds it in lower case
+// for selectors.
+std::string ApiName(const Device& device) {
+  const std::string api = TextAttribute(device, "api", "");
+  if (api == "vaapi") return "VA-API";
+  if (api == "nvidia") return "NVIDIA";
+  return api.empty() ? std::string(kNone) : api;
+}
+
+// Where the GPU is asked: its render node, or, for an NVIDIA GPU without one, its PCI address.
+std::string ApiPlace(const DeviceReport& report) {
+  return report.gpu.render_node.empty() ? "at " + report.gpu.pci_address
+                                        : "on " + report.gpu.render_node;
+}
+
+std::string ListOrNone(const Device& device, Work work) {
+  const std::string list = CapabilityList(device, work);
   return list.empty() ? std::string(kNone) : list;
+}
+
+// What a GPU encodes takes two lines when it has both encoders: the full-power one, then
+// the low-power one (VA-API's EncSliceLP) after "LP:".
+std::vector<std::string> EncoderLines(const Device& device) {
+  std::vector<std::string> lines;
+  if (std::string full = CapabilityList(device, Work::kEncode); !full.empty())
+    lines.push_back(std::move(full));
+  if (std::string low_power = CapabilityList(device, Work::kEncodeLowPower); !low_power.empty())
+    lines.push_back("LP: " + low_power);
+  if (lines.empty()) lines.emplace_back(kNone);
+  return lines;
+}
+
+std::string GpuBlock(const DeviceReport& report) {
+  const Device& device = report.device;
+  // The heading's model name wraps under itself, as the cells' values do under theirs.
+  std::string out = WrappedCell(device.name, {TextAttribute(device, "name", "(no model name)")},
+                                {.indent = 0, .value_column = device.name.size() + 2});
+  out += WrappedCell("api", {ApiName(device) + " " + ApiPlace(report)});
+  if (report.failure) return out + WrappedCell("query failed", {*report.failure});
+  out += WrappedCell("driver", {report.driver});
+  out += WrappedCell("decodes", {ListOrNone(device, Work::kDecode)});
+  out += WrappedCell("encodes", EncoderLines(device));
+  out += WrappedCell("scales", {ListOrNone(device, Work::kScale)});
+  for (const auto& [name, capacity] : device.capacity) {
+    if (name == kEncodeSessionsCapacity)
+      out += WrappedCell("sessions", {std::to_string(capacity.value)});
+  }
+  return out;
 }
 
 std::string AlignedColumns(const std::vector<std::vector<std::string>>& rows) {
@@ -81,24 +95,7 @@ std::string ProbeTable(const std::vector<DeviceReport>& reports) {
   std::string out;
   for (const DeviceReport& report : reports) {
     if (!out.empty()) out += "\n";
-    const Device& device = report.device;
-    out += device.name + "  " + TextAttribute(device, "name", "(no model name)") + "\n";
-    out += "  api            " + TextAttribute(device, "api", "none") + " on " +
-           (report.gpu.render_node.empty() ? report.gpu.pci_address : report.gpu.render_node) +
-           "\n";
-    if (report.failure) {
-      out += "  query failed   " + *report.failure + "\n";
-      continue;
-    }
-    out += "  driver         " + report.driver + "\n";
-    out += "  decodes        " + ListOf(device, Group::kDecodes) + "\n";
-    out += "  encodes        " + ListOf(device, Group::kEncodes) + "\n";
-    out += "  low-power      " + ListOf(device, Group::kEncodesLowPower) + "\n";
-    out += "  scales         " + ListOf(device, Group::kScales) + "\n";
-    for (const auto& [name, capacity] : device.capacity) {
-      if (name == "encodeSessions")
-        out += "  sessions       " + std::to_string(capacity.value) + "\n";
-    }
+    out += GpuBlock(report);
   }
   return out;
 }
@@ -114,7 +111,7 @@ std::string ProbeWideTable(const std::vector<DeviceReport>& reports) {
         report.gpu.render_node.empty() ? std::string("<none>") : report.gpu.render_node,
         report.failure ? std::string("<query failed>") : report.driver};
     for (const Capability& capability : kCapabilities) {
-      row.emplace_back(Holds(report.device, capability.name) ? "true" : "false");
+      row.emplace_back(HoldsCapability(report.device, capability.name) ? "true" : "false");
     }
     rows.push_back(std::move(row));
   }

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 
+#include "cli/option_checks.h"
 #include "cli/roots_from_environment.h"
 #include "cli/worker_run.h"
 #include "cli/worker_serve.h"
@@ -45,7 +46,7 @@ struct CommonFlags {
           std::string(setting.meaning) + " (" + std::string(setting.variable) + ")");
     }
     command->add_option("-o,--output", output, "the form of the answer")
-        ->check(CLI::IsMember(outputs));
+        ->check(OneOf(outputs, "format"));
     command->add_option("--sysfs-root", roots.sysfs, "where sysfs is mounted")
         ->capture_default_str();
     command->add_option("--dev-root", roots.dev, "where /dev is")->capture_default_str();
@@ -53,7 +54,7 @@ struct CommonFlags {
         ->add_option("--query-deadline", deadline_seconds,
                      "seconds one driver query may take before it is killed")
         ->capture_default_str()
-        ->check(CLI::PositiveNumber);
+        ->check(MoreThanZero("seconds"));
   }
 
   // Config reads the settings: the flags given, else the environment, else the defaults.
@@ -149,8 +150,9 @@ class Worker : public WorkerCommand {
         ->capture_default_str();
 
     run_ = worker.add_subcommand(
-        "run", "the worker in PeerTube's path: self-test, register once, then the admission "
-               "gate, the status and control API, and the official runner as its child");
+        "run",
+        "the worker in PeerTube's path: self-test, register once, then the admission "
+        "gate, the status and control API, and the official runner as its child");
     run_flags_.AddTo(run_, {"table"});
     run_->add_option("--state-dir", state_dir_, "this worker's own state directory");
     run_->add_option("--url", url_, "the PeerTube server, such as https://videos.example.org");
@@ -208,8 +210,13 @@ class Worker : public WorkerCommand {
         ->required();
     eligibility_->add_option("--state-dir", state_dir_, "the worker's state directory");
 
-    // CLI11 takes the arguments last first.
+    ExplainNumberMistakes(worker);
     std::vector<std::string> arguments = command_->remaining();
+    if (const std::string unknown = UnknownSubcommand(worker, arguments); !unknown.empty()) {
+      std::cerr << "media-capabilities worker: " << unknown << "\n";
+      return 2;
+    }
+    // CLI11 takes the arguments last first.
     std::reverse(arguments.begin(), arguments.end());
     try {
       worker.parse(arguments);

@@ -29,6 +29,8 @@
 #include <string>
 #include <vector>
 
+#include "agent/agent_options.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -455,6 +457,27 @@ TEST(DaemonSet, ProbesLivezAndReadyzOnTheHealthPort) {
   EXPECT_EQ(container["livenessProbe"]["httpGet"]["port"].as<std::string>(), port);
   EXPECT_EQ(container["readinessProbe"]["httpGet"]["path"].as<std::string>(), "/readyz");
   EXPECT_EQ(container["readinessProbe"]["httpGet"]["port"].as<std::string>(), port);
+}
+
+// The kubelet's httpGet probes connect to the pod's IP, so the agent's default health
+// address, which the DaemonSet does not override, must listen on every interface of the pod
+// and on the port the probes name (docs/agent.md, "Health").
+TEST(DaemonSet, TheAgentsDefaultHealthAddressIsOnThePodsIpAndThePortTheProbesName) {
+  const std::string address = mc::AgentOptions{}.health_address;
+  const std::size_t colon = address.rfind(':');
+  ASSERT_NE(colon, std::string::npos) << address;
+  EXPECT_EQ(address.substr(0, colon), "0.0.0.0");
+  const YAML::Node container = AgentContainer();
+  bool health_port = false;
+  for (const YAML::Node& port : container["ports"]) {
+    if (port["name"].as<std::string>() == "health")
+      health_port = port["containerPort"].as<std::string>() == address.substr(colon + 1);
+  }
+  EXPECT_TRUE(health_port) << "no container port named health on " << address;
+  for (const YAML::Node& arg : container["args"]) {
+    EXPECT_FALSE(arg.as<std::string>().starts_with("--health-address")) << arg;
+  }
+  EXPECT_FALSE(PodSpec()["hostNetwork"] && PodSpec()["hostNetwork"].as<bool>());
 }
 
 TEST(DaemonSet, HoldsEveryRenderNodeThroughItsOwnClaimTemplate) {

@@ -1,0 +1,32 @@
+// One labelled cell of a table for people, wrapped to the width of a terminal, as `kubectl
+// describe` and `nvidia-smi -q` lay out one thing as a block of "label  value" lines.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mc {
+
+struct CellLayout {
+  // Spaces before the label.
+  std::size_t indent = 2;
+  // The column the values start in; a longer label pushes its first line's value further.
+  std::size_t value_column = 17;
+  // The widest a line may be, in characters.
+  std::size_t width = 80;
+};
+
+// WrappedCell gives the lines of `label` and its value: each paragraph starts a line of its
+// own and is wrapped between words so that no line is wider than the layout's width (a
+// single word wider than the room keeps its own line whole); continuation lines start in
+// the value column. Every line ends with "\n".
+std::string WrappedCell(std::string_view label, const std::vector<std::string>& paragraphs,
+                        const CellLayout& layout = {});
+
+// DisplayWidth counts the characters of UTF-8 text, which a terminal shows one column each
+// for the scripts our drivers and pci.ids use.
+std::size_t DisplayWidth(std::string_view text);
+
+}  // namespace mc
