@@ -101,7 +101,7 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
       ->add_option("--query-deadline", options->deadline_seconds,
                    "seconds one driver query may take before it is killed")
       ->capture_default_str()
-      ->check(PositiveSeconds());
+      ->check(MoreThanZero("seconds"));
   return [command, options] { return *command ? RunDoctor(*options) : 2; };
 }
 
