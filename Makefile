@@ -64,8 +64,9 @@ build: deps
 	cmake -G Ninja -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMEDIA_CAP_PROBE_ONLY=OFF
 	ninja -C $(BUILD) -j$(JOBS)
 
-# run builds the binary alone: on a fresh build directory, configured without the agent, the
-# tests and their libraries; on one that `make build` configured, only the binary's targets.
+# run builds the binary alone: on a fresh build directory, configured with the probe's and the
+# doctor's faces only (no agent module, no worker or pool, no tests; src/cli/transcoding_faces.h);
+# on one that `make build` configured, the whole binary's targets.
 run: probe-deps
 	[ -f $(BUILD)/build.ninja ] || \
 	  cmake -G Ninja -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMEDIA_CAP_PROBE_ONLY=ON
