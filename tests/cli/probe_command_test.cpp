@@ -384,8 +384,8 @@ TEST(CommandLine, EachMistakeIsSaidInWords) {
       {{"probe", "--output", "xml"},
        "--output: unknown format \"xml\"; the formats are table, wide, json and yaml"},
       {{"nosuch"},
-       "there is no subcommand \"nosuch\"; the subcommands are probe, agent, docs, pool, "
-       "doctor, ffmpeg-plan and worker"},
+       "there is no subcommand \"nosuch\"; the subcommands are probe, agent, docs, doctor, "
+       "pool, ffmpeg-plan and worker"},
       {{"nosuch", "--help"}, "there is no subcommand \"nosuch\""},
       {{"pool", "nosuch", "--help"}, "there is no subcommand \"nosuch\" of pool"},
       {{"worker", "nosuch", "--help"},
