@@ -262,8 +262,11 @@ TEST_F(DoctorCluster, AClaimTheSchedulerCannotAllocateFailsWithTheSchedulersReas
       {"apiVersion", "v1"},
       {"kind", "Pod"},
       {"metadata", {{"name", "transcoder"}}},
+      // On this test's node, whose one media device decodes no AV1: the control plane is
+      // shared with other tests, whose nodes may well have a GPU that does.
       {"spec",
-       {{"resourceClaims", Json::array({{{"name", "gpu"}, {"resourceClaimName", "wants-av1"}}})},
+       {{"nodeSelector", {{"kubernetes.io/hostname", "doctor-node"}}},
+        {"resourceClaims", Json::array({{{"name", "gpu"}, {"resourceClaimName", "wants-av1"}}})},
         {"containers",
          Json::array({{{"name", "t"},
                        {"image", "registry.invalid/transcoder"},
