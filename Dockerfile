@@ -24,14 +24,15 @@ RUN make build BUILD=/build
 
 FROM debian:bookworm-slim
 # libva2, libva-drm2 (and libdrm2 through them), libyaml-cpp0.7: what the binary links;
-# libnghttp2-14 and libprotobuf-lite32: what the kubelet plugin (src/plugin) links; libcurl4 and
-# ca-certificates: the API client (src/kube).
+# libnghttp2-14 and libprotobuf-lite32: what the kubelet plugin (src/plugin) links; libmbedtls14
+# and ca-certificates: TLS for the API client (src/kube) and the PeerTube client (src/http),
+# opened at the first https URL.
 # pci.ids: the PCI names of the `name` attribute. The VA drivers: intel-media-va-driver (iHD,
 # Intel from Broadwell on; Debian's free build), i965-va-driver (older Intel), mesa-va-drivers
 # (AMD's radeonsi, and nouveau).
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      libva2 libva-drm2 libyaml-cpp0.7 libnghttp2-14 libprotobuf-lite32 libcurl4 ca-certificates pci.ids \
+      libva2 libva-drm2 libyaml-cpp0.7 libnghttp2-14 libprotobuf-lite32 libmbedtls14 ca-certificates pci.ids \
       intel-media-va-driver i965-va-driver mesa-va-drivers \
  && rm -rf /var/lib/apt/lists/*
 # The agent module and the pool's Kubernetes module go beside the binary, which is where

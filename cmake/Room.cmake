@@ -8,7 +8,7 @@
 # files is checked against ROOMS too, so a reader's picture (docs/architecture.md) and the
 # build's cannot drift apart. HEADER_ROOMS are rooms of which only plain headers are used
 # and nothing is linked: the binary fills in the agent's command, but the agent itself, with
-# gRPC and libcurl, stays in its module.
+# gRPC and the API client, stays in its module.
 function(media_capabilities_room name)
   cmake_parse_arguments(ROOM "" "" "SOURCES;ROOMS;HEADER_ROOMS;LIBRARIES" ${ARGN})
   add_library(mc_${name} STATIC ${ROOM_SOURCES})

@@ -1,4 +1,4 @@
-// What the agent is told to do (docs/agent.md). A plain header with no gRPC or libcurl in
+// What the agent is told to do (docs/agent.md). A plain header with no gRPC or API client in
 // it, since the binary fills it in and the agent module (src/agent/module_entry.h) runs it.
 #pragma once
 

@@ -1,6 +1,7 @@
-// The agent module's one entry point: media-capabilities-agent.so, beside the binary, holds
-// the agent and the libraries only it needs (gRPC, libcurl), so that `probe` and the query
-// children never load them. `agent` opens it (src/cli/agent_module.h) and calls this.
+// The agent module's one entry point: media-capabilities-agent.so, beside the binary, holds the
+// agent and what only it needs (its gRPC server over libnghttp2 and protobuf-lite, the API client),
+// so that `probe` and the query children never load them. `agent` opens it (src/cli/agent_module.h)
+// and calls this.
 #pragma once
 
 #include <cstddef>

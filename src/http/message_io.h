@@ -32,6 +32,11 @@ class MessageReader {
   Result<void> RelayBody(const BodyFraming& framing, Stream& to, std::chrono::milliseconds idle,
                          std::uint64_t& relayed);
 
+  // HasBuffered is whether bytes read past the last message wait here: after a failed
+  // ReadHead, whether any of the message had arrived (a client retries a request on a fresh
+  // connection only when none had).
+  bool HasBuffered() const { return !buffered_.empty(); }
+
   // TakeBuffered gives the bytes read past the last message, for a tunnel.
   std::string TakeBuffered() { return std::exchange(buffered_, std::string()); }
 

@@ -1,62 +1,74 @@
-// OpenSSL 3's libssl, opened with dlopen: the few calls a TLS client makes, declared here
-// with OpenSSL's opaque types, so that building needs no OpenSSL headers and running without
-// https needs no OpenSSL at all.
+// Mbed TLS 2.28 (Debian 12's libmbedtls14), opened with dlopen: the calls a TLS client makes,
+// typed from the library's own headers, so that running without https needs no TLS library
+// at all and the binary's start-up loads none. The soname pins the ABI that the headers'
+// structure layouts describe: libmbedtls.so.14 with libmbedx509.so.1 and libmbedcrypto.so.7.
 #pragma once
 
-#include <cstdint>
+#include <mbedtls/ctr_drbg.h>
+#include <mbedtls/entropy.h>
+#include <mbedtls/error.h>
+#include <mbedtls/pk.h>
+#include <mbedtls/ssl.h>
+#include <mbedtls/x509_crt.h>
+
 #include <string>
 
 #include "base/result.h"
 
 namespace mc::http {
 
-struct SslCtx;
-struct Ssl;
-struct SslMethod;
+// Every call the transport makes, once: the table below declares a pointer for each, and the
+// loader finds each by its name.
+#define MC_HTTP_MBEDTLS_CALLS(CALL)                                                              \
+  CALL(mbedtls_ssl_init)                                                                         \
+  CALL(mbedtls_ssl_free)                                                                         \
+  CALL(mbedtls_ssl_setup)                                                                        \
+  CALL(mbedtls_ssl_set_hostname)                                                                 \
+  CALL(mbedtls_ssl_set_bio)                                                                      \
+  CALL(mbedtls_ssl_handshake)                                                                    \
+  CALL(mbedtls_ssl_read)                                                                         \
+  CALL(mbedtls_ssl_write)                                                                        \
+  CALL(mbedtls_ssl_get_bytes_avail)                                                              \
+  CALL(mbedtls_ssl_check_pending)                                                                \
+  CALL(mbedtls_ssl_get_verify_result)                                                            \
+  CALL(mbedtls_ssl_close_notify)                                                                 \
+  CALL(mbedtls_ssl_config_init)                                                                  \
+  CALL(mbedtls_ssl_config_free)                                                                  \
+  CALL(mbedtls_ssl_config_defaults)                                                              \
+  CALL(mbedtls_ssl_conf_authmode)                                                                \
+  CALL(mbedtls_ssl_conf_ca_chain)                                                                \
+  CALL(mbedtls_ssl_conf_own_cert)                                                                \
+  CALL(mbedtls_ssl_conf_rng)                                                                     \
+  CALL(mbedtls_ssl_conf_verify)                                                                  \
+  CALL(mbedtls_x509_crt_init)                                                                    \
+  CALL(mbedtls_x509_crt_free)                                                                    \
+  CALL(mbedtls_x509_crt_parse)                                                                   \
+  CALL(mbedtls_x509_crt_parse_file)                                                              \
+  CALL(mbedtls_x509_crt_verify_info)                                                             \
+  CALL(mbedtls_pk_init)                                                                          \
+  CALL(mbedtls_pk_free)                                                                          \
+  CALL(mbedtls_pk_parse_key)                                                                     \
+  CALL(mbedtls_entropy_init)                                                                     \
+  CALL(mbedtls_entropy_free)                                                                     \
+  CALL(mbedtls_entropy_func)                                                                     \
+  CALL(mbedtls_ctr_drbg_init)                                                                    \
+  CALL(mbedtls_ctr_drbg_free)                                                                    \
+  CALL(mbedtls_ctr_drbg_seed)                                                                    \
+  CALL(mbedtls_ctr_drbg_random)                                                                  \
+  CALL(mbedtls_strerror)
 
 struct TlsLibrary {
-  const SslMethod* (*TLS_client_method)();
-  SslCtx* (*SSL_CTX_new)(const SslMethod*);
-  void (*SSL_CTX_free)(SslCtx*);
-  int (*SSL_CTX_set_default_verify_paths)(SslCtx*);
-  int (*SSL_CTX_load_verify_locations)(SslCtx*, const char*, const char*);
-  void (*SSL_CTX_set_verify)(SslCtx*, int, void*);
-  std::uint64_t (*SSL_CTX_set_options)(SslCtx*, std::uint64_t);
-  Ssl* (*SSL_new)(SslCtx*);
-  void (*SSL_free)(Ssl*);
-  int (*SSL_set_fd)(Ssl*, int);
-  long (*SSL_ctrl)(Ssl*, int, long, void*);
-  int (*SSL_set1_host)(Ssl*, const char*);
-  int (*SSL_connect)(Ssl*);
-  int (*SSL_read)(Ssl*, void*, int);
-  int (*SSL_write)(Ssl*, const void*, int);
-  int (*SSL_pending)(const Ssl*);
-  int (*SSL_get_error)(const Ssl*, int);
-  int (*SSL_shutdown)(Ssl*);
-  long (*SSL_get_verify_result)(const Ssl*);
-  const char* (*X509_verify_cert_error_string)(long);
-  unsigned long (*ERR_get_error)();
-  void (*ERR_error_string_n)(unsigned long, char*, std::size_t);
-  void (*ERR_clear_error)();
+#define MC_HTTP_MBEDTLS_POINTER(name) decltype(&::name) name = nullptr;
+  MC_HTTP_MBEDTLS_CALLS(MC_HTTP_MBEDTLS_POINTER)
+#undef MC_HTTP_MBEDTLS_POINTER
 };
 
-// OpenSSL's constants that the calls above take or give (openssl/ssl.h, openssl/x509_vfy.h).
-inline constexpr int kSslErrorWantRead = 2;
-inline constexpr int kSslErrorWantWrite = 3;
-inline constexpr int kSslErrorSyscall = 5;
-inline constexpr int kSslErrorZeroReturn = 6;
-inline constexpr int kSslVerifyPeer = 1;
-inline constexpr int kSslCtrlSetTlsextHostname = 55;
-inline constexpr long kTlsextNametypeHostName = 0;
-inline constexpr long kX509VOk = 0;
-inline constexpr std::uint64_t kSslOpIgnoreUnexpectedEof = std::uint64_t{1} << 7;
-
 // LoadTlsLibrary opens `name` once per name and process and finds every call above in it
-// (the libcrypto calls through libssl's own dependencies); a missing library or call is
+// (the X.509 and crypto calls through its own dependencies); a missing library or call is
 // unsupported, in words that say https needs it.
 Result<const TlsLibrary*> LoadTlsLibrary(const std::string& name);
 
-// TlsErrorText is OpenSSL's queue of errors as one line, emptied.
-std::string TlsErrorText(const TlsLibrary& tls);
+// TlsErrorText is Mbed TLS's words for one of its error codes.
+std::string TlsErrorText(const TlsLibrary& tls, int code);
 
 }  // namespace mc::http

@@ -1,5 +1,5 @@
 // A connected byte stream with deadlines: a plain TCP connection, or TLS over one for https.
-// TLS is OpenSSL 3, opened with dlopen the first time an https URL is connected, so that the
+// TLS is Mbed TLS 2.28, opened with dlopen the first time an https URL is connected, so that the
 // binary, whose probe's start-up is measured, loads no TLS library it does not use
 // (docs/architecture.md, "One binary"). The peer's certificate is verified against the
 // system's trust store and the URL's host name, and the host name is sent as SNI.
@@ -23,8 +23,18 @@ struct TransportOptions {
   // A PEM file of certificates to trust instead of the system's store; tests name their own
   // authority here.
   std::string ca_file;
+  // PEM text of certificates to trust instead of the system's store (a kubeconfig's
+  // certificate-authority-data); it wins over `ca_file`.
+  std::string ca_pem;
+  // A client certificate and its private key, as PEM text, sent when the server asks for one;
+  // both or neither.
+  std::string client_certificate_pem;
+  std::string client_key_pem;
+  // False only where the configuration says so (a kubeconfig's insecure-skip-tls-verify):
+  // any certificate is accepted, for any name.
+  bool verify_peer = true;
   // The library to open for TLS; another name only to test the error of a missing one.
-  std::string tls_library = "libssl.so.3";
+  std::string tls_library = "libmbedtls.so.14";
 };
 
 class Stream {
@@ -49,7 +59,7 @@ class Stream {
 
 // Connect opens a stream to `url`'s host and port (TLS for https) by `deadline`. A host that
 // does not resolve, a refused or timed-out connection, and a certificate that does not verify
-// are unavailable, naming the URL's origin and why; https without libssl.so.3 is unsupported.
+// are unavailable, naming the URL's origin and why; https without libmbedtls.so.14 is unsupported.
 Result<std::unique_ptr<Stream>> Connect(const Url& url, Deadline deadline,
                                         const TransportOptions& options = {});
 

@@ -1,6 +1,7 @@
-// KubeClient sends requests to the Kubernetes API server over libcurl: plain requests with a
-// deadline, and watches, which stream one JSON event per line until the server ends them or
-// the caller stops them. It knows HTTP and authentication, nothing of resources.
+// KubeClient sends requests to the Kubernetes API server over the project's own HTTP/1.1
+// client parts (src/http): plain requests with a deadline, and watches, which stream one JSON
+// event per line until the server ends them or the caller stops them. It knows HTTP and
+// authentication, nothing of resources.
 #pragma once
 
 #include <atomic>
@@ -58,7 +59,9 @@ class KubeClient {
   // Send performs one request; any thread may call it. An answer with any HTTP status is a
   // response; only a request that got no answer (refused, TLS failure, timeout, unreadable
   // token file) is an Error, naming the method and target. A GET or HEAD with a body is
-  // refused. Connections are kept between calls and reused.
+  // refused. Connections are kept between calls (up to 8 idle) and reused; a request on a
+  // kept connection that the server had closed, so that no byte of an answer came, is sent
+  // once more on a new one.
   Result<HttpResponse> Send(const HttpRequest& request);
 
   // Watch GETs `target` (which must hold watch=true) and calls `on_line` with each complete
@@ -66,8 +69,9 @@ class KubeClient {
   // server closed it, or `stop` answered true (it is asked at least once a second). A
   // status other than 200 comes back with the body in `error_body`.
   //
-  // Lines come without their line break; empty lines are skipped. A stream that breaks off
-  // (the connection reset, not closed) is an Error, as is a line longer than 16 MiB. The
+  // Lines come without their line break; empty lines are skipped. A stream that ends before
+  // its framing says the body does (a length not reached, no last chunk) is an Error, as is a
+  // line longer than 16 MiB. The watch has a connection of its own, closed when it ends. The
   // callbacks run on the calling thread; an exception thrown by either ends the watch and
   // is thrown again from Watch.
   struct WatchEnd {

@@ -1,10 +1,9 @@
 #include "kube/retry_after.h"
 
-#include <curl/curl.h>
-
 #include <algorithm>
 #include <charconv>
-#include <string>
+
+#include "kube/http_date.h"
 
 namespace mc::kube {
 
@@ -20,11 +19,9 @@ std::optional<std::chrono::seconds> ParseRetryAfter(std::string_view value,
     if (error != std::errc() || end != value.data() + value.size()) return std::nullopt;
     return std::chrono::seconds(seconds);
   }
-  // curl's own date parser reads the three forms HTTP allows.
-  const std::string text(value);
-  const time_t date = curl_getdate(text.c_str(), nullptr);
-  if (date == -1) return std::nullopt;
-  const auto wait = std::chrono::system_clock::from_time_t(date) - now;
+  const std::optional<std::int64_t> date = ParseHttpDate(value, now);
+  if (!date) return std::nullopt;
+  const auto wait = std::chrono::system_clock::time_point(std::chrono::seconds(*date)) - now;
   return std::max(std::chrono::seconds(0), std::chrono::ceil<std::chrono::seconds>(wait));
 }
 

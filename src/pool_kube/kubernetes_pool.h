@@ -1,7 +1,7 @@
-// KubernetesPool is the pool manager's view of its workers in Kubernetes: one StatefulSet in
-// one namespace, its scale subresource, the pods it owns, and the Events recorded on it. It
-// is an interface of plain values so that the binary can hold one without linking libcurl:
-// the implementation over the API client lives in the module media-capabilities-pool-kube.so
+// KubernetesPool is the pool manager's view of its workers in Kubernetes: one StatefulSet in one
+// namespace, its scale subresource, the pods it owns, and the Events recorded on it. It is an
+// interface of plain values so that the binary can hold one without linking the API client: the
+// implementation over the API client (src/kube) lives in the module media-capabilities-pool-kube.so
 // (pool_module.h opens it), and tests stand in for it with a fake.
 #pragma once
 
@@ -37,11 +37,11 @@ struct Scale {
 
 // One pod of the StatefulSet, as the manager needs it.
 struct WorkerPod {
-  std::string name;   // peertube-worker-2
-  int ordinal = -1;   // 2: the pod-index label, else the number after the name's last '-'
-  std::string phase;  // Pending, Running, Succeeded, Failed or Unknown
-  std::string pod_ip;  // empty until the pod has one
-  std::string node_name;  // empty until the scheduler placed it
+  std::string name;          // peertube-worker-2
+  int ordinal = -1;          // 2: the pod-index label, else the number after the name's last '-'
+  std::string phase;         // Pending, Running, Succeeded, Failed or Unknown
+  std::string pod_ip;        // empty until the pod has one
+  std::string node_name;     // empty until the scheduler placed it
   bool ready = false;        // the Ready condition is True
   bool terminating = false;  // a deletion has begun
   // The runner's name in PeerTube when the pod states it (kRunnerNameAnnotation); empty

@@ -3,6 +3,9 @@
 #include <dlfcn.h>
 
 #include <array>
+#include <vector>
+
+#include "worker/nvml_list.h"
 
 namespace mc::worker {
 namespace {
@@ -11,9 +14,8 @@ namespace {
 // non-free. nvmlReturn_t is an int-sized enum, nvmlDevice_t an opaque pointer.
 using NvmlReturn = int;
 using NvmlDevice = void*;
-constexpr NvmlReturn kSuccess = 0;
+constexpr NvmlReturn kSuccess = kNvmlSuccess;
 constexpr NvmlReturn kNotFound = 6;
-constexpr NvmlReturn kInsufficientSize = 7;
 
 struct ProcessUtilizationSample {  // nvmlProcessUtilizationSample_t
   unsigned int pid;
@@ -142,22 +144,19 @@ Result<void*> NvmlLibrary::Device(const std::string& pci_address) const {
 Result<std::vector<NvmlProcessSample>> NvmlLibrary::ProcessSamples(void* device,
                                                                    std::uint64_t since_us) const {
   if (!api_->process_utilization) return Unsupported("NVML lacks nvmlDeviceGetProcessUtilization");
-  // The first call sizes the buffer; its count is a hint, not a count of processes.
-  unsigned int count = 0;
-  NvmlReturn result = api_->process_utilization(device, nullptr, &count, since_us);
-  if (result == kNotFound) return std::vector<NvmlProcessSample>{};
-  if (result != kInsufficientSize && result != kSuccess) {
-    return Unavailable(api_->Failure("nvmlDeviceGetProcessUtilization", result));
-  }
-  std::vector<ProcessUtilizationSample> raw(count + 8);
-  count = static_cast<unsigned int>(raw.size());
-  result = api_->process_utilization(device, raw.data(), &count, since_us);
+  // The sizing call's count is a hint, not a count of processes; "not found" means no
+  // process ran since the time asked for.
+  std::vector<ProcessUtilizationSample> raw;
+  const NvmlReturn result = NvmlListFrom<ProcessUtilizationSample>(
+      [&](ProcessUtilizationSample* buffer, unsigned int* count) {
+        return api_->process_utilization(device, buffer, count, since_us);
+      },
+      raw);
   if (result == kNotFound) return std::vector<NvmlProcessSample>{};
   if (result != kSuccess)
     return Unavailable(api_->Failure("nvmlDeviceGetProcessUtilization", result));
   std::vector<NvmlProcessSample> samples;
-  for (unsigned int i = 0; i < count && i < raw.size(); ++i) {
-    const ProcessUtilizationSample& s = raw[i];
+  for (const ProcessUtilizationSample& s : raw) {
     // Drivers have returned values above 100 for a process that has just exited; such a
     // sample proves nothing.
     if (s.smUtil > 100 || s.encUtil > 100 || s.decUtil > 100 || s.pid == 0) continue;
@@ -168,16 +167,15 @@ Result<std::vector<NvmlProcessSample>> NvmlLibrary::ProcessSamples(void* device,
 
 Result<std::vector<NvmlEncoderSession>> NvmlLibrary::EncoderSessions(void* device) const {
   if (!api_->encoder_sessions) return Unsupported("NVML lacks nvmlDeviceGetEncoderSessions");
-  unsigned int count = 0;
-  NvmlReturn result = api_->encoder_sessions(device, &count, nullptr);
-  if (result != kSuccess) return Unavailable(api_->Failure("nvmlDeviceGetEncoderSessions", result));
-  std::vector<EncoderSessionInfo> raw(count + 4);
-  count = static_cast<unsigned int>(raw.size());
-  result = api_->encoder_sessions(device, &count, raw.data());
+  std::vector<EncoderSessionInfo> raw;
+  const NvmlReturn result = NvmlListFrom<EncoderSessionInfo>(
+      [&](EncoderSessionInfo* buffer, unsigned int* count) {
+        return api_->encoder_sessions(device, count, buffer);
+      },
+      raw);
   if (result != kSuccess) return Unavailable(api_->Failure("nvmlDeviceGetEncoderSessions", result));
   std::vector<NvmlEncoderSession> sessions;
-  for (unsigned int i = 0; i < count && i < raw.size(); ++i) {
-    const EncoderSessionInfo& s = raw[i];
+  for (const EncoderSessionInfo& s : raw) {
     sessions.push_back({s.sessionId, s.pid, static_cast<std::uint32_t>(s.codecType), s.hResolution,
                         s.vResolution});
   }

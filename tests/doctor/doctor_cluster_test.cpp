@@ -25,6 +25,7 @@
 
 #include "kube/kube_client.h"
 #include "kube/kube_config.h"
+#include "support/cluster_suite.h"
 #include "support/run_command.h"
 #include "support/temp_dir.h"
 
@@ -185,22 +186,7 @@ bool Has(const std::string& text, const std::string& part) {
 
 class DoctorCluster : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    cluster = new Cluster;
-    const char* dir = std::getenv("MEDIA_CAP_CLUSTER_DIR");
-    if (!dir || !*dir) {
-      cluster->setup_error =
-          "MEDIA_CAP_CLUSTER_DIR is not set: start a control plane with "
-          "tests/cluster/start-control-plane DIR and give its DIR";
-      return;
-    }
-    cluster->dir = dir;
-    try {
-      SetUpCluster(*cluster);
-    } catch (const std::exception& error) {
-      cluster->setup_error = error.what();
-    }
-  }
+  static void SetUpTestSuite() { cluster = mc::testing::StartClusterSuite<Cluster>(SetUpCluster); }
   static void TearDownTestSuite() {
     delete cluster;
     cluster = nullptr;

@@ -95,9 +95,10 @@ int main() {
       Symbol<int(void*, unsigned*, EncoderSessionInfo*)>("nvmlDeviceGetEncoderSessions");
   unsigned sessions = 0;
   Check(get_sessions(device, &sessions, nullptr), "nvmlDeviceGetEncoderSessions");
+  // Room for the sessions that open between the two calls, as for the samples below.
+  sessions += 8;
   std::vector<EncoderSessionInfo> infos(sessions);
-  if (sessions > 0)
-    Check(get_sessions(device, &sessions, infos.data()), "nvmlDeviceGetEncoderSessions");
+  Check(get_sessions(device, &sessions, infos.data()), "nvmlDeviceGetEncoderSessions");
   out["sessions"] = json::array();
   for (unsigned i = 0; i < sessions; ++i) {
     const EncoderSessionInfo& info = infos[i];

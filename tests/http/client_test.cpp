@@ -147,9 +147,9 @@ TEST(ClientTls, RefusesACertificateForAnotherHostName) {
   EXPECT_NE(answer.error().find("does not verify"), std::string::npos) << answer.error();
 }
 
-TEST(ClientTls, SaysHttpsNeedsOpenSslWhenTheLibraryIsMissing) {
+TEST(ClientTls, SaysHttpsNeedsMbedTlsWhenTheLibraryIsMissing) {
   ClientRequest request;
-  request.transport.tls_library = "libssl-not-here.so.3";
+  request.transport.tls_library = "libmbedtls-not-here.so.14";
   Result<Url> url = ParseUrl("https://127.0.0.1:" + std::to_string(ClosedPort()) + "/");
   ASSERT_TRUE(url);
   PeerProcess peer;
@@ -157,8 +157,128 @@ TEST(ClientTls, SaysHttpsNeedsOpenSslWhenTheLibraryIsMissing) {
   Result<ClientResponse> answer = Request(*url, request);
   ASSERT_FALSE(answer);
   EXPECT_TRUE(answer.failure().IsUnsupported()) << answer.error();
-  EXPECT_NE(answer.error().find("https needs OpenSSL 3 (libssl-not-here.so.3)"), std::string::npos)
+  EXPECT_NE(answer.error().find("https needs Mbed TLS 2.28 (libmbedtls-not-here.so.14)"),
+            std::string::npos)
       << answer.error();
+}
+
+// TlsPeer is the test server over https with a certificate of `names`, reached at
+// https://127.0.0.1:PORT; with `client_ca`, it asks every client for a certificate it signed.
+struct TlsPeer {
+  explicit TlsPeer(const std::string& names, const std::string& key = testing::kEcP256Key,
+                   const std::string& client_ca = "")
+      : certificate(MakeTestCertificate(directory.path().string(), names, "localhost", key)),
+        peer(PeerArguments(certificate, client_ca)) {}
+  static std::vector<std::string> PeerArguments(const testing::TestCertificate& certificate,
+                                                const std::string& client_ca) {
+    std::vector<std::string> arguments{"--tls", certificate.certificate, certificate.key};
+    if (!client_ca.empty()) arguments.insert(arguments.end(), {"--client-ca", client_ca});
+    return arguments;
+  }
+  Url At(const std::string& host) const {
+    return MustParse("https://" + host + ":" + std::to_string(peer.port()) + "/echo");
+  }
+  // A request that trusts this server's certificate and no other.
+  ClientRequest Trusting() const {
+    ClientRequest request;
+    request.transport.ca_file = certificate.certificate;
+    return request;
+  }
+  mc::testing::TempDir directory;
+  testing::TestCertificate certificate;
+  PeerProcess peer;
+};
+
+TEST(ClientTls, VerifiesACertificateIssuedForTheAddressItIsReachedAt) {
+  TlsPeer server("IP:127.0.0.1,DNS:localhost");
+  ASSERT_GT(server.peer.port(), 0);
+  Result<ClientResponse> answer = Request(server.At("127.0.0.1"), server.Trusting());
+  ASSERT_TRUE(answer) << answer.error();
+  EXPECT_EQ(answer->status, 200);
+}
+
+TEST(ClientTls, RefusesACertificateIssuedForAnotherAddress) {
+  TlsPeer server("IP:127.0.0.2,IP:::1,DNS:127.0.0.1");
+  ASSERT_GT(server.peer.port(), 0);
+  Result<ClientResponse> answer = Request(server.At("127.0.0.1"), server.Trusting());
+  ASSERT_FALSE(answer);
+  EXPECT_TRUE(answer.failure().IsUnavailable());
+  EXPECT_NE(answer.error().find("does not verify"), std::string::npos) << answer.error();
+}
+
+TEST(ClientTls, TrustsCertificateAuthorityDataGivenAsText) {
+  TlsPeer server("DNS:localhost");
+  ASSERT_GT(server.peer.port(), 0);
+  ClientRequest request;
+  request.transport.ca_pem = mc::testing::ReadFile(server.certificate.certificate);
+  request.transport.ca_file = "/nonexistent/the-text-wins.pem";
+  Result<ClientResponse> answer = Request(server.At("localhost"), request);
+  ASSERT_TRUE(answer) << answer.error();
+  EXPECT_EQ(answer->status, 200);
+}
+
+TEST(ClientTls, NamesCertificateAuthorityDataThatIsNoCertificate) {
+  TlsPeer server("DNS:localhost");
+  ASSERT_GT(server.peer.port(), 0);
+  ClientRequest request;
+  request.transport.ca_pem = "-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----\n";
+  Result<ClientResponse> answer = Request(server.At("localhost"), request);
+  ASSERT_FALSE(answer);
+  EXPECT_NE(answer.error().find("the trusted certificates (the given certificate authority data)"),
+            std::string::npos)
+      << answer.error();
+}
+
+TEST(ClientTls, VerifiesAnRsaCertificateAsWellAsAnEcOne) {
+  TlsPeer server("DNS:localhost", "rsa:2048");
+  ASSERT_GT(server.peer.port(), 0);
+  Result<ClientResponse> answer = Request(server.At("localhost"), server.Trusting());
+  ASSERT_TRUE(answer) << answer.error();
+  EXPECT_EQ(answer->status, 200);
+}
+
+TEST(ClientTls, ProvesItselfWithItsClientCertificateWhenTheServerAsks) {
+  mc::testing::TempDir client_directory;
+  const testing::TestCertificate client =
+      MakeTestCertificate(client_directory.path().string(), "DNS:agent", "agent");
+  ASSERT_FALSE(client.certificate.empty());
+  TlsPeer server("DNS:localhost", testing::kEcP256Key, client.certificate);
+  ASSERT_GT(server.peer.port(), 0);
+  ClientRequest request = server.Trusting();
+  request.transport.client_certificate_pem = mc::testing::ReadFile(client.certificate);
+  request.transport.client_key_pem = mc::testing::ReadFile(client.key);
+  Result<ClientResponse> answer = Request(server.At("localhost"), request);
+  ASSERT_TRUE(answer) << answer.error();
+  EXPECT_EQ(nlohmann::json::parse(answer->body)["client_common_name"], "agent");
+
+  request.transport.client_certificate_pem.clear();
+  request.transport.client_key_pem.clear();
+  Result<ClientResponse> anonymous = Request(server.At("localhost"), request);
+  EXPECT_FALSE(anonymous) << "a server that asks for a certificate refuses a client without";
+}
+
+TEST(ClientTls, NamesAClientKeyItCannotRead) {
+  TlsPeer server("DNS:localhost");
+  ASSERT_GT(server.peer.port(), 0);
+  ClientRequest request = server.Trusting();
+  request.transport.client_certificate_pem = mc::testing::ReadFile(server.certificate.certificate);
+  request.transport.client_key_pem = "not a key";
+  Result<ClientResponse> answer = Request(server.At("localhost"), request);
+  ASSERT_FALSE(answer);
+  EXPECT_TRUE(answer.failure().IsInvalidInput()) << answer.error();
+  EXPECT_NE(answer.error().find("the client key cannot be read"), std::string::npos)
+      << answer.error();
+}
+
+TEST(ClientTls, AcceptsAnyCertificateOnlyWhenVerificationIsTurnedOff) {
+  TlsPeer server("DNS:elsewhere.example");
+  ASSERT_GT(server.peer.port(), 0);
+  ClientRequest request;
+  ASSERT_FALSE(Request(server.At("127.0.0.1"), request));
+  request.transport.verify_peer = false;
+  Result<ClientResponse> answer = Request(server.At("127.0.0.1"), request);
+  ASSERT_TRUE(answer) << answer.error();
+  EXPECT_EQ(answer->status, 200);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdio>
 #include <fstream>
 #include <mutex>
@@ -63,18 +64,23 @@ std::string EchoedHeader(const nlohmann::json& echo, const std::string& name) {
   return "";
 }
 
-// Records keeps what the observer saw, for the test's thread.
+// Records keeps what the observer saw, for the test's thread. The observer hears of an
+// exchange once it has ended, which is after the client has read the last byte of the answer,
+// so the test waits for it (a few seconds at most) rather than looking at once.
 struct Records {
   std::mutex mutex;
+  std::condition_variable arrived;
   std::vector<ExchangeRecord> seen;
   ProxyHooks Hooks() {
     return {.observe = [this](const ExchangeRecord& record) {
       std::lock_guard lock(mutex);
       seen.push_back(record);
+      arrived.notify_all();
     }};
   }
-  std::vector<ExchangeRecord> Copy() {
-    std::lock_guard lock(mutex);
+  std::vector<ExchangeRecord> AfterOne() {
+    std::unique_lock lock(mutex);
+    arrived.wait_for(lock, std::chrono::seconds(5), [this] { return !seen.empty(); });
     return seen;
   }
 };
@@ -100,7 +106,7 @@ TEST(ReverseProxy, ForwardsMethodTargetHeadersAndBodyUnchanged) {
   EXPECT_EQ(EchoedHeader(echo, "Content-Type"), "application/json");
   EXPECT_EQ(EchoedHeader(echo, "Host"), "127.0.0.1:" + std::to_string(peer.port()));
   EXPECT_EQ(EchoedHeader(echo, "Connection"), "close");
-  const std::vector<ExchangeRecord> seen = records.Copy();
+  const std::vector<ExchangeRecord> seen = records.AfterOne();
   ASSERT_EQ(seen.size(), 1u);
   EXPECT_EQ(seen[0].method, "PUT");
   EXPECT_EQ(seen[0].path, "/echo");
@@ -132,7 +138,7 @@ TEST(ReverseProxy, StreamsA64MiBChunkedUploadWithoutHoldingIt) {
   EXPECT_EQ(echo["body_sha256"], sha);
   // The peak resident size may grow by buffers, not by the upload.
   EXPECT_LT(after.ru_maxrss - before.ru_maxrss, 16 * 1024) << "KiB";
-  const std::vector<ExchangeRecord> seen = records.Copy();
+  const std::vector<ExchangeRecord> seen = records.AfterOne();
   ASSERT_EQ(seen.size(), 1u);
   EXPECT_GT(seen[0].bytes_up, 67108864u) << "the chunk framing is counted too";
 }
@@ -179,7 +185,7 @@ TEST(ReverseProxy, AnswersBadGatewayInOneLineWhenTheUpstreamIsDown) {
   EXPECT_EQ(body.find('\n'), body.size() - 1) << body;
   EXPECT_NE(body.find("the upstream could not be reached"), std::string::npos) << body;
   EXPECT_NE(body.find("refused"), std::string::npos) << body;
-  const std::vector<ExchangeRecord> seen = records.Copy();
+  const std::vector<ExchangeRecord> seen = records.AfterOne();
   ASSERT_EQ(seen.size(), 1u);
   EXPECT_EQ(seen[0].status, 502);
   EXPECT_FALSE(seen[0].error.empty());
@@ -236,9 +242,7 @@ TEST(ReverseProxy, TunnelsAWebSocketBothWaysAfterTheUpstreamsSwitch) {
   }
   close(fd);
   // The observer hears of the tunnel once it has closed.
-  for (int i = 0; i < 100 && records.Copy().empty(); ++i)
-    std::this_thread::sleep_for(milliseconds(20));
-  const std::vector<ExchangeRecord> seen = records.Copy();
+  const std::vector<ExchangeRecord> seen = records.AfterOne();
   ASSERT_EQ(seen.size(), 1u);
   EXPECT_TRUE(seen[0].websocket);
   EXPECT_EQ(seen[0].status, 101);

@@ -44,12 +44,14 @@ std::string PeerProcess::Origin(const std::string& scheme) const {
          std::to_string(port_);
 }
 
-TestCertificate MakeTestCertificate(const std::string& directory) {
-  TestCertificate made{directory + "/cert.pem", directory + "/key.pem"};
+TestCertificate MakeTestCertificate(const std::string& directory, const std::string& names,
+                                    const std::string& common_name, const std::string& key) {
+  TestCertificate made{directory + "/" + common_name + ".pem",
+                       directory + "/" + common_name + ".key"};
   const std::string command =
-      "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost "
-      "-addext subjectAltName=DNS:localhost -keyout " +
-      made.key + " -out " + made.certificate + " >/dev/null 2>&1";
+      "openssl req -x509 -newkey " + key + " -nodes -days 1 -subj /CN=" +
+      common_name + " -addext subjectAltName=" + names + " -keyout " + made.key + " -out " +
+      made.certificate + " >/dev/null 2>&1";
   if (std::system(command.c_str()) != 0) return {};
   return made;
 }

@@ -27,11 +27,18 @@ class PeerProcess {
   int port_ = 0;
 };
 
-// A self-signed certificate for "localhost" made by openssl(1) for the test, in `directory`.
+// A self-signed certificate made by openssl(1) for the test, in `directory`: for "localhost"
+// unless other subjectAltName `names` are given ("IP:127.0.0.1,DNS:x"), its files named after
+// its `common_name`, its key as `openssl req -newkey` spells it (EC P-256 by default, as the
+// API server's of tests/cluster).
 struct TestCertificate {
   std::string certificate;
   std::string key;
 };
-TestCertificate MakeTestCertificate(const std::string& directory);
+inline constexpr const char* kEcP256Key = "ec -pkeyopt ec_paramgen_curve:P-256";
+TestCertificate MakeTestCertificate(const std::string& directory,
+                                    const std::string& names = "DNS:localhost",
+                                    const std::string& common_name = "localhost",
+                                    const std::string& key = kEcP256Key);
 
 }  // namespace mc::http::testing

@@ -10,7 +10,8 @@ It prints its port on the first line of stdout, then serves until killed:
   /api/v1/runners/... a small PeerTube runner API: jobs/request answers --jobs FILE,
                    accept answers the job with a token (":PORT/" in either becomes the port), files/... answers --file-bytes bytes,
                    success/error/abort read their body and answer 204; /_seen lists the calls.
-Options: --tls CERT KEY serves https.
+Options: --tls CERT KEY serves https; --client-ca CERT then asks every client for a certificate
+signed by CERT, refuses those without one, and /echo names its common name (client_common_name).
 """
 import base64, hashlib, json, re, socketserver, ssl, sys, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -83,6 +84,9 @@ class Handler(BaseHTTPRequestHandler):
             echo = {'method': self.command, 'target': self.path, 'headers': [[k, v] for k, v in self.headers.items()],
                     'body': body.decode('latin-1'),
                     'body_length': length, 'body_sha256': sha}
+            if hasattr(self.connection, 'getpeercert') and self.connection.getpeercert():
+                subject = dict(part[0] for part in self.connection.getpeercert()['subject'])
+                echo['client_common_name'] = subject.get('commonName', '')
             return self.answer(200, json.dumps(echo).encode())
         if url.path == '/chunked':
             self.send_response(200)
@@ -156,6 +160,9 @@ tls = option('--tls', count=2)
 if tls:
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(tls[0], tls[1])
+    if option('--client-ca'):
+        context.verify_mode = ssl.CERT_REQUIRED
+        context.load_verify_locations(option('--client-ca'))
     server.socket = context.wrap_socket(server.socket, server_side=True)
 PORT = server.server_address[1]
 print(PORT, flush=True)

@@ -4,9 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 #include "kube/canned_http_server.h"
+#include "kube/line_splitter.h"
 #include "support/temp_dir.h"
 
 namespace mc::kube {
@@ -23,6 +26,21 @@ std::unique_ptr<KubeClient> ClientOf(const std::string& server, std::string toke
   return client ? std::move(client).value() : nullptr;
 }
 
+// A server that answers each request with `answer`, whole, and closes the connection.
+CannedHttpServer AnsweringWith(std::string answer) {
+  return CannedHttpServer(
+      [answer = std::move(answer)](const std::string&, const CannedHttpServer::Send& send) {
+        send(answer);
+      });
+}
+
+// WatchUntilItEnds runs a watch that only the server ends, keeping its lines.
+Result<KubeClient::WatchEnd> WatchUntilItEnds(KubeClient& client, const std::string& target,
+                                              std::vector<std::string>& lines) {
+  return client.Watch(
+      target, [&](std::string_view line) { lines.emplace_back(line); }, [] { return false; });
+}
+
 // A chunked answer, written the way the API server streams a watch.
 std::string Chunk(const std::string& data) {
   char size[32];
@@ -33,9 +51,8 @@ const char* const kChunkedHead =
     "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
 
 TEST(KubeClient, ARequestCarriesItsMethodBodyTokenAndContentType) {
-  CannedHttpServer server([](const std::string&, const CannedHttpServer::Send& send) {
-    send("HTTP/1.1 201 Created\r\nContent-Length: 11\r\n\r\n{\"ok\":true}");
-  });
+  CannedHttpServer server =
+      AnsweringWith("HTTP/1.1 201 Created\r\nContent-Length: 11\r\n\r\n{\"ok\":true}");
   auto client = ClientOf(server.url());
   HttpRequest request;
   request.method = "PATCH";
@@ -61,9 +78,7 @@ TEST(KubeClient, ARequestCarriesItsMethodBodyTokenAndContentType) {
 }
 
 TEST(KubeClient, ADeleteWithoutBodySendsNone) {
-  CannedHttpServer server([](const std::string&, const CannedHttpServer::Send& send) {
-    send("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}");
-  });
+  CannedHttpServer server = AnsweringWith("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}");
   auto client = ClientOf(server.url(), "");
   Result<HttpResponse> response = client->Send({.method = "DELETE", .target = "/api/v1/nodes/n"});
   ASSERT_TRUE(response) << response.error();
@@ -74,9 +89,8 @@ TEST(KubeClient, ADeleteWithoutBodySendsNone) {
 }
 
 TEST(KubeClient, TooManyRequestsCarriesRetryAfter) {
-  CannedHttpServer server([](const std::string&, const CannedHttpServer::Send& send) {
-    send("HTTP/1.1 429 Too Many Requests\r\nRetry-After: 7\r\nContent-Length: 0\r\n\r\n");
-  });
+  CannedHttpServer server = AnsweringWith(
+      "HTTP/1.1 429 Too Many Requests\r\nRetry-After: 7\r\nContent-Length: 0\r\n\r\n");
   auto client = ClientOf(server.url());
   Result<HttpResponse> response = client->Send({.target = "/api"});
   ASSERT_TRUE(response) << response.error();
@@ -99,7 +113,8 @@ TEST(KubeClient, ANonAnswerIsAnErrorNamingMethodAndTarget) {
 }
 
 TEST(KubeClient, ARequestPastItsDeadlineIsAnError) {
-  CannedHttpServer server([](const std::string&, const CannedHttpServer::Send&) {}, /*hold=*/true);
+  CannedHttpServer server([](const std::string&, const CannedHttpServer::Send&) {},
+                          CannedHttpServer::AfterAnswer::kHold);
   KubeConfig config;
   config.server = server.url();
   ClientSettings settings;
@@ -155,9 +170,8 @@ TEST(KubeClient, AWatchGivesEachLineWhateverPiecesItArrivesIn) {
   });
   auto client = ClientOf(server.url());
   std::vector<std::string> lines;
-  Result<KubeClient::WatchEnd> end = client->Watch(
-      "/apis/x/v1/things?watch=true", [&](std::string_view line) { lines.emplace_back(line); },
-      [] { return false; });
+  Result<KubeClient::WatchEnd> end =
+      WatchUntilItEnds(*client, "/apis/x/v1/things?watch=true", lines);
   ASSERT_TRUE(end) << end.error();
   EXPECT_EQ(end->status, 200);
   EXPECT_FALSE(end->stopped);
@@ -168,11 +182,9 @@ TEST(KubeClient, AWatchGivesEachLineWhateverPiecesItArrivesIn) {
 }
 
 TEST(KubeClient, AWatchRefusedGivesTheBodyAsItsError) {
-  CannedHttpServer server([](const std::string&, const CannedHttpServer::Send& send) {
-    send(
-        "HTTP/1.1 403 Forbidden\r\nContent-Length: "
-        "36\r\n\r\n{\"kind\":\"Status\",\"message\":\"nope\"}\n\n");
-  });
+  CannedHttpServer server = AnsweringWith(
+      "HTTP/1.1 403 Forbidden\r\nContent-Length: "
+      "36\r\n\r\n{\"kind\":\"Status\",\"message\":\"nope\"}\n\n");
   auto client = ClientOf(server.url());
   bool any_line = false;
   Result<KubeClient::WatchEnd> end = client->Watch(
@@ -190,7 +202,7 @@ TEST(KubeClient, StopEndsASilentWatchWithinASecond) {
         send(kChunkedHead);
         send(Chunk("{\"type\":\"ADDED\"}\n"));
       },
-      /*hold=*/true);
+      CannedHttpServer::AfterAnswer::kHold);
   auto client = ClientOf(server.url());
   std::atomic<bool> stop{false};
   std::atomic<bool> got_line{false};
@@ -229,9 +241,8 @@ TEST(KubeClient, AnExceptionFromTheLineCallbackReachesTheCaller) {
 TEST(KubeClient, AHandleBackFromThePoolServesTheNextRequest) {
   // The server closes each connection after its answer, so each request from a pooled
   // handle must see that and connect again.
-  CannedHttpServer server([](const std::string&, const CannedHttpServer::Send& send) {
-    send("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}");
-  });
+  CannedHttpServer server =
+      AnsweringWith("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}");
   auto client = ClientOf(server.url());
   for (int i = 0; i < 5; ++i) {
     Result<HttpResponse> response = client->Send({.target = "/x"});
@@ -239,6 +250,296 @@ TEST(KubeClient, AHandleBackFromThePoolServesTheNextRequest) {
     EXPECT_EQ(response->status, 200);
   }
   EXPECT_EQ(client->traffic().requests, 5u);
+}
+
+TEST(KubeClient, APostWithoutBodySaysItsLengthIsZero) {
+  CannedHttpServer server = AnsweringWith("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}");
+  auto client = ClientOf(server.url());
+  ASSERT_TRUE(client->Send({.method = "POST", .target = "/x"}));
+  const std::string sent = server.requests().at(0);
+  EXPECT_NE(sent.find("\r\nContent-Length: 0\r\n"), std::string::npos) << sent;
+  EXPECT_NE(sent.find("\r\nHost: 127.0.0.1:"), std::string::npos) << sent;
+  EXPECT_NE(sent.find("\r\nAccept: application/json\r\n"), std::string::npos) << sent;
+}
+
+TEST(KubeClient, ATargetWithALineBreakIsRefused) {
+  CannedHttpServer server([](const std::string&, const CannedHttpServer::Send&) {});
+  auto client = ClientOf(server.url());
+  Result<HttpResponse> response = client->Send({.target = "/x HTTP/1.1\r\nX-Evil: 1"});
+  ASSERT_FALSE(response);
+  EXPECT_TRUE(server.requests().empty());
+}
+
+const char* const kKeptAnswer = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}";
+
+TEST(KubeClient, AConnectionIsReusedForTheNextRequest) {
+  CannedHttpServer server(
+      [](const std::string&, const CannedHttpServer::Send& send) { send(kKeptAnswer); },
+      CannedHttpServer::AfterAnswer::kKeepAlive);
+  auto client = ClientOf(server.url());
+  for (int i = 0; i < 3; ++i) {
+    Result<HttpResponse> response = client->Send({.target = "/x"});
+    ASSERT_TRUE(response) << response.error();
+    EXPECT_EQ(response->body, "{}");
+  }
+  EXPECT_EQ(server.requests().size(), 3u);
+  EXPECT_EQ(server.connections(), 1);
+}
+
+TEST(KubeClient, AnIdleConnectionTheServerClosedIsReplacedByANewOne) {
+  CannedHttpServer server(
+      [](const std::string&, const CannedHttpServer::Send& send) {
+        send(kKeptAnswer);
+        send.Close();
+      },
+      CannedHttpServer::AfterAnswer::kKeepAlive);
+  auto client = ClientOf(server.url());
+  ASSERT_TRUE(client->Send({.target = "/first"}));
+  Result<HttpResponse> second = client->Send({.target = "/second"});
+  ASSERT_TRUE(second) << second.error();
+  EXPECT_EQ(second->status, 200);
+  EXPECT_EQ(server.connections(), 2);
+}
+
+// DropsTheSecondRequest keeps its connections open and closes the one the second request
+// came on without answering it, as a server does whose idle timeout struck as it came.
+struct DropsTheSecondRequest {
+  std::atomic<int> seen{0};
+  // Declared after the count, so that its threads stop before the count goes.
+  CannedHttpServer server{[this](const std::string&, const CannedHttpServer::Send& send) {
+                            if (++seen == 2) {
+                              send.Close();
+                              return;
+                            }
+                            send(kKeptAnswer);
+                          },
+                          CannedHttpServer::AfterAnswer::kKeepAlive};
+};
+
+TEST(KubeClient, ARequestOnAKeptConnectionTheServerDropsIsSentAgainOnANewOne) {
+  DropsTheSecondRequest dropping;
+  CannedHttpServer& server = dropping.server;
+  auto client = ClientOf(server.url());
+  ASSERT_TRUE(client->Send({.target = "/first"}));
+  Result<HttpResponse> second = client->Send({.method = "PUT", .target = "/second", .body = "{}"});
+  ASSERT_TRUE(second) << second.error();
+  EXPECT_EQ(second->body, "{}");
+  const std::vector<std::string> requests = server.requests();
+  ASSERT_EQ(requests.size(), 3u);
+  EXPECT_TRUE(requests[1].starts_with("PUT /second ")) << requests[1];
+  EXPECT_EQ(requests[2], requests[1]);
+  EXPECT_EQ(server.connections(), 2);
+}
+
+
+TEST(KubeClient, ARequestOnAFreshConnectionTheServerDropsIsNotSentAgain) {
+  CannedHttpServer server([](const std::string&, const CannedHttpServer::Send&) {});
+  auto client = ClientOf(server.url());
+  Result<HttpResponse> response = client->Send({.target = "/dropped"});
+  ASSERT_FALSE(response);
+  EXPECT_EQ(response.error_code(), ErrorCode::kUnavailable);
+  EXPECT_TRUE(response.error().starts_with("GET /dropped: http://127.0.0.1:")) << response.error();
+  EXPECT_EQ(server.requests().size(), 1u);
+}
+
+TEST(KubeClient, AnAnswerThatSaysConnectionCloseEndsItsConnection) {
+  // The server keeps reading, so a client that reused the connection would be answered there.
+  CannedHttpServer server(
+      [](const std::string&, const CannedHttpServer::Send& send) {
+        send("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}");
+      },
+      CannedHttpServer::AfterAnswer::kKeepAlive);
+  auto client = ClientOf(server.url());
+  ASSERT_TRUE(client->Send({.target = "/a"}));
+  ASSERT_TRUE(client->Send({.target = "/b"}));
+  EXPECT_EQ(server.connections(), 2);
+}
+
+TEST(KubeClient, AChunkedAnswerIsReadWholeAndItsConnectionKept) {
+  CannedHttpServer server(
+      [](const std::string&, const CannedHttpServer::Send& send) {
+        send(
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\n{\"a\r\n4;x=y\r\n\":1}"
+            "\r\n0\r\n\r\n");
+      },
+      CannedHttpServer::AfterAnswer::kKeepAlive);
+  auto client = ClientOf(server.url());
+  for (int i = 0; i < 2; ++i) {
+    Result<HttpResponse> response = client->Send({.target = "/c"});
+    ASSERT_TRUE(response) << response.error();
+    EXPECT_EQ(response->body, R"({"a":1})");
+  }
+  EXPECT_EQ(server.connections(), 1);
+  EXPECT_EQ(client->traffic().bytes_received, 14u);
+}
+
+TEST(KubeClient, AnAnswerThatRunsUntilCloseIsReadWhole) {
+  CannedHttpServer server([](const std::string&, const CannedHttpServer::Send& send) {
+    send("HTTP/1.1 200 OK\r\n\r\n{\"whole\":");
+    send("true}");
+  });
+  auto client = ClientOf(server.url());
+  Result<HttpResponse> response = client->Send({.target = "/u"});
+  ASSERT_TRUE(response) << response.error();
+  EXPECT_EQ(response->body, R"({"whole":true})");
+}
+
+TEST(KubeClient, ABodyShorterThanItsContentLengthOrAMalformedOneIsAnError) {
+  for (const std::string& answer :
+       {std::string("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n{\"a\""),
+        std::string("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")}) {
+    CannedHttpServer server = AnsweringWith(answer);
+    auto client = ClientOf(server.url());
+    Result<HttpResponse> response = client->Send({.target = "/short"});
+    ASSERT_FALSE(response) << answer;
+    EXPECT_EQ(response.error_code(), ErrorCode::kUnavailable) << answer;
+    EXPECT_TRUE(response.error().starts_with("GET /short: ")) << response.error();
+  }
+}
+
+TEST(KubeClient, ADateInRetryAfterIsRead) {
+  CannedHttpServer server = AnsweringWith(
+      "HTTP/1.1 503 Service Unavailable\r\nRetry-After: Sun, 06 Nov 1994 08:49:37 GMT\r\n"
+      "Content-Length: 0\r\n\r\n");
+  auto client = ClientOf(server.url());
+  Result<HttpResponse> response = client->Send({.target = "/api"});
+  ASSERT_TRUE(response) << response.error();
+  EXPECT_EQ(response->retry_after, std::chrono::seconds(0));  // a date long past
+}
+
+TEST(KubeClient, ManyThreadsShareTheClientAndItsConnections) {
+  CannedHttpServer server(
+      [](const std::string&, const CannedHttpServer::Send& send) { send(kKeptAnswer); },
+      CannedHttpServer::AfterAnswer::kKeepAlive);
+  auto client = ClientOf(server.url());
+  std::atomic<int> answered{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 20; ++i) {
+        if (client->Send({.target = "/x"})) ++answered;
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(answered, 80);
+  EXPECT_EQ(client->traffic().requests, 80u);
+  EXPECT_LE(server.connections(), 4);
+}
+
+TEST(KubeClient, AtMostEightIdleConnectionsAreKept) {
+  // Each round holds twelve requests in flight at once: twelve connections. Of those, eight
+  // wait for the next round, which must open four more.
+  constexpr int kInFlight = 12;
+  std::mutex mutex;
+  std::condition_variable arrived;
+  int waiting = 0;
+  CannedHttpServer server(
+      [&](const std::string&, const CannedHttpServer::Send& send) {
+        std::unique_lock lock(mutex);
+        const int round = waiting++ / kInFlight;
+        arrived.notify_all();
+        arrived.wait(lock, [&] { return waiting >= (round + 1) * kInFlight; });
+        send(kKeptAnswer);
+      },
+      CannedHttpServer::AfterAnswer::kKeepAlive);
+  auto client = ClientOf(server.url());
+  for (int round = 0; round < 2; ++round) {
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kInFlight; ++t) {
+      threads.emplace_back([&] { EXPECT_TRUE(client->Send({.target = "/x"})); });
+    }
+    for (std::thread& thread : threads) thread.join();
+  }
+  EXPECT_EQ(server.connections(), kInFlight + (kInFlight - 8));
+}
+
+TEST(KubeClient, AWatchReadsChunksCutAtEveryByte) {
+  // Every byte of the chunked coding alone: sizes, extensions, line ends and data all cut.
+  const std::string stream = std::string(kChunkedHead) + "a;name=value\r\n{\"n\":1}\n{\"\r\n" +
+                             "D\r\nn\":2}\r\n{\"n\":3\r\n2\r\n}\n\r\n0\r\nTrailer: x\r\n\r\n";
+  CannedHttpServer server([&](const std::string&, const CannedHttpServer::Send& send) {
+    for (char c : stream) {
+      send(std::string(1, c));
+      std::this_thread::sleep_for(std::chrono::microseconds(300));
+    }
+  });
+  auto client = ClientOf(server.url());
+  std::vector<std::string> lines;
+  Result<KubeClient::WatchEnd> end = WatchUntilItEnds(*client, "/w?watch=true", lines);
+  ASSERT_TRUE(end) << end.error();
+  EXPECT_EQ(end->status, 200);
+  EXPECT_EQ(lines, (std::vector<std::string>{R"({"n":1})", R"({"n":2})", R"({"n":3})"}));
+  EXPECT_EQ(client->traffic().bytes_received, 25u);
+}
+
+TEST(KubeClient, AWatchBodyByLengthOrUntilCloseGivesItsLines) {
+  for (const std::string& answer :
+       {std::string("HTTP/1.1 200 OK\r\nContent-Length: 11\r\n\r\n{\"a\":1}\n{}\nextra"),
+        std::string("HTTP/1.1 200 OK\r\n\r\n{\"a\":1}\n{}")}) {
+    CannedHttpServer server = AnsweringWith(answer);
+    auto client = ClientOf(server.url());
+    std::vector<std::string> lines;
+    Result<KubeClient::WatchEnd> end = WatchUntilItEnds(*client, "/w?watch=true", lines);
+    ASSERT_TRUE(end) << end.error();
+    EXPECT_EQ(lines, (std::vector<std::string>{R"({"a":1})", "{}"})) << answer;
+  }
+}
+
+TEST(KubeClient, AWatchThatBreaksOffMidBodyIsAnError) {
+  for (const std::string& answer :
+       {std::string(kChunkedHead) + Chunk("{\"type\":\"ADDED\"}\n") + "20\r\n{\"ty",
+        std::string("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{}\n")}) {
+    CannedHttpServer server = AnsweringWith(answer);
+    auto client = ClientOf(server.url());
+    int lines = 0;
+    Result<KubeClient::WatchEnd> end = client->Watch(
+        "/w?watch=true", [&](std::string_view) { ++lines; }, [] { return false; });
+    ASSERT_FALSE(end) << answer;
+    EXPECT_EQ(end.error_code(), ErrorCode::kUnavailable);
+    EXPECT_TRUE(end.error().starts_with("watch /w?watch=true: ")) << end.error();
+    EXPECT_EQ(lines, 1);
+  }
+}
+
+TEST(KubeClient, AWatchLineOverTheLimitIsAnError) {
+  CannedHttpServer server =
+      AnsweringWith(std::string(kChunkedHead) +
+                    Chunk(std::string(LineSplitter::kMaxLine + 1, 'x')) + "0\r\n\r\n");
+  auto client = ClientOf(server.url());
+  Result<KubeClient::WatchEnd> end = client->Watch(
+      "/w?watch=true", [](std::string_view) {}, [] { return false; });
+  ASSERT_FALSE(end);
+  EXPECT_NE(end.error().find("a line longer than"), std::string::npos) << end.error();
+}
+
+TEST(KubeClient, AWatchsConnectionIsNotKeptForRequests) {
+  CannedHttpServer server(
+      [](const std::string& request, const CannedHttpServer::Send& send) {
+        if (request.starts_with("GET /w")) {
+          send(std::string(kChunkedHead) + Chunk("{}\n") + "0\r\n\r\n");
+        } else {
+          send(kKeptAnswer);
+        }
+      },
+      CannedHttpServer::AfterAnswer::kKeepAlive);
+  auto client = ClientOf(server.url());
+  ASSERT_TRUE(client->Watch(
+      "/w?watch=true", [](std::string_view) {}, [] { return false; }));
+  ASSERT_TRUE(client->Send({.target = "/x"}));
+  EXPECT_EQ(server.connections(), 2);
+}
+
+TEST(KubeClient, StopEndsAWatchWhoseHeadNeverCame) {
+  CannedHttpServer server([](const std::string&, const CannedHttpServer::Send&) {},
+                          CannedHttpServer::AfterAnswer::kHold);
+  auto client = ClientOf(server.url());
+  int asked = 0;
+  Result<KubeClient::WatchEnd> end = client->Watch(
+      "/w?watch=true", [](std::string_view) {}, [&] { return ++asked == 2; });
+  ASSERT_TRUE(end) << end.error();
+  EXPECT_TRUE(end->stopped);
+  EXPECT_EQ(end->status, 0);
 }
 
 }  // namespace

@@ -264,5 +264,38 @@ TEST(PodEndpoints, OnlyPodsWithAnAddressAndNoDeletionAreReachable) {
   EXPECT_EQ(endpoints[0].name, "peertube-worker-2");
 }
 
+TEST(PodEndpoints, OnlyTheHighestOrdinalLeftInTheStatefulSetMayBePutToSleep) {
+  WorkerPod leaving = PodOf(2);
+  leaving.terminating = true;
+  std::vector<WorkerEndpoint> endpoints = ReachableEndpoints({PodOf(0), PodOf(1), leaving}, {});
+  ASSERT_EQ(endpoints.size(), 2u);
+  EXPECT_FALSE(endpoints[0].wakeable);
+  EXPECT_TRUE(endpoints[1].wakeable);
+  // A higher ordinal that is still Pending goes first: nothing below it may be given back.
+  WorkerPod pending = PodOf(2);
+  pending.pod_ip.clear();
+  endpoints = ReachableEndpoints({PodOf(0), PodOf(1), pending}, {});
+  ASSERT_EQ(endpoints.size(), 2u);
+  EXPECT_FALSE(endpoints[0].wakeable);
+  EXPECT_FALSE(endpoints[1].wakeable);
+}
+
+TEST(PodEndpoints, APodTheSchedulerCannotPlaceNamesItsClassAndTheSchedulersWords) {
+  WorkerPod waiting = PodOf(0);
+  waiting.pod_ip.clear();
+  waiting.phase = "Pending";
+  waiting.unschedulable = "0/2 nodes are available: 2 cannot allocate all claims.";
+  WorkerPod leaving = waiting;
+  leaving.name = "peertube-worker-1";
+  leaving.terminating = true;
+  const std::vector<std::string> lines =
+      UnservableLines({waiting, leaving, PodOf(2)}, "peertube-worker");
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0],
+            "statefulset peertube-worker: pod peertube-worker-0 cannot be placed, so this class of "
+            "workers has no worker: 0/2 nodes are available: 2 cannot allocate all claims.");
+  EXPECT_TRUE(UnservableLines({PodOf(1)}, "peertube-worker").empty());
+}
+
 }  // namespace
 }  // namespace mc::pool_kube

@@ -35,6 +35,7 @@
 #include "kube/list_watch.h"
 #include "pool_kube/kubernetes_channel.h"
 #include "pool_kube/pool_module.h"
+#include "support/cluster_suite.h"
 #include "support/run_command.h"
 #include "support/temp_dir.h"
 
@@ -285,20 +286,7 @@ pool::Action ActionOf(pool::ActionKind kind, const std::string& worker) {
 class PoolKubeCluster : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    cluster = new Cluster;
-    const char* dir = std::getenv("MEDIA_CAP_CLUSTER_DIR");
-    if (!dir || !*dir) {
-      cluster->setup_error =
-          "MEDIA_CAP_CLUSTER_DIR is not set: start a control plane with "
-          "tests/cluster/start-control-plane DIR and give its DIR";
-      return;
-    }
-    cluster->dir = dir;
-    try {
-      SetUpCluster(*cluster);
-    } catch (const std::exception& error) {
-      cluster->setup_error = error.what();
-    }
+    cluster = mc::testing::StartClusterSuite<Cluster>(SetUpCluster);
   }
   static void TearDownTestSuite() {
     delete cluster;

@@ -1,0 +1,35 @@
+// StartClusterSuite is the first step of every C++ test suite that runs against the real
+// control plane (tests/cluster/start-control-plane): it takes the control plane's directory
+// from MEDIA_CAP_CLUSTER_DIR and runs the suite's own set-up on it once. Any failure is kept
+// as the suite's `setup_error`, which each test asserts empty, so every test of a suite that
+// could not be set up fails with the reason instead of the suite stopping at the first.
+#pragma once
+
+#include <cstdlib>
+#include <exception>
+#include <string>
+
+namespace mc::testing {
+
+// `Cluster` has the members `dir` and `setup_error` (strings); `set_up` fills the rest of it
+// and throws std::exception on a failure.
+template <typename Cluster, typename SetUp>
+Cluster* StartClusterSuite(SetUp set_up) {
+  auto* cluster = new Cluster;
+  const char* dir = std::getenv("MEDIA_CAP_CLUSTER_DIR");
+  if (!dir || !*dir) {
+    cluster->setup_error =
+        "MEDIA_CAP_CLUSTER_DIR is not set: start a control plane with "
+        "tests/cluster/start-control-plane DIR and give its DIR";
+    return cluster;
+  }
+  cluster->dir = dir;
+  try {
+    set_up(*cluster);
+  } catch (const std::exception& error) {
+    cluster->setup_error = error.what();
+  }
+  return cluster;
+}
+
+}  // namespace mc::testing
