@@ -52,9 +52,8 @@ std::optional<double> ParseIsoTime(std::string_view text) {
       !Digits(text, at, 2, hour) || !Expect(text, at, ':') || !Digits(text, at, 2, minute) ||
       !Expect(text, at, ':') || !Digits(text, at, 2, second))
     return std::nullopt;
-  if (month < 1 || month > 12 || day < 1 || day > DaysInMonth(year, month) || hour > 23 ||
-      minute > 59 || second > 60)
-    return std::nullopt;
+  const std::optional<std::int64_t> civil = UtcSeconds(year, month, day, hour, minute, second);
+  if (!civil) return std::nullopt;
   // The fraction is read as an integer count of its own units, then scaled once, so that
   // ".259" is the double nearest 0.259 rather than a sum of rounded tenths.
   double fraction = 0;
@@ -87,9 +86,15 @@ std::optional<double> ParseIsoTime(std::string_view text) {
     return std::nullopt;
   }
   if (at != text.size()) return std::nullopt;
-  const std::int64_t seconds =
-      DaysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset_s;
-  return static_cast<double>(seconds) + fraction;
+  return static_cast<double>(*civil - offset_s) + fraction;
+}
+
+std::optional<std::int64_t> UtcSeconds(int year, int month, int day, int hour, int minute,
+                                       int second) {
+  if (month < 1 || month > 12 || day < 1 || day > DaysInMonth(year, month) || hour < 0 ||
+      hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 60)
+    return std::nullopt;
+  return DaysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second;
 }
 
 }  // namespace mc

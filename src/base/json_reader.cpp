@@ -67,6 +67,12 @@ bool JsonReader::String(const Json& value, const std::string& path, std::string&
   return true;
 }
 
+bool JsonReader::StringMember(const Json& object, const std::string& path, const char* name,
+                              std::string& out) {
+  const Json* value = Member(object, path, name);
+  return value && String(*value, Child(path, name), out);
+}
+
 bool JsonReader::StringList(const Json& value, const std::string& path,
                             std::vector<std::string>& out) {
   if (!Array(value, path)) return false;

@@ -40,6 +40,9 @@ class JsonReader {
   bool Number(const Json& value, const std::string& path, double low, double high, double& out);
   bool String(const Json& value, const std::string& path, std::string& out);
   bool StringList(const Json& value, const std::string& path, std::vector<std::string>& out);
+  // StringMember is Member and String at once: `name`, required, of `object` at `path`.
+  bool StringMember(const Json& object, const std::string& path, const char* name,
+                    std::string& out);
 
   // Child gives the path of a member or an element below `path`.
   static std::string Child(const std::string& path, const char* name);

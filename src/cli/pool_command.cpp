@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cli/option_checks.h"
+#include "cli/pool_replay_command.h"
 #include "cli/pool_run.h"
 #include "pool/config_yaml.h"
 #include "pool/sim_report.h"
@@ -35,6 +36,7 @@ struct PoolOptions {
   int resolution = 720;
   double duration_s = 0;
   std::string status_url = "http://127.0.0.1:9465";
+  std::string record_file;
 };
 
 Result<std::string> ReadFile(const std::string& path) {
@@ -81,7 +83,7 @@ int RunSimulate(const PoolOptions& options) {
     if (!(in >> from >> colon >> lasts) || colon != ':' || from < 0 || lasts <= 0) {
       return Fail("--queue-outage: expected FROM:FOR in seconds, such as 600:600");
     }
-    sim.queue_outage = std::make_pair(from, lasts);
+    sim.queue_outages.push_back({from, lasts});
   }
   const pool::SimResult result = pool::Simulate(*trace, *workers, sim);
   for (const std::string& line : result.log) std::cerr << line << "\n";
@@ -127,7 +129,7 @@ int RunConfig(const PoolOptions& options) {
 std::function<int()> AddPoolCommand(CLI::App& app) {
   auto options = std::make_shared<PoolOptions>();
   CLI::App* pool = app.add_subcommand(
-      "pool", "the pool manager: run, status, simulate, generate and record traces");
+      "pool", "the pool manager: run, status, simulate, replay, generate and record traces");
   pool->require_subcommand(1);
 
   CLI::App* simulate =
@@ -179,6 +181,22 @@ std::function<int()> AddPoolCommand(CLI::App& app) {
       "run", "run the pool manager: read PeerTube's queue and the workers, admit and drain them");
   run->add_option("--config", options->config_file, "the pool service's YAML file (docs/pool.md)")
       ->required();
+  run->add_option("--record", options->record_file,
+                  "write every cycle's inputs and decisions to FILE, JSON Lines (docs/pool.md)");
+
+  CLI::App* replay = pool->add_subcommand(
+      "replay", "replay a pool run's record in the simulator and compare the decisions");
+  auto replay_options = std::make_shared<ReplayOptions>();
+  replay->add_option("--record", replay_options->record_file, "pool run --record's file")
+      ->required();
+  replay->add_option("--config", replay_options->config_file,
+                     "the policy's YAML, in place of the record's own");
+  replay->add_flag("--strict", replay_options->strict,
+                   "feed the recorded cycles to the policy alone: exactly the recorded decisions");
+  replay->add_option("-o,--output", options->output, "table or json")
+      ->check(OneOf({"table", "json"}, "format"));
+  replay->add_flag("--reasons", replay_options->reasons,
+                   "print the simulation's reasons, with their times, on stderr");
 
   CLI::App* status = pool->add_subcommand("status", "print a running pool manager's view");
   status->add_option("--url", options->status_url, "the manager's report address (its listen)")
@@ -191,8 +209,12 @@ std::function<int()> AddPoolCommand(CLI::App& app) {
     if (*generate) return RunGenerate(*options);
     if (*record) return RunRecord(*options);
     if (*config) return RunConfig(*options);
-    if (*run) return RunPool(options->config_file);
+    if (*run) return RunPool(options->config_file, options->record_file);
     if (*status) return RunPoolStatus(options->status_url, options->output == "json");
+    if (*replay) {
+      replay_options->json = options->output == "json";
+      return RunReplay(*replay_options);
+    }
     return 2;
   };
 }

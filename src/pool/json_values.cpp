@@ -40,6 +40,17 @@ bool ReadJsonBool(const nlohmann::json* value, bool& out) {
   return true;
 }
 
+bool NextJsonLine(std::string_view& text, std::string_view& line, std::size_t& line_number) {
+  while (!text.empty()) {
+    const std::size_t end = text.find('\n');
+    line = text.substr(0, end);
+    text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+    ++line_number;
+    if (line.find_first_not_of(" \t\r") != std::string_view::npos) return true;
+  }
+  return false;
+}
+
 nlohmann::json ParseJson(std::string_view text) {
   return nlohmann::json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
 }

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 
 namespace mc::pool {
 
@@ -16,6 +17,10 @@ bool ReadJsonNumber(const nlohmann::json* value, double& out);
 bool ReadJsonInteger(const nlohmann::json* value, long long low, long long high, long long& out);
 bool ReadJsonString(const nlohmann::json* value, std::string& out);
 bool ReadJsonBool(const nlohmann::json* value, bool& out);
+
+// NextJsonLine takes the next line off `text` for a reader of JSON Lines, counting it in
+// `line_number` and passing over blank ones; false when `text` is done.
+bool NextJsonLine(std::string_view& text, std::string_view& line, std::size_t& line_number);
 
 // ParseJson parses `text`, answering a discarded value (is_discarded()) on a syntax error.
 nlohmann::json ParseJson(std::string_view text);

@@ -88,6 +88,7 @@ struct PendingJob {
   std::string type;  // vod-web-video-transcoding, vod-hls-transcoding, ...
   JobShape shape;
   Duration age = Seconds(0);  // since it became pending
+  std::string id;             // PeerTube's uuid of the runner job; empty where none is known
 };
 
 // QueueSignal is PeerTube's runner-job list as last read.

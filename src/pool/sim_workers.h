@@ -42,6 +42,11 @@ struct SimWorkerSpec {
   bool wakeable = false;
   bool on_battery = false;
   std::optional<WorkerFailure> failure;
+  std::vector<WorkerFailure> later_failures;  // a replay's further spells, of any kind
+  // A replay's: admitting jobs when the simulation starts (under start_as_service), and the
+  // age of its last probe then (-1: probes spread over the interval).
+  bool starts_available = false;
+  double probe_age_at_start = -1;
 };
 
 Result<std::vector<SimWorkerSpec>> ParseWorkers(const std::string& text,

@@ -18,8 +18,6 @@ namespace {
 // PeerTube's RUNNER_JOBS.MAX_FAILURES: the fifth error is final.
 constexpr int kMaxFailures = 5;
 constexpr double kPixels1080p30 = 1920.0 * 1080 * 30;
-// Simulated workers send their status on the policy's cycle; an observation is taken then.
-constexpr double kObserveEvery = 15;
 
 enum class JobState { kWaiting, kPending, kRunning, kDone, kErrored };
 enum class Admission { kDrained, kStarting, kAvailable, kDraining };
@@ -61,7 +59,11 @@ struct SimWorker {
   bool arc_used = false;
 
   bool FaultActive(FailureKind kind, double t) const {
-    return spec->failure && spec->failure->kind == kind && spec->failure->ActiveAt(t);
+    if (spec->failure && spec->failure->kind == kind && spec->failure->ActiveAt(t)) return true;
+    for (const WorkerFailure& later : spec->later_failures) {
+      if (later.kind == kind && later.ActiveAt(t)) return true;
+    }
+    return false;
   }
   bool Up(double t) const { return powered && t >= powered_at; }
   bool On() const {
@@ -121,7 +123,9 @@ class Simulation {
       worker.spec = &specs[i];
       worker.powered = !specs[i].cold || options.policy == PolicyKind::kStatic;
       // Probes are spread over the interval, as boxes enrolled at different times are.
-      worker.probe_at = -std::fmod(i * 37.0, std::max(1.0, specs[i].probe_every_s));
+      worker.probe_at = specs[i].probe_age_at_start >= 0
+                            ? -specs[i].probe_age_at_start
+                            : -std::fmod(i * 37.0, std::max(1.0, specs[i].probe_every_s));
       worker_index_.emplace(specs[i].name, static_cast<int>(i));
     }
     SetUpPolicy();
@@ -138,7 +142,8 @@ class Simulation {
       if (options_.policy == PolicyKind::kArc) ScaleArc(t);
       if (t >= next_observe) {
         Observe(t);
-        next_observe += kObserveEvery;
+        // The workers are read and the policy asked once a cycle, as the service does.
+        next_observe += options_.config.cycle.count();
       }
       if (options_.policy == PolicyKind::kHpa && t >= next_sync) {
         ScaleHpa(t);
@@ -157,7 +162,7 @@ class Simulation {
     int on = 0;
     switch (options_.policy) {
       case PolicyKind::kOurs:
-        on = options_.config.hysteresis.min_active;
+        on = options_.start_as_service ? 0 : options_.config.hysteresis.min_active;
         break;
       case PolicyKind::kHpa:
         on = options_.hpa.min_replicas;
@@ -170,7 +175,10 @@ class Simulation {
         break;
     }
     for (SimWorker& worker : workers_) {
-      if (options_.policy == PolicyKind::kOurs) {
+      if (options_.start_as_service && worker.spec->starts_available) {
+        worker.admission = Admission::kAvailable;
+      }
+      if (options_.policy == PolicyKind::kOurs && !options_.start_as_service) {
         WorkerRecord record;
         record.name = worker.spec->name;
         record.state = worker.powered ? ManagerState::kSpare : ManagerState::kCold;
@@ -181,7 +189,7 @@ class Simulation {
         --on;
         worker.admission = Admission::kAvailable;
         worker.arc_runner = options_.policy == PolicyKind::kArc;
-        if (options_.policy == PolicyKind::kOurs) {
+        if (options_.policy == PolicyKind::kOurs && !options_.start_as_service) {
           pool_.workers.back().state = ManagerState::kActive;
         }
       }
@@ -320,7 +328,8 @@ class Simulation {
 
   bool Takes(const SimWorker& worker, const SimJob& job) const {
     return PassesHardGates(job.need, worker.spec->capabilities) &&
-           (worker.classes & Bit(job.need.job_class));
+           (worker.classes & Bit(job.need.job_class)) &&
+           (job.spec->worker.empty() || job.spec->worker == worker.spec->name);
   }
 
   bool Free(const SimWorker& worker, double t) const {
@@ -370,7 +379,9 @@ class Simulation {
     // Download of the source (about 5 Mb/s of video) and a fixed cost for the rest.
     const double transfer_s =
         2 + shape.duration.count() * 5 / std::max(1.0, worker.spec->download_mbps);
-    job.end_s = t + job.encode_s + transfer_s;
+    // A replayed job runs as long as it really ran.
+    if (job.spec->run_s > 0) job.encode_s = job.spec->run_s;
+    job.end_s = t + (job.spec->run_s > 0 ? job.spec->run_s : job.encode_s + transfer_s);
     worker.running.push_back(j);
     if (options_.policy == PolicyKind::kArc) worker.arc_used = true;
   }
@@ -418,9 +429,12 @@ class Simulation {
     status.last_job = worker.last_job;
   }
 
-  bool QueueLost(double t) const {
-    const auto& outage = options_.queue_outage;
-    return outage && t >= outage->first && t < outage->first + outage->second;
+  // The outage the job list is in at `t`, if any.
+  const std::pair<double, double>* QueueOutage(double t) const {
+    for (const auto& outage : options_.queue_outages) {
+      if (t >= outage.first && t < outage.first + outage.second) return &outage;
+    }
+    return nullptr;
   }
 
   // Every cycle: the statuses, the class gates, P for the plot, and ours' decision.
@@ -438,14 +452,16 @@ class Simulation {
       pending.shape = job.spec->shape;
       pending.age = Seconds(t - job.pending_since);
     }
-    signals_.queue.read_ok = !QueueLost(t);
-    signals_.queue.data_age = QueueLost(t) ? Seconds(t - options_.queue_outage->first) : Seconds(0);
+    const std::pair<double, double>* outage = QueueOutage(t);
+    signals_.queue.read_ok = outage == nullptr;
+    signals_.queue.data_age = outage ? Seconds(t - outage->first) : Seconds(0);
     const double pressure = MarkGateWaits(t);
     if (options_.policy == PolicyKind::kOurs) {
       Decision decision = Decide(std::move(pool_), signals_, At(t), options_.config);
       pool_ = std::move(decision.state);
       for (const Action& action : decision.actions) Apply(action, t);
       if (options_.keep_log) {
+        for (const Action& action : decision.actions) result_.actions.push_back({t, action});
         for (const Reason& reason : decision.reasons) {
           result_.log.push_back(FormatDuration(Seconds(t)) + " " + reason.text);
         }

@@ -12,6 +12,7 @@
 
 #include "pool/baselines.h"
 #include "pool/config.h"
+#include "pool/decision.h"
 #include "pool/sim_workers.h"
 #include "pool/trace.h"
 
@@ -28,9 +29,19 @@ struct SimOptions {
   ArcOptions arc;
   double step_s = 1;
   std::uint32_t race_order = 1;  // picks the random order in which free runners ask
-  // While the job list cannot be read: [from, from + for).
-  std::optional<std::pair<double, double>> queue_outage;
-  bool keep_log = false;  // keep every reason of ours, with its time
+  // The spells in which the job list cannot be read, each [from, from + for).
+  std::vector<std::pair<double, double>> queue_outages;
+  bool keep_log = false;  // keep every reason and action of ours, with its time
+  // As the pool service starts: ours with no memory of the workers, every worker drained,
+  // so that the first cycles join them and promote min_active as the service's do (a replay).
+  // Otherwise ours starts with min_active workers ACTIVE already.
+  bool start_as_service = false;
+};
+
+// One action of ours, with the simulated time it was decided at (keep_log).
+struct TimedAction {
+  double t_s = 0;
+  Action action;
 };
 
 // One point of the P-over-time series, taken at every cycle.
@@ -64,6 +75,7 @@ struct SimResult {
   std::vector<std::string> unservable_ids;
   std::vector<PressurePoint> pressure;
   std::vector<std::string> log;
+  std::vector<TimedAction> actions;
 };
 
 SimResult Simulate(const Trace& trace, const std::vector<SimWorkerSpec>& workers,

@@ -12,7 +12,8 @@ namespace {
 constexpr long long kMaxHeight = 8640;
 constexpr const char* kKeys[] = {
     "id",  "at",       "type",   "priority",   "resolution", "source_resolution",
-    "fps", "duration", "parent", "av1_source", "av1_output", "horizon"};
+    "fps", "duration", "parent", "av1_source", "av1_output", "horizon",
+    "run", "worker"};
 
 Error LineError(const std::string& file, std::size_t line, const std::string& what) {
   return InvalidInput(file + ": line " + std::to_string(line) + ": " + what);
@@ -62,6 +63,15 @@ std::string ReadJob(const nlohmann::json& object, TraceJob& job) {
   if (const auto* parent = Member(object, "parent"); parent && !parent->is_null()) {
     if (!ReadJsonString(parent, job.parent)) return "parent: expected a job id or null";
   }
+  if (const auto* run = Member(object, "run")) {
+    if (!ReadJsonNumber(run, job.run_s) || job.run_s <= 0 || job.run_s > 7 * 86400) {
+      return "run: expected a number of seconds between 0 and 604800";
+    }
+  }
+  if (const auto* worker = Member(object, "worker");
+      worker && !ReadJsonString(worker, job.worker)) {
+    return "worker: expected a worker's name";
+  }
   for (const auto& [key, flag] : {std::pair{"av1_source", &job.shape.av1_source},
                                   std::pair{"av1_output", &job.shape.av1_output}}) {
     const nlohmann::json* value = Member(object, key);
@@ -76,12 +86,7 @@ Result<Trace> ParseTrace(std::string_view text, const std::string& file) {
   Trace trace;
   std::unordered_set<std::string> ids;
   std::size_t line_number = 0;
-  while (!text.empty()) {
-    const std::size_t end = text.find('\n');
-    std::string_view line = text.substr(0, end);
-    text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
-    ++line_number;
-    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+  for (std::string_view line; NextJsonLine(text, line, line_number);) {
     const nlohmann::json object = ParseJson(line);
     if (object.is_discarded() || !object.is_object()) {
       return LineError(file, line_number, "expected one JSON object");
@@ -123,6 +128,8 @@ std::string TraceToJsonl(const Trace& trace) {
         job.parent.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(job.parent);
     if (job.shape.av1_source) line["av1_source"] = true;
     if (job.shape.av1_output) line["av1_output"] = true;
+    if (job.run_s > 0) line["run"] = job.run_s;
+    if (!job.worker.empty()) line["worker"] = job.worker;
     out += line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   }
   if (trace.horizon_s > 0) {

@@ -19,6 +19,12 @@ struct TraceJob {
   int priority = 100;  // PeerTube's: lower is handed out first
   JobShape shape;
   std::string parent;  // the id of an earlier line; empty for a root job
+  // How long the job really ran, where a record of a real run says so (a replay): the
+  // simulator then takes this rather than its speed model. 0: modelled.
+  double run_s = 0;
+  // The one worker that takes the job, where a record says which worker really ran it (a
+  // replay): PeerTube's accept race is then the real one. Empty: whichever free worker asks.
+  std::string worker;
 };
 
 struct Trace {

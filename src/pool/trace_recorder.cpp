@@ -89,12 +89,7 @@ Result<Trace> RecordTrace(std::string_view text, const RecordOptions& options,
     }
   } else {
     std::size_t line_number = 0;
-    while (!text.empty()) {
-      const std::size_t end = text.find('\n');
-      const std::string_view line = text.substr(0, end);
-      text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
-      ++line_number;
-      if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    for (std::string_view line; NextJsonLine(text, line, line_number);) {
       const nlohmann::json object = ParseJson(line);
       std::string what = object.is_object() ? Merge(object, seen) : "expected one JSON object";
       if (!what.empty()) {

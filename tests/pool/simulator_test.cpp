@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "pool/sim_report.h"
@@ -89,7 +91,7 @@ TEST(Simulator, ANightUnderOursCostsOnlyMinActive) {
 
 TEST(Simulator, TheQueueSignalLostForTenMinutesScalesNothingDown) {
   SimOptions options;
-  options.queue_outage = std::make_pair(1500.0, 600.0);
+  options.queue_outages = {{1500.0, 600.0}};
   const SimResult lost = Simulate(GenerateTrace(TraceShape::kBurst), ShippedWorkers(), options);
   const SimResult kept =
       Simulate(GenerateTrace(TraceShape::kBurst), ShippedWorkers(), SimOptions{});
@@ -176,6 +178,46 @@ TEST(Baselines, ArcAsksForPendingPlusRunningPlusMinRunners) {
   EXPECT_EQ(ArcDesired(3, 2, 10, ArcOptions{}), 6);
   EXPECT_EQ(ArcDesired(30, 2, 10, ArcOptions{}), 10);
   EXPECT_EQ(ArcDesired(0, 0, 10, ArcOptions{0}), 0);
+}
+
+}  // namespace
+}  // namespace mc::pool
+
+namespace mc::pool {
+namespace {
+
+// A replay's trace: each job pinned to the worker that really ran it, for as long as it ran;
+// the simulator starting as the service does, and asking the policy once a cycle.
+TEST(Simulator, AReplayedJobRunsOnItsWorkerForItsRealRunTime) {
+  Result<Trace> trace =
+      ParseTrace(R"({"id":"a","at":0,"resolution":720,"duration":8,"run":12.5,"worker":"w-2"})"
+                 "\n"
+                 R"({"id":"b","at":0,"resolution":720,"duration":8,"run":30,"worker":"w-2"})"
+                 "\n",
+                 "replay.jsonl");
+  ASSERT_TRUE(trace) << trace.error();
+  EXPECT_NE(TraceToJsonl(*trace).find(R"("run":12.5,"worker":"w-2")"), std::string::npos);
+  SimWorkerSpec spec;
+  spec.name = "w";
+  spec.concurrency = 1;
+  spec.startup_s = 0;
+  std::vector<SimWorkerSpec> workers = FleetOf(spec, 2);
+  workers[0].starts_available = true;
+  SimOptions options;
+  options.config.cycle = Seconds(3);
+  options.start_as_service = true;
+  options.keep_log = true;
+  options.step_s = 0.25;
+  const SimResult result = Simulate(*trace, workers, options);
+  EXPECT_EQ(result.completed, 2);
+  // One after the other on w-2, the only worker either may run on, once the policy enables it
+  // (w-1, admitting from the start, takes neither): busy for 12.5 s and then 30 s, to the step.
+  EXPECT_GE(result.makespan_s, 42.5) << ResultJson(result);
+  EXPECT_NEAR(result.busy_hours * 3600, 42.5, 0.5);
+  // The first cycle joins the workers, as the service's does, and asks for nothing more.
+  ASSERT_FALSE(result.actions.empty());
+  EXPECT_TRUE(std::all_of(result.actions.begin(), result.actions.end(),
+                          [](const TimedAction& a) { return std::fmod(a.t_s, 3.0) == 0; }));
 }
 
 }  // namespace

@@ -236,5 +236,47 @@ TEST(PoolService, AWorkerThatAdmitsJobsWhileHeldSpareIsDrainedBack) {
             fixture.log.end());
 }
 
+TEST(PoolService, AnUnservableClassIsReportedAndLoggedWhenItAppearsAndWhenItClears) {
+  Fixture fixture;
+  std::vector<std::string> unservable = {"statefulset av1: pod av1-0 cannot be placed"};
+  ServiceInputs inputs;
+  inputs.read_queue = [](double) -> Result<pool::QueueSignal> { return Pending(0, 0); };
+  inputs.read_status = [](const WorkerEndpoint&) -> Result<std::string> {
+    return Unavailable("no worker");
+  };
+  inputs.list_workers = []() -> Result<std::vector<WorkerEndpoint>> {
+    return std::vector<WorkerEndpoint>{};
+  };
+  inputs.unservable = [&] { return unservable; };
+  PoolService service({}, pool::Seconds(15), std::move(inputs), fixture.channel,
+                      [&](const std::string& line) { fixture.log.push_back(line); });
+  for (int cycle = 0; cycle < 3; ++cycle) service.Cycle(pool::At(1000 + 15 * cycle));
+  EXPECT_EQ(service.Report().unservable, unservable);
+  EXPECT_EQ(std::count(fixture.log.begin(), fixture.log.end(),
+                       "pool: unservable: statefulset av1: pod av1-0 cannot be placed"),
+            1);
+  unservable.clear();
+  service.Cycle(pool::At(1045));
+  service.Cycle(pool::At(1060));
+  EXPECT_TRUE(service.Report().unservable.empty());
+  EXPECT_EQ(std::count(fixture.log.begin(), fixture.log.end(),
+                       "pool: no longer unservable: statefulset av1: pod av1-0 cannot be placed"),
+            1);
+}
+
+TEST(PoolService, AWakeableWorkerThatAnswersNothingIsWokenUnderSustainedPressure) {
+  Fixture fixture;
+  // One worker, asleep: no document, but the inventory says it can be woken.
+  fixture.workers = {{.name = "a:gpu0", .url = "http://a", .wakeable = true}};
+  fixture.unreachable = {"a:gpu0"};
+  fixture.queue = Pending(10, 600);
+  pool::PoolConfig policy;
+  policy.hysteresis.min_active = 0;
+  policy.wake.sustain = pool::Seconds(30);
+  auto service = fixture.Make(policy);
+  for (int cycle = 0; cycle < 12; ++cycle) service->Cycle(pool::At(1000 + 15 * cycle));
+  EXPECT_EQ(fixture.Count(ActionKind::kWake), 1);
+}
+
 }  // namespace
 }  // namespace mc::pool_service

@@ -1,0 +1,84 @@
+#include "cli/pool_replay_command.h"
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "base/read_file.h"
+#include "pool/config_yaml.h"
+#include "pool_replay/comparison.h"
+#include "pool_replay/replay_inputs.h"
+#include "pool_replay/strict_replay.h"
+#include "pool_service/run_record.h"
+
+namespace mc {
+
+namespace {
+
+constexpr int kCannotRead = 2;
+
+int Fail(const std::string& message) {
+  std::cerr << "pool replay: " << message << "\n";
+  return kCannotRead;
+}
+
+int Strict(const pool_service::RunRecord& record, const pool::PoolConfig& policy, bool json) {
+  Result<pool_replay::StrictResult> result = pool_replay::StrictReplay(record, policy);
+  if (!result) return Fail(result.error());
+  if (json) {
+    nlohmann::json out{{"mode", "strict"},
+                       {"agree", result->agrees},
+                       {"cycles", result->cycles},
+                       {"actions", result->actions},
+                       {"reasons", result->reasons}};
+    if (!result->agrees) out["first_disagreement"] = result->first_disagreement;
+    std::cout << out.dump(2) << "\n";
+  } else {
+    std::cout << pool_replay::StrictTable(*result);
+  }
+  std::cout.flush();
+  return result->agrees ? 0 : 1;
+}
+
+}  // namespace
+
+int RunReplay(const ReplayOptions& options) {
+  Result<std::string> text = ReadFileText(options.record_file);
+  if (!text) return Fail(text.error());
+  Result<pool_service::RunRecord> record = pool_service::ParseRunRecord(*text, options.record_file);
+  if (!record) return Fail(record.error());
+  if (!options.config_file.empty()) {
+    Result<std::string> config_text = ReadFileText(options.config_file);
+    if (!config_text) return Fail(config_text.error());
+    Result<pool::PoolConfig> config = pool::ParsePoolConfig(*config_text, options.config_file);
+    if (!config) return Fail(config.error());
+    record->policy = std::move(*config);
+  }
+  if (options.strict) return Strict(*record, record->policy, options.json);
+
+  Result<pool_replay::ReplayInputs> inputs = pool_replay::DeriveInputs(*record);
+  if (!inputs) return Fail(options.record_file + ": " + inputs.error());
+  const pool::SimResult result = pool::Simulate(inputs->trace, inputs->workers, inputs->options);
+  if (options.reasons) {
+    for (const std::string& line : result.log) std::cerr << line << "\n";
+  }
+  const pool_replay::Comparison comparison =
+      pool_replay::Compare(pool_replay::RecordedEvents(*record),
+                           pool_replay::SimulatedEvents(result), record->policy.cycle.count());
+  if (options.json) {
+    nlohmann::json out = nlohmann::json::parse(pool_replay::ComparisonJson(comparison));
+    out["mode"] = "simulator";
+    out["notes"] = inputs->notes;
+    out["simulated"] = {{"jobs", result.jobs},
+                        {"completed", result.completed},
+                        {"retries", result.retries},
+                        {"makespan", result.makespan_s}};
+    std::cout << out.dump(2) << "\n";
+  } else {
+    for (const std::string& note : inputs->notes) std::cout << "note: " << note << "\n";
+    std::cout << pool_replay::ComparisonTable(comparison);
+  }
+  std::cout.flush();
+  return comparison.agrees ? 0 : 1;
+}
+
+}  // namespace mc
