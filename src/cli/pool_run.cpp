@@ -20,9 +20,10 @@
 #include "pool_kube/pool_module.h"
 #include "pool_service/command_channel.h"
 #include "pool_service/dry_run_channel.h"
+#include "pool_service/peertube_queue.h"
 #include "pool_service/pool_report.h"
 #include "pool_service/pool_service.h"
-#include "pool_service/queue_signal.h"
+#include "pool_service/run_recorder.h"
 #include "pool_service/service_config.h"
 #include "pool_service/worker_api_channel.h"
 
@@ -69,13 +70,8 @@ struct KubernetesSide {
   Result<std::vector<WorkerEndpoint>> Workers() {
     Result<std::vector<pool_kube::WorkerPod>> pods = pool->WorkerPods();
     if (!pods) return pods.failure();
-    unservable.clear();
+    unservable = pool_kube::UnservableLines(*pods, statefulset);
     std::vector<WorkerEndpoint> workers = pool_kube::ReachableEndpoints(*pods, endpoints);
-    for (const pool_kube::WorkerPod& pod : *pods) {
-      if (!pod.unschedulable.empty()) {
-        unservable.push_back(pod.name + " cannot be placed: " + pod.unschedulable);
-      }
-    }
     // The ordinals the StatefulSet has not grown to are the pool's COLD workers: they cannot
     // answer, and a wake (one more replica) brings the lowest of them up.
     for (int ordinal = 0; ordinal < max_replicas; ++ordinal) {
@@ -113,7 +109,7 @@ bool WaitForStop(const sigset_t& stop, pool::Duration wait) {
 
 }  // namespace
 
-int RunPool(const std::string& config_file) {
+int RunPool(const std::string& config_file, const std::string& record_file) {
   sigset_t stop;
   sigemptyset(&stop);
   sigaddset(&stop, SIGTERM);
@@ -168,23 +164,8 @@ int RunPool(const std::string& config_file) {
     channel = dry_run.get();
   }
 
-  inputs.read_queue = [&](double now_s) -> Result<pool::QueueSignal> {
-    Result<std::vector<peertube::PendingJob>> jobs =
-        session.PendingRunnerJobs(config.peertube.job_types);
-    if (!jobs) return jobs.failure();
-    return pool_service::QueueFromJobs(
-        *jobs,
-        [&](const std::string& uuid) -> std::optional<peertube::VideoFacts> {
-          Result<peertube::VideoFacts> facts = session.Video(uuid);
-          if (!facts) {
-            Log("pool: video " + uuid + " could not be read (its jobs take default shapes): " +
-                facts.error());
-            return std::nullopt;
-          }
-          return *facts;
-        },
-        now_s);
-  };
+  pool_service::PeerTubeQueue queue(session, config.peertube.job_types, Log);
+  inputs.read_queue = [&](double now_s) { return queue.Read(now_s); };
   inputs.requests_made = [&] { return static_cast<long>(session.requests_made()); };
   inputs.read_status = [](const WorkerEndpoint& worker) -> Result<std::string> {
     if (worker.url.empty()) return Unavailable(worker.name + ": no address yet");
@@ -193,6 +174,19 @@ int RunPool(const std::string& config_file) {
 
   pool_service::PoolService service(config.policy, config.peertube.poll, std::move(inputs),
                                     *channel, Log);
+  std::optional<pool_service::RunRecorder> recorder;
+  if (!record_file.empty()) {
+    Result<pool_service::RunRecorder> opened =
+        pool_service::RunRecorder::Open(record_file, config.policy, config.peertube.poll);
+    if (!opened) return Log("pool run: --record: " + opened.error()), 1;
+    recorder.emplace(std::move(*opened));
+    // A record that cannot be written is said once; the pool goes on without it.
+    service.SetRecord([&recorder, said = false](pool_service::CycleRecord cycle) mutable {
+      Result<void> written = recorder->Write(std::move(cycle));
+      if (!written && !said) Log("pool run: the record stops here: " + written.error());
+      said |= !written;
+    });
+  }
   http::Routes routes;
   routes["/status"] = [&] {
     return http::Response{200, "application/json", pool_service::ReportToJson(service.Report())};

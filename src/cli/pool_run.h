@@ -10,7 +10,7 @@ namespace mc {
 
 // RunPool runs until SIGTERM or SIGINT; 0 then, 1 when it could not start (the message says
 // why: the file, a credentials file, the listen address, the Kubernetes module).
-int RunPool(const std::string& config_file);
+int RunPool(const std::string& config_file, const std::string& record_file = "");
 
 // RunPoolStatus prints the report of the manager at `url` (http://127.0.0.1:9465) as a table
 // or, with `json`, as the manager wrote it.

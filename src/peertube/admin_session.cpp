@@ -86,8 +86,10 @@ Result<http::ClientResponse> AdminSession::Send(const std::string& target,
   http::Url url = server_;
   url.path_and_query = target;
   Result<http::ClientResponse> answer = options_.send(url, request);
+  // The wait counts from when the answer came, not from when the request left: a server that
+  // took seconds to say 429 still means the seconds it asked for, from then.
   if (answer && answer->status == 429)
-    blocked_until_ = now + RetryAfter(answer->Header("Retry-After"), options_.window);
+    blocked_until_ = Now() + RetryAfter(answer->Header("Retry-After"), options_.window);
   return answer;
 }
 

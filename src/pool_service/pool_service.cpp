@@ -84,12 +84,20 @@ std::vector<pool::WorkerStatus> PoolService::ReadWorkers() {
   }
   std::vector<pool::WorkerStatus> statuses;
   statuses.reserve(workers_.size());
+  read_.clear();
   for (const WorkerEndpoint& worker : workers_) {
     Result<std::string> text = inputs_.read_status(worker);
     Result<pool::WorkerStatus> status =
         text ? ParseWorkerStatus(*text, worker.name) : Result<pool::WorkerStatus>(text.failure());
+    if (record_) {
+      read_.push_back(RecordedWorker{worker.name, worker.wakeable, status ? *text : "",
+                                     status ? "" : status.error()});
+    }
     if (!status) {
+      // Whether it can be woken is the inventory's word, not the document's: a box asleep (or
+      // a StatefulSet's ordinal not grown to) answers nothing and is still wakeable.
       statuses.push_back(UnreadableWorker(worker.name));
+      statuses.back().wakeable = worker.wakeable;
       const std::string words = "status unreadable: " + status.error();
       if (last_reason_[worker.name] != words) log_("pool: " + worker.name + ": " + words);
       last_reason_[worker.name] = words;
@@ -150,6 +158,19 @@ void PoolService::LogNewReasons(const std::vector<pool::Reason>& reasons) {
   said_ = std::move(said);
 }
 
+void PoolService::LogUnservable(const std::vector<std::string>& lines) {
+  // Each is said when it appears and when it clears, not every cycle: the report holds it
+  // for as long as it lasts.
+  std::set<std::string> now(lines.begin(), lines.end());
+  for (const std::string& line : now) {
+    if (!unservable_said_.count(line)) log_("pool: unservable: " + line);
+  }
+  for (const std::string& line : unservable_said_) {
+    if (!now.count(line)) log_("pool: no longer unservable: " + line);
+  }
+  unservable_said_ = std::move(now);
+}
+
 void PoolService::Cycle(pool::TimePoint now) {
   pool::Signals signals;
   signals.workers = ReadWorkers();
@@ -169,6 +190,19 @@ void PoolService::Cycle(pool::TimePoint now) {
   for (const pool::Action& action : decision.actions) Queue(action);
   ApplyPending();
   UpdateReport(decision, signals, now);
+  if (record_) {
+    CycleRecord cycle;
+    cycle.t_s = SecondsSinceEpoch(now);
+    cycle.queue = std::move(signals.queue);
+    cycle.workers = std::move(read_);
+    cycle.actions = std::move(decision.actions);
+    cycle.reasons = std::move(decision.reasons);
+    cycle.pressure = decision.pressure;
+    cycle.capacity_slots = decision.capacity_slots;
+    cycle.demand = decision.demand;
+    record_(std::move(cycle));
+    read_.clear();
+  }
 }
 
 void PoolService::UpdateReport(const pool::Decision& decision, const pool::Signals& signals,
@@ -205,7 +239,10 @@ void PoolService::UpdateReport(const pool::Decision& decision, const pool::Signa
     row.last_reason = last_reason_[record.name];
     report.workers.push_back(std::move(row));
   }
-  if (inputs_.unservable) report.unservable = inputs_.unservable();
+  if (inputs_.unservable) {
+    report.unservable = inputs_.unservable();
+    LogUnservable(report.unservable);
+  }
   if (inputs_.requests_made) counters_.peertube_requests = inputs_.requests_made();
   report.counters = counters_;
   std::lock_guard lock(report_mutex_);

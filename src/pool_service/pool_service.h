@@ -27,6 +27,7 @@
 #include "pool_service/control_channel.h"
 #include "pool_service/logger.h"
 #include "pool_service/pool_report.h"
+#include "pool_service/run_record.h"
 #include "pool_service/worker_endpoint.h"
 
 namespace mc::pool_service {
@@ -56,6 +57,10 @@ class PoolService {
   // The report of the last cycle; any thread may ask.
   PoolReport Report() const;
 
+  // Record is given every cycle's inputs and decisions once the cycle's actions are queued
+  // (`pool run --record`); unset, nothing is kept of them.
+  void SetRecord(std::function<void(CycleRecord)> record) { record_ = std::move(record); }
+
  private:
   struct PendingAction {
     pool::Action action;
@@ -67,6 +72,7 @@ class PoolService {
   void Queue(const pool::Action& action);
   void ApplyPending();
   void LogNewReasons(const std::vector<pool::Reason>& reasons);
+  void LogUnservable(const std::vector<std::string>& lines);
   void UpdateReport(const pool::Decision& decision, const pool::Signals& signals,
                     pool::TimePoint now);
 
@@ -87,7 +93,10 @@ class PoolService {
   std::set<std::pair<std::string, std::string>> said_;  // reasons logged last cycle
   std::map<std::string, pool::ClassMask> classes_sent_;
   std::map<std::string, std::string> last_reason_;
+  std::set<std::string> unservable_said_;  // the unservable lines logged, until they clear
   PoolCounters counters_;
+  std::function<void(CycleRecord)> record_;
+  std::vector<RecordedWorker> read_;  // this cycle's documents, for the record
 
   mutable std::mutex report_mutex_;
   PoolReport report_;

@@ -11,6 +11,7 @@ pool::QueueSignal QueueFromJobs(const std::vector<peertube::PendingJob>& jobs,
   queue.pending.reserve(jobs.size());
   for (const peertube::PendingJob& job : jobs) {
     pool::PendingJob pending;
+    pending.id = job.uuid;
     pending.type = job.type;
     pending.age = pool::Seconds(std::max(0.0, now_s - job.created_at_s));
     const std::optional<peertube::VideoFacts> facts =

@@ -66,7 +66,14 @@ void JobBook::RecordAccepted(const peertube::AcceptedJob& job, WallClock::time_p
 
 void JobBook::RecordOutcome(const std::string& uuid, JobOutcome outcome, int server_status,
                             WallClock::time_point at) {
-  if (outcome == JobOutcome::kRunning || server_status >= 400) return;
+  if (outcome == JobOutcome::kRunning) return;
+  // A refused success leaves the job running: the runner reports an error for it next. A
+  // refused error or abort is the runner's last word on the job (the official runner gives it
+  // up and takes others), so the record closes as aborted: PeerTube hands the job out again
+  // once its stall timeout passes, and the slot must not stay taken for ever, as it would
+  // when the server was down for a restart while a job ended.
+  if (server_status >= 400 && outcome == JobOutcome::kSuccess) return;
+  if (server_status >= 400) outcome = JobOutcome::kAbort;
   std::lock_guard lock(mutex_);
   auto found = std::find_if(active_.begin(), active_.end(),
                             [&](const JobRecord& record) { return record.uuid == uuid; });

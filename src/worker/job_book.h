@@ -138,8 +138,9 @@ class JobBook {
 
   // RecordOutcome closes a job's record with its outcome and the server's status; a success
   // with no run that showed hardware evidence is counted as failed (hw_fallback_prevented).
-  // A status of 400 or above means the server refused the report: the job is still running
-  // as far as the book knows.
+  // A status of 400 or above means the server refused the report (or the gate could not
+  // reach it): a refused success leaves the job running, since the runner reports an error
+  // next; a refused error or abort closes it as aborted, since the runner lets the job go.
   void RecordOutcome(const std::string& uuid, JobOutcome outcome, int server_status,
                      WallClock::time_point at);
 

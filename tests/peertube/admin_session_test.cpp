@@ -296,6 +296,35 @@ TEST_F(AdminSessionTest, A429IsHonouredForItsRetryAfter) {
   EXPECT_EQ(session.requests_made(), sent + 1);
 }
 
+TEST_F(AdminSessionTest, A429sWaitCountsFromWhenTheAnswerCameNotWhenTheRequestLeft) {
+  // A server (or a proxy in front of it) that takes 4 s to say 429 with Retry-After: 5.
+  AdminSessionOptions options;
+  options.now = [this] { return now; };
+  options.send = [this](const http::Url& url, const http::ClientRequest& request) {
+    Result<http::ClientResponse> answer = server.Serve(url, request);
+    if (answer && answer->status == 429) Advance(4);
+    return answer;
+  };
+  AdminSession slow(*http::ParseUrl("http://127.0.0.1:9001"), AdminCredentials("root", kPassword),
+                    std::move(options));
+  ASSERT_TRUE(slow.Runners());
+  http::ClientResponse limited{.status = 429, .body = "Too many requests, please try again later."};
+  limited.headers.push_back({"Retry-After", "5"});
+  server.Queue("/api/v1/runners", limited);
+  ASSERT_FALSE(slow.Runners());
+  const std::uint64_t sent = slow.requests_made();
+  // 5 s after the request left, but only 1 s after the answer came: still inside the wait.
+  Advance(1);
+  Result<std::vector<RegisteredRunner>> waiting = slow.Runners();
+  ASSERT_FALSE(waiting);
+  EXPECT_EQ(waiting.error(),
+            "GET /api/v1/runners: not sent: the server answered 429 and asked to wait 4 s more");
+  EXPECT_EQ(slow.requests_made(), sent);
+  Advance(4);
+  EXPECT_TRUE(slow.Runners());
+  EXPECT_EQ(slow.requests_made(), sent + 1);
+}
+
 TEST_F(AdminSessionTest, A5xxOrATransportFailureIsUnavailableAndLeftToTheNextCycle) {
   AdminSession session = Session();
   ASSERT_TRUE(session.Runners());

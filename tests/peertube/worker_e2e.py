@@ -104,36 +104,47 @@ class PeerTube:
 class Worker:
     """One `worker run` on one stand-in GPU, as an operator starts it."""
 
-    def __init__(self, args, root, name, server, registration_file, fault_file, argv_log, extra=()):
+    def __init__(self, args, root, name, server, registration_file, fault_file, argv_log, extra=(),
+                 record=RECORD, host="127.0.0.1", listen_port=0, runner_name=None,
+                 control_token=None, env=None):
+        """`record` is the stand-in GPU; the status and control API listen on HOST:LISTEN_PORT
+        (the gate on HOST, at a free port); `runner_name` None is e2e:NAME, and "" leaves the
+        name to the environment `env` adds (PT_WORKER_RUNNER_NAME); `control_token` None is a
+        new one."""
         self.dir = os.path.join(root, name)
         os.makedirs(self.dir, exist_ok=True)
         self.state = os.path.join(self.dir, "state")
         self.log_path = os.path.join(self.dir, "worker.log")
-        self.control_token = uuid.uuid4().hex
+        self.control_token = control_token or uuid.uuid4().hex
         token_file = os.path.join(self.dir, "control-token")
         with open(token_file, "w") as f:
             f.write(self.control_token + "\n")
         os.chmod(token_file, 0o600)
-        env = dict(os.environ, MEDIA_CAP_BUILD=args.build, FAKENV_FAULT_FILE=fault_file,
+        env = dict(os.environ, **(env or {}), MEDIA_CAP_BUILD=args.build, FAKENV_FAULT_FILE=fault_file,
                    ARGV_LOG=argv_log, REAL_FFMPEG="/usr/bin/ffmpeg")
         env.pop("FAKENV_FAULT", None)
-        command = [os.path.join(REPO, "tests/fakenv/run-on"), RECORD, "--",
+        runner_name = "e2e:" + name if runner_name is None else runner_name
+        command = [os.path.join(REPO, "tests/fakenv/run-on"), record, "--",
                    os.path.join(args.build, "media-capabilities"), "worker", "run",
                    "--gpu", GPU, "--state-dir", self.state, "--url", server,
                    "--registration-token-file", registration_file,
                    "--runner", "node " + args.runner_js,
-                   "--gate-listen", "127.0.0.1:0", "--listen", "127.0.0.1:0",
+                   "--gate-listen", f"{host}:0", "--listen", f"{host}:{listen_port}",
                    "--control-token-file", token_file, "--ffmpeg",
                    os.path.join(REPO, "tests/peertube/record-argv"),
                    "--self-test-max-age", "3600", "--drain-timeout", "900",
-                   "--runner-name", "e2e:" + name,
+                   *(("--runner-name", runner_name) if runner_name else ()),
                    # The test machine's load is the test itself (PeerTube, PostgreSQL, the
                    # runner): the CPU is left out of the concurrency, the sessions bound it.
                    "--job-cpu-millicores", "0",
                    # The stand-in GPU runs scale_cuda's kernels on the CPU, inside ffmpeg, so
                    # a downscaling rendition spends CPU a real GPU would not: the plausibility
                    # gate is given room for it (a libx264 encode still spends all of it).
-                   "--plausible-cpu-pct", "60", *extra]
+                   "--plausible-cpu-pct", "60",
+                   # The stand-in decodes each stream of the self-test's decode matrix on the
+                   # CPU, some 8 s each when the machine is idle: 30 s for the three is too
+                   # close when PeerTube and a build share the two cores.
+                   "--step-deadline", "120", *extra]
         self.log = open(self.log_path, "w")
         self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, env=env,
                                         start_new_session=True)
@@ -438,6 +449,15 @@ class Kit:
             f.write(self.peertube.registration_token() + "\n")
         os.chmod(self.registration_file, 0o600)
         return self.peertube
+
+    def admin_credentials_file(self, root):
+        """The admin's username and password, one a line, in ROOT/peertube-admin (mode 0600),
+        as the pool manager reads them."""
+        path = os.path.join(root, "peertube-admin")
+        with open(path, "w") as f:
+            f.write(self.instance["PEERTUBE_ADMIN_USER"] + "\n" + self.instance["PEERTUBE_ADMIN_PASSWORD"] + "\n")
+        os.chmod(path, 0o600)
+        return path
 
     def restart_server(self):
         """Stops the PeerTube server alone (its database and Redis keep running) and starts it

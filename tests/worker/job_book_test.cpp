@@ -102,6 +102,20 @@ TEST(JobBook, CountsErrorsAsFailedAndAbortsApartAndIgnoresRefusedReports) {
   EXPECT_FALSE(book.HwEvidenceLastJob());
 }
 
+TEST(JobBook, AJobWhoseReportsTheServerNeverTookEndsAsAbortedAndFreesItsSlot) {
+  // The server down for a restart while a job ends: the gate answers the runner's success
+  // with a 502, then its error with a 502, and the runner gives the job up.
+  JobBook book;
+  book.RecordAccepted(Job(kA, peertube::kWebVideoJob, 720), kStart);
+  book.RecordOutcome(kA, JobOutcome::kSuccess, 502, kStart + seconds(5));
+  EXPECT_EQ(book.Counters().active, 1) << "the runner reports an error next";
+  book.RecordOutcome(kA, JobOutcome::kError, 502, kStart + seconds(5));
+  const JobCountersView counters = book.Counters();
+  EXPECT_EQ(counters.active, 0);
+  EXPECT_EQ(counters.aborted, 1);
+  EXPECT_EQ(counters.failed, 0) << "nothing says the GPU failed it";
+}
+
 TEST(JobBook, SaysTheNetworkDegradedWhenTransfersCollapseAndNotBefore) {
   JobBook book;
   const std::uint64_t bytes = 100 * 1000 * 1000 / 8;  // 100 Mbit
