@@ -6,14 +6,16 @@ SAN_BUILD  ?= build-sanitize
 FUZZ_BUILD ?= build-fuzz
 JOBS       ?= $(shell nproc)
 
-# The Debian packages the binary needs to build, which is all that `make run` installs.
+# The Debian packages the binary needs to build, which is all that `make run` installs. Mbed
+# TLS's headers give the HTTP client its TLS, which it opens with dlopen at the first https URL.
 PROBE_PACKAGES := g++ cmake ninja-build pkg-config \
 	libva-dev libva-drm2 libdrm-dev pci.ids \
 	nlohmann-json3-dev libyaml-cpp-dev libcli11-dev \
-	libffmpeg-nvenc-dev
+	libffmpeg-nvenc-dev libmbedtls-dev
 # Every Debian package the build, the tests and the benchmarks use. The kubelet plugin serves
 # gRPC over libnghttp2 with protobuf-lite (src/grpc_server); gRPC C++ is the plugin tests'
-# client alone.
+# client alone. libcurl's, OpenSSL's and GnuTLS's headers serve only bench/tls_client_floor,
+# which weighs the TLS libraries an API client could be built on; the API client is our own.
 PACKAGES := $(PROBE_PACKAGES) vainfo \
 	libpci-dev \
 	libcurl4-openssl-dev \
@@ -21,7 +23,8 @@ PACKAGES := $(PROBE_PACKAGES) vainfo \
 	libgtest-dev libgmock-dev libbenchmark-dev \
 	libnghttp2-dev libprotobuf-dev protobuf-compiler \
 	libgrpc++-dev protobuf-compiler-grpc \
-	python3-jsonschema python3-prometheus-client
+	python3-jsonschema python3-prometheus-client \
+	libssl-dev libgnutls28-dev openssl
 FUZZ_PACKAGES := clang libclang-rt-14-dev
 # What the real PeerTube server, its database and cache, and the official runner need for the
 # end-to-end tests (Node 20 comes with the machine, or the kit takes it from npm).
@@ -66,10 +69,14 @@ build: deps
 
 # run builds the binary alone: on a fresh build directory, configured with the probe's and the
 # doctor's faces only (no agent module, no worker or pool, no tests; src/cli/transcoding_faces.h);
-# on one that `make build` configured, the whole binary's targets.
+# on one that `make build` configured, the whole binary's targets. It builds as the full build
+# does (-O2) but without debugging information: writing it for the JSON templates costs about a
+# third of each file's compile time, and a first look at the probe needs no debugger. (Not -O3:
+# GCC 12 warns falsely in std::string at -O3, and warnings are errors.)
 run: probe-deps
 	[ -f $(BUILD)/build.ninja ] || \
-	  cmake -G Ninja -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMEDIA_CAP_PROBE_ONLY=ON
+	  cmake -G Ninja -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release \
+	    -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" -DMEDIA_CAP_PROBE_ONLY=ON
 	ninja -C $(BUILD) -j$(JOBS) media-capabilities
 	./$(BUILD)/media-capabilities probe
 
@@ -103,10 +110,15 @@ peertube:
 
 # test-peertube runs the worker in PeerTube's path end to end (tests/peertube/README.md): the
 # real server and runner, the worker on the stand-in NVIDIA GPU, Debian's ffmpeg; then the pool
-# manager over three such workers and a burst of uploads.
+# manager over three such workers and a burst of uploads; then the pool manager in Kubernetes
+# mode, on the real control plane of tests/cluster, which is built first as test-cluster builds
+# it (the binaries cached in ~/.cache/media-capabilities; 8 to 10 minutes the first time).
 test-peertube: build peertube
+	$(call install_missing,openssl)
+	tests/cluster/build-control-plane >/dev/null
 	python3 tests/peertube/worker_e2e.py --build $(BUILD) --kit $(PEERTUBE_KIT) --cache $(PEERTUBE_CACHE)
 	python3 tests/peertube/pool_e2e.py --build $(BUILD) --kit $(PEERTUBE_KIT) --cache $(PEERTUBE_CACHE)
+	python3 tests/peertube/pool_kube_e2e.py --build $(BUILD) --kit $(PEERTUBE_KIT) --cache $(PEERTUBE_CACHE)
 
 # test-cluster brings up the real upstream control plane (tests/cluster/README.md), runs its
 # smoke test, then checks deploy/ against it (tests/deploy/check-against-apiserver) and runs the
@@ -129,6 +141,7 @@ test-cluster: build
 bench: build
 	./$(BUILD)/bench/probe_vs_vainfo
 	bench/agent-bench $(BUILD)
+	./$(BUILD)/bench/tls_client_floor
 	./$(BUILD)/bench/pool_vs_autoscalers
 	./$(BUILD)/bench/worker_sampler_cost 20
 	./$(BUILD)/bench/worker_self_test_vs_bare $(BUILD)/media-capabilities \
@@ -136,6 +149,9 @@ bench: build
 	./$(BUILD)/bench/wrapper_startup 200
 	./$(BUILD)/bench/gate_round_trip
 	bench/worker-idle $(BUILD) 60
+	./$(BUILD)/bench/pool_api_requests
+	./$(BUILD)/bench/pool_first_promotion
+	bench/pool-idle $(BUILD) 60
 
 $(FUZZ_BUILD)/build.ninja: CMakeLists.txt | fuzz-deps
 	CC=clang CXX=clang++ cmake -G Ninja -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Debug -DMEDIA_CAP_FUZZ=ON
