@@ -68,7 +68,10 @@ NODES = ("gpu-node-a", "gpu-node-b")
 # on each pod's loopback address, out of the way of anything else on the machine.
 WORKER_PORT = 19464
 MAX_REPLICAS = 3
-UPLOADS, CLIP_SECONDS = 3, 6
+# The clips are long enough that the queue's pressure outlasts two wakes on a machine faster
+# than this one: with 6 s clips a quiet run here finished the burst with two pods, at the edge
+# of what the checks below ask (two workers woken and promoted one at a time).
+UPLOADS, CLIP_SECONDS = 3, 12
 # pool_e2e's short windows (a 3 s cycle, promotions 9 s apart, a demotion after 20 s of low
 # pressure and 15 s idle), with min_active 0, since an empty queue needs no worker, and the wake
 # rules with small numbers: one more replica once the pressure has held 6 s and no SPARE worker
