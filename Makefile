@@ -16,9 +16,10 @@ PROBE_PACKAGES := g++ cmake ninja-build pkg-config \
 # gRPC over libnghttp2 with protobuf-lite (src/grpc_server); gRPC C++ is the plugin tests'
 # client alone. libcurl's, OpenSSL's and GnuTLS's headers serve only bench/tls_client_floor,
 # which weighs the TLS libraries an API client could be built on; the API client is our own.
+# The curl command is a real client of the reverse proxy's tests.
 PACKAGES := $(PROBE_PACKAGES) vainfo \
 	libpci-dev \
-	libcurl4-openssl-dev \
+	libcurl4-openssl-dev curl \
 	ffmpeg libx264-dev libx265-dev libavcodec-dev libavutil-dev \
 	libgtest-dev libgmock-dev libbenchmark-dev \
 	libnghttp2-dev libprotobuf-dev protobuf-compiler \
