@@ -75,30 +75,10 @@ class LineReader {
     const Json* value = json_.Member(line, "", "t");
     if (!value || !json_.Number(*value, "t", 0, kMaxSeconds, cycle.t_s)) return false;
     if (!(value = json_.Member(line, "", "queue")) || !Queue(*value, cycle.queue)) return false;
-    if (!(value = json_.Member(line, "", "workers")) || !json_.Array(*value, "workers")) {
+    if (!Elements(line, "", "workers", &LineReader::Worker, cycle.workers) ||
+        !Elements(line, "", "actions", &LineReader::Action, cycle.actions) ||
+        !Elements(line, "", "reasons", &LineReader::ReasonOf, cycle.reasons)) {
       return false;
-    }
-    for (std::size_t i = 0; i < value->size(); ++i) {
-      cycle.workers.emplace_back();
-      if (!Worker((*value)[i], JsonReader::Element("workers", i), cycle.workers.back()))
-        return false;
-    }
-    if (!(value = json_.Member(line, "", "actions")) || !json_.Array(*value, "actions")) {
-      return false;
-    }
-    for (std::size_t i = 0; i < value->size(); ++i) {
-      cycle.actions.emplace_back();
-      if (!Action((*value)[i], JsonReader::Element("actions", i), cycle.actions.back()))
-        return false;
-    }
-    if (!(value = json_.Member(line, "", "reasons")) || !json_.Array(*value, "reasons")) {
-      return false;
-    }
-    for (std::size_t i = 0; i < value->size(); ++i) {
-      cycle.reasons.emplace_back();
-      if (!ReasonOf((*value)[i], JsonReader::Element("reasons", i), cycle.reasons.back())) {
-        return false;
-      }
     }
     std::int64_t number = 0;
     if (!(value = json_.Member(line, "", "pressure")) ||
@@ -123,6 +103,22 @@ class LineReader {
   }
 
  private:
+  // Elements reads the array `name` of `object`, which stands at `path`, each element into a
+  // new element of `out` by `read`, which names the element's place in its error.
+  template <typename T>
+  bool Elements(const Json& object, const std::string& path, const char* name,
+                bool (LineReader::*read)(const Json&, const std::string&, T&),
+                std::vector<T>& out) {
+    const std::string where = JsonReader::Child(path, name);
+    const Json* value = json_.Member(object, path, name);
+    if (!value || !json_.Array(*value, where)) return false;
+    for (std::size_t i = 0; i < value->size(); ++i) {
+      out.emplace_back();
+      if (!(this->*read)((*value)[i], JsonReader::Element(where, i), out.back())) return false;
+    }
+    return true;
+  }
+
   bool Queue(const Json& queue, pool::QueueSignal& out) {
     if (!json_.Object(queue, "queue")) return false;
     double age = 0;
@@ -133,16 +129,7 @@ class LineReader {
       return false;
     }
     out.data_age = pool::Seconds(age);
-    if (!(value = json_.Member(queue, "queue", "pending")) ||
-        !json_.Array(*value, "queue.pending")) {
-      return false;
-    }
-    for (std::size_t i = 0; i < value->size(); ++i) {
-      out.pending.emplace_back();
-      if (!Pending((*value)[i], JsonReader::Element("queue.pending", i), out.pending.back())) {
-        return false;
-      }
-    }
+    if (!Elements(queue, "queue", "pending", &LineReader::Pending, out.pending)) return false;
     if (!(value = json_.Member(queue, "queue", "completed_per_minute")) ||
         !json_.Object(*value, "queue.completed_per_minute")) {
       return false;
