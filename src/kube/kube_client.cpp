@@ -15,12 +15,12 @@
 #include <vector>
 
 #include "http/message_io.h"
+#include "http/streamed_body.h"
 #include "http/url.h"
 #include "kube/bearer_token.h"
 #include "kube/idle_connections.h"
 #include "kube/line_splitter.h"
 #include "kube/retry_after.h"
-#include "kube/streamed_body.h"
 
 namespace mc::kube {
 
@@ -319,7 +319,7 @@ Result<KubeClient::WatchEnd> KubeClient::Watch(
   if (!framing) return NoAnswer(what, where, framing.failure());
   end.status = answer.status;
 
-  StreamedBody body(*framing);
+  http::StreamedBody body(*framing);
   LineSplitter lines;
   std::string wire = reader.TakeBuffered();
   std::string piece;

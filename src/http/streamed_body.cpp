@@ -1,12 +1,12 @@
-#include "kube/streamed_body.h"
+#include "http/streamed_body.h"
 
 #include <algorithm>
 
-namespace mc::kube {
+namespace mc::http {
 
-using Kind = http::BodyFraming::Kind;
+using Kind = BodyFraming::Kind;
 
-StreamedBody::StreamedBody(const http::BodyFraming& framing)
+StreamedBody::StreamedBody(const BodyFraming& framing)
     : kind_(framing.kind), left_(framing.kind == Kind::kLength ? framing.length : 0) {}
 
 Result<void> StreamedBody::Feed(std::string_view wire, std::string& body) {
@@ -54,4 +54,4 @@ Result<void> StreamedBody::Closed() const {
   return Unavailable("the connection closed within the chunked body");
 }
 
-}  // namespace mc::kube
+}  // namespace mc::http

@@ -10,11 +10,11 @@
 #include "base/result.h"
 #include "http/message_head.h"
 
-namespace mc::kube {
+namespace mc::http {
 
 class StreamedBody {
  public:
-  explicit StreamedBody(const http::BodyFraming& framing);
+  explicit StreamedBody(const BodyFraming& framing);
 
   // Feed takes the next bytes read off the connection and appends the body's own (the
   // chunked coding taken off) to `body`. Bytes past the body's end are not the body's and
@@ -29,9 +29,9 @@ class StreamedBody {
   Result<void> Closed() const;
 
  private:
-  http::BodyFraming::Kind kind_;
+  BodyFraming::Kind kind_;
   std::uint64_t left_;
-  http::ChunkedDecoder chunked_;
+  ChunkedDecoder chunked_;
 };
 
-}  // namespace mc::kube
+}  // namespace mc::http
