@@ -168,9 +168,10 @@ class LineReader {
       field = pool::Seconds(seconds);
       return true;
     };
-    const Json* value = json_.Member(job, path, "id");
-    if (!value || !json_.String(*value, JsonReader::Child(path, "id"), out.id)) return false;
-    if (!json_.StringMember(job, path, "type", out.type)) return false;
+    if (!json_.StringMember(job, path, "id", out.id) ||
+        !json_.StringMember(job, path, "type", out.type)) {
+      return false;
+    }
     return integer("resolution", 1, kMaxHeight, out.shape.resolution) &&
            integer("source_resolution", 0, kMaxHeight, out.shape.source_resolution) &&
            integer("fps", 1, 1000, out.shape.fps) && duration("duration", 0, out.shape.duration) &&
@@ -180,11 +181,10 @@ class LineReader {
 
   bool Worker(const Json& worker, const std::string& path, RecordedWorker& out) {
     if (!json_.Object(worker, path)) return false;
-    const Json* value = json_.Member(worker, path, "name");
-    if (!value || !json_.String(*value, JsonReader::Child(path, "name"), out.name)) return false;
+    if (!json_.StringMember(worker, path, "name", out.name)) return false;
     if (out.name.empty()) return json_.Fail(JsonReader::Child(path, "name"), "expected a name");
-    if (!(value = json_.Member(worker, path, "wakeable")) ||
-        !json_.Bool(*value, JsonReader::Child(path, "wakeable"), out.wakeable)) {
+    const Json* value = json_.Member(worker, path, "wakeable");
+    if (!value || !json_.Bool(*value, JsonReader::Child(path, "wakeable"), out.wakeable)) {
       return false;
     }
     const Json* document = JsonReader::OptionalMember(worker, "document");
@@ -207,8 +207,7 @@ class LineReader {
   bool Action(const Json& action, const std::string& path, pool::Action& out) {
     if (!json_.Object(action, path)) return false;
     std::string text;
-    const Json* value = json_.Member(action, path, "kind");
-    if (!value || !json_.String(*value, JsonReader::Child(path, "kind"), text)) return false;
+    if (!json_.StringMember(action, path, "kind", text)) return false;
     const std::optional<pool::ActionKind> kind = ParseActionKind(text);
     if (!kind) return json_.Fail(JsonReader::Child(path, "kind"), "unknown action " + text);
     out.kind = *kind;
@@ -218,6 +217,7 @@ class LineReader {
     if (!reason) return json_.Fail(JsonReader::Child(path, "reason"), "unknown reason " + text);
     out.reason = *reason;
     std::int64_t number = 0;
+    const Json* value = nullptr;
     if (out.kind == pool::ActionKind::kEnable) {
       if (!(value = json_.Member(action, path, "concurrency")) ||
           !json_.Int(*value, JsonReader::Child(path, "concurrency"), 0, kMaxCount, number)) {
@@ -238,14 +238,12 @@ class LineReader {
   bool ReasonOf(const Json& reason, const std::string& path, pool::Reason& out) {
     if (!json_.Object(reason, path)) return false;
     std::string id;
-    const Json* value = json_.Member(reason, path, "reason");
-    if (!value || !json_.String(*value, JsonReader::Child(path, "reason"), id)) return false;
+    if (!json_.StringMember(reason, path, "reason", id)) return false;
     const std::optional<pool::ReasonCode> code = ParseReasonId(id);
     if (!code) return json_.Fail(JsonReader::Child(path, "reason"), "unknown reason " + id);
     out.code = *code;
     if (!json_.StringMember(reason, path, "worker", out.worker)) return false;
-    return (value = json_.Member(reason, path, "text")) &&
-           json_.String(*value, JsonReader::Child(path, "text"), out.text);
+    return json_.StringMember(reason, path, "text", out.text);
   }
 
   JsonReader json_;
