@@ -31,6 +31,7 @@ struct SimJob {
   double pending_since = 0;
   double wait_s = 0;
   int failures = 0;
+  std::size_t run = 0;  // which of its recorded runs is next, or under way
   int worker = -1;
   double end_s = 0;
   double encode_s = 0;
@@ -205,6 +206,10 @@ class Simulation {
   }
 
   void Arrive(double t) {
+    while (!returns_.empty() && returns_.begin()->first <= t) {
+      Pend(returns_.begin()->second, t);
+      returns_.erase(returns_.begin());
+    }
     while (next_arrival_ < arrivals_.size() && jobs_[arrivals_[next_arrival_]].spec->at_s <= t) {
       const int j = arrivals_[next_arrival_++];
       SimJob& job = jobs_[j];
@@ -239,6 +244,28 @@ class Simulation {
     Pend(j, t);
   }
 
+  // The run of a replayed job that is next or under way, as its record states it; null
+  // where the job's runs are modelled.
+  const TraceRun* RecordedRun(const SimJob& job) const {
+    return job.run < job.spec->runs.size() ? &job.spec->runs[job.run] : nullptr;
+  }
+
+  // A recorded run that really ended without completing the job is over: the job waits
+  // until PeerTube really had it pending again, and its next run is the next recorded one.
+  void RecordedRunEnded(int j, double t) {
+    SimJob& job = jobs_[j];
+    const double again = job.spec->runs[job.run].again_s;
+    ++job.run;
+    ++result_.retries;
+    job.worker = -1;
+    if (again <= t) {
+      Pend(j, t);
+    } else {
+      job.state = JobState::kWaiting;
+      returns_.insert({again, j});
+    }
+  }
+
   // One pass over the workers a step: their own timers, the jobs that finish, and the
   // worker-hours; one pass, since a day of a thousand workers is 86 million of them.
   void StepWorkers(double t) {
@@ -259,13 +286,17 @@ class Simulation {
     }
     const bool down = worker.FaultActive(FailureKind::kGpuUnavailable, t);
     if (down && !worker.was_down) {
-      // The GPU went away under its jobs: each errors, and PeerTube retries it.
-      for (int j : worker.running) {
+      // The GPU went away under its jobs: each errors, and PeerTube retries it. A replayed
+      // job's run ends as its record says instead, which may be after the GPU came back.
+      std::erase_if(worker.running, [&](int j) {
+        if (RecordedRun(jobs_[j])) return false;
         ++result_.retries;
         TakeOff(j, t, true);
+        return true;
+      });
+      if (worker.admission == Admission::kDraining && worker.running.empty()) {
+        worker.admission = Admission::kDrained;
       }
-      worker.running.clear();
-      if (worker.admission == Admission::kDraining) worker.admission = Admission::kDrained;
     }
     worker.was_down = down;
     if (t - worker.probe_at >= worker.spec->probe_every_s) Probe(worker, t);
@@ -287,7 +318,11 @@ class Simulation {
         continue;
       }
       worker.running.erase(worker.running.begin() + k);
-      Finished(worker, j, t);
+      if (job.run + 1 < job.spec->runs.size()) {
+        RecordedRunEnded(j, t);
+      } else {
+        Finished(worker, j, t);
+      }
     }
     if (worker.admission == Admission::kDraining && worker.running.empty()) {
       worker.admission = Admission::kDrained;
@@ -329,7 +364,7 @@ class Simulation {
   bool Takes(const SimWorker& worker, const SimJob& job) const {
     return PassesHardGates(job.need, worker.spec->capabilities) &&
            (worker.classes & Bit(job.need.job_class)) &&
-           (job.spec->worker.empty() || job.spec->worker == worker.spec->name);
+           (!RecordedRun(job) || RecordedRun(job)->worker == worker.spec->name);
   }
 
   bool Free(const SimWorker& worker, double t) const {
@@ -379,9 +414,12 @@ class Simulation {
     // Download of the source (about 5 Mb/s of video) and a fixed cost for the rest.
     const double transfer_s =
         2 + shape.duration.count() * 5 / std::max(1.0, worker.spec->download_mbps);
+    job.end_s = t + job.encode_s + transfer_s;
     // A replayed job runs as long as it really ran.
-    if (job.spec->run_s > 0) job.encode_s = job.spec->run_s;
-    job.end_s = t + (job.spec->run_s > 0 ? job.spec->run_s : job.encode_s + transfer_s);
+    if (const TraceRun* run = RecordedRun(job)) {
+      job.encode_s = run->run_s;
+      job.end_s = t + run->run_s;
+    }
     worker.running.push_back(j);
     if (options_.policy == PolicyKind::kArc) worker.arc_used = true;
   }
@@ -678,6 +716,7 @@ class Simulation {
   std::vector<SimWorker> workers_;
   std::unordered_map<std::string, int> worker_index_;
   std::set<std::pair<int, int>> pending_;  // (priority, job), PeerTube's hand-out order
+  std::set<std::pair<double, int>> returns_;  // (when, job): replayed jobs PeerTube hands out again
   std::vector<int> free_;
   int outstanding_ = 0;
   double last_arrival_ = 0;

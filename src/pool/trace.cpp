@@ -12,14 +12,35 @@ namespace {
 constexpr long long kMaxHeight = 8640;
 constexpr const char* kKeys[] = {
     "id",  "at",       "type",   "priority",   "resolution", "source_resolution",
-    "fps", "duration", "parent", "av1_source", "av1_output", "horizon",
-    "run", "worker"};
+    "fps", "duration", "parent", "av1_source", "av1_output", "horizon", "runs"};
+constexpr double kLongestRun = 7 * 86400;
 
 Error LineError(const std::string& file, std::size_t line, const std::string& what) {
   return InvalidInput(file + ": line " + std::to_string(line) + ": " + what);
 }
 
-// ReadLine fills `job` from one line's object, or says what is wrong with it.
+// ReadRun fills `run` from one element of a job's runs, or says what is wrong with it, from
+// the member on (".run: ...").
+std::string ReadRun(const nlohmann::json& object, TraceRun& run) {
+  if (!object.is_object()) return ": expected an object {worker, run, again}";
+  for (const auto& [key, value] : object.items()) {
+    if (key != "worker" && key != "run" && key != "again") return "." + key + ": unknown key";
+  }
+  if (!ReadJsonString(Member(object, "worker"), run.worker) || run.worker.empty()) {
+    return ".worker: expected a worker's name";
+  }
+  if (!ReadJsonNumber(Member(object, "run"), run.run_s) || run.run_s <= 0 ||
+      run.run_s > kLongestRun) {
+    return ".run: expected a number of seconds between 0 and 604800";
+  }
+  if (const auto* again = Member(object, "again");
+      again && (!ReadJsonNumber(again, run.again_s) || run.again_s < 0)) {
+    return ".again: expected a number of seconds of at least 0";
+  }
+  return "";
+}
+
+// ReadJob fills `job` from one line's object, or says what is wrong with it.
 std::string ReadJob(const nlohmann::json& object, TraceJob& job) {
   for (const auto& [key, value] : object.items()) {
     bool known = false;
@@ -55,7 +76,7 @@ std::string ReadJob(const nlohmann::json& object, TraceJob& job) {
   if (!integer("fps", 1, 1000, job.shape.fps)) return "fps: expected an integer between 1 and 1000";
   if (const auto* duration = Member(object, "duration")) {
     double seconds = 0;
-    if (!ReadJsonNumber(duration, seconds) || seconds <= 0 || seconds > 7 * 86400) {
+    if (!ReadJsonNumber(duration, seconds) || seconds <= 0 || seconds > kLongestRun) {
       return "duration: expected a number of seconds between 0 and 604800";
     }
     job.shape.duration = Seconds(seconds);
@@ -63,14 +84,13 @@ std::string ReadJob(const nlohmann::json& object, TraceJob& job) {
   if (const auto* parent = Member(object, "parent"); parent && !parent->is_null()) {
     if (!ReadJsonString(parent, job.parent)) return "parent: expected a job id or null";
   }
-  if (const auto* run = Member(object, "run")) {
-    if (!ReadJsonNumber(run, job.run_s) || job.run_s <= 0 || job.run_s > 7 * 86400) {
-      return "run: expected a number of seconds between 0 and 604800";
+  if (const auto* runs = Member(object, "runs")) {
+    if (!runs->is_array()) return "runs: expected an array of runs";
+    for (std::size_t k = 0; k < runs->size(); ++k) {
+      if (std::string what = ReadRun((*runs)[k], job.runs.emplace_back()); !what.empty()) {
+        return "runs[" + std::to_string(k) + "]" + what;
+      }
     }
-  }
-  if (const auto* worker = Member(object, "worker");
-      worker && !ReadJsonString(worker, job.worker)) {
-    return "worker: expected a worker's name";
   }
   for (const auto& [key, flag] : {std::pair{"av1_source", &job.shape.av1_source},
                                   std::pair{"av1_output", &job.shape.av1_output}}) {
@@ -128,8 +148,13 @@ std::string TraceToJsonl(const Trace& trace) {
         job.parent.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(job.parent);
     if (job.shape.av1_source) line["av1_source"] = true;
     if (job.shape.av1_output) line["av1_output"] = true;
-    if (job.run_s > 0) line["run"] = job.run_s;
-    if (!job.worker.empty()) line["worker"] = job.worker;
+    for (const TraceRun& run : job.runs) {
+      nlohmann::ordered_json element;
+      element["worker"] = run.worker;
+      element["run"] = run.run_s;
+      if (run.again_s > 0) element["again"] = run.again_s;
+      line["runs"].push_back(std::move(element));
+    }
     out += line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   }
   if (trace.horizon_s > 0) {

@@ -12,6 +12,15 @@
 
 namespace mc::pool {
 
+// One real run of a job, as a record states it. Every run but the last ended without
+// completing the job (an error, or an abort when the runner could not report to PeerTube);
+// `again_s` says when PeerTube had the job pending once more, 0 as soon as the run ended.
+struct TraceRun {
+  std::string worker;  // the worker that ran it
+  double run_s = 0;    // how long it ran
+  double again_s = 0;  // seconds from the trace's start
+};
+
 struct TraceJob {
   std::string id;
   double at_s = 0;  // created, in seconds from the trace's start
@@ -19,12 +28,10 @@ struct TraceJob {
   int priority = 100;  // PeerTube's: lower is handed out first
   JobShape shape;
   std::string parent;  // the id of an earlier line; empty for a root job
-  // How long the job really ran, where a record of a real run says so (a replay): the
-  // simulator then takes this rather than its speed model. 0: modelled.
-  double run_s = 0;
-  // The one worker that takes the job, where a record says which worker really ran it (a
-  // replay): PeerTube's accept race is then the real one. Empty: whichever free worker asks.
-  std::string worker;
+  // The job's real runs, in order, where a record of a real run states them (a replay): the
+  // simulator then plays each on its worker for its time rather than its own speed model and
+  // accept race. Empty: modelled.
+  std::vector<TraceRun> runs;
 };
 
 struct Trace {

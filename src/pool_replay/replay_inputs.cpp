@@ -39,20 +39,22 @@ struct WorkerHistory {
   std::vector<double> accepted_s;  // when it accepted each job its documents list
 };
 
-// A job as the worker that ran it lists it (recent_jobs): what it was, when the worker
-// accepted it, and how long its run took.
-struct RanJob {
+// One run of a job as the worker that ran it lists it (recent_jobs): what the job was, when
+// the worker accepted it, how long the run took and whether it completed the job.
+struct WorkerRun {
   std::string worker;
   std::string type;
   pool::JobShape shape;
   double accepted_s = 0;
   double run_s = 0;
+  bool completed = false;
 };
 
-// The worker's jobs as its documents list them: each one's successful run, and when the
-// worker accepted each job it took.
-void ReadJobs(const std::string& document, std::map<std::string, RanJob>& ran,
-              WorkerHistory& history) {
+// The ended runs the worker's document lists, each once however many documents list it
+// (keyed by job, then worker and acceptance); and when the worker accepted each job it took.
+using RunsByJob = std::map<std::string, std::map<std::pair<std::string, double>, WorkerRun>>;
+
+void ReadJobs(const std::string& document, RunsByJob& runs, WorkerHistory& history) {
   const Json json = Json::parse(document, nullptr, /*allow_exceptions=*/false);
   const auto jobs = json.is_object() ? json.find("recent_jobs") : json.end();
   if (!json.is_object() || jobs == json.end() || !jobs->is_array()) return;
@@ -72,14 +74,15 @@ void ReadJobs(const std::string& document, std::map<std::string, RanJob>& ran,
     }
     const auto outcome = job.find("outcome");
     const auto wall = job.find("wall_seconds");
-    if (outcome == job.end() || *outcome != "success" || wall == job.end() || !wall->is_number() ||
-        wall->get<double>() <= 0) {
+    if (outcome == job.end() || !outcome->is_string() || *outcome == "running" ||
+        wall == job.end() || !wall->is_number() || wall->get<double>() <= 0) {
       continue;
     }
-    RanJob& out = ran[uuid->get<std::string>()];
+    WorkerRun& out = runs[uuid->get<std::string>()][{history.name, *at}];
     out.worker = history.name;
     out.accepted_s = *at;
     out.run_s = wall->get<double>();
+    out.completed = *outcome == "success";
     if (const auto type = job.find("type"); type != job.end() && type->is_string()) {
       out.type = type->get<std::string>();
     }
@@ -96,6 +99,26 @@ void ReadJobs(const std::string& document, std::map<std::string, RanJob>& ran,
       out.shape.source_resolution = static_cast<int>(number(*source, "height", 0));
     }
   }
+}
+
+// A job's runs as the simulator plays them, from its runs in the order they were accepted: up
+// to the one that completed it. A run that did not is followed by the job pending again when the record
+// first saw it so after the run, or else when the next run was accepted: an error puts the job
+// back at once, an abort PeerTube never heard of only once its stall timeout passed.
+std::vector<pool::TraceRun> TraceRuns(const std::vector<WorkerRun>& runs,
+                                      const std::vector<double>& seen_s, double start_s) {
+  std::vector<pool::TraceRun> out;
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    const WorkerRun& run = runs[k];
+    out.push_back({run.worker, run.run_s, 0});
+    if (run.completed || k + 1 == runs.size()) break;
+    double again = runs[k + 1].accepted_s;
+    for (double seen : seen_s) {
+      if (seen > run.accepted_s && seen < again) again = seen;
+    }
+    out.back().again_s = std::max(again, run.accepted_s + run.run_s) - start_s;
+  }
+  return out;
 }
 
 // The spells of cycles in which `in_spell` holds, as [first, last] cycle indexes.
@@ -125,7 +148,7 @@ Result<ReplayInputs> DeriveInputs(const pool_service::RunRecord& record) {
 
   std::vector<WorkerHistory> histories;
   std::map<std::string, std::size_t> index;
-  std::map<std::string, RanJob> ran;
+  RunsByJob runs;
   for (std::size_t c = 0; c < cycles.size(); ++c) {
     for (const pool_service::RecordedWorker& worker : cycles[c].workers) {
       auto [at, added] = index.emplace(worker.name, histories.size());
@@ -146,7 +169,7 @@ Result<ReplayInputs> DeriveInputs(const pool_service::RunRecord& record) {
       history.states[c] = status->state;
       history.most_concurrency = std::max(history.most_concurrency, status->concurrency);
       if (!history.first) history.first = *status;
-      ReadJobs(worker.document, ran, history);
+      ReadJobs(worker.document, runs, history);
     }
   }
 
@@ -248,7 +271,19 @@ Result<ReplayInputs> DeriveInputs(const pool_service::RunRecord& record) {
                            " s");
   }
 
+  // Each job's runs as its workers' documents list them, in the order they were accepted.
+  const auto runs_of = [&](const std::string& id) {
+    std::vector<WorkerRun> listed;
+    if (const auto found = runs.find(id); found != runs.end()) {
+      for (const auto& [key, run] : found->second) listed.push_back(run);
+    }
+    std::sort(listed.begin(), listed.end(), [](const WorkerRun& a, const WorkerRun& b) {
+      return a.accepted_s < b.accepted_s;
+    });
+    return listed;
+  };
   int measured = 0;
+  int run_again = 0;
   std::set<std::string> listed;
   for (const pool_service::RecordedJob& job : record.jobs) {
     pool::TraceJob out;
@@ -258,28 +293,29 @@ Result<ReplayInputs> DeriveInputs(const pool_service::RunRecord& record) {
     out.shape = job.shape;
     // A job PeerTube made when its parent completed arrives when it really did: the replay
     // keeps the real queue's arrivals rather than the job graph's.
-    if (const auto run = ran.find(job.id); run != ran.end()) {
-      out.run_s = run->second.run_s;
-      out.worker = run->second.worker;
-      ++measured;
-    }
+    out.runs = TraceRuns(runs_of(job.id), job.seen_s, inputs.start_s);
+    measured += !out.runs.empty();
+    run_again += out.runs.size() > 1;
     listed.insert(job.id);
     inputs.trace.jobs.push_back(std::move(out));
   }
   // A job a runner accepted between two reads of the queue was never listed pending; its
-  // worker's documents still name it, and it arrives when it was accepted.
+  // worker's documents still name it, and it arrives when it was first accepted.
   int unlisted = 0;
-  for (const auto& [id, run] : ran) {
-    if (listed.count(id) || run.accepted_s < inputs.start_s) continue;
+  for (const auto& [id, keyed] : runs) {
+    if (listed.count(id)) continue;
+    const std::vector<WorkerRun> job_runs = runs_of(id);
+    const WorkerRun& first = job_runs.front();
+    if (first.accepted_s < inputs.start_s) continue;
     pool::TraceJob out;
     out.id = id;
-    out.at_s = run.accepted_s - inputs.start_s;
-    if (!run.type.empty()) out.type = run.type;
-    out.shape = run.shape;
-    out.run_s = run.run_s;
-    out.worker = run.worker;
+    out.at_s = first.accepted_s - inputs.start_s;
+    if (!first.type.empty()) out.type = first.type;
+    out.shape = first.shape;
+    out.runs = TraceRuns(job_runs, {}, inputs.start_s);
     ++measured;
     ++unlisted;
+    run_again += out.runs.size() > 1;
     inputs.trace.jobs.push_back(std::move(out));
   }
   std::stable_sort(
@@ -289,7 +325,8 @@ Result<ReplayInputs> DeriveInputs(const pool_service::RunRecord& record) {
   inputs.notes.push_back(
       std::to_string(inputs.trace.jobs.size()) + " jobs (" + std::to_string(unlisted) +
       " of them never listed pending, taken between two reads), " + std::to_string(measured) +
-      " with the run time and the worker their worker's documents state");
+      " with the runs their workers' documents state, " + std::to_string(run_again) +
+      " of them run more than once");
 
   inputs.options.policy = pool::PolicyKind::kOurs;
   inputs.options.config = record.policy;

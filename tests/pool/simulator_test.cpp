@@ -189,14 +189,15 @@ namespace {
 // A replay's trace: each job pinned to the worker that really ran it, for as long as it ran;
 // the simulator starting as the service does, and asking the policy once a cycle.
 TEST(Simulator, AReplayedJobRunsOnItsWorkerForItsRealRunTime) {
-  Result<Trace> trace =
-      ParseTrace(R"({"id":"a","at":0,"resolution":720,"duration":8,"run":12.5,"worker":"w-2"})"
-                 "\n"
-                 R"({"id":"b","at":0,"resolution":720,"duration":8,"run":30,"worker":"w-2"})"
-                 "\n",
-                 "replay.jsonl");
+  Result<Trace> trace = ParseTrace(
+      R"({"id":"a","at":0,"resolution":720,"duration":8,"runs":[{"worker":"w-2","run":12.5}]})"
+      "\n"
+      R"({"id":"b","at":0,"resolution":720,"duration":8,"runs":[{"worker":"w-2","run":30}]})"
+      "\n",
+      "replay.jsonl");
   ASSERT_TRUE(trace) << trace.error();
-  EXPECT_NE(TraceToJsonl(*trace).find(R"("run":12.5,"worker":"w-2")"), std::string::npos);
+  EXPECT_NE(TraceToJsonl(*trace).find(R"("runs":[{"worker":"w-2","run":12.5}])"),
+            std::string::npos);
   SimWorkerSpec spec;
   spec.name = "w";
   spec.concurrency = 1;
@@ -218,6 +219,64 @@ TEST(Simulator, AReplayedJobRunsOnItsWorkerForItsRealRunTime) {
   ASSERT_FALSE(result.actions.empty());
   EXPECT_TRUE(std::all_of(result.actions.begin(), result.actions.end(),
                           [](const TimedAction& a) { return std::fmod(a.t_s, 3.0) == 0; }));
+}
+
+// One worker admitting from the start, at one job at a time, for the replay tests below.
+std::vector<SimWorkerSpec> OneReplayWorker() {
+  SimWorkerSpec spec;
+  spec.name = "w";
+  spec.concurrency = 1;
+  spec.startup_s = 0;
+  spec.starts_available = true;
+  return {spec};
+}
+
+SimOptions ReplayOptions() {
+  SimOptions options;
+  options.config.cycle = Seconds(3);
+  options.start_as_service = true;
+  options.step_s = 0.25;
+  return options;
+}
+
+// A run aborted when PeerTube was away: PeerTube held the job as running until its stall
+// timeout and only then handed it out again. The replay keeps it off the queue meanwhile, so
+// that the simulated policy sees no waiting job the real one did not.
+TEST(Simulator, AReplayedJobThatRanTwiceWaitsUntilPeerTubeHandedItOutAgain) {
+  Result<Trace> trace = ParseTrace(
+      R"({"id":"a","at":0,"runs":[{"worker":"w","run":5,"again":40},{"worker":"w","run":6}]})"
+      "\n");
+  ASSERT_TRUE(trace) << trace.error();
+  const SimResult result = Simulate(*trace, OneReplayWorker(), ReplayOptions());
+  EXPECT_EQ(result.completed, 1);
+  EXPECT_EQ(result.retries, 1);
+  EXPECT_NEAR(result.makespan_s, 46, 0.5) << ResultJson(result);
+  EXPECT_NEAR(result.busy_hours * 3600, 11, 0.5);
+  // Nothing was pending between the end of the first run and the job's return.
+  for (const PressurePoint& point : result.pressure) {
+    if (point.t_s > 6 && point.t_s < 40) {
+      EXPECT_EQ(point.pending, 0) << point.t_s;
+    }
+  }
+}
+
+// The worker's GPU went away while a replayed job ran, and the record says the job still
+// completed on it: the simulated fault stops the worker taking more, not that run.
+TEST(Simulator, AReplayedRunOutlastsASimulatedGpuFaultAsItReallyDid) {
+  Result<Trace> trace =
+      ParseTrace(R"({"id":"a","at":0,"runs":[{"worker":"w","run":10}]})"
+                 "\n"
+                 R"({"id":"b","at":1,"runs":[{"worker":"w","run":2}]})"
+                 "\n");
+  ASSERT_TRUE(trace) << trace.error();
+  std::vector<SimWorkerSpec> workers = OneReplayWorker();
+  workers[0].concurrency = 2;
+  workers[0].failure = WorkerFailure{FailureKind::kGpuUnavailable, 0.5, 20};
+  const SimResult result = Simulate(*trace, workers, ReplayOptions());
+  EXPECT_EQ(result.retries, 0);
+  EXPECT_EQ(result.completed, 2);
+  // Each ran once, for its recorded time: a, then b once the GPU was back.
+  EXPECT_NEAR(result.busy_hours * 3600, 12, 0.5) << ResultJson(result);
 }
 
 }  // namespace

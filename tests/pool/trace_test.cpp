@@ -22,7 +22,8 @@ TEST(Trace, ReadsEveryMember) {
       "\"resolution\":1080,\"fps\":60,\"duration\":300,\"parent\":null}\n"
       "\n"
       "{\"id\":\"b\",\"at\":1.5,\"type\":\"vod-hls-transcoding\",\"resolution\":720,"
-      "\"source_resolution\":1080,\"parent\":\"a\",\"av1_source\":true}\n"
+      "\"source_resolution\":1080,\"parent\":\"a\",\"av1_source\":true,"
+      "\"runs\":[{\"worker\":\"g0\",\"run\":4.5,\"again\":170},{\"worker\":\"g1\",\"run\":6}]}\n"
       "{\"horizon\": 3600}\n");
   ASSERT_TRUE(trace) << trace.error();
   ASSERT_EQ(trace->jobs.size(), 2u);
@@ -31,6 +32,13 @@ TEST(Trace, ReadsEveryMember) {
   EXPECT_EQ(trace->jobs[0].shape.duration, Seconds(300));
   EXPECT_EQ(trace->jobs[1].parent, "a");
   EXPECT_TRUE(trace->jobs[1].shape.av1_source);
+  ASSERT_EQ(trace->jobs[1].runs.size(), 2u);
+  EXPECT_EQ(trace->jobs[1].runs[0].worker, "g0");
+  EXPECT_EQ(trace->jobs[1].runs[0].run_s, 4.5);
+  EXPECT_EQ(trace->jobs[1].runs[0].again_s, 170);
+  EXPECT_EQ(trace->jobs[1].runs[1].worker, "g1");
+  EXPECT_EQ(trace->jobs[1].runs[1].again_s, 0);
+  EXPECT_TRUE(trace->jobs[0].runs.empty());
   EXPECT_EQ(trace->horizon_s, 3600);
 }
 
@@ -54,6 +62,17 @@ TEST(Trace, AnErrorNamesTheLineAndTheMember) {
       {"[1]\n", "t.jsonl: line 1: expected one JSON object"},
       {"{\"id\":\"a\",\"at\":0,\"duration\":\"long\"}\n",
        "t.jsonl: line 1: duration: expected a number of seconds between 0 and 604800"},
+      {"{\"id\":\"a\",\"at\":0,\"runs\":{}}\n", "t.jsonl: line 1: runs: expected an array of runs"},
+      {"{\"id\":\"a\",\"at\":0,\"runs\":[{\"worker\":\"w\",\"run\":3},{\"worker\":\"w\",\"run\":0}]}\n",
+       "t.jsonl: line 1: runs[1].run: expected a number of seconds between 0 and 604800"},
+      {"{\"id\":\"a\",\"at\":0,\"runs\":[{\"run\":3}]}\n",
+       "t.jsonl: line 1: runs[0].worker: expected a worker's name"},
+      {"{\"id\":\"a\",\"at\":0,\"runs\":[{\"worker\":\"w\",\"run\":3,\"again\":-2}]}\n",
+       "t.jsonl: line 1: runs[0].again: expected a number of seconds of at least 0"},
+      {"{\"id\":\"a\",\"at\":0,\"runs\":[{\"worker\":\"w\",\"run\":3,\"at\":1}]}\n",
+       "t.jsonl: line 1: runs[0].at: unknown key"},
+      {"{\"id\":\"a\",\"at\":0,\"runs\":[7]}\n",
+       "t.jsonl: line 1: runs[0]: expected an object {worker, run, again}"},
   };
   for (const BadTrace& c : cases) {
     Result<Trace> trace = ParseTrace(c.text, "t.jsonl");

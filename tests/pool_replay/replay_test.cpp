@@ -1,7 +1,7 @@
-// The record of a real pool_e2e run (data/pool-e2e-record.jsonl: the real PeerTube, runners and
-// three workers on the stand-in GPU, a burst of three uploads) replayed: in the simulator, with
-// the same promotions and demotions in the same order, each within a cycle; and strictly, the
-// recorded cycles fed to the policy alone giving exactly the recorded decisions.
+// The records of real pool_e2e runs (data/: the real PeerTube, runners and three workers on the
+// stand-in GPU, a burst of three uploads; the second with PeerTube's faults) replayed: in the
+// simulator, with the same promotions and demotions in the same order, each within a cycle; and
+// strictly, the recorded cycles fed to the policy alone giving exactly the recorded decisions.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,8 +17,14 @@
 namespace mc::pool_replay {
 namespace {
 
-pool_service::RunRecord RealRecord() {
-  const std::string path = std::string(POOL_REPLAY_DATA_DIR) + "/pool-e2e-record.jsonl";
+// A burst whose workers failed: one stopped for a while, the other's GPU gone mid-job.
+constexpr const char* kWorkerFaults = "pool-e2e-record.jsonl";
+// A burst through PeerTube's faults as well: its admin API answering 429 and then 500, and the
+// server restarted while a runner's job was under way.
+constexpr const char* kPeerTubeFaults = "pool-e2e-peertube-faults-record.jsonl";
+
+pool_service::RunRecord RealRecord(const char* file = kWorkerFaults) {
+  const std::string path = std::string(POOL_REPLAY_DATA_DIR) + "/" + file;
   Result<std::string> text = ReadFileText(path);
   EXPECT_TRUE(text) << text.error();
   Result<pool_service::RunRecord> record = pool_service::ParseRunRecord(text ? *text : "", path);
@@ -61,7 +67,7 @@ TEST(Replay, TheSimulatorIsGivenTheRunsJobsWorkersAndFaults) {
   // Each runs as long as, and on the worker that, its worker's documents say.
   EXPECT_TRUE(
       std::all_of(inputs->trace.jobs.begin(), inputs->trace.jobs.end(),
-                  [](const pool::TraceJob& job) { return job.run_s > 0 && !job.worker.empty(); }));
+                  [](const pool::TraceJob& job) { return !job.runs.empty(); }));
   // The worker stopped for a while is unreadable for a spell; the one whose GPU failed has it
   // gone.
   int unreadable = 0, gpu = 0;
@@ -80,6 +86,35 @@ TEST(Replay, TheSimulatedRunMakesTheRealRunsPromotionsAndDemotionsEachWithinACyc
   const Comparison comparison = Replay(RealRecord());
   EXPECT_TRUE(comparison.agrees) << ComparisonTable(comparison);
   EXPECT_GE(comparison.rows.size(), 3u);
+}
+
+// The restart lost a runner's report of a job it was running: PeerTube held the job as
+// running until its stall timeout, then handed it out again. The replay plays both runs, and
+// keeps the job off the queue in between, as the real one was.
+TEST(Replay, AJobWhoseRunTheRestartLostRunsAgainOnlyWhenPeerTubeHandedItOutAgain) {
+  const pool_service::RunRecord record = RealRecord(kPeerTubeFaults);
+  Result<ReplayInputs> inputs = DeriveInputs(record);
+  ASSERT_TRUE(inputs) << inputs.error();
+  EXPECT_FALSE(inputs->options.queue_outages.empty());
+  const auto job = std::find_if(
+      inputs->trace.jobs.begin(), inputs->trace.jobs.end(),
+      [](const pool::TraceJob& j) { return j.id == "7c5e87d2-92b2-417c-8990-9b11414542af"; });
+  ASSERT_NE(job, inputs->trace.jobs.end());
+  ASSERT_EQ(job->runs.size(), 2u);
+  EXPECT_EQ(job->runs[0].worker, "e2e:gpu1");
+  // Aborted about 47 s in; listed pending again at the cycle of 169.2 s.
+  EXPECT_NEAR(job->runs[0].again_s, 169.2, 0.1);
+  EXPECT_EQ(job->runs[1].again_s, 0);
+}
+
+TEST(Replay, TheSimulatedRunThroughPeerTubesFaultsMakesTheRealRunsDecisions) {
+  const pool_service::RunRecord record = RealRecord(kPeerTubeFaults);
+  const Comparison comparison = Replay(record);
+  EXPECT_TRUE(comparison.agrees) << ComparisonTable(comparison);
+  EXPECT_GE(comparison.rows.size(), 2u);
+  Result<StrictResult> strict = StrictReplay(record, record.policy);
+  ASSERT_TRUE(strict) << strict.error();
+  EXPECT_TRUE(strict->agrees) << strict->first_disagreement;
 }
 
 TEST(Replay, AnotherPolicyReplayedAgainstTheRecordDisagrees) {
