@@ -1,6 +1,9 @@
 #include "pool/trace.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <iterator>
+#include <string_view>
 #include <unordered_set>
 
 #include "pool/json_values.h"
@@ -13,18 +16,30 @@ constexpr long long kMaxHeight = 8640;
 constexpr const char* kKeys[] = {
     "id",  "at",       "type",   "priority",   "resolution", "source_resolution",
     "fps", "duration", "parent", "av1_source", "av1_output", "horizon", "runs"};
+constexpr const char* kRunKeys[] = {"worker", "run", "again"};
 constexpr double kLongestRun = 7 * 86400;
 
 Error LineError(const std::string& file, std::size_t line, const std::string& what) {
   return InvalidInput(file + ": line " + std::to_string(line) + ": " + what);
 }
 
+// The first member of `object` that `keys` does not name; empty when there is none.
+template <std::size_t N>
+std::string UnknownKey(const nlohmann::json& object, const char* const (&keys)[N]) {
+  for (const auto& [key, value] : object.items()) {
+    if (std::find(std::begin(keys), std::end(keys), std::string_view(key)) == std::end(keys)) {
+      return key;
+    }
+  }
+  return "";
+}
+
 // ReadRun fills `run` from one element of a job's runs, or says what is wrong with it, from
 // the member on (".run: ...").
 std::string ReadRun(const nlohmann::json& object, TraceRun& run) {
   if (!object.is_object()) return ": expected an object {worker, run, again}";
-  for (const auto& [key, value] : object.items()) {
-    if (key != "worker" && key != "run" && key != "again") return "." + key + ": unknown key";
+  if (std::string key = UnknownKey(object, kRunKeys); !key.empty()) {
+    return "." + key + ": unknown key";
   }
   if (!ReadJsonString(Member(object, "worker"), run.worker) || run.worker.empty()) {
     return ".worker: expected a worker's name";
@@ -42,11 +57,7 @@ std::string ReadRun(const nlohmann::json& object, TraceRun& run) {
 
 // ReadJob fills `job` from one line's object, or says what is wrong with it.
 std::string ReadJob(const nlohmann::json& object, TraceJob& job) {
-  for (const auto& [key, value] : object.items()) {
-    bool known = false;
-    for (const char* name : kKeys) known = known || key == name;
-    if (!known) return key + ": unknown key";
-  }
+  if (std::string key = UnknownKey(object, kKeys); !key.empty()) return key + ": unknown key";
   if (!ReadJsonString(Member(object, "id"), job.id) || job.id.empty()) {
     return "id: expected a non-empty string";
   }

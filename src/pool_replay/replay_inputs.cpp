@@ -52,7 +52,8 @@ struct WorkerRun {
 
 // The ended runs the worker's document lists, each once however many documents list it
 // (keyed by job, then worker and acceptance); and when the worker accepted each job it took.
-using RunsByJob = std::map<std::string, std::map<std::pair<std::string, double>, WorkerRun>>;
+using RunsOfJob = std::map<std::pair<std::string, double>, WorkerRun>;
+using RunsByJob = std::map<std::string, RunsOfJob>;
 
 void ReadJobs(const std::string& document, RunsByJob& runs, WorkerHistory& history) {
   const Json json = Json::parse(document, nullptr, /*allow_exceptions=*/false);
@@ -99,6 +100,16 @@ void ReadJobs(const std::string& document, RunsByJob& runs, WorkerHistory& histo
       out.shape.source_resolution = static_cast<int>(number(*source, "height", 0));
     }
   }
+}
+
+// One job's runs of `RunsByJob`, in the order they were accepted.
+std::vector<WorkerRun> InAcceptanceOrder(const RunsOfJob& keyed) {
+  std::vector<WorkerRun> runs;
+  for (const auto& [key, run] : keyed) runs.push_back(run);
+  std::sort(runs.begin(), runs.end(), [](const WorkerRun& a, const WorkerRun& b) {
+    return a.accepted_s < b.accepted_s;
+  });
+  return runs;
 }
 
 // A job's runs as the simulator plays them, from its runs in the order they were accepted: up
@@ -271,17 +282,6 @@ Result<ReplayInputs> DeriveInputs(const pool_service::RunRecord& record) {
                            " s");
   }
 
-  // Each job's runs as its workers' documents list them, in the order they were accepted.
-  const auto runs_of = [&](const std::string& id) {
-    std::vector<WorkerRun> listed;
-    if (const auto found = runs.find(id); found != runs.end()) {
-      for (const auto& [key, run] : found->second) listed.push_back(run);
-    }
-    std::sort(listed.begin(), listed.end(), [](const WorkerRun& a, const WorkerRun& b) {
-      return a.accepted_s < b.accepted_s;
-    });
-    return listed;
-  };
   int measured = 0;
   int run_again = 0;
   std::set<std::string> listed;
@@ -293,7 +293,9 @@ Result<ReplayInputs> DeriveInputs(const pool_service::RunRecord& record) {
     out.shape = job.shape;
     // A job PeerTube made when its parent completed arrives when it really did: the replay
     // keeps the real queue's arrivals rather than the job graph's.
-    out.runs = TraceRuns(runs_of(job.id), job.seen_s, inputs.start_s);
+    if (const auto found = runs.find(job.id); found != runs.end()) {
+      out.runs = TraceRuns(InAcceptanceOrder(found->second), job.seen_s, inputs.start_s);
+    }
     measured += !out.runs.empty();
     run_again += out.runs.size() > 1;
     listed.insert(job.id);
@@ -304,7 +306,7 @@ Result<ReplayInputs> DeriveInputs(const pool_service::RunRecord& record) {
   int unlisted = 0;
   for (const auto& [id, keyed] : runs) {
     if (listed.count(id)) continue;
-    const std::vector<WorkerRun> job_runs = runs_of(id);
+    const std::vector<WorkerRun> job_runs = InAcceptanceOrder(keyed);
     const WorkerRun& first = job_runs.front();
     if (first.accepted_s < inputs.start_s) continue;
     pool::TraceJob out;
