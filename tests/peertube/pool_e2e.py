@@ -26,7 +26,7 @@ import urllib.request
 
 import worker_e2e
 from fault_proxy import FaultProxy
-from worker_e2e import COMPLETED, REPO, Failure, PeerTube, Worker, check, make_clip, wait_for
+from worker_e2e import COMPLETING, REPO, Failure, Worker, check, make_clip, wait_for
 
 WORKERS = ("gpu0", "gpu1", "gpu2")
 # Short windows, so that a burst of a few minutes shows every rule; the rules are the
@@ -203,19 +203,8 @@ def case_burst(args, peertube, workers, pool, root, argv_log, faults=None):
     if faults:
         faults(videos)
 
-    def completed():
-        jobs = [j for v in videos for j in peertube.jobs(v)]
-        return jobs if jobs and all(j["state"]["id"] == COMPLETED for j in jobs) else None
-
-    deadline = time.time() + 900
-    jobs = None
-    while time.time() < deadline:
-        jobs = completed()
-        if jobs:
-            break
-        time.sleep(2)
+    jobs = wait_burst_done(peertube, videos, workers)
     watching.set()
-    check(jobs is not None, f"every job of the burst completed: {len(jobs or [])}")
     if first_promotion:
         print(f"  figure: the first promotion came {first_promotion[0] - burst_at:.1f} s after the "
               f"burst began; the policy's minimum is {UP_WINDOWS} windows of {UP_WINDOW_S} s = "
@@ -323,11 +312,47 @@ def replay_the_record(pool):
 # cycle reads it twice), and all of them together are well inside a burst.
 FAULT_429_S, FAULT_500_S = 10, 12
 HELD_JOB_STATES = (worker_e2e.PENDING, worker_e2e.PROCESSING, worker_e2e.WAITING)
-# PeerTube's RunnerJobState.COMPLETING (packages/models, runner-job-state.model.ts).
-COMPLETING = 9
 
 
-def peertube_faults(kit, peertube, pool, proxy, videos):
+# A burst whose jobs stop moving for longer than PeerTube's stall timeout (two minutes, then
+# a watchdog pass every 30 s) will not end: the wait stops there rather than at its limit.
+STILL_S, BURST_LIMIT_S = 300, 900
+
+
+def wait_burst_done(peertube, videos, workers):
+    """Waits until every job of the burst is done (worker_e2e.JobsDone); fails naming each job
+    still open once none has moved for STILL_S."""
+    done = worker_e2e.JobsDone(peertube, videos, worker_e2e.documents_of(*workers))
+    moved_at, last = time.time(), None
+    started = moved_at
+    while True:
+        jobs = done()
+        now = time.time()
+        if jobs:
+            check(True, "every job of the burst completed: " + done.said())
+            return jobs
+        states = sorted((j["uuid"], j["state"]["id"]) for j in done.jobs)
+        if states != last:
+            moved_at, last = now, states
+        if now - moved_at > STILL_S or now - started > BURST_LIMIT_S:
+            raise Failure(f"the burst's jobs did not all complete; after {now - started:.0f} s, "
+                          f"{now - moved_at:.0f} s without a change, these are open:\n"
+                          + done.open_jobs())
+        time.sleep(2)
+
+
+def workers_runs(workers):
+    """Each worker's jobs, ffmpeg runs and refusals as its log says them."""
+    said = []
+    for worker in workers:
+        with open(worker.log_path) as f:
+            lines = [line.rstrip() for line in f if re.search(
+                r"worker: ffmpeg of|no hardware evidence|refused|the GPU failed|gate: (accepted job|job )", line)]
+        said.append(f"--- {worker.name}: its runs ---\n" + "\n".join(lines[-30:]))
+    return "\n".join(said)
+
+
+def peertube_faults(kit, peertube, pool, proxy, workers, videos):
     print("  faults: PeerTube answers 429, then 500, then restarts while the burst's jobs wait",
           flush=True)
     before = pool.report()["counters"]
@@ -357,11 +382,20 @@ def peertube_faults(kit, peertube, pool, proxy, videos):
     # PeerTube 7.2.1 marks a job Completing, then moves its files in memory and only then marks
     # it Completed; nothing resumes a Completing job after a restart, so a restart in between
     # leaves it Completing for good, and the burst never completes (PeerTube's own loss, not
-    # the pool's: the runner's success was accepted). So the server is stopped at a moment
-    # when no job is Completing, the stop sent the moment a list says so.
-    wait_for("a moment when no job of PeerTube's is Completing", lambda: not peertube.call(
-        "GET", f"/api/v1/runners/jobs?count=100&stateOneOf={COMPLETING}")["data"], 60, 0.05)
-    kit.restart_server()
+    # the pool's). So no job may end while the server stops: the runners are held (SIGSTOP;
+    # their ffmpeg runs on), the server is stopped once no job is Completing, and the runners
+    # are let go once it is back. A success a runner had under way meets the stopped server
+    # and is given up, which PeerTube's stall timeout mends.
+    runners = [runner_pid(w) for w in workers]
+    for pid in runners:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        wait_for("a moment when no job of PeerTube's is Completing", lambda: not peertube.call(
+            "GET", f"/api/v1/runners/jobs?count=100&stateOneOf={COMPLETING}")["data"], 60, 0.2)
+        kit.restart_server()
+    finally:
+        for pid in runners:
+            os.kill(pid, signal.SIGCONT)
     # The log from the first failed read to the server's return: the policy had no list to
     # trust for most of it, and the few good reads between the faults are too short for any
     # window, so it may neither promote on pressure nor demote.
@@ -426,6 +460,15 @@ def worker_pid(worker):
     return int(out[0])
 
 
+def runner_pid(worker):
+    """The worker's official runner: its child, in a session of its own."""
+    out = subprocess.run(["pgrep", "-P", str(worker_pid(worker)), "-f", "peertube-runner"],
+                         capture_output=True, text=True).stdout.split()
+    if not out:
+        raise Failure(f"{worker.name}: its runner is gone")
+    return int(out[0])
+
+
 def main():
     args = worker_e2e.parse_arguments()
     worker_e2e.ARGS = args
@@ -435,17 +478,14 @@ def main():
     try:
         peertube = kit.connect(root)
         instance = kit.instance
-        credentials_file = os.path.join(root, "peertube-admin")
-        with open(credentials_file, "w") as f:
-            f.write(instance["PEERTUBE_ADMIN_USER"] + "\n" + instance["PEERTUBE_ADMIN_PASSWORD"] + "\n")
-        os.chmod(credentials_file, 0o600)
+        credentials_file = kit.admin_credentials_file(root)
         argv_log = os.path.join(root, "argv.log")
         workers = start_workers(args, root, peertube, kit.registration_file, argv_log)
         # The manager reaches PeerTube through the fault proxy, which forwards everything
         # until the burst opens its fault windows.
         proxy = FaultProxy(peertube.url)
         pool = Pool(args, root, proxy.url, credentials_file, workers)
-        faults = lambda videos: peertube_faults(kit, peertube, pool, proxy, videos)
+        faults = lambda videos: peertube_faults(kit, peertube, pool, proxy, workers, videos)
         case_burst(args, peertube, workers, pool, root, argv_log, faults)
         check(instance["PEERTUBE_ADMIN_PASSWORD"] not in pool.text(), "the admin's password is in no log line")
     except (Failure, urllib.error.URLError, subprocess.CalledProcessError, KeyError, StopIteration) as error:
@@ -458,7 +498,9 @@ def main():
         for worker in workers:
             worker.stop()
         kit.stop()
-    return worker_e2e.finish(failed, root, "pool", pool.tail if pool else None)
+    # A failure's report: the manager's log, then what each worker's runs showed.
+    report = (lambda: pool.tail() + "\n" + workers_runs(workers)) if pool else None
+    return worker_e2e.finish(failed, root, "pool", report)
 
 
 if __name__ == "__main__":

@@ -58,7 +58,7 @@ import urllib.request
 
 import pool_e2e
 import worker_e2e
-from worker_e2e import COMPLETED, RECORD, REPO, Failure, Worker, check, make_clip, wait_for
+from worker_e2e import RECORD, REPO, Failure, Worker, check, make_clip, wait_for
 
 NAMESPACE = "peertube-workers"
 WORKERS = "peertube-worker"
@@ -416,6 +416,12 @@ class Kubelet:
             entry.error = str(error)
             self.errors.append(f"{entry.name}: {error}")
 
+    def documents(self):
+        """The status documents of the workers that answer now, and the last of those stopped."""
+        found = [entry.last_status if entry.stopped else self.answers(entry)
+                 for entry in list(self.pods.values()) if entry.worker]
+        return [document for document in found if document]
+
     def answers(self, entry):
         try:
             return entry.worker.status()
@@ -528,12 +534,8 @@ def case_burst(args, cluster, kubelet, peertube, pool, av1_pool, root, argv_log,
     wait_for("a worker pod to be Ready", lambda: any(p.ready for p in kubelet.pods.values()), 300, 0.5)
     ready_at = time.time()
 
-    def completed():
-        # One list for all the uploads: the test's own reads stay well inside PeerTube's limit.
-        listed = peertube.call("GET", "/api/v1/runners/jobs?count=100&sort=createdAt")["data"]
-        jobs = [j for j in listed if (j.get("privatePayload") or {}).get("videoUUID") in videos]
-        return jobs if jobs and all(j["state"]["id"] == COMPLETED for j in jobs) else None
-
+    # One list for all the uploads: the test's own reads stay well inside PeerTube's limit.
+    completed = worker_e2e.JobsDone(peertube, videos, kubelet.documents)
     most_pods = 0
     deadline = time.time() + 600
     jobs = None
@@ -545,7 +547,8 @@ def case_burst(args, cluster, kubelet, peertube, pool, av1_pool, root, argv_log,
         time.sleep(2)
     done_at = time.time()
     check(not kubelet.errors, f"the kubelet started every pod's worker: {kubelet.errors}")
-    check(jobs is not None, f"every job of the burst completed: {len(jobs or [])}")
+    check(jobs is not None, "every job of the burst completed: " + completed.said()
+          + ("" if jobs else "; open:\n" + completed.open_jobs()))
     check(len(jobs) == 8 * UPLOADS, f"{UPLOADS} uploads made {len(jobs)} jobs")
     check(all(j.get("failures", 0) == 0 for j in jobs), "no job failed or was given back to the queue")
 

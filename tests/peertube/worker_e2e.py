@@ -211,9 +211,82 @@ def make_clip(path, seconds, size="1280x720"):
                    check=True)
 
 
-def all_completed(peertube, video):
-    jobs = peertube.jobs(video)
-    return jobs if jobs and all(j["state"]["id"] == COMPLETED for j in jobs) else None
+# PeerTube's RunnerJobState.COMPLETING (packages/models, runner-job-state.model.ts), and the
+# states' names for a failure's words.
+COMPLETING = 9
+STATE_NAMES = {PENDING: "Pending", PROCESSING: "Processing", COMPLETED: "Completed",
+               ERRORED: "Errored", WAITING: "Waiting for parent", COMPLETING: "Completing"}
+# PeerTube 7.2.1 can leave a job Completing for good on its own: when two jobs of one video
+# finish together, the save that ends one fails to serialize and is not retried, though the
+# server took the result and answered the runner's success 204. Such a job is done as far as
+# the worker goes; it is told from a job the worker lost by the worker's record of that 204
+# (its status document's recent_jobs), and by lasting: a job is Completing for half a second
+# when nothing goes wrong.
+STUCK_COMPLETING_S = 60
+
+
+class JobsDone:
+    """For wait_for: the jobs of VIDEOS once each is Completed, or Completing for good after
+    its worker saw PeerTube take its success; None before. DOCUMENTS gives the status documents
+    of the workers that answer now; what they said of a success is kept, so that a worker gone
+    since still counts."""
+
+    def __init__(self, peertube, videos, documents):
+        self.peertube, self.videos, self.documents = peertube, set(videos), documents
+        self.completing_since = {}
+        self.taken = set()
+        self.jobs, self.open = [], []
+
+    def __call__(self):
+        listed = self.peertube.call("GET", "/api/v1/runners/jobs?count=100&sort=createdAt")["data"]
+        self.jobs = [j for j in listed if (j.get("privatePayload") or {}).get("videoUUID") in self.videos]
+        now = time.time()
+        completing = [j["uuid"] for j in self.jobs if j["state"]["id"] == COMPLETING]
+        for uuid_ in completing:
+            self.completing_since.setdefault(uuid_, now)
+        if completing:
+            for document in self.documents():
+                self.taken |= {j["uuid"] for j in document.get("recent_jobs", [])
+                               if j.get("outcome") == "success" and 200 <= (j.get("server_status") or 0) < 300}
+        done = {u for u in completing if now - self.completing_since[u] >= STUCK_COMPLETING_S and u in self.taken}
+        self.open = [j for j in self.jobs if j["state"]["id"] != COMPLETED and j["uuid"] not in done]
+        return self.jobs if self.jobs and not self.open else None
+
+    def said(self):
+        """The check's words: how many jobs completed, and which PeerTube left Completing."""
+        left = [j["uuid"][:8] for j in self.jobs if j["state"]["id"] == COMPLETING]
+        return f"{len(self.jobs)} jobs completed" + (
+            f", {len(left)} of them left Completing by PeerTube after it took their success "
+            f"({', '.join(left)})" if left else "")
+
+    def open_jobs(self):
+        """Each job not done yet, in a line of its own."""
+        return "\n".join(describe_job(j) for j in self.open)
+
+
+def describe_job(job):
+    runner = (job.get("runner") or {}).get("name", "no runner")
+    return (f"  {job['uuid'][:8]} {job['type']} {STATE_NAMES.get(job['state']['id'], job['state'])} "
+            f"on {runner}, {job.get('failures', 0)} failures, updated {job.get('updatedAt')}"
+            + (f", error: {job['error']}" if job.get("error") else ""))
+
+
+def documents_of(*workers):
+    """A function giving the status documents of those of WORKERS that answer now."""
+    def read():
+        found = []
+        for worker in workers:
+            try:
+                found.append(worker.status())
+            except (OSError, ValueError):
+                pass  # A worker stopped or stopped on purpose says nothing.
+        return found
+    return read
+
+
+def upload_done(peertube, video, *workers):
+    """A wait's predicate for one upload's jobs, ended on WORKERS."""
+    return JobsDone(peertube, [video], documents_of(*workers))
 
 
 def job_argv_lines(argv_log):
@@ -229,7 +302,7 @@ def case_upload(peertube, worker, root, argv_log):
     clip = os.path.join(root, "upload.mp4")
     make_clip(clip, 5)
     video = peertube.upload(clip, "e2e-upload")
-    jobs = wait_for("every job of the upload to complete", lambda: all_completed(peertube, video), 420, 1)
+    jobs = wait_for("every job of the upload to complete", upload_done(peertube, video, worker), 420, 1)
     check(len(jobs) == 8, f"the upload made 8 jobs (web video and HLS at 720, 480, 360, 240): {len(jobs)}")
     check(all(j["runner"]["name"] == "e2e:gpu0" for j in jobs), "every job ran on the worker's runner")
     info = wait_for("the video to be published", lambda: (v := peertube.video(video))["state"]["id"] == 1 and v, 60)
@@ -323,7 +396,7 @@ def case_gpu_fails(peertube, worker, root, argv_log, fault_file):
         f.write("")
     answer = worker.cli("enable")
     check(answer.returncode == 0, f"worker enable: {answer.stdout.strip()} {answer.stderr.strip()}")
-    wait_for("every job to complete after the GPU is mended", lambda: all_completed(peertube, video), 420, 1)
+    wait_for("every job to complete after the GPU is mended", upload_done(peertube, video, worker), 420, 1)
     check(True, "the failed job completed once the GPU worked again")
 
 
@@ -347,7 +420,7 @@ def case_runner_killed(peertube, worker, root, argv_log):
           "the session slot is free")
     new_pid = wait_for("the runner to be back", lambda: (p := worker.runner_pid()) and p != pid and p, 30)
     check(new_pid != pid, f"the runner is back (pid {new_pid})")
-    wait_for("every job to complete after the stall timeout", lambda: all_completed(peertube, video), 600, 2)
+    wait_for("every job to complete after the stall timeout", upload_done(peertube, video, worker), 600, 2)
     check(True, "the killed job completed after PeerTube's stall timeout")
 
 
@@ -361,7 +434,7 @@ def case_server_restarted(kit, peertube, worker, root, argv_log):
         ["pgrep", "-f", "h264_nvenc.*transcoding"], capture_output=True).returncode == 0, 180, 0.3)
     kit.restart_server()
     check(True, "the PeerTube server stopped mid-job and started again")
-    wait_for("every job to complete after the restart", lambda: all_completed(peertube, video), 600, 2)
+    wait_for("every job to complete after the restart", upload_done(peertube, video, worker), 600, 2)
     check(True, "every job of the upload completed after the restart")
     lines = job_argv_lines(argv_log)
     check(not any("libx264" in line for line in lines), "no job's ffmpeg ran libx264")
@@ -383,7 +456,8 @@ def case_two_workers(args, peertube, worker, root, registration_file, fault_file
         clip = os.path.join(root, "two.mp4")
         make_clip(clip, 10)
         video = peertube.upload(clip, "e2e-two")
-        most, busy = 0, False
+        most, busy, jobs = 0, False, None
+        done = upload_done(peertube, video, worker, second)
         deadline = time.time() + 420
         while time.time() < deadline:
             ffmpegs = subprocess.run(["pgrep", "-f", "h264_nvenc.*" + second.dir], capture_output=True,
@@ -391,11 +465,11 @@ def case_two_workers(args, peertube, worker, root, registration_file, fault_file
             most = max(most, len(ffmpegs))
             if ffmpegs and second.status()["state"] == "BUSY":
                 busy = True
-            if all_completed(peertube, video):
+            jobs = done()
+            if jobs:
                 break
             time.sleep(0.3)
-        jobs = all_completed(peertube, video)
-        check(jobs is not None, "every job of the upload completed")
+        check(jobs is not None, "every job of the upload completed: " + done.said())
         names = {j["runner"]["name"] for j in jobs}
         check(names == {"e2e:gpu0", "e2e:gpu1"}, f"both workers' runners took jobs: {sorted(names)}")
         check(most == 1, f"the capped worker never ran more than one ffmpeg at once: {most}")
