@@ -135,7 +135,8 @@ class Simulation {
   SimResult Run() {
     const double cap = horizon_ + 3 * 86400;
     double t = 0;
-    double next_observe = 0;
+    std::size_t cycle = 0;
+    double next_observe = options_.cycles_at_s.empty() ? 0 : options_.cycles_at_s.front();
     double next_sync = 0;
     for (;; t += options_.step_s) {
       Arrive(t);
@@ -143,8 +144,12 @@ class Simulation {
       if (options_.policy == PolicyKind::kArc) ScaleArc(t);
       if (t >= next_observe) {
         Observe(t);
-        // The workers are read and the policy asked once a cycle, as the service does.
-        next_observe += options_.config.cycle.count();
+        // The workers are read and the policy asked once a cycle, as the service does: at
+        // the given instants, then a cycle apart.
+        ++cycle;
+        next_observe = cycle < options_.cycles_at_s.size()
+                           ? options_.cycles_at_s[cycle]
+                           : next_observe + options_.config.cycle.count();
       }
       if (options_.policy == PolicyKind::kHpa && t >= next_sync) {
         ScaleHpa(t);

@@ -36,6 +36,10 @@ struct SimOptions {
   // so that the first cycles join them and promote min_active as the service's do (a replay).
   // Otherwise ours starts with min_active workers ACTIVE already.
   bool start_as_service = false;
+  // The instants, in seconds from the start and in order, at which the policy is asked: a
+  // replay's are the real service's cycles, which a slow read or a loaded box stretches past
+  // config.cycle. Past the last, and when empty, every config.cycle.
+  std::vector<double> cycles_at_s;
 };
 
 // One action of ours, with the simulated time it was decided at (keep_log).

@@ -334,6 +334,10 @@ Result<ReplayInputs> DeriveInputs(const pool_service::RunRecord& record) {
   inputs.options.config = record.policy;
   inputs.options.keep_log = true;
   inputs.options.start_as_service = true;
+  // The policy is asked when the real one was: a cycle that a silent worker's read or a
+  // loaded box made longer is as long in the replay.
+  for (const pool_service::CycleRecord& cycle : cycles)
+    inputs.options.cycles_at_s.push_back(cycle.t_s - inputs.start_s);
   // A quarter-second step (or a twelfth of a shorter cycle): a replayed job ends within a
   // quarter second of its real run, where a 1 s step would add up to a second a job, and a
   // worker that runs a dozen jobs one after the other would fall a cycle behind the real one.

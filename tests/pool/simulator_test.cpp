@@ -279,5 +279,22 @@ TEST(Simulator, AReplayedRunOutlastsASimulatedGpuFaultAsItReallyDid) {
   EXPECT_NEAR(result.busy_hours * 3600, 12, 0.5) << ResultJson(result);
 }
 
+// The real service's cycles stretch when a read is slow (a silent worker's read waits out its
+// deadline); a replay asks the policy when the real one was asked, then a cycle apart.
+TEST(Simulator, AReplayAsksThePolicyAtTheRealCyclesInstantsThenACycleApart) {
+  Result<Trace> trace =
+      ParseTrace(R"({"id":"a","at":0,"runs":[{"worker":"w","run":20}]})"
+                 "\n");
+  ASSERT_TRUE(trace) << trace.error();
+  SimOptions options = ReplayOptions();
+  options.cycles_at_s = {0, 5, 11};
+  const SimResult result = Simulate(*trace, OneReplayWorker(), options);
+  std::vector<double> asked;
+  for (const PressurePoint& point : result.pressure) asked.push_back(point.t_s);
+  ASSERT_GE(asked.size(), 5u) << ResultJson(result);
+  EXPECT_EQ(std::vector<double>(asked.begin(), asked.begin() + 5),
+            (std::vector<double>{0, 5, 11, 14, 17}));
+}
+
 }  // namespace
 }  // namespace mc::pool
