@@ -1,6 +1,9 @@
 #include "pool_service/pool_service.h"
 
 #include <algorithm>
+#include <functional>
+#include <future>
+#include <system_error>
 #include <utility>
 
 #include "pool/policy.h"
@@ -82,11 +85,26 @@ std::vector<pool::WorkerStatus> PoolService::ReadWorkers() {
   } else {
     log_("pool: the workers could not be listed (the last list is kept): " + listed.error());
   }
+  // The documents are read side by side: a worker that does not answer holds the cycle for
+  // one read's deadline, not one per silent worker, so that a pool with boxes asleep or a
+  // network partition keeps its pace. A read that cannot have a thread of its own is made here.
+  std::vector<std::future<Result<std::string>>> reads;
+  reads.reserve(workers_.size());
+  for (const WorkerEndpoint& worker : workers_) {
+    try {
+      reads.push_back(std::async(std::launch::async, inputs_.read_status, std::cref(worker)));
+    } catch (const std::system_error&) {
+      std::promise<Result<std::string>> inline_read;
+      inline_read.set_value(inputs_.read_status(worker));
+      reads.push_back(inline_read.get_future());
+    }
+  }
   std::vector<pool::WorkerStatus> statuses;
   statuses.reserve(workers_.size());
   read_.clear();
-  for (const WorkerEndpoint& worker : workers_) {
-    Result<std::string> text = inputs_.read_status(worker);
+  for (std::size_t i = 0; i < workers_.size(); ++i) {
+    const WorkerEndpoint& worker = workers_[i];
+    Result<std::string> text = reads[i].get();
     Result<pool::WorkerStatus> status =
         text ? ParseWorkerStatus(*text, worker.name) : Result<pool::WorkerStatus>(text.failure());
     if (record_) {

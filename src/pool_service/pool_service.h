@@ -35,7 +35,8 @@ namespace mc::pool_service {
 struct ServiceInputs {
   // PeerTube's pending jobs as a queue signal at `now_s` (seconds since the epoch).
   std::function<Result<pool::QueueSignal>(double now_s)> read_queue;
-  // The worker's status document, as its GET /status answers it.
+  // The worker's status document, as its GET /status answers it. A cycle reads its workers
+  // side by side, so this is called from several threads at once.
   std::function<Result<std::string>(const WorkerEndpoint& worker)> read_status;
   // The workers there are now: the configured list, or the StatefulSet's pods.
   std::function<Result<std::vector<WorkerEndpoint>>()> list_workers;

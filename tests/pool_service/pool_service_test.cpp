@@ -6,7 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <condition_variable>
 #include <fstream>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -80,7 +83,7 @@ struct Fixture {
     };
     inputs.read_status = [this](const WorkerEndpoint& worker) -> Result<std::string> {
       if (unreachable.count(worker.name)) return Unavailable("connection refused");
-      return Document(channel.states[worker.name], 0);
+      return Document(channel.states.at(worker.name), 0);
     };
     inputs.list_workers = [this]() -> Result<std::vector<WorkerEndpoint>> { return workers; };
     return std::make_unique<PoolService>(policy, pool::Seconds(15), std::move(inputs), channel,
@@ -234,6 +237,37 @@ TEST(PoolService, AWorkerThatAdmitsJobsWhileHeldSpareIsDrainedBack) {
                                            " drained: it admits jobs while the pool holds it SPARE";
                          }),
             fixture.log.end());
+}
+
+// Each read here returns only once every worker's read has begun, or fails after 5 s: read one
+// after the other, the first would wait for the others in vain. Side by side, one worker that
+// does not answer holds the cycle for one read's deadline, not one per silent worker.
+TEST(PoolService, TheWorkersAreReadSideBySide) {
+  Fixture fixture;
+  for (const WorkerEndpoint& worker : fixture.workers) fixture.channel.states[worker.name] = "DRAINED";
+  std::mutex mutex;
+  std::condition_variable all_begun;
+  std::size_t begun = 0;
+  ServiceInputs inputs;
+  inputs.read_queue = [](double) -> Result<pool::QueueSignal> { return Pending(0, 0); };
+  inputs.read_status = [&](const WorkerEndpoint&) -> Result<std::string> {
+    std::unique_lock lock(mutex);
+    ++begun;
+    all_begun.notify_all();
+    if (!all_begun.wait_for(lock, std::chrono::seconds(5),
+                            [&] { return begun >= fixture.workers.size(); })) {
+      return Unavailable("read alone");
+    }
+    return Document("DRAINED", 0);
+  };
+  inputs.list_workers = [&]() -> Result<std::vector<WorkerEndpoint>> { return fixture.workers; };
+  PoolService service({}, pool::Seconds(15), std::move(inputs), fixture.channel,
+                      [&](const std::string& line) { fixture.log.push_back(line); });
+  service.Cycle(pool::At(1000));
+  for (const std::string& line : fixture.log) {
+    EXPECT_EQ(line.find("status unreadable"), std::string::npos) << line;
+  }
+  EXPECT_EQ(begun, fixture.workers.size());
 }
 
 TEST(PoolService, AnUnservableClassIsReportedAndLoggedWhenItAppearsAndWhenItClears) {

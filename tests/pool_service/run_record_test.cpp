@@ -62,7 +62,7 @@ std::string RecordOfABurst() {
   inputs.read_queue = [&](double) -> Result<pool::QueueSignal> { return queue; };
   inputs.read_status = [&](const WorkerEndpoint& worker) -> Result<std::string> {
     if (cycle == 3 && worker.name == "b:gpu0") return Unavailable("connection refused");
-    return Document(channel.states[worker.name]);
+    return Document(channel.states.at(worker.name));
   };
   inputs.list_workers = [&]() -> Result<std::vector<WorkerEndpoint>> { return workers; };
   pool::PoolConfig policy;
