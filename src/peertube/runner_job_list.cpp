@@ -1,5 +1,7 @@
 #include "peertube/runner_job_list.h"
 
+#include <algorithm>
+
 #include "http/client.h"
 #include "peertube/admin_json.h"
 #include "peertube/runner_paths.h"
@@ -42,6 +44,12 @@ bool ReadJob(JsonReader& reader, const Json& value, const std::string& path, Pen
   const Json* created = reader.Member(value, path, "createdAt");
   if (!created || !ReadTime(reader, *created, JsonReader::Child(path, "createdAt"), job.created_at_s))
     return false;
+  job.waiting_since_s = job.created_at_s;
+  if (const Json* updated = JsonReader::OptionalMember(value, "updatedAt")) {
+    double updated_s = 0;
+    if (!ReadTime(reader, *updated, JsonReader::Child(path, "updatedAt"), updated_s)) return false;
+    job.waiting_since_s = std::max(job.created_at_s, updated_s);
+  }
 
   const std::string payload_path = JsonReader::Child(path, "payload");
   const Json* payload = reader.Member(value, path, "payload");

@@ -29,6 +29,12 @@ struct PendingJob {
   int state = 0;
   // createdAt, in seconds since the epoch, milliseconds kept.
   double created_at_s = 0;
+  // Since when it has waited in its state: updatedAt, PeerTube's time of the job's last change,
+  // which for a pending job is the change that made it pending (its creation, its parent's
+  // completion, or its return after a failed run), where that is later than createdAt. A
+  // video's later jobs are made at the upload, waiting for their parent, so createdAt would
+  // count the parent's run as a wait for a worker.
+  double waiting_since_s = 0;
   // payload.output.resolution and payload.output.fps, where the job states them (every VOD
   // type does; studio and transcription jobs do not).
   std::optional<int> resolution;

@@ -177,6 +177,8 @@ TEST(ParseRunnerJobList, ReadsTheRecordedPendingJobs) {
   EXPECT_EQ(first.type, "vod-web-video-transcoding");
   EXPECT_EQ(first.state, kJobPending);
   EXPECT_NEAR(first.created_at_s, *ParseIsoTime("2026-12-03T05:34:49Z") + 0.259, 1e-6);
+  // Created pending: it has waited since its creation (updatedAt is createdAt).
+  EXPECT_EQ(first.waiting_since_s, first.created_at_s);
   EXPECT_EQ(first.resolution, 720);
   EXPECT_EQ(first.fps, 30.0);
   EXPECT_EQ(first.video_uuid, kVideo720);
@@ -205,6 +207,22 @@ TEST(ParseRunnerJobList, ReadsEveryStateOfTheRecordedListsAndTheirPages) {
   EXPECT_EQ(second->total, 2);
   ASSERT_EQ(second->jobs.size(), 1u);
   EXPECT_EQ(second->jobs[0].uuid, "21fc9512-cef4-4384-bcb4-3a7e641f479c");
+}
+
+// A video's later jobs are made at the upload, waiting for their parent; the one made pending
+// when its parent completed has waited for a worker only since then, its updatedAt.
+TEST(ParseRunnerJobList, AJobReleasedByItsParentHasWaitedSinceItsLastChange) {
+  const std::string released = Set(Set(Recorded("jobs-all-states.json"), "/data/1/state/id", 1),
+                                   "/data/1/updatedAt", "2026-12-03T05:35:19.500Z");
+  Result<RunnerJobPage> page = ParseRunnerJobList(released);
+  ASSERT_TRUE(page) << page.error();
+  const PendingJob& job = page->jobs[1];
+  EXPECT_NEAR(job.created_at_s, *ParseIsoTime("2026-12-03T05:34:49Z") + 0.295, 1e-6);
+  EXPECT_NEAR(job.waiting_since_s, *ParseIsoTime("2026-12-03T05:35:19Z") + 0.5, 1e-6);
+  // Without updatedAt (a server that omits it) it has waited since its creation.
+  Result<RunnerJobPage> bare = ParseRunnerJobList(Erase(released, "/data/1/updatedAt"));
+  ASSERT_TRUE(bare) << bare.error();
+  EXPECT_EQ(bare->jobs[1].waiting_since_s, bare->jobs[1].created_at_s);
 }
 
 TEST(ParseRunnerJobList, FindsTheVideoInTheInputUrlWhenThereIsNoPrivatePayload) {
@@ -236,6 +254,7 @@ TEST(ParseRunnerJobList, NamesThePlaceOfWhatIsWrong) {
       {Set(Recorded(all), "/data/3/createdAt", "2026-12-03 05:34:49"), "data[3].createdAt: expected an ISO-8601 time"},
       {Set(Recorded(all), "/data/3/createdAt", 1796276089), "data[3].createdAt: expected an ISO-8601 time"},
       {Erase(Recorded(all), "/data/2/createdAt"), "data[2].createdAt: missing"},
+      {Set(Recorded(all), "/data/2/updatedAt", "yesterday"), "data[2].updatedAt: expected an ISO-8601 time"},
       {Set(Recorded(all), "/data/0/uuid", "2ee53e6a"), "data[0].uuid: not a UUID"},
       {Set(Recorded(all), "/data/1/type", ""), "data[1].type: empty"},
       {Set(Recorded(all), "/data/4/state", 1), "data[4].state: expected an object"},

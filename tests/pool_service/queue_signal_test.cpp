@@ -13,6 +13,7 @@ peertube::PendingJob Job(std::string type, std::optional<int> resolution, std::s
   job.type = std::move(type);
   job.state = 1;
   job.created_at_s = created_at_s;
+  job.waiting_since_s = created_at_s;
   job.resolution = resolution;
   job.fps = resolution ? std::optional<double>(30) : std::nullopt;
   job.video_uuid = std::move(video);
@@ -47,6 +48,15 @@ TEST(QueueSignal, EachJobTakesItsOutputFromTheJobAndItsSourceFromTheVideo) {
   EXPECT_EQ(asked, (std::vector<std::string>{"v4k", "gone"}));
   EXPECT_EQ(queue.pending[2].age, pool::Seconds(0));
   EXPECT_EQ(queue.PendingOfType("vod-hls-transcoding"), 1);
+}
+
+// A job made at the upload waited for its parent before it was pending: its age, the pressure's
+// measure of a wait for a worker, counts from when it became pending.
+TEST(QueueSignal, AJobsAgeCountsFromWhenItBecamePendingNotFromItsCreation) {
+  peertube::PendingJob child = Job("vod-hls-transcoding", 720, "", 1000);
+  child.waiting_since_s = 1090;
+  const pool::QueueSignal queue = QueueFromJobs({child}, nullptr, 1100);
+  EXPECT_EQ(queue.pending[0].age, pool::Seconds(10));
 }
 
 TEST(QueueSignal, AJobCreatedAfterTheReadIsNotOfNegativeAge) {
