@@ -44,6 +44,11 @@ bool ReadJob(JsonReader& reader, const Json& value, const std::string& path, Pen
   const Json* created = reader.Member(value, path, "createdAt");
   if (!created || !ReadTime(reader, *created, JsonReader::Child(path, "createdAt"), job.created_at_s))
     return false;
+  if (const Json* priority = JsonReader::OptionalMember(value, "priority")) {
+    std::int64_t number = 0;
+    if (!reader.Int(*priority, JsonReader::Child(path, "priority"), 0, 1000000, number)) return false;
+    job.priority = static_cast<int>(number);
+  }
   job.waiting_since_s = job.created_at_s;
   if (const Json* updated = JsonReader::OptionalMember(value, "updatedAt")) {
     double updated_s = 0;

@@ -35,6 +35,10 @@ struct PendingJob {
   // video's later jobs are made at the upload, waiting for their parent, so createdAt would
   // count the parent's run as a wait for a worker.
   double waiting_since_s = 0;
+  // PeerTube's priority: among pending jobs, a runner is offered the lowest first, then the
+  // oldest. PeerTube counts the user's uploads of the past week into it, so a burst's later
+  // videos wait behind the earlier ones' later jobs. Empty where the list does not state it.
+  std::optional<int> priority;
   // payload.output.resolution and payload.output.fps, where the job states them (every VOD
   // type does; studio and transcription jobs do not).
   std::optional<int> resolution;

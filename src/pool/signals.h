@@ -89,6 +89,8 @@ struct PendingJob {
   JobShape shape;
   Duration age = Seconds(0);  // since it became pending
   std::string id;             // PeerTube's uuid of the runner job; empty where none is known
+  // PeerTube's priority (lower is offered first), for the record; the policy does not read it.
+  std::optional<int> priority;
 };
 
 // QueueSignal is PeerTube's runner-job list as last read.

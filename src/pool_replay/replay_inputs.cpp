@@ -282,6 +282,17 @@ Result<ReplayInputs> DeriveInputs(const pool_service::RunRecord& record) {
                            " s");
   }
 
+  // PeerTube offers the pending jobs in its priority's order (it counts the user's uploads of
+  // the week into it, so a burst's later videos wait behind the earlier ones' later jobs); the
+  // record has each listed job's. A job taken between two reads was offered at once: it goes
+  // first, at the best priority listed.
+  int first_in_line = pool::TraceJob{}.priority;
+  bool any_priority = false;
+  for (const pool_service::RecordedJob& job : record.jobs) {
+    if (!job.priority) continue;
+    first_in_line = any_priority ? std::min(first_in_line, *job.priority) : *job.priority;
+    any_priority = true;
+  }
   int measured = 0;
   int run_again = 0;
   std::set<std::string> listed;
@@ -291,10 +302,15 @@ Result<ReplayInputs> DeriveInputs(const pool_service::RunRecord& record) {
     out.at_s = std::max(0.0, job.created_s - inputs.start_s);
     out.type = job.type;
     out.shape = job.shape;
-    // A job PeerTube made when its parent completed arrives when it really did: the replay
-    // keeps the real queue's arrivals rather than the job graph's.
+    if (job.priority) out.priority = *job.priority;
+    // A job PeerTube released when its parent completed arrives then, its age counting from
+    // then: the replay keeps the real queue's arrivals rather than the job graph's. One that a
+    // runner took before any read listed it, and that came back after a failed run, was first
+    // listed with the age of its return: it arrives when it was first taken.
     if (const auto found = runs.find(job.id); found != runs.end()) {
-      out.runs = TraceRuns(InAcceptanceOrder(found->second), job.seen_s, inputs.start_s);
+      const std::vector<WorkerRun> job_runs = InAcceptanceOrder(found->second);
+      out.at_s = std::min(out.at_s, std::max(0.0, job_runs.front().accepted_s - inputs.start_s));
+      out.runs = TraceRuns(job_runs, job.seen_s, inputs.start_s);
     }
     measured += !out.runs.empty();
     run_again += out.runs.size() > 1;
@@ -314,6 +330,7 @@ Result<ReplayInputs> DeriveInputs(const pool_service::RunRecord& record) {
     out.at_s = first.accepted_s - inputs.start_s;
     if (!first.type.empty()) out.type = first.type;
     out.shape = first.shape;
+    out.priority = first_in_line;
     out.runs = TraceRuns(job_runs, {}, inputs.start_s);
     ++measured;
     ++unlisted;

@@ -13,6 +13,7 @@ pool::QueueSignal QueueFromJobs(const std::vector<peertube::PendingJob>& jobs,
     pool::PendingJob pending;
     pending.id = job.uuid;
     pending.type = job.type;
+    pending.priority = job.priority;
     pending.age = pool::Seconds(std::max(0.0, now_s - job.waiting_since_s));
     const std::optional<peertube::VideoFacts> facts =
         job.video_uuid.empty() ? std::nullopt : video(job.video_uuid);

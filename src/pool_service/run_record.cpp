@@ -13,15 +13,17 @@ using Json = nlohmann::json;
 
 Json PendingJson(const pool::PendingJob& job) {
   // The shape's keys are the trace's (docs/pool.md, "Trace format").
-  return Json{{"id", job.id},
-              {"type", job.type},
-              {"resolution", job.shape.resolution},
-              {"source_resolution", job.shape.source_resolution},
-              {"fps", job.shape.fps},
-              {"duration", job.shape.duration.count()},
-              {"av1_source", job.shape.av1_source},
-              {"av1_output", job.shape.av1_output},
-              {"age", job.age.count()}};
+  Json out{{"id", job.id},
+           {"type", job.type},
+           {"resolution", job.shape.resolution},
+           {"source_resolution", job.shape.source_resolution},
+           {"fps", job.shape.fps},
+           {"duration", job.shape.duration.count()},
+           {"av1_source", job.shape.av1_source},
+           {"av1_output", job.shape.av1_output},
+           {"age", job.age.count()}};
+  if (job.priority) out["priority"] = *job.priority;
+  return out;
 }
 
 Json QueueJson(const pool::QueueSignal& queue) {

@@ -172,6 +172,11 @@ class LineReader {
         !json_.StringMember(job, path, "type", out.type)) {
       return false;
     }
+    if (JsonReader::OptionalMember(job, "priority")) {
+      int priority = 0;
+      if (!integer("priority", 0, 1000000, priority)) return false;
+      out.priority = priority;
+    }
     return integer("resolution", 1, kMaxHeight, out.shape.resolution) &&
            integer("source_resolution", 0, kMaxHeight, out.shape.source_resolution) &&
            integer("fps", 1, 1000, out.shape.fps) && duration("duration", 0, out.shape.duration) &&
@@ -262,6 +267,7 @@ std::string CollectJobs(const CycleRecord& cycle, std::map<std::string, std::siz
       job.id = id;
       job.type = pending->type;
       job.shape = pending->shape;
+      job.priority = pending->priority;
       job.created_s = std::max(0.0, cycle.t_s - pending->age.count());
       jobs.push_back(std::move(job));
     }

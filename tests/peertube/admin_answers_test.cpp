@@ -177,6 +177,7 @@ TEST(ParseRunnerJobList, ReadsTheRecordedPendingJobs) {
   EXPECT_EQ(first.type, "vod-web-video-transcoding");
   EXPECT_EQ(first.state, kJobPending);
   EXPECT_NEAR(first.created_at_s, *ParseIsoTime("2026-12-03T05:34:49Z") + 0.259, 1e-6);
+  EXPECT_EQ(first.priority, 102);
   // Created pending: it has waited since its creation (updatedAt is createdAt).
   EXPECT_EQ(first.waiting_since_s, first.created_at_s);
   EXPECT_EQ(first.resolution, 720);
@@ -255,6 +256,7 @@ TEST(ParseRunnerJobList, NamesThePlaceOfWhatIsWrong) {
       {Set(Recorded(all), "/data/3/createdAt", 1796276089), "data[3].createdAt: expected an ISO-8601 time"},
       {Erase(Recorded(all), "/data/2/createdAt"), "data[2].createdAt: missing"},
       {Set(Recorded(all), "/data/2/updatedAt", "yesterday"), "data[2].updatedAt: expected an ISO-8601 time"},
+      {Set(Recorded(all), "/data/2/priority", "high"), "data[2].priority: expected an integer"},
       {Set(Recorded(all), "/data/0/uuid", "2ee53e6a"), "data[0].uuid: not a UUID"},
       {Set(Recorded(all), "/data/1/type", ""), "data[1].type: empty"},
       {Set(Recorded(all), "/data/4/state", 1), "data[4].state: expected an object"},

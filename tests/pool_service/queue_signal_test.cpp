@@ -59,6 +59,15 @@ TEST(QueueSignal, AJobsAgeCountsFromWhenItBecamePendingNotFromItsCreation) {
   EXPECT_EQ(queue.pending[0].age, pool::Seconds(10));
 }
 
+TEST(QueueSignal, EachJobKeepsPeerTubesPriorityForTheRecord) {
+  peertube::PendingJob later = Job("vod-hls-transcoding", 720, "", 1000);
+  later.priority = 103;
+  const pool::QueueSignal queue =
+      QueueFromJobs({later, Job("vod-hls-transcoding", 480, "", 1000)}, nullptr, 1100);
+  EXPECT_EQ(queue.pending[0].priority, 103);
+  EXPECT_FALSE(queue.pending[1].priority);
+}
+
 TEST(QueueSignal, AJobCreatedAfterTheReadIsNotOfNegativeAge) {
   const pool::QueueSignal queue =
       QueueFromJobs({Job("vod-hls-transcoding", 720, "", 2000)}, nullptr, 1990);

@@ -26,9 +26,11 @@ std::string Document(const std::string& state) {
   return document.dump();
 }
 
-pool::PendingJob Job(const std::string& id, double age_s) {
+pool::PendingJob Job(const std::string& id, double age_s,
+                     std::optional<int> priority = std::nullopt) {
   pool::PendingJob job;
   job.id = id;
+  job.priority = priority;
   job.type = "vod-hls-transcoding";
   job.shape.resolution = 720;
   job.age = pool::Seconds(age_s);
@@ -76,7 +78,8 @@ std::string RecordOfABurst() {
     text += CycleLine(record) + "\n";
   });
   const std::vector<std::vector<pool::PendingJob>> lists = {
-      {}, {Job("j1", 1), Job("j2", 1)}, {Job("j2", 4), Job("j3", 0)}, {Job("j3", 3)}, {}, {}};
+      {},           {Job("j1", 1), Job("j2", 1)}, {Job("j2", 4), Job("j3", 0, 102)}, {Job("j3", 3, 102)},
+      {}, {}};
   for (cycle = 0; cycle < static_cast<int>(lists.size()); ++cycle) {
     queue.pending = lists[cycle];
     service.Cycle(pool::At(1000 + 3 * cycle));
@@ -127,6 +130,9 @@ TEST(RunRecord, AServiceRunReadsBackCycleForCycle) {
   EXPECT_EQ(record->jobs[0].gone_s, (std::vector<double>{1006}));
   EXPECT_EQ(record->jobs[2].id, "j3");
   EXPECT_EQ(record->jobs[2].shape.resolution, 720);
+  // PeerTube's priority where the list stated it; none where it did not.
+  EXPECT_EQ(record->jobs[2].priority, 102);
+  EXPECT_FALSE(record->jobs[0].priority);
   EXPECT_EQ(record->jobs[2].gone_s, (std::vector<double>{1012}));
   // The signals come back as the service gave them to the policy.
   Result<pool::Signals> signals = SignalsOf(record->cycles[3]);
@@ -193,6 +199,9 @@ TEST(RunRecord, EachWrongMemberIsNamedWithItsLine) {
             "run.jsonl: line 3: t: earlier than the line before");
   EXPECT_EQ(ErrorOf(Edited(3, [](auto& j) { j["queue"]["pending"][0]["resolution"] = "720p"; }))
                 .rfind("run.jsonl: line 3: queue.pending[0].resolution", 0),
+            0u);
+  EXPECT_EQ(ErrorOf(Edited(3, [](auto& j) { j["queue"]["pending"][1]["priority"] = -1; }))
+                .rfind("run.jsonl: line 3: queue.pending[1].priority", 0),
             0u);
   EXPECT_EQ(ErrorOf(Edited(2, [](auto& j) { j["actions"][0]["kind"] = "explode"; })),
             "run.jsonl: line 2: actions[0].kind: unknown action explode");
