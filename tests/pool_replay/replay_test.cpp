@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "base/read_file.h"
 #include "pool/simulator.h"
@@ -22,6 +23,9 @@ constexpr const char* kWorkerFaults = "pool-e2e-record.jsonl";
 // A burst through PeerTube's faults as well: its admin API answering 429 and then 500, and the
 // server restarted while a runner's job was under way.
 constexpr const char* kPeerTubeFaults = "pool-e2e-peertube-faults-record.jsonl";
+// The same through PeerTube's faults, recorded with each pending job's priority and its age
+// from when it became pending.
+constexpr const char* kPriorities = "pool-e2e-priorities-record.jsonl";
 
 pool_service::RunRecord RealRecord(const char* file = kWorkerFaults) {
   const std::string path = std::string(POOL_REPLAY_DATA_DIR) + "/" + file;
@@ -115,6 +119,57 @@ TEST(Replay, TheSimulatedRunThroughPeerTubesFaultsMakesTheRealRunsDecisions) {
   Result<StrictResult> strict = StrictReplay(record, record.policy);
   ASSERT_TRUE(strict) << strict.error();
   EXPECT_TRUE(strict->agrees) << strict->first_disagreement;
+}
+
+TEST(Replay, TheSimulatedRunWithPeerTubesPrioritiesMakesTheRealRunsDecisions) {
+  const pool_service::RunRecord record = RealRecord(kPriorities);
+  const Comparison comparison = Replay(record);
+  EXPECT_TRUE(comparison.agrees) << ComparisonTable(comparison);
+  EXPECT_GE(comparison.rows.size(), 3u);
+  Result<StrictResult> strict = StrictReplay(record, record.policy);
+  ASSERT_TRUE(strict) << strict.error();
+  EXPECT_TRUE(strict->agrees) << strict->first_disagreement;
+}
+
+// PeerTube counted the admin's uploads of the week into each job's priority: the burst's three
+// videos' jobs are 101, 102 and 103, and a job taken between two reads goes first.
+TEST(Replay, EachJobIsHandedOutInPeerTubesPriorityOrder) {
+  const pool_service::RunRecord record = RealRecord(kPriorities);
+  Result<ReplayInputs> inputs = DeriveInputs(record);
+  ASSERT_TRUE(inputs) << inputs.error();
+  std::set<int> listed;
+  for (const pool_service::RecordedJob& job : record.jobs) {
+    ASSERT_TRUE(job.priority) << job.id;
+    listed.insert(*job.priority);
+  }
+  EXPECT_EQ(listed, (std::set<int>{101, 102, 103}));
+  for (const pool::TraceJob& job : inputs->trace.jobs) {
+    const bool was_listed = std::any_of(record.jobs.begin(), record.jobs.end(),
+                                        [&](const auto& recorded) { return recorded.id == job.id; });
+    if (!was_listed) {
+      EXPECT_EQ(job.priority, 101) << job.id;
+    }
+  }
+}
+
+// b4c8a1af was taken by e2e:gpu0 before any read listed it, failed there with the GPU, and was
+// first listed once back, with the age of its return: it arrives when it was first taken, so
+// that its first run can play on e2e:gpu0 before the GPU's fault.
+TEST(Replay, AJobTakenBeforeAnyReadListedItArrivesWhenItWasFirstTaken) {
+  const pool_service::RunRecord record = RealRecord(kPriorities);
+  Result<ReplayInputs> inputs = DeriveInputs(record);
+  ASSERT_TRUE(inputs) << inputs.error();
+  const auto recorded =
+      std::find_if(record.jobs.begin(), record.jobs.end(), [](const auto& j) {
+        return j.id == "b4c8a1af-7bf5-49e9-a3de-3f21f23a21dc";
+      });
+  ASSERT_NE(recorded, record.jobs.end());
+  const auto job = std::find_if(inputs->trace.jobs.begin(), inputs->trace.jobs.end(),
+                                [&](const pool::TraceJob& j) { return j.id == recorded->id; });
+  ASSERT_NE(job, inputs->trace.jobs.end());
+  ASSERT_EQ(job->runs.size(), 2u);
+  EXPECT_EQ(job->runs[0].worker, "e2e:gpu0");
+  EXPECT_LT(job->at_s + 1, recorded->created_s - inputs->start_s);
 }
 
 TEST(Replay, AnotherPolicyReplayedAgainstTheRecordDisagrees) {
