@@ -75,8 +75,8 @@ std::string ReadJob(const nlohmann::json& object, TraceJob& job) {
     out = static_cast<int>(number);
     return true;
   };
-  if (!integer("priority", 0, 1000000, job.priority)) {
-    return "priority: expected an integer between 0 and 1000000";
+  if (!integer("priority", 0, kMaxPriority, job.priority)) {
+    return "priority: expected an integer between 0 and " + std::to_string(kMaxPriority);
   }
   if (!integer("resolution", 1, kMaxHeight, job.shape.resolution)) {
     return "resolution: expected an integer between 1 and 8640";

@@ -21,6 +21,9 @@ struct TraceRun {
   double again_s = 0;  // seconds from the trace's start
 };
 
+// The largest priority a trace or a record may state; PeerTube's are 100 and a little more.
+inline constexpr int kMaxPriority = 1000000;
+
 struct TraceJob {
   std::string id;
   double at_s = 0;  // created, in seconds from the trace's start

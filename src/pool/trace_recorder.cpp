@@ -48,7 +48,7 @@ std::string Merge(const nlohmann::json& object, std::map<std::string, Seen>& see
     return "type: expected a string";
   }
   long long number = 0;
-  if (ReadJsonInteger(Member(object, "priority"), 0, 1000000, number)) {
+  if (ReadJsonInteger(Member(object, "priority"), 0, kMaxPriority, number)) {
     job.priority = static_cast<int>(number);
   }
   if (const auto* payload = Member(object, "payload")) {

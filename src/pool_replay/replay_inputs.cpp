@@ -286,12 +286,9 @@ Result<ReplayInputs> DeriveInputs(const pool_service::RunRecord& record) {
   // the week into it, so a burst's later videos wait behind the earlier ones' later jobs); the
   // record has each listed job's. A job taken between two reads was offered at once: it goes
   // first, at the best priority listed.
-  int first_in_line = pool::TraceJob{}.priority;
-  bool any_priority = false;
+  std::optional<int> first_in_line;
   for (const pool_service::RecordedJob& job : record.jobs) {
-    if (!job.priority) continue;
-    first_in_line = any_priority ? std::min(first_in_line, *job.priority) : *job.priority;
-    any_priority = true;
+    if (job.priority) first_in_line = std::min(first_in_line.value_or(*job.priority), *job.priority);
   }
   int measured = 0;
   int run_again = 0;
@@ -330,7 +327,7 @@ Result<ReplayInputs> DeriveInputs(const pool_service::RunRecord& record) {
     out.at_s = first.accepted_s - inputs.start_s;
     if (!first.type.empty()) out.type = first.type;
     out.shape = first.shape;
-    out.priority = first_in_line;
+    out.priority = first_in_line.value_or(out.priority);
     out.runs = TraceRuns(job_runs, {}, inputs.start_s);
     ++measured;
     ++unlisted;

@@ -44,7 +44,8 @@ struct RecordedJob {
   std::string id;
   std::string type;
   pool::JobShape shape;
-  std::optional<int> priority;  // PeerTube's, as first listed; empty in a record that lacks it
+  // PeerTube's priority, as first listed; empty in a record that lacks it.
+  std::optional<int> priority;
   double created_s = 0;        // when PeerTube made it pending first: first seen less its age
   std::vector<double> seen_s;  // each time it became pending (a retried job: more than once)
   std::vector<double> gone_s;  // each time it left the list (taken by a runner)

@@ -11,6 +11,7 @@
 #include "pool/config_yaml.h"
 #include "pool/json_values.h"
 #include "pool/reasons.h"
+#include "pool/trace.h"
 #include "pool_service/run_record.h"
 #include "pool_service/worker_status_reader.h"
 
@@ -174,7 +175,7 @@ class LineReader {
     }
     if (JsonReader::OptionalMember(job, "priority")) {
       int priority = 0;
-      if (!integer("priority", 0, 1000000, priority)) return false;
+      if (!integer("priority", 0, pool::kMaxPriority, priority)) return false;
       out.priority = priority;
     }
     return integer("resolution", 1, kMaxHeight, out.shape.resolution) &&
