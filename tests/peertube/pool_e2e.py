@@ -390,7 +390,7 @@ def peertube_faults(kit, peertube, pool, proxy, workers, videos):
     check(tried >= 2 and "HTTP 500" in text, f"the manager met the 500 on {tried} reads and logged it: "
           + first_line(text, "HTTP 500"))
 
-    waiting = [j for v in videos for j in peertube.jobs(v) if j["state"]["id"] in HELD_JOB_STATES]
+    waiting = [j for j in peertube.jobs(*videos) if j["state"]["id"] in HELD_JOB_STATES]
     check(waiting, f"{len(waiting)} jobs of the burst were pending or running when PeerTube was restarted")
     unanswered = proxy.unanswered
     reads = pool.report()["counters"]["queue_reads"]

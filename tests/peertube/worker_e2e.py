@@ -90,9 +90,10 @@ class PeerTube:
                            {"Content-Type": "multipart/form-data; boundary=" + boundary})
         return answer["video"]["uuid"]
 
-    def jobs(self, video_uuid):
+    def jobs(self, *video_uuids):
+        """The runner jobs of the videos, oldest first, from one list."""
         data = self.call("GET", "/api/v1/runners/jobs?count=100&sort=createdAt")["data"]
-        return [j for j in data if (j.get("privatePayload") or {}).get("videoUUID") == video_uuid]
+        return [j for j in data if (j.get("privatePayload") or {}).get("videoUUID") in video_uuids]
 
     def video(self, video_uuid):
         return self.call("GET", "/api/v1/videos/" + video_uuid)
@@ -232,14 +233,13 @@ class JobsDone:
     since still counts."""
 
     def __init__(self, peertube, videos, documents):
-        self.peertube, self.videos, self.documents = peertube, set(videos), documents
+        self.peertube, self.videos, self.documents = peertube, list(videos), documents
         self.completing_since = {}
         self.taken = set()
         self.jobs, self.open = [], []
 
     def __call__(self):
-        listed = self.peertube.call("GET", "/api/v1/runners/jobs?count=100&sort=createdAt")["data"]
-        self.jobs = [j for j in listed if (j.get("privatePayload") or {}).get("videoUUID") in self.videos]
+        self.jobs = self.peertube.jobs(*self.videos)
         now = time.time()
         completing = [j["uuid"] for j in self.jobs if j["state"]["id"] == COMPLETING]
         for uuid_ in completing:
