@@ -398,15 +398,21 @@ def peertube_faults(kit, peertube, pool, proxy, workers, videos):
     # it Completed; nothing resumes a Completing job after a restart, so a restart in between
     # leaves it Completing for good, and the burst never completes (PeerTube's own loss, not
     # the pool's). So no job may end while the server stops: the runners are held (SIGSTOP;
-    # their ffmpeg runs on), the server is stopped once no job is Completing, and the runners
+    # their ffmpeg runs on), the server is stopped once no job is Completing but those PeerTube
+    # left so for good after answering their success (worker_e2e.JobsDone), and the runners
     # are let go once it is back. A success a runner had under way meets the stopped server
     # and is given up, which PeerTube's stall timeout mends.
     runners = [runner_pid(w) for w in workers]
     for pid in runners:
         os.kill(pid, signal.SIGSTOP)
+    documents = worker_e2e.documents_of(*workers)
+
+    def completing_now():
+        listed = peertube.call("GET", f"/api/v1/runners/jobs?count=100&stateOneOf={COMPLETING}")["data"]
+        return {j["uuid"] for j in listed} - worker_e2e.successes_taken(documents()) if listed else set()
+
     try:
-        wait_for("a moment when no job of PeerTube's is Completing", lambda: not peertube.call(
-            "GET", f"/api/v1/runners/jobs?count=100&stateOneOf={COMPLETING}")["data"], 60, 0.2)
+        wait_for("a moment when no job of PeerTube's is Completing", lambda: not completing_now(), 60, 0.2)
         kit.restart_server()
     finally:
         for pid in runners:

@@ -245,9 +245,7 @@ class JobsDone:
         for uuid_ in completing:
             self.completing_since.setdefault(uuid_, now)
         if completing:
-            for document in self.documents():
-                self.taken |= {j["uuid"] for j in document.get("recent_jobs", [])
-                               if j.get("outcome") == "success" and 200 <= (j.get("server_status") or 0) < 300}
+            self.taken |= successes_taken(self.documents())
         done = {u for u in completing if now - self.completing_since[u] >= STUCK_COMPLETING_S and u in self.taken}
         self.open = [j for j in self.jobs if j["state"]["id"] != COMPLETED and j["uuid"] not in done]
         return self.jobs if self.jobs and not self.open else None
@@ -262,6 +260,12 @@ class JobsDone:
     def open_jobs(self):
         """Each job not done yet, in a line of its own."""
         return "\n".join(describe_job(j) for j in self.open)
+
+
+def successes_taken(documents):
+    """The jobs whose success the workers' documents say PeerTube took (answered 2xx)."""
+    return {j["uuid"] for document in documents for j in document.get("recent_jobs", [])
+            if j.get("outcome") == "success" and 200 <= (j.get("server_status") or 0) < 300}
 
 
 def describe_job(job):
