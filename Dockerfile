@@ -6,7 +6,7 @@
 # binary links and the VA-API drivers it asks: a GPU whose VA driver is not in the image
 # publishes every capability false, so the image carries every free one Debian ships.
 # Nothing NVIDIA is in it: NVIDIA's libraries are loaded at run time from the host's driver
-# (through the NVIDIA container toolkit), as docs/nvidia.md explains.
+# (through the NVIDIA container toolkit), as docs/probe/nvidia.md explains.
 
 FROM debian:bookworm AS build
 RUN apt-get update \
@@ -24,8 +24,8 @@ RUN make build BUILD=/build
 
 FROM debian:bookworm-slim
 # libva2, libva-drm2 (and libdrm2 through them), libyaml-cpp0.7: what the binary links;
-# libnghttp2-14 and libprotobuf-lite32: what the kubelet plugin (src/plugin) links; libmbedtls14
-# and ca-certificates: TLS for the API client (src/kube) and the PeerTube client (src/http),
+# libnghttp2-14 and libprotobuf-lite32: what the kubelet plugin (src/dra/plugin) links; libmbedtls14
+# and ca-certificates: TLS for the API client (src/common/kube) and the PeerTube client (src/common/http),
 # opened at the first https URL.
 # pci.ids: the PCI names of the `name` attribute. The VA drivers: intel-media-va-driver (iHD,
 # Intel from Broadwell on; Debian's free build), i965-va-driver (older Intel), mesa-va-drivers

@@ -13,7 +13,7 @@ PROBE_PACKAGES := g++ cmake ninja-build pkg-config \
 	nlohmann-json3-dev libyaml-cpp-dev libcli11-dev \
 	libffmpeg-nvenc-dev libmbedtls-dev
 # Every Debian package the build, the tests and the benchmarks use. The kubelet plugin serves
-# gRPC over libnghttp2 with protobuf-lite (src/grpc_server); gRPC C++ is the plugin tests'
+# gRPC over libnghttp2 with protobuf-lite (src/dra/grpc_server); gRPC C++ is the plugin tests'
 # client alone. libcurl's, OpenSSL's and GnuTLS's headers serve only bench/tls_client_floor,
 # which weighs the TLS libraries an API client could be built on; the API client is our own.
 # The curl command is a real client of the reverse proxy's tests.
@@ -123,9 +123,9 @@ test-peertube: build peertube
 
 # test-cluster brings up the real upstream control plane (tests/cluster/README.md), runs its
 # smoke test, then checks deploy/ against it (tests/deploy/check-against-apiserver) and runs the
-# API client's tests against it (tests/kube/kube_client_cluster_test.cpp) and the pool manager's
-# Kubernetes side (tests/pool_kube/pool_kube_cluster_test.cpp) and the doctor's cluster checks
-# (tests/doctor/doctor_cluster_test.cpp); its first run builds
+# API client's tests against it (tests/common/kube/kube_client_cluster_test.cpp) and the pool manager's
+# Kubernetes side (tests/pool/kube/pool_kube_cluster_test.cpp) and the doctor's cluster checks
+# (tests/dra/doctor/doctor_cluster_test.cpp); its first run builds
 # Kubernetes from the Go module proxy, 8 to 10 minutes on two cores, and caches the binaries in
 # ~/.cache/media-capabilities.
 # The Go tests run the built agent (build/media-capabilities and its module) and the fake
@@ -136,12 +136,12 @@ test-cluster: build
 	@dir=$$(mktemp -d); trap 'tests/cluster/stop-control-plane "$$dir"; rm -rf "$$dir"' EXIT; \
 	  tests/cluster/start-control-plane "$$dir" && tests/deploy/check-against-apiserver "$$dir" && \
 	  MEDIA_CAP_CLUSTER_DIR="$$dir" $(BUILD)/tests/kube_cluster_tests && \
-	  MEDIA_CAP_CLUSTER_DIR="$$dir" $(BUILD)/tests/pool_kube/pool_kube_cluster_tests && \
-	  MEDIA_CAP_CLUSTER_DIR="$$dir" $(BUILD)/tests/doctor/doctor_cluster_tests
+	  MEDIA_CAP_CLUSTER_DIR="$$dir" $(BUILD)/tests/pool/kube/pool_kube_cluster_tests && \
+	  MEDIA_CAP_CLUSTER_DIR="$$dir" $(BUILD)/tests/dra/doctor/doctor_cluster_tests
 
 bench: build
 	./$(BUILD)/bench/probe_vs_vainfo
-	bench/agent-bench $(BUILD)
+	bench/dra/agent-bench $(BUILD)
 	./$(BUILD)/bench/tls_client_floor
 	./$(BUILD)/bench/pool_vs_autoscalers
 	./$(BUILD)/bench/worker_sampler_cost 20
@@ -149,10 +149,10 @@ bench: build
 	  $(BUILD)/tests/fakenv/fakenv_stage $(CURDIR)/tests/fakenv/records/ada-geforce-rtx4090.json 2
 	./$(BUILD)/bench/wrapper_startup 200
 	./$(BUILD)/bench/gate_round_trip
-	bench/worker-idle $(BUILD) 60
+	bench/worker/worker-idle $(BUILD) 60
 	./$(BUILD)/bench/pool_api_requests
 	./$(BUILD)/bench/pool_first_promotion
-	bench/pool-idle $(BUILD) 60
+	bench/pool/pool-idle $(BUILD) 60
 
 $(FUZZ_BUILD)/build.ninja: CMakeLists.txt | fuzz-deps
 	CC=clang CXX=clang++ cmake -G Ninja -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Debug -DMEDIA_CAP_FUZZ=ON

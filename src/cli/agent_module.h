@@ -1,8 +1,8 @@
-// `agent` runs in a module beside the binary (src/agent/module_entry.h says why): this opens
+// `agent` runs in a module beside the binary (src/dra/agent/module_entry.h says why): this opens
 // it and hands it the command line's AgentCommand.
 #pragma once
 
-#include "agent/agent_command.h"
+#include "dra/agent/agent_command.h"
 
 namespace mc {
 

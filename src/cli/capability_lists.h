@@ -6,8 +6,8 @@
 #include <string>
 #include <string_view>
 
-#include "capabilities/capability_table.h"
-#include "dra/device.h"
+#include "probe/capabilities/capability_table.h"
+#include "dra/devices/device.h"
 
 namespace mc {
 

@@ -11,10 +11,10 @@
 
 #include "cli/option_checks.h"
 #include "cli/roots_from_environment.h"
-#include "doctor/cluster_module.h"
-#include "doctor/doctor.h"
-#include "doctor/report_format.h"
-#include "doctor/va_driver_rules.h"
+#include "dra/doctor/cluster_module.h"
+#include "dra/doctor/doctor.h"
+#include "dra/doctor/report_format.h"
+#include "dra/doctor/va_driver_rules.h"
 
 namespace mc {
 namespace {

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "base/read_file.h"
-#include "transcode/plan.h"
-#include "transcode/plan_json.h"
+#include "common/base/read_file.h"
+#include "worker/transcode/plan.h"
+#include "worker/transcode/plan_json.h"
 
 namespace mc {
 namespace {

@@ -1,5 +1,5 @@
 // `media-capabilities ffmpeg-plan --device DEVICE.json [--input-facts FFPROBE.json] ... -- ARGV`:
-// prints the plan for one runner command line on one GPU (docs/ffmpeg-translation.md).
+// prints the plan for one runner command line on one GPU (docs/worker/ffmpeg-translation.md).
 #pragma once
 
 #include <CLI/CLI.hpp>

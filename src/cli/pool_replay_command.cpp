@@ -3,12 +3,12 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "base/read_file.h"
-#include "pool/config_yaml.h"
-#include "pool_replay/comparison.h"
-#include "pool_replay/replay_inputs.h"
-#include "pool_replay/strict_replay.h"
-#include "pool_service/run_record.h"
+#include "common/base/read_file.h"
+#include "pool/policy/config_yaml.h"
+#include "pool/replay/comparison.h"
+#include "pool/replay/replay_inputs.h"
+#include "pool/replay/strict_replay.h"
+#include "pool/service/run_record.h"
 
 namespace mc {
 

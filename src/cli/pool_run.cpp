@@ -10,22 +10,22 @@
 #include <memory>
 #include <sstream>
 
-#include "http/client.h"
-#include "http/http_server.h"
-#include "http/url.h"
-#include "peertube/admin_credentials.h"
-#include "peertube/admin_session.h"
-#include "pool_kube/kubernetes_channel.h"
-#include "pool_kube/pod_endpoints.h"
-#include "pool_kube/pool_module.h"
-#include "pool_service/command_channel.h"
-#include "pool_service/dry_run_channel.h"
-#include "pool_service/peertube_queue.h"
-#include "pool_service/pool_report.h"
-#include "pool_service/pool_service.h"
-#include "pool_service/run_recorder.h"
-#include "pool_service/service_config.h"
-#include "pool_service/worker_api_channel.h"
+#include "common/http/client.h"
+#include "common/http/http_server.h"
+#include "common/http/url.h"
+#include "common/peertube/admin_credentials.h"
+#include "common/peertube/admin_session.h"
+#include "pool/kube/kubernetes_channel.h"
+#include "pool/kube/pod_endpoints.h"
+#include "pool/kube/pool_module.h"
+#include "pool/service/command_channel.h"
+#include "pool/service/dry_run_channel.h"
+#include "pool/service/peertube_queue.h"
+#include "pool/service/pool_report.h"
+#include "pool/service/pool_service.h"
+#include "pool/service/run_recorder.h"
+#include "pool/service/service_config.h"
+#include "pool/service/worker_api_channel.h"
 
 namespace mc {
 

@@ -1,5 +1,5 @@
 // `media-capabilities pool run --config POOL.yaml`: the pool manager as a service, wired from
-// its file (src/pool_service/service_config.h): PeerTube's admin session, the workers (listed
+// its file (src/pool/service/service_config.h): PeerTube's admin session, the workers (listed
 // or the StatefulSet's pods), the control channel of the mode, the HTTP report, the cycles.
 // `pool status` asks a running manager for its report.
 #pragma once

@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "cli/probe_table.h"
-#include "dra/device_json.h"
+#include "dra/devices/device_json.h"
 
 namespace mc {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <string_view>
 
-#include "capabilities/capability_table.h"
-#include "capabilities/encode_session_cap.h"
+#include "probe/capabilities/capability_table.h"
+#include "probe/capabilities/encode_session_cap.h"
 #include "cli/capability_lists.h"
 #include "cli/wrapped_cell.h"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "pipeline/probe_pipeline.h"
+#include "probe/pipeline/probe_pipeline.h"
 
 namespace mc {
 

@@ -2,8 +2,8 @@
 
 #include <cstdio>
 
-#include "query/child/run_query_target.h"
-#include "query/query_batch.h"
+#include "probe/query/child/run_query_target.h"
+#include "probe/query/query_batch.h"
 
 namespace mc {
 

@@ -1,5 +1,5 @@
 // `media-capabilities query-batch --deadline-ms N TARGET...`: the internal process in which
-// every query of a pass runs, each in a forked child (src/query/query_batch.h).
+// every query of a pass runs, each in a forked child (src/probe/query/query_batch.h).
 #pragma once
 
 #include <chrono>

@@ -4,7 +4,7 @@
 // without being told twice.
 #pragma once
 
-#include "gpu/render_node_discovery.h"
+#include "probe/gpu/render_node_discovery.h"
 
 namespace mc {
 

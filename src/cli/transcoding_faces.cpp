@@ -9,7 +9,7 @@
 #include "cli/ffmpeg_plan_command.h"
 #include "cli/pool_command.h"
 #include "cli/worker_command.h"
-#include "worker/ffmpeg_wrapper.h"
+#include "worker/daemon/ffmpeg_wrapper.h"
 
 namespace mc {
 

@@ -14,16 +14,16 @@
 #include "cli/roots_from_environment.h"
 #include "cli/worker_run.h"
 #include "cli/worker_serve.h"
-#include "pipeline/probe_pipeline.h"
-#include "query/query_command.h"
-#include "worker/probe_contract.h"
-#include "worker/probe_contract_json.h"
-#include "worker/self_test.h"
-#include "worker/self_test_state.h"
-#include "worker/status_document.h"
-#include "worker/status_gather.h"
-#include "worker/status_server.h"
-#include "worker/worker_config.h"
+#include "probe/pipeline/probe_pipeline.h"
+#include "probe/query/query_command.h"
+#include "worker/probe_contract/probe_contract.h"
+#include "worker/probe_contract/probe_contract_json.h"
+#include "worker/self_test/self_test.h"
+#include "worker/self_test/self_test_state.h"
+#include "worker/status/status_document.h"
+#include "worker/status/status_gather.h"
+#include "worker/status/status_server.h"
+#include "worker/probe_contract/worker_config.h"
 
 namespace mc {
 namespace {
@@ -92,7 +92,7 @@ class Worker : public WorkerCommand {
     command_ =
         app.add_subcommand("worker",
                            "the PeerTube transcoding worker's view of its own GPU: probe, status "
-                           "(docs/worker.md)");
+                           "(docs/worker/worker.md)");
     // Everything after `worker`, --help included, is the worker's own command line.
     command_->prefix_command();
     command_->set_help_flag();
@@ -101,7 +101,7 @@ class Worker : public WorkerCommand {
   bool Selected() const override { return command_->parsed(); }
 
   int Run() override {
-    CLI::App worker{"the PeerTube transcoding worker's view of its own GPU (docs/worker.md)",
+    CLI::App worker{"the PeerTube transcoding worker's view of its own GPU (docs/worker/worker.md)",
                     "media-capabilities worker"};
     worker.require_subcommand(1);
     probe_ = worker.add_subcommand(

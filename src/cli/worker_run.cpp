@@ -10,14 +10,14 @@
 #include <functional>
 #include <iostream>
 
-#include "pipeline/probe_pipeline.h"
-#include "worker/local_socket.h"
-#include "worker/probe_contract.h"
-#include "worker/registration.h"
-#include "worker/runner_config.h"
-#include "worker/runner_supervisor.h"
-#include "worker/self_test_state.h"
-#include "worker/worker_daemon.h"
+#include "probe/pipeline/probe_pipeline.h"
+#include "worker/daemon/local_socket.h"
+#include "worker/probe_contract/probe_contract.h"
+#include "worker/daemon/registration.h"
+#include "worker/daemon/runner_config.h"
+#include "worker/daemon/runner_supervisor.h"
+#include "worker/self_test/self_test_state.h"
+#include "worker/daemon/worker_daemon.h"
 
 namespace mc {
 namespace fs = std::filesystem;

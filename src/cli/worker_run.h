@@ -1,5 +1,5 @@
 // `media-capabilities worker run|register|drain|enable|concurrency|eligibility|state`: the
-// worker of one GPU in PeerTube's path (docs/worker.md, "Running the worker").
+// worker of one GPU in PeerTube's path (docs/worker/worker.md, "Running the worker").
 #pragma once
 
 #include <chrono>
@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "worker/broker_protocol.h"
-#include "worker/self_test.h"
-#include "worker/status_gather.h"
+#include "worker/daemon/broker_protocol.h"
+#include "worker/self_test/self_test.h"
+#include "worker/status/status_gather.h"
 
 namespace mc {
 

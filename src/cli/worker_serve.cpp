@@ -4,7 +4,7 @@
 
 #include <iostream>
 
-#include "worker/status_server.h"
+#include "worker/status/status_server.h"
 
 namespace mc {
 

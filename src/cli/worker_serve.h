@@ -1,10 +1,10 @@
-// `media-capabilities worker serve`: the status server (src/worker/status_server.h) until
+// `media-capabilities worker serve`: the status server (src/worker/status/status_server.h) until
 // SIGTERM or SIGINT.
 #pragma once
 
 #include <string>
 
-#include "worker/status_gather.h"
+#include "worker/status/status_gather.h"
 
 namespace mc {
 

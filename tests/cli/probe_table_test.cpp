@@ -5,8 +5,8 @@
 #include <cctype>
 #include <set>
 
-#include "capabilities/capability_table.h"
-#include "capabilities/encode_session_cap.h"
+#include "probe/capabilities/capability_table.h"
+#include "probe/capabilities/encode_session_cap.h"
 
 namespace mc {
 namespace {

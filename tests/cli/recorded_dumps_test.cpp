@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "capabilities/capability_table.h"
+#include "probe/capabilities/capability_table.h"
 #include "support/run_command.h"
 #include "support/temp_dir.h"
 

@@ -2,7 +2,7 @@ package cluster
 
 // The agent against the real control plane: what it publishes is what the real
 // kube-scheduler allocates from, and it keeps publishing the right thing
-// through the faults a cluster throws at it. docs/agent.md is the
+// through the faults a cluster throws at it. docs/dra/agent.md is the
 // contract these tests hold the agent to.
 
 import (
@@ -43,7 +43,7 @@ var (
 )
 
 // An Ada GeForce under driver 570: the consumer cap of branches 550 to 589 is 8
-// encode sessions (docs/nvidia.md).
+// encode sessions (docs/probe/nvidia.md).
 const geforceRecord = "ada-geforce-rtx4090.json"
 
 // agentNode is a Node with what the agent on it needs, and what it must publish.
@@ -89,7 +89,7 @@ func setUpNode(t *testing.T, c *cluster, name string, m machine, liken bool) *ag
 }
 
 // likenSlice is the slice liken's machine operator publishes for a node with
-// gpus fake-machine GPUs (docs/agent.md, liken's render nodes): per GPU, the render node itself (renderNode: true, shareable) and
+// gpus fake-machine GPUs (docs/dra/agent.md, liken's render nodes): per GPU, the render node itself (renderNode: true, shareable) and
 // its exclusive display companion, with the PCI identity as string attributes
 // and resource.kubernetes.io/pciBusID.
 //
@@ -163,7 +163,7 @@ func (n *agentNode) startAgent(t *testing.T, kubeconfig string, extraArgs ...str
 }
 
 // slicesProblem says what is wrong with the agent's slices of the node now,
-// or nil when they are what docs/agent.md says: one slice named
+// or nil when they are what docs/dra/agent.md says: one slice named
 // <node>-media.liken.sh in a pool named after the node, owned by the Node as
 // it is now (its current UID), holding exactly the devices the probe finds.
 func (n *agentNode) slicesProblem(c *cluster) error {
@@ -261,7 +261,7 @@ func deviceNames(devices []resourcev1.Device) []string {
 // waitForTheRightSlices waits until the agent's slices are right.
 func (n *agentNode) waitForTheRightSlices(t *testing.T, c *cluster, timeout time.Duration) {
 	t.Helper()
-	waitFor(t, timeout, "the agent's slices of "+n.name+" as docs/agent.md has them", func() (bool, error) {
+	waitFor(t, timeout, "the agent's slices of "+n.name+" as docs/dra/agent.md has them", func() (bool, error) {
 		err := n.slicesProblem(c)
 		return err == nil, err
 	})
@@ -453,7 +453,7 @@ func TestTheSchedulerAllocatesByWhatTheAgentPublishes(t *testing.T) {
 	})
 
 	t.Run("GPUsWhoseQueriesHangOrCrashArePublishedWithEveryCapabilityFalse", func(t *testing.T) {
-		// docs/agent.md: a query that fails publishes its GPU with every
+		// docs/dra/agent.md: a query that fails publishes its GPU with every
 		// capability false, never a slice without it.
 		for _, d := range bn.want {
 			for k, a := range d.Attributes {
@@ -654,7 +654,7 @@ func TestTheSchedulerAllocatesByWhatTheAgentPublishes(t *testing.T) {
 	})
 
 	t.Run("AnAgentStartedAgainOverItsRightSliceWritesNothing", func(t *testing.T) {
-		// docs/agent.md: every slice write wakes the scheduler, so a new pod
+		// docs/dra/agent.md: every slice write wakes the scheduler, so a new pod
 		// of the DaemonSet takes over the slice as it is.
 		before := resourceVersions(t, c, []string{va.sliceName()})
 		again := va.startAgent(t, "")
@@ -832,7 +832,7 @@ func TestTheAgentConvergesAfterEveryFault(t *testing.T) {
 			t.Fatal(err)
 		}
 		if got.Spec.Pool.Generation <= edited.Spec.Pool.Generation {
-			t.Errorf("the agent wrote the slice back at pool generation %d, not above the edited %d (docs/agent.md: a change moves the generation up)",
+			t.Errorf("the agent wrote the slice back at pool generation %d, not above the edited %d (docs/dra/agent.md: a change moves the generation up)",
 				got.Spec.Pool.Generation, edited.Spec.Pool.Generation)
 		}
 	})
@@ -934,7 +934,7 @@ func TestTheAgentConvergesAfterEveryFault(t *testing.T) {
 		proxy.failWrites(faults, status, 1)
 		begin := time.Now()
 		provoke(t)
-		// docs/agent.md: /readyz says whether the slices hold what the
+		// docs/dra/agent.md: /readyz says whether the slices hold what the
 		// queries found; while the writes are refused, they do not.
 		waitFor(t, 30*time.Second, "/readyz answering 503 while the writes are refused", func() (bool, error) {
 			status, body := b.readyz(t)
@@ -957,11 +957,11 @@ func TestTheAgentConvergesAfterEveryFault(t *testing.T) {
 		if len(retries) < faults {
 			t.Errorf("the agent logged %d `api: ...; retrying in N s` lines for %d refused writes", len(retries), faults)
 		}
-		// docs/agent.md's line names the status (`api: PUT ...: HTTP 500: ...;
+		// docs/dra/agent.md's line names the status (`api: PUT ...: HTTP 500: ...;
 		// retrying in 2 s`); the Status body the apiserver sends does not.
 		for _, line := range retries {
 			if !regexp.MustCompile(fmt.Sprintf(`: HTTP %d: `, status)).MatchString(line) {
-				t.Errorf("the line does not name the status %d, as docs/agent.md's does: %s", status, line)
+				t.Errorf("the line does not name the status %d, as docs/dra/agent.md's does: %s", status, line)
 				break
 			}
 		}
@@ -1000,7 +1000,7 @@ func TestTheAgentConvergesAfterEveryFault(t *testing.T) {
 			}
 			n.testWrites[edited.ResourceVersion] = true
 		})
-		// docs/agent.md: the backoff starts at 1 s and doubles.
+		// docs/dra/agent.md: the backoff starts at 1 s and doubles.
 		for i, g := range gaps {
 			if floor := time.Duration(900*(1<<i)) * time.Millisecond; g < floor {
 				t.Errorf("retry %d came %v after the previous 500, want at least %v", i+2, g, floor)
@@ -1009,7 +1009,7 @@ func TestTheAgentConvergesAfterEveryFault(t *testing.T) {
 	})
 
 	step("ARetryAfterLongerThanTheBackoffIsWaitedOut", func(t *testing.T) {
-		// docs/agent.md: the backoff starts at 1 s, and the server's
+		// docs/dra/agent.md: the backoff starts at 1 s, and the server's
 		// Retry-After wins when it is longer.
 		proxy.failWrites(1, 429, 3)
 		if err := slicesAPI.Delete(ctx, n.sliceName(), metav1.DeleteOptions{}); err != nil {
@@ -1028,7 +1028,7 @@ func TestTheAgentConvergesAfterEveryFault(t *testing.T) {
 	})
 
 	step("AnIdleAgentSendsNoRequest", func(t *testing.T) {
-		// docs/agent.md: while nothing changes the agent sends nothing but
+		// docs/dra/agent.md: while nothing changes the agent sends nothing but
 		// its open watches. A second to settle, then five of silence.
 		time.Sleep(time.Second)
 		before := proxy.requestCount()

@@ -471,7 +471,7 @@ func (a *agent) readyz(t *testing.T) (int, string) {
 // acceptRegistration answers the agent's kubelet-plugin registration as the
 // kubelet's plugin watcher would once it has validated the plugin: GetInfo,
 // then NotifyRegistrationStatus with registered true. No kubelet runs here,
-// and /readyz waits for that answer (docs/agent.md); with it, /readyz says
+// and /readyz waits for that answer (docs/dra/agent.md); with it, /readyz says
 // whether the slices hold what the queries found. plugin_interop_test.go
 // runs the kubelet's own code against the same socket.
 func (a *agent) acceptRegistration(t *testing.T) {

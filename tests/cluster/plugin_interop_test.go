@@ -3,7 +3,7 @@ package cluster
 // The interop test against the real kubelet code: the agent's kubelet plugin
 // (build/media-capabilities agent) is found, registered, called and watched
 // by the kubelet's own Go code at the pinned release, not by a client written
-// here. tests/plugin/ already checks each gRPC answer with a C++ client; only
+// here. tests/dra/plugin/ already checks each gRPC answer with a C++ client; only
 // the kubelet's code can show that the kubelet accepts those answers: that it
 // picks the plugin's registration socket up, takes its versions, prepares a
 // claim the scheduler allocated, and reads the health stream.

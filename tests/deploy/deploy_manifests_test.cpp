@@ -29,7 +29,7 @@
 #include <string>
 #include <vector>
 
-#include "agent/agent_options.h"
+#include "dra/agent/agent_options.h"
 
 namespace {
 
@@ -201,7 +201,7 @@ Published ReadAttributeReference() {
   return published;
 }
 
-// liken's own attributes of its render nodes (docs/agent.md). They are another driver's, so
+// liken's own attributes of its render nodes (docs/dra/agent.md). They are another driver's, so
 // the reference does not list them.
 const std::set<std::string> kLikenAttributes = {
     "bus",    "address", "driver", "class",  "classCode",  "subsystem",   "modalias",
@@ -461,7 +461,7 @@ TEST(DaemonSet, ProbesLivezAndReadyzOnTheHealthPort) {
 
 // The kubelet's httpGet probes connect to the pod's IP, so the agent's default health
 // address, which the DaemonSet does not override, must listen on every interface of the pod
-// and on the port the probes name (docs/agent.md, "Health").
+// and on the port the probes name (docs/dra/agent.md, "Health").
 TEST(DaemonSet, TheAgentsDefaultHealthAddressIsOnThePodsIpAndThePortTheProbesName) {
   const std::string address = mc::AgentOptions{}.health_address;
   const std::size_t colon = address.rfind(':');

@@ -3,7 +3,7 @@
 // unprivileged with every secret as a file, and a configuration that names the workers of
 // deploy/worker/ as they are. check-against-apiserver holds the same files to a real
 // apiserver (validation, and `kubectl auth can-i` as the manager's ServiceAccount).
-#include "pool_service/service_config.h"
+#include "pool/service/service_config.h"
 
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>

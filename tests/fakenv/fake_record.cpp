@@ -7,9 +7,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "base/json_reader.h"
-#include "facts/nvidia_facts_json.h"
-#include "gpu/pci_address.h"
+#include "common/base/json_reader.h"
+#include "probe/facts/nvidia_facts_json.h"
+#include "probe/gpu/pci_address.h"
 
 namespace fakenv {
 namespace {

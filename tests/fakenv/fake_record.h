@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "base/result.h"
-#include "facts/nvidia_facts.h"
+#include "common/base/result.h"
+#include "probe/facts/nvidia_facts.h"
 
 namespace fakenv {
 

@@ -12,14 +12,14 @@
 #include <set>
 #include <sstream>
 
-#include "capabilities/capability_table.h"
-#include "capabilities/encode_session_cap.h"
-#include "capabilities/nvidia_generations.h"
-#include "capabilities/nvidia_rules.h"
-#include "dra/device_builder.h"
-#include "facts/nvidia_facts_json.h"
-#include "gpu/nvidia_discovery.h"
-#include "pipeline/probe_pipeline.h"
+#include "probe/capabilities/capability_table.h"
+#include "probe/capabilities/encode_session_cap.h"
+#include "probe/capabilities/nvidia_generations.h"
+#include "probe/capabilities/nvidia_rules.h"
+#include "dra/devices/device_builder.h"
+#include "probe/facts/nvidia_facts_json.h"
+#include "probe/gpu/nvidia_discovery.h"
+#include "probe/pipeline/probe_pipeline.h"
 #include "support/run_command.h"
 #include "support/temp_dir.h"
 
@@ -355,7 +355,7 @@ TEST_F(RecordedNvidiaGpu, ADriverThatDisagreesWithTheGenerationTableRaisesAWarni
       GenerationTableWarnings(*facts, EvaluateNvidiaFacts(*facts));
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_EQ(warnings[0],
-            "NVIDIA's generation table (the NVENC/NVDEC support matrix, docs/nvidia.md) expects "
+            "NVIDIA's generation table (the NVENC/NVDEC support matrix, docs/probe/nvidia.md) expects "
             "encodeAV1Main=true on Ada (compute capability 8.9), but "
             "the driver's statement gives false, which is what is published");
 }

@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "base/result.h"
+#include "common/base/result.h"
 
 namespace mc::fakeva {
 

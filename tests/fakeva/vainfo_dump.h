@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "base/result.h"
+#include "common/base/result.h"
 
 namespace mc::fakeva {
 

@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "query/child_outcome_json.h"
+#include "probe/query/child_outcome_json.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

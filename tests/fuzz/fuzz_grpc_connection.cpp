@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "grpc_server/connection.h"
+#include "dra/grpc_server/connection.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace mc::grpc_server;

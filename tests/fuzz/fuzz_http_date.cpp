@@ -9,8 +9,8 @@
 #include <ctime>
 #include <string_view>
 
-#include "kube/http_date.h"
-#include "kube/retry_after.h"
+#include "common/kube/http_date.h"
+#include "common/kube/retry_after.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

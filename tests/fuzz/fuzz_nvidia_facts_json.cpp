@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "facts/nvidia_facts_json.h"
+#include "probe/facts/nvidia_facts_json.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

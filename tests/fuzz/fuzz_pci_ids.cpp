@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "gpu/pci_names.h"
+#include "probe/gpu/pci_names.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 4) return 0;

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "dra/resource_slices.h"
+#include "dra/devices/resource_slices.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const nlohmann::json document = nlohmann::json::parse(data, data + size, nullptr, false);

@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "kube/watch_event.h"
+#include "common/kube/watch_event.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view line(reinterpret_cast<const char*>(data), size);

@@ -7,14 +7,14 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "base/read_file.h"
-#include "peertube/admin_credentials.h"
-#include "peertube/api_answer.h"
-#include "base/iso_time.h"
-#include "peertube/oauth_token.h"
-#include "peertube/registered_runners.h"
-#include "peertube/runner_job_list.h"
-#include "peertube/video_facts.h"
+#include "common/base/read_file.h"
+#include "common/peertube/admin_credentials.h"
+#include "common/peertube/api_answer.h"
+#include "common/base/iso_time.h"
+#include "common/peertube/oauth_token.h"
+#include "common/peertube/registered_runners.h"
+#include "common/peertube/runner_job_list.h"
+#include "common/peertube/video_facts.h"
 
 namespace mc::peertube {
 namespace {

@@ -2,7 +2,7 @@
 // (data/admin-api/), on a clock the test moves: the login, the refresh at 80 % of the
 // token's life and on a 401, the fallback to the password grant, the request budget's
 // sliding window, a 429's wait, paging, the video cache, and messages free of secrets.
-#include "peertube/admin_session.h"
+#include "common/peertube/admin_session.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "base/read_file.h"
+#include "common/base/read_file.h"
 
 namespace mc::peertube {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "peertube/admin_credentials.h"
+#include "common/peertube/admin_credentials.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "base/iso_time.h"
+#include "common/base/iso_time.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   (void)mc::ParseIsoTime(std::string_view(reinterpret_cast<const char*>(data), size));

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "peertube/registered_runners.h"
+#include "common/peertube/registered_runners.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   (void)mc::peertube::ParseRunnerList(std::string_view(reinterpret_cast<const char*>(data), size));

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "peertube/runner_job_list.h"
+#include "common/peertube/runner_job_list.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   (void)mc::peertube::ParseRunnerJobList(std::string_view(reinterpret_cast<const char*>(data), size));

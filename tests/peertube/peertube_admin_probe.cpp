@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "http/url.h"
-#include "peertube/admin_credentials.h"
-#include "peertube/admin_session.h"
+#include "common/http/url.h"
+#include "common/peertube/admin_credentials.h"
+#include "common/peertube/admin_session.h"
 
 namespace {
 

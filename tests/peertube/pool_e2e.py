@@ -30,7 +30,7 @@ from worker_e2e import COMPLETING, REPO, Failure, Worker, check, make_clip, wait
 
 WORKERS = ("gpu0", "gpu1", "gpu2")
 # Short windows, so that a burst of a few minutes shows every rule; the rules are the
-# policy's own (docs/pool.md), only the numbers are smaller.
+# policy's own (docs/pool/pool.md), only the numbers are smaller.
 UP_WINDOW_S, UP_WINDOWS = 6, 2
 POLICY = f"""policy:
   cycle: 3s
@@ -294,7 +294,7 @@ def replay_the_record(pool):
     the real ones, in the same order and each within a cycle, is a figure here: a decision that
     the real run took at the last moment of its window turns on less than the record's second,
     so a live run agrees most of the time, not always. The agreement itself is held, exactly,
-    on real runs' records in tests/pool_replay. POOL_E2E_RECORD_COPY keeps a copy of the
+    on real runs' records in tests/pool/replay. POOL_E2E_RECORD_COPY keeps a copy of the
     record."""
     copy = os.environ.get("POOL_E2E_RECORD_COPY")
     if copy:

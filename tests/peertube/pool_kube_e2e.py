@@ -86,7 +86,7 @@ POLICY = pool_e2e.POLICY.replace("    min_active: 1\n", "    min_active: 0\n") +
     boot_timeout: 300s
     sleep_after: 10s
 """
-# Which policy action each Event reason records (src/pool_kube/kubernetes_channel.cpp).
+# Which policy action each Event reason records (src/pool/kube/kubernetes_channel.cpp).
 EVENT_OF_ACTION = {"enable": "WorkerEnabled", "drain": "WorkerDraining", "wake": "ScaledUp",
                    "suspend": "ScaledDown", "set-classes": "WorkerClassesSet", "probe": "WorkerProbed"}
 

@@ -1,14 +1,14 @@
 // PeerTube's runner API as data: the calls told apart by path, the jobs read from the
 // recorded answer, the list written back filtered, and the accepted job's downloads pointed
 // at the gate.
-#include "peertube/runner_jobs.h"
+#include "common/peertube/runner_jobs.h"
 
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
-#include "base/read_file.h"
-#include "peertube/runner_paths.h"
+#include "common/base/read_file.h"
+#include "common/peertube/runner_paths.h"
 
 namespace mc::peertube {
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "query/child_process.h"
+#include "probe/query/child_process.h"
 
 namespace mc::testing {
 

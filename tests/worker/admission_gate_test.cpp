@@ -1,7 +1,7 @@
 // The admission gate between a client speaking the runner's calls and a real HTTP upstream
-// (tests/http/upstream_peer.py) that answers jobs/request with a list of jobs: what the
+// (tests/common/http/upstream_peer.py) that answers jobs/request with a list of jobs: what the
 // runner is offered in each state, what the book records, and that no token leaks.
-#include "worker/admission_gate.h"
+#include "worker/gate/admission_gate.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "http/client.h"
+#include "common/http/client.h"
 #include "support/temp_dir.h"
 #include "test_peer.h"
 
@@ -21,7 +21,7 @@ namespace {
 using http::testing::PeerProcess;
 
 constexpr char kRunnerToken[] = "ptrt-aaaaaaaa-runner-secret";
-// The peer's job token (tests/http/upstream_peer.py).
+// The peer's job token (tests/common/http/upstream_peer.py).
 constexpr char kJobToken[] = "ptrjt-00000000-secret-job-token";
 
 struct OfferedJob {

@@ -1,6 +1,6 @@
 // The worker's local protocol: every request and answer survives its own JSON line, and a line
 // that is not one says what is wrong and where.
-#include "worker/broker_protocol.h"
+#include "worker/daemon/broker_protocol.h"
 
 #include <gtest/gtest.h>
 

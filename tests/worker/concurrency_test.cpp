@@ -1,6 +1,6 @@
 // The concurrency resolver, table-tested: each row is a box and what it has free, and the
 // concurrency and the limiter that bound it, worked out by hand.
-#include "worker/concurrency.h"
+#include "worker/probe_contract/concurrency.h"
 
 #include <gtest/gtest.h>
 

@@ -10,9 +10,9 @@
 
 #include "support/run_command.h"
 #include "support/temp_dir.h"
-#include "worker/argv_gate.h"
-#include "worker/evidence_sampler.h"
-#include "worker/plausibility_gate.h"
+#include "worker/evidence/argv_gate.h"
+#include "worker/evidence/evidence_sampler.h"
+#include "worker/evidence/plausibility_gate.h"
 
 namespace mc::worker {
 namespace {

@@ -1,5 +1,5 @@
 // The DRM fdinfo parser on files whose keys come from the kernel's documentation (fdinfo/).
-#include "worker/drm_fdinfo.h"
+#include "worker/evidence/drm_fdinfo.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Which jobs the worker takes, from the pool's text or JSON, and the filter itself.
-#include "worker/eligibility.h"
+#include "worker/gate/eligibility.h"
 
 #include <gtest/gtest.h>
 

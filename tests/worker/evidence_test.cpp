@@ -1,10 +1,10 @@
 // JudgeEvidence, the argv gate and the plausibility gate, as pure functions.
-#include "worker/evidence.h"
+#include "worker/evidence/evidence.h"
 
 #include <gtest/gtest.h>
 
-#include "worker/argv_gate.h"
-#include "worker/plausibility_gate.h"
+#include "worker/evidence/argv_gate.h"
+#include "worker/evidence/plausibility_gate.h"
 
 namespace mc::worker {
 namespace {

@@ -1,4 +1,4 @@
-#include "worker/gather_schedule.h"
+#include "worker/status/gather_schedule.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The job book: which job a run belongs to, how a job's end is counted, the transfer rates
 // and their collapse, and the status document's part.
-#include "worker/job_book.h"
+#include "worker/gate/job_book.h"
 
 #include <gtest/gtest.h>
 

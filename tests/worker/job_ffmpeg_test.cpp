@@ -1,7 +1,7 @@
 // The job's ffmpeg under the wrapper: signals from the runner reach it, its stderr passes
 // through and is read for the GPU's failures, and it never outlives the runner. The commands
 // are small shell scripts standing in for ffmpeg, so each behaviour is exact.
-#include "worker/job_ffmpeg.h"
+#include "worker/daemon/job_ffmpeg.h"
 
 #include <gtest/gtest.h>
 #include <signal.h>

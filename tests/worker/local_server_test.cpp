@@ -1,6 +1,6 @@
 // The worker's local socket: requests are answered line by line, a line that is not a request
 // is answered with why, and a connection's end is reported once however it ends.
-#include "worker/local_server.h"
+#include "worker/daemon/local_server.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <thread>
 
 #include "support/temp_dir.h"
-#include "worker/local_socket.h"
+#include "worker/daemon/local_socket.h"
 
 namespace mc::worker {
 namespace {

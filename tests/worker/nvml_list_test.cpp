@@ -1,6 +1,6 @@
 // NvmlListFrom over a driver whose list grows between the sizing call and the fill, as NVML's
 // session list does when another process opens an encode in between.
-#include "worker/nvml_list.h"
+#include "worker/evidence/nvml_list.h"
 
 #include <gtest/gtest.h>
 

@@ -1,13 +1,13 @@
 // The probe contract as a pure function of what the capability pipeline found: the mapping
 // table, device selection, module checks, and every way it fails closed.
-#include "worker/probe_contract.h"
+#include "worker/probe_contract/probe_contract.h"
 
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
-#include "capabilities/capability_table.h"
-#include "worker/probe_contract_json.h"
+#include "probe/capabilities/capability_table.h"
+#include "worker/probe_contract/probe_contract_json.h"
 
 namespace mc::worker {
 namespace {

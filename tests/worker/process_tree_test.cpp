@@ -1,6 +1,6 @@
 // The process tree, its CPU time and its DRM files, read from a /proc laid out by FakeProc,
 // and the sampler over it.
-#include "worker/process_tree.h"
+#include "worker/evidence/process_tree.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -8,7 +8,7 @@
 #include <algorithm>
 
 #include "fake_proc.h"
-#include "worker/evidence_sampler.h"
+#include "worker/evidence/evidence_sampler.h"
 
 namespace mc::worker {
 namespace {

@@ -1,6 +1,6 @@
 // What the runner reads: its config.toml as the worker writes it, and the registration kept in
 // the state directory, written for the worker's user alone.
-#include "worker/runner_config.h"
+#include "worker/daemon/runner_config.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>

@@ -1,6 +1,6 @@
 // The runner's supervisor: a runner that dies is started again after a pause that grows, and
 // Stop ends the runner and everything of its session.
-#include "worker/runner_supervisor.h"
+#include "worker/daemon/runner_supervisor.h"
 
 #include <gtest/gtest.h>
 #include <signal.h>

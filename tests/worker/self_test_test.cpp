@@ -7,8 +7,8 @@
 #include <fstream>
 
 #include "status_checks.h"
-#include "worker/self_test_commands.h"
-#include "worker/self_test_ffmpeg_log.h"
+#include "worker/self_test/self_test_commands.h"
+#include "worker/self_test/self_test_ffmpeg_log.h"
 
 namespace mc {
 namespace {

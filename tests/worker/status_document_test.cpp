@@ -1,6 +1,6 @@
 // The status document and the Prometheus text as pure functions, checked by a real JSON Schema
 // validator and a real Prometheus parser, in every state.
-#include "worker/status_document.h"
+#include "worker/status/status_document.h"
 
 #include <gtest/gtest.h>
 

@@ -1,12 +1,12 @@
 // The settings table: defaults, variables, flags over variables, and errors that name the
-// variable or flag that was wrong; and docs/worker.md holds the table as the code has it.
-#include "worker/worker_config.h"
+// variable or flag that was wrong; and docs/worker/worker.md holds the table as the code has it.
+#include "worker/probe_contract/worker_config.h"
 
 #include <gtest/gtest.h>
 
 #include "support/temp_dir.h"
-#include "worker/kernel_log.h"
-#include "worker/platform.h"
+#include "worker/evidence/kernel_log.h"
+#include "worker/probe_contract/platform.h"
 
 namespace mc::worker {
 namespace {
@@ -63,7 +63,7 @@ TEST(WorkerConfig, AMalformedFlagIsRefusedNamingTheFlag) {
 TEST(WorkerConfig, DocsHoldTheSettingsTableAsTheCodeHasIt) {
   const std::string docs = mc::testing::ReadFile(WORKER_DOCS);
   EXPECT_NE(docs.find(SettingsTableMarkdown()), std::string::npos)
-      << "docs/worker.md must hold, verbatim:\n"
+      << "docs/worker/worker.md must hold, verbatim:\n"
       << SettingsTableMarkdown();
 }
 

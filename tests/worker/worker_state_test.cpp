@@ -1,6 +1,6 @@
 // The worker's states as a pure transition, table-tested: each row is a set of signals and the
 // state it must give, with a word its reason must hold.
-#include "worker/worker_state.h"
+#include "worker/status/worker_state.h"
 
 #include <gtest/gtest.h>
 

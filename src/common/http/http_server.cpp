@@ -1,0 +1,237 @@
+#include "common/http/http_server.h"
+
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace mc::http {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// After the answer is sent the server shuts its side and reads what the client still sends
+// for this long before closing: closing a socket with unread bytes makes the kernel reset the
+// connection, and a reset can destroy the answer before the client has read it.
+constexpr std::chrono::milliseconds kLingerAfterAnswer{500};
+
+}  // namespace
+
+struct Server::Connection {
+  enum class Phase { kReading, kWriting, kLingering };
+
+  int fd = -1;
+  Phase phase = Phase::kReading;
+  std::string received;
+  std::string answer;
+  std::size_t sent = 0;
+  Clock::time_point deadline;
+};
+
+Result<std::unique_ptr<Server>> Server::Start(const std::string& address, Routes routes,
+                                              Limits limits, Actions actions) {
+  Result<Listener> listener = Listen(address);
+  if (!listener) return listener.failure();
+  std::unique_ptr<Server> server(new Server());
+  server->routes_ = std::move(routes);
+  server->actions_ = std::move(actions);
+  server->limits_ = limits;
+  server->listener_ = *listener;
+  server->wake_ = eventfd(0, EFD_CLOEXEC);
+  if (server->wake_ < 0)
+    return Internal("an eventfd for the server on " + address + ": " + std::strerror(errno));
+  server->thread_ = std::thread([raw = server.get()] { raw->Serve(); });
+  return server;
+}
+
+Server::~Server() {
+  if (thread_.joinable()) {
+    const std::uint64_t one = 1;
+    [[maybe_unused]] ssize_t written = write(wake_, &one, sizeof one);
+    thread_.join();
+  }
+  if (listener_.fd >= 0) close(listener_.fd);
+  if (wake_ >= 0) close(wake_);
+}
+
+void Server::Serve() {
+  std::map<int, Connection> connections;
+  std::vector<pollfd> fds;
+  while (true) {
+    fds.clear();
+    fds.push_back({.fd = wake_, .events = POLLIN, .revents = 0});
+    // At the limit the listener is left alone: further clients wait in the backlog.
+    const bool accepting = connections.size() < limits_.max_connections;
+    fds.push_back({.fd = accepting ? listener_.fd : -1, .events = POLLIN, .revents = 0});
+    Clock::time_point next = Clock::time_point::max();
+    for (const auto& [fd, connection] : connections) {
+      const short events = connection.phase == Connection::Phase::kWriting ? POLLOUT : POLLIN;
+      fds.push_back({.fd = fd, .events = events, .revents = 0});
+      next = std::min(next, connection.deadline);
+    }
+    int timeout_ms = -1;
+    if (next != Clock::time_point::max()) {
+      const auto left = std::chrono::ceil<std::chrono::milliseconds>(next - Clock::now());
+      timeout_ms = static_cast<int>(std::max<std::int64_t>(0, left.count()));
+    }
+    if (poll(fds.data(), fds.size(), timeout_ms) < 0 && errno != EINTR) break;
+    if (fds[0].revents) break;
+    if (fds[1].revents) Accept(connections);
+
+    const Clock::time_point now = Clock::now();
+    for (std::size_t i = 2; i < fds.size(); ++i) {
+      const auto found = connections.find(fds[i].fd);
+      if (found == connections.end()) continue;
+      Connection& connection = found->second;
+      bool open = true;
+      if (fds[i].revents) {
+        switch (connection.phase) {
+          case Connection::Phase::kReading:
+            open = Read(connection);
+            break;
+          case Connection::Phase::kWriting:
+            open = Write(connection);
+            break;
+          case Connection::Phase::kLingering:
+            open = Drain(connection);
+            break;
+        }
+      }
+      if (open && now >= connection.deadline) {
+        if (connection.phase == Connection::Phase::kReading) {
+          Answer(connection, {.status = 408, .body = "the request did not arrive in time\n"});
+          open = Write(connection);
+        } else {
+          open = false;
+        }
+      }
+      if (!open) {
+        close(connection.fd);
+        connections.erase(found);
+      }
+    }
+  }
+  for (const auto& [fd, connection] : connections) close(fd);
+}
+
+void Server::Accept(std::map<int, Connection>& connections) const {
+  while (connections.size() < limits_.max_connections) {
+    const int fd = accept4(listener_.fd, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+    if (fd < 0) return;
+    connections[fd] = Connection{.fd = fd, .deadline = Clock::now() + limits_.request_timeout};
+  }
+}
+
+bool Server::Read(Connection& connection) const {
+  char buffer[4096];
+  while (true) {
+    const ssize_t got = read(connection.fd, buffer, sizeof buffer);
+    if (got < 0) return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR;
+    // The client closed before its request was whole: there is no one to answer.
+    if (got == 0) return false;
+    connection.received.append(buffer, static_cast<std::size_t>(got));
+    if (const std::optional<std::size_t> end = HeadEnd(connection.received);
+        end && *end <= limits_.max_request_bytes) {
+      const std::string_view head = std::string_view(connection.received).substr(0, *end);
+      const std::optional<std::size_t> body_length = BodyLength(head);
+      if (!body_length) {
+        Answer(connection, {.status = 400, .body = "the Content-Length is not a number\n"});
+        return Write(connection);
+      }
+      if (*end + *body_length > limits_.max_request_bytes) {
+        Answer(connection, {.status = 413,
+                            .body = "the request is larger than " +
+                                    std::to_string(limits_.max_request_bytes) + " bytes\n"});
+        return Write(connection);
+      }
+      // The body is still on its way.
+      if (connection.received.size() < *end + *body_length) continue;
+      std::string allow;
+      const Response response = AnswerTo(
+          head, std::string_view(connection.received).substr(*end, *body_length), allow);
+      Answer(connection, response, allow);
+      return Write(connection);
+    }
+    if (connection.received.size() > limits_.max_request_bytes) {
+      Answer(connection, {.status = 431,
+                          .body = "the request is larger than " +
+                                  std::to_string(limits_.max_request_bytes) + " bytes\n"});
+      return Write(connection);
+    }
+  }
+}
+
+std::optional<std::size_t> Server::BodyLength(std::string_view head) const {
+  const std::optional<RequestLine> request = ParseRequestLine(head);
+  if (!request || request->method != "POST" || !actions_.contains(request->path)) return 0;
+  Result<RequestHead> parsed = ParseRequestHead(head);
+  if (!parsed) return std::nullopt;
+  const std::string length(HeaderValue(parsed->headers, "Content-Length"));
+  if (length.empty()) return 0;
+  if (length.size() > 9 ||
+      !std::all_of(length.begin(), length.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return std::nullopt;
+  return static_cast<std::size_t>(std::stoul(length));
+}
+
+Response Server::AnswerTo(std::string_view head, std::string_view body,
+                          std::string& allow) const {
+  const std::optional<RequestLine> request = ParseRequestLine(head);
+  if (!request) return {.status = 400, .body = "not an HTTP request line\n"};
+  const auto route = routes_.find(request->path);
+  const auto action = actions_.find(request->path);
+  if (request->method == "GET" && route != routes_.end()) return route->second();
+  if (request->method == "POST" && action != actions_.end()) {
+    Result<RequestHead> parsed = ParseRequestHead(head);
+    return action->second(
+        {.path = request->path,
+         .authorization = parsed ? std::string(HeaderValue(parsed->headers, "Authorization")) : "",
+         .body = std::string(body)});
+  }
+  if (route == routes_.end() && action == actions_.end())
+    return {.status = 404, .body = "not found\n"};
+  allow = route != routes_.end() ? "GET" : "POST";
+  return {.status = 405, .body = "only " + allow + " is served at " + request->path + "\n"};
+}
+
+void Server::Answer(Connection& connection, const Response& response,
+                    std::string_view allow) const {
+  connection.phase = Connection::Phase::kWriting;
+  connection.answer = ResponseText(response, allow);
+  connection.sent = 0;
+  connection.received.clear();
+  connection.deadline = Clock::now() + limits_.request_timeout;
+}
+
+bool Server::Write(Connection& connection) const {
+  while (connection.sent < connection.answer.size()) {
+    const ssize_t n = send(connection.fd, connection.answer.data() + connection.sent,
+                           connection.answer.size() - connection.sent, MSG_NOSIGNAL);
+    if (n < 0) return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR;
+    connection.sent += static_cast<std::size_t>(n);
+  }
+  shutdown(connection.fd, SHUT_WR);
+  connection.phase = Connection::Phase::kLingering;
+  connection.deadline = Clock::now() + std::min(kLingerAfterAnswer, limits_.request_timeout);
+  return true;
+}
+
+bool Server::Drain(Connection& connection) const {
+  // A few reads a turn, so that a client that keeps sending cannot hold the loop; the linger
+  // deadline ends it.
+  char buffer[4096];
+  for (int turn = 0; turn < 16; ++turn) {
+    const ssize_t got = read(connection.fd, buffer, sizeof buffer);
+    if (got < 0) return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR;
+    if (got == 0) return false;
+  }
+  return true;
+}
+
+}  // namespace mc::http

@@ -1,0 +1,97 @@
+// Server answers GET requests by path over plain HTTP/1.1, one answer per connection, on a
+// thread of its own: the agent's liveness and readiness probes and the worker's /status and
+// /metrics; and POST requests with a small body to the paths given as actions (the worker's
+// control API). It is a few hundred lines on purpose: a probe, a scrape or a command needs a
+// request line, a header or two, a small body and one whole answer, nothing else of
+// HTTP/1.1, and a library for it would be the largest part of the agent.
+//
+// A client cannot stop it: connections are served side by side from one poll loop, each
+// request must arrive whole within the request timeout and the size limit (else 408 or 431),
+// and the loop holds no more than a bounded number of connections at once (the rest wait in
+// the kernel's backlog). Destroying the server stops it at once.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "common/base/result.h"
+#include "common/http/http_message.h"
+#include "common/http/listen_address.h"
+#include "common/http/message_head.h"
+
+namespace mc::http {
+
+struct Limits {
+  // The request's head (request line and headers); a larger one is answered 431.
+  std::size_t max_request_bytes = 8192;
+  // From accepting a connection until its request has arrived whole, and again for sending
+  // the answer; a slower client is answered 408, or dropped.
+  std::chrono::milliseconds request_timeout{2000};
+  std::size_t max_connections = 32;
+};
+
+// A route gives the answer to a GET of its path; it runs on the server's thread, so it must
+// answer at once (from what another thread gathered, never by gathering itself).
+using Route = std::function<Response()>;
+using Routes = std::map<std::string, Route, std::less<>>;
+
+// A POST request as an action sees it: the one header it may need and the whole body.
+struct ActionRequest {
+  std::string path;
+  // The Authorization header's value; empty when it had none.
+  std::string authorization;
+  std::string body;
+};
+
+// An action answers a POST of its path; like a route it runs on the server's thread and must
+// answer at once.
+using Action = std::function<Response(const ActionRequest&)>;
+using Actions = std::map<std::string, Action, std::less<>>;
+
+class Server {
+ public:
+  // Start listens on `address` ("HOST:PORT"; port 0 picks a free one) and serves `routes`
+  // until the server is destroyed. Any other path is 404, any other method 405.
+  // `actions` answer POSTs of their paths; the request and its body together must fit in
+  // max_request_bytes (else 413).
+  static Result<std::unique_ptr<Server>> Start(const std::string& address, Routes routes,
+                                               Limits limits = {}, Actions actions = {});
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // The address it listens on, as bound: "127.0.0.1:41523".
+  std::string address() const { return BoundAddress(listener_); }
+  const std::string& host() const { return listener_.host; }
+  int port() const { return listener_.port; }
+
+ private:
+  struct Connection;
+
+  Server() = default;
+  void Serve();
+  void Accept(std::map<int, Connection>& connections) const;
+  // Each step below advances one connection; false means it is finished and is closed.
+  bool Read(Connection& connection) const;
+  bool Write(Connection& connection) const;
+  bool Drain(Connection& connection) const;
+  void Answer(Connection& connection, const Response& response, std::string_view allow = "") const;
+  Response AnswerTo(std::string_view head, std::string_view body, std::string& allow) const;
+  // How many body bytes the request whose head is `head` carries: its Content-Length for an
+  // action's POST, none otherwise; nothing when the length is not a number.
+  std::optional<std::size_t> BodyLength(std::string_view head) const;
+
+  Routes routes_;
+  Actions actions_;
+  Limits limits_;
+  Listener listener_;
+  int wake_ = -1;
+  std::thread thread_;
+};
+
+}  // namespace mc::http

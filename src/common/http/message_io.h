@@ -1,0 +1,51 @@
+// Reading HTTP messages off a stream: the head up to its blank line, then the body by its
+// framing, either whole into memory (bounded) or passed on to another stream as it arrives,
+// so that a proxy never holds a large upload or download.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+#include "common/base/result.h"
+#include "common/http/message_head.h"
+#include "common/http/transport.h"
+
+namespace mc::http {
+
+class MessageReader {
+ public:
+  explicit MessageReader(Stream& stream) : stream_(stream) {}
+
+  // ReadHead reads up to and including the head's blank line, at most `max_bytes`; what
+  // arrived after it stays for the body. A stream that ends first is unavailable, a larger
+  // head invalid input.
+  Result<std::string> ReadHead(std::size_t max_bytes, Deadline deadline);
+
+  // ReadBody reads a body of `framing` whole and decoded, at most `max_bytes` of it.
+  Result<std::string> ReadBody(const BodyFraming& framing, std::size_t max_bytes,
+                               Deadline deadline);
+
+  // RelayBody writes the body's bytes as they arrive to `to`, framing and all, waiting at
+  // most `idle` for each read and each write; `relayed` counts the bytes passed on, also
+  // when it fails part-way.
+  Result<void> RelayBody(const BodyFraming& framing, Stream& to, std::chrono::milliseconds idle,
+                         std::uint64_t& relayed);
+
+  // HasBuffered is whether bytes read past the last message wait here: after a failed
+  // ReadHead, whether any of the message had arrived (a client retries a request on a fresh
+  // connection only when none had).
+  bool HasBuffered() const { return !buffered_.empty(); }
+
+  // TakeBuffered gives the bytes read past the last message, for a tunnel.
+  std::string TakeBuffered() { return std::exchange(buffered_, std::string()); }
+
+ private:
+  // Fill reads more into the buffer; false at the end of the stream.
+  Result<bool> Fill(Deadline deadline);
+
+  Stream& stream_;
+  std::string buffered_;
+};
+
+}  // namespace mc::http

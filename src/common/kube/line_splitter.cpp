@@ -1,0 +1,38 @@
+#include "common/kube/line_splitter.h"
+
+namespace mc::kube {
+namespace {
+
+void Deliver(std::string_view line, const std::function<void(std::string_view)>& on_line) {
+  if (line.ends_with('\r')) line.remove_suffix(1);
+  if (!line.empty()) on_line(line);
+}
+
+}  // namespace
+
+bool LineSplitter::Feed(std::string_view bytes,
+                        const std::function<void(std::string_view)>& on_line) {
+  if (pending_.size() > kMaxLine) return false;
+  std::size_t newline = bytes.find('\n');
+  // The first newline completes the line held from before, if any.
+  if (newline != std::string_view::npos && !pending_.empty()) {
+    pending_.append(bytes.substr(0, newline));
+    // The callback may take time; the held line is moved out first so that the splitter
+    // stays consistent whatever it does.
+    const std::string line = std::move(pending_);
+    pending_.clear();
+    Deliver(line, on_line);
+    bytes.remove_prefix(newline + 1);
+    newline = bytes.find('\n');
+  }
+  // Whole lines inside `bytes` go out without a copy.
+  while (newline != std::string_view::npos) {
+    Deliver(bytes.substr(0, newline), on_line);
+    bytes.remove_prefix(newline + 1);
+    newline = bytes.find('\n');
+  }
+  pending_.append(bytes);
+  return pending_.size() <= kMaxLine;
+}
+
+}  // namespace mc::kube

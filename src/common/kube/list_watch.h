@@ -1,0 +1,90 @@
+// ListWatch keeps the caller told of every object of one collection that a field selector
+// picks, as client-go's informers do: it lists them, then watches from the list's resource
+// version, and lists again only when the server says that version is gone (410). It runs
+// on a thread of its own and hands each change to a callback on that thread.
+//
+// A failed list or watch is retried after a backoff of 1 s doubling to 1 min, and a watch
+// the server ends (its timeout, a restart) is opened again from the last version seen, so
+// nothing is missed and, while nothing changes, the open watch is the only request.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/kube/kube_client.h"
+
+namespace mc::kube {
+
+struct WatchUpdate {
+  enum class Kind {
+    // `objects` is now the whole collection: the result of a list.
+    kReplaceAll,
+    // `objects` holds one object that was added or changed.
+    kUpsert,
+    // `objects` holds one object that was deleted.
+    kDelete,
+  };
+  Kind kind = Kind::kReplaceAll;
+  std::vector<nlohmann::json> objects;
+};
+
+struct ListWatchTarget {
+  // The collection, such as "/apis/resource.k8s.io/v1/resourceslices".
+  std::string collection;
+  // Such as "spec.driver=liken.sh,spec.nodeName=worker-1"; empty for every object.
+  std::string field_selector;
+};
+
+class ListWatch {
+ public:
+  using OnUpdate = std::function<void(WatchUpdate)>;
+  using Log = std::function<void(const std::string&)>;
+
+  // The client must outlive the ListWatch.
+  ListWatch(KubeClient& client, ListWatchTarget target, OnUpdate on_update, Log log);
+  ~ListWatch();
+  ListWatch(const ListWatch&) = delete;
+  ListWatch& operator=(const ListWatch&) = delete;
+
+  void Start();
+  // Stop ends the watch (within about a second) and joins the thread.
+  void Stop();
+
+  // What the log calls this watch: "resourceslices spec.driver=liken.sh,...".
+  std::string Describe() const;
+
+ private:
+  void Run();
+  // Lists the collection, hands the objects on, and gives the list's resourceVersion.
+  Result<std::string> List();
+  // Watches from `resource_version`; gives false when the caller must list again.
+  bool WatchFrom(std::string& resource_version);
+  // Waits out `seconds` unless Stop comes first; gives false when it did.
+  bool Sleep(int seconds);
+  std::string Query(const std::string& extra) const;
+
+  KubeClient& client_;
+  ListWatchTarget target_;
+  OnUpdate on_update_;
+  Log log_;
+  std::atomic<bool> stopping_{false};
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::thread thread_;
+};
+
+// ApplyWatchUpdate brings a copy of the collection, by object name, up to date with one
+// update: what each watcher of a ListWatch keeps.
+void ApplyWatchUpdate(const WatchUpdate& update, std::map<std::string, nlohmann::json>& objects);
+
+// UrlEncode escapes a query parameter's value (RFC 3986 unreserved characters stay).
+std::string UrlEncode(const std::string& value);
+
+}  // namespace mc::kube

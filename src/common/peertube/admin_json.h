@@ -1,0 +1,40 @@
+// What the parsers of PeerTube's answers share: the document read without exceptions,
+// PeerTube's times, and its list pages ({"total": N, "data": [...]}), each error naming its
+// place ("data[3].createdAt: expected an ISO-8601 time").
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+#include "common/base/json_reader.h"
+#include "common/base/result.h"
+
+namespace mc::peertube {
+
+// ParseAnswer parses `text` as JSON; the error is "WHAT: not JSON".
+Result<nlohmann::json> ParseAnswer(std::string_view text, std::string_view what);
+
+// ReadTime reads a time as ParseIsoTime does into seconds since the epoch.
+bool ReadTime(JsonReader& reader, const nlohmann::json& value, const std::string& path,
+              double& out);
+
+// ReadJobHead reads what every runner job object starts with, in both APIs: its uuid (a
+// UUID) and its type (not empty).
+bool ReadJobHead(JsonReader& reader, const nlohmann::json& job, const std::string& path,
+                 std::string& uuid, std::string& type);
+
+// ReadJobOutput reads a runner job's payload.output: the resolution and fps it states, each
+// optional. The runner API's jobs and the admin API's list share the shape.
+bool ReadJobOutput(JsonReader& reader, const nlohmann::json& output, const std::string& path,
+                   std::optional<int>& resolution, std::optional<double>& fps);
+
+// ReadPage reads a list page's `total` and hands each element of `data`, with its path, to
+// `element`, stopping at the first that returns false.
+bool ReadPage(JsonReader& reader, const nlohmann::json& document, std::int64_t& total,
+              const std::function<bool(const nlohmann::json&, const std::string&)>& element);
+
+}  // namespace mc::peertube

@@ -1,0 +1,64 @@
+// PeerTube's runner jobs as the runner API hands them out: the list of
+// `POST /api/v1/runners/jobs/request` ({"availableJobs": [{uuid, type, payload}]}) and the job
+// of `POST /api/v1/runners/jobs/{uuid}/accept` ({"job": {..., jobToken, payload}}). The values
+// keep what the gate decides and records by, and never a token: the job's token stays in the
+// answer passed on to the runner and in no value of ours, so none can reach a log.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/base/result.h"
+
+namespace mc::peertube {
+
+// The job types the worker transcodes (PeerTube 7's VOD types).
+inline constexpr std::string_view kWebVideoJob = "vod-web-video-transcoding";
+inline constexpr std::string_view kHlsJob = "vod-hls-transcoding";
+inline constexpr std::string_view kAudioMergeJob = "vod-audio-merge-transcoding";
+
+struct RunnerJob {
+  std::string uuid;
+  std::string type;
+  // payload.output.resolution and payload.output.fps, where the job states them (every VOD
+  // type does; studio and transcription jobs do not).
+  std::optional<int> resolution;
+  std::optional<double> fps;
+  // Every URL of payload.input (videoFileUrl, separatedAudioFileUrl[], audioFileUrl,
+  // previewFileUrl): the files the runner will download.
+  std::vector<std::string> input_urls;
+};
+
+using AvailableJob = RunnerJob;
+using AcceptedJob = RunnerJob;
+
+// ParseAvailableJobs reads the answer of jobs/request; a wrong shape is invalid input naming
+// its place ("availableJobs[1].payload.output.resolution: expected an integer").
+Result<std::vector<AvailableJob>> ParseAvailableJobs(std::string_view json);
+
+// FilterAvailableJobs writes the answer of jobs/request again with only the jobs `keep`
+// accepts (by their index and parsed value), in the server's order, each job object and
+// every other member exactly as the server sent them.
+Result<std::string> FilterAvailableJobs(
+    std::string_view json, const std::function<bool(std::size_t, const AvailableJob&)>& keep);
+
+// NoAvailableJobs is the answer that offers nothing: `json` with availableJobs empty, or
+// {"availableJobs":[]} when `json` is not an object.
+std::string NoAvailableJobs(std::string_view json);
+
+// ParseAcceptedJob reads the answer of accept; the job's token is checked to be there and
+// dropped.
+Result<AcceptedJob> ParseAcceptedJob(std::string_view json);
+
+// RewriteInputUrls writes the answer of accept again with each input URL of the job's
+// payload that points at the server (its origin is one of `server_origins`, or its path is
+// one of the runner API's job files) pointing at `gate_origin` instead, path and query kept,
+// so that the runner's downloads pass through the gate. Everything else is kept as sent.
+Result<std::string> RewriteInputUrls(std::string_view json,
+                                     const std::vector<std::string>& server_origins,
+                                     std::string_view gate_origin);
+
+}  // namespace mc::peertube

@@ -1,0 +1,73 @@
+// The agent: the DaemonSet's process (docs/dra/agent.md). It finds the node's render nodes (from
+// liken's slices or from sysfs), queries each driver once in a child, publishes the devices
+// in ResourceSlices, keeps them published against deletions and outside edits, and serves
+// the kubelet plugin with each device's health.
+//
+// One thread decides and writes; the watches and the plugin run on threads of their own
+// and only hand it events, so the state the agent publishes has one owner.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "dra/agent/agent_options.h"
+#include "dra/agent/liken_render_nodes.h"
+#include "common/kube/kube_client.h"
+#include "common/kube/list_watch.h"
+#include "probe/pipeline/probe_pipeline.h"
+#include "dra/plugin/kubelet_plugin.h"
+
+namespace mc {
+
+using AgentLog = std::function<void(const std::string& line)>;
+
+class Agent {
+ public:
+  // The client must outlive the agent.
+  Agent(AgentOptions options, kube::KubeClient& client, AgentLog log);
+  ~Agent();
+
+  // Run serves until Stop, and gives the process's exit status: 0 after Stop, 1 when the
+  // agent could not start (its reason logged).
+  int Run();
+  // Stop may be called from any thread, a signal-waiting one included.
+  void Stop();
+
+ private:
+  struct Event {
+    enum class Source { kOwnSlices, kLikenSlices, kStop };
+    Source source = Source::kStop;
+    kube::WatchUpdate update;
+  };
+  struct State;
+
+  void Push(Event event);
+  // Waits for events until `until`, and takes them all.
+  std::vector<Event> Take(std::chrono::steady_clock::time_point until);
+  std::vector<std::string> QueryNewRenderNodes(State& state);
+  // Evicts the agent's own pod when a render node is missing from it and the guard allows.
+  void AskForNewPodIfMissing(State& state);
+
+  AgentOptions options_;
+  kube::KubeClient& client_;
+  AgentLog log_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<Event> events_;
+};
+
+// LikenDeviceReports queries the given liken render nodes and gives one report per node,
+// named as liken names it: a node whose render node sysfs does not show is reported failed,
+// never left out.
+std::vector<DeviceReport> LikenDeviceReports(const std::vector<LikenRenderNode>& nodes,
+                                             const DiscoveryRoots& roots,
+                                             const QueryCommand& query);
+
+}  // namespace mc

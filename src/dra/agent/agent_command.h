@@ -1,0 +1,21 @@
+// `media-capabilities agent`: the DaemonSet's process (docs/dra/agent.md). The binary fills in
+// an AgentCommand from its command line and hands it to the agent module, which connects to
+// the API server, runs the agent, and stops it on SIGTERM or SIGINT.
+#pragma once
+
+#include <string>
+
+#include "dra/agent/agent_options.h"
+
+namespace mc {
+
+struct AgentCommand {
+  AgentOptions agent;
+  // A kubeconfig file; empty means the in-cluster configuration.
+  std::string kubeconfig;
+};
+
+// RunAgentCommand runs in the module; it gives the process's exit status.
+int RunAgentCommand(AgentCommand command);
+
+}  // namespace mc

@@ -1,0 +1,25 @@
+#include "dra/agent/health_server.h"
+
+namespace mc {
+namespace {
+
+http::Response AnswerOf(const std::function<ProbeAnswer()>& check) {
+  const ProbeAnswer answer = check();
+  return {.status = answer.ok ? 200 : 503, .body = answer.text + "\n"};
+}
+
+}  // namespace
+
+Result<std::unique_ptr<HealthServer>> HealthServer::Start(const std::string& address,
+                                                          HealthChecks checks) {
+  http::Routes routes;
+  routes["/livez"] = [live = std::move(checks.live)] { return AnswerOf(live); };
+  routes["/readyz"] = [ready = std::move(checks.ready)] { return AnswerOf(ready); };
+  Result<std::unique_ptr<http::Server>> server = http::Server::Start(address, std::move(routes));
+  if (!server) {
+    return Error{"--health-address: " + server.error(), server.error_code()};
+  }
+  return std::unique_ptr<HealthServer>(new HealthServer(std::move(*server)));
+}
+
+}  // namespace mc

@@ -1,0 +1,23 @@
+#include "dra/agent/pod_eviction.h"
+
+#include <nlohmann/json.hpp>
+
+#include "dra/agent/api_call.h"
+
+namespace mc {
+
+Result<void> EvictPod(kube::KubeClient& client, const PodRef& pod) {
+  const nlohmann::json eviction = {
+      {"apiVersion", "policy/v1"},
+      {"kind", "Eviction"},
+      {"metadata", {{"name", pod.name}, {"namespace", pod.namespace_name}}}};
+  Result<nlohmann::json> answer = SendForObject(
+      client,
+      {.method = "POST",
+       .target = "/api/v1/namespaces/" + pod.namespace_name + "/pods/" + pod.name + "/eviction",
+       .body = eviction.dump()});
+  if (!answer && !answer.failure().IsNotFound()) return answer.failure();
+  return Ok();
+}
+
+}  // namespace mc

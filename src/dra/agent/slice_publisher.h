@@ -1,0 +1,57 @@
+// SlicePublisher keeps the server's ResourceSlices of this driver and node equal to the
+// devices the agent found. It holds the watch's view of those slices, writes only when they
+// differ, retries a conflict at once after a fresh read, and otherwise asks to be called
+// again after a backoff: a failed write is retried, never dropped.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dra/agent/backoff.h"
+#include "dra/agent/slice_api.h"
+#include "dra/devices/device.h"
+#include "dra/devices/resource_slices.h"
+#include "common/kube/list_watch.h"
+
+namespace mc {
+
+class SlicePublisher {
+ public:
+  using Log = std::function<void(const std::string&)>;
+
+  SlicePublisher(SliceApi& api, std::string driver, std::string node, Log log);
+
+  // Apply takes one change from the watch of the agent's own slices.
+  void Apply(const kube::WatchUpdate& update);
+  // Whether the watch has listed the slices yet: before that the agent does not know what
+  // the server holds, and publishes nothing.
+  bool listed() const { return listed_; }
+
+  // Publish makes the server's slices hold exactly `devices`. When a request failed, the
+  // failure has been logged, and its retry_after says how long to wait before calling
+  // Publish again: the server's Retry-After or the backoff, whichever is longer.
+  Result<void> Publish(const std::vector<Device>& devices);
+
+ private:
+  // Each fails, as Publish does, when the pass must stop.
+  Result<void> RefreshNodeUid();
+  Result<void> Relist();
+  // Failed logs the failure and gives it back with the wait before the next pass.
+  Error Failed(Error failure);
+  void Stored(const SliceWrite& write, const nlohmann::json& stored);
+
+  SliceApi& api_;
+  SliceOwner owner_;
+  Log log_;
+  bool listed_ = false;
+  std::map<std::string, nlohmann::json> slices_;
+  std::map<std::string, StoredForm> stored_forms_;
+  Backoff backoff_;
+};
+
+}  // namespace mc

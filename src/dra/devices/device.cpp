@@ -1,0 +1,12 @@
+#include "dra/devices/device.h"
+
+namespace mc {
+
+const AttributeValue* Device::Attribute(const std::string& attribute_name) const {
+  for (const auto& [name, value] : attributes) {
+    if (name == attribute_name) return &value;
+  }
+  return nullptr;
+}
+
+}  // namespace mc

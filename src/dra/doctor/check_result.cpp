@@ -1,0 +1,12 @@
+#include "dra/doctor/check_result.h"
+
+#include <algorithm>
+
+namespace mc::doctor {
+
+bool AnyFailed(const CheckResults& results) {
+  return std::ranges::any_of(
+      results, [](const CheckResult& result) { return result.status == Status::kFail; });
+}
+
+}  // namespace mc::doctor

@@ -1,0 +1,38 @@
+// ClusterApi is what the doctor's cluster checks need of the Kubernetes API: a GET and a POST that
+// give the server's answer as it came. It is an interface of plain values so that the binary can
+// hold one without linking the API client: the implementation over the project's API client
+// (src/common/kube, over its own HTTP client and Mbed TLS) lives in the module
+// media-capabilities-doctor-kube.so (cluster_module.h opens it).
+#pragma once
+
+#include <chrono>
+#include <string>
+
+#include "common/base/result.h"
+
+namespace mc::doctor {
+
+struct ClusterOptions {
+  // A kubeconfig file; empty means the pod's own service account (in-cluster).
+  std::string kubeconfig;
+  std::chrono::milliseconds request_timeout{15000};
+};
+
+// One answer of the API server, whatever its status.
+struct ApiReply {
+  long status = 0;
+  std::string body;
+  // "HTTP 403: <the Status object's message>", on one line, for an answer other than 2xx.
+  std::string summary;
+};
+
+class ClusterApi {
+ public:
+  virtual ~ClusterApi() = default;
+  // Get and Post fail only when no answer came (refused, TLS, a timeout); an answer of any
+  // status is a reply.
+  virtual Result<ApiReply> Get(const std::string& target) = 0;
+  virtual Result<ApiReply> Post(const std::string& target, const std::string& body) = 0;
+};
+
+}  // namespace mc::doctor

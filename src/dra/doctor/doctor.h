@@ -1,0 +1,34 @@
+// The doctor: the questions an operator asks when a claim does not allocate or a capability is
+// false, answered from this node and, with a cluster to ask, from the cluster. Each check is
+// one entry of the check table (check_table.h); this is the one place that runs them.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "dra/doctor/check_result.h"
+#include "dra/doctor/cluster_api.h"
+#include "dra/doctor/cluster_checks.h"
+#include "dra/doctor/node_input.h"
+#include "probe/query/query_command.h"
+
+namespace mc::doctor {
+
+struct NodeRequest {
+  NodeRoots roots;
+  LibvaSettings libva;
+  // How the project's driver queries run (the probe's own: forked from this process).
+  QueryCommand query;
+};
+
+// GatherNodeInput probes every GPU as `probe` does and asks NVML where there is an NVIDIA GPU.
+// The caller must have one thread: the queries fork from it.
+NodeInput GatherNodeInput(const NodeRequest& request);
+
+// NodeChecks runs every node check of the table on what was gathered.
+CheckResults NodeChecks(const NodeInput& input);
+
+// InOrder sorts results into the table's order, keeping each check's own order of lines.
+CheckResults InOrder(CheckResults results);
+
+}  // namespace mc::doctor

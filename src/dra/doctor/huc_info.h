@@ -1,0 +1,29 @@
+// The HuC's state as the Intel kernel drivers print it in debugfs: i915's gt/uc/huc_info (and
+// gt0, gt1 on several GTs) and xe's gtN/uc/huc_info begin with the same two lines,
+//
+//   HuC firmware: i915/tgl_huc.bin
+//           status: RUNNING
+//
+// whose status is one of the firmware states (RUNNING: loaded and authenticated; MISSING:
+// the file is not there; DISABLED: the driver was told not to load it; ...). A debugfs file
+// is outside input: the parser names what it could not find.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "common/base/result.h"
+
+namespace mc::doctor {
+
+struct HucInfo {
+  std::string firmware;  // the firmware file, such as i915/tgl_huc.bin; may be empty
+  std::string status;    // RUNNING, MISSING, DISABLED, N/A, ...
+};
+
+Result<HucInfo> ParseHucInfo(std::string_view text);
+
+// HucRunning says whether the state is one in which low-power encode can use the HuC.
+inline bool HucRunning(const HucInfo& info) { return info.status == "RUNNING"; }
+
+}  // namespace mc::doctor

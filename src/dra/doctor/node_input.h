@@ -1,0 +1,49 @@
+// What the node checks read: where this machine's sysfs, /dev and /proc are (tests move them
+// to a fake machine), how libva is told where its drivers are, and what the project's own
+// probe found when it asked each GPU's driver (src/probe/pipeline), so that the doctor asks no
+// driver a second time in a way of its own.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "common/base/result.h"
+#include "probe/gpu/render_node_discovery.h"
+#include "probe/pipeline/probe_pipeline.h"
+
+namespace mc::doctor {
+
+struct NodeRoots {
+  DiscoveryRoots discovery;
+  std::string proc = "/proc";
+
+  // debugfs is mounted under sysfs, so a fake machine's sysfs holds its debugfs too.
+  std::string Debugfs() const { return discovery.sysfs + "/kernel/debug"; }
+};
+
+// How libva finds its driver, as its environment variables say (absent when unset) and
+// where it looks when they do not.
+struct LibvaSettings {
+  std::optional<std::string> drivers_path;  // LIBVA_DRIVERS_PATH, directories joined by ':'
+  std::optional<std::string> driver_name;   // LIBVA_DRIVER_NAME
+  std::string default_dir;                  // libva's own, such as /usr/lib/x86_64-linux-gnu/dri
+};
+
+struct NodeInput {
+  NodeRoots roots;
+  LibvaSettings libva;
+  // ProbeGpus's result for every GPU of the machine.
+  ProbeResult probe;
+  // What NVML said when asked in a child of its own (nvml_child.h): the driver's version or
+  // why not; absent on a machine with no NVIDIA GPU, where nobody asks.
+  std::optional<Result<std::string>> nvml_driver_version;
+};
+
+// IsNvidia says whether a report is of an NVIDIA GPU, which NVIDIA's APIs answer for.
+bool IsNvidia(const DeviceReport& report);
+
+// WhereIs gives "renderD128" for a report's render node, or its PCI address when it
+// has none.
+std::string WhereIs(const DeviceReport& report);
+
+}  // namespace mc::doctor

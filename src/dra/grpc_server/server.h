@@ -1,0 +1,65 @@
+// Server serves gRPC methods on one unix socket: HTTP/2 without TLS (h2c, prior knowledge),
+// as the kubelet dials its plugins, over libnghttp2. It takes the calls whose request is one
+// message (unary and server-streaming), which are all the kubelet's plugin APIs make.
+//
+// One thread runs the socket's poll loop; each call runs its method in a thread of its own,
+// so a method that blocks (the claim check reads the API) delays no other call. A method's
+// messages and status go back to the loop through a queue.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/base/result.h"
+#include "dra/grpc_server/status.h"
+
+namespace mc::grpc_server {
+
+// CallWriter is what a method writes its responses to.
+class CallWriter {
+ public:
+  virtual ~CallWriter() = default;
+  // Write sends one response message; it says false once the call is cancelled, after which
+  // nothing more is sent.
+  virtual bool Write(std::string message) = 0;
+  // Whether the client cancelled the call or went away, or the server is shutting down.
+  virtual bool Cancelled() const = 0;
+};
+
+struct Method {
+  // "/<package>.<Service>/<Method>", as the client's :path names it.
+  std::string path;
+  // Runs one call on the request message's bytes. A unary method writes one message; a
+  // server-streaming one writes as many as it likes. The status it returns ends the call.
+  std::function<Status(std::string_view request, CallWriter& writer)> run;
+};
+
+class Server {
+ public:
+  // Listen binds `socket` (which must not exist) and serves `methods` on it until Shutdown.
+  static Result<std::unique_ptr<Server>> Listen(const std::filesystem::path& socket,
+                                                std::vector<Method> methods);
+  // The destructor shuts down with no grace.
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Shutdown stops taking connections and calls, cancels the calls open, and lets their
+  // methods return and their answers go out for up to `grace`; then it closes every
+  // connection and waits for the methods still running. The socket file is the caller's to
+  // remove. A second call does nothing.
+  void Shutdown(std::chrono::milliseconds grace);
+
+ private:
+  struct Loop;
+  explicit Server(std::unique_ptr<Loop> loop);
+
+  std::unique_ptr<Loop> loop_;
+};
+
+}  // namespace mc::grpc_server

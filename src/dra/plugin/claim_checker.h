@@ -1,0 +1,31 @@
+// ClaimChecker decides whether the plugin may prepare one ResourceClaim. The kubelet's
+// request names a claim only by namespace, name and UID; the checker reads the claim and
+// answers an error text when it cannot be prepared (for example, when the claim by that
+// name now has another UID), or nullopt when it can.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/base/result.h"
+
+namespace mc::plugin {
+
+// One allocated device of a claim, as the kubelet records it for the pod.
+struct PreparedDevice {
+  std::vector<std::string> request_names;
+  std::string pool_name;
+  std::string device_name;
+  std::optional<std::string> share_id;
+};
+
+using ClaimChecker = std::function<Result<std::vector<PreparedDevice>>(
+    const std::string& claim_namespace, const std::string& name, const std::string& uid)>;
+
+// PluginLog receives the plugin's log lines, so that the agent decides where they go and
+// the tests can read them.
+using PluginLog = std::function<void(const std::string& line)>;
+
+}  // namespace mc::plugin

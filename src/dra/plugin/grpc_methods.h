@@ -1,0 +1,72 @@
+// The plugin's methods as the gRPC server takes them: the kubelet's protobuf messages
+// (generated for protobuf-lite) parsed from and serialized to the bytes the server carries.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "dra/grpc_server/server.h"
+
+namespace mc::plugin {
+
+// StreamWriter sends one server-streaming call's messages.
+template <class Response>
+class StreamWriter {
+ public:
+  explicit StreamWriter(grpc_server::CallWriter& call) : call_(call) {}
+  // Write says false once the kubelet has closed the stream.
+  bool Write(const Response& response) { return call_.Write(response.SerializeAsString()); }
+  bool Cancelled() const { return call_.Cancelled(); }
+
+ private:
+  grpc_server::CallWriter& call_;
+};
+
+namespace internal {
+
+// A request that does not parse is the client's error; gRPC's own servers answer INTERNAL.
+template <class Request>
+bool ParseRequest(std::string_view bytes, Request& request, grpc_server::Status& refusal) {
+  if (request.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) return true;
+  refusal = {grpc_server::StatusCode::kInternal,
+             "the request is not a valid " + request.GetTypeName()};
+  return false;
+}
+
+}  // namespace internal
+
+// UnaryMethod serves `path` with `run`, which fills the response of one request.
+template <class Request, class Response>
+grpc_server::Method UnaryMethod(std::string path,
+                                std::function<void(const Request&, Response&)> run) {
+  return {std::move(path),
+          [run = std::move(run)](std::string_view bytes, grpc_server::CallWriter& call) {
+            Request request;
+            grpc_server::Status status;
+            if (!internal::ParseRequest(bytes, request, status)) return status;
+            Response response;
+            run(request, response);
+            call.Write(response.SerializeAsString());
+            return status;
+          }};
+}
+
+// StreamMethod serves `path` with `run`, which writes any number of responses to one
+// request and returns when the stream is to end.
+template <class Request, class Response>
+grpc_server::Method StreamMethod(std::string path,
+                                 std::function<void(const Request&, StreamWriter<Response>&)> run) {
+  return {std::move(path),
+          [run = std::move(run)](std::string_view bytes, grpc_server::CallWriter& call) {
+            Request request;
+            grpc_server::Status status;
+            if (!internal::ParseRequest(bytes, request, status)) return status;
+            StreamWriter<Response> writer(call);
+            run(request, writer);
+            return status;
+          }};
+}
+
+}  // namespace mc::plugin

@@ -1,0 +1,27 @@
+// The kubelet's Registration service on the registration socket. The kubelet's plugin
+// watcher finds the socket, asks GetInfo who we are and where the DRA service listens, and
+// reports with NotifyRegistrationStatus whether it accepted us.
+#pragma once
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include "dra/grpc_server/server.h"
+#include "dra/plugin/claim_checker.h"
+
+namespace mc::plugin {
+
+struct RegistrationInfo {
+  std::string driver_name;
+  // The absolute path of the DRA socket.
+  std::string endpoint;
+  std::vector<std::string> supported_versions;
+};
+
+// GetInfo and NotifyRegistrationStatus. `registered` is set to the kubelet's last verdict; it
+// outlives the methods.
+std::vector<grpc_server::Method> RegistrationMethods(RegistrationInfo info, PluginLog log,
+                                                     std::atomic<bool>* registered);
+
+}  // namespace mc::plugin

@@ -1,0 +1,56 @@
+// KubernetesChannel carries the policy's actions to workers that are the pods of one
+// StatefulSet. COLD <-> SPARE is the StatefulSet's scale: a wake asks for one more replica,
+// and a suspend gives one back, which Kubernetes takes from the highest ordinal, so only the
+// worker of that ordinal can be suspended. What happens inside a running worker (enable,
+// drain, classes, probe) is the worker's own control API, through the channel given.
+//
+// Every action, carried or failed, is recorded as an Event on the StatefulSet. An Event
+// that cannot be recorded is logged and does not fail the action: the action took effect,
+// and retrying it for the sake of its Event would scale twice.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "pool/policy/decision.h"
+#include "pool/kube/kubernetes_pool.h"
+#include "pool/kube/pod_endpoints.h"
+#include "pool/service/control_channel.h"
+
+namespace mc::pool_kube {
+
+struct KubernetesChannelSettings {
+  // How pods map to worker names, so that a suspend finds the worker's pod.
+  EndpointSettings endpoints;
+  // Where an Event that could not be recorded is reported; stderr when empty.
+  std::function<void(const std::string& line)> log;
+};
+
+class KubernetesChannel : public pool_service::ControlChannel {
+ public:
+  // `pool` and `workers` must outlive the channel; `workers` carries every action that is
+  // not the StatefulSet's scale.
+  KubernetesChannel(KubernetesPool& pool, pool_service::ControlChannel& workers,
+                    KubernetesChannelSettings settings = {});
+
+  Result<void> Apply(const pool::Action& action,
+                     const pool_service::WorkerEndpoint& worker) override;
+  std::string Describe(const pool::Action& action,
+                       const pool_service::WorkerEndpoint& worker) const override;
+
+ private:
+  Result<void> ScaleUp(std::string& done);
+  Result<void> ScaleDown(const pool_service::WorkerEndpoint& worker, std::string& done);
+  void Record(EventType type, const std::string& reason, const std::string& message);
+
+  KubernetesPool& pool_;
+  pool_service::ControlChannel& workers_;
+  KubernetesChannelSettings settings_;
+};
+
+// The Event reasons, one per action kind, and the Warning that names its failure, such as
+// "ScaledUp" and "ScaleUpFailed"; `kubectl get events --field-selector reason=...` finds them.
+std::string EventReason(pool::ActionKind kind);
+std::string FailedEventReason(pool::ActionKind kind);
+
+}  // namespace mc::pool_kube

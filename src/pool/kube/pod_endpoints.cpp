@@ -1,0 +1,51 @@
+#include "pool/kube/pod_endpoints.h"
+
+#include <algorithm>
+
+namespace mc::pool_kube {
+
+std::string RunnerNameOf(const WorkerPod& pod) {
+  return pod.runner_name.empty() ? pod.name : pod.runner_name;
+}
+
+pool_service::WorkerEndpoint EndpointOf(const WorkerPod& pod, const EndpointSettings& settings) {
+  pool_service::WorkerEndpoint endpoint;
+  endpoint.name = RunnerNameOf(pod);
+  if (!pod.pod_ip.empty()) {
+    const bool v6 = pod.pod_ip.find(':') != std::string::npos;
+    endpoint.url = "http://" + (v6 ? "[" + pod.pod_ip + "]" : pod.pod_ip) + ":" +
+                   std::to_string(settings.port);
+  }
+  endpoint.control_token_file = settings.control_token_file;
+  endpoint.wakeable = false;
+  return endpoint;
+}
+
+std::vector<pool_service::WorkerEndpoint> ReachableEndpoints(const std::vector<WorkerPod>& pods,
+                                                             const EndpointSettings& settings) {
+  int highest = -1;
+  for (const WorkerPod& pod : pods) {
+    if (!pod.terminating) highest = std::max(highest, pod.ordinal);
+  }
+  std::vector<pool_service::WorkerEndpoint> endpoints;
+  for (const WorkerPod& pod : pods) {
+    if (pod.pod_ip.empty() || pod.terminating) continue;
+    endpoints.push_back(EndpointOf(pod, settings));
+    endpoints.back().wakeable = pod.ordinal >= 0 && pod.ordinal == highest;
+  }
+  return endpoints;
+}
+
+std::vector<std::string> UnservableLines(const std::vector<WorkerPod>& pods,
+                                         const std::string& statefulset) {
+  std::vector<std::string> lines;
+  for (const WorkerPod& pod : pods) {
+    if (pod.unschedulable.empty() || pod.terminating) continue;
+    lines.push_back(
+        "statefulset " + statefulset + ": pod " + pod.name +
+        " cannot be placed, so this class of workers has no worker: " + pod.unschedulable);
+  }
+  return lines;
+}
+
+}  // namespace mc::pool_kube

@@ -1,0 +1,26 @@
+// The workers' pods as the API server lists them (a core/v1 PodList), reduced to what the
+// pool manager needs. A pure function: the answer is outside input.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/base/result.h"
+#include "pool/kube/kubernetes_pool.h"
+
+namespace mc::pool_kube {
+
+// ParseWorkerPods reads a PodList and keeps the pods whose controller (an ownerReference
+// with controller: true) is the StatefulSet `statefulset`: a pod that only shares the
+// selector's labels is no worker of it. They come back by ordinal. A member of the wrong
+// type is an error naming it, such as "pods: items[1].status.podIP: expected a string";
+// members the manager does not need are not read.
+Result<std::vector<WorkerPod>> ParseWorkerPods(std::string_view body,
+                                               const std::string& statefulset);
+
+// OrdinalOf is a StatefulSet pod's ordinal from its name, STATEFULSET-N; -1 when the name is
+// not of that form.
+int OrdinalOf(std::string_view pod_name, std::string_view statefulset);
+
+}  // namespace mc::pool_kube

@@ -1,0 +1,86 @@
+// PoolConfig holds every number of the policy, at the defaults docs/pool/pool.md explains. One
+// YAML file overrides any of them (config_yaml.h); nothing else does.
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "pool/policy/job_class.h"
+#include "pool/policy/time.h"
+
+namespace mc::pool {
+
+struct PressureConfig {
+  double depth_waves = 2;            // P = 1 when the queue is this many full waves deep
+  Duration age_full = Seconds(900);  // or when the oldest pending job is this old
+};
+
+struct HysteresisConfig {
+  double up_threshold = 0.6;
+  Duration up_window = Seconds(45);
+  int up_windows = 2;  // consecutive windows at or above the threshold before a promotion
+  double down_threshold = 0.15;
+  Duration down_sustain = Minutes(20);
+  Duration idle_before_demote = Minutes(15);
+  int min_active = 1;
+  Duration promotion_spacing = Seconds(30);
+  Duration probe_max_age = Minutes(5);
+};
+
+struct FailureConfig {
+  int failures_to_cooldown = 3;  // faults inside the window that send a worker to COOLDOWN
+  Duration failure_window = Hours(1);
+  Duration cooldown = Minutes(30);
+};
+
+struct WeightConfig {
+  double lambda = 0.3;  // EWMA weight of the newest job
+  double shrink_k = 3;  // prior strength, in jobs
+  std::array<double, kJobClassCount> prior = {1.0, 1.0, 1.0, 1.0};
+  // Output pixel rate (Mpx/s) of the reference worker per class: 1080p30 at four times
+  // real time is 249 Mpx/s.
+  std::array<double, kJobClassCount> baseline_mpx_s = {250, 250, 250, 250};
+};
+
+struct GateConfig {
+  ClassBounds bounds;
+  double medium_min_enc_headroom_pct = 30;
+  double large_min_realtime_factor = 3;
+  double large_min_download_mbps = 50;
+  double large_min_vram_free_mb = 4096;  // NVIDIA only; VA-API has no VRAM of its own
+  double xl_min_weight = 1.0;
+};
+
+struct VendorConfig {
+  std::vector<std::string> disabled;  // a vendor named here is drained fleet-wide at once
+  int nvenc_session_reserve = 1;      // sessions kept free before S/M shift to VA-API
+};
+
+struct WakeConfig {
+  double pressure = 0.8;
+  Duration sustain = Minutes(5);
+  int max_concurrent = 2;
+  Duration spacing = Minutes(3);
+  int max_per_day = 6;  // per box
+  Duration boot_timeout = Minutes(10);
+  Duration sleep_after = Seconds(0);  // a SPARE wakeable box idle this long sleeps; 0: never
+};
+
+struct QueueConfig {
+  Duration stale_after = Minutes(2);  // an older job list is treated as lost
+};
+
+struct PoolConfig {
+  Duration cycle = Seconds(15);
+  PressureConfig pressure;
+  HysteresisConfig hysteresis;
+  FailureConfig failure;
+  WeightConfig weights;
+  GateConfig gates;
+  VendorConfig vendors;
+  WakeConfig wake;
+  QueueConfig queue;
+};
+
+}  // namespace mc::pool

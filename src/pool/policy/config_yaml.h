@@ -1,0 +1,26 @@
+// The pool's one configuration file. Every key is optional and falls back to the default of
+// config.h; a key that is unknown, of the wrong kind or out of range is an error that names
+// the file, the key and what was expected, such as
+// "pool.yaml: hysteresis.up_threshold: expected a number between 0 and 1".
+#pragma once
+
+#include <string>
+
+#include <yaml-cpp/yaml.h>
+
+#include "common/base/result.h"
+#include "pool/policy/config.h"
+
+namespace mc::pool {
+
+// ParsePoolConfig reads the YAML `text` of the file called `file` (used in errors only).
+Result<PoolConfig> ParsePoolConfig(const std::string& text, const std::string& file = "pool.yaml");
+
+// ParsePoolConfigNode is the same for a map already loaded, such as the `policy` section of the
+// pool service's file; `file` prefixes every error ("pool.yaml: policy").
+Result<PoolConfig> ParsePoolConfigNode(const YAML::Node& root, const std::string& file);
+
+// PoolConfigToYaml writes `config` as a file ParsePoolConfig reads back to the same values.
+std::string PoolConfigToYaml(const PoolConfig& config);
+
+}  // namespace mc::pool

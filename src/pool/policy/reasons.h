@@ -1,0 +1,81 @@
+// Every reason the policy gives, for an action or for holding back, is one row of a table:
+// a code to branch and count on, a stable id, and a sentence with {named} blanks. The
+// table is data defined once; docs/pool/pool.md lists every row, and a test checks it does.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace mc::pool {
+
+enum class ReasonCode {
+  kJoined,
+  kStatusUnreadable,
+  kFaultDrain,
+  kCooldown,
+  kCooldownOver,
+  kDrained,
+  kAdmissionReconciled,
+  kVendorDisabled,
+  kQueueLost,
+  kClassUnservable,
+  kClassGated,
+  kSessionShift,
+  kSessionShiftOver,
+  kBelowMinActive,
+  kPromoted,
+  kPressureBelowUp,
+  kPressureNotSustained,
+  kPromotionSpacing,
+  kProbeStale,
+  kProbeRed,
+  kProbeRequested,
+  kNoCandidate,
+  kDemoted,
+  kDemotionNotSustained,
+  kDemotionWaitsIdle,
+  kMinActive,
+  kWoken,
+  kWakeNotSustained,
+  kWakeSpareLeft,
+  kWakeConcurrent,
+  kWakeSpacing,
+  kWakeDailyCap,
+  kWakeOnBattery,
+  kWakeNoBox,
+  kAwake,
+  kWakeTimedOut,
+  kSuspended,
+};
+
+struct ReasonTemplate {
+  ReasonCode code;
+  const char* id;
+  const char* text;  // {name} marks a blank
+};
+
+// Every row, in the order docs/pool/pool.md lists them.
+std::span<const ReasonTemplate> ReasonTable();
+const ReasonTemplate& ReasonRow(ReasonCode code);
+
+using ReasonArg = std::pair<const char*, std::string>;
+
+// Reason is one filled row: the code, the worker it is about (empty for the pool), and the
+// sentence with its blanks filled.
+struct Reason {
+  ReasonCode code;
+  std::string worker;
+  std::string text;
+};
+
+// MakeReason fills the row of `code`; a blank without an argument stays as it is written.
+Reason MakeReason(ReasonCode code, std::string worker, std::initializer_list<ReasonArg> args);
+
+// Two decimals, the form every pressure and threshold in a reason takes.
+std::string FormatPressure(double pressure);
+// The shortest form of a number ("%g"), for gates and configuration values.
+std::string FormatNumber(double value);
+
+}  // namespace mc::pool

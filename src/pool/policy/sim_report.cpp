@@ -1,0 +1,150 @@
+#include "pool/policy/sim_report.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+namespace mc::pool {
+
+namespace {
+
+// One row of the table and one member of the JSON, defined once.
+struct Measure {
+  const char* name;
+  const char* unit;
+  double (*value)(const SimResult&);
+};
+
+const Measure kMeasures[] = {
+    {"jobs", "", [](const SimResult& r) -> double { return r.jobs; }},
+    {"completed", "", [](const SimResult& r) -> double { return r.completed; }},
+    {"unservable", "", [](const SimResult& r) -> double { return r.unservable; }},
+    {"errored", "", [](const SimResult& r) -> double { return r.errored; }},
+    {"unfinished", "", [](const SimResult& r) -> double { return r.unfinished; }},
+    {"interrupted", "", [](const SimResult& r) -> double { return r.interrupted; }},
+    {"retries", "", [](const SimResult& r) -> double { return r.retries; }},
+    {"class_gate_waits", "", [](const SimResult& r) -> double { return r.class_gate_waits; }},
+    {"makespan", "s", [](const SimResult& r) { return r.makespan_s; }},
+    {"wait_p50", "s", [](const SimResult& r) { return r.wait_p50_s; }},
+    {"wait_p95", "s", [](const SimResult& r) { return r.wait_p95_s; }},
+    {"wait_max", "s", [](const SimResult& r) { return r.wait_max_s; }},
+    {"worker_hours", "h", [](const SimResult& r) { return r.worker_hours; }},
+    {"busy_hours", "h", [](const SimResult& r) { return r.busy_hours; }},
+    {"idle_hours", "h", [](const SimResult& r) { return r.idle_hours; }},
+    {"promotions", "", [](const SimResult& r) -> double { return r.promotions; }},
+    {"demotions", "", [](const SimResult& r) -> double { return r.demotions; }},
+};
+
+std::string Format(double value, const char* unit) {
+  char text[48];
+  if (*unit == 'h')
+    std::snprintf(text, sizeof text, "%.2f h", value);
+  else if (*unit == 's')
+    std::snprintf(text, sizeof text, "%.1f s", value);
+  else
+    std::snprintf(text, sizeof text, "%.0f", value);
+  return text;
+}
+
+// XmlText escapes what SVG text may not hold as it is.
+std::string XmlText(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else if (c == '&')
+      out += "&amp;";
+    else
+      out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string ResultTable(const SimResult& result) {
+  std::string out = "policy            " + std::string(PolicyKindName(result.policy)) + "\n";
+  for (const Measure& measure : kMeasures) {
+    char line[96];
+    std::snprintf(line, sizeof line, "%-18s%s\n", measure.name,
+                  Format(measure.value(result), measure.unit).c_str());
+    out += line;
+  }
+  for (const std::string& id : result.unservable_ids) out += "unservable job    " + id + "\n";
+  return out;
+}
+
+std::string ResultJson(const SimResult& result) {
+  nlohmann::ordered_json out;
+  out["policy"] = PolicyKindName(result.policy);
+  for (const Measure& measure : kMeasures) {
+    const std::string key =
+        *measure.unit ? std::string(measure.name) + "_" + measure.unit : std::string(measure.name);
+    out[key] = measure.value(result);
+  }
+  out["unservable_jobs"] = result.unservable_ids;
+  nlohmann::ordered_json series = nlohmann::ordered_json::array();
+  for (const PressurePoint& point : result.pressure) {
+    series.push_back({point.t_s, point.pressure, point.workers_on, point.pending});
+  }
+  out["pressure_series"] = {{"columns", {"t_s", "pressure", "workers_on", "pending"}},
+                            {"rows", series}};
+  return out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+std::string PressurePlot(const SimResult& result, const std::string& title) {
+  constexpr double kWidth = 900, kHeight = 300, kLeft = 50, kRight = 50, kTop = 30, kBottom = 40;
+  const double plot_w = kWidth - kLeft - kRight;
+  const double plot_h = kHeight - kTop - kBottom;
+  const double span = std::max(1.0, result.pressure.empty() ? 1.0 : result.pressure.back().t_s);
+  int most_on = 1;
+  for (const PressurePoint& point : result.pressure) most_on = std::max(most_on, point.workers_on);
+  const auto x = [&](double t) { return kLeft + plot_w * t / span; };
+  std::string pressure, workers;
+  char point_text[64];
+  for (const PressurePoint& point : result.pressure) {
+    std::snprintf(point_text, sizeof point_text, "%.1f,%.1f ", x(point.t_s),
+                  kTop + plot_h * (1 - point.pressure));
+    pressure += point_text;
+    std::snprintf(point_text, sizeof point_text, "%.1f,%.1f ", x(point.t_s),
+                  kTop + plot_h * (1 - static_cast<double>(point.workers_on) / most_on));
+    workers += point_text;
+  }
+  std::string svg;
+  char text[512];
+  std::snprintf(text, sizeof text,
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+                "font-family=\"sans-serif\" font-size=\"12\">\n"
+                "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
+                "<text x=\"%.0f\" y=\"18\">%s: P over time (blue, left axis 0..1) and workers "
+                "on (orange, right axis 0..%d)</text>\n"
+                "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" "
+                "stroke=\"#888\"/>\n",
+                kWidth, kHeight, kLeft, XmlText(title).c_str(), most_on, kLeft, kTop, plot_w,
+                plot_h);
+  svg += text;
+  for (double level : {0.15, 0.6, 0.8}) {
+    const double y = kTop + plot_h * (1 - level);
+    std::snprintf(text, sizeof text,
+                  "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#ccc\" "
+                  "stroke-dasharray=\"4\"/><text x=\"8\" y=\"%.1f\">%.2f</text>\n",
+                  kLeft, y, kLeft + plot_w, y, y + 4, level);
+    svg += text;
+  }
+  std::snprintf(text, sizeof text,
+                "<text x=\"%.0f\" y=\"%.0f\">0</text><text x=\"%.0f\" y=\"%.0f\" "
+                "text-anchor=\"end\">%s</text>\n",
+                kLeft, kHeight - 15, kLeft + plot_w, kHeight - 15,
+                FormatDuration(Seconds(span)).c_str());
+  svg += text;
+  svg += "<polyline fill=\"none\" stroke=\"#f28e2b\" stroke-width=\"1.5\" points=\"" + workers +
+         "\"/>\n";
+  svg += "<polyline fill=\"none\" stroke=\"#4e79a7\" stroke-width=\"1.5\" points=\"" + pressure +
+         "\"/>\n";
+  svg += "</svg>\n";
+  return svg;
+}
+
+}  // namespace mc::pool

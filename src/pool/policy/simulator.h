@@ -1,0 +1,88 @@
+// The simulator replays a trace against simulated workers, time-stepped, with PeerTube's
+// hand-out as it is (runners pull, the first accept wins; a job's children become pending
+// when it completes; a failed job is retried up to 5 times) and one sizing policy: ours,
+// through the very Decide the pool service calls, or a baseline.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pool/policy/baselines.h"
+#include "pool/policy/config.h"
+#include "pool/policy/decision.h"
+#include "pool/policy/sim_workers.h"
+#include "pool/policy/trace.h"
+
+namespace mc::pool {
+
+enum class PolicyKind { kOurs, kHpa, kArc, kStatic };
+std::string_view PolicyKindName(PolicyKind kind);
+std::optional<PolicyKind> ParsePolicyKind(std::string_view name);
+
+struct SimOptions {
+  PolicyKind policy = PolicyKind::kOurs;
+  PoolConfig config;
+  HpaOptions hpa;
+  ArcOptions arc;
+  double step_s = 1;
+  std::uint32_t race_order = 1;  // picks the random order in which free runners ask
+  // The spells in which the job list cannot be read, each [from, from + for).
+  std::vector<std::pair<double, double>> queue_outages;
+  bool keep_log = false;  // keep every reason and action of ours, with its time
+  // As the pool service starts: ours with no memory of the workers, every worker drained,
+  // so that the first cycles join them and promote min_active as the service's do (a replay).
+  // Otherwise ours starts with min_active workers ACTIVE already.
+  bool start_as_service = false;
+  // The instants, in seconds from the start and in order, at which the policy is asked: a
+  // replay's are the real service's cycles, which a slow read or a loaded box stretches past
+  // config.cycle. Past the last, and when empty, every config.cycle.
+  std::vector<double> cycles_at_s;
+};
+
+// One action of ours, with the simulated time it was decided at (keep_log).
+struct TimedAction {
+  double t_s = 0;
+  Action action;
+};
+
+// One point of the P-over-time series, taken at every cycle.
+struct PressurePoint {
+  double t_s = 0;
+  double pressure = 0;
+  int workers_on = 0;
+  int pending = 0;
+};
+
+struct SimResult {
+  PolicyKind policy = PolicyKind::kOurs;
+  int jobs = 0;
+  int completed = 0;
+  int unservable = 0;   // no worker of the pool can run it (or its parent) at all
+  int errored = 0;      // failed five times
+  int unfinished = 0;   // still waiting when the simulation gave up; 0 unless something is wrong
+  int interrupted = 0;  // killed or aborted by the sizing policy
+  int retries = 0;      // job errors from worker faults, each retried by PeerTube
+  int class_gate_waits = 0;
+  int promotions = 0;
+  int demotions = 0;
+  double makespan_s = 0;
+  double wait_p50_s = 0;
+  double wait_p95_s = 0;
+  double wait_max_s = 0;
+  double worker_hours = 0;
+  double busy_hours = 0;
+  double idle_hours = 0;
+  double simulated_s = 0;
+  std::vector<std::string> unservable_ids;
+  std::vector<PressurePoint> pressure;
+  std::vector<std::string> log;
+  std::vector<TimedAction> actions;
+};
+
+SimResult Simulate(const Trace& trace, const std::vector<SimWorkerSpec>& workers,
+                   const SimOptions& options);
+
+}  // namespace mc::pool

@@ -1,0 +1,51 @@
+// A trace is a queue's history as JSON Lines: one line per runner job, with when PeerTube
+// created it, its type, priority and shape, and its parent. A child becomes pending when
+// its parent completes, as in PeerTube's job graph. The format is in docs/pool/pool.md.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/base/result.h"
+#include "pool/policy/job_class.h"
+
+namespace mc::pool {
+
+// One real run of a job, as a record states it. Every run but the last ended without
+// completing the job (an error, or an abort when the runner could not report to PeerTube);
+// `again_s` says when PeerTube had the job pending once more, 0 as soon as the run ended.
+struct TraceRun {
+  std::string worker;  // the worker that ran it
+  double run_s = 0;    // how long it ran
+  double again_s = 0;  // seconds from the trace's start
+};
+
+// The largest priority a trace or a record may state; PeerTube's are 100 and a little more.
+inline constexpr int kMaxPriority = 1000000;
+
+struct TraceJob {
+  std::string id;
+  double at_s = 0;  // created, in seconds from the trace's start
+  std::string type = "vod-web-video-transcoding";
+  int priority = 100;  // PeerTube's: lower is handed out first
+  JobShape shape;
+  std::string parent;  // the id of an earlier line; empty for a root job
+  // The job's real runs, in order, where a record of a real run states them (a replay): the
+  // simulator then plays each on its worker for its time rather than its own speed model and
+  // accept race. Empty: modelled.
+  std::vector<TraceRun> runs;
+};
+
+struct Trace {
+  std::vector<TraceJob> jobs;
+  double horizon_s = 0;  // the simulated span ends no earlier than this; 0: at the last job
+};
+
+// ParseTrace reads JSON Lines; `file` names the input in errors, such as
+// "burst.jsonl: line 3: resolution: expected an integer between 1 and 8640".
+Result<Trace> ParseTrace(std::string_view text, const std::string& file = "trace");
+
+std::string TraceToJsonl(const Trace& trace);
+
+}  // namespace mc::pool

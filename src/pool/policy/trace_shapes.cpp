@@ -1,0 +1,158 @@
+#include "pool/policy/trace_shapes.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <numbers>
+#include <random>
+
+namespace mc::pool {
+
+namespace {
+
+constexpr TraceShapeInfo kShapes[] = {
+    {TraceShape::kNight, "night", "eight hours with four small uploads"},
+    {TraceShape::kBurst, "burst", "50 uploads within 5 minutes, then two quiet hours"},
+    {TraceShape::kUnservable4k, "4k-nobody",
+     "a few uploads and one 4K AV1-output job that no worker of the shipped pool can encode"},
+    {TraceShape::kDiurnal, "diurnal", "a day of uploads, quiet at night, busiest in the evening"},
+    {TraceShape::kFailingWorker, "failing-worker",
+     "a burst like `burst`, for the pool whose fastest worker fails during it"},
+};
+
+constexpr std::array<int, 5> kLadder = {1080, 720, 480, 360, 240};
+
+// A PeerTube VOD upload's resolution and length, drawn from a mix like a small instance's.
+struct Upload {
+  int resolution;
+  double duration_s;
+};
+
+Upload DrawUpload(std::mt19937& random) {
+  std::uniform_real_distribution<double> unit(0, 1);
+  const double pick = unit(random);
+  const int resolution = pick < 0.55 ? 1080 : pick < 0.9 ? 720 : pick < 0.97 ? 480 : 1440;
+  // Mostly a few minutes; one in ten is long-form.
+  const double duration = unit(random) < 0.9 ? 30 + unit(random) * 450 : 900 + unit(random) * 1800;
+  return {resolution, std::round(duration)};
+}
+
+void AddUploads(Trace& trace, std::mt19937& random, int count, double from_s, double to_s,
+                const std::string& prefix) {
+  std::uniform_real_distribution<double> when(from_s, to_s);
+  std::vector<double> times(count);
+  for (double& at : times) at = std::round(when(random) * 10) / 10;
+  std::sort(times.begin(), times.end());
+  for (int i = 0; i < count; ++i) {
+    const Upload upload = DrawUpload(random);
+    AddUpload(trace, prefix + std::to_string(i + 1), times[i], upload.resolution,
+              upload.duration_s);
+  }
+}
+
+// The diurnal rate: uploads per hour at `hour` of the day, lowest at 04:00 and highest at
+// 20:00, as a sum of a base and a raised cosine.
+double DiurnalRate(double hour, double peak_per_hour) {
+  const double phase = std::cos((hour - 20) / 24 * 2 * std::numbers::pi);
+  return peak_per_hour * (0.08 + 0.92 * std::pow((1 + phase) / 2, 2));
+}
+
+}  // namespace
+
+std::span<const TraceShapeInfo> TraceShapes() { return kShapes; }
+
+std::optional<TraceShape> ParseTraceShape(std::string_view name) {
+  for (const TraceShapeInfo& info : kShapes) {
+    if (name == info.name) return info.shape;
+  }
+  return std::nullopt;
+}
+
+void AddUpload(Trace& trace, const std::string& video, double at_s, int resolution,
+               double duration_s, int fps, int priority) {
+  const auto add = [&](const std::string& id, const char* type, int height,
+                       const std::string& parent) {
+    TraceJob job;
+    job.id = id;
+    job.at_s = at_s;
+    job.type = type;
+    job.priority = priority;
+    job.shape.resolution = height;
+    job.shape.source_resolution = resolution;
+    job.shape.fps = fps;
+    job.shape.duration = Seconds(duration_s);
+    job.parent = parent;
+    trace.jobs.push_back(job);
+  };
+  const std::string root = video + "-web-" + std::to_string(resolution);
+  add(root, "vod-web-video-transcoding", resolution, "");
+  add(video + "-hls-" + std::to_string(resolution), "vod-hls-transcoding", resolution, root);
+  for (int height : kLadder) {
+    if (height >= resolution) continue;
+    const std::string web = video + "-web-" + std::to_string(height);
+    add(web, "vod-web-video-transcoding", height, root);
+    add(video + "-hls-" + std::to_string(height), "vod-hls-transcoding", height, web);
+  }
+}
+
+Trace GenerateTrace(TraceShape shape, std::uint32_t variant, double scale) {
+  // The failing-worker burst is a burst of its own, not a copy of `burst`.
+  std::mt19937 random(shape == TraceShape::kFailingWorker ? variant + 1000 : variant);
+  Trace trace;
+  const auto count = [&](int uploads) {
+    return std::max(1, static_cast<int>(std::lround(uploads * scale)));
+  };
+  switch (shape) {
+    case TraceShape::kNight: {
+      const double hours[] = {0.9, 2.7, 5.2, 7.1};
+      int i = 0;
+      for (double hour : hours) {
+        const Upload upload = DrawUpload(random);
+        AddUpload(trace, "night-" + std::to_string(++i), hour * 3600, 720, upload.duration_s);
+      }
+      trace.horizon_s = 8 * 3600;
+      break;
+    }
+    case TraceShape::kBurst:
+    case TraceShape::kFailingWorker:
+      AddUploads(trace, random, count(50), 60, 360, "burst-");
+      trace.horizon_s = 2 * 3600 + 360;
+      break;
+    case TraceShape::kUnservable4k: {
+      AddUploads(trace, random, count(6), 60, 1800, "clip-");
+      TraceJob job;
+      job.id = "av1-4k";
+      job.at_s = 300;
+      job.type = "vod-web-video-transcoding";
+      job.priority = 101;
+      job.shape.resolution = 2160;
+      job.shape.source_resolution = 2160;
+      job.shape.fps = 30;
+      job.shape.duration = Seconds(600);
+      job.shape.av1_output = true;
+      trace.jobs.push_back(job);
+      std::stable_sort(trace.jobs.begin(), trace.jobs.end(),
+                       [](const TraceJob& a, const TraceJob& b) { return a.at_s < b.at_s; });
+      trace.horizon_s = 2 * 3600;
+      break;
+    }
+    case TraceShape::kDiurnal: {
+      // Thinning of a Poisson process whose rate is DiurnalRate.
+      const double peak = 40 * scale;
+      std::exponential_distribution<double> gap(peak / 3600);
+      std::uniform_real_distribution<double> unit(0, 1);
+      int uploads = 0;
+      for (double at = gap(random); at < 86400; at += gap(random)) {
+        if (unit(random) * peak > DiurnalRate(at / 3600, peak)) continue;
+        const Upload upload = DrawUpload(random);
+        AddUpload(trace, "day-" + std::to_string(++uploads), std::round(at * 10) / 10,
+                  upload.resolution, upload.duration_s);
+      }
+      trace.horizon_s = 86400;
+      break;
+    }
+  }
+  return trace;
+}
+
+}  // namespace mc::pool

@@ -1,0 +1,53 @@
+#include "pool/replay/decision_events.h"
+
+namespace mc::pool_replay {
+
+namespace {
+
+struct EventRow {
+  pool::ActionKind kind;
+  pool::ReasonCode reason;
+  const char* what;
+};
+
+// A worker enabled to meet the pressure or the pool's minimum is a promotion; one drained for
+// low pressure a demotion. A drain for a fault, a probe or a class change follows the
+// workers' own faults and timings, which a replay models but does not compare.
+constexpr EventRow kCompared[] = {
+    {pool::ActionKind::kEnable, pool::ReasonCode::kPromoted, "promotion"},
+    {pool::ActionKind::kEnable, pool::ReasonCode::kBelowMinActive, "promotion"},
+    {pool::ActionKind::kDrain, pool::ReasonCode::kDemoted, "demotion"},
+};
+
+}  // namespace
+
+std::string_view EventOf(const pool::Action& action) {
+  for (const EventRow& row : kCompared) {
+    if (row.kind == action.kind && row.reason == action.reason) return row.what;
+  }
+  return {};
+}
+
+std::vector<DecisionEvent> RecordedEvents(const pool_service::RunRecord& record) {
+  std::vector<DecisionEvent> events;
+  if (record.cycles.empty()) return events;
+  const double start = record.cycles.front().t_s;
+  for (const pool_service::CycleRecord& cycle : record.cycles) {
+    for (const pool::Action& action : cycle.actions) {
+      const std::string_view what = EventOf(action);
+      if (!what.empty()) events.push_back({std::string(what), action.worker, cycle.t_s - start});
+    }
+  }
+  return events;
+}
+
+std::vector<DecisionEvent> SimulatedEvents(const pool::SimResult& result) {
+  std::vector<DecisionEvent> events;
+  for (const pool::TimedAction& timed : result.actions) {
+    const std::string_view what = EventOf(timed.action);
+    if (!what.empty()) events.push_back({std::string(what), timed.action.worker, timed.t_s});
+  }
+  return events;
+}
+
+}  // namespace mc::pool_replay

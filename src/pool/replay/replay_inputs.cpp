@@ -1,0 +1,362 @@
+#include "pool/replay/replay_inputs.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+
+#include "common/base/iso_time.h"
+#include "pool/service/worker_status_reader.h"
+
+namespace mc::pool_replay {
+
+namespace {
+
+using Json = nlohmann::json;
+using pool::AdmissionState;
+
+// Seconds to a tenth, for the notes.
+std::string Tenths(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", seconds);
+  return text;
+}
+
+bool Admitting(AdmissionState state) {
+  return state == AdmissionState::kAvailable || state == AdmissionState::kBusy;
+}
+
+// One worker over the record: what each cycle read of it.
+struct WorkerHistory {
+  std::string name;
+  std::optional<pool::WorkerStatus> first;  // the first document read
+  int most_concurrency = 0;
+  // Per cycle: the document's state, or empty when it was lost (or the worker not listed).
+  std::vector<std::optional<AdmissionState>> states;
+  std::vector<bool> lost;
+  std::vector<double> accepted_s;  // when it accepted each job its documents list
+};
+
+// One run of a job as the worker that ran it lists it (recent_jobs): what the job was, when
+// the worker accepted it, how long the run took and whether it completed the job.
+struct WorkerRun {
+  std::string worker;
+  std::string type;
+  pool::JobShape shape;
+  double accepted_s = 0;
+  double run_s = 0;
+  bool completed = false;
+};
+
+// The ended runs the worker's document lists, each once however many documents list it
+// (keyed by job, then worker and acceptance); and when the worker accepted each job it took.
+using RunsOfJob = std::map<std::pair<std::string, double>, WorkerRun>;
+using RunsByJob = std::map<std::string, RunsOfJob>;
+
+void ReadJobs(const std::string& document, RunsByJob& runs, WorkerHistory& history) {
+  const Json json = Json::parse(document, nullptr, /*allow_exceptions=*/false);
+  const auto jobs = json.is_object() ? json.find("recent_jobs") : json.end();
+  if (!json.is_object() || jobs == json.end() || !jobs->is_array()) return;
+  for (const Json& job : *jobs) {
+    if (!job.is_object()) continue;
+    const auto uuid = job.find("uuid");
+    const auto accepted = job.find("accepted_at");
+    if (uuid == job.end() || !uuid->is_string() || accepted == job.end() ||
+        !accepted->is_string()) {
+      continue;
+    }
+    const std::optional<double> at = ParseIsoTime(accepted->get<std::string>());
+    if (!at) continue;
+    if (std::find(history.accepted_s.begin(), history.accepted_s.end(), *at) ==
+        history.accepted_s.end()) {
+      history.accepted_s.push_back(*at);
+    }
+    const auto outcome = job.find("outcome");
+    const auto wall = job.find("wall_seconds");
+    if (outcome == job.end() || !outcome->is_string() || *outcome == "running" ||
+        wall == job.end() || !wall->is_number() || wall->get<double>() <= 0) {
+      continue;
+    }
+    WorkerRun& out = runs[uuid->get<std::string>()][{history.name, *at}];
+    out.worker = history.name;
+    out.accepted_s = *at;
+    out.run_s = wall->get<double>();
+    out.completed = *outcome == "success";
+    if (const auto type = job.find("type"); type != job.end() && type->is_string()) {
+      out.type = type->get<std::string>();
+    }
+    // The document states the output's class and the source; the video's length it does not.
+    const auto number = [](const Json& object, const char* key, double fallback) {
+      const auto value = object.is_object() ? object.find(key) : object.end();
+      return value != object.end() && value->is_number() ? value->get<double>() : fallback;
+    };
+    if (const auto klass = job.find("class"); klass != job.end()) {
+      out.shape.resolution = static_cast<int>(number(*klass, "resolution", out.shape.resolution));
+      out.shape.fps = static_cast<int>(number(*klass, "fps", out.shape.fps));
+    }
+    if (const auto source = job.find("source"); source != job.end()) {
+      out.shape.source_resolution = static_cast<int>(number(*source, "height", 0));
+    }
+  }
+}
+
+// One job's runs of `RunsByJob`, in the order they were accepted.
+std::vector<WorkerRun> InAcceptanceOrder(const RunsOfJob& keyed) {
+  std::vector<WorkerRun> runs;
+  for (const auto& [key, run] : keyed) runs.push_back(run);
+  std::sort(runs.begin(), runs.end(), [](const WorkerRun& a, const WorkerRun& b) {
+    return a.accepted_s < b.accepted_s;
+  });
+  return runs;
+}
+
+// A job's runs as the simulator plays them, from its runs in the order they were accepted: up
+// to the one that completed it. A run that did not is followed by the job pending again when the record
+// first saw it so after the run, or else when the next run was accepted: an error puts the job
+// back at once, an abort PeerTube never heard of only once its stall timeout passed.
+std::vector<pool::TraceRun> TraceRuns(const std::vector<WorkerRun>& runs,
+                                      const std::vector<double>& seen_s, double start_s) {
+  std::vector<pool::TraceRun> out;
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    const WorkerRun& run = runs[k];
+    out.push_back({run.worker, run.run_s, 0});
+    if (run.completed || k + 1 == runs.size()) break;
+    double again = runs[k + 1].accepted_s;
+    for (double seen : seen_s) {
+      if (seen > run.accepted_s && seen < again) again = seen;
+    }
+    out.back().again_s = std::max(again, run.accepted_s + run.run_s) - start_s;
+  }
+  return out;
+}
+
+// The spells of cycles in which `in_spell` holds, as [first, last] cycle indexes.
+template <typename Pred>
+std::vector<std::pair<std::size_t, std::size_t>> Spells(std::size_t cycles, Pred in_spell) {
+  std::vector<std::pair<std::size_t, std::size_t>> spells;
+  for (std::size_t c = 0; c < cycles; ++c) {
+    if (!in_spell(c)) continue;
+    if (!spells.empty() && spells.back().second + 1 == c) {
+      spells.back().second = c;
+    } else {
+      spells.push_back({c, c});
+    }
+  }
+  return spells;
+}
+
+}  // namespace
+
+Result<ReplayInputs> DeriveInputs(const pool_service::RunRecord& record) {
+  if (record.cycles.empty()) return InvalidInput("the record has no cycle to replay");
+  ReplayInputs inputs;
+  const std::vector<pool_service::CycleRecord>& cycles = record.cycles;
+  inputs.start_s = cycles.front().t_s;
+  const double cycle_s = record.policy.cycle.count();
+  const double end_s = cycles.back().t_s - inputs.start_s;
+
+  std::vector<WorkerHistory> histories;
+  std::map<std::string, std::size_t> index;
+  RunsByJob runs;
+  for (std::size_t c = 0; c < cycles.size(); ++c) {
+    for (const pool_service::RecordedWorker& worker : cycles[c].workers) {
+      auto [at, added] = index.emplace(worker.name, histories.size());
+      if (added) {
+        histories.push_back(WorkerHistory{worker.name});
+        histories.back().states.resize(cycles.size());
+        histories.back().lost.resize(cycles.size());
+      }
+      WorkerHistory& history = histories[at->second];
+      if (!worker.lost.empty()) {
+        history.lost[c] = true;
+        continue;
+      }
+      Result<pool::WorkerStatus> status =
+          pool_service::ParseWorkerStatus(worker.document, worker.name);
+      if (!status) return status.failure();
+      status->wakeable = worker.wakeable;
+      history.states[c] = status->state;
+      history.most_concurrency = std::max(history.most_concurrency, status->concurrency);
+      if (!history.first) history.first = *status;
+      ReadJobs(worker.document, runs, history);
+    }
+  }
+
+  // How soon an enabled worker really took a job: from the cycle that enabled it while jobs
+  // were waiting to the first job it accepted after.
+  std::vector<double> take_delays;
+  for (std::size_t c = 0; c < cycles.size(); ++c) {
+    if (cycles[c].queue.pending.empty()) continue;
+    for (const pool::Action& action : cycles[c].actions) {
+      if (action.kind != pool::ActionKind::kEnable) continue;
+      WorkerHistory& history = histories[index.at(action.worker)];
+      if (history.states[c] && Admitting(*history.states[c])) continue;
+      double first = -1;
+      for (double accepted : history.accepted_s) {
+        if (accepted >= cycles[c].t_s && (first < 0 || accepted < first)) first = accepted;
+      }
+      if (first >= 0 && first - cycles[c].t_s < 10 * cycle_s) {
+        take_delays.push_back(first - cycles[c].t_s);
+      }
+    }
+  }
+  std::sort(take_delays.begin(), take_delays.end());
+  const double startup_s = take_delays.empty() ? 0 : take_delays[take_delays.size() / 2];
+  inputs.notes.push_back(
+      take_delays.empty()
+          ? "no enabled worker took a waiting job in the record: workers take jobs at once"
+          : "an enabled worker took its first waiting job " + Tenths(startup_s) +
+                " s after the cycle that enabled it (the median of " +
+                std::to_string(take_delays.size()) + ")");
+
+  for (WorkerHistory& history : histories) {
+    pool::SimWorkerSpec spec;
+    spec.name = history.name;
+    spec.startup_s = startup_s;
+    if (history.first) {
+      const pool::WorkerStatus& first = *history.first;
+      spec.vendor = first.vendor;
+      spec.capabilities = first.capabilities;
+      spec.concurrency = std::max(1, history.most_concurrency);
+      if (first.realtime_factor_ewma > 0) spec.speed = first.realtime_factor_ewma;
+      spec.sessions_cap = first.sessions_cap;
+      if (first.vram_free_mb) spec.vram_free_mb = *first.vram_free_mb;
+      if (first.download_mbps > 0) spec.download_mbps = first.download_mbps;
+      spec.wakeable = first.wakeable;
+      spec.on_battery = first.on_battery;
+      spec.probe_age_at_start = first.probe_age.count();
+    }
+    spec.starts_available = history.states.front() && Admitting(*history.states.front());
+    // A spell of lost documents is a worker that cannot be read; one of GPU_UNAVAILABLE a
+    // GPU gone. Each begins half a cycle before the cycle that first saw it, so that the
+    // simulation's cycle sees it too, and lasts to half a cycle after the last.
+    struct Fault {
+      pool::FailureKind kind;
+      std::size_t first, last;
+    };
+    std::vector<Fault> faults;
+    for (const auto& [first, last] :
+         Spells(cycles.size(), [&](std::size_t c) { return history.lost[c]; })) {
+      faults.push_back({pool::FailureKind::kUnreadable, first, last});
+    }
+    for (const auto& [first, last] : Spells(cycles.size(), [&](std::size_t c) {
+           return history.states[c] == AdmissionState::kGpuUnavailable;
+         })) {
+      faults.push_back({pool::FailureKind::kGpuUnavailable, first, last});
+    }
+    std::sort(faults.begin(), faults.end(),
+              [](const Fault& a, const Fault& b) { return a.first < b.first; });
+    for (std::size_t k = 0; k < faults.size(); ++k) {
+      // The first spell is the worker's fault, the others its later ones.
+      const Fault& fault = faults[k];
+      const double from = std::max(0.0, cycles[fault.first].t_s - inputs.start_s - cycle_s / 2);
+      const bool to_the_end = fault.last + 1 == cycles.size();
+      const double to = cycles[fault.last].t_s - inputs.start_s + cycle_s / 2;
+      const std::string words =
+          std::string(fault.kind == pool::FailureKind::kUnreadable ? "unreadable"
+                                                                   : "GPU unavailable") +
+          " from " + Tenths(from) + " s" +
+          (to_the_end ? " to the end" : " to " + Tenths(to) + " s");
+      const pool::WorkerFailure failure{fault.kind, from, to_the_end ? 0 : to - from};
+      if (k == 0) {
+        spec.failure = failure;
+      } else {
+        spec.later_failures.push_back(failure);
+      }
+      inputs.notes.push_back(history.name + ": " + words);
+    }
+    inputs.workers.push_back(std::move(spec));
+  }
+
+  // A spell in which PeerTube's job list could not be read (a 429, a 5xx, the server down): the
+  // real policy held through it, so the simulated one must not see the list meanwhile either.
+  // Like a worker's fault it begins half a cycle before the first cycle that saw it.
+  for (const auto& [first, last] :
+       Spells(cycles.size(), [&](std::size_t c) { return !cycles[c].queue.read_ok; })) {
+    const double from = std::max(0.0, cycles[first].t_s - inputs.start_s - cycle_s / 2);
+    const double to = cycles[last].t_s - inputs.start_s + cycle_s / 2;
+    inputs.options.queue_outages.push_back({from, to - from});
+    inputs.notes.push_back("the job list: lost from " + Tenths(from) + " s to " + Tenths(to) +
+                           " s");
+  }
+
+  // PeerTube offers the pending jobs in its priority's order (it counts the user's uploads of
+  // the week into it, so a burst's later videos wait behind the earlier ones' later jobs); the
+  // record has each listed job's. A job taken between two reads was offered at once: it goes
+  // first, at the best priority listed.
+  std::optional<int> first_in_line;
+  for (const pool_service::RecordedJob& job : record.jobs) {
+    if (job.priority) first_in_line = std::min(first_in_line.value_or(*job.priority), *job.priority);
+  }
+  int measured = 0;
+  int run_again = 0;
+  std::set<std::string> listed;
+  for (const pool_service::RecordedJob& job : record.jobs) {
+    pool::TraceJob out;
+    out.id = job.id;
+    out.at_s = std::max(0.0, job.created_s - inputs.start_s);
+    out.type = job.type;
+    out.shape = job.shape;
+    if (job.priority) out.priority = *job.priority;
+    // A job PeerTube released when its parent completed arrives then, its age counting from
+    // then: the replay keeps the real queue's arrivals rather than the job graph's. One that a
+    // runner took before any read listed it, and that came back after a failed run, was first
+    // listed with the age of its return: it arrives when it was first taken.
+    if (const auto found = runs.find(job.id); found != runs.end()) {
+      const std::vector<WorkerRun> job_runs = InAcceptanceOrder(found->second);
+      out.at_s = std::min(out.at_s, std::max(0.0, job_runs.front().accepted_s - inputs.start_s));
+      out.runs = TraceRuns(job_runs, job.seen_s, inputs.start_s);
+    }
+    measured += !out.runs.empty();
+    run_again += out.runs.size() > 1;
+    listed.insert(job.id);
+    inputs.trace.jobs.push_back(std::move(out));
+  }
+  // A job a runner accepted between two reads of the queue was never listed pending; its
+  // worker's documents still name it, and it arrives when it was first accepted.
+  int unlisted = 0;
+  for (const auto& [id, keyed] : runs) {
+    if (listed.count(id)) continue;
+    const std::vector<WorkerRun> job_runs = InAcceptanceOrder(keyed);
+    const WorkerRun& first = job_runs.front();
+    if (first.accepted_s < inputs.start_s) continue;
+    pool::TraceJob out;
+    out.id = id;
+    out.at_s = first.accepted_s - inputs.start_s;
+    if (!first.type.empty()) out.type = first.type;
+    out.shape = first.shape;
+    out.priority = first_in_line.value_or(out.priority);
+    out.runs = TraceRuns(job_runs, {}, inputs.start_s);
+    ++measured;
+    ++unlisted;
+    run_again += out.runs.size() > 1;
+    inputs.trace.jobs.push_back(std::move(out));
+  }
+  std::stable_sort(
+      inputs.trace.jobs.begin(), inputs.trace.jobs.end(),
+      [](const pool::TraceJob& a, const pool::TraceJob& b) { return a.at_s < b.at_s; });
+  inputs.trace.horizon_s = end_s;
+  inputs.notes.push_back(
+      std::to_string(inputs.trace.jobs.size()) + " jobs (" + std::to_string(unlisted) +
+      " of them never listed pending, taken between two reads), " + std::to_string(measured) +
+      " with the runs their workers' documents state, " + std::to_string(run_again) +
+      " of them run more than once");
+
+  inputs.options.policy = pool::PolicyKind::kOurs;
+  inputs.options.config = record.policy;
+  inputs.options.keep_log = true;
+  inputs.options.start_as_service = true;
+  // The policy is asked when the real one was: a cycle that a silent worker's read or a
+  // loaded box made longer is as long in the replay.
+  for (const pool_service::CycleRecord& cycle : cycles)
+    inputs.options.cycles_at_s.push_back(cycle.t_s - inputs.start_s);
+  // A quarter-second step (or a twelfth of a shorter cycle): a replayed job ends within a
+  // quarter second of its real run, where a 1 s step would add up to a second a job, and a
+  // worker that runs a dozen jobs one after the other would fall a cycle behind the real one.
+  inputs.options.step_s = std::min(0.25, cycle_s / 12);
+  return inputs;
+}
+
+}  // namespace mc::pool_replay

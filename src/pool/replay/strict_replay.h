@@ -1,0 +1,30 @@
+// The strict replay: the recorded cycles fed to the policy alone, from the state the service
+// starts with, must give exactly the recorded actions and reasons, cycle by cycle. It holds
+// when the service is the policy and nothing else: no decision made or changed outside
+// pool::Decide, and no input the record leaves out.
+#pragma once
+
+#include <string>
+
+#include "common/base/result.h"
+#include "pool/policy/config.h"
+#include "pool/service/run_record.h"
+
+namespace mc::pool_replay {
+
+struct StrictResult {
+  int cycles = 0;
+  int actions = 0;
+  int reasons = 0;
+  bool agrees = true;
+  std::string first_disagreement;  // names the cycle, its time and what differs
+};
+
+// The policy is the record's unless `policy` is given. An error: a cycle's signals could not
+// be had again (a document the reader no longer takes).
+Result<StrictResult> StrictReplay(const pool_service::RunRecord& record,
+                                  const pool::PoolConfig& policy);
+
+std::string StrictTable(const StrictResult& result);
+
+}  // namespace mc::pool_replay

@@ -1,0 +1,79 @@
+// CommandChannel is the bare-metal path: the commands the configuration gives each worker
+// (worker_endpoint.h's BareMetalCommands) for what only the box can do, and the worker's own
+// control API for the rest.
+//
+//   wake         run commands.wake
+//   suspend      run commands.suspend
+//   enable       over the control API; when the worker's service refuses the connection
+//                (the box is up, the service is not), run commands.start, wait until GET
+//                /status answers, at most commands.deadline, and enable over the API then
+//   drain, set-classes, probe
+//                over the control API, as WorkerApiChannel carries them
+//
+// Scale-down never runs commands.stop: a drained worker stays SPARE, registered and idle, so
+// that its next promotion costs an enable and not a start with its self-test. Stop is there
+// for the service's own shutdown, when the operator wants the workers' services down with it.
+//
+// Each command runs without a shell (command_runner.h) under commands.deadline. No secret
+// reaches a command line: an argument may hold "{name}", which becomes the worker's name,
+// and the command finds the same name in its environment as MEDIA_POOL_WORKER; the control
+// token is never handed to a command in any way. A command's output (stdout and stderr
+// together, its last 4 KiB) goes to the logger line by line, and its failure (a non-zero
+// exit, a kill at the deadline, a program that is not there) is an error naming the worker,
+// the action and the program.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "common/base/result.h"
+#include "pool/service/control_channel.h"
+#include "pool/service/logger.h"
+#include "pool/service/worker_api_channel.h"
+
+namespace mc::pool_service {
+
+// The environment variable a command finds the worker's name in.
+inline constexpr const char* kWorkerNameVariable = "MEDIA_POOL_WORKER";
+
+struct CommandChannelOptions {
+  WorkerApiOptions api;
+  Logger log = [](const std::string&) {};
+  // How often a service that was just started is asked whether it answers yet.
+  std::chrono::milliseconds start_poll{250};
+  // How much of a command's output is logged: its last this many bytes.
+  std::size_t max_output = 4096;
+};
+
+class CommandChannel : public ControlChannel {
+ public:
+  explicit CommandChannel(CommandChannelOptions options);
+
+  Result<void> Apply(const pool::Action& action, const WorkerEndpoint& worker) override;
+  std::string Describe(const pool::Action& action, const WorkerEndpoint& worker) const override;
+
+  // Stop runs commands.stop, for the service's shutdown; never part of scale-down.
+  Result<void> Stop(const WorkerEndpoint& worker);
+
+ private:
+  Result<void> Enable(const pool::Action& action, const WorkerEndpoint& worker);
+  // Run runs `command` (one of worker.commands) for `what` ("wake", "enable: start").
+  Result<void> Run(const std::vector<std::string>& command, const std::string& what,
+                   const WorkerEndpoint& worker);
+  // WaitUntilAnswering asks GET /status until it answers or commands.deadline has passed.
+  Result<void> WaitUntilAnswering(const WorkerEndpoint& worker);
+
+  CommandChannelOptions options_;
+  WorkerApiChannel api_;
+};
+
+// CommandArgv is `command` with "{name}" in each argument replaced by the worker's name.
+std::vector<std::string> CommandArgv(const std::vector<std::string>& command,
+                                     const WorkerEndpoint& worker);
+
+// CommandText is an argv as one would type it, each argument with a space or a quote in it
+// quoted: "ssh gpu-box-1 'systemctl suspend'".
+std::string CommandText(const std::vector<std::string>& argv);
+
+}  // namespace mc::pool_service

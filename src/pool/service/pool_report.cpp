@@ -1,0 +1,203 @@
+#include "pool/service/pool_report.h"
+
+#include <cmath>
+#include <ctime>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "common/base/json_reader.h"
+
+namespace mc::pool_service {
+
+namespace {
+
+using Json = nlohmann::json;
+
+// The counters, once: their JSON names, their metric names and their help.
+struct CounterRow {
+  const char* name;
+  const char* help;
+  long PoolCounters::*field;
+};
+constexpr CounterRow kCounters[] = {
+    {"cycles", "Cycles the pool manager has run.", &PoolCounters::cycles},
+    {"promotions", "Workers promoted to ACTIVE.", &PoolCounters::promotions},
+    {"demotions", "Workers demoted to SPARE after the queue emptied.", &PoolCounters::demotions},
+    {"drains", "Drains asked of workers, for a demotion or a fault.", &PoolCounters::drains},
+    {"actions_failed", "Actions whose control channel failed; each is retried.",
+     &PoolCounters::actions_failed},
+    {"held_for_lost_signals", "Cycles in which the policy held decisions for a lost signal.",
+     &PoolCounters::held_for_lost_signals},
+    {"queue_read_failures", "Reads of PeerTube's job list that failed.",
+     &PoolCounters::queue_read_failures},
+    {"queue_reads", "Reads of PeerTube's job list that succeeded.", &PoolCounters::queue_reads},
+    {"peertube_requests", "Requests sent to PeerTube's API, logins and video reads included.",
+     &PoolCounters::peertube_requests},
+};
+
+constexpr const char* kManagerStates[] = {"COLD",   "SPARE",    "WARM",
+                                          "ACTIVE", "DRAINING", "COOLDOWN"};
+
+std::string Escape(const std::string& value) {
+  std::string out;
+  for (char c : value) {
+    if (c == '\\' || c == '"') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+std::string Number(double value) {
+  std::ostringstream out;
+  out << value;
+  return out.str();
+}
+
+}  // namespace
+
+std::string FormatUtc(pool::TimePoint when) {
+  const std::time_t seconds = static_cast<std::time_t>(std::floor(when.time_since_epoch().count()));
+  std::tm utc{};
+  gmtime_r(&seconds, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+std::string ReportToJson(const PoolReport& report) {
+  Json json;
+  json["generated_at"] = report.generated_at;
+  json["pressure"] = report.pressure;
+  json["capacity_slots"] = report.capacity_slots;
+  json["demand"] = report.demand;
+  json["queue"] = {{"read_ok", report.queue_read_ok},
+                   {"data_age_s", report.queue_data_age_s},
+                   {"pending_by_type", report.pending_by_type},
+                   {"oldest_pending_age_s", report.oldest_pending_age_s}};
+  json["workers"] = Json::array();
+  for (const WorkerRow& row : report.workers) {
+    json["workers"].push_back({{"name", row.name},
+                               {"manager_state", row.manager_state},
+                               {"admission_state", row.admission_state},
+                               {"active_jobs", row.active_jobs},
+                               {"concurrency", row.concurrency},
+                               {"weights", row.weights},
+                               {"classes", row.classes},
+                               {"last_reason", row.last_reason}});
+  }
+  json["unservable"] = report.unservable;
+  Json counters = Json::object();
+  for (const CounterRow& counter : kCounters) counters[counter.name] = report.counters.*counter.field;
+  json["counters"] = counters;
+  return json.dump(2) + "\n";
+}
+
+Result<PoolReport> ReportFromJson(const std::string& text) {
+  const Json json = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (json.is_discarded() || !json.is_object()) return InvalidInput("pool status: not a JSON object");
+  // The report comes from this program's own server; a wrong shape is a different program
+  // on that port, which nlohmann's checked accessors turn into one clear error.
+  try {
+    PoolReport report;
+    report.generated_at = json.at("generated_at").get<std::string>();
+    report.pressure = json.at("pressure").get<double>();
+    report.capacity_slots = json.at("capacity_slots").get<int>();
+    report.demand = json.at("demand").get<int>();
+    const Json& queue = json.at("queue");
+    report.queue_read_ok = queue.at("read_ok").get<bool>();
+    report.queue_data_age_s = queue.at("data_age_s").get<double>();
+    report.pending_by_type = queue.at("pending_by_type").get<std::map<std::string, int>>();
+    report.oldest_pending_age_s = queue.at("oldest_pending_age_s").get<double>();
+    for (const Json& worker : json.at("workers")) {
+      WorkerRow row;
+      row.name = worker.at("name").get<std::string>();
+      row.manager_state = worker.at("manager_state").get<std::string>();
+      row.admission_state = worker.at("admission_state").get<std::string>();
+      row.active_jobs = worker.at("active_jobs").get<int>();
+      row.concurrency = worker.at("concurrency").get<int>();
+      row.weights = worker.at("weights").get<std::map<std::string, double>>();
+      row.classes = worker.at("classes").get<std::string>();
+      row.last_reason = worker.at("last_reason").get<std::string>();
+      report.workers.push_back(std::move(row));
+    }
+    report.unservable = json.at("unservable").get<std::vector<std::string>>();
+    for (const CounterRow& counter : kCounters) {
+      report.counters.*counter.field = json.at("counters").at(counter.name).get<long>();
+    }
+    return report;
+  } catch (const Json::exception& error) {
+    return InvalidInput(std::string("pool status: not the pool manager's report: ") + error.what());
+  }
+}
+
+std::string ReportToPrometheus(const PoolReport& report) {
+  std::ostringstream out;
+  auto gauge = [&](const char* name, const char* help) {
+    out << "# HELP " << name << " " << help << "\n# TYPE " << name << " gauge\n";
+  };
+  gauge("pt_pool_pressure", "The pressure index P of the last cycle, 0 to 1.");
+  out << "pt_pool_pressure " << Number(report.pressure) << "\n";
+  gauge("pt_pool_capacity_slots", "Job slots of the admitted workers.");
+  out << "pt_pool_capacity_slots " << report.capacity_slots << "\n";
+  gauge("pt_pool_queue_read_ok", "1 when the last read of PeerTube's job list succeeded.");
+  out << "pt_pool_queue_read_ok " << (report.queue_read_ok ? 1 : 0) << "\n";
+  gauge("pt_pool_pending_jobs", "Pending runner jobs in PeerTube, per job type.");
+  for (const auto& [type, count] : report.pending_by_type) {
+    out << "pt_pool_pending_jobs{type=\"" << Escape(type) << "\"} " << count << "\n";
+  }
+  gauge("pt_pool_oldest_pending_seconds", "Age of the oldest pending runner job.");
+  out << "pt_pool_oldest_pending_seconds " << Number(report.oldest_pending_age_s) << "\n";
+  gauge("pt_pool_workers", "Workers in each of the manager's states.");
+  for (const char* state : kManagerStates) {
+    long count = 0;
+    for (const WorkerRow& row : report.workers) count += row.manager_state == state;
+    out << "pt_pool_workers{state=\"" << state << "\"} " << count << "\n";
+  }
+  gauge("pt_pool_worker_weight", "Each worker's learned weight per job class.");
+  for (const WorkerRow& row : report.workers) {
+    for (const auto& [job_class, weight] : row.weights) {
+      out << "pt_pool_worker_weight{worker=\"" << Escape(row.name) << "\",class=\"" << job_class
+          << "\"} " << Number(weight) << "\n";
+    }
+  }
+  gauge("pt_pool_unservable_classes", "Job classes no worker of the pool can be given.");
+  out << "pt_pool_unservable_classes " << report.unservable.size() << "\n";
+  for (const CounterRow& counter : kCounters) {
+    const std::string name = std::string("pt_pool_") + counter.name + "_total";
+    out << "# HELP " << name << " " << counter.help << "\n# TYPE " << name << " counter\n"
+        << name << " " << report.counters.*counter.field << "\n";
+  }
+  return out.str();
+}
+
+std::string ReportTable(const PoolReport& report) {
+  std::ostringstream out;
+  out << "pressure " << Number(std::round(report.pressure * 100) / 100) << ", pending";
+  if (report.pending_by_type.empty()) out << " 0";
+  for (const auto& [type, count] : report.pending_by_type) out << " " << type << "=" << count;
+  out << ", oldest " << Number(std::round(report.oldest_pending_age_s)) << " s"
+      << (report.queue_read_ok ? "" : " (the last read of the queue failed)") << "\n";
+  std::size_t width = 6;
+  for (const WorkerRow& row : report.workers) width = std::max(width, row.name.size());
+  auto pad = [](const std::string& text, std::size_t size) {
+    return text + std::string(text.size() < size ? size - text.size() : 1, ' ');
+  };
+  out << pad("WORKER", width + 2) << pad("MANAGER", 10) << pad("ADMISSION", 19) << pad("JOBS", 6)
+      << pad("WEIGHT", 8) << pad("CLASSES", 12) << "LAST REASON\n";
+  for (const WorkerRow& row : report.workers) {
+    double weight = 0;
+    for (const auto& [job_class, value] : row.weights) weight = std::max(weight, value);
+    out << pad(row.name, width + 2) << pad(row.manager_state, 10) << pad(row.admission_state, 19)
+        << pad(std::to_string(row.active_jobs) + "/" + std::to_string(row.concurrency), 6)
+        << pad(Number(std::round(weight * 100) / 100), 8) << pad(row.classes, 12)
+        << row.last_reason << "\n";
+  }
+  for (const std::string& line : report.unservable) out << "unservable: " << line << "\n";
+  return out.str();
+}
+
+}  // namespace mc::pool_service

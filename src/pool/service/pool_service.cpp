@@ -1,0 +1,275 @@
+#include "pool/service/pool_service.h"
+
+#include <algorithm>
+#include <functional>
+#include <future>
+#include <system_error>
+#include <utility>
+
+#include "pool/policy/policy.h"
+#include "pool/policy/reasons.h"
+#include "pool/policy/weights.h"
+#include "pool/service/eligibility_text.h"
+#include "pool/service/worker_status_reader.h"
+
+namespace mc::pool_service {
+
+namespace {
+
+// What an action sets: a newer action of the same group replaces an older one still waiting.
+int ActionGroup(pool::ActionKind kind) {
+  switch (kind) {
+    case pool::ActionKind::kEnable:
+    case pool::ActionKind::kDrain:
+      return 0;
+    case pool::ActionKind::kSetClasses:
+      return 1;
+    case pool::ActionKind::kProbe:
+      return 2;
+    case pool::ActionKind::kWake:
+    case pool::ActionKind::kSuspend:
+      return 3;
+  }
+  return 0;
+}
+
+std::string ActionWords(const pool::Action& action) {
+  std::string words = std::string(pool::ActionKindName(action.kind)) + " " + action.worker;
+  if (action.kind == pool::ActionKind::kEnable) {
+    words += " at concurrency " + std::to_string(action.concurrency);
+  } else if (action.kind == pool::ActionKind::kSetClasses) {
+    words += " to " + ClassMaskText(action.classes);
+  }
+  return words;
+}
+
+double SecondsSinceEpoch(pool::TimePoint now) { return now.time_since_epoch().count(); }
+
+}  // namespace
+
+PoolService::PoolService(pool::PoolConfig policy, pool::Duration queue_poll, ServiceInputs inputs,
+                         ControlChannel& channel, Logger log)
+    : policy_(std::move(policy)),
+      queue_poll_(queue_poll),
+      inputs_(std::move(inputs)),
+      channel_(channel),
+      log_(std::move(log)) {}
+
+pool::QueueSignal PoolService::ReadQueue(pool::TimePoint now) {
+  const bool due = !last_queue_try_ || now - *last_queue_try_ >= queue_poll_ - pool::Seconds(0.5);
+  if (due) {
+    last_queue_try_ = now;
+    Result<pool::QueueSignal> read = inputs_.read_queue(SecondsSinceEpoch(now));
+    if (read) {
+      ++counters_.queue_reads;
+      last_queue_ = std::move(*read);
+      last_queue_read_ = now;
+    } else {
+      ++counters_.queue_read_failures;
+      log_("pool: PeerTube's job list could not be read (tried again in " +
+           pool::FormatDuration(queue_poll_) + "): " + read.error());
+    }
+  }
+  // Between reads, and after a failed one, the policy is given the last list with its age, so
+  // that it sees how stale the data is and holds what a stale list cannot justify.
+  pool::QueueSignal queue = last_queue_.value_or(pool::QueueSignal{});
+  queue.read_ok = last_queue_read_.has_value() && *last_queue_read_ == *last_queue_try_;
+  queue.data_age = last_queue_read_ ? now - *last_queue_read_ : pool::Hours(24);
+  for (pool::PendingJob& job : queue.pending) job.age += queue.data_age;
+  return queue;
+}
+
+std::vector<pool::WorkerStatus> PoolService::ReadWorkers() {
+  if (Result<std::vector<WorkerEndpoint>> listed = inputs_.list_workers(); listed) {
+    workers_ = std::move(*listed);
+  } else {
+    log_("pool: the workers could not be listed (the last list is kept): " + listed.error());
+  }
+  // The documents are read side by side: a worker that does not answer holds the cycle for
+  // one read's deadline, not one per silent worker, so that a pool with boxes asleep or a
+  // network partition keeps its pace. A read that cannot have a thread of its own is made here.
+  std::vector<std::future<Result<std::string>>> reads;
+  reads.reserve(workers_.size());
+  for (const WorkerEndpoint& worker : workers_) {
+    try {
+      reads.push_back(std::async(std::launch::async, inputs_.read_status, std::cref(worker)));
+    } catch (const std::system_error&) {
+      std::promise<Result<std::string>> inline_read;
+      inline_read.set_value(inputs_.read_status(worker));
+      reads.push_back(inline_read.get_future());
+    }
+  }
+  std::vector<pool::WorkerStatus> statuses;
+  statuses.reserve(workers_.size());
+  read_.clear();
+  for (std::size_t i = 0; i < workers_.size(); ++i) {
+    const WorkerEndpoint& worker = workers_[i];
+    Result<std::string> text = reads[i].get();
+    Result<pool::WorkerStatus> status =
+        text ? ParseWorkerStatus(*text, worker.name) : Result<pool::WorkerStatus>(text.failure());
+    if (record_) {
+      read_.push_back(RecordedWorker{worker.name, worker.wakeable, status ? *text : "",
+                                     status ? "" : status.error()});
+    }
+    if (!status) {
+      // Whether it can be woken is the inventory's word, not the document's: a box asleep (or
+      // a StatefulSet's ordinal not grown to) answers nothing and is still wakeable.
+      statuses.push_back(UnreadableWorker(worker.name));
+      statuses.back().wakeable = worker.wakeable;
+      const std::string words = "status unreadable: " + status.error();
+      if (last_reason_[worker.name] != words) log_("pool: " + worker.name + ": " + words);
+      last_reason_[worker.name] = words;
+      continue;
+    }
+    status->wakeable = worker.wakeable;
+    statuses.push_back(std::move(*status));
+  }
+  return statuses;
+}
+
+void PoolService::Queue(const pool::Action& action) {
+  pending_[{action.worker, ActionGroup(action.kind)}] = PendingAction{action, 0};
+}
+
+void PoolService::ApplyPending() {
+  for (auto it = pending_.begin(); it != pending_.end();) {
+    PendingAction& pending = it->second;
+    const pool::Action& action = pending.action;
+    const auto worker = std::find_if(workers_.begin(), workers_.end(),
+                                     [&](const WorkerEndpoint& w) { return w.name == action.worker; });
+    if (worker == workers_.end()) {
+      log_("pool: " + ActionWords(action) + " dropped: the worker is no longer in the pool");
+      it = pending_.erase(it);
+      continue;
+    }
+    ++pending.attempts;
+    Result<void> applied = channel_.Apply(action, *worker);
+    if (applied) {
+      log_("pool: " + ActionWords(action) + ": done (" + channel_.Describe(action, *worker) + ")");
+      if (action.kind == pool::ActionKind::kDrain) ++counters_.drains;
+      if (action.kind == pool::ActionKind::kSetClasses) classes_sent_[action.worker] = action.classes;
+      it = pending_.erase(it);
+      continue;
+    }
+    if (applied.failure().code == ErrorCode::kUnsupported) {
+      // No retry makes an action this channel cannot carry possible; it is said once, loudly.
+      log_("pool: " + ActionWords(action) + " cannot be carried: " + applied.error());
+      it = pending_.erase(it);
+      continue;
+    }
+    ++counters_.actions_failed;
+    log_("pool: " + ActionWords(action) + " failed (attempt " + std::to_string(pending.attempts) +
+         ", tried again next cycle): " + applied.error());
+    ++it;
+  }
+}
+
+void PoolService::LogNewReasons(const std::vector<pool::Reason>& reasons) {
+  std::set<std::pair<std::string, std::string>> said;
+  for (const pool::Reason& reason : reasons) {
+    said.insert({reason.worker, reason.text});
+    if (!reason.worker.empty()) last_reason_[reason.worker] = reason.text;
+    if (said_.count({reason.worker, reason.text})) continue;
+    // Every reason's sentence names its worker itself.
+    log_("pool: " + reason.text);
+  }
+  said_ = std::move(said);
+}
+
+void PoolService::LogUnservable(const std::vector<std::string>& lines) {
+  // Each is said when it appears and when it clears, not every cycle: the report holds it
+  // for as long as it lasts.
+  std::set<std::string> now(lines.begin(), lines.end());
+  for (const std::string& line : now) {
+    if (!unservable_said_.count(line)) log_("pool: unservable: " + line);
+  }
+  for (const std::string& line : unservable_said_) {
+    if (!now.count(line)) log_("pool: no longer unservable: " + line);
+  }
+  unservable_said_ = std::move(now);
+}
+
+void PoolService::Cycle(pool::TimePoint now) {
+  pool::Signals signals;
+  signals.workers = ReadWorkers();
+  signals.queue = ReadQueue(now);
+  pool::Decision decision = pool::Decide(std::move(state_), signals, now, policy_);
+  state_ = decision.state;
+  ++counters_.cycles;
+  bool held = false;
+  for (const pool::Reason& reason : decision.reasons) {
+    if (reason.code == pool::ReasonCode::kPromoted) ++counters_.promotions;
+    if (reason.code == pool::ReasonCode::kDemoted) ++counters_.demotions;
+    held |= reason.code == pool::ReasonCode::kQueueLost ||
+            reason.code == pool::ReasonCode::kStatusUnreadable;
+  }
+  if (held) ++counters_.held_for_lost_signals;
+  LogNewReasons(decision.reasons);
+  for (const pool::Action& action : decision.actions) Queue(action);
+  ApplyPending();
+  UpdateReport(decision, signals, now);
+  if (record_) {
+    CycleRecord cycle;
+    cycle.t_s = SecondsSinceEpoch(now);
+    cycle.queue = std::move(signals.queue);
+    cycle.workers = std::move(read_);
+    cycle.actions = std::move(decision.actions);
+    cycle.reasons = std::move(decision.reasons);
+    cycle.pressure = decision.pressure;
+    cycle.capacity_slots = decision.capacity_slots;
+    cycle.demand = decision.demand;
+    record_(std::move(cycle));
+    read_.clear();
+  }
+}
+
+void PoolService::UpdateReport(const pool::Decision& decision, const pool::Signals& signals,
+                               pool::TimePoint now) {
+  PoolReport report;
+  report.generated_at = FormatUtc(now);
+  report.pressure = decision.pressure;
+  report.capacity_slots = decision.capacity_slots;
+  report.demand = decision.demand;
+  report.queue_read_ok = signals.queue.read_ok;
+  report.queue_data_age_s = signals.queue.data_age.count();
+  for (const pool::PendingJob& job : signals.queue.pending) ++report.pending_by_type[job.type];
+  report.oldest_pending_age_s = signals.queue.OldestPendingAge().count();
+  for (const pool::WorkerRecord& record : state_.workers) {
+    WorkerRow row;
+    row.name = record.name;
+    row.manager_state = std::string(pool::ManagerStateName(record.state));
+    const auto status = std::find_if(signals.workers.begin(), signals.workers.end(),
+                                     [&](const pool::WorkerStatus& s) { return s.name == record.name; });
+    if (status != signals.workers.end()) {
+      row.admission_state =
+          status->readable ? std::string(pool::AdmissionStateName(status->state)) : "UNREADABLE";
+      row.active_jobs = status->active_jobs;
+      row.concurrency = status->concurrency;
+    } else {
+      row.admission_state = "UNREADABLE";
+    }
+    for (pool::JobClass job_class : pool::kAllJobClasses) {
+      row.weights[std::string(pool::JobClassName(job_class))] =
+          pool::ShrunkWeight(record.weights[pool::Index(job_class)], job_class, policy_.weights);
+    }
+    const auto classes = classes_sent_.find(record.name);
+    row.classes = ClassMaskText(classes == classes_sent_.end() ? pool::kEveryClass : classes->second);
+    row.last_reason = last_reason_[record.name];
+    report.workers.push_back(std::move(row));
+  }
+  if (inputs_.unservable) {
+    report.unservable = inputs_.unservable();
+    LogUnservable(report.unservable);
+  }
+  if (inputs_.requests_made) counters_.peertube_requests = inputs_.requests_made();
+  report.counters = counters_;
+  std::lock_guard lock(report_mutex_);
+  report_ = std::move(report);
+}
+
+PoolReport PoolService::Report() const {
+  std::lock_guard lock(report_mutex_);
+  return report_;
+}
+
+}  // namespace mc::pool_service

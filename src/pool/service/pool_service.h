@@ -1,0 +1,106 @@
+// PoolService is one pool manager's loop, a cycle at a time: read PeerTube's queue (read-only)
+// and every worker's status document, ask the policy (pool::Decide) what to do, carry the
+// actions through the control channel, and keep what a person asks for (pool status, the
+// metrics). It never hands out a job: PeerTube does, to whichever admitted worker asks.
+//
+// Nothing is lost. An action whose channel failed is kept and tried again every cycle until
+// it takes effect or a newer action for the same worker replaces it; a signal that could not
+// be read is given to the policy as lost (the queue's last list with its age, a worker as
+// unreadable), and the policy holds every scale-down that would need it. The readers and the
+// channel are given to the constructor, so the loop runs the same against real workers, a
+// test's, or the Kubernetes pods.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "common/base/result.h"
+#include "pool/policy/config.h"
+#include "pool/policy/decision.h"
+#include "pool/policy/pool_state.h"
+#include "pool/policy/signals.h"
+#include "pool/service/control_channel.h"
+#include "pool/service/logger.h"
+#include "pool/service/pool_report.h"
+#include "pool/service/run_record.h"
+#include "pool/service/worker_endpoint.h"
+
+namespace mc::pool_service {
+
+struct ServiceInputs {
+  // PeerTube's pending jobs as a queue signal at `now_s` (seconds since the epoch).
+  std::function<Result<pool::QueueSignal>(double now_s)> read_queue;
+  // The worker's status document, as its GET /status answers it. A cycle reads its workers
+  // side by side, so this is called from several threads at once.
+  std::function<Result<std::string>(const WorkerEndpoint& worker)> read_status;
+  // The workers there are now: the configured list, or the StatefulSet's pods.
+  std::function<Result<std::vector<WorkerEndpoint>>()> list_workers;
+  // Job classes no worker can be given, in words, for the report (Kubernetes: a worker pod
+  // whose claim the scheduler cannot satisfy); empty when the mode knows of none.
+  std::function<std::vector<std::string>()> unservable;
+  // How many requests PeerTube has been sent so far, for the report; empty when not known.
+  std::function<long()> requests_made;
+};
+
+class PoolService {
+ public:
+  PoolService(pool::PoolConfig policy, pool::Duration queue_poll, ServiceInputs inputs,
+              ControlChannel& channel, Logger log);
+
+  // Cycle runs one cycle at `now`; the caller paces the cycles (policy.cycle apart).
+  void Cycle(pool::TimePoint now);
+
+  // The report of the last cycle; any thread may ask.
+  PoolReport Report() const;
+
+  // Record is given every cycle's inputs and decisions once the cycle's actions are queued
+  // (`pool run --record`); unset, nothing is kept of them.
+  void SetRecord(std::function<void(CycleRecord)> record) { record_ = std::move(record); }
+
+ private:
+  struct PendingAction {
+    pool::Action action;
+    int attempts = 0;
+  };
+
+  pool::QueueSignal ReadQueue(pool::TimePoint now);
+  std::vector<pool::WorkerStatus> ReadWorkers();
+  void Queue(const pool::Action& action);
+  void ApplyPending();
+  void LogNewReasons(const std::vector<pool::Reason>& reasons);
+  void LogUnservable(const std::vector<std::string>& lines);
+  void UpdateReport(const pool::Decision& decision, const pool::Signals& signals,
+                    pool::TimePoint now);
+
+  pool::PoolConfig policy_;
+  pool::Duration queue_poll_;
+  ServiceInputs inputs_;
+  ControlChannel& channel_;
+  Logger log_;
+
+  pool::PoolState state_;
+  std::vector<WorkerEndpoint> workers_;
+  std::optional<pool::QueueSignal> last_queue_;
+  std::optional<pool::TimePoint> last_queue_read_;  // the last successful read
+  std::optional<pool::TimePoint> last_queue_try_;
+  // Keyed by worker and by what the action sets (admission, classes, probe, power), so a
+  // newer action replaces an older one of the same kind that has not taken effect yet.
+  std::map<std::pair<std::string, int>, PendingAction> pending_;
+  std::set<std::pair<std::string, std::string>> said_;  // reasons logged last cycle
+  std::map<std::string, pool::ClassMask> classes_sent_;
+  std::map<std::string, std::string> last_reason_;
+  std::set<std::string> unservable_said_;  // the unservable lines logged, until they clear
+  PoolCounters counters_;
+  std::function<void(CycleRecord)> record_;
+  std::vector<RecordedWorker> read_;  // this cycle's documents, for the record
+
+  mutable std::mutex report_mutex_;
+  PoolReport report_;
+};
+
+}  // namespace mc::pool_service

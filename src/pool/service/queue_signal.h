@@ -1,0 +1,26 @@
+// PeerTube's pending runner jobs as the policy's queue signal: each job's shape from what the
+// job states (its output resolution and fps) and what its video states (the source's height,
+// length and codec), and its age from when PeerTube created it.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/peertube/runner_job_list.h"
+#include "common/peertube/video_facts.h"
+#include "pool/policy/signals.h"
+
+namespace mc::pool_service {
+
+// The facts of a job's video, or nothing when they could not be read; the job then takes the
+// shape's defaults (a one-minute video), which PeerTube's job alone cannot correct.
+using VideoLookup = std::function<std::optional<peertube::VideoFacts>(const std::string& uuid)>;
+
+// QueueFromJobs builds the signal of one successful read at `now_s` (seconds since the
+// epoch): read_ok, data_age zero, one pending job per job listed.
+pool::QueueSignal QueueFromJobs(const std::vector<peertube::PendingJob>& jobs,
+                                const VideoLookup& video, double now_s);
+
+}  // namespace mc::pool_service

@@ -1,0 +1,163 @@
+#include "pool/service/worker_api_channel.h"
+
+#include <nlohmann/json.hpp>
+
+#include "common/base/text.h"
+#include "common/http/client.h"
+#include "common/http/url.h"
+#include "pool/service/control_token.h"
+#include "pool/service/eligibility_text.h"
+
+namespace mc::pool_service {
+namespace {
+
+// An answer's words in an error are one line, and short: enough to say why, not a page.
+constexpr std::size_t kMaxAnswerWords = 200;
+
+constexpr std::string_view kCannotWake =
+    "the worker API cannot wake or suspend a box; configure bare-metal commands";
+constexpr std::string_view kCannotProbe =
+    "the worker's control API has no probe action; the worker probes on its own schedule, and "
+    "again before an enable when its last probe is older than five minutes";
+
+std::string Prefix(const WorkerEndpoint& worker, std::string_view what) {
+  return worker.name + ": " + std::string(what) + ": ";
+}
+
+Result<http::Url> ControlUrl(const WorkerEndpoint& worker, std::string_view path) {
+  std::string base = worker.url;
+  while (!base.empty() && base.back() == '/') base.pop_back();
+  Result<http::Url> url = http::ParseUrl(base + std::string(path));
+  if (!url) return InvalidInput("the worker's URL: " + url.error());
+  return url;
+}
+
+std::string UrlText(const WorkerEndpoint& worker, std::string_view path) {
+  std::string base = worker.url;
+  while (!base.empty() && base.back() == '/') base.pop_back();
+  return base + std::string(path);
+}
+
+// AnswerWords is what an answer says in one line: the worker's JSON answer's "message" when
+// it has one ({"ok", "state", "message"}), else the body's first line.
+std::string AnswerWords(const std::string& body) {
+  std::string words;
+  const nlohmann::json json = nlohmann::json::parse(body, nullptr, false);
+  if (json.is_object() && json.contains("message") && json["message"].is_string())
+    words = json["message"].get<std::string>();
+  if (words.empty()) words = body.substr(0, body.find('\n'));
+  words = PrintableLine(words);
+  while (!words.empty() && words.back() == ' ') words.pop_back();
+  if (words.size() > kMaxAnswerWords) words = words.substr(0, kMaxAnswerWords) + "...";
+  return words;
+}
+
+// ErrorOfStatus is what a caller branches on for an answer that is not a success.
+ErrorCode ErrorOfStatus(int status) {
+  if (status == 400) return ErrorCode::kInvalidInput;
+  if (status == 401 || status == 403) return ErrorCode::kPermissionDenied;
+  // The worker has no such action: an older worker, or a server that only serves /status.
+  if (status == 404 || status == 405) return ErrorCode::kUnsupported;
+  if (status == 409) return ErrorCode::kConflict;
+  if (status == 429 || status >= 500) return ErrorCode::kUnavailable;
+  return ErrorCode::kInternal;
+}
+
+// Redact takes the token out of text a server sent back: a server that echoes its request
+// must not put the token into the log through our error.
+std::string Redact(std::string text, const std::string& token) {
+  if (token.empty()) return text;
+  for (std::size_t at = text.find(token); at != std::string::npos; at = text.find(token, at))
+    text.replace(at, token.size(), "[token]");
+  return text;
+}
+
+}  // namespace
+
+Result<void> WorkerApiChannel::Post(const WorkerEndpoint& worker, std::string_view what,
+                                    std::string_view path, std::string body) const {
+  const std::string prefix = Prefix(worker, what);
+  Result<http::Url> url = ControlUrl(worker, path);
+  if (!url) return Error{prefix + url.error(), url.error_code()};
+  Result<std::string> token = ReadControlToken(worker.control_token_file);
+  if (!token) return Error{prefix + token.error(), token.error_code()};
+
+  http::ClientRequest request{.method = "POST",
+                              .body = std::move(body),
+                              .timeout = options_.request_deadline,
+                              .max_body_bytes = 64 * 1024};
+  request.headers.push_back({"Content-Type", "text/plain"});
+  Result<http::ClientResponse> answer = http::Request(*url, http::WithBearer(request, *token));
+  if (!answer) return Error{prefix + Redact(answer.error(), *token), answer.error_code()};
+  if (answer->status >= 200 && answer->status < 300) return Ok();
+  std::string words = Redact(AnswerWords(answer->body), *token);
+  return Error{prefix + "the control API answered " + std::to_string(answer->status) +
+                   (words.empty() ? "" : ": " + words),
+               ErrorOfStatus(answer->status)};
+}
+
+Result<void> WorkerApiChannel::Answers(const WorkerEndpoint& worker,
+                                       std::chrono::milliseconds timeout) const {
+  Result<http::Url> url = ControlUrl(worker, "/status");
+  if (!url) return Error{worker.name + ": " + url.error(), url.error_code()};
+  Result<http::ClientResponse> answer =
+      http::Request(*url, {.timeout = timeout, .max_body_bytes = 4 * 1024 * 1024});
+  if (!answer) return Error{worker.name + ": " + answer.error(), answer.error_code()};
+  return Ok();
+}
+
+Result<void> WorkerApiChannel::Apply(const pool::Action& action, const WorkerEndpoint& worker) {
+  const std::string_view what = pool::ActionKindName(action.kind);
+  switch (action.kind) {
+    case pool::ActionKind::kEnable: {
+      // The concurrency goes first: the worker admits jobs at the enable, and the first one
+      // it takes must already be bound by the new concurrency.
+      if (action.concurrency < 1)
+        return InvalidInput(Prefix(worker, what) + "a concurrency of " +
+                            std::to_string(action.concurrency) + " (at least 1 is needed)");
+      if (Result<void> set = Post(worker, "enable: POST /concurrency", "/concurrency",
+                                  std::to_string(action.concurrency));
+          !set)
+        return set;
+      return Post(worker, "enable: POST /enable", "/enable", "");
+    }
+    case pool::ActionKind::kDrain:
+      return Post(worker, what, "/drain", "");
+    case pool::ActionKind::kSetClasses: {
+      Result<std::string> text = EligibilityText(action.classes, options_.bounds);
+      if (!text) return Error{Prefix(worker, what) + text.error(), text.error_code()};
+      return Post(worker, what, "/eligibility", *text);
+    }
+    case pool::ActionKind::kProbe:
+      return Unsupported(Prefix(worker, what) + std::string(kCannotProbe));
+    case pool::ActionKind::kWake:
+    case pool::ActionKind::kSuspend:
+      return Unsupported(Prefix(worker, what) + std::string(kCannotWake));
+  }
+  return Internal(Prefix(worker, what) + "an action kind the channel does not know");
+}
+
+std::string WorkerApiChannel::Describe(const pool::Action& action,
+                                       const WorkerEndpoint& worker) const {
+  switch (action.kind) {
+    case pool::ActionKind::kEnable:
+      return "POST " + UrlText(worker, "/concurrency") + " " + std::to_string(action.concurrency) +
+             ", then POST " + UrlText(worker, "/enable");
+    case pool::ActionKind::kDrain:
+      return "POST " + UrlText(worker, "/drain");
+    case pool::ActionKind::kSetClasses: {
+      Result<std::string> text = EligibilityText(action.classes, options_.bounds);
+      if (!text) return "nothing: " + text.error();
+      return "POST " + UrlText(worker, "/eligibility") + " \"" + *text + "\" (classes " +
+             ClassMaskText(action.classes) + ")";
+    }
+    case pool::ActionKind::kProbe:
+      return "nothing: " + std::string(kCannotProbe);
+    case pool::ActionKind::kWake:
+    case pool::ActionKind::kSuspend:
+      return "nothing: " + std::string(kCannotWake);
+  }
+  return "nothing: an action kind the channel does not know";
+}
+
+}  // namespace mc::pool_service

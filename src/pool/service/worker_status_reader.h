@@ -1,0 +1,24 @@
+// The worker's status document (schema_version 2, docs/reference/worker-status.schema.json)
+// read into the policy's WorkerStatus. The document is outside input: a worker of another
+// version, a proxy's error page or a truncated answer must give an error naming the place,
+// never a worker the policy believes in.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "common/base/result.h"
+#include "pool/policy/signals.h"
+
+namespace mc::pool_service {
+
+// ParseWorkerStatus reads the document `json` of the worker the configuration calls `name`
+// (the name the policy keys its record by, whatever the document's runner_name says).
+// Errors read "gpu-box-1:gpu0: status: gpu.sessions.cap: expected an integer".
+Result<pool::WorkerStatus> ParseWorkerStatus(std::string_view json, const std::string& name);
+
+// UnreadableWorker is the status of a worker whose document could not be had this cycle: the
+// policy counts it as no capacity and holds every decision that would need it.
+pool::WorkerStatus UnreadableWorker(const std::string& name);
+
+}  // namespace mc::pool_service

@@ -1,0 +1,14 @@
+// The VA-API column of the capability table, applied: from what a driver stated to the
+// value of every capability. Pure; it reads facts and nothing else.
+#pragma once
+
+#include "probe/capabilities/capability_table.h"
+#include "probe/facts/va_facts.h"
+
+namespace mc {
+
+bool VaRuleHolds(const VaRule& rule, const VaFacts& facts);
+
+CapabilityValues EvaluateVaFacts(const VaFacts& facts);
+
+}  // namespace mc

@@ -1,0 +1,38 @@
+#include "probe/gpu/sysfs_files.h"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <system_error>
+
+namespace mc {
+
+std::string ReadSysfsHex(const std::filesystem::path& file, std::size_t digits,
+                         std::string& problem) {
+  std::ifstream in(file);
+  std::string text;
+  if (!in || !std::getline(in, text)) {
+    problem = "cannot read " + file.string();
+    return {};
+  }
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
+  if (text.starts_with("0x") || text.starts_with("0X")) text.erase(0, 2);
+  const bool hex = !text.empty() && text.size() <= digits &&
+                   std::all_of(text.begin(), text.end(),
+                               [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
+  if (!hex) {
+    problem = file.string() + " holds \"" + text + "\", not a hex number of at most " +
+              std::to_string(digits) + " digits";
+    return {};
+  }
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return std::string(digits - text.size(), '0') + text;
+}
+
+std::string LinkTargetName(const std::filesystem::path& link) {
+  std::error_code error;
+  const std::filesystem::path target = std::filesystem::read_symlink(link, error);
+  return error ? std::string() : target.filename().string();
+}
+
+}  // namespace mc

@@ -1,0 +1,43 @@
+// The NVDEC side of the NVIDIA query: one cuvidGetDecoderCaps call per question the
+// capability table's decoder and scaler rules need.
+#pragma once
+
+#include <array>
+#include <vector>
+
+#include "common/base/result.h"
+#include "probe/facts/nvidia_facts.h"
+#include "probe/nvidia/nvidia_loader.h"
+
+namespace mc {
+
+struct DecodeQuestion {
+  cudaVideoCodec codec;
+  cudaVideoChromaFormat chroma;
+  int bit_depth;
+};
+
+// kDecodeQuestions are the (codec, chroma, bit depth) triples the query asks, exactly the
+// ones the table's decoder rules name (a unit test holds the two together). Only real
+// combinations are asked: a question such as 10-bit MPEG-2 is not one a driver has to
+// answer sensibly.
+inline constexpr std::array<DecodeQuestion, 10> kDecodeQuestions{{
+    {cudaVideoCodec_H264, cudaVideoChromaFormat_420, 8},
+    {cudaVideoCodec_HEVC, cudaVideoChromaFormat_420, 8},
+    {cudaVideoCodec_HEVC, cudaVideoChromaFormat_420, 10},
+    {cudaVideoCodec_AV1, cudaVideoChromaFormat_420, 8},
+    {cudaVideoCodec_AV1, cudaVideoChromaFormat_420, 10},
+    {cudaVideoCodec_VP9, cudaVideoChromaFormat_420, 8},
+    {cudaVideoCodec_VP9, cudaVideoChromaFormat_420, 10},
+    {cudaVideoCodec_VP8, cudaVideoChromaFormat_420, 8},
+    {cudaVideoCodec_VC1, cudaVideoChromaFormat_420, 8},
+    {cudaVideoCodec_MPEG2, cudaVideoChromaFormat_420, 8},
+}};
+
+// QueryDecoderCaps asks every question with the caller's CUDA context current. A failed
+// call fails the query: the parent then publishes every capability false, rather than a
+// partial answer that could look whole.
+Result<std::vector<NvDecoderCaps>> QueryDecoderCaps(const CudaFunctions& cuda,
+                                                    const CuvidFunctions& cuvid);
+
+}  // namespace mc

@@ -1,0 +1,16 @@
+#include "probe/query/child/nvidia_child.h"
+
+#include "probe/facts/nvidia_facts_json.h"
+#include "probe/query/child/report_child.h"
+
+namespace mc {
+
+int RunQueryNvidia(const std::string& pci_address, const NvidiaQueryOptions& options) {
+  return RunReportChild("query-nvidia", [&]() -> Result<std::string> {
+    Result<NvidiaFacts> facts = QueryNvidiaDriver(pci_address, options);
+    if (!facts) return facts.failure();
+    return NvidiaFactsToJson(*facts);
+  });
+}
+
+}  // namespace mc

@@ -1,0 +1,14 @@
+// `media-capabilities query-nvidia PCI [--measure-sessions]`: the internal child that asks
+// one NVIDIA GPU's driver and prints the JSON report on stdout.
+#pragma once
+
+#include <string>
+
+#include "probe/nvidia/nvidia_query.h"
+
+namespace mc {
+
+// RunQueryNvidia returns 0 after printing a report, 1 after printing the error on stderr.
+int RunQueryNvidia(const std::string& pci_address, const NvidiaQueryOptions& options);
+
+}  // namespace mc

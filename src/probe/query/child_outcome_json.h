@@ -1,0 +1,18 @@
+// The JSON form of child outcomes, in which the query batch hands its children's outcomes
+// to the parent. The parent treats it as outside input: the `out` and `err` texts inside it
+// are whatever the drivers printed.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/base/result.h"
+#include "probe/query/child_process.h"
+
+namespace mc {
+
+std::string OutcomesToJson(const std::vector<ChildOutcome>& outcomes);
+Result<std::vector<ChildOutcome>> ParseOutcomes(std::string_view json);
+
+}  // namespace mc

@@ -1,0 +1,44 @@
+// RunJobFfmpeg runs one job's ffmpeg for the wrapper: the ffmpeg is the wrapper's child, its
+// stderr passes through the wrapper to the runner (which reads its progress there) and is
+// read on the way for the GPU's own failure lines, the evidence sampler watches it for its
+// whole life, and every signal the runner sends the wrapper reaches it. It never outlives the
+// runner: when the runner dies the wrapper kills it at once, and when the wrapper itself is
+// killed the kernel kills it (PR_SET_PDEATHSIG).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "worker/evidence/evidence.h"
+#include "worker/evidence/evidence_sampler.h"
+
+namespace mc::worker {
+
+struct JobFfmpegOptions {
+  // The program and its arguments.
+  std::vector<std::string> argv;
+  SamplerOptions sampler;
+  // The runner's pid: when the wrapper's parent is no longer this one, the runner has died.
+  int parent_pid = 0;
+};
+
+struct JobFfmpegRun {
+  // ffmpeg's exit status, or 128 + the signal that ended it; 127 when it could not start.
+  int exit_code = 127;
+  EvidenceRecord record;
+  // The first line of ffmpeg's stderr that names a failure of the GPU or its driver.
+  std::optional<std::string> gpu_failure;
+  // Whether the runner died while ffmpeg ran (ffmpeg was then killed).
+  bool runner_died = false;
+  double wall_seconds = 0;
+};
+
+// GpuFailureIn gives the first line of `text` that names a failure of the GPU, its driver or
+// its session cap, as ffmpeg prints them; nothing when none does.
+std::optional<std::string> GpuFailureIn(std::string_view text);
+
+JobFfmpegRun RunJobFfmpeg(const JobFfmpegOptions& options);
+
+}  // namespace mc::worker

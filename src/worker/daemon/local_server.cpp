@@ -1,0 +1,133 @@
+#include "worker/daemon/local_server.h"
+
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <vector>
+
+#include "worker/daemon/local_socket.h"
+
+namespace mc::worker {
+namespace {
+
+// A request line is small; a client that sends more without a newline is not speaking the
+// protocol and is disconnected.
+constexpr std::size_t kMaxRequestBytes = 256 * 1024;
+constexpr std::size_t kMaxConnections = 256;
+
+struct Connection {
+  std::uint64_t id = 0;
+  std::string received;
+  std::string unsent;
+};
+
+void SendAll(int fd, Connection& connection) {
+  while (!connection.unsent.empty()) {
+    const ssize_t n =
+        send(fd, connection.unsent.data(), connection.unsent.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n <= 0) return;
+    connection.unsent.erase(0, static_cast<std::size_t>(n));
+  }
+}
+
+}  // namespace
+
+Result<std::unique_ptr<LocalServer>> LocalServer::Start(const std::string& path, Handler handler,
+                                                        Closed closed) {
+  Result<int> listener = ListenLocal(path);
+  if (!listener) return listener.failure();
+  std::unique_ptr<LocalServer> server(new LocalServer());
+  server->path_ = path;
+  server->handler_ = std::move(handler);
+  server->closed_ = std::move(closed);
+  server->listener_ = *listener;
+  server->wake_ = eventfd(0, EFD_CLOEXEC);
+  if (server->wake_ < 0) return Internal(std::string("an eventfd: ") + std::strerror(errno));
+  server->thread_ = std::thread([raw = server.get()] { raw->Serve(); });
+  return server;
+}
+
+LocalServer::~LocalServer() {
+  if (thread_.joinable()) {
+    const std::uint64_t one = 1;
+    [[maybe_unused]] ssize_t written = write(wake_, &one, sizeof one);
+    thread_.join();
+  }
+  if (listener_ >= 0) {
+    close(listener_);
+    std::error_code ignored;
+    std::filesystem::remove(path_, ignored);
+  }
+  if (wake_ >= 0) close(wake_);
+}
+
+void LocalServer::Serve() {
+  std::map<int, Connection> connections;
+  std::uint64_t next_id = 1;
+  std::vector<pollfd> fds;
+  while (true) {
+    fds.clear();
+    fds.push_back({.fd = wake_, .events = POLLIN, .revents = 0});
+    const bool accepting = connections.size() < kMaxConnections;
+    fds.push_back({.fd = accepting ? listener_ : -1, .events = POLLIN, .revents = 0});
+    for (const auto& [fd, connection] : connections) {
+      const short events = connection.unsent.empty() ? POLLIN : (POLLIN | POLLOUT);
+      fds.push_back({.fd = fd, .events = events, .revents = 0});
+    }
+    if (poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR) break;
+    if (fds[0].revents) break;
+    if (fds[1].revents) {
+      while (connections.size() < kMaxConnections) {
+        const int fd = accept4(listener_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+        if (fd < 0) break;
+        connections[fd] = Connection{.id = next_id++};
+      }
+    }
+    for (std::size_t i = 2; i < fds.size(); ++i) {
+      if (!fds[i].revents) continue;
+      const auto found = connections.find(fds[i].fd);
+      if (found == connections.end()) continue;
+      Connection& connection = found->second;
+      bool open = true;
+      if (fds[i].revents & POLLOUT) SendAll(found->first, connection);
+      if (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) {
+        char buffer[4096];
+        const ssize_t got = read(found->first, buffer, sizeof buffer);
+        if (got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR)) {
+          open = false;
+        } else if (got > 0) {
+          connection.received.append(buffer, static_cast<std::size_t>(got));
+        }
+        std::size_t end = 0;
+        while (open && (end = connection.received.find('\n')) != std::string::npos) {
+          const std::string line = connection.received.substr(0, end);
+          connection.received.erase(0, end + 1);
+          Result<BrokerRequest> request = ParseBrokerRequest(line);
+          const BrokerAnswer answer =
+              request ? handler_(connection.id, *request)
+                      : BrokerAnswer{.ok = false, .message = "bad request: " + request.error()};
+          connection.unsent += BrokerAnswerLine(answer);
+          SendAll(found->first, connection);
+        }
+        if (connection.received.size() > kMaxRequestBytes) open = false;
+      }
+      if (!open) {
+        close(found->first);
+        closed_(connection.id);
+        connections.erase(found);
+      }
+    }
+  }
+  for (const auto& [fd, connection] : connections) {
+    close(fd);
+    closed_(connection.id);
+  }
+}
+
+}  // namespace mc::worker

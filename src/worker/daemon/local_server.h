@@ -1,0 +1,45 @@
+// LocalServer serves the worker's local socket (local_socket.h) on a thread of its own: it
+// reads one request per line from each connection, hands it to the worker, and writes the
+// answer back. A connection's end, however it comes (the wrapper exits, is killed, or its
+// machine of a parent dies), is reported once, so that what the connection held is given
+// back.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "common/base/result.h"
+#include "worker/daemon/broker_protocol.h"
+
+namespace mc::worker {
+
+class LocalServer {
+ public:
+  // The handler answers at once; it runs on the server's thread.
+  using Handler = std::function<BrokerAnswer(std::uint64_t connection, const BrokerRequest&)>;
+  using Closed = std::function<void(std::uint64_t connection)>;
+
+  static Result<std::unique_ptr<LocalServer>> Start(const std::string& path, Handler handler,
+                                                    Closed closed);
+  ~LocalServer();
+  LocalServer(const LocalServer&) = delete;
+  LocalServer& operator=(const LocalServer&) = delete;
+
+  const std::string& path() const { return path_; }
+
+ private:
+  LocalServer() = default;
+  void Serve();
+
+  std::string path_;
+  Handler handler_;
+  Closed closed_;
+  int listener_ = -1;
+  int wake_ = -1;
+  std::thread thread_;
+};
+
+}  // namespace mc::worker

@@ -1,0 +1,455 @@
+#include "worker/daemon/worker_daemon.h"
+
+#include <algorithm>
+
+#include "dra/devices/device_json.h"
+#include "common/http/url.h"
+#include "worker/probe_contract/contract_report.h"
+#include "worker/daemon/local_socket.h"
+#include "worker/probe_contract/utc_time.h"
+
+namespace mc::worker {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// An operator's enable takes the last probe if it is this fresh and green.
+constexpr std::chrono::seconds kEnableProbeAge{300};
+
+bool AdmitsWrappers(WorkerState state) {
+  return state != WorkerState::kGpuUnavailable && state != WorkerState::kOffline &&
+         state != WorkerState::kThermalThrottled && state != WorkerState::kDrained;
+}
+
+// Tokens are compared in time that does not depend on where they differ.
+bool SameToken(std::string_view given, std::string_view expected) {
+  if (given.size() != expected.size()) return false;
+  unsigned char difference = 0;
+  for (std::size_t i = 0; i < given.size(); ++i)
+    difference |= static_cast<unsigned char>(given[i] ^ expected[i]);
+  return difference == 0;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<WorkerDaemon>> WorkerDaemon::Start(DaemonOptions options) {
+  std::unique_ptr<WorkerDaemon> daemon(new WorkerDaemon(std::move(options)));
+  WorkerDaemon* raw = daemon.get();
+  Result<std::unique_ptr<LocalServer>> local = LocalServer::Start(
+      LocalSocketPath(raw->options_.state_dir),
+      [raw](std::uint64_t connection, const BrokerRequest& request) {
+        return raw->Handle(connection, request);
+      },
+      [raw](std::uint64_t connection) { raw->Closed(connection); });
+  if (!local) return Error{"the local socket: " + local.error(), local.error_code()};
+  daemon->local_ = std::move(*local);
+
+  http::Actions actions;
+  for (const char* path : {"/drain", "/enable", "/concurrency", "/eligibility"}) {
+    actions[path] = [raw](const http::ActionRequest& request) { return raw->Control(request); };
+  }
+  ServeOptions serve{.gather = raw->options_.gather,
+                     .listen = raw->options_.status_listen,
+                     .log = raw->options_.log,
+                     .log_name = "worker run",
+                     .live = [raw] { return raw->Live(); },
+                     .gathered =
+                         [raw](const ProbeResult& probe, const StatusInputs& inputs, bool probed) {
+                           raw->Gathered(probe, inputs, probed);
+                         },
+                     .amend = [raw](StatusInputs& inputs) { raw->Amend(inputs); },
+                     .actions = std::move(actions)};
+  Result<std::unique_ptr<StatusServer>> status = StatusServer::Start(std::move(serve));
+  if (!status) return status.failure();
+  daemon->status_ = std::move(*status);
+
+  if (!raw->options_.server_url.empty()) {
+    Result<http::Url> upstream = http::ParseUrl(raw->options_.server_url);
+    if (!upstream) return InvalidInput("--url: " + upstream.error());
+    Result<std::unique_ptr<AdmissionGate>> gate =
+        AdmissionGate::Start(raw->options_.gate_listen, *upstream,
+                             [raw] { return raw->CurrentAdmission(); }, raw->book_,
+                             {.log = raw->options_.log});
+    if (!gate) return Error{"--gate-listen: " + gate.error(), gate.error_code()};
+    daemon->gate_ = std::move(*gate);
+  }
+  return daemon;
+}
+
+WorkerDaemon::~WorkerDaemon() {
+  // The doors close first, so that nothing asks the parts that are being taken down.
+  gate_.reset();
+  local_.reset();
+  status_.reset();
+}
+
+LiveFacts WorkerDaemon::Live() {
+  const std::lock_guard lock(mutex_);
+  LiveFacts live;
+  live.registered = options_.registered;
+  live.drain_requested = drain_;
+  live.drain_timed_out = drain_ && Clock::now() - drain_since_ >= options_.drain_timeout;
+  live.enable_requested = enable_;
+  live.concurrency_hint = concurrency_hint_;
+  const JobCountersView counters = book_.Counters();
+  live.active_jobs = counters.active;
+  live.sessions_held = held_;
+  live.last_job_evidence_ok = evidence_ok_;
+  live.last_job_evidence_detail = evidence_detail_;
+  live.jobs = {.completed = counters.completed,
+               .failed = counters.failed,
+               .hw_fallback_prevented = counters.hw_fallback_prevented,
+               .aborted = counters.aborted};
+  if (std::optional<JobRecord> last = book_.LastJob()) live.last_job_record = JobRecordJson(*last);
+  for (const JobRecord& record : book_.Recent()) live.recent_jobs.push_back(JobRecordJson(record));
+  // The status document carries the last sixteen; the book keeps more for its own counts.
+  if (live.recent_jobs.size() > 16)
+    live.recent_jobs.erase(live.recent_jobs.begin(), live.recent_jobs.end() - 16);
+  const TransferView transfer = book_.Transfer();
+  live.transfer = {.recent_download_mbps = transfer.recent_download_mbps,
+                   .recent_upload_mbps = transfer.recent_upload_mbps,
+                   .network_degraded = transfer.network_degraded};
+  if (std::optional<HwEvidence> last = book_.HwEvidenceLastJob()) {
+    live.last_job = LastJobEvidence{.ok = last->ok, .method = last->evidence,
+                                    .ts = UtcText(last->at)};
+  }
+  return live;
+}
+
+void WorkerDaemon::Gathered(const ProbeResult& probe, const StatusInputs& inputs, bool probed) {
+  {
+    const std::lock_guard lock(mutex_);
+    probe_ = probe;
+    last_ = inputs;
+    previous_ = inputs.state.state;
+    if (probed) probed_at_ = Clock::now();
+    if (enable_after_probe_ && inputs.probe.ok) {
+      enable_after_probe_ = false;
+      enable_ = true;
+      drain_ = false;
+      evidence_ok_.reset();
+      evidence_detail_.clear();
+    }
+  }
+  changed_.notify_all();
+  KickIfOpened();
+}
+
+void WorkerDaemon::Amend(StatusInputs& inputs) {
+  const LiveFacts live = Live();
+  const std::lock_guard lock(mutex_);
+  ApplyLiveJobs(live, inputs);
+  inputs.sessions.active = std::max(inputs.sessions.active, live.sessions_held);
+  if (last_) inputs.state = Decide();
+}
+
+StateDecision WorkerDaemon::Decide() {
+  if (!last_) return {WorkerState::kGpuUnavailable, "the worker has not probed its GPU yet"};
+  StateSignals signals = last_->signals;
+  signals.drain_requested = drain_;
+  signals.drain_timed_out = drain_ && Clock::now() - drain_since_ >= options_.drain_timeout;
+  signals.enable_requested = enable_;
+  signals.active_jobs = book_.Counters().active;
+  signals.sessions_active = std::max(signals.sessions_active.value_or(0), held_);
+  signals.concurrency = concurrency_hint_
+                            ? std::min(last_->concurrency.value, *concurrency_hint_)
+                            : last_->concurrency.value;
+  signals.last_job_evidence_ok = evidence_ok_;
+  const WorkerConfig& config = options_.gather.config;
+  StateDecision decision = NextState(previous_, signals,
+                                     {.driver_min = config.driver_min,
+                                      .vram_floor_mb = config.vram_floor_mb,
+                                      .sessions_reserve = config.sessions_reserve});
+  if (decision.state == WorkerState::kGpuUnavailable && evidence_ok_ == false &&
+      !evidence_detail_.empty())
+    decision.reason = evidence_detail_;
+  if (enable_ && decision.state != WorkerState::kOffline) enable_ = false;
+  previous_ = decision.state;
+  return decision;
+}
+
+void WorkerDaemon::KickIfOpened() {
+  bool opened = false;
+  {
+    const std::lock_guard lock(mutex_);
+    const bool admitting = Decide().state == WorkerState::kAvailable;
+    opened = admitting && !admitting_seen_;
+    admitting_seen_ = admitting;
+  }
+  if (opened && gate_) {
+    options_.log("worker: admitting jobs again; the runner is asked to look for them");
+    gate_->KickRunner();
+  }
+}
+
+Admission WorkerDaemon::CurrentAdmission() {
+  const std::lock_guard lock(mutex_);
+  const StateDecision decision = Decide();
+  Admission admission;
+  admission.state = std::string(StateName(decision.state));
+  admission.reason = decision.reason;
+  admission.admitting = decision.state == WorkerState::kAvailable;
+  const std::int64_t concurrency =
+      last_ ? (concurrency_hint_ ? std::min(last_->concurrency.value, *concurrency_hint_)
+                                 : last_->concurrency.value)
+            : 0;
+  admission.free_jobs = std::max<std::int64_t>(0, concurrency - book_.Counters().active);
+  admission.eligibility = eligibility_;
+  return admission;
+}
+
+std::int64_t WorkerDaemon::ActiveJobs() { return book_.Counters().active; }
+
+bool WorkerDaemon::WaitGathered(std::chrono::milliseconds timeout) {
+  std::unique_lock lock(mutex_);
+  return changed_.wait_for(lock, timeout, [this] { return last_.has_value(); });
+}
+
+void WorkerDaemon::Drain() {
+  {
+    const std::lock_guard lock(mutex_);
+    if (!drain_) drain_since_ = Clock::now();
+    drain_ = true;
+  }
+  status_->Refresh();
+}
+
+bool WorkerDaemon::WaitIdle(std::chrono::milliseconds timeout) {
+  const auto until = Clock::now() + timeout;
+  while (Clock::now() < until) {
+    if (book_.Counters().active == 0) {
+      const std::lock_guard lock(mutex_);
+      if (held_ == 0) return true;
+    }
+    std::unique_lock lock(mutex_);
+    changed_.wait_for(lock, std::chrono::milliseconds(500));
+  }
+  return false;
+}
+
+void WorkerDaemon::RunnerEnded() {
+  const std::vector<JobRecord> orphaned = book_.Active();
+  for (const JobRecord& job : orphaned) {
+    book_.RecordOutcome(job.uuid, JobOutcome::kAbort, 0, WallClock::now());
+    options_.log("worker: job " + job.uuid + " ended with the runner");
+  }
+  changed_.notify_all();
+  KickIfOpened();
+}
+
+BrokerAnswer WorkerDaemon::StateAnswer(bool ok, std::string message) {
+  const StateDecision decision = Decide();
+  return {.ok = ok,
+          .message = message.empty() ? decision.reason : std::move(message),
+          .state = std::string(StateName(decision.state))};
+}
+
+BrokerAnswer WorkerDaemon::Handle(std::uint64_t connection, const BrokerRequest& request) {
+  if (const auto* acquire = std::get_if<AcquireRequest>(&request))
+    return Acquire(connection, *acquire);
+  if (const auto* finished = std::get_if<FinishedRequest>(&request))
+    return Finished(finished->report);
+  if (std::holds_alternative<ContextRequest>(request)) return Context();
+  if (std::holds_alternative<EnableRequest>(request)) {
+    BrokerAnswer answer = Enable();
+    KickIfOpened();
+    return answer;
+  }
+  if (const auto* refused = std::get_if<RefusedRequest>(&request)) {
+    options_.log("worker: a job's ffmpeg was refused: " + refused->reason);
+    const std::lock_guard lock(mutex_);
+    return StateAnswer(true, "noted");
+  }
+  if (std::holds_alternative<DrainRequest>(request)) {
+    Drain();
+    options_.log("worker: drain asked");
+    const std::lock_guard lock(mutex_);
+    return StateAnswer(true, "");
+  }
+  if (const auto* concurrency = std::get_if<ConcurrencyRequest>(&request)) {
+    {
+      const std::lock_guard lock(mutex_);
+      concurrency_hint_ = concurrency->value;
+    }
+    options_.log("worker: concurrency hint " +
+                 (concurrency->value ? std::to_string(*concurrency->value) : std::string("auto")));
+    status_->Refresh();
+    KickIfOpened();
+    const std::lock_guard lock(mutex_);
+    return StateAnswer(true, "");
+  }
+  if (const auto* eligibility = std::get_if<EligibilityRequest>(&request)) {
+    Result<Eligibility> parsed = ParseEligibility(eligibility->text);
+    BrokerAnswer answer;
+    {
+      const std::lock_guard lock(mutex_);
+      if (!parsed) return StateAnswer(false, "eligibility: " + parsed.error());
+      eligibility_ = *parsed;
+      options_.log("worker: eligibility " + EligibilityText(eligibility_));
+      // A wider eligibility may let in jobs the runner was refused: it is asked again.
+      admitting_seen_ = false;
+      answer = StateAnswer(true, "eligibility " + EligibilityText(eligibility_));
+    }
+    KickIfOpened();
+    return answer;
+  }
+  const std::lock_guard lock(mutex_);
+  return StateAnswer(true, "");
+}
+
+BrokerAnswer WorkerDaemon::Context() {
+  const std::lock_guard lock(mutex_);
+  if (!probe_ || !last_) return StateAnswer(false, "the worker has not probed its GPU yet");
+  const DeviceReport* report = ReportOf(*probe_, last_->probe);
+  if (!report || !last_->probe.ok)
+    return StateAnswer(false, "the worker's GPU is not usable: " +
+                                  last_->probe.reason.value_or("no device"));
+  const WorkerConfig& config = options_.gather.config;
+  WrapperContext context{
+      .device = nlohmann::json::parse(DevicesJsonValue({report->device})[0].dump()),
+      .render_node = report->gpu.render_node,
+      .cuda_ordinal = CudaIndexOf(*probe_, report->gpu.pci_address),
+      .ffmpeg = config.ffmpeg,
+      .ffprobe = options_.ffprobe,
+      .nvenc_preset = config.nvenc_preset,
+      .probe_module = config.probe_module,
+      .nvml_library = options_.gather.nvml_library,
+      .proc_root = options_.gather.proc_root,
+      .plausible_cpu_fraction = static_cast<double>(config.plausible_cpu_pct) / 100.0};
+  if (last_->self_test && last_->self_test->cpu_baseline) {
+    context.baseline_cpu_seconds_per_media_second =
+        last_->self_test->cpu_baseline->cpu_seconds_per_media_second;
+    context.baseline_pixels_per_frame = last_->self_test->cpu_baseline->pixels_per_frame;
+  }
+  BrokerAnswer answer = StateAnswer(true, "");
+  answer.context = std::move(context);
+  return answer;
+}
+
+BrokerAnswer WorkerDaemon::Acquire(std::uint64_t connection, const AcquireRequest& request) {
+  const std::lock_guard lock(mutex_);
+  const StateDecision decision = Decide();
+  if (!AdmitsWrappers(decision.state)) {
+    return StateAnswer(false, "the worker is " + std::string(StateName(decision.state)) + ": " +
+                                  decision.reason);
+  }
+  const WorkerConfig& config = options_.gather.config;
+  if (last_ && last_->sessions.cap) {
+    const std::int64_t usable = *last_->sessions.cap - config.sessions_reserve;
+    if (held_ + request.sessions > usable) {
+      return StateAnswer(false, "no encode session is free: " + std::to_string(held_) + " of " +
+                                    std::to_string(usable) + " in use (cap " +
+                                    std::to_string(*last_->sessions.cap) + ", reserve " +
+                                    std::to_string(config.sessions_reserve) + ")");
+    }
+  }
+  held_ += request.sessions;
+  slots_[connection] += request.sessions;
+  return StateAnswer(true, "granted " + std::to_string(request.sessions) + " session slots");
+}
+
+void WorkerDaemon::Closed(std::uint64_t connection) {
+  {
+    const std::lock_guard lock(mutex_);
+    const auto found = slots_.find(connection);
+    if (found == slots_.end()) return;
+    held_ -= found->second;
+    slots_.erase(found);
+  }
+  changed_.notify_all();
+  KickIfOpened();
+}
+
+BrokerAnswer WorkerDaemon::Finished(const WrapperRunReport& report) {
+  RunReport run{.job_form = report.job_form,
+                .output_height = static_cast<int>(report.output_height),
+                .output_fps = report.output_fps,
+                .encode_sessions = static_cast<int>(report.encode_sessions),
+                .exit_code = report.exit_code,
+                .evidence_ok = report.evidence_ok && report.gpu_failure.empty(),
+                .evidence = report.evidence,
+                .media_seconds = report.media_seconds,
+                .wall_seconds = report.wall_seconds,
+                .width = static_cast<int>(report.width),
+                .height = static_cast<int>(report.height)};
+  const std::optional<std::string> job = book_.RecordRun(run);
+  {
+    const std::lock_guard lock(mutex_);
+    if (!report.gpu_failure.empty()) {
+      evidence_ok_ = false;
+      evidence_detail_ = "a job's ffmpeg failed on the GPU: " + report.gpu_failure;
+    } else if (report.exit_code == 0 && !report.evidence_ok) {
+      evidence_ok_ = false;
+      evidence_detail_ = "the last job finished without hardware evidence: " + report.evidence;
+    } else if (report.exit_code == 0) {
+      evidence_ok_ = true;
+      evidence_detail_.clear();
+    }
+  }
+  options_.log("worker: ffmpeg of " + report.job_form + " " +
+               std::to_string(report.output_height) + "p" + (job ? " (job " + *job + ")" : "") +
+               " exited " + std::to_string(report.exit_code) + "; evidence " +
+               (report.evidence_ok ? "ok" : "missing") + ": " + report.evidence);
+  status_->Refresh();
+  const std::lock_guard lock(mutex_);
+  return StateAnswer(true, "recorded");
+}
+
+BrokerAnswer WorkerDaemon::Enable() {
+  {
+    const std::lock_guard lock(mutex_);
+    if (last_ && last_->probe.ok && Clock::now() - probed_at_ < kEnableProbeAge) {
+      enable_ = true;
+      drain_ = false;
+      evidence_ok_.reset();
+      evidence_detail_.clear();
+      options_.log("worker: enabled");
+      BrokerAnswer answer = StateAnswer(true, "");
+      return answer;
+    }
+    if (last_ && !last_->probe.ok && Clock::now() - probed_at_ < kEnableProbeAge)
+      return StateAnswer(false, "not enabled: the last probe failed: " +
+                                    last_->probe.reason.value_or("no reason given"));
+    enable_after_probe_ = true;
+  }
+  status_->Refresh(true);
+  const std::lock_guard lock(mutex_);
+  return StateAnswer(true, "the last probe is older than 5 minutes: probing again, and enabled "
+                           "when it is green");
+}
+
+http::Response WorkerDaemon::Control(const http::ActionRequest& request) {
+  if (options_.control_token.empty())
+    return {.status = 403,
+            .body = "the control API is off: the worker was started without a control token\n"};
+  const std::string_view bearer = "Bearer ";
+  if (!request.authorization.starts_with(bearer) ||
+      !SameToken(std::string_view(request.authorization).substr(bearer.size()),
+                 options_.control_token))
+    return {.status = 401, .body = "a valid bearer token is needed\n"};
+  BrokerRequest command = StateRequest{};
+  std::string body = request.body;
+  while (!body.empty() && (body.back() == '\n' || body.back() == '\r' || body.back() == ' '))
+    body.pop_back();
+  if (request.path == "/drain") command = DrainRequest{};
+  if (request.path == "/enable") command = EnableRequest{};
+  if (request.path == "/eligibility") command = EligibilityRequest{.text = body};
+  if (request.path == "/concurrency") {
+    ConcurrencyRequest concurrency;
+    if (body != "auto") {
+      if (body.empty() || body.size() > 6 ||
+          !std::all_of(body.begin(), body.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return {.status = 400, .body = "the body must be a whole number or auto\n"};
+      concurrency.value = std::stoll(body);
+    }
+    command = concurrency;
+  }
+  const BrokerAnswer answer = Handle(0, command);
+  const nlohmann::json json = {
+      {"ok", answer.ok}, {"state", answer.state}, {"message", answer.message}};
+  return {.status = answer.ok ? 200 : 409,
+          .content_type = "application/json",
+          .body = json.dump() + "\n"};
+}
+
+}  // namespace mc::worker

@@ -1,0 +1,116 @@
+// WorkerDaemon is `worker run`'s heart: the one place that holds what the worker of one GPU
+// knows and decides while it runs. It gathers its status on the status server's schedule, and
+// between gatherings decides again at once whenever one of its own facts changes: a job is
+// accepted or ends, a wrapper takes or gives back session slots, an operator or the pool
+// drains, enables, or sets the concurrency or the eligibility. Three doors lead in: the local
+// socket (the wrappers and `worker drain|enable|...`), the HTTP control API beside /status
+// (the pool manager, with a token), and the admission gate (the runner's job requests).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "common/base/result.h"
+#include "worker/gate/admission_gate.h"
+#include "worker/daemon/broker_protocol.h"
+#include "worker/gate/eligibility.h"
+#include "worker/gate/job_book.h"
+#include "worker/daemon/local_server.h"
+#include "worker/status/status_server.h"
+
+namespace mc::worker {
+
+struct DaemonOptions {
+  GatherOptions gather;
+  std::string state_dir;
+  // /status, /metrics and the control API.
+  std::string status_listen = kDefaultStatusAddress;
+  // The bearer token of the control API; empty turns the API off (every action answers 403).
+  std::string control_token;
+  // The admission gate's address and the PeerTube server behind it; no gate without a server.
+  std::string gate_listen = "127.0.0.1:9465";
+  std::string server_url;
+  std::string ffprobe = "ffprobe";
+  std::chrono::seconds drain_timeout{1800};
+  bool registered = false;
+  std::function<void(const std::string&)> log = [](const std::string&) {};
+};
+
+class WorkerDaemon {
+ public:
+  static Result<std::unique_ptr<WorkerDaemon>> Start(DaemonOptions options);
+  ~WorkerDaemon();
+  WorkerDaemon(const WorkerDaemon&) = delete;
+  WorkerDaemon& operator=(const WorkerDaemon&) = delete;
+
+  std::string status_address() const { return status_->address(); }
+  std::string gate_address() const { return gate_ ? gate_->address() : ""; }
+  const std::string& socket_path() const { return local_->path(); }
+
+  // Handle answers one request of the local socket or the control API.
+  BrokerAnswer Handle(std::uint64_t connection, const BrokerRequest& request);
+  // Closed gives back what the connection held.
+  void Closed(std::uint64_t connection);
+  // What the gate admits now.
+  Admission CurrentAdmission();
+  std::int64_t ActiveJobs();
+  // WaitGathered waits for the first gathering; false when it did not come in time.
+  bool WaitGathered(std::chrono::milliseconds timeout);
+  // Drain asks for a drain (as `worker drain` does); WaitIdle waits until no job runs.
+  void Drain();
+  bool WaitIdle(std::chrono::milliseconds timeout);
+  // RunnerEnded closes the records of the jobs the runner had: they died with it, and
+  // PeerTube gives them to a runner again once it notices (an abort, or its stall timeout).
+  void RunnerEnded();
+
+ private:
+  explicit WorkerDaemon(DaemonOptions options) : options_(std::move(options)) {}
+  LiveFacts Live();
+  // Amend brings a rendering's inputs up to date with the worker's own facts.
+  void Amend(StatusInputs& inputs);
+  void Gathered(const ProbeResult& probe, const StatusInputs& inputs, bool probed);
+  // Decide is the state now, from the last gathering and the worker's own facts; the caller
+  // holds the mutex.
+  StateDecision Decide();
+  // KickIfOpened makes the runner ask for jobs when the worker has just begun to admit them
+  // again (AdmissionGate::KickRunner says why); the caller does not hold the mutex.
+  void KickIfOpened();
+  BrokerAnswer Context();
+  BrokerAnswer Acquire(std::uint64_t connection, const AcquireRequest& request);
+  BrokerAnswer Finished(const WrapperRunReport& report);
+  BrokerAnswer Enable();
+  BrokerAnswer StateAnswer(bool ok, std::string message);
+  http::Response Control(const http::ActionRequest& request);
+
+  DaemonOptions options_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::optional<ProbeResult> probe_;
+  std::optional<StatusInputs> last_;
+  WorkerState previous_ = WorkerState::kGpuUnavailable;
+  bool drain_ = false;
+  std::chrono::steady_clock::time_point drain_since_;
+  bool enable_ = false;
+  bool enable_after_probe_ = false;
+  // Whether the worker admitted jobs when KickIfOpened last looked.
+  bool admitting_seen_ = false;
+  std::chrono::steady_clock::time_point probed_at_;
+  std::optional<std::int64_t> concurrency_hint_;
+  Eligibility eligibility_;
+  std::optional<bool> evidence_ok_;
+  std::string evidence_detail_;
+  std::map<std::uint64_t, std::int64_t> slots_;
+  std::int64_t held_ = 0;
+  JobBook book_;
+  std::unique_ptr<StatusServer> status_;
+  std::unique_ptr<LocalServer> local_;
+  std::unique_ptr<AdmissionGate> gate_;
+};
+
+}  // namespace mc::worker

@@ -1,0 +1,72 @@
+// The evidence sampler: while a job's process tree runs, it reads at a fixed rate (1 Hz by
+// default) what each source shows of the tree's own PIDs: NVML's per-process utilisation and
+// encoder sessions on NVIDIA, the DRM fdinfo of the tree's open DRM files on Intel and AMD,
+// and the tree's CPU time. The record it keeps is judged by JudgeEvidence and
+// JudgePlausibility.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "worker/evidence/evidence.h"
+#include "worker/evidence/nvml_library.h"
+
+namespace mc::worker {
+
+struct SamplerOptions {
+  std::string proc_root = "/proc";
+  std::chrono::milliseconds interval{1000};
+  // The NVIDIA GPU whose NVML samples to read, canonical; empty for a GPU without NVML.
+  std::string nvidia_pci_address;
+  // The NVML library to load; tests name a stand-in.
+  std::string nvml_library = "libnvidia-ml.so.1";
+  // Whether to read the tree's DRM fdinfo (Intel and AMD; harmless elsewhere).
+  bool read_drm = true;
+};
+
+class EvidenceSampler {
+ public:
+  explicit EvidenceSampler(SamplerOptions options);
+  ~EvidenceSampler();
+  EvidenceSampler(const EvidenceSampler&) = delete;
+  EvidenceSampler& operator=(const EvidenceSampler&) = delete;
+
+  // Sample reads every source once for the tree under root_pid.
+  void Sample(int root_pid);
+  // SampleCpu reads only the tree's CPU time, for the moment after the root has exited but
+  // before it is reaped, when its final times are still in its stat.
+  void SampleCpu(int root_pid);
+  EvidenceRecord Record() const;
+
+ private:
+  SamplerOptions options_;
+  std::unique_ptr<NvmlLibrary> nvml_;
+  void* nvml_device_ = nullptr;
+  std::uint64_t nvml_last_seen_us_ = 0;
+  EvidenceRecord record_;
+  std::map<std::string, MediaEngineTime> drm_clients_;
+  std::chrono::steady_clock::time_point started_;
+  std::vector<int> last_tree_;
+};
+
+// SampledRun is a command run under the sampler.
+struct SampledRun {
+  // The exit status; -1 when the command was killed or could not start.
+  int exit_code = -1;
+  bool timed_out = false;
+  // Why it could not start, or what killed it.
+  std::string failure;
+  EvidenceRecord record;
+};
+
+// RunSampled starts argv (argv[0] is looked up on PATH) with stdout and stderr sent to
+// `log_path` (or /dev/null when empty), samples it until it exits or the deadline passes, and
+// kills its process group at the deadline.
+SampledRun RunSampled(const std::vector<std::string>& argv, const SamplerOptions& options,
+                      std::chrono::milliseconds deadline, const std::string& log_path = "");
+
+}  // namespace mc::worker

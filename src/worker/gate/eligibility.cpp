@@ -1,0 +1,159 @@
+#include "worker/gate/eligibility.h"
+
+#include <charconv>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "common/base/json_reader.h"
+
+namespace mc::worker {
+namespace {
+
+// A resolution and a frame rate beyond any PeerTube offers are a typing error, not a limit.
+constexpr int kLargestResolution = 100000;
+constexpr double kLargestFps = 1000;
+
+Result<void> AddType(Eligibility& eligibility, std::string_view type, const std::string& place) {
+  if (!VodJobTypes().contains(std::string(type)))
+    return InvalidInput(place + ": \"" + std::string(type.substr(0, 60)) +
+                        "\" is not a job type the worker does (vod-web-video-transcoding, "
+                        "vod-hls-transcoding, vod-audio-merge-transcoding)");
+  eligibility.job_types.insert(std::string(type));
+  return Ok();
+}
+
+Result<int> ParseResolution(std::string_view text, const std::string& place) {
+  int value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size() || value < 1 ||
+      value > kLargestResolution)
+    return InvalidInput(place + ": \"" + std::string(text.substr(0, 20)) +
+                        "\" is not a resolution (a whole number of lines, such as 1080)");
+  return value;
+}
+
+Result<double> ParseFps(std::string_view text, const std::string& place) {
+  double value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size() ||
+      !std::isfinite(value) || value <= 0 || value > kLargestFps)
+    return InvalidInput(place + ": \"" + std::string(text.substr(0, 20)) +
+                        "\" is not a frame rate (such as 60 or 29.97)");
+  return value;
+}
+
+}  // namespace
+
+const std::set<std::string>& VodJobTypes() {
+  static const std::set<std::string> types{std::string(peertube::kWebVideoJob),
+                                           std::string(peertube::kHlsJob),
+                                           std::string(peertube::kAudioMergeJob)};
+  return types;
+}
+
+Result<Eligibility> ParseEligibility(std::string_view text) {
+  Eligibility eligibility;
+  std::size_t index = 0;
+  while (!text.empty()) {
+    const std::size_t end = text.find(';');
+    const std::string_view part = text.substr(0, end);
+    text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+    ++index;
+    if (part.empty()) continue;
+    const std::size_t equals = part.find('=');
+    const std::string_view key = part.substr(0, equals);
+    const std::string place =
+        "eligibility part " + std::to_string(index) + " (" + std::string(key.substr(0, 40)) + ")";
+    if (equals == std::string_view::npos) return InvalidInput(place + ": not KEY=VALUE");
+    const std::string_view value = part.substr(equals + 1);
+    if (key == "types") {
+      std::string_view types = value;
+      while (!types.empty()) {
+        const std::size_t comma = types.find(',');
+        if (Result<void> added = AddType(eligibility, types.substr(0, comma), place); !added)
+          return added.failure();
+        types = comma == std::string_view::npos ? std::string_view() : types.substr(comma + 1);
+      }
+    } else if (key == "max-resolution") {
+      Result<int> resolution = ParseResolution(value, place);
+      if (!resolution) return resolution.failure();
+      eligibility.max_resolution = *resolution;
+    } else if (key == "max-fps") {
+      Result<double> fps = ParseFps(value, place);
+      if (!fps) return fps.failure();
+      eligibility.max_fps = *fps;
+    } else {
+      return InvalidInput(place + ": unknown key (types, max-resolution, max-fps)");
+    }
+  }
+  return eligibility;
+}
+
+Result<Eligibility> ParseEligibilityJson(std::string_view json) {
+  nlohmann::json document;
+  try {
+    document = nlohmann::json::parse(json);
+  } catch (const nlohmann::json::parse_error& error) {
+    return InvalidInput("eligibility: not JSON (at byte " + std::to_string(error.byte) + ")");
+  }
+  JsonReader reader;
+  Eligibility eligibility;
+  if (!reader.Object(document, "eligibility")) return reader.failure();
+  for (const auto& [name, value] : document.items()) {
+    const std::string place = JsonReader::Child("eligibility", name.c_str());
+    if (name == "types") {
+      std::vector<std::string> types;
+      if (!reader.StringList(value, place, types)) return reader.failure();
+      for (std::size_t i = 0; i < types.size(); ++i) {
+        if (Result<void> added = AddType(eligibility, types[i], JsonReader::Element(place, i));
+            !added)
+          return added.failure();
+      }
+    } else if (name == "max_resolution") {
+      std::int64_t resolution = 0;
+      if (!reader.Int(value, place, 1, kLargestResolution, resolution)) return reader.failure();
+      eligibility.max_resolution = static_cast<int>(resolution);
+    } else if (name == "max_fps") {
+      if (!value.is_number() || !(value.get<double>() > 0 && value.get<double>() <= kLargestFps))
+        return InvalidInput(place + ": expected a frame rate above 0 and at most 1000");
+      eligibility.max_fps = value.get<double>();
+    } else {
+      return InvalidInput(place + ": unknown member (types, max_resolution, max_fps)");
+    }
+  }
+  return eligibility;
+}
+
+std::string EligibilityText(const Eligibility& eligibility) {
+  std::ostringstream text;
+  const char* separator = "";
+  if (!eligibility.job_types.empty()) {
+    text << "types=";
+    const char* comma = "";
+    for (const std::string& type : eligibility.job_types) {
+      text << comma << type;
+      comma = ",";
+    }
+    separator = ";";
+  }
+  if (eligibility.max_resolution) {
+    text << separator << "max-resolution=" << *eligibility.max_resolution;
+    separator = ";";
+  }
+  if (eligibility.max_fps) text << separator << "max-fps=" << *eligibility.max_fps;
+  return text.str();
+}
+
+bool Eligible(const peertube::AvailableJob& job, const Eligibility& eligibility) {
+  const std::set<std::string>& types =
+      eligibility.job_types.empty() ? VodJobTypes() : eligibility.job_types;
+  if (!types.contains(job.type)) return false;
+  if (eligibility.max_resolution &&
+      (!job.resolution || *job.resolution > *eligibility.max_resolution))
+    return false;
+  if (eligibility.max_fps && (!job.fps || *job.fps > *eligibility.max_fps)) return false;
+  return true;
+}
+
+}  // namespace mc::worker

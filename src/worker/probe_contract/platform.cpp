@@ -1,0 +1,50 @@
+#include "worker/probe_contract/platform.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+namespace mc::worker {
+namespace {
+
+std::string FirstLine(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+std::string Lowercase(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
+  return text;
+}
+
+}  // namespace
+
+Platform DetectPlatform(const PlatformRoots& roots) {
+  Platform platform;
+  platform.kernel = FirstLine(roots.proc + "/sys/kernel/osrelease");
+  const std::string version = FirstLine(roots.proc + "/version");
+  std::error_code error;
+  const bool dxg = std::filesystem::exists(roots.dev + "/dxg", error);
+  const bool microsoft = Lowercase(platform.kernel).find("microsoft") != std::string::npos ||
+                         Lowercase(version).find("microsoft") != std::string::npos;
+  platform.wsl2 = dxg || microsoft;
+  std::vector<std::string> seen;
+  if (dxg) seen.push_back(roots.dev + "/dxg exists");
+  if (microsoft) seen.push_back("the kernel is Microsoft's (" + platform.kernel + ")");
+  if (seen.empty()) {
+    platform.evidence =
+        "no " + roots.dev + "/dxg and a kernel not Microsoft's (" +
+        (platform.kernel.empty() ? std::string("release unknown") : platform.kernel) + ")";
+  } else {
+    for (std::size_t i = 0; i < seen.size(); ++i) platform.evidence += (i ? "; " : "") + seen[i];
+  }
+  return platform;
+}
+
+}  // namespace mc::worker

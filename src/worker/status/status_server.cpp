@@ -1,0 +1,125 @@
+#include "worker/status/status_server.h"
+
+#include <optional>
+
+#include "worker/status/gather_schedule.h"
+
+namespace mc::worker {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::chrono::seconds Since(Clock::time_point then) {
+  return std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - then);
+}
+
+http::Response NotGatheredYet() {
+  return {.status = 503, .body = "the worker has not finished gathering its status yet\n"};
+}
+
+}  // namespace
+
+Result<std::unique_ptr<StatusServer>> StatusServer::Start(ServeOptions options) {
+  std::unique_ptr<StatusServer> status(new StatusServer(std::move(options)));
+  http::Routes routes;
+  routes["/status"] = [raw = status.get()] {
+    const std::shared_ptr<const Rendering> current = raw->Current();
+    if (!current) return NotGatheredYet();
+    return http::Response{
+        .status = 200, .content_type = "application/json", .body = current->status_json};
+  };
+  routes["/metrics"] = [raw = status.get()] {
+    const std::shared_ptr<const Rendering> current = raw->Current();
+    if (!current) return NotGatheredYet();
+    // The text exposition format's own content type, version 0.0.4.
+    return http::Response{.status = 200,
+                          .content_type = "text/plain; version=0.0.4; charset=utf-8",
+                          .body = current->metrics_text};
+  };
+  Result<std::unique_ptr<http::Server>> server = http::Server::Start(
+      status->options_.listen, std::move(routes), {}, status->options_.actions);
+  if (!server) return Error{"--listen: " + server.error(), server.error_code()};
+  status->server_ = std::move(*server);
+  status->gatherer_ = std::thread([raw = status.get()] { raw->GatherLoop(); });
+  return status;
+}
+
+StatusServer::~StatusServer() {
+  {
+    const std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  stop_requested_.notify_all();
+  // The server goes first, so that no request reads a rendering while the rest is torn down;
+  // a gathering under way is waited for (the probe's own deadline bounds it).
+  server_.reset();
+  if (gatherer_.joinable()) gatherer_.join();
+}
+
+void StatusServer::Refresh(bool probe) {
+  {
+    const std::lock_guard lock(mutex_);
+    refresh_ = true;
+    refresh_probe_ = refresh_probe_ || probe;
+  }
+  stop_requested_.notify_all();
+}
+
+std::shared_ptr<const StatusServer::Rendering> StatusServer::Current() const {
+  std::shared_ptr<const Rendering> current;
+  {
+    const std::lock_guard lock(mutex_);
+    current = current_;
+  }
+  if (!current || !options_.amend) return current;
+  StatusInputs inputs = current->inputs;
+  options_.amend(inputs);
+  return std::make_shared<const Rendering>(Rendering{
+      .status_json = StatusDocument(inputs).dump(2) + "\n", .metrics_text = PrometheusText(inputs)});
+}
+
+void StatusServer::GatherLoop() {
+  std::optional<ProbeResult> probe;
+  Clock::time_point last_probe;
+  Clock::time_point last_counters;
+  WorkerState previous = options_.gather.previous;
+  GatherPlan plan{.full_probe = true};
+  while (true) {
+    {
+      std::unique_lock lock(mutex_);
+      stop_requested_.wait_for(lock, plan.after, [this] { return stopping_ || refresh_; });
+      if (stopping_) return;
+      if (refresh_probe_) plan.full_probe = true;
+      refresh_ = false;
+      refresh_probe_ = false;
+    }
+    GatherOptions gather = options_.gather;
+    gather.previous = previous;
+    if (options_.live) gather.live = options_.live();
+    const bool probing = plan.full_probe || !probe;
+    if (probing) {
+      probe = ProbeGpus(gather.probe);
+      last_probe = Clock::now();
+    }
+    const StatusInputs inputs = GatherStatus(gather, *probe);
+    last_counters = Clock::now();
+    previous = inputs.state.state;
+    if (options_.gathered) options_.gathered(*probe, inputs, probing);
+    auto rendering = std::make_shared<const Rendering>(
+        Rendering{.status_json = StatusDocument(inputs).dump(2) + "\n",
+                  .metrics_text = PrometheusText(inputs),
+                  .inputs = inputs});
+    {
+      const std::lock_guard lock(mutex_);
+      current_ = std::move(rendering);
+    }
+    plan = NextGather(Since(last_probe), Since(last_counters), inputs.probe.ok,
+                      options_.gather.config);
+    options_.log(options_.log_name + ": " + (probing ? "probed" : "read the counters") + "; " +
+                 std::string(StateName(inputs.state.state)) + ": " + inputs.state.reason +
+                 "; next " + (plan.full_probe ? "probe" : "counters") + " in " +
+                 std::to_string(plan.after.count()) + " s");
+  }
+}
+
+}  // namespace mc::worker

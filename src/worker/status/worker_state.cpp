@@ -1,0 +1,89 @@
+#include "worker/status/worker_state.h"
+
+namespace mc::worker {
+
+std::string_view StateName(WorkerState state) {
+  switch (state) {
+    case WorkerState::kAvailable:
+      return "AVAILABLE";
+    case WorkerState::kBusy:
+      return "BUSY";
+    case WorkerState::kDraining:
+      return "DRAINING";
+    case WorkerState::kDrained:
+      return "DRAINED";
+    case WorkerState::kGpuUnavailable:
+      return "GPU_UNAVAILABLE";
+    case WorkerState::kThermalThrottled:
+      return "THERMAL_THROTTLED";
+    case WorkerState::kOffline:
+      return "OFFLINE";
+  }
+  return "GPU_UNAVAILABLE";
+}
+
+StateDecision NextState(WorkerState previous, const StateSignals& s, const StateLimits& limits) {
+  using enum WorkerState;
+  if (s.xid_line) return {kOffline, "the kernel log holds an NVIDIA Xid error: " + *s.xid_line};
+  if (previous == kOffline && !s.enable_requested) {
+    return {kOffline,
+            "the GPU went offline after a driver error and stays so until an operator enables it"};
+  }
+  if (s.platform_refused) {
+    return {kGpuUnavailable, "this is WSL2 (" + s.platform_evidence +
+                                 "), a development platform whose GPU is shared with Windows; "
+                                 "PT_WORKER_ALLOW_WSL2=1 lets it work"};
+  }
+  if (!s.probe_ok) return {kGpuUnavailable, "the probe refused the GPU: " + s.probe_reason};
+  if (s.driver_branch && *s.driver_branch < limits.driver_min) {
+    return {kGpuUnavailable,
+            "the NVIDIA driver branch " + std::to_string(*s.driver_branch) +
+                " is older than PT_WORKER_DRIVER_MIN=" + std::to_string(limits.driver_min)};
+  }
+  if (s.vram_free_mb && *s.vram_free_mb < limits.vram_floor_mb) {
+    return {kGpuUnavailable,
+            std::to_string(*s.vram_free_mb) + " MB of VRAM free is under the floor of " +
+                std::to_string(limits.vram_floor_mb) + " MB (PT_WORKER_VRAM_FLOOR_MB)"};
+  }
+  if (!s.self_test_ok)
+    return {kGpuUnavailable, "the self-test has not run on this GPU, so nothing proves it encodes"};
+  if (!*s.self_test_ok) return {kGpuUnavailable, "the self-test failed: " + s.self_test_detail};
+  if (s.last_job_evidence_ok && !*s.last_job_evidence_ok) {
+    return {
+        kGpuUnavailable,
+        "the last job finished without hardware evidence; it counts as failed and is never re-run "
+        "on the CPU"};
+  }
+  if (s.drain_requested) {
+    if (s.active_jobs > 0 && s.drain_timed_out)
+      return {kDrained, "the drain timed out with " + std::to_string(s.active_jobs) +
+                            " jobs still running; they are left to finish"};
+    if (s.active_jobs > 0)
+      return {kDraining, "draining as asked; " + std::to_string(s.active_jobs) + " jobs to finish"};
+    return {kDrained, "drained as asked; no job is running"};
+  }
+  if (!s.thermal_throttle_reasons.empty()) {
+    std::string reasons;
+    for (const std::string& reason : s.thermal_throttle_reasons)
+      reasons += (reasons.empty() ? "" : ", ") + reason;
+    return {kThermalThrottled,
+            "the GPU is slowing itself: " + reasons + "; no new jobs until it stops"};
+  }
+  if (s.sessions_cap && s.sessions_active &&
+      *s.sessions_active >= *s.sessions_cap - limits.sessions_reserve) {
+    return {kBusy, std::to_string(*s.sessions_active) + " of " + std::to_string(*s.sessions_cap) +
+                       " encode sessions are in use, and " +
+                       std::to_string(limits.sessions_reserve) +
+                       " are kept in reserve (PT_WORKER_SESSIONS_RESERVE)"};
+  }
+  if (s.concurrency <= 0)
+    return {kBusy, "the resources leave room for no job (see concurrency_limiters)"};
+  if (s.active_jobs >= s.concurrency) {
+    return {kBusy, std::to_string(s.active_jobs) + " jobs run, the concurrency of " +
+                       std::to_string(s.concurrency)};
+  }
+  return {kAvailable, "the GPU passed its probe and self-test and has room for " +
+                          std::to_string(s.concurrency - s.active_jobs) + " more jobs"};
+}
+
+}  // namespace mc::worker

@@ -1,0 +1,37 @@
+// What ffprobe says of one input, as the plan needs it: the answer of
+// `ffprobe -v error -print_format json -show_streams -show_format INPUT`.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "common/base/result.h"
+
+namespace mc::transcode {
+
+struct InputFacts {
+  bool has_video = false;
+  std::string video_codec;    // ffprobe's codec_name: "h264", "hevc", "vp9", "av1", "png", ...
+  std::string video_profile;  // ffprobe's profile: "High", "Main 10", "Profile 2", ...
+  std::string pix_fmt;        // "yuv420p", "yuv420p10le", ...
+  int bit_depth = 8;          // from pix_fmt (or bits_per_raw_sample)
+  int width = 0, height = 0;
+  double fps = 0;  // avg_frame_rate, else r_frame_rate
+  bool has_audio = false;
+  std::string audio_codec;
+  bool still_image = false;  // a single-picture input (a png or jpeg image, one frame)
+};
+
+// ParseInputFacts reads ffprobe's JSON; every error names its place, such as
+// "streams[0].width: expected an integer".
+Result<InputFacts> ParseInputFacts(std::string_view ffprobe_json);
+
+// BitDepthOfPixelFormat gives the bits per component of an ffmpeg pixel format name
+// ("yuv420p10le" 10, "p010le" 10, "nv12" 8), or 0 where the name does not say.
+int BitDepthOfPixelFormat(std::string_view pix_fmt);
+
+// IsChroma420 says whether a pixel format is 4:2:0, the only chroma a video decoder of
+// every GPU takes.
+bool IsChroma420(std::string_view pix_fmt);
+
+}  // namespace mc::transcode

@@ -1,0 +1,283 @@
+#include "worker/transcode/plan.h"
+
+#include <algorithm>
+#include <iterator>
+
+#include "worker/transcode/decode_table.h"
+#include "worker/transcode/video_output.h"
+
+namespace mc::transcode {
+namespace {
+
+// ffmpeg 5.1's video encoders that run on the CPU, by name or by family prefix.
+constexpr std::string_view kSoftwareEncoderPrefixes[] = {"libx26",      "libvpx",    "libaom",
+                                                         "libsvtav1",   "librav1e",  "libxvid",
+                                                         "libopenh264", "libtheora", "libkvazaar"};
+constexpr std::string_view kSoftwareEncoders[] = {"mpeg4", "mpeg2video", "mpeg1video", "h263",
+                                                  "mjpeg", "ffv1",       "huffyuv",    "prores",
+                                                  "dnxhd", "rawvideo",   "libx264rgb"};
+
+// The video codec the runner writes, which the plan translates; ffmpeg chooses it too for an
+// output that names none.
+constexpr std::string_view kRunnerVideoCodec = "libx264";
+
+std::string DeviceWords(const PlanDevice& device) { return device.name + " (" + device.api + ")"; }
+
+Plan Refuse(std::string line, std::string job_form) {
+  Plan plan;
+  plan.kind = PlanKind::kRefuse;
+  plan.refusal = std::move(line);
+  plan.job_form = std::move(job_form);
+  return plan;
+}
+
+Plan PassThrough(const std::vector<std::string>& args, std::string job_form) {
+  Plan plan;
+  plan.kind = PlanKind::kPassThrough;
+  plan.argv = args;
+  plan.job_form = std::move(job_form);
+  return plan;
+}
+
+bool HasInputOption(const CommandInput& input, std::string_view name) {
+  return std::any_of(input.options.begin(), input.options.end(),
+                     [name](const CommandOption& option) { return option.name == name; });
+}
+
+std::string JobFormOf(const RunnerCommand& command) {
+  const bool looped_image =
+      std::any_of(command.inputs.begin(), command.inputs.end(),
+                  [](const CommandInput& input) { return HasInputOption(input, "-loop"); });
+  if (looped_image && command.inputs.size() >= 2) return "audio-merge";
+  const CommandOutput& output = command.outputs.front();
+  const CommandOption* format = output.Last({"-f"});
+  if (format && format->value == "hls") return "hls";
+  if (format && format->value == "mp4") return "web-video";
+  return "other";
+}
+
+// The decode choice for the input a video is decoded from.
+struct DecodeChoice {
+  bool on_gpu = false;
+  std::string cuvid;    // the NVIDIA decoder, where on_gpu
+  std::string why_not;  // for a note, where not on_gpu
+};
+
+DecodeChoice ChooseDecode(const InputFacts& facts, const CommandInput& input,
+                          const PlanDevice& device) {
+  const std::string stream = facts.video_codec + " " + std::to_string(facts.bit_depth) + "-bit" +
+                             (facts.pix_fmt.empty() ? "" : " " + facts.pix_fmt);
+  if (facts.still_image || HasInputOption(input, "-loop")) {
+    return {false, "",
+            input.path + " is a still image (" + facts.video_codec +
+                "): it is decoded on the CPU, the only form there is"};
+  }
+  const std::optional<DecodeRow> row = DecodeRowOf(facts.video_codec, facts.bit_depth);
+  if (!row) {
+    return {false, "",
+            "no GPU decoder covers " + stream + ": " + input.path + " is decoded on the CPU"};
+  }
+  if (!facts.pix_fmt.empty() && !IsChroma420(facts.pix_fmt)) {
+    return {false, "",
+            device.name + " decodes 4:2:0 alone, and " + input.path + " is " + stream +
+                ": it is decoded on the CPU"};
+  }
+  if (!device.Flag(row->attribute)) {
+    return {false, "",
+            device.name + " does not state " + std::string(row->attribute) + ": " + input.path +
+                " (" + stream + ") is decoded on the CPU"};
+  }
+  return {true, std::string(row->cuvid), ""};
+}
+
+// HardwareDecodeOptions are the options put before the input's -i.
+std::vector<std::string> HardwareDecodeOptions(const PlanDevice& device, const DecodeChoice& choice,
+                                               const PlanOptions& options) {
+  if (device.api == "nvidia") {
+    // The cuvid decoder rather than libavcodec's NVDEC hwaccel: -hwaccel alone falls back to a
+    // CPU decode without a word when the GPU refuses the stream; a cuvid decoder fails.
+    return {"-hwaccel",
+            "cuda",
+            "-hwaccel_output_format",
+            "cuda",
+            "-hwaccel_device",
+            std::to_string(options.cuda_ordinal),
+            "-c:v",
+            choice.cuvid};
+  }
+  return {"-hwaccel", "vaapi", "-hwaccel_output_format", "vaapi"};
+}
+
+std::string UploadName(const PlanDevice& device) {
+  return device.api == "nvidia" ? "hwupload_cuda" : "hwupload";
+}
+
+}  // namespace
+
+const char* PlanKindName(PlanKind kind) {
+  switch (kind) {
+    case PlanKind::kPassThrough:
+      return "pass";
+    case PlanKind::kRun:
+      return "run";
+    case PlanKind::kRefuse:
+      return "refuse";
+  }
+  return "refuse";
+}
+
+bool IsSoftwareVideoEncoder(const std::string& name) {
+  if (name == kRunnerVideoCodec) return true;
+  for (std::string_view prefix : kSoftwareEncoderPrefixes) {
+    if (name.starts_with(prefix)) return true;
+  }
+  return std::find(std::begin(kSoftwareEncoders), std::end(kSoftwareEncoders), name) !=
+         std::end(kSoftwareEncoders);
+}
+
+Plan PlanArgv(const std::vector<std::string>& args, const PlanDevice& device,
+              const std::optional<InputFacts>& facts, const PlanOptions& options) {
+  Result<RunnerCommand> command = ParseRunnerCommand(args);
+  if (!command)
+    return Refuse("the ffmpeg command line does not parse: " + command.error(), "other");
+  return PlanCommand(*command, device, facts, options);
+}
+
+Plan PlanCommand(const RunnerCommand& command, const PlanDevice& device,
+                 const std::optional<InputFacts>& facts, const PlanOptions& options) {
+  const std::vector<std::string> args = RenderCommand(command);
+  switch (KindOf(command)) {
+    case CommandKind::kListing:
+      return PassThrough(args, "listing");
+    case CommandKind::kProbe:
+      return PassThrough(args, "probe");
+    case CommandKind::kAudioOnly:
+      return PassThrough(args, "audio-only");
+    case CommandKind::kOther:
+      return PassThrough(args, "other");
+    case CommandKind::kVideoEncode:
+      break;
+  }
+  const std::string job_form = JobFormOf(command);
+
+  // Which outputs encode video: those that name libx264, and those that name no codec where
+  // the input has a video stream (ffmpeg would choose libx264). Any other codec is refused.
+  std::vector<std::size_t> video_outputs;
+  for (std::size_t i = 0; i < command.outputs.size(); ++i) {
+    const CommandOutput& output = command.outputs[i];
+    if (DropsVideo(output)) continue;
+    const std::string codec = VideoCodecOf(output);
+    if (codec == "copy") continue;
+    const std::string name = "output " + std::to_string(i + 1) + " (" + output.path + ")";
+    if (!codec.empty() && codec != kRunnerVideoCodec) {
+      return Refuse(name + " asks for video codec " + codec +
+                        ", which has no hardware mapping on " + DeviceWords(device) +
+                        "; only libx264 is translated",
+                    job_form);
+    }
+    if (!facts) {
+      return Refuse("the input facts of " + InputsToProbe(command).front() +
+                        " are missing: a video encode needs them to choose the decoder on " +
+                        DeviceWords(device),
+                    job_form);
+    }
+    if (!facts->has_video) {
+      if (codec.empty()) continue;  // no video stream: ffmpeg opens no video encoder
+      return Refuse(InputsToProbe(command).front() + " has no video stream, and " + name +
+                        " asks for " + codec,
+                    job_form);
+    }
+    video_outputs.push_back(i);
+  }
+  if (video_outputs.empty()) return PassThrough(args, "audio-only");
+
+  const std::string encoder = H264EncoderOf(device);
+  if (encoder.empty()) {
+    return Refuse(DeviceWords(device) + " does not encode H.264: it states neither encodeH264 " +
+                      "nor encodeH264LowPower",
+                  job_form);
+  }
+  if (device.api == "vaapi" && options.render_node.empty()) {
+    return Refuse(DeviceWords(device) + " is a VA-API device, and no render node was given for it",
+                  job_form);
+  }
+  for (const CommandOption& option : command.global_options) {
+    if (option.name == "-filter_complex" || option.name == "-lavfi" ||
+        option.name == "-filter_complex_script") {
+      return Refuse("argument " + std::to_string(option.position + 1) + " (" + option.name +
+                        "): a filter graph has no hardware mapping; only a scale filter (-vf) is "
+                        "translated",
+                    job_form);
+    }
+  }
+
+  Plan plan;
+  plan.kind = PlanKind::kRun;
+  plan.job_form = job_form;
+  plan.encoder = encoder;
+  RunnerCommand planned = command;
+
+  // The decode: on the GPU where the device states the codec at its depth, else on the CPU
+  // and uploaded, and the notes say so.
+  const std::string probed = InputsToProbe(command).front();
+  const auto input =
+      std::find_if(planned.inputs.begin(), planned.inputs.end(),
+                   [&probed](const CommandInput& each) { return each.path == probed; });
+  const DecodeChoice decode = ChooseDecode(*facts, *input, device);
+  if (decode.on_gpu) {
+    plan.hardware_decode = true;
+    const std::vector<std::string> words = HardwareDecodeOptions(device, decode, options);
+    for (std::size_t i = 0; i + 1 < words.size(); i += 2) {
+      input->options.push_back({words[i], words[i + 1], input->position});
+    }
+    if (facts->bit_depth > 8) {
+      plan.notes.push_back(input->path + " (" + facts->video_codec + ", " +
+                           std::to_string(facts->bit_depth) +
+                           "-bit) is decoded on the GPU; its scaler makes 8-bit NV12 of it for "
+                           "the H.264 encoder");
+    }
+  } else {
+    plan.notes.push_back(decode.why_not + ", and uploaded with " + UploadName(device) +
+                         " to be scaled and encoded on the GPU");
+  }
+  if (device.api == "vaapi") {
+    planned.global_options.insert(planned.global_options.begin(),
+                                  {"-vaapi_device", options.render_node, -1});
+  } else {
+    plan.environment.push_back("CUDA_DEVICE_ORDER=PCI_BUS_ID");
+  }
+
+  OutputContext context;
+  context.device = &device;
+  context.options = &options;
+  context.facts = &*facts;
+  context.frames = decode.on_gpu ? FrameSource::kGpuDecoded : FrameSource::kCpuUploaded;
+  for (std::size_t index : video_outputs) {
+    context.number = static_cast<int>(index) + 1;
+    Result<TranslatedOutput> translated = TranslateVideoOutput(command.outputs[index], context);
+    if (!translated) return Refuse(translated.error(), job_form);
+    planned.outputs[index] = std::move(translated->output);
+    if (plan.encode_sessions == 0) {
+      plan.output_height = translated->size.height;
+      plan.output_fps = translated->fps;
+    }
+    plan.notes.insert(plan.notes.end(), translated->notes.begin(), translated->notes.end());
+    ++plan.encode_sessions;
+  }
+  plan.argv = RenderCommand(planned);
+
+  // The last guard of the rule the worker is built on: no plan runs a CPU video encoder.
+  for (const CommandOutput& output : planned.outputs) {
+    for (const CommandOption& option : output.options) {
+      if (IsVideoCodecOption(option.name) && option.value &&
+          IsSoftwareVideoEncoder(*option.value)) {
+        return Refuse(
+            "the plan for " + output.path + " would encode with " + *option.value + " on the CPU",
+            job_form);
+      }
+    }
+  }
+  return plan;
+}
+
+}  // namespace mc::transcode

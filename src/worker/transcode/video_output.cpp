@@ -1,0 +1,254 @@
+#include "worker/transcode/video_output.h"
+
+#include <algorithm>
+#include <iterator>
+
+#include "worker/transcode/ffmpeg_options.h"
+
+namespace mc::transcode {
+namespace {
+
+// What becomes of each option of a translated output; an option not listed is kept as the
+// runner wrote it.
+enum class Rule {
+  kDrop,         // x264's alone: h264_nvenc and h264_vaapi have no such option, or reject it
+  kBFrames,      // -bf: capped by PlanOptions::max_b_frames, else dropped
+  kPixelFormat,  // -pix_fmt: an 8-bit 4:2:0 one goes into the GPU scaler's format=
+  kFilter,       // -vf: the runner's scale becomes the GPU's
+  kSizeOption,   // -s: ffmpeg would scale on the CPU, between the GPU's frames and the encoder
+  kProfile,      // -profile:v: kept, unless it asks for more than 8-bit 4:2:0
+};
+
+struct OptionRule {
+  std::string_view base;  // the option without its stream specifier
+  Rule rule;
+};
+
+// clang-format off
+constexpr OptionRule kOptionRules[] = {
+    {"-preset",     Rule::kDrop},
+    {"-tune",       Rule::kDrop},
+    {"-b_strategy", Rule::kDrop},
+    {"-x264opts",   Rule::kDrop},
+    {"-x264-params", Rule::kDrop},
+    {"-crf",        Rule::kDrop},
+    {"-bf",         Rule::kBFrames},
+    {"-pix_fmt",    Rule::kPixelFormat},
+    {"-vf",         Rule::kFilter},
+    {"-filter",     Rule::kFilter},
+    {"-s",          Rule::kSizeOption},
+    {"-profile",    Rule::kProfile},
+};
+// clang-format on
+
+// H.264's largest picture on NVENC, every generation (the NVENC application note's table).
+constexpr int kNvencH264MaxSize = 4096;
+
+// The pixel format every GPU scaler writes and every GPU H.264 encoder takes.
+constexpr std::string_view kGpuPixelFormat = "nv12";
+
+const OptionRule* RuleOf(const CommandOption& option) {
+  const std::string_view base = StreamOptionBase(option.name);
+  const std::string_view specifier = StreamSpecifier(option.name);
+  // An option for audio or subtitles only (-filter:a, -profile:a) is no video option.
+  if (!specifier.empty() && !specifier.starts_with("v")) return nullptr;
+  for (const OptionRule& rule : kOptionRules) {
+    if (rule.base == base) return &rule;
+  }
+  return nullptr;
+}
+
+std::string Written(const CommandOption& option) {
+  return option.value ? option.name + " " + *option.value : option.name;
+}
+
+std::string OutputName(const CommandOutput& output, int number) {
+  return "output " + std::to_string(number) + " (" + output.path + ")";
+}
+
+bool IsNvidia(const PlanDevice& device) { return device.api == "nvidia"; }
+
+// FilterChain gives the -vf of the translated output: the upload where the frames come from
+// the CPU, then the GPU's scaler, which also sets the pixel format the encoder gets.
+std::string FilterChain(const ScaleRequest& scale, bool scaled, const OutputContext& context) {
+  const bool nvidia = IsNvidia(*context.device);
+  std::string chain;
+  if (context.frames == FrameSource::kCpuUploaded) {
+    chain = "format=" + std::string(kGpuPixelFormat) + ",";
+    chain += nvidia ? "hwupload_cuda=device=" + std::to_string(context.options->cuda_ordinal)
+                    : "hwupload";
+    chain += ",";
+  }
+  chain += nvidia ? "scale_cuda=" : "scale_vaapi=";
+  if (scaled) chain += "w=" + scale.width + ":h=" + scale.height + ":";
+  chain += "format=" + std::string(kGpuPixelFormat);
+  return chain;
+}
+
+// EncoderOptions gives the options that take the place of the runner's -vcodec libx264.
+std::vector<std::string> EncoderOptions(const OutputContext& context,
+                                        const std::optional<std::string>& target_bitrate) {
+  const PlanDevice& device = *context.device;
+  std::vector<std::string> words = {"-c:v", H264EncoderOf(device)};
+  if (IsNvidia(device)) {
+    words.insert(words.end(), {"-gpu", std::to_string(context.options->cuda_ordinal), "-preset",
+                               context.options->nvenc_preset});
+    if (target_bitrate) words.insert(words.end(), {"-rc", "vbr", "-b:v", *target_bitrate});
+  } else {
+    if (!device.Flag("encodeH264") && device.Flag("encodeH264LowPower")) {
+      words.insert(words.end(), {"-low_power", "1"});
+    }
+    if (target_bitrate) words.insert(words.end(), {"-rc_mode", "VBR", "-b:v", *target_bitrate});
+  }
+  return words;
+}
+
+// AsOptions turns words (name, value, name, value...) into options at `position`.
+std::vector<CommandOption> AsOptions(const std::vector<std::string>& words, int position) {
+  std::vector<CommandOption> options;
+  for (std::size_t i = 0; i + 1 < words.size(); i += 2) {
+    options.push_back({words[i], words[i + 1], position});
+  }
+  return options;
+}
+
+// TargetBitrate is the runner's -maxrate:v, PeerTube's target bitrate for the rendition.
+std::optional<std::string> TargetBitrate(const CommandOutput& output) {
+  const CommandOption* maxrate = output.Last({"-maxrate", "-maxrate:v", "-maxrate:v:0"});
+  if (!maxrate || !maxrate->value) return std::nullopt;
+  return maxrate->value;
+}
+
+}  // namespace
+
+std::string H264EncoderOf(const PlanDevice& device) {
+  if (IsNvidia(device)) return device.Flag("encodeH264") ? "h264_nvenc" : "";
+  if (device.Flag("encodeH264") || device.Flag("encodeH264LowPower")) return "h264_vaapi";
+  return "";
+}
+
+Result<TranslatedOutput> TranslateVideoOutput(const CommandOutput& output,
+                                              const OutputContext& context) {
+  const std::string name = OutputName(output, context.number);
+  const std::string& device_name = context.device->name;
+  TranslatedOutput translated;
+  translated.output.path = output.path;
+  translated.output.position = output.position;
+  translated.encoder = H264EncoderOf(*context.device);
+
+  ScaleRequest scale;
+  bool scaled = false;
+  std::vector<std::string> dropped;
+  std::vector<CommandOption> kept;
+  // Where the encoder's options go: at the runner's codec option, else before the output's
+  // first option.
+  int codec_position = output.options.empty() ? output.position : output.options.front().position;
+  std::optional<std::size_t> codec_index;
+  std::optional<std::size_t> filter_index;
+  for (const CommandOption& option : output.options) {
+    if (IsVideoCodecOption(option.name)) {
+      if (!codec_index) {
+        codec_index = kept.size();
+        codec_position = option.position;
+      }
+      continue;
+    }
+    const OptionRule* rule = RuleOf(option);
+    if (!rule) {
+      kept.push_back(option);
+      continue;
+    }
+    const std::string value = option.value.value_or("");
+    switch (rule->rule) {
+      case Rule::kDrop:
+        dropped.push_back(Written(option));
+        break;
+      case Rule::kBFrames:
+        if (context.options->max_b_frames) {
+          int asked = 0;
+          try {
+            asked = std::stoi(value);
+          } catch (...) {
+            return InvalidInput(name + ": -bf \"" + value + "\" is not a number");
+          }
+          kept.push_back({option.name,
+                          std::to_string(std::clamp(asked, 0, *context.options->max_b_frames)),
+                          option.position});
+        } else {
+          dropped.push_back(Written(option));
+        }
+        break;
+      case Rule::kPixelFormat:
+        if (BitDepthOfPixelFormat(value) > 8 || !IsChroma420(value)) {
+          return Unsupported(name + " asks for an H.264 encode in " + value + " (" + option.name +
+                             "), which " + device_name +
+                             " does not do: its H.264 encoder takes 8-bit 4:2:0 alone");
+        }
+        break;
+      case Rule::kFilter: {
+        Result<ScaleRequest> request = ParseScaleFilter(value);
+        if (!request) return Unsupported(name + ": " + request.error());
+        scale = *request;
+        scaled = true;
+        filter_index = kept.size();
+        kept.push_back({option.name, "", option.position});
+        break;
+      }
+      case Rule::kSizeOption:
+        return Unsupported(name + ": " + Written(option) +
+                           " would scale on the CPU; only a scale filter (-vf) is translated");
+      case Rule::kProfile:
+        if (value == "high10" || value == "high422" || value == "high444" || value == "high444p") {
+          return Unsupported(name + " asks for H.264 profile " + value + ", which " + device_name +
+                             " does not encode");
+        }
+        kept.push_back(option);
+        break;
+    }
+  }
+
+  // The frames stay on the GPU, so the filter goes in even where the runner wrote none.
+  const std::string chain = FilterChain(scale, scaled, context);
+  if (filter_index) {
+    kept[*filter_index].name = "-vf";
+    kept[*filter_index].value = chain;
+  }
+  std::vector<CommandOption> encoder =
+      AsOptions(EncoderOptions(context, TargetBitrate(output)), codec_position);
+  if (!filter_index) encoder.push_back({"-vf", chain, codec_position});
+  const std::size_t insert_at = codec_index.value_or(0);
+  kept.insert(kept.begin() + static_cast<std::ptrdiff_t>(insert_at), encoder.begin(),
+              encoder.end());
+  translated.output.options = std::move(kept);
+
+  const InputFacts& facts = *context.facts;
+  translated.size = OutputSizeOf(scale, {facts.width, facts.height});
+  if (IsNvidia(*context.device) &&
+      (translated.size.width > kNvencH264MaxSize || translated.size.height > kNvencH264MaxSize)) {
+    return Unsupported(name + ": the picture " + std::to_string(translated.size.width) + "x" +
+                       std::to_string(translated.size.height) +
+                       " is larger than h264_nvenc takes (" + std::to_string(kNvencH264MaxSize) +
+                       "x" + std::to_string(kNvencH264MaxSize) + ") on " + device_name);
+  }
+  if (const CommandOption* rate = output.Last({"-r", "-r:v"}); rate && rate->value) {
+    try {
+      translated.fps = std::stod(*rate->value);
+    } catch (...) {
+      translated.fps = 0;
+    }
+  }
+  if (!dropped.empty()) {
+    std::string note = name + ": x264's own options dropped: ";
+    for (std::size_t i = 0; i < dropped.size(); ++i) note += (i ? ", " : "") + dropped[i];
+    if (IsNvidia(*context.device)) {
+      note += " (NVENC's -preset " + context.options->nvenc_preset +
+              " instead; its preset chooses the B-frames)";
+    } else {
+      note += " (the VA-API driver's defaults instead)";
+    }
+    translated.notes.push_back(note);
+  }
+  return translated;
+}
+
+}  // namespace mc::transcode

@@ -1,0 +1,175 @@
+// The HTTP server over real loopback sockets: what it answers, and that no client can stop it
+// or keep it from stopping.
+#include "common/http/http_server.h"
+
+#include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <string>
+
+#include "loopback_client.h"
+
+namespace mc::http {
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::steady_clock;
+using testing::Body;
+using testing::Exchange;
+using testing::Header;
+using testing::StatusLine;
+
+Routes StatusRoutes() {
+  Routes routes;
+  routes["/status"] = [] {
+    return Response{.status = 200, .content_type = "application/json", .body = "{\"ok\":true}\n"};
+  };
+  routes["/down"] = [] { return Response{.status = 503, .body = "not yet\n"}; };
+  return routes;
+}
+
+std::unique_ptr<Server> StartOnLoopback(Routes routes = StatusRoutes(), Limits limits = {}) {
+  Result<std::unique_ptr<Server>> server = Server::Start("127.0.0.1:0", std::move(routes), limits);
+  EXPECT_TRUE(server) << server.error();
+  return server ? std::move(*server) : nullptr;
+}
+
+TEST(HttpServer, AnswersEachPathWithItsRoutesStatusTypeAndBody) {
+  auto server = StartOnLoopback();
+  ASSERT_TRUE(server);
+  const std::string status = Exchange(server->port(), "GET /status HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_EQ(StatusLine(status), "HTTP/1.1 200 OK");
+  EXPECT_EQ(Header(status, "Content-Type"), "application/json");
+  EXPECT_EQ(Header(status, "Content-Length"), "12");
+  EXPECT_EQ(Body(status), "{\"ok\":true}\n");
+  const std::string down = Exchange(server->port(), "GET /down?verbose HTTP/1.1\r\n\r\n");
+  EXPECT_EQ(StatusLine(down), "HTTP/1.1 503 Service Unavailable");
+  EXPECT_EQ(Body(down), "not yet\n");
+}
+
+TEST(HttpServer, AnswersAPathWithNoRouteWith404) {
+  auto server = StartOnLoopback();
+  ASSERT_TRUE(server);
+  const std::string answer = Exchange(server->port(), "GET /metrics HTTP/1.1\r\n\r\n");
+  EXPECT_EQ(StatusLine(answer), "HTTP/1.1 404 Not Found");
+  EXPECT_EQ(Body(answer), "not found\n");
+}
+
+TEST(HttpServer, AnswersAMethodOtherThanGetWith405NamingGet) {
+  auto server = StartOnLoopback();
+  ASSERT_TRUE(server);
+  for (const char* method : {"POST", "PUT", "DELETE", "HEAD"}) {
+    SCOPED_TRACE(method);
+    const std::string answer =
+        Exchange(server->port(), std::string(method) + " /status HTTP/1.1\r\n\r\n");
+    EXPECT_EQ(StatusLine(answer), "HTTP/1.1 405 Method Not Allowed");
+    EXPECT_EQ(Header(answer, "Allow"), "GET");
+  }
+}
+
+TEST(HttpServer, AnswersWhatIsNotARequestLineWith400) {
+  auto server = StartOnLoopback();
+  ASSERT_TRUE(server);
+  EXPECT_EQ(StatusLine(Exchange(server->port(), "hello there\r\n\r\n")),
+            "HTTP/1.1 400 Bad Request");
+}
+
+TEST(HttpServer, RefusesARequestLargerThanItsLimitWith431AndGoesOnServing) {
+  auto server = StartOnLoopback(StatusRoutes(), {.max_request_bytes = 1024});
+  ASSERT_TRUE(server);
+  const std::string huge =
+      "GET /status HTTP/1.1\r\nX-Filler: " + std::string(64 * 1024, 'a') + "\r\n\r\n";
+  const std::string answer = Exchange(server->port(), huge);
+  EXPECT_EQ(StatusLine(answer), "HTTP/1.1 431 Request Header Fields Too Large");
+  EXPECT_EQ(StatusLine(Exchange(server->port(), "GET /status HTTP/1.1\r\n\r\n")),
+            "HTTP/1.1 200 OK");
+}
+
+TEST(HttpServer, AClientThatSendsNothingDoesNotDelayTheNextOne) {
+  auto server = StartOnLoopback(StatusRoutes(), {.request_timeout = std::chrono::seconds(10)});
+  ASSERT_TRUE(server);
+  const int silent = testing::Connect(server->port());
+  ASSERT_GE(silent, 0);
+  const auto start = steady_clock::now();
+  EXPECT_EQ(StatusLine(Exchange(server->port(), "GET /status HTTP/1.1\r\n\r\n")),
+            "HTTP/1.1 200 OK");
+  // Served one after the other, the second client would wait the silent one's 10 s out.
+  EXPECT_LT(steady_clock::now() - start, milliseconds(1000));
+  close(silent);
+}
+
+TEST(HttpServer, AClientThatSendsHalfARequestIsAnswered408WhenItsTimeIsUp) {
+  auto server = StartOnLoopback(StatusRoutes(), {.request_timeout = milliseconds(300)});
+  ASSERT_TRUE(server);
+  const int slow = testing::Connect(server->port());
+  ASSERT_GE(slow, 0);
+  const std::string half = "GET /status HTTP/1.1\r\n";
+  ASSERT_EQ(send(slow, half.data(), half.size(), MSG_NOSIGNAL), static_cast<ssize_t>(half.size()));
+  const auto start = steady_clock::now();
+  const std::string answer = testing::ReadAll(slow, std::chrono::seconds(5));
+  EXPECT_EQ(StatusLine(answer), "HTTP/1.1 408 Request Timeout");
+  EXPECT_LT(steady_clock::now() - start, milliseconds(2000));
+  close(slow);
+}
+
+TEST(HttpServer, ServesMoreClientsAtOnceThanItsConnectionLimit) {
+  auto server =
+      StartOnLoopback(StatusRoutes(), {.request_timeout = milliseconds(300), .max_connections = 2});
+  ASSERT_TRUE(server);
+  // Two silent clients fill the loop; the third waits in the backlog until their time is up.
+  const int first = testing::Connect(server->port());
+  const int second = testing::Connect(server->port());
+  EXPECT_EQ(StatusLine(Exchange(server->port(), "GET /status HTTP/1.1\r\n\r\n")),
+            "HTTP/1.1 200 OK");
+  close(first);
+  close(second);
+}
+
+TEST(HttpServer, PortZeroPicksAFreePortAndTheBoundAddressSaysWhich) {
+  auto server = StartOnLoopback();
+  ASSERT_TRUE(server);
+  EXPECT_GT(server->port(), 0);
+  EXPECT_EQ(server->host(), "127.0.0.1");
+  EXPECT_EQ(server->address(), "127.0.0.1:" + std::to_string(server->port()));
+}
+
+TEST(HttpServer, ListensOnIpv6LoopbackWithTheAddressInBrackets) {
+  Result<std::unique_ptr<Server>> server = Server::Start("[::1]:0", StatusRoutes());
+  if (!server) GTEST_SKIP() << "no IPv6 loopback here: " << server.error();
+  EXPECT_EQ((*server)->address(), "[::1]:" + std::to_string((*server)->port()));
+}
+
+TEST(HttpServer, StopsWithinASecondWhileAClientHoldsAConnection) {
+  auto server = StartOnLoopback(StatusRoutes(), {.request_timeout = std::chrono::seconds(30)});
+  ASSERT_TRUE(server);
+  const int port = server->port();
+  const int silent = testing::Connect(port);
+  ASSERT_GE(silent, 0);
+  const auto start = steady_clock::now();
+  server.reset();
+  EXPECT_LT(steady_clock::now() - start, milliseconds(1000));
+  EXPECT_EQ(Exchange(port, "GET /status HTTP/1.1\r\n\r\n", milliseconds(500)), "connect failed");
+  close(silent);
+}
+
+TEST(HttpServer, AnAddressWithNoPortIsInvalidInputNamingIt) {
+  Result<std::unique_ptr<Server>> server = Server::Start("localhost", StatusRoutes());
+  ASSERT_FALSE(server);
+  EXPECT_EQ(server.error_code(), ErrorCode::kInvalidInput);
+  EXPECT_NE(server.error().find("localhost"), std::string::npos) << server.error();
+}
+
+TEST(HttpServer, APortInUseIsUnavailableNamingTheAddress) {
+  auto first = StartOnLoopback();
+  ASSERT_TRUE(first);
+  Result<std::unique_ptr<Server>> second = Server::Start(first->address(), StatusRoutes());
+  ASSERT_FALSE(second);
+  EXPECT_EQ(second.error_code(), ErrorCode::kUnavailable);
+  EXPECT_NE(second.error().find(first->address()), std::string::npos) << second.error();
+}
+
+}  // namespace
+}  // namespace mc::http

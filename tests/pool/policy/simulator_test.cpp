@@ -1,0 +1,300 @@
+// The simulator's invariants on every generated trace and every policy: each job completes
+// or is reported unservable, none is lost, ours interrupts none; and the behaviours each
+// shape is there to show.
+#include "pool/policy/simulator.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "pool/policy/sim_report.h"
+#include "pool/policy/trace_shapes.h"
+#include "source_file.h"
+
+namespace mc::pool {
+namespace {
+
+using testing::SourceFile;
+
+std::vector<SimWorkerSpec> ShippedWorkers(const char* file = "workers.yaml") {
+  Result<std::vector<SimWorkerSpec>> workers =
+      ParseWorkers(SourceFile(std::string("bench/pool/pool_traces/") + file), file);
+  EXPECT_TRUE(workers) << workers.error();
+  return workers ? *workers : std::vector<SimWorkerSpec>{};
+}
+
+SimResult RunShape(TraceShape shape, PolicyKind policy) {
+  SimOptions options;
+  options.policy = policy;
+  const char* workers =
+      shape == TraceShape::kFailingWorker ? "workers-failing.yaml" : "workers.yaml";
+  return Simulate(GenerateTrace(shape), ShippedWorkers(workers), options);
+}
+
+constexpr PolicyKind kPolicies[] = {PolicyKind::kOurs, PolicyKind::kHpa, PolicyKind::kArc,
+                                    PolicyKind::kStatic};
+
+TEST(Simulator, EveryJobOfEveryShapeCompletesOrIsReportedUnservableUnderEveryPolicy) {
+  for (const TraceShapeInfo& shape : TraceShapes()) {
+    for (PolicyKind policy : kPolicies) {
+      const SimResult result = RunShape(shape.shape, policy);
+      const std::string where =
+          std::string(shape.name) + " under " + std::string(PolicyKindName(policy));
+      EXPECT_GT(result.jobs, 0) << where;
+      EXPECT_EQ(result.completed + result.unservable, result.jobs) << where;
+      EXPECT_EQ(result.unfinished, 0) << where;
+      EXPECT_EQ(result.errored, 0) << where;
+      EXPECT_GE(result.wait_p95_s, result.wait_p50_s) << where;
+      EXPECT_GE(result.wait_max_s, result.wait_p95_s) << where;
+      EXPECT_GE(result.worker_hours + 1e-9, result.busy_hours) << where;
+      EXPECT_FALSE(result.pressure.empty()) << where;
+    }
+  }
+}
+
+TEST(Simulator, OursInterruptsNoJobOnAnyShape) {
+  for (const TraceShapeInfo& shape : TraceShapes()) {
+    const SimResult result = RunShape(shape.shape, PolicyKind::kOurs);
+    EXPECT_EQ(result.interrupted, 0) << shape.name;
+    EXPECT_EQ(result.promotions >= result.demotions, true) << shape.name;
+  }
+}
+
+TEST(Simulator, TheHpaKillsRunningJobsWhenItScalesDownOnADay) {
+  EXPECT_GT(RunShape(TraceShape::kDiurnal, PolicyKind::kHpa).interrupted, 0);
+}
+
+TEST(Simulator, TheUnservable4kJobIsReportedAndPromotesNobody) {
+  const SimResult result = RunShape(TraceShape::kUnservable4k, PolicyKind::kOurs);
+  EXPECT_EQ(result.unservable, 1);
+  ASSERT_EQ(result.unservable_ids.size(), 1u);
+  EXPECT_EQ(result.unservable_ids[0], "av1-4k");
+  EXPECT_EQ(result.promotions, 0);
+  EXPECT_NEAR(result.worker_hours, 2.0, 0.05);  // min_active for the trace's two hours
+}
+
+TEST(Simulator, AFailingWorkersJobsAreRetriedElsewhere) {
+  const SimResult result = RunShape(TraceShape::kFailingWorker, PolicyKind::kOurs);
+  EXPECT_GT(result.retries, 0);
+  EXPECT_EQ(result.completed, result.jobs);
+  EXPECT_EQ(result.interrupted, 0);
+}
+
+TEST(Simulator, ANightUnderOursCostsOnlyMinActive) {
+  const SimResult ours = RunShape(TraceShape::kNight, PolicyKind::kOurs);
+  const SimResult always_on = RunShape(TraceShape::kNight, PolicyKind::kStatic);
+  EXPECT_NEAR(ours.worker_hours, 8.0, 0.05);
+  EXPECT_LE(ours.worker_hours, 0.8 * always_on.worker_hours);
+}
+
+TEST(Simulator, TheQueueSignalLostForTenMinutesScalesNothingDown) {
+  SimOptions options;
+  options.queue_outages = {{1500.0, 600.0}};
+  const SimResult lost = Simulate(GenerateTrace(TraceShape::kBurst), ShippedWorkers(), options);
+  const SimResult kept =
+      Simulate(GenerateTrace(TraceShape::kBurst), ShippedWorkers(), SimOptions{});
+  // Without the outage the pool shrinks inside that window; with it, it holds.
+  const auto on_at = [](const SimResult& result, double t) {
+    for (const PressurePoint& point : result.pressure) {
+      if (point.t_s >= t) return point.workers_on;
+    }
+    return -1;
+  };
+  int smallest = 1 << 30;
+  for (const PressurePoint& point : lost.pressure) {
+    if (point.t_s >= 1500 && point.t_s < 2100) smallest = std::min(smallest, point.workers_on);
+  }
+  EXPECT_GE(smallest, on_at(lost, 1500)) << "a worker left while the queue was lost";
+  EXPECT_EQ(lost.interrupted, 0);
+  EXPECT_EQ(lost.completed, lost.jobs);
+  EXPECT_GT(lost.worker_hours, kept.worker_hours);
+}
+
+TEST(Simulator, ARunIsTheSameEveryTime) {
+  const SimResult a = RunShape(TraceShape::kBurst, PolicyKind::kOurs);
+  const SimResult b = RunShape(TraceShape::kBurst, PolicyKind::kOurs);
+  EXPECT_EQ(a.wait_p95_s, b.wait_p95_s);
+  EXPECT_EQ(a.worker_hours, b.worker_hours);
+  EXPECT_EQ(a.promotions, b.promotions);
+}
+
+TEST(Simulator, AChildBecomesPendingOnlyWhenItsParentCompletes) {
+  Trace trace;
+  AddUpload(trace, "v", 0, 480, 60);
+  SimWorkerSpec worker;
+  worker.name = "w";
+  worker.concurrency = 8;
+  SimOptions options;
+  options.policy = PolicyKind::kStatic;
+  const SimResult result = Simulate(trace, {worker}, options);
+  EXPECT_EQ(result.completed, 6);
+  // Eight slots stand free, so no job waits in the queue; yet the upload takes longer than
+  // its root alone, since the children start only once the root has completed.
+  EXPECT_EQ(result.wait_max_s, 0);
+  Trace root_only = trace;
+  root_only.jobs.resize(1);
+  EXPECT_GT(result.makespan_s, Simulate(root_only, {worker}, options).makespan_s);
+}
+
+TEST(Simulator, AJobNoWorkerCanRunAtAllIsUnservableWithItsChildren) {
+  Trace trace;
+  AddUpload(trace, "v", 0, 2160, 60);  // 2160p root and its ladder
+  SimWorkerSpec worker;
+  worker.name = "w";
+  worker.capabilities.max_height = 1080;
+  const SimResult result = Simulate(trace, {worker}, SimOptions{});
+  EXPECT_EQ(result.completed, 0);
+  EXPECT_EQ(result.unservable, result.jobs);
+}
+
+TEST(Report, TheJsonHoldsEveryMeasureAndThePlotIsAnSvgOfTheSeries) {
+  const SimResult result = RunShape(TraceShape::kBurst, PolicyKind::kOurs);
+  const nlohmann::json json = nlohmann::json::parse(ResultJson(result));
+  EXPECT_EQ(json["policy"], "ours");
+  EXPECT_EQ(json["interrupted"], 0);
+  EXPECT_DOUBLE_EQ(json["wait_p95_s"].get<double>(), result.wait_p95_s);
+  EXPECT_EQ(json["pressure_series"]["rows"].size(), result.pressure.size());
+  const std::string svg = PressurePlot(result, "burst <ours>");
+  EXPECT_EQ(svg.rfind("<svg ", 0), 0u);
+  EXPECT_NE(svg.find("<polyline"), std::string::npos);
+  EXPECT_NE(svg.find("burst &lt;ours&gt;"), std::string::npos);
+  EXPECT_NE(ResultTable(result).find("interrupted       0"), std::string::npos)
+      << ResultTable(result);
+}
+
+TEST(Baselines, TheHpaHoldsWithinItsToleranceAndScalesDownOnlyAfterItsWindow) {
+  HpaOptions options;
+  HpaState state;
+  EXPECT_EQ(HpaDesired(state, 0, 20, 1, 10, options), 5);  // +max(4 pods, 100 %) a sync
+  EXPECT_EQ(HpaDesired(state, 15, 20, 5, 10, options), 10);
+  EXPECT_EQ(HpaDesired(state, 30, 21, 10, 10, options), 10);  // ratio 1.05: within tolerance
+  EXPECT_EQ(HpaDesired(state, 45, 0, 10, 10, options), 10);   // the window remembers 10
+  EXPECT_EQ(HpaDesired(state, 346, 0, 10, 10, options), 1);   // 300 s later it does not
+}
+
+TEST(Baselines, ArcAsksForPendingPlusRunningPlusMinRunners) {
+  EXPECT_EQ(ArcDesired(3, 2, 10, ArcOptions{}), 6);
+  EXPECT_EQ(ArcDesired(30, 2, 10, ArcOptions{}), 10);
+  EXPECT_EQ(ArcDesired(0, 0, 10, ArcOptions{0}), 0);
+}
+
+}  // namespace
+}  // namespace mc::pool
+
+namespace mc::pool {
+namespace {
+
+// A replay's trace: each job pinned to the worker that really ran it, for as long as it ran;
+// the simulator starting as the service does, and asking the policy once a cycle.
+TEST(Simulator, AReplayedJobRunsOnItsWorkerForItsRealRunTime) {
+  Result<Trace> trace = ParseTrace(
+      R"({"id":"a","at":0,"resolution":720,"duration":8,"runs":[{"worker":"w-2","run":12.5}]})"
+      "\n"
+      R"({"id":"b","at":0,"resolution":720,"duration":8,"runs":[{"worker":"w-2","run":30}]})"
+      "\n",
+      "replay.jsonl");
+  ASSERT_TRUE(trace) << trace.error();
+  EXPECT_NE(TraceToJsonl(*trace).find(R"("runs":[{"worker":"w-2","run":12.5}])"),
+            std::string::npos);
+  SimWorkerSpec spec;
+  spec.name = "w";
+  spec.concurrency = 1;
+  spec.startup_s = 0;
+  std::vector<SimWorkerSpec> workers = FleetOf(spec, 2);
+  workers[0].starts_available = true;
+  SimOptions options;
+  options.config.cycle = Seconds(3);
+  options.start_as_service = true;
+  options.keep_log = true;
+  options.step_s = 0.25;
+  const SimResult result = Simulate(*trace, workers, options);
+  EXPECT_EQ(result.completed, 2);
+  // One after the other on w-2, the only worker either may run on, once the policy enables it
+  // (w-1, admitting from the start, takes neither): busy for 12.5 s and then 30 s, to the step.
+  EXPECT_GE(result.makespan_s, 42.5) << ResultJson(result);
+  EXPECT_NEAR(result.busy_hours * 3600, 42.5, 0.5);
+  // The first cycle joins the workers, as the service's does, and asks for nothing more.
+  ASSERT_FALSE(result.actions.empty());
+  EXPECT_TRUE(std::all_of(result.actions.begin(), result.actions.end(),
+                          [](const TimedAction& a) { return std::fmod(a.t_s, 3.0) == 0; }));
+}
+
+// One worker admitting from the start, at one job at a time, for the replay tests below.
+std::vector<SimWorkerSpec> OneReplayWorker() {
+  SimWorkerSpec spec;
+  spec.name = "w";
+  spec.concurrency = 1;
+  spec.startup_s = 0;
+  spec.starts_available = true;
+  return {spec};
+}
+
+SimOptions ReplayOptions() {
+  SimOptions options;
+  options.config.cycle = Seconds(3);
+  options.start_as_service = true;
+  options.step_s = 0.25;
+  return options;
+}
+
+// A run aborted when PeerTube was away: PeerTube held the job as running until its stall
+// timeout and only then handed it out again. The replay keeps it off the queue meanwhile, so
+// that the simulated policy sees no waiting job the real one did not.
+TEST(Simulator, AReplayedJobThatRanTwiceWaitsUntilPeerTubeHandedItOutAgain) {
+  Result<Trace> trace = ParseTrace(
+      R"({"id":"a","at":0,"runs":[{"worker":"w","run":5,"again":40},{"worker":"w","run":6}]})"
+      "\n");
+  ASSERT_TRUE(trace) << trace.error();
+  const SimResult result = Simulate(*trace, OneReplayWorker(), ReplayOptions());
+  EXPECT_EQ(result.completed, 1);
+  EXPECT_EQ(result.retries, 1);
+  EXPECT_NEAR(result.makespan_s, 46, 0.5) << ResultJson(result);
+  EXPECT_NEAR(result.busy_hours * 3600, 11, 0.5);
+  // Nothing was pending between the end of the first run and the job's return.
+  for (const PressurePoint& point : result.pressure) {
+    if (point.t_s > 6 && point.t_s < 40) {
+      EXPECT_EQ(point.pending, 0) << point.t_s;
+    }
+  }
+}
+
+// The worker's GPU went away while a replayed job ran, and the record says the job still
+// completed on it: the simulated fault stops the worker taking more, not that run.
+TEST(Simulator, AReplayedRunOutlastsASimulatedGpuFaultAsItReallyDid) {
+  Result<Trace> trace =
+      ParseTrace(R"({"id":"a","at":0,"runs":[{"worker":"w","run":10}]})"
+                 "\n"
+                 R"({"id":"b","at":1,"runs":[{"worker":"w","run":2}]})"
+                 "\n");
+  ASSERT_TRUE(trace) << trace.error();
+  std::vector<SimWorkerSpec> workers = OneReplayWorker();
+  workers[0].concurrency = 2;
+  workers[0].failure = WorkerFailure{FailureKind::kGpuUnavailable, 0.5, 20};
+  const SimResult result = Simulate(*trace, workers, ReplayOptions());
+  EXPECT_EQ(result.retries, 0);
+  EXPECT_EQ(result.completed, 2);
+  // Each ran once, for its recorded time: a, then b once the GPU was back.
+  EXPECT_NEAR(result.busy_hours * 3600, 12, 0.5) << ResultJson(result);
+}
+
+// The real service's cycles stretch when a read is slow (a silent worker's read waits out its
+// deadline); a replay asks the policy when the real one was asked, then a cycle apart.
+TEST(Simulator, AReplayAsksThePolicyAtTheRealCyclesInstantsThenACycleApart) {
+  Result<Trace> trace =
+      ParseTrace(R"({"id":"a","at":0,"runs":[{"worker":"w","run":20}]})"
+                 "\n");
+  ASSERT_TRUE(trace) << trace.error();
+  SimOptions options = ReplayOptions();
+  options.cycles_at_s = {0, 5, 11};
+  const SimResult result = Simulate(*trace, OneReplayWorker(), options);
+  std::vector<double> asked;
+  for (const PressurePoint& point : result.pressure) asked.push_back(point.t_s);
+  ASSERT_GE(asked.size(), 5u) << ResultJson(result);
+  EXPECT_EQ(std::vector<double>(asked.begin(), asked.begin() + 5),
+            (std::vector<double>{0, 5, 11, 14, 17}));
+}
+
+}  // namespace
+}  // namespace mc::pool

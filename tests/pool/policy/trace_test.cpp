@@ -1,0 +1,207 @@
+// The trace format, the shipped traces, the recorder of PeerTube job lists, and the
+// workers file.
+#include "pool/policy/trace.h"
+
+#include <gtest/gtest.h>
+
+#include "common/base/iso_time.h"
+
+#include "pool/policy/sim_workers.h"
+#include "pool/policy/trace_recorder.h"
+#include "pool/policy/trace_shapes.h"
+#include "source_file.h"
+
+namespace mc::pool {
+namespace {
+
+using testing::SourceFile;
+
+TEST(Trace, ReadsEveryMember) {
+  Result<Trace> trace = ParseTrace(
+      "{\"id\":\"a\",\"at\":1.5,\"type\":\"vod-web-video-transcoding\",\"priority\":101,"
+      "\"resolution\":1080,\"fps\":60,\"duration\":300,\"parent\":null}\n"
+      "\n"
+      "{\"id\":\"b\",\"at\":1.5,\"type\":\"vod-hls-transcoding\",\"resolution\":720,"
+      "\"source_resolution\":1080,\"parent\":\"a\",\"av1_source\":true,"
+      "\"runs\":[{\"worker\":\"g0\",\"run\":4.5,\"again\":170},{\"worker\":\"g1\",\"run\":6}]}\n"
+      "{\"horizon\": 3600}\n");
+  ASSERT_TRUE(trace) << trace.error();
+  ASSERT_EQ(trace->jobs.size(), 2u);
+  EXPECT_EQ(trace->jobs[0].priority, 101);
+  EXPECT_EQ(trace->jobs[0].shape.fps, 60);
+  EXPECT_EQ(trace->jobs[0].shape.duration, Seconds(300));
+  EXPECT_EQ(trace->jobs[1].parent, "a");
+  EXPECT_TRUE(trace->jobs[1].shape.av1_source);
+  ASSERT_EQ(trace->jobs[1].runs.size(), 2u);
+  EXPECT_EQ(trace->jobs[1].runs[0].worker, "g0");
+  EXPECT_EQ(trace->jobs[1].runs[0].run_s, 4.5);
+  EXPECT_EQ(trace->jobs[1].runs[0].again_s, 170);
+  EXPECT_EQ(trace->jobs[1].runs[1].worker, "g1");
+  EXPECT_EQ(trace->jobs[1].runs[1].again_s, 0);
+  EXPECT_TRUE(trace->jobs[0].runs.empty());
+  EXPECT_EQ(trace->horizon_s, 3600);
+}
+
+struct BadTrace {
+  const char* text;
+  const char* error;
+};
+
+TEST(Trace, AnErrorNamesTheLineAndTheMember) {
+  const BadTrace cases[] = {
+      {"{\"id\":\"a\",\"at\":0,\"resolution\":0}\n",
+       "t.jsonl: line 1: resolution: expected an integer between 1 and 8640"},
+      {"\n{\"at\":0}\n", "t.jsonl: line 2: id: expected a non-empty string"},
+      {"{\"id\":\"a\",\"at\":-1}\n",
+       "t.jsonl: line 1: at: expected a number of seconds of at least 0"},
+      {"{\"id\":\"a\",\"at\":0,\"parent\":\"b\"}\n",
+       "t.jsonl: line 1: parent: b is not an earlier job"},
+      {"{\"id\":\"a\",\"at\":0}\n{\"id\":\"a\",\"at\":0}\n",
+       "t.jsonl: line 2: id: a appears twice"},
+      {"{\"id\":\"a\",\"at\":0,\"colour\":1}\n", "t.jsonl: line 1: colour: unknown key"},
+      {"[1]\n", "t.jsonl: line 1: expected one JSON object"},
+      {"{\"id\":\"a\",\"at\":0,\"duration\":\"long\"}\n",
+       "t.jsonl: line 1: duration: expected a number of seconds between 0 and 604800"},
+      {"{\"id\":\"a\",\"at\":0,\"runs\":{}}\n", "t.jsonl: line 1: runs: expected an array of runs"},
+      {"{\"id\":\"a\",\"at\":0,\"runs\":[{\"worker\":\"w\",\"run\":3},{\"worker\":\"w\",\"run\":0}]}\n",
+       "t.jsonl: line 1: runs[1].run: expected a number of seconds between 0 and 604800"},
+      {"{\"id\":\"a\",\"at\":0,\"runs\":[{\"run\":3}]}\n",
+       "t.jsonl: line 1: runs[0].worker: expected a worker's name"},
+      {"{\"id\":\"a\",\"at\":0,\"runs\":[{\"worker\":\"w\",\"run\":3,\"again\":-2}]}\n",
+       "t.jsonl: line 1: runs[0].again: expected a number of seconds of at least 0"},
+      {"{\"id\":\"a\",\"at\":0,\"runs\":[{\"worker\":\"w\",\"run\":3,\"at\":1}]}\n",
+       "t.jsonl: line 1: runs[0].at: unknown key"},
+      {"{\"id\":\"a\",\"at\":0,\"runs\":[7]}\n",
+       "t.jsonl: line 1: runs[0]: expected an object {worker, run, again}"},
+  };
+  for (const BadTrace& c : cases) {
+    Result<Trace> trace = ParseTrace(c.text, "t.jsonl");
+    ASSERT_FALSE(trace) << c.text;
+    EXPECT_EQ(trace.error(), c.error);
+  }
+}
+
+TEST(Trace, WrittenOutItReadsBackTheSame) {
+  const Trace generated = GenerateTrace(TraceShape::kUnservable4k);
+  Result<Trace> read = ParseTrace(TraceToJsonl(generated));
+  ASSERT_TRUE(read) << read.error();
+  EXPECT_EQ(TraceToJsonl(*read), TraceToJsonl(generated));
+}
+
+TEST(Trace, TheShippedTracesAreTheGeneratorsOutput) {
+  for (const TraceShapeInfo& shape : TraceShapes()) {
+    EXPECT_EQ(SourceFile(std::string("bench/pool/pool_traces/") + shape.name + ".jsonl"),
+              TraceToJsonl(GenerateTrace(shape.shape)))
+        << shape.name << ": run `media-capabilities pool generate-trace --shape " << shape.name
+        << "` to make it again";
+  }
+}
+
+TEST(Trace, AnUploadIsPeerTubesJobGraph) {
+  Trace trace;
+  AddUpload(trace, "v", 10, 720, 5);
+  ASSERT_EQ(trace.jobs.size(), 8u);  // web and HLS at 720, 480, 360, 240
+  EXPECT_EQ(trace.jobs[0].id, "v-web-720");
+  EXPECT_EQ(trace.jobs[0].parent, "");
+  EXPECT_EQ(trace.jobs[1].id, "v-hls-720");
+  EXPECT_EQ(trace.jobs[1].parent, "v-web-720");
+  EXPECT_EQ(trace.jobs[3].id, "v-hls-480");
+  EXPECT_EQ(trace.jobs[3].parent, "v-web-480");
+}
+
+TEST(Trace, ShapesAreWhatTheirNamesSay) {
+  const Trace burst = GenerateTrace(TraceShape::kBurst);
+  int uploads = 0;
+  for (const TraceJob& job : burst.jobs) {
+    if (job.parent.empty()) {
+      ++uploads;
+      EXPECT_GE(job.at_s, 60);
+      EXPECT_LE(job.at_s, 360);
+    }
+  }
+  EXPECT_EQ(uploads, 50);
+  EXPECT_EQ(GenerateTrace(TraceShape::kDiurnal).horizon_s, 86400);
+  const Trace nobody = GenerateTrace(TraceShape::kUnservable4k);
+  EXPECT_EQ(std::count_if(nobody.jobs.begin(), nobody.jobs.end(),
+                          [](const TraceJob& job) { return job.shape.av1_output; }),
+            1);
+}
+
+TEST(Recorder, ReadsTheAdminApisJobList) {
+  Result<Trace> trace = RecordTrace(SourceFile("tests/pool/policy/data/api-runner-jobs.json"), {});
+  ASSERT_TRUE(trace) << trace.error();
+  ASSERT_EQ(trace->jobs.size(), 2u);
+  EXPECT_EQ(trace->jobs[0].type, "vod-web-video-transcoding");
+  EXPECT_EQ(trace->jobs[0].at_s, 0);
+  EXPECT_EQ(trace->jobs[0].priority, 101);
+  EXPECT_EQ(trace->jobs[0].shape.resolution, 720);
+  EXPECT_EQ(trace->jobs[1].parent, trace->jobs[0].id);
+  EXPECT_EQ(trace->jobs[1].at_s, 0.013);
+  // No length given: the recorded run time, 19:32:11.164 to 19:32:17.143.
+  EXPECT_EQ(trace->jobs[0].shape.duration.count(), 5.979);
+}
+
+TEST(Recorder, ReadsSnapshotsOfAPolledJobList) {
+  RecordOptions options;
+  options.duration_s = 5;
+  Result<Trace> trace =
+      RecordTrace(SourceFile("tests/pool/policy/data/job-snapshots-5s-720p.jsonl"), options);
+  ASSERT_TRUE(trace) << trace.error();
+  ASSERT_EQ(trace->jobs.size(), 8u);
+  int roots = 0;
+  for (const TraceJob& job : trace->jobs) {
+    roots += job.parent.empty();
+    EXPECT_EQ(job.shape.duration, Seconds(5));
+    EXPECT_EQ(job.shape.resolution, 720);
+  }
+  EXPECT_EQ(roots, 1);
+  // What the recorder writes, the trace parser reads.
+  EXPECT_TRUE(ParseTrace(TraceToJsonl(*trace)));
+}
+
+TEST(Recorder, RefusesWhatIsNoJobList) {
+  EXPECT_FALSE(RecordTrace("{\"total\":0,\"data\":{}}", {}));
+  EXPECT_FALSE(RecordTrace("not json\n", {}));
+  EXPECT_FALSE(RecordTrace("[{\"type\":\"x\"}]", {}));
+  EXPECT_FALSE(RecordTrace("", {}));
+  EXPECT_NEAR(mc::ParseIsoTime("2026-12-02T19:32:10.105Z").value_or(0), 1796239930.105, 1e-6);
+  EXPECT_FALSE(mc::ParseIsoTime("yesterday"));
+}
+
+TEST(WorkersFile, ExpandsCountsAndReadsFailures) {
+  Result<std::vector<SimWorkerSpec>> workers = ParseWorkers(
+      "workers:\n  - name: gpu\n    count: 3\n    speed: 6\n    startup: 1m\n"
+      "  - name: bad\n    fail: {kind: no_evidence, at: 10m, for: 5m}\n");
+  ASSERT_TRUE(workers) << workers.error();
+  ASSERT_EQ(workers->size(), 4u);
+  EXPECT_EQ((*workers)[2].name, "gpu-3");
+  EXPECT_EQ((*workers)[2].startup_s, 60);
+  ASSERT_TRUE((*workers)[3].failure);
+  EXPECT_EQ((*workers)[3].failure->kind, FailureKind::kNoEvidence);
+  EXPECT_TRUE((*workers)[3].failure->ActiveAt(700));
+  EXPECT_FALSE((*workers)[3].failure->ActiveAt(900));
+}
+
+TEST(WorkersFile, AnErrorNamesTheEntryAndTheKey) {
+  const BadTrace cases[] = {
+      {"workers:\n  - name: a\n    speed: fast\n",
+       "w.yaml: workers[0].speed: expected a number of at least 0"},
+      {"workers:\n  - name: a\n  - name: a\n", "w.yaml: workers: the name a appears twice"},
+      {"workers:\n  - name: a\n    colour: red\n", "w.yaml: workers[0].colour: unknown key"},
+      {"workers:\n  - {name: a, vendor: amd}\n",
+       "w.yaml: workers[0].vendor: expected nvidia or intel"},
+      {"workers:\n  - {name: a, fail: {kind: melt, at: 1}}\n",
+       "w.yaml: workers[0].fail.kind: expected gpu_unavailable, thermal, no_evidence or "
+       "unreadable"},
+      {"workers: 3\n", "w.yaml: workers: expected a list of workers"},
+      {"workers: []\n", "w.yaml: workers: expected at least one worker"},
+  };
+  for (const BadTrace& c : cases) {
+    Result<std::vector<SimWorkerSpec>> workers = ParseWorkers(c.text, "w.yaml");
+    ASSERT_FALSE(workers) << c.text;
+    EXPECT_EQ(workers.error(), c.error);
+  }
+}
+
+}  // namespace
+}  // namespace mc::pool

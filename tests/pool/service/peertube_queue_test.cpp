@@ -1,0 +1,96 @@
+// The service's read of PeerTube's queue (PeerTubeQueue over AdminSession) against a stand-in
+// transport answering with what PeerTube 7.2.1 answered (tests/peertube/data/admin-api/): the
+// jobs become the queue signal with their videos' shapes, and the log says when the session
+// logged in, and when it had to log in again because PeerTube refused its token.
+#include "pool/service/peertube_queue.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace mc::pool_service {
+namespace {
+
+std::string Recorded(const std::string& name) {
+  std::ifstream in(std::string(PEERTUBE_DATA_DIR) + "/admin-api/" + name);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+Result<http::ClientResponse> Answer(int status, std::string body) {
+  return http::ClientResponse{.status = status, .body = std::move(body)};
+}
+
+struct StandIn {
+  peertube::AdminSession Session() {
+    peertube::AdminSessionOptions options;
+    options.send = [this](const http::Url& url, const http::ClientRequest& request) {
+      return Serve(url, request);
+    };
+    return peertube::AdminSession(*http::ParseUrl("http://127.0.0.1:9001"),
+                                  peertube::AdminCredentials("root", "test1-secret"), options);
+  }
+
+  // While set, every job list is refused with a 401 and every refresh with a 400, as a
+  // PeerTube that no longer knows the session's tokens answers.
+  bool tokens_unknown = false;
+
+  Result<http::ClientResponse> Serve(const http::Url& url, const http::ClientRequest& request) {
+    const std::string path = url.path_and_query.substr(0, url.path_and_query.find('?'));
+    if (path == "/api/v1/oauth-clients/local")
+      return Answer(200, Recorded("oauth-client-local.json"));
+    if (path == "/api/v1/users/token") {
+      if (tokens_unknown && request.body.find("grant_type=refresh_token") != std::string::npos)
+        return Answer(400, Recorded("users-token-invalid-grant-400.json"));
+      if (tokens_unknown) tokens_unknown = false;
+      return Answer(200, Recorded("users-token-password.json"));
+    }
+    if (path == "/api/v1/runners/jobs") {
+      if (tokens_unknown) return Answer(401, Recorded("invalid-token-401.json"));
+      return Answer(200, Recorded("jobs-pending.json"));
+    }
+    if (path.find("/metadata/") != std::string::npos)
+      return Answer(200, Recorded("video-file-metadata-720p.json"));
+    if (path == "/api/v1/videos/433600b5-b8b4-4920-a9dc-fcea1a908566")
+      return Answer(200, Recorded("video-to-transcode-720p.json"));
+    if (path == "/api/v1/videos/cb13ce3d-247a-4414-accd-05a2d1c6b361")
+      return Answer(200, Recorded("video-to-transcode-480p.json"));
+    return Answer(404, Recorded("video-not-found.json"));
+  }
+};
+
+TEST(PeerTubeQueue, ReadsThePendingJobsWithTheirVideosShapesAndSaysItLoggedInOnce) {
+  StandIn server;
+  peertube::AdminSession session = server.Session();
+  std::vector<std::string> log;
+  PeerTubeQueue queue(session, {"vod-web-video-transcoding"},
+                      [&](const std::string& line) { log.push_back(line); });
+  Result<pool::QueueSignal> read = queue.Read(1796276000);
+  ASSERT_TRUE(read) << read.error();
+  ASSERT_EQ(read->pending.size(), 2u);
+  EXPECT_EQ(read->pending[0].shape.source_resolution, 720);
+  EXPECT_EQ(read->pending[1].shape.source_resolution, 480);
+  ASSERT_TRUE(queue.Read(1796276015));
+  EXPECT_EQ(log, (std::vector<std::string>{"pool: logged in to PeerTube"}));
+}
+
+TEST(PeerTubeQueue, SaysItLoggedInAgainWhenPeerTubeNoLongerKnowsItsTokens) {
+  StandIn server;
+  peertube::AdminSession session = server.Session();
+  std::vector<std::string> log;
+  PeerTubeQueue queue(session, {}, [&](const std::string& line) { log.push_back(line); });
+  ASSERT_TRUE(queue.Read(1796276000));
+  // A server restarted with a new database: the token is refused, then its refresh.
+  server.tokens_unknown = true;
+  Result<pool::QueueSignal> read = queue.Read(1796276015);
+  ASSERT_TRUE(read) << read.error();
+  EXPECT_EQ(session.password_grants(), 2u);
+  ASSERT_EQ(log.size(), 2u);
+  EXPECT_EQ(log[1], "pool: logged in to PeerTube again (password grant 2)");
+  for (const std::string& line : log) EXPECT_EQ(line.find("test1-secret"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mc::pool_service

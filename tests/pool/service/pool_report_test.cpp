@@ -1,0 +1,66 @@
+// The manager's report as JSON, read back by `pool status`, as a table and as metrics.
+#include "pool/service/pool_report.h"
+
+#include <gtest/gtest.h>
+
+namespace mc::pool_service {
+namespace {
+
+PoolReport Sample() {
+  PoolReport report;
+  report.generated_at = FormatUtc(pool::At(1796278502));
+  report.pressure = 0.734;
+  report.capacity_slots = 3;
+  report.demand = 7;
+  report.queue_read_ok = true;
+  report.pending_by_type = {{"vod-hls-transcoding", 5}, {"vod-web-video-transcoding", 2}};
+  report.oldest_pending_age_s = 61.4;
+  report.workers.push_back({"box-1:gpu0", "ACTIVE", "BUSY", 3, 3, {{"S", 1.2}, {"L", 0.9}}, "S+M+L+XL",
+                            "promoted: pressure 0.73 at or above 0.60 for 2 windows"});
+  report.workers.push_back({"box-2:gpu0", "SPARE", "UNREADABLE", 0, 0, {{"S", 1}}, "S", ""});
+  report.unservable = {"peertube-worker-3 cannot be placed: 0/2 nodes are available"};
+  report.counters.cycles = 40;
+  report.counters.promotions = 2;
+  report.counters.actions_failed = 1;
+  return report;
+}
+
+TEST(PoolReport, TheJsonReadsBackToTheSameReport) {
+  const PoolReport report = Sample();
+  Result<PoolReport> again = ReportFromJson(ReportToJson(report));
+  ASSERT_TRUE(again) << again.error();
+  EXPECT_EQ(ReportToJson(*again), ReportToJson(report));
+  EXPECT_EQ(again->generated_at, "2026-12-03T06:15:02Z");
+  EXPECT_EQ(again->workers[0].last_reason, report.workers[0].last_reason);
+  EXPECT_EQ(again->counters.promotions, 2);
+}
+
+TEST(PoolReport, AnotherProgramsAnswerIsNotTakenForAReport) {
+  Result<PoolReport> report = ReportFromJson(R"({"schema_version": 2, "state": "AVAILABLE"})");
+  ASSERT_FALSE(report);
+  EXPECT_NE(report.error().find("not the pool manager's report"), std::string::npos);
+}
+
+TEST(PoolReport, TheTableHasALinePerWorkerWithItsStatesAndLastReason) {
+  const std::string table = ReportTable(Sample());
+  EXPECT_NE(table.find("pressure 0.73, pending vod-hls-transcoding=5 vod-web-video-transcoding=2"),
+            std::string::npos) << table;
+  EXPECT_NE(table.find("box-1:gpu0"), std::string::npos);
+  EXPECT_NE(table.find("ACTIVE"), std::string::npos);
+  EXPECT_NE(table.find("promoted: pressure 0.73"), std::string::npos);
+  EXPECT_NE(table.find("unservable: peertube-worker-3"), std::string::npos);
+}
+
+TEST(PoolReport, TheMetricsCountWorkersPerStateAndCarryTheCounters) {
+  const std::string metrics = ReportToPrometheus(Sample());
+  EXPECT_NE(metrics.find("pt_pool_pressure 0.734\n"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("pt_pool_pending_jobs{type=\"vod-hls-transcoding\"} 5\n"), std::string::npos);
+  EXPECT_NE(metrics.find("pt_pool_workers{state=\"ACTIVE\"} 1\n"), std::string::npos);
+  EXPECT_NE(metrics.find("pt_pool_workers{state=\"COLD\"} 0\n"), std::string::npos);
+  EXPECT_NE(metrics.find("pt_pool_promotions_total 2\n"), std::string::npos);
+  EXPECT_NE(metrics.find("pt_pool_worker_weight{worker=\"box-1:gpu0\",class=\"S\"} 1.2\n"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace mc::pool_service

@@ -1,0 +1,316 @@
+// The pool service's loop, a cycle at a time with the clock in the test's hand: the status
+// documents are the real worker's (data/), the queue is given as the PeerTube reader gives
+// it, and the channel records what it is asked. The end-to-end test (tests/peertube) runs the
+// same loop against the real server and real workers.
+#include "pool/service/pool_service.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <fstream>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace mc::pool_service {
+namespace {
+
+using pool::ActionKind;
+
+std::string Recorded(const std::string& name) {
+  std::ifstream in(std::string(POOL_SERVICE_DATA_DIR) + "/" + name);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The worker's document with its admission state set as the channel last left it.
+std::string Document(const std::string& state, int active_jobs) {
+  nlohmann::json document = nlohmann::json::parse(Recorded("status-ada-after-self-test.json"));
+  document["state"] = state;
+  document["active_jobs"] = active_jobs;
+  document["concurrency"] = 2;
+  return document.dump();
+}
+
+class RecordingChannel : public ControlChannel {
+ public:
+  Result<void> Apply(const pool::Action& action, const WorkerEndpoint& worker) override {
+    applied.push_back({action.kind, worker.name});
+    if (fail_next > 0) {
+      --fail_next;
+      return Unavailable(worker.name + ": the control API did not answer");
+    }
+    if (unsupported) return Unsupported("cannot");
+    if (action.kind == ActionKind::kEnable) states[worker.name] = "AVAILABLE";
+    if (action.kind == ActionKind::kDrain) states[worker.name] = "DRAINED";
+    return Ok();
+  }
+  std::string Describe(const pool::Action& action, const WorkerEndpoint& worker) const override {
+    return std::string(pool::ActionKindName(action.kind)) + " " + worker.url;
+  }
+  std::vector<std::pair<ActionKind, std::string>> applied;
+  std::map<std::string, std::string> states;
+  int fail_next = 0;
+  bool unsupported = false;
+};
+
+pool::QueueSignal Pending(int jobs, double age_s) {
+  pool::QueueSignal queue;
+  for (int i = 0; i < jobs; ++i) {
+    queue.pending.push_back({"vod-hls-transcoding", pool::JobShape{}, pool::Seconds(age_s)});
+  }
+  return queue;
+}
+
+struct Fixture {
+  RecordingChannel channel;
+  std::vector<std::string> log;
+  pool::QueueSignal queue = Pending(0, 0);
+  bool queue_fails = false;
+  std::set<std::string> unreachable;
+  std::vector<WorkerEndpoint> workers = {{.name = "a:gpu0", .url = "http://a"},
+                                         {.name = "b:gpu0", .url = "http://b"},
+                                         {.name = "c:gpu0", .url = "http://c"}};
+
+  std::unique_ptr<PoolService> Make(pool::PoolConfig policy = {}) {
+    for (const WorkerEndpoint& worker : workers) channel.states[worker.name] = "DRAINED";
+    ServiceInputs inputs;
+    inputs.read_queue = [this](double) -> Result<pool::QueueSignal> {
+      if (queue_fails) return Unavailable("PeerTube answered 500");
+      return queue;
+    };
+    inputs.read_status = [this](const WorkerEndpoint& worker) -> Result<std::string> {
+      if (unreachable.count(worker.name)) return Unavailable("connection refused");
+      return Document(channel.states.at(worker.name), 0);
+    };
+    inputs.list_workers = [this]() -> Result<std::vector<WorkerEndpoint>> { return workers; };
+    return std::make_unique<PoolService>(policy, pool::Seconds(15), std::move(inputs), channel,
+                                         [this](const std::string& line) { log.push_back(line); });
+  }
+
+  int Count(ActionKind kind) const {
+    return static_cast<int>(std::count_if(channel.applied.begin(), channel.applied.end(),
+                                          [&](const auto& a) { return a.first == kind; }));
+  }
+};
+
+TEST(PoolService, AnEmptyQueueKeepsOneWorkerActiveAndTheOthersSpare) {
+  Fixture fixture;
+  auto service = fixture.Make();
+  for (int cycle = 0; cycle < 4; ++cycle) service->Cycle(pool::At(1000 + 15 * cycle));
+  EXPECT_EQ(fixture.Count(ActionKind::kEnable), 1);
+  const PoolReport report = service->Report();
+  ASSERT_EQ(report.workers.size(), 3u);
+  int active = 0, spare = 0;
+  for (const WorkerRow& row : report.workers) {
+    active += row.manager_state == "ACTIVE";
+    spare += row.manager_state == "SPARE";
+  }
+  EXPECT_EQ(active, 1);
+  EXPECT_EQ(spare, 2);
+  EXPECT_EQ(report.counters.cycles, 4);
+  EXPECT_TRUE(report.queue_read_ok);
+}
+
+TEST(PoolService, ASustainedBurstPromotesSpareWorkersOneAtATime) {
+  Fixture fixture;
+  auto service = fixture.Make();
+  service->Cycle(pool::At(1000));
+  ASSERT_EQ(fixture.Count(ActionKind::kEnable), 1);
+  fixture.queue = Pending(40, 600);
+  std::vector<double> promoted_at;
+  for (int cycle = 1; cycle <= 20; ++cycle) {
+    const int before = fixture.Count(ActionKind::kEnable);
+    service->Cycle(pool::At(1000 + 15 * cycle));
+    if (fixture.Count(ActionKind::kEnable) > before) promoted_at.push_back(15 * cycle);
+  }
+  // Two windows of 45 s at or above the threshold before the first; 30 s between promotions.
+  ASSERT_EQ(promoted_at.size(), 2u);
+  EXPECT_GE(promoted_at[0], 90);
+  EXPECT_GE(promoted_at[1] - promoted_at[0], 30);
+  EXPECT_EQ(service->Report().counters.promotions, 2);
+  EXPECT_NE(std::find_if(fixture.log.begin(), fixture.log.end(),
+                         [](const std::string& l) { return l.find("promoted to ACTIVE") != std::string::npos; }),
+            fixture.log.end());
+}
+
+TEST(PoolService, AFailedActionIsTriedAgainEachCycleUntilItTakesEffect) {
+  Fixture fixture;
+  fixture.channel.fail_next = 2;
+  auto service = fixture.Make();
+  for (int cycle = 0; cycle < 3; ++cycle) service->Cycle(pool::At(1000 + 15 * cycle));
+  // The first enable failed twice and was sent again each cycle; the third took effect.
+  EXPECT_EQ(fixture.Count(ActionKind::kEnable), 3);
+  EXPECT_EQ(service->Report().counters.actions_failed, 2);
+  EXPECT_EQ(fixture.channel.states["a:gpu0"] == "AVAILABLE" ||
+                fixture.channel.states["b:gpu0"] == "AVAILABLE" ||
+                fixture.channel.states["c:gpu0"] == "AVAILABLE",
+            true);
+  EXPECT_NE(std::find_if(fixture.log.begin(), fixture.log.end(),
+                         [](const std::string& l) {
+                           return l.find("failed (attempt 2, tried again next cycle)") !=
+                                  std::string::npos;
+                         }),
+            fixture.log.end());
+}
+
+TEST(PoolService, AnActionTheChannelCannotCarryIsSaidOnceAndNotRetried) {
+  Fixture fixture;
+  fixture.channel.unsupported = true;
+  auto service = fixture.Make();
+  for (int cycle = 0; cycle < 3; ++cycle) service->Cycle(pool::At(1000 + 15 * cycle));
+  const int said = static_cast<int>(std::count_if(
+      fixture.log.begin(), fixture.log.end(),
+      [](const std::string& l) { return l.find("cannot be carried") != std::string::npos; }));
+  EXPECT_EQ(said, static_cast<int>(fixture.channel.applied.size()));
+  EXPECT_EQ(service->Report().counters.actions_failed, 0);
+}
+
+TEST(PoolService, ALostQueueHoldsTheScaleDownAndIsReported) {
+  Fixture fixture;
+  pool::PoolConfig policy;
+  policy.hysteresis.down_sustain = pool::Seconds(60);
+  policy.hysteresis.idle_before_demote = pool::Seconds(30);
+  auto service = fixture.Make(policy);
+  fixture.queue = Pending(40, 600);
+  for (int cycle = 0; cycle <= 12; ++cycle) service->Cycle(pool::At(1000 + 15 * cycle));
+  ASSERT_GE(fixture.Count(ActionKind::kEnable), 2);
+  // PeerTube stops answering: an empty list would read as "the queue emptied"; a lost one
+  // must not, however long it lasts.
+  fixture.queue_fails = true;
+  for (int cycle = 13; cycle <= 60; ++cycle) service->Cycle(pool::At(1000 + 15 * cycle));
+  EXPECT_EQ(fixture.Count(ActionKind::kDrain), 0);
+  const PoolReport report = service->Report();
+  EXPECT_FALSE(report.queue_read_ok);
+  EXPECT_GT(report.counters.queue_read_failures, 0);
+  EXPECT_GT(report.counters.held_for_lost_signals, 0);
+  // Once it answers again with an empty queue, the scale-down happens after its own wait.
+  fixture.queue_fails = false;
+  fixture.queue = Pending(0, 0);
+  for (int cycle = 61; cycle <= 80; ++cycle) service->Cycle(pool::At(1000 + 15 * cycle));
+  EXPECT_GE(fixture.Count(ActionKind::kDrain), 1);
+}
+
+TEST(PoolService, AnUnreachableWorkerIsReportedUnreadableAndItsReasonLoggedOnce) {
+  Fixture fixture;
+  fixture.unreachable = {"c:gpu0"};
+  auto service = fixture.Make();
+  for (int cycle = 0; cycle < 3; ++cycle) service->Cycle(pool::At(1000 + 15 * cycle));
+  const PoolReport report = service->Report();
+  const auto row = std::find_if(report.workers.begin(), report.workers.end(),
+                                [](const WorkerRow& r) { return r.name == "c:gpu0"; });
+  ASSERT_NE(row, report.workers.end());
+  EXPECT_EQ(row->admission_state, "UNREADABLE");
+  EXPECT_NE(row->last_reason.find("connection refused"), std::string::npos);
+  const int said = static_cast<int>(std::count_if(
+      fixture.log.begin(), fixture.log.end(),
+      [](const std::string& l) { return l.find("c:gpu0: status unreadable") != std::string::npos; }));
+  EXPECT_EQ(said, 1);
+}
+
+}  // namespace
+}  // namespace mc::pool_service
+
+namespace mc::pool_service {
+namespace {
+
+TEST(PoolService, AWorkerThatAdmitsJobsWhileHeldSpareIsDrainedBack) {
+  Fixture fixture;
+  auto service = fixture.Make();
+  service->Cycle(pool::At(1000));
+  ASSERT_EQ(fixture.Count(ActionKind::kEnable), 1);
+  // One of the SPARE workers restarts, and a worker starts AVAILABLE.
+  std::string spare;
+  for (const WorkerRow& row : service->Report().workers) {
+    if (row.manager_state == "SPARE") spare = row.name;
+  }
+  ASSERT_FALSE(spare.empty());
+  fixture.channel.states[spare] = "AVAILABLE";
+  service->Cycle(pool::At(1015));
+  EXPECT_EQ(fixture.channel.states[spare], "DRAINED");
+  EXPECT_EQ(fixture.Count(ActionKind::kDrain), 1);
+  EXPECT_NE(std::find_if(fixture.log.begin(), fixture.log.end(),
+                         [&](const std::string& l) {
+                           return l == "pool: " + spare +
+                                           " drained: it admits jobs while the pool holds it SPARE";
+                         }),
+            fixture.log.end());
+}
+
+// Each read here returns only once every worker's read has begun, or fails after 5 s: read one
+// after the other, the first would wait for the others in vain. Side by side, one worker that
+// does not answer holds the cycle for one read's deadline, not one per silent worker.
+TEST(PoolService, TheWorkersAreReadSideBySide) {
+  Fixture fixture;
+  for (const WorkerEndpoint& worker : fixture.workers) fixture.channel.states[worker.name] = "DRAINED";
+  std::mutex mutex;
+  std::condition_variable all_begun;
+  std::size_t begun = 0;
+  ServiceInputs inputs;
+  inputs.read_queue = [](double) -> Result<pool::QueueSignal> { return Pending(0, 0); };
+  inputs.read_status = [&](const WorkerEndpoint&) -> Result<std::string> {
+    std::unique_lock lock(mutex);
+    ++begun;
+    all_begun.notify_all();
+    if (!all_begun.wait_for(lock, std::chrono::seconds(5),
+                            [&] { return begun >= fixture.workers.size(); })) {
+      return Unavailable("read alone");
+    }
+    return Document("DRAINED", 0);
+  };
+  inputs.list_workers = [&]() -> Result<std::vector<WorkerEndpoint>> { return fixture.workers; };
+  PoolService service({}, pool::Seconds(15), std::move(inputs), fixture.channel,
+                      [&](const std::string& line) { fixture.log.push_back(line); });
+  service.Cycle(pool::At(1000));
+  for (const std::string& line : fixture.log) {
+    EXPECT_EQ(line.find("status unreadable"), std::string::npos) << line;
+  }
+  EXPECT_EQ(begun, fixture.workers.size());
+}
+
+TEST(PoolService, AnUnservableClassIsReportedAndLoggedWhenItAppearsAndWhenItClears) {
+  Fixture fixture;
+  std::vector<std::string> unservable = {"statefulset av1: pod av1-0 cannot be placed"};
+  ServiceInputs inputs;
+  inputs.read_queue = [](double) -> Result<pool::QueueSignal> { return Pending(0, 0); };
+  inputs.read_status = [](const WorkerEndpoint&) -> Result<std::string> {
+    return Unavailable("no worker");
+  };
+  inputs.list_workers = []() -> Result<std::vector<WorkerEndpoint>> {
+    return std::vector<WorkerEndpoint>{};
+  };
+  inputs.unservable = [&] { return unservable; };
+  PoolService service({}, pool::Seconds(15), std::move(inputs), fixture.channel,
+                      [&](const std::string& line) { fixture.log.push_back(line); });
+  for (int cycle = 0; cycle < 3; ++cycle) service.Cycle(pool::At(1000 + 15 * cycle));
+  EXPECT_EQ(service.Report().unservable, unservable);
+  EXPECT_EQ(std::count(fixture.log.begin(), fixture.log.end(),
+                       "pool: unservable: statefulset av1: pod av1-0 cannot be placed"),
+            1);
+  unservable.clear();
+  service.Cycle(pool::At(1045));
+  service.Cycle(pool::At(1060));
+  EXPECT_TRUE(service.Report().unservable.empty());
+  EXPECT_EQ(std::count(fixture.log.begin(), fixture.log.end(),
+                       "pool: no longer unservable: statefulset av1: pod av1-0 cannot be placed"),
+            1);
+}
+
+TEST(PoolService, AWakeableWorkerThatAnswersNothingIsWokenUnderSustainedPressure) {
+  Fixture fixture;
+  // One worker, asleep: no document, but the inventory says it can be woken.
+  fixture.workers = {{.name = "a:gpu0", .url = "http://a", .wakeable = true}};
+  fixture.unreachable = {"a:gpu0"};
+  fixture.queue = Pending(10, 600);
+  pool::PoolConfig policy;
+  policy.hysteresis.min_active = 0;
+  policy.wake.sustain = pool::Seconds(30);
+  auto service = fixture.Make(policy);
+  for (int cycle = 0; cycle < 12; ++cycle) service->Cycle(pool::At(1000 + 15 * cycle));
+  EXPECT_EQ(fixture.Count(ActionKind::kWake), 1);
+}
+
+}  // namespace
+}  // namespace mc::pool_service

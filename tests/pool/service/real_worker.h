@@ -1,0 +1,41 @@
+// The real worker's control API, in this process: worker::WorkerDaemon, as `worker run`
+// starts it, on this machine with no GPU (an empty sysfs), with its status server and control
+// API on a loopback port and no admission gate. Its probe is red, so an enable is refused
+// with the worker's own 409; drain, concurrency and eligibility take effect.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "pool/service/worker_endpoint.h"
+#include "support/temp_dir.h"
+#include "worker/daemon/worker_daemon.h"
+
+namespace mc::pool_service::testing {
+
+inline constexpr const char* kWorkerToken = "ctl-4f1d9a7e0b2c";
+
+class RealWorker {
+ public:
+  // `token` empty starts the worker with its control API off; `listen` is where its status
+  // and control API listen.
+  explicit RealWorker(std::string token = kWorkerToken, std::string listen = "127.0.0.1:0");
+
+  // The endpoint of this worker, its token file holding `token_in_file`.
+  WorkerEndpoint Endpoint(const std::string& token_in_file = kWorkerToken) const;
+  // Log is what the worker has logged so far.
+  std::vector<std::string> Log() const;
+  bool Logged(const std::string& words) const;
+  bool started() const { return daemon_ != nullptr; }
+  const mc::testing::TempDir& dir() const { return dir_; }
+
+ private:
+  mc::testing::TempDir dir_;
+  mutable std::mutex mutex_;
+  std::vector<std::string> log_;
+  std::unique_ptr<worker::WorkerDaemon> daemon_;
+};
+
+}  // namespace mc::pool_service::testing

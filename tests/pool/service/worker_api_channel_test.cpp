@@ -1,0 +1,281 @@
+// WorkerApiChannel against the real worker's control API (worker::WorkerDaemon in this
+// process), and against the project's HTTP server recording what arrives, where the order
+// and the headers of the requests are the point.
+#include "pool/service/worker_api_channel.h"
+
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "control_recorder.h"
+#include "real_worker.h"
+#include "support/free_port.h"
+
+namespace mc::pool_service {
+namespace {
+
+using pool::Action;
+using pool::ActionKind;
+using pool::Bit;
+using pool::JobClass;
+using testing::ControlRecorder;
+using testing::kWorkerToken;
+using testing::RealWorker;
+
+Action Make(ActionKind kind, int concurrency = 0, pool::ClassMask classes = pool::kEveryClass) {
+  return {.kind = kind, .worker = "gpu-box-1:gpu0", .concurrency = concurrency, .classes = classes};
+}
+
+// EndpointAt is a worker at `url` whose token file, in `dir`, holds the worker's token.
+WorkerEndpoint EndpointAt(const mc::testing::TempDir& dir, const std::string& url) {
+  return {.name = "gpu-box-1:gpu0",
+          .url = url,
+          .control_token_file = dir.Write("control-token", std::string(kWorkerToken) + "\n")};
+}
+
+bool Has(const std::string& text, const std::string& words) {
+  return text.find(words) != std::string::npos;
+}
+
+TEST(WorkerApiChannel, ADrainWithTheWorkersTokenTakesEffect) {
+  RealWorker worker;
+  ASSERT_TRUE(worker.started());
+  WorkerApiChannel channel;
+  Result<void> drained = channel.Apply(Make(ActionKind::kDrain), worker.Endpoint());
+  ASSERT_TRUE(drained) << drained.error();
+  EXPECT_TRUE(worker.Logged("worker: drain asked"));
+}
+
+TEST(WorkerApiChannel, AWrongTokenIsAnErrorNamingTheWorkerTheActionAnd401ButNoToken) {
+  RealWorker worker;
+  ASSERT_TRUE(worker.started());
+  WorkerApiChannel channel;
+  const std::string wrong = "ctl-wrong-77aa";
+  Result<void> drained = channel.Apply(Make(ActionKind::kDrain), worker.Endpoint(wrong));
+  ASSERT_FALSE(drained);
+  EXPECT_TRUE(drained.failure().IsPermissionDenied()) << drained.error();
+  EXPECT_TRUE(Has(drained.error(), "gpu-box-1:gpu0: drain: ")) << drained.error();
+  EXPECT_TRUE(Has(drained.error(), "answered 401")) << drained.error();
+  EXPECT_TRUE(Has(drained.error(), "a valid bearer token is needed")) << drained.error();
+  EXPECT_FALSE(Has(drained.error(), wrong)) << drained.error();
+  EXPECT_FALSE(Has(drained.error(), kWorkerToken)) << drained.error();
+  EXPECT_FALSE(worker.Logged("worker: drain asked"));
+}
+
+TEST(WorkerApiChannel, TheTokenIsReadAtEachUseSoARotatedOneIsPickedUp) {
+  RealWorker worker;
+  ASSERT_TRUE(worker.started());
+  WorkerApiChannel channel;
+  const WorkerEndpoint stale = worker.Endpoint("ctl-old-1234");
+  EXPECT_FALSE(channel.Apply(Make(ActionKind::kDrain), stale));
+  // The same file, rewritten with the worker's token.
+  const WorkerEndpoint rotated = worker.Endpoint();
+  ASSERT_EQ(rotated.control_token_file, stale.control_token_file);
+  Result<void> drained = channel.Apply(Make(ActionKind::kDrain), rotated);
+  EXPECT_TRUE(drained) << drained.error();
+}
+
+TEST(WorkerApiChannel, AWorkerWithItsControlApiOffIsPermissionDeniedSayingSo) {
+  RealWorker worker("");
+  ASSERT_TRUE(worker.started());
+  WorkerApiChannel channel;
+  Result<void> drained = channel.Apply(Make(ActionKind::kDrain), worker.Endpoint());
+  ASSERT_FALSE(drained);
+  EXPECT_TRUE(drained.failure().IsPermissionDenied()) << drained.error();
+  EXPECT_TRUE(Has(drained.error(), "answered 403: the control API is off")) << drained.error();
+}
+
+TEST(WorkerApiChannel, AnEnableSetsTheConcurrencyFirstAndNamesTheWorkersRefusal) {
+  // The worker has no GPU, so its probe is red and it refuses the enable with 409; the
+  // concurrency, posted before it, has already taken effect.
+  RealWorker worker;
+  ASSERT_TRUE(worker.started());
+  WorkerApiChannel channel;
+  Result<void> enabled = channel.Apply(Make(ActionKind::kEnable, 3), worker.Endpoint());
+  ASSERT_FALSE(enabled);
+  EXPECT_TRUE(enabled.failure().IsConflict()) << enabled.error();
+  EXPECT_TRUE(Has(enabled.error(),
+                  "gpu-box-1:gpu0: enable: POST /enable: the control API "
+                  "answered 409: not enabled: the last probe failed"))
+      << enabled.error();
+  EXPECT_TRUE(worker.Logged("worker: concurrency hint 3"));
+}
+
+TEST(WorkerApiChannel, SetClassesGivesTheWorkerTheEligibilityText) {
+  RealWorker worker;
+  ASSERT_TRUE(worker.started());
+  WorkerApiChannel channel;
+  Result<void> set = channel.Apply(
+      Make(ActionKind::kSetClasses, 0, Bit(JobClass::kS) | Bit(JobClass::kM)), worker.Endpoint());
+  ASSERT_TRUE(set) << set.error();
+  EXPECT_TRUE(worker.Logged("worker: eligibility max-resolution=1440"));
+  Result<void> every = channel.Apply(Make(ActionKind::kSetClasses), worker.Endpoint());
+  ASSERT_TRUE(every) << every.error();
+  // The worker's own lines (its probe's, on its own clock) may come after; the last word on
+  // eligibility is that every class is allowed again.
+  std::vector<std::string> eligibility;
+  for (const std::string& line : worker.Log()) {
+    if (line.rfind("worker: eligibility", 0) == 0) eligibility.push_back(line);
+  }
+  ASSERT_EQ(eligibility.size(), 2u);
+  EXPECT_EQ(eligibility.back(), "worker: eligibility ");
+}
+
+TEST(WorkerApiChannel, ClassesTheGateCannotCarryAreUnsupportedAndNothingIsSent) {
+  RealWorker worker;
+  ASSERT_TRUE(worker.started());
+  WorkerApiChannel channel;
+  Result<void> set = channel.Apply(
+      Make(ActionKind::kSetClasses, 0, Bit(JobClass::kL) | Bit(JobClass::kXL)), worker.Endpoint());
+  ASSERT_FALSE(set);
+  EXPECT_TRUE(set.failure().IsUnsupported()) << set.error();
+  EXPECT_TRUE(Has(set.error(), "gpu-box-1:gpu0: set-classes: ")) << set.error();
+  EXPECT_FALSE(worker.Logged("worker: eligibility"));
+}
+
+TEST(WorkerApiChannel, ProbeWakeAndSuspendAreUnsupportedSayingWhy) {
+  WorkerApiChannel channel;
+  const WorkerEndpoint endpoint{.name = "gpu-box-1:gpu0", .url = "http://127.0.0.1:1"};
+  Result<void> probe = channel.Apply(Make(ActionKind::kProbe), endpoint);
+  ASSERT_FALSE(probe);
+  EXPECT_TRUE(probe.failure().IsUnsupported());
+  EXPECT_TRUE(Has(probe.error(), "gpu-box-1:gpu0: probe: the worker's control API has no probe"))
+      << probe.error();
+  for (ActionKind kind : {ActionKind::kWake, ActionKind::kSuspend}) {
+    Result<void> applied = channel.Apply(Make(kind), endpoint);
+    ASSERT_FALSE(applied);
+    EXPECT_TRUE(applied.failure().IsUnsupported());
+    EXPECT_TRUE(Has(applied.error(),
+                    "the worker API cannot wake or suspend a box; configure "
+                    "bare-metal commands"))
+        << applied.error();
+  }
+}
+
+TEST(WorkerApiChannel, AWorkerThatIsNotListeningIsUnavailable) {
+  mc::testing::TempDir dir;
+  const WorkerEndpoint endpoint = EndpointAt(dir, "http://127.0.0.1:" + std::to_string(mc::testing::FreePort()));
+  WorkerApiChannel channel;
+  Result<void> drained = channel.Apply(Make(ActionKind::kDrain), endpoint);
+  ASSERT_FALSE(drained);
+  EXPECT_TRUE(drained.failure().IsUnavailable()) << drained.error();
+  EXPECT_TRUE(Has(drained.error(), "gpu-box-1:gpu0: drain: POST " + endpoint.url + "/drain"))
+      << drained.error();
+  EXPECT_FALSE(channel.Answers(endpoint, std::chrono::seconds(2)));
+}
+
+TEST(WorkerApiChannel, AWorkerThatNeverAnswersIsCutOffAtTheDeadline) {
+  // A socket that listens and never accepts: the kernel completes the connection, and
+  // nobody answers.
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ASSERT_EQ(listen(fd, 4), 0);
+  socklen_t size = sizeof address;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size);
+  mc::testing::TempDir dir;
+  const WorkerEndpoint endpoint =
+      EndpointAt(dir, "http://127.0.0.1:" + std::to_string(ntohs(address.sin_port)));
+
+  WorkerApiChannel channel({.request_deadline = std::chrono::milliseconds(300)});
+  const auto started = std::chrono::steady_clock::now();
+  Result<void> drained = channel.Apply(Make(ActionKind::kDrain), endpoint);
+  const auto took = std::chrono::steady_clock::now() - started;
+  close(fd);
+  ASSERT_FALSE(drained);
+  EXPECT_TRUE(drained.failure().IsDeadlineExceeded()) << drained.error();
+  EXPECT_TRUE(Has(drained.error(), "gpu-box-1:gpu0: drain: ")) << drained.error();
+  EXPECT_LT(took, std::chrono::seconds(2));
+}
+
+TEST(WorkerApiChannel, AMissingTokenFileIsAnErrorNamingTheFileAndTheWorker) {
+  RealWorker worker;
+  ASSERT_TRUE(worker.started());
+  WorkerEndpoint endpoint = worker.Endpoint();
+  endpoint.control_token_file = (worker.dir().path() / "no-such-token").string();
+  WorkerApiChannel channel;
+  Result<void> drained = channel.Apply(Make(ActionKind::kDrain), endpoint);
+  ASSERT_FALSE(drained);
+  EXPECT_TRUE(Has(drained.error(),
+                  "gpu-box-1:gpu0: drain: the control token file " + endpoint.control_token_file))
+      << drained.error();
+  EXPECT_FALSE(worker.Logged("worker: drain asked"));
+}
+
+TEST(WorkerApiChannel, AnEnablePostsTheConcurrencyThenTheEnableEachWithTheToken) {
+  ControlRecorder recorder({});
+  mc::testing::TempDir dir;
+  // A trailing slash is no second one in the path.
+  const WorkerEndpoint endpoint = EndpointAt(dir, recorder.url() + "/");
+  WorkerApiChannel channel;
+  Result<void> enabled = channel.Apply(Make(ActionKind::kEnable, 4), endpoint);
+  ASSERT_TRUE(enabled) << enabled.error();
+  const std::vector<ControlRecorder::Seen> seen = recorder.seen();
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(seen[0].path, "/concurrency");
+  EXPECT_EQ(seen[0].body, "4");
+  EXPECT_EQ(seen[1].path, "/enable");
+  EXPECT_EQ(seen[1].body, "");
+  for (const ControlRecorder::Seen& request : seen)
+    EXPECT_EQ(request.authorization, std::string("Bearer ") + kWorkerToken);
+}
+
+TEST(WorkerApiChannel, ARefusedConcurrencyStopsTheEnableBeforeItIsSent) {
+  ControlRecorder recorder({{"/concurrency",
+                             {.status = 400,
+                              .body = "the body must be a whole "
+                                      "number or auto\nsecond line\n"}}});
+  mc::testing::TempDir dir;
+  const WorkerEndpoint endpoint = EndpointAt(dir, recorder.url());
+  WorkerApiChannel channel;
+  Result<void> enabled = channel.Apply(Make(ActionKind::kEnable, 2), endpoint);
+  ASSERT_FALSE(enabled);
+  EXPECT_TRUE(enabled.failure().IsInvalidInput()) << enabled.error();
+  EXPECT_EQ(enabled.error(),
+            "gpu-box-1:gpu0: enable: POST /concurrency: the control API "
+            "answered 400: the body must be a whole number or auto");
+  ASSERT_EQ(recorder.seen().size(), 1u);
+  EXPECT_EQ(recorder.seen()[0].path, "/concurrency");
+}
+
+TEST(WorkerApiChannel, AServerThatEchoesTheTokenDoesNotPutItIntoTheError) {
+  ControlRecorder recorder(
+      {{"/drain", {.status = 500, .body = std::string("you sent Bearer ") + kWorkerToken + "\n"}}});
+  mc::testing::TempDir dir;
+  const WorkerEndpoint endpoint = EndpointAt(dir, recorder.url());
+  WorkerApiChannel channel;
+  Result<void> drained = channel.Apply(Make(ActionKind::kDrain), endpoint);
+  ASSERT_FALSE(drained);
+  EXPECT_TRUE(drained.failure().IsUnavailable()) << drained.error();
+  EXPECT_FALSE(Has(drained.error(), kWorkerToken)) << drained.error();
+  EXPECT_TRUE(Has(drained.error(), "answered 500: you sent Bearer [token]")) << drained.error();
+}
+
+TEST(WorkerApiChannel, AnEnableAskedWithNoConcurrencyIsRefusedBeforeAnyRequest) {
+  ControlRecorder recorder({});
+  mc::testing::TempDir dir;
+  const WorkerEndpoint endpoint = EndpointAt(dir, recorder.url());
+  WorkerApiChannel channel;
+  Result<void> enabled = channel.Apply(Make(ActionKind::kEnable, 0), endpoint);
+  ASSERT_FALSE(enabled);
+  EXPECT_TRUE(enabled.failure().IsInvalidInput());
+  EXPECT_TRUE(recorder.seen().empty());
+}
+
+TEST(WorkerApiChannel, DescribeSaysWhatWouldBeSent) {
+  WorkerApiChannel channel;
+  const WorkerEndpoint endpoint{.name = "gpu-box-1:gpu0", .url = "http://10.0.0.5:9464"};
+  EXPECT_EQ(channel.Describe(Make(ActionKind::kDrain), endpoint),
+            "POST http://10.0.0.5:9464/drain");
+  EXPECT_EQ(channel.Describe(Make(ActionKind::kEnable, 3), endpoint),
+            "POST http://10.0.0.5:9464/concurrency 3, then POST http://10.0.0.5:9464/enable");
+  EXPECT_EQ(channel.Describe(Make(ActionKind::kSetClasses, 0, Bit(JobClass::kS)), endpoint),
+            "POST http://10.0.0.5:9464/eligibility \"max-resolution=1080\" (classes S)");
+  EXPECT_TRUE(channel.Describe(Make(ActionKind::kWake), endpoint).starts_with("nothing: "));
+}
+
+}  // namespace
+}  // namespace mc::pool_service

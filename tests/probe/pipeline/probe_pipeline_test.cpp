@@ -1,0 +1,61 @@
+#include "probe/pipeline/probe_pipeline.h"
+
+#include <gtest/gtest.h>
+
+#include "support/fake_sysfs.h"
+
+namespace mc {
+namespace {
+
+using testing::AddFakePciGpu;
+using testing::TempDir;
+
+ProbeRequest NamedRequest(const TempDir& dir, std::vector<NamedPciDevice> named) {
+  return {.roots = {(dir.path() / "sys").string(), (dir.path() / "dev").string()},
+          .named_devices = std::move(named),
+          .query = {.deadline = std::chrono::seconds(10), .fork_from_caller = true}};
+}
+
+TEST(ProbePipeline, ANamedGpuIsPublishedUnderItsGivenName) {
+  TempDir dir;
+  AddFakePciGpu(dir, {.node = "renderD128", .address = "0000:00:02.0"});
+  const ProbeResult result = ProbeGpus(NamedRequest(dir, {{"0000:00:02.0", "gpu-zero"}}));
+  ASSERT_EQ(result.reports.size(), 1u);
+  EXPECT_EQ(result.reports[0].device.name, "gpu-zero");
+  EXPECT_EQ(result.reports[0].gpu.render_node, (dir.path() / "dev/dri/renderD128").string());
+}
+
+TEST(ProbePipeline, ANamedGpuThatSysfsDoesNotShowIsReportedAsFailedWithTheReason) {
+  TempDir dir;
+  AddFakePciGpu(dir, {.node = "renderD128", .address = "0000:00:02.0"});
+  const ProbeResult result =
+      ProbeGpus(NamedRequest(dir, {{"0000:00:02.0", "present"}, {"0000:03:00.0", "absent"}}));
+  ASSERT_EQ(result.reports.size(), 2u);
+  EXPECT_EQ(result.reports[0].device.name, "absent");
+  ASSERT_TRUE(result.reports[0].failure);
+  EXPECT_EQ(*result.reports[0].failure,
+            "sysfs (" + (dir.path() / "sys").string() +
+                "/class/drm) shows no render node of the PCI device 0000:03:00.0");
+  EXPECT_EQ(result.reports[1].device.name, "present");
+}
+
+TEST(ProbePipeline, OnlyTheNamedGpusAreProbed) {
+  TempDir dir;
+  AddFakePciGpu(dir, {.node = "renderD128", .address = "0000:00:02.0"});
+  AddFakePciGpu(dir, {.node = "renderD129", .address = "0000:03:00.0"});
+  const ProbeResult result = ProbeGpus(NamedRequest(dir, {{"0000:03:00.0", "second"}}));
+  ASSERT_EQ(result.reports.size(), 1u);
+  EXPECT_EQ(result.reports[0].gpu.pci_address, "0000:03:00.0");
+}
+
+TEST(ProbePipeline, ANamedGpuWithoutAnAddressIsReportedAsFailed) {
+  TempDir dir;
+  AddFakePciGpu(dir, {.node = "renderD128", .address = "0000:00:02.0"});
+  const ProbeResult result = ProbeGpus(NamedRequest(dir, {{"", "nameless"}}));
+  ASSERT_EQ(result.reports.size(), 1u);
+  ASSERT_TRUE(result.reports[0].failure);
+  EXPECT_EQ(*result.reports[0].failure, "no PCI address is known for this render node");
+}
+
+}  // namespace
+}  // namespace mc
