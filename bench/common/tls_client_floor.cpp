@@ -9,9 +9,9 @@
 //   gnutls   a bare TLS client on GnuTLS and its nettle/gmp/p11-kit stack
 //   mbedtls  a bare TLS client on Mbed TLS (libmbedtls, libmbedx509, libmbedcrypto)
 //
-// Each client is its own executable (bench/common/tls_floor_client.cpp), so that it loads its library
-// alone. This program prints each client's VmRSS and its excess over the baseline. It needs the
-// openssl command (for the certificate and the server) and a free loopback port; it is not a
+// Each client is its own executable (bench/common/tls_floor_client.cpp), so that it loads its
+// library alone. This program prints each client's VmRSS and its excess over the baseline. It needs
+// the openssl command (for the certificate and the server) and a free loopback port; it is not a
 // test.
 #include <sys/wait.h>
 #include <unistd.h>

@@ -1,7 +1,7 @@
 // One HTTPS client of bench/tls_client_floor, compiled once per library with TLS_FLOOR_CLIENT
-// naming it (0 none, 1 libcurl, 2 OpenSSL, 3 GnuTLS, 4 Mbed TLS), so that each process loads that library
-// alone: a library linked but unused still costs its relocations and its constructors' pages.
-// It makes one verified GET to https://localhost:PORT/ and prints its VmRSS in KiB.
+// naming it (0 none, 1 libcurl, 2 OpenSSL, 3 GnuTLS, 4 Mbed TLS), so that each process loads that
+// library alone: a library linked but unused still costs its relocations and its constructors'
+// pages. It makes one verified GET to https://localhost:PORT/ and prints its VmRSS in KiB.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>

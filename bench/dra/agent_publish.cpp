@@ -27,9 +27,9 @@
 #include <thread>
 #include <vector>
 
-#include "dra/agent/agent.h"
 #include "common/kube/kube_client.h"
 #include "common/kube/kube_config.h"
+#include "dra/agent/agent.h"
 #include "spawn_program.h"
 
 namespace {

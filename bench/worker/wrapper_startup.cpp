@@ -28,7 +28,8 @@ double RunOnceMs(const std::string& program) {
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
   const auto start = std::chrono::steady_clock::now();
   pid_t pid = 0;
-  if (posix_spawn(&pid, program.c_str(), &actions, nullptr, const_cast<char**>(argv), environ) != 0) {
+  if (posix_spawn(&pid, program.c_str(), &actions, nullptr, const_cast<char**>(argv), environ) !=
+      0) {
     std::fprintf(stderr, "cannot run %s\n", program.c_str());
     std::exit(1);
   }
@@ -39,7 +40,8 @@ double RunOnceMs(const std::string& program) {
     std::fprintf(stderr, "%s -version failed\n", program.c_str());
     std::exit(1);
   }
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
 }
 
 double Median(std::vector<double> values) {
@@ -65,8 +67,9 @@ int main(int argc, char** argv) {
   std::filesystem::remove_all(dir);
   const double d = Median(direct), w = Median(wrapped);
   const double target = 1.05 * d + 2.0;
-  std::printf("ffprobe -version, median of %d: direct %.2f ms, through the wrapper %.2f ms "
-              "(+%.2f ms, %.3fx); target at most %.2f ms: %s\n",
-              rounds, d, w, w - d, w / d, target, w <= target ? "met" : "MISSED");
+  std::printf(
+      "ffprobe -version, median of %d: direct %.2f ms, through the wrapper %.2f ms "
+      "(+%.2f ms, %.3fx); target at most %.2f ms: %s\n",
+      rounds, d, w, w - d, w / d, target, w <= target ? "met" : "MISSED");
   return 0;
 }

@@ -2,8 +2,8 @@
 
 #include <iostream>
 
-#include "dra/agent/module_entry.h"
 #include "common/base/module_entry_point.h"
+#include "dra/agent/module_entry.h"
 
 namespace mc {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <string_view>
 
-#include "probe/capabilities/capability_table.h"
 #include "dra/devices/device.h"
+#include "probe/capabilities/capability_table.h"
 
 namespace mc {
 

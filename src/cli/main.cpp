@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "probe/capabilities/attribute_reference.h"
 #include "cli/agent_module.h"
 #include "cli/doctor_command.h"
 #include "cli/option_checks.h"
@@ -17,6 +16,7 @@
 #include "cli/query_batch_command.h"
 #include "cli/roots_from_environment.h"
 #include "cli/transcoding_faces.h"
+#include "probe/capabilities/attribute_reference.h"
 #include "probe/query/child/nvidia_child.h"
 #include "probe/query/child/va_child.h"
 

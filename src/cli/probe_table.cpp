@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <string_view>
 
-#include "probe/capabilities/capability_table.h"
-#include "probe/capabilities/encode_session_cap.h"
 #include "cli/capability_lists.h"
 #include "cli/wrapped_cell.h"
+#include "probe/capabilities/capability_table.h"
+#include "probe/capabilities/encode_session_cap.h"
 
 namespace mc {
 namespace {

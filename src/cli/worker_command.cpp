@@ -18,12 +18,12 @@
 #include "probe/query/query_command.h"
 #include "worker/probe_contract/probe_contract.h"
 #include "worker/probe_contract/probe_contract_json.h"
+#include "worker/probe_contract/worker_config.h"
 #include "worker/self_test/self_test.h"
 #include "worker/self_test/self_test_state.h"
 #include "worker/status/status_document.h"
 #include "worker/status/status_gather.h"
 #include "worker/status/status_server.h"
-#include "worker/probe_contract/worker_config.h"
 
 namespace mc {
 namespace {

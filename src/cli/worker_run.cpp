@@ -12,12 +12,12 @@
 
 #include "probe/pipeline/probe_pipeline.h"
 #include "worker/daemon/local_socket.h"
-#include "worker/probe_contract/probe_contract.h"
 #include "worker/daemon/registration.h"
 #include "worker/daemon/runner_config.h"
 #include "worker/daemon/runner_supervisor.h"
-#include "worker/self_test/self_test_state.h"
 #include "worker/daemon/worker_daemon.h"
+#include "worker/probe_contract/probe_contract.h"
+#include "worker/self_test/self_test_state.h"
 
 namespace mc {
 namespace fs = std::filesystem;
@@ -66,7 +66,8 @@ std::optional<worker::SelfTestReport> SelfTestGate(const WorkerRunOptions& optio
   }
   Log("worker run: running the self-test on " + device);
   worker::SelfTestOptions test = options.self_test;
-  std::string scratch = (fs::temp_directory_path() / "media-capabilities-self-test.XXXXXX").string();
+  std::string scratch =
+      (fs::temp_directory_path() / "media-capabilities-self-test.XXXXXX").string();
   if (mkdtemp(scratch.data()) == nullptr) return std::nullopt;
   test.scratch_dir = scratch;
   worker::SelfTestReport report = worker::RunSelfTest(probe, contract, test);
@@ -115,8 +116,8 @@ int RunWorkerRegister(const WorkerRegisterOptions& options) {
     std::cerr << "worker register: " << registration.error() << "\n";
     return 1;
   }
-  std::cout << "registered with " << registration->server_url << " as "
-            << registration->runner_name << " (runner " << registration->runner_id << ")\n";
+  std::cout << "registered with " << registration->server_url << " as " << registration->runner_name
+            << " (runner " << registration->runner_id << ")\n";
   return 0;
 }
 
@@ -222,9 +223,9 @@ int RunWorkerRun(WorkerRunOptions options) {
   if (socket_of(data_home).string().size() > 100) {
     // Short enough that the socket below it fits too: /tmp/mc-runner-1a2b3c4d/... is 88 bytes.
     char name[32];
-    std::snprintf(name, sizeof name, "mc-runner-%08x",
-                  static_cast<unsigned>(
-                      std::hash<std::string>{}(fs::absolute(options.state_dir).string())));
+    std::snprintf(
+        name, sizeof name, "mc-runner-%08x",
+        static_cast<unsigned>(std::hash<std::string>{}(fs::absolute(options.state_dir).string())));
     data_home = fs::temp_directory_path() / name;
     fs::create_directories(data_home, error);
     fs::permissions(data_home, fs::perms::owner_all, error);

@@ -3,8 +3,6 @@
 // unprivileged with every secret as a file, and a configuration that names the workers of
 // deploy/worker/ as they are. check-against-apiserver holds the same files to a real
 // apiserver (validation, and `kubectl auth can-i` as the manager's ServiceAccount).
-#include "pool/service/service_config.h"
-
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
@@ -13,6 +11,8 @@
 #include <set>
 #include <string>
 #include <vector>
+
+#include "pool/service/service_config.h"
 
 namespace {
 
@@ -55,7 +55,8 @@ YAML::Node PoolConfig() {
 TEST(PoolManifests, TheKustomizationListsEveryFileAndPutsThemBesideTheWorkers) {
   const YAML::Node kustomization = YAML::LoadFile((kPool / "kustomization.yaml").string());
   std::set<std::string> listed;
-  for (const YAML::Node& resource : kustomization["resources"]) listed.insert(resource.as<std::string>());
+  for (const YAML::Node& resource : kustomization["resources"])
+    listed.insert(resource.as<std::string>());
   for (const auto& entry : fs::directory_iterator(kPool)) {
     const std::string name = entry.path().filename().string();
     // systemd/ holds the bare-metal unit, which is no Kubernetes object.
@@ -109,17 +110,20 @@ TEST(PoolRbac, NothingIsAWildcard) {
       }
     }
   }
-  for (const YAML::Node& object : ObjectsIn(kPool)) EXPECT_NE(object["kind"].as<std::string>(), "ClusterRole");
+  for (const YAML::Node& object : ObjectsIn(kPool))
+    EXPECT_NE(object["kind"].as<std::string>(), "ClusterRole");
 }
 
 TEST(PoolRbac, TheBindingGivesTheRoleToTheManagersServiceAccountAlone) {
   const YAML::Node binding = Find(kPool, "RoleBinding");
   EXPECT_EQ(binding["roleRef"]["kind"].as<std::string>(), "Role");
-  EXPECT_EQ(binding["roleRef"]["name"].as<std::string>(), Find(kPool, "Role")["metadata"]["name"].as<std::string>());
+  EXPECT_EQ(binding["roleRef"]["name"].as<std::string>(),
+            Find(kPool, "Role")["metadata"]["name"].as<std::string>());
   ASSERT_EQ(binding["subjects"].size(), 1u);
   const YAML::Node subject = binding["subjects"][0];
   EXPECT_EQ(subject["kind"].as<std::string>(), "ServiceAccount");
-  EXPECT_EQ(subject["name"].as<std::string>(), Find(kPool, "ServiceAccount")["metadata"]["name"].as<std::string>());
+  EXPECT_EQ(subject["name"].as<std::string>(),
+            Find(kPool, "ServiceAccount")["metadata"]["name"].as<std::string>());
   EXPECT_EQ(subject["namespace"].as<std::string>(), WorkerNamespace());
   EXPECT_EQ(PoolPod()["serviceAccountName"].as<std::string>(), subject["name"].as<std::string>());
 }
@@ -131,7 +135,8 @@ TEST(PoolDeployment, RunsOneManagerOfTheConfigFileAtATime) {
   const YAML::Node container = PoolPod()["containers"][0];
   std::vector<std::string> args;
   for (const YAML::Node& arg : container["args"]) args.push_back(arg.as<std::string>());
-  EXPECT_EQ(args, (std::vector<std::string>{"pool", "run", "--config", "/etc/media-pool/pool.yaml"}));
+  EXPECT_EQ(args,
+            (std::vector<std::string>{"pool", "run", "--config", "/etc/media-pool/pool.yaml"}));
   bool config_mounted = false;
   for (const YAML::Node& mount : container["volumeMounts"]) {
     if (mount["mountPath"].as<std::string>() == "/etc/media-pool") config_mounted = true;
@@ -163,7 +168,8 @@ std::set<std::string> SecretMounts() {
   std::set<std::string> mounts;
   for (const YAML::Node& mount : PoolPod()["containers"][0]["volumeMounts"]) {
     if (!secret_volumes.contains(mount["name"].as<std::string>())) continue;
-    EXPECT_TRUE(mount["readOnly"] && mount["readOnly"].as<bool>()) << mount["name"].as<std::string>();
+    EXPECT_TRUE(mount["readOnly"] && mount["readOnly"].as<bool>())
+        << mount["name"].as<std::string>();
     mounts.insert(mount["mountPath"].as<std::string>());
   }
   return mounts;
@@ -186,7 +192,7 @@ TEST(PoolDeployment, SecretsComeOnlyAsFiles) {
   EXPECT_EQ(SecretMounts().size(), 2u);
   const YAML::Node config = PoolConfig();
   for (const std::string& file : {config["kubernetes"]["control_token_file"].as<std::string>(),
-                                 config["peertube"]["credentials_file"].as<std::string>()}) {
+                                  config["peertube"]["credentials_file"].as<std::string>()}) {
     EXPECT_TRUE(UnderASecretMount(file)) << file << " is not in a mounted Secret";
   }
   // The control token is the workers' own, from their Secret (deploy/worker/).
@@ -195,7 +201,8 @@ TEST(PoolDeployment, SecretsComeOnlyAsFiles) {
   for (const YAML::Node& volume : PoolPod()["volumes"]) {
     if (volume["secret"]) pool_secrets.insert(volume["secret"]["secretName"].as<std::string>());
   }
-  EXPECT_TRUE(pool_secrets.contains(worker_pod["volumes"][0]["secret"]["secretName"].as<std::string>()));
+  EXPECT_TRUE(
+      pool_secrets.contains(worker_pod["volumes"][0]["secret"]["secretName"].as<std::string>()));
 }
 
 TEST(PoolConfig, IsAFileThePoolServiceReads) {
@@ -217,7 +224,8 @@ TEST(PoolConfig, NamesTheWorkersOfDeployWorkerAsTheyAre) {
   // The selector is the StatefulSet's own, KEY=VALUE.
   std::string own;
   for (const auto& label : statefulset["spec"]["selector"]["matchLabels"]) {
-    own += (own.empty() ? "" : ",") + label.first.as<std::string>() + "=" + label.second.as<std::string>();
+    own += (own.empty() ? "" : ",") + label.first.as<std::string>() + "=" +
+           label.second.as<std::string>();
   }
   EXPECT_EQ(kubernetes["selector"].as<std::string>(), own);
   const YAML::Node worker = statefulset["spec"]["template"]["spec"]["containers"][0];

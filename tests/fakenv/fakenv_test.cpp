@@ -12,11 +12,11 @@
 #include <set>
 #include <sstream>
 
+#include "dra/devices/device_builder.h"
 #include "probe/capabilities/capability_table.h"
 #include "probe/capabilities/encode_session_cap.h"
 #include "probe/capabilities/nvidia_generations.h"
 #include "probe/capabilities/nvidia_rules.h"
-#include "dra/devices/device_builder.h"
 #include "probe/facts/nvidia_facts_json.h"
 #include "probe/gpu/nvidia_discovery.h"
 #include "probe/pipeline/probe_pipeline.h"
@@ -354,10 +354,11 @@ TEST_F(RecordedNvidiaGpu, ADriverThatDisagreesWithTheGenerationTableRaisesAWarni
   const std::vector<std::string> warnings =
       GenerationTableWarnings(*facts, EvaluateNvidiaFacts(*facts));
   ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_EQ(warnings[0],
-            "NVIDIA's generation table (the NVENC/NVDEC support matrix, docs/probe/nvidia.md) expects "
-            "encodeAV1Main=true on Ada (compute capability 8.9), but "
-            "the driver's statement gives false, which is what is published");
+  EXPECT_EQ(
+      warnings[0],
+      "NVIDIA's generation table (the NVENC/NVDEC support matrix, docs/probe/nvidia.md) expects "
+      "encodeAV1Main=true on Ada (compute capability 8.9), but "
+      "the driver's statement gives false, which is what is published");
 }
 
 TEST_F(RecordedNvidiaGpu, EveryRecordedDeviceStaysWithinTheApisLimits) {

@@ -7,10 +7,10 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "common/base/iso_time.h"
 #include "common/base/read_file.h"
 #include "common/peertube/admin_credentials.h"
 #include "common/peertube/api_answer.h"
-#include "common/base/iso_time.h"
 #include "common/peertube/oauth_token.h"
 #include "common/peertube/registered_runners.h"
 #include "common/peertube/runner_job_list.h"
@@ -62,11 +62,10 @@ TEST(ParseIsoTime, ReadsPeerTubesTimesToTheMillisecond) {
 }
 
 TEST(ParseIsoTime, RefusesWhatIsNotOneOrADayThatDoesNotExist) {
-  for (const char* text :
-       {"", "2026-12-03", "2026-12-03T05:34:49", "2026-12-03 05:34:49Z", "2026-13-03T05:34:49Z",
-        "2026-02-29T05:34:49Z", "2026-12-03T24:00:00Z", "2026-12-03T05:34:49.Z",
-        "2026-12-03T05:34:49.1234567890Z", "2026-12-03T05:34:49Zx", "1796276089",
-        "2026-12-03T05:34:49+0200"}) {
+  for (const char* text : {"", "2026-12-03", "2026-12-03T05:34:49", "2026-12-03 05:34:49Z",
+                           "2026-13-03T05:34:49Z", "2026-02-29T05:34:49Z", "2026-12-03T24:00:00Z",
+                           "2026-12-03T05:34:49.Z", "2026-12-03T05:34:49.1234567890Z",
+                           "2026-12-03T05:34:49Zx", "1796276089", "2026-12-03T05:34:49+0200"}) {
     EXPECT_FALSE(ParseIsoTime(text)) << text;
   }
 }
@@ -101,8 +100,8 @@ TEST(ParseAdminCredentials, NamesTheFileAndTheLineButNeverThePassword) {
 }
 
 TEST(ReadAdminCredentials, ReadsAFileAndNamesAMissingOne) {
-  const std::filesystem::path file =
-      std::filesystem::temp_directory_path() / ("admin-credentials-test-" + std::to_string(getpid()));
+  const std::filesystem::path file = std::filesystem::temp_directory_path() /
+                                     ("admin-credentials-test-" + std::to_string(getpid()));
   std::ofstream(file) << "root\ntest1\n";
   Result<AdminCredentials> credentials = ReadAdminCredentials(file.string());
   ASSERT_TRUE(credentials) << credentials.error();
@@ -154,7 +153,8 @@ TEST(ParseOAuthToken, NamesThePlaceOfWhatIsWrongAndNeverAToken) {
       {Erase(Recorded(name), "/refresh_token"), "refresh_token: missing"},
       {Set(Recorded(name), "/expires_in", "86399"), "expires_in: expected a number of seconds"},
       {Set(Recorded(name), "/expires_in", 0), "expires_in: value is out of range"},
-      {Set(Recorded(name), "/refresh_token_expires_in", -1), "refresh_token_expires_in: value is out of range"},
+      {Set(Recorded(name), "/refresh_token_expires_in", -1),
+       "refresh_token_expires_in: value is out of range"},
   };
   for (const auto& [text, why] : cases) {
     Result<OAuthToken> token = ParseOAuthToken(text);
@@ -203,7 +203,8 @@ TEST(ParseRunnerJobList, ReadsEveryStateOfTheRecordedListsAndTheirPages) {
   Result<RunnerJobPage> completed = ParseRunnerJobList(Recorded("jobs-all-completed.json"));
   ASSERT_TRUE(completed) << completed.error();
   EXPECT_EQ(completed->jobs.size(), 14u);
-  Result<RunnerJobPage> second = ParseRunnerJobList(Recorded("jobs-pending-page-2-of-count-1.json"));
+  Result<RunnerJobPage> second =
+      ParseRunnerJobList(Recorded("jobs-pending-page-2-of-count-1.json"));
   ASSERT_TRUE(second) << second.error();
   EXPECT_EQ(second->total, 2);
   ASSERT_EQ(second->jobs.size(), 1u);
@@ -227,7 +228,8 @@ TEST(ParseRunnerJobList, AJobReleasedByItsParentHasWaitedSinceItsLastChange) {
 }
 
 TEST(ParseRunnerJobList, FindsTheVideoInTheInputUrlWhenThereIsNoPrivatePayload) {
-  Result<RunnerJobPage> page = ParseRunnerJobList(Erase(Recorded("jobs-pending.json"), "/data/1/privatePayload"));
+  Result<RunnerJobPage> page =
+      ParseRunnerJobList(Erase(Recorded("jobs-pending.json"), "/data/1/privatePayload"));
   ASSERT_TRUE(page) << page.error();
   EXPECT_EQ(page->jobs[1].video_uuid, kVideo480);
   Result<RunnerJobPage> none =
@@ -237,8 +239,8 @@ TEST(ParseRunnerJobList, FindsTheVideoInTheInputUrlWhenThereIsNoPrivatePayload) 
 }
 
 TEST(ParseRunnerJobList, ReadsJobsWithoutAnOutputClass) {
-  Result<RunnerJobPage> page =
-      ParseRunnerJobList(Set(Recorded("jobs-pending.json"), "/data/0/payload", nlohmann::json::object()));
+  Result<RunnerJobPage> page = ParseRunnerJobList(
+      Set(Recorded("jobs-pending.json"), "/data/0/payload", nlohmann::json::object()));
   ASSERT_TRUE(page) << page.error();
   EXPECT_FALSE(page->jobs[0].resolution);
   EXPECT_FALSE(page->jobs[0].fps);
@@ -252,20 +254,27 @@ TEST(ParseRunnerJobList, NamesThePlaceOfWhatIsWrong) {
       {R"({"data":[]})", "total: missing"},
       {R"({"total":-1,"data":[]})", "total: value -1 is out of range"},
       {R"({"total":0,"data":{}})", "data: expected an array"},
-      {Set(Recorded(all), "/data/3/createdAt", "2026-12-03 05:34:49"), "data[3].createdAt: expected an ISO-8601 time"},
-      {Set(Recorded(all), "/data/3/createdAt", 1796276089), "data[3].createdAt: expected an ISO-8601 time"},
+      {Set(Recorded(all), "/data/3/createdAt", "2026-12-03 05:34:49"),
+       "data[3].createdAt: expected an ISO-8601 time"},
+      {Set(Recorded(all), "/data/3/createdAt", 1796276089),
+       "data[3].createdAt: expected an ISO-8601 time"},
       {Erase(Recorded(all), "/data/2/createdAt"), "data[2].createdAt: missing"},
-      {Set(Recorded(all), "/data/2/updatedAt", "yesterday"), "data[2].updatedAt: expected an ISO-8601 time"},
+      {Set(Recorded(all), "/data/2/updatedAt", "yesterday"),
+       "data[2].updatedAt: expected an ISO-8601 time"},
       {Set(Recorded(all), "/data/2/priority", "high"), "data[2].priority: expected an integer"},
       {Set(Recorded(all), "/data/0/uuid", "2ee53e6a"), "data[0].uuid: not a UUID"},
       {Set(Recorded(all), "/data/1/type", ""), "data[1].type: empty"},
       {Set(Recorded(all), "/data/4/state", 1), "data[4].state: expected an object"},
       {Set(Recorded(all), "/data/4/state/id", "1"), "data[4].state.id: expected an integer"},
       {Erase(Recorded(all), "/data/5/payload"), "data[5].payload: missing"},
-      {Set(Recorded(all), "/data/6/payload/output/resolution", "720"), "data[6].payload.output.resolution: expected an integer"},
-      {Set(Recorded(all), "/data/7/payload/output/fps", -30), "data[7].payload.output.fps: value is out of range"},
-      {Set(Recorded(all), "/data/8/privatePayload", "x"), "data[8].privatePayload: expected an object"},
-      {Set(Recorded(all), "/data/9/privatePayload/videoUUID", "video"), "data[9].privatePayload.videoUUID: not a UUID"},
+      {Set(Recorded(all), "/data/6/payload/output/resolution", "720"),
+       "data[6].payload.output.resolution: expected an integer"},
+      {Set(Recorded(all), "/data/7/payload/output/fps", -30),
+       "data[7].payload.output.fps: value is out of range"},
+      {Set(Recorded(all), "/data/8/privatePayload", "x"),
+       "data[8].privatePayload: expected an object"},
+      {Set(Recorded(all), "/data/9/privatePayload/videoUUID", "video"),
+       "data[9].privatePayload.videoUUID: not a UUID"},
   };
   for (const auto& [text, why] : cases) ExpectInvalid(ParseRunnerJobList(text), why, text);
 }
@@ -274,7 +283,8 @@ TEST(PendingJobsTarget, AsksForOnePageOfPendingJobsOfTheTypesOldestFirst) {
   EXPECT_EQ(PendingJobsTarget({"vod-web-video-transcoding", "vod-hls-transcoding"}, 200, 100),
             "/api/v1/runners/jobs?stateOneOf=1&typeOneOf=vod-web-video-transcoding&"
             "typeOneOf=vod-hls-transcoding&start=200&count=100&sort=createdAt");
-  EXPECT_EQ(PendingJobsTarget({}, 0, 5), "/api/v1/runners/jobs?stateOneOf=1&start=0&count=5&sort=createdAt");
+  EXPECT_EQ(PendingJobsTarget({}, 0, 5),
+            "/api/v1/runners/jobs?stateOneOf=1&start=0&count=5&sort=createdAt");
 }
 
 TEST(ParseVideo, ReadsTheRecordedVideoWaitingForItsTranscoding) {
@@ -326,7 +336,8 @@ TEST(ParseVideo, NamesThePlaceOfWhatIsWrong) {
       {Erase(Recorded(name), "/files/1/resolution/id"), "files[1].resolution.id: missing"},
       {Set(Recorded(name), "/streamingPlaylists/0/files/1/resolution/id", "480p"),
        "streamingPlaylists[0].files[1].resolution.id: expected an integer"},
-      {Set(Recorded(name), "/streamingPlaylists/0/files/0/fps", "30"), "streamingPlaylists[0].files[0].fps: expected a number"},
+      {Set(Recorded(name), "/streamingPlaylists/0/files/0/fps", "30"),
+       "streamingPlaylists[0].files[0].fps: expected a number"},
   };
   for (const auto& [text, why] : cases) ExpectInvalid(ParseVideo(text), why, text);
 }
@@ -335,7 +346,8 @@ TEST(ParseVideoFileCodec, ReadsTheRecordedFilesVideoCodec) {
   Result<std::string> codec = ParseVideoFileCodec(Recorded("video-file-metadata-720p.json"));
   ASSERT_TRUE(codec) << codec.error();
   EXPECT_EQ(*codec, "h264");
-  Result<std::string> audio = ParseVideoFileCodec(R"({"streams":[{"codec_type":"audio","codec_name":"aac"}]})");
+  Result<std::string> audio =
+      ParseVideoFileCodec(R"({"streams":[{"codec_type":"audio","codec_name":"aac"}]})");
   ASSERT_TRUE(audio) << audio.error();
   EXPECT_EQ(*audio, "");
   ExpectInvalid(ParseVideoFileCodec(R"({"format":{}})"), "streams: missing", "no streams");
@@ -358,7 +370,8 @@ TEST(ParseRunnerList, ReadsTheRecordedRunners) {
 TEST(ParseRunnerList, NamesThePlaceOfWhatIsWrong) {
   const std::pair<std::string, const char*> cases[] = {
       {"{]", "the runners: not JSON"},
-      {Set(Recorded("runners.json"), "/data/1/lastContact", nullptr), "data[1].lastContact: expected an ISO-8601 time"},
+      {Set(Recorded("runners.json"), "/data/1/lastContact", nullptr),
+       "data[1].lastContact: expected an ISO-8601 time"},
       {Set(Recorded("runners.json"), "/data/0/id", 0), "data[0].id: value 0 is out of range"},
       {Erase(Recorded("runners.json"), "/data/2/name"), "data[2].name: missing"},
   };
@@ -370,7 +383,8 @@ TEST(AnswerBody, TurnsEachStatusIntoTheErrorItsCallerBranchesOn) {
     return http::ClientResponse{.status = status, .body = std::move(body)};
   };
   EXPECT_EQ(*AnswerBody(answer(200, "{}"), "x"), "{}");
-  Result<std::string> not_found = AnswerBody(answer(404, Recorded("video-not-found.json")), "the video");
+  Result<std::string> not_found =
+      AnswerBody(answer(404, Recorded("video-not-found.json")), "the video");
   ASSERT_FALSE(not_found);
   EXPECT_TRUE(not_found.failure().IsNotFound());
   EXPECT_EQ(not_found.error(), "the video: HTTP 404 (Video not found)");
@@ -380,7 +394,8 @@ TEST(AnswerBody, TurnsEachStatusIntoTheErrorItsCallerBranchesOn) {
   EXPECT_TRUE(refused.failure().IsInvalidInput());
   EXPECT_EQ(refused.error(),
             "the token refresh: HTTP 400 (invalid_grant: Invalid grant: refresh token is invalid)");
-  Result<std::string> unauthorized = AnswerBody(answer(401, Recorded("invalid-token-401.json")), "jobs");
+  Result<std::string> unauthorized =
+      AnswerBody(answer(401, Recorded("invalid-token-401.json")), "jobs");
   ASSERT_FALSE(unauthorized);
   EXPECT_TRUE(unauthorized.failure().IsPermissionDenied());
   EXPECT_EQ(unauthorized.error(), "jobs: HTTP 401 (invalid_token: Token is invalid)");
@@ -396,13 +411,14 @@ TEST(AnswerBody, GivesARecorded429TheWaitOfItsRetryAfter) {
   ASSERT_NE(end, std::string::npos);
   Result<http::ResponseHead> head = http::ParseResponseHead(text.substr(0, end + 4));
   ASSERT_TRUE(head) << head.error();
-  const http::ClientResponse answer{.status = head->status, .headers = head->headers,
-                                    .body = text.substr(end + 4)};
+  const http::ClientResponse answer{
+      .status = head->status, .headers = head->headers, .body = text.substr(end + 4)};
   Result<std::string> limited = AnswerBody(answer, "the OAuth client");
   ASSERT_FALSE(limited);
   EXPECT_TRUE(limited.failure().IsUnavailable());
   EXPECT_EQ(limited.failure().retry_after, std::chrono::seconds(9));
-  EXPECT_EQ(limited.error(), "the OAuth client: HTTP 429 (Too many requests, please try again later.)");
+  EXPECT_EQ(limited.error(),
+            "the OAuth client: HTTP 429 (Too many requests, please try again later.)");
 }
 
 TEST(RetryAfter, ReadsSecondsAndFallsBackOnAnythingElse) {

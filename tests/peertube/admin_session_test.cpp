@@ -67,7 +67,8 @@ class FakeServer {
     SentRequest sent{request.method, url.path_and_query, request.body,
                      std::string(http::HeaderValue(request.headers, "Authorization"))};
     sent_.push_back(sent);
-    if (auto queued = queued_.find(sent.Path()); queued != queued_.end() && !queued->second.empty()) {
+    if (auto queued = queued_.find(sent.Path());
+        queued != queued_.end() && !queued->second.empty()) {
       Result<http::ClientResponse> answer = std::move(queued->second.front());
       queued->second.pop_front();
       return answer;
@@ -141,8 +142,9 @@ const std::vector<std::string> kVodTypes = {"vod-web-video-transcoding", "vod-hl
 TEST_F(AdminSessionTest, LogsInOnceThenReusesTheTokenUntil80PercentOfItsLife) {
   AdminSession session = Session();
   ASSERT_TRUE(session.PendingRunnerJobs(kVodTypes));
-  EXPECT_EQ(server.Paths(), (std::vector<std::string>{"/api/v1/oauth-clients/local",
-                                                      "/api/v1/users/token", "/api/v1/runners/jobs"}));
+  EXPECT_EQ(server.Paths(),
+            (std::vector<std::string>{"/api/v1/oauth-clients/local", "/api/v1/users/token",
+                                      "/api/v1/runners/jobs"}));
   const SentRequest& grant = server.sent()[1];
   EXPECT_EQ(grant.method, "POST");
   EXPECT_NE(grant.body.find("grant_type=password"), std::string::npos);
@@ -208,7 +210,8 @@ TEST_F(AdminSessionTest, ARefreshThatGetsNoAnswerKeepsTheTokenWhileItLasts) {
   Advance(0.9 * kTokenLife);
   server.Stand("/api/v1/users/token", Unavailable("POST /api/v1/users/token: connection refused"));
   ASSERT_TRUE(session.Runners());
-  EXPECT_EQ(server.sent().back().authorization, "Bearer removed-access-token-of-the-password-grant");
+  EXPECT_EQ(server.sent().back().authorization,
+            "Bearer removed-access-token-of-the-password-grant");
   Advance(0.11 * kTokenLife);
   Result<std::vector<RegisteredRunner>> expired = session.Runners();
   ASSERT_FALSE(expired);
@@ -226,8 +229,11 @@ TEST_F(AdminSessionTest, AnExpiredRefreshTokenGoesStraightToThePasswordGrant) {
 
 TEST_F(AdminSessionTest, AWrongPasswordIsNotTriedAgainForAMinute) {
   AdminSession session = Session();
-  server.Stand("/api/v1/users/token",
-               FakeServer::Answer(400, R"({"code":"invalid_grant","detail":"Invalid grant: user credentials are invalid"})"));
+  server.Stand(
+      "/api/v1/users/token",
+      FakeServer::Answer(
+          400,
+          R"({"code":"invalid_grant","detail":"Invalid grant: user credentials are invalid"})"));
   Result<std::vector<RegisteredRunner>> first = session.Runners();
   ASSERT_FALSE(first);
   EXPECT_TRUE(first.failure().IsPermissionDenied());
@@ -332,7 +338,8 @@ TEST_F(AdminSessionTest, A5xxOrATransportFailureIsUnavailableAndLeftToTheNextCyc
   Result<std::vector<PendingJob>> bad = session.PendingRunnerJobs(kVodTypes);
   ASSERT_FALSE(bad);
   EXPECT_TRUE(bad.failure().IsUnavailable());
-  server.Queue("/api/v1/runners/jobs", Unavailable("GET http://127.0.0.1:9001/api/v1/runners/jobs: connection refused"));
+  server.Queue("/api/v1/runners/jobs",
+               Unavailable("GET http://127.0.0.1:9001/api/v1/runners/jobs: connection refused"));
   EXPECT_FALSE(session.PendingRunnerJobs(kVodTypes));
   EXPECT_EQ(server.CountOf("/api/v1/runners/jobs"), 2);
   EXPECT_TRUE(session.PendingRunnerJobs(kVodTypes));
@@ -378,7 +385,8 @@ TEST_F(AdminSessionTest, AFailedPageFailsTheWholeList) {
   Result<std::vector<PendingJob>> short_list = session.PendingRunnerJobs({});
   ASSERT_TRUE(short_list);
   EXPECT_TRUE(short_list->empty());
-  server.Queue("/api/v1/runners/jobs", server.Serve(*http::ParseUrl("http://x/api/v1/runners/jobs?start=0&count=5"), {}));
+  server.Queue("/api/v1/runners/jobs",
+               server.Serve(*http::ParseUrl("http://x/api/v1/runners/jobs?start=0&count=5"), {}));
   server.Queue("/api/v1/runners/jobs", FakeServer::Answer(500, "{}"));
   Result<std::vector<PendingJob>> failed = session.PendingRunnerJobs({});
   ASSERT_FALSE(failed);
@@ -439,12 +447,13 @@ TEST_F(AdminSessionTest, AnUnknownVideoIsNotFoundAndANonUuidIsNotAsked) {
 TEST_F(AdminSessionTest, NoMessageHoldsThePasswordTheClientSecretOrAToken) {
   AdminSession session = Session();
   ASSERT_TRUE(session.Runners());
-  const std::string secret = nlohmann::json::parse(Recorded("oauth-client-local.json"))["client_secret"];
+  const std::string secret =
+      nlohmann::json::parse(Recorded("oauth-client-local.json"))["client_secret"];
   const std::string token = "removed-access-token-of-the-password-grant";
   // A server (or a proxy) that echoes what it was sent.
   server.Queue("/api/v1/runners/jobs",
-               FakeServer::Answer(400, nlohmann::json{{"detail", std::string("bad: ") + kPassword + " " +
-                                                                     secret + " " + token}}
+               FakeServer::Answer(400, nlohmann::json{{"detail", std::string("bad: ") + kPassword +
+                                                                     " " + secret + " " + token}}
                                            .dump()));
   Result<std::vector<PendingJob>> echoed = session.PendingRunnerJobs(kVodTypes);
   ASSERT_FALSE(echoed);

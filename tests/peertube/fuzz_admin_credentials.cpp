@@ -18,7 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       std::string_view second = text.substr(first + 1);
       second = second.substr(0, second.find('\n'));
       // A password long enough not to match a word of the message by chance.
-      if (second.size() >= 12 && credentials.error().find(second) != std::string::npos) std::abort();
+      if (second.size() >= 12 && credentials.error().find(second) != std::string::npos)
+        std::abort();
     }
   }
   return 0;

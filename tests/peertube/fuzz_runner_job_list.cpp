@@ -7,6 +7,7 @@
 #include "common/peertube/runner_job_list.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  (void)mc::peertube::ParseRunnerJobList(std::string_view(reinterpret_cast<const char*>(data), size));
+  (void)mc::peertube::ParseRunnerJobList(
+      std::string_view(reinterpret_cast<const char*>(data), size));
   return 0;
 }

@@ -94,7 +94,8 @@ int main(int argc, char** argv) {
   ordered_json errors = ordered_json::array();
   auto failed = [&](const std::string& what, const mc::Error& error) {
     std::cerr << "peertube_admin_probe: " << what << ": " << error.message << "\n";
-    errors.push_back({{"read", what}, {"code", mc::ErrorCodeName(error.code)}, {"message", error.message}});
+    errors.push_back(
+        {{"read", what}, {"code", mc::ErrorCodeName(error.code)}, {"message", error.message}});
   };
 
   std::set<std::string> video_uuids;

@@ -51,8 +51,9 @@ pid_t ReadPid(const std::filesystem::path& file) {
 TEST(JobFfmpeg, ASignalTheRunnerSendsTheWrapperReachesFfmpeg) {
   testing::TempDir dir;
   const std::string ready = (dir.path() / "ready").string();
-  const pid_t wrapper = RunInChild(
-      {"/bin/sh", "-c", "trap 'exit 42' TERM; echo $$ > " + ready + "; while :; do sleep 0.05; done"});
+  const pid_t wrapper =
+      RunInChild({"/bin/sh", "-c",
+                  "trap 'exit 42' TERM; echo $$ > " + ready + "; while :; do sleep 0.05; done"});
   ASSERT_GT(ReadPid(ready), 0);
   kill(wrapper, SIGTERM);
   EXPECT_EQ(WaitExit(wrapper), 42);
@@ -64,7 +65,8 @@ TEST(JobFfmpeg, FfmpegDiesWithinASecondWhenTheRunnerIsKilled) {
   // The runner: a process whose child is the wrapper.
   const pid_t runner = fork();
   if (runner == 0) {
-    const pid_t wrapper = RunInChild({"/bin/sh", "-c", "echo $$ > " + pid_file + "; exec sleep 60"});
+    const pid_t wrapper =
+        RunInChild({"/bin/sh", "-c", "echo $$ > " + pid_file + "; exec sleep 60"});
     WaitExit(wrapper);
     _exit(0);
   }
@@ -96,16 +98,15 @@ TEST(JobFfmpeg, TheGpusFailureLineIsFoundInWhatPassesThrough) {
 }
 
 TEST(JobFfmpeg, AnOrdinaryFailureIsNotTheGpus) {
-  const JobFfmpegRun run =
-      RunJobFfmpeg({.argv = {"/bin/sh", "-c", "echo 'input.mp4: No such file or directory' >&2; exit 1"},
-                    .parent_pid = getppid()});
+  const JobFfmpegRun run = RunJobFfmpeg(
+      {.argv = {"/bin/sh", "-c", "echo 'input.mp4: No such file or directory' >&2; exit 1"},
+       .parent_pid = getppid()});
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_FALSE(run.gpu_failure);
 }
 
 TEST(JobFfmpeg, AProgramThatCannotStartExits127) {
-  const JobFfmpegRun run =
-      RunJobFfmpeg({.argv = {"/nonexistent/ffmpeg"}, .parent_pid = getppid()});
+  const JobFfmpegRun run = RunJobFfmpeg({.argv = {"/nonexistent/ffmpeg"}, .parent_pid = getppid()});
   EXPECT_EQ(run.exit_code, 127);
 }
 

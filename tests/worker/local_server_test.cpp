@@ -48,9 +48,11 @@ TEST(LocalServer, ASecondWorkerCannotTakeALiveSocket) {
   testing::TempDir dir;
   const std::string path = LocalSocketPath(dir.path().string());
   auto handler = [](std::uint64_t, const BrokerRequest&) { return BrokerAnswer{.ok = true}; };
-  Result<std::unique_ptr<LocalServer>> first = LocalServer::Start(path, handler, [](std::uint64_t) {});
+  Result<std::unique_ptr<LocalServer>> first =
+      LocalServer::Start(path, handler, [](std::uint64_t) {});
   ASSERT_TRUE(first);
-  Result<std::unique_ptr<LocalServer>> second = LocalServer::Start(path, handler, [](std::uint64_t) {});
+  Result<std::unique_ptr<LocalServer>> second =
+      LocalServer::Start(path, handler, [](std::uint64_t) {});
   ASSERT_FALSE(second);
   EXPECT_NE(second.error().find("another worker"), std::string::npos);
 }

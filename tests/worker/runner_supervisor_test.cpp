@@ -32,13 +32,13 @@ TEST(RunnerSupervisor, ARunnerThatDiesIsStartedAgainWithTheIdAndServerArguments)
   // A dead runner's IPC socket is removed before each start, and each end is told.
   const auto stale = dir.Write("runner.sock", "");
   std::atomic<int> ended = 0;
-  RunnerSupervisor supervisor({.command = {"/bin/sh", "-c", "echo \"$1 $2 $3\" >> " + log.string() +
-                                                           "; exit 1", "runner"},
-                               .id = "gpu-0",
-                               .first_pause = 20ms,
-                               .most_pause = 80ms,
-                               .stale_files = {stale.string()},
-                               .ended = [&ended] { ++ended; }});
+  RunnerSupervisor supervisor(
+      {.command = {"/bin/sh", "-c", "echo \"$1 $2 $3\" >> " + log.string() + "; exit 1", "runner"},
+       .id = "gpu-0",
+       .first_pause = 20ms,
+       .most_pause = 80ms,
+       .stale_files = {stale.string()},
+       .ended = [&ended] { ++ended; }});
   const auto until = std::chrono::steady_clock::now() + 5s;
   while (Lines(log) < 3 && std::chrono::steady_clock::now() < until)
     std::this_thread::sleep_for(10ms);

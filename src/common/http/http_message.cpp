@@ -1,6 +1,5 @@
 #include "common/http/http_message.h"
 
-
 namespace mc::http {
 
 std::optional<std::size_t> HeadEnd(std::string_view received) {

@@ -153,8 +153,8 @@ bool Server::Read(Connection& connection) const {
       // The body is still on its way.
       if (connection.received.size() < *end + *body_length) continue;
       std::string allow;
-      const Response response = AnswerTo(
-          head, std::string_view(connection.received).substr(*end, *body_length), allow);
+      const Response response =
+          AnswerTo(head, std::string_view(connection.received).substr(*end, *body_length), allow);
       Answer(connection, response, allow);
       return Write(connection);
     }
@@ -180,8 +180,7 @@ std::optional<std::size_t> Server::BodyLength(std::string_view head) const {
   return static_cast<std::size_t>(std::stoul(length));
 }
 
-Response Server::AnswerTo(std::string_view head, std::string_view body,
-                          std::string& allow) const {
+Response Server::AnswerTo(std::string_view head, std::string_view body, std::string& allow) const {
   const std::optional<RequestLine> request = ParseRequestLine(head);
   if (!request) return {.status = 400, .body = "not an HTTP request line\n"};
   const auto route = routes_.find(request->path);

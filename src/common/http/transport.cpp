@@ -156,8 +156,8 @@ int ReceiveFromSocket(void* context, unsigned char* data, std::size_t size) {
 int CheckAddress(void* context, mbedtls_x509_crt* certificate, int depth, std::uint32_t* flags) {
   const auto* session = static_cast<const TlsSession*>(context);
   if (depth != 0 || session->address.empty()) return 0;
-  Result<std::vector<std::string>> addresses = CertificateIpAddresses(std::string_view(
-      reinterpret_cast<const char*>(certificate->raw.p), certificate->raw.len));
+  Result<std::vector<std::string>> addresses = CertificateIpAddresses(
+      std::string_view(reinterpret_cast<const char*>(certificate->raw.p), certificate->raw.len));
   const bool listed = addresses && std::find(addresses->begin(), addresses->end(),
                                              session->address) != addresses->end();
   if (!listed) *flags |= MBEDTLS_X509_BADCERT_CN_MISMATCH;
@@ -189,8 +189,7 @@ class TlsStream : public Stream {
   Result<std::size_t> Read(char* data, std::size_t size, Deadline deadline) override {
     const std::size_t want = std::min<std::size_t>(size, INT_MAX);
     while (true) {
-      const int got =
-          tls().mbedtls_ssl_read(ssl(), reinterpret_cast<unsigned char*>(data), want);
+      const int got = tls().mbedtls_ssl_read(ssl(), reinterpret_cast<unsigned char*>(data), want);
       if (got > 0) return static_cast<std::size_t>(got);
       // A server that closes without TLS's close_notify ends the stream as a close does; the
       // HTTP framing above says whether the message was whole.
@@ -205,8 +204,8 @@ class TlsStream : public Stream {
   Result<void> Write(std::string_view data, Deadline deadline) override {
     while (!data.empty()) {
       const std::size_t size = std::min<std::size_t>(data.size(), 1 << 20);
-      const int sent = tls().mbedtls_ssl_write(
-          ssl(), reinterpret_cast<const unsigned char*>(data.data()), size);
+      const int sent =
+          tls().mbedtls_ssl_write(ssl(), reinterpret_cast<const unsigned char*>(data.data()), size);
       if (sent > 0) {
         data.remove_prefix(static_cast<std::size_t>(sent));
         continue;
@@ -266,14 +265,14 @@ Result<void> Configure(TlsSession& session, const Url& url, const TransportOptio
                                                    &session.entropy, nullptr, 0)) {
     return Internal("no random numbers: " + TlsErrorText(tls, failed));
   }
-  if (const int failed = tls.mbedtls_ssl_config_defaults(
-          &session.config, MBEDTLS_SSL_IS_CLIENT, MBEDTLS_SSL_TRANSPORT_STREAM,
-          MBEDTLS_SSL_PRESET_DEFAULT)) {
+  if (const int failed = tls.mbedtls_ssl_config_defaults(&session.config, MBEDTLS_SSL_IS_CLIENT,
+                                                         MBEDTLS_SSL_TRANSPORT_STREAM,
+                                                         MBEDTLS_SSL_PRESET_DEFAULT)) {
     return Internal("no TLS configuration: " + TlsErrorText(tls, failed));
   }
   tls.mbedtls_ssl_conf_rng(&session.config, tls.mbedtls_ctr_drbg_random, &session.random);
   if (options.verify_peer) {
-    const std::string source = !options.ca_pem.empty()   ? "the given certificate authority data"
+    const std::string source = !options.ca_pem.empty()    ? "the given certificate authority data"
                                : !options.ca_file.empty() ? options.ca_file
                                                           : kSystemTrustStore;
     int failed = 0;
@@ -306,8 +305,7 @@ Result<void> Configure(TlsSession& session, const Url& url, const TransportOptio
     const auto [key, key_size] = PemInput(options.client_key_pem);
     if (const int failed = tls.mbedtls_pk_parse_key(&session.own_key, key, key_size, nullptr, 0))
       return InvalidInput("the client key cannot be read: " + TlsErrorText(tls, failed));
-    if (const int failed = tls.mbedtls_ssl_conf_own_cert(&session.config,
-                                                         &session.own_certificate,
+    if (const int failed = tls.mbedtls_ssl_conf_own_cert(&session.config, &session.own_certificate,
                                                          &session.own_key))
       return InvalidInput("the client certificate cannot be used: " + TlsErrorText(tls, failed));
   }

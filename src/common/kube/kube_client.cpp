@@ -108,7 +108,6 @@ struct ExchangeFailure {
   bool nothing_arrived = false;
 };
 
-
 }  // namespace
 
 struct KubeClient::State {

@@ -1,6 +1,6 @@
 // KubeClient sends requests to the Kubernetes API server over the project's own HTTP/1.1
-// client parts (src/common/http): plain requests with a deadline, and watches, which stream one JSON
-// event per line until the server ends them or the caller stops them. It knows HTTP and
+// client parts (src/common/http): plain requests with a deadline, and watches, which stream one
+// JSON event per line until the server ends them or the caller stops them. It knows HTTP and
 // authentication, nothing of resources.
 #pragma once
 

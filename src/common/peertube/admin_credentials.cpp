@@ -38,7 +38,8 @@ Result<AdminCredentials> ParseAdminCredentials(std::string_view text, const std:
   // A username of PeerTube is letters, digits, '.', '_' and '-'; a blank or a control
   // character there is a file that was written wrong, say with the two lines swapped.
   for (const unsigned char c : lines[0]) {
-    if (c <= 0x20 || c == 0x7f) return wrong(1, "the username holds a blank or a control character");
+    if (c <= 0x20 || c == 0x7f)
+      return wrong(1, "the username holds a blank or a control character");
   }
   if (lines.size() < 2 || lines[1].empty()) return wrong(2, "missing (the password)");
   if (HasControlCharacter(lines[1])) return wrong(2, "the password holds a control character");

@@ -28,8 +28,7 @@ bool Refused(const Error& error) {
 
 void ReplaceAll(std::string& text, const std::string& secret) {
   if (secret.empty()) return;
-  for (std::size_t at = text.find(secret); at != std::string::npos;
-       at = text.find(secret, at + 10))
+  for (std::size_t at = text.find(secret); at != std::string::npos; at = text.find(secret, at + 10))
     text.replace(at, secret.size(), "[redacted]");
 }
 
@@ -46,9 +45,7 @@ AdminSession::AdminSession(http::Url server, AdminCredentials credentials,
   if (!options_.send) options_.send = http::Request;
 }
 
-Clock::time_point AdminSession::Now() const {
-  return options_.now ? options_.now() : Clock::now();
-}
+Clock::time_point AdminSession::Now() const { return options_.now ? options_.now() : Clock::now(); }
 
 Error AdminSession::Scrubbed(Error error) const {
   ReplaceAll(error.message, credentials_.password());
@@ -65,9 +62,9 @@ Result<http::ClientResponse> AdminSession::Send(const std::string& target,
   const Clock::time_point now = Now();
   const std::string what = request.method + " " + target.substr(0, target.find('?'));
   if (blocked_until_ && now < *blocked_until_) {
-    Error error = Unavailable(what + ": not sent: the server answered 429 and asked to wait " +
-                              std::to_string(CeilSeconds(*blocked_until_ - now).count()) +
-                              " s more");
+    Error error =
+        Unavailable(what + ": not sent: the server answered 429 and asked to wait " +
+                    std::to_string(CeilSeconds(*blocked_until_ - now).count()) + " s more");
     error.retry_after = CeilSeconds(*blocked_until_ - now);
     return error;
   }
@@ -125,14 +122,14 @@ Result<void> AdminSession::PasswordGrant() {
     client_ = std::move(*client);
   }
   ++password_grants_;
-  Result<void> taken = TakeToken(Send("/api/v1/users/token",
-                                      http::FormRequest({{"client_id", client_->client_id},
-                                                         {"client_secret", client_->client_secret},
-                                                         {"grant_type", "password"},
-                                                         {"response_type", "code"},
-                                                         {"username", credentials_.username()},
-                                                         {"password", credentials_.password()}})),
-                                 "the password grant");
+  Result<void> taken = TakeToken(
+      Send("/api/v1/users/token", http::FormRequest({{"client_id", client_->client_id},
+                                                     {"client_secret", client_->client_secret},
+                                                     {"grant_type", "password"},
+                                                     {"response_type", "code"},
+                                                     {"username", credentials_.username()},
+                                                     {"password", credentials_.password()}})),
+      "the password grant");
   if (!taken && Refused(taken.failure())) {
     // A refused grant may be a client the server no longer knows (it was reinstalled): the
     // next try reads the client again.
@@ -147,19 +144,19 @@ Result<void> AdminSession::PasswordGrant() {
 
 Result<void> AdminSession::RefreshGrant() {
   ++refreshes_;
-  return TakeToken(Send("/api/v1/users/token",
-                        http::FormRequest({{"client_id", client_->client_id},
-                                           {"client_secret", client_->client_secret},
-                                           {"grant_type", "refresh_token"},
-                                           {"refresh_token", token_->refresh_token}})),
-                   "the token refresh");
+  return TakeToken(
+      Send("/api/v1/users/token", http::FormRequest({{"client_id", client_->client_id},
+                                                     {"client_secret", client_->client_secret},
+                                                     {"grant_type", "refresh_token"},
+                                                     {"refresh_token", token_->refresh_token}})),
+      "the token refresh");
 }
 
 Result<void> AdminSession::EnsureToken() {
   if (!token_ || !client_) return PasswordGrant();
   const Clock::time_point now = Now();
-  const bool due = token_rejected_ ||
-                   now >= token_at_ + Seconds(options_.refresh_at * token_->expires_in_s);
+  const bool due =
+      token_rejected_ || now >= token_at_ + Seconds(options_.refresh_at * token_->expires_in_s);
   if (!due) return Ok();
   const bool refresh_expired = token_->refresh_token_expires_in_s > 0 &&
                                now >= token_at_ + Seconds(token_->refresh_token_expires_in_s);
@@ -226,10 +223,12 @@ Result<VideoFacts> AdminSession::Video(const std::string& uuid) {
   Result<VideoAnswer> answer = ParseVideo(*body);
   if (!answer) return Error{answer.error() + " (" + uuid + ")", answer.error_code()};
   VideoFacts facts = std::move(answer->facts);
-  if (facts.uuid != uuid) return InvalidInput("the video " + uuid + ": the answer is of " + facts.uuid);
+  if (facts.uuid != uuid)
+    return InvalidInput("the video " + uuid + ": the answer is of " + facts.uuid);
   if (options_.read_codec && answer->highest_file_id) {
-    Result<std::string> metadata = Get(target + "/metadata/" + std::to_string(*answer->highest_file_id),
-                                       "the metadata of the video " + uuid);
+    Result<std::string> metadata =
+        Get(target + "/metadata/" + std::to_string(*answer->highest_file_id),
+            "the metadata of the video " + uuid);
     // A file replaced since the video was read has no metadata any more: the codec stays
     // unknown rather than the read failing.
     if (!metadata && !metadata.failure().IsNotFound()) return Scrubbed(metadata.failure());
@@ -254,10 +253,10 @@ Result<std::vector<RegisteredRunner>> AdminSession::Runners() {
   std::vector<RegisteredRunner> runners;
   std::int64_t start = 0;
   while (true) {
-    const std::string target = "/api/v1/runners?" +
-                               http::FormEncode({{"start", std::to_string(start)},
-                                                 {"count", std::to_string(options_.page_size)},
-                                                 {"sort", "createdAt"}});
+    const std::string target =
+        "/api/v1/runners?" + http::FormEncode({{"start", std::to_string(start)},
+                                               {"count", std::to_string(options_.page_size)},
+                                               {"sort", "createdAt"}});
     Result<std::string> body = Get(target, "the runners");
     if (!body) return Scrubbed(body.failure());
     Result<RegisteredRunnerPage> page = ParseRunnerList(*body);

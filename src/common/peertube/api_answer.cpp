@@ -40,7 +40,8 @@ std::chrono::seconds RetryAfter(std::string_view header, std::chrono::seconds fa
   while (!header.empty() && header.back() == ' ') header.remove_suffix(1);
   long long seconds = 0;
   const auto [end, error] = std::from_chars(header.data(), header.data() + header.size(), seconds);
-  if (header.empty() || error == std::errc::invalid_argument || end != header.data() + header.size())
+  if (header.empty() || error == std::errc::invalid_argument ||
+      end != header.data() + header.size())
     return fallback;
   if (error == std::errc::result_out_of_range || seconds > kMaxRetryAfter.count())
     return kMaxRetryAfter;

@@ -37,16 +37,17 @@ bool ReadJob(JsonReader& reader, const Json& value, const std::string& path, Pen
   if (!state || !reader.Object(*state, state_path)) return false;
   const Json* id = reader.Member(*state, state_path, "id");
   std::int64_t state_id = 0;
-  if (!id || !reader.Int(*id, JsonReader::Child(state_path, "id"), 1, 1000, state_id))
-    return false;
+  if (!id || !reader.Int(*id, JsonReader::Child(state_path, "id"), 1, 1000, state_id)) return false;
   job.state = static_cast<int>(state_id);
 
   const Json* created = reader.Member(value, path, "createdAt");
-  if (!created || !ReadTime(reader, *created, JsonReader::Child(path, "createdAt"), job.created_at_s))
+  if (!created ||
+      !ReadTime(reader, *created, JsonReader::Child(path, "createdAt"), job.created_at_s))
     return false;
   if (const Json* priority = JsonReader::OptionalMember(value, "priority")) {
     std::int64_t number = 0;
-    if (!reader.Int(*priority, JsonReader::Child(path, "priority"), 0, 1000000, number)) return false;
+    if (!reader.Int(*priority, JsonReader::Child(path, "priority"), 0, 1000000, number))
+      return false;
     job.priority = static_cast<int>(number);
   }
   job.waiting_since_s = job.created_at_s;
@@ -61,7 +62,7 @@ bool ReadJob(JsonReader& reader, const Json& value, const std::string& path, Pen
   if (!payload || !reader.Object(*payload, payload_path)) return false;
   if (const Json* output = JsonReader::OptionalMember(*payload, "output");
       output && !ReadJobOutput(reader, *output, JsonReader::Child(payload_path, "output"),
-                             job.resolution, job.fps))
+                               job.resolution, job.fps))
     return false;
 
   // privatePayload is the admin list's own member; it may be null for jobs that keep nothing
@@ -71,8 +72,8 @@ bool ReadJob(JsonReader& reader, const Json& value, const std::string& path, Pen
     const std::string secret_path = JsonReader::Child(path, "privatePayload");
     if (!reader.Object(*secret, secret_path)) return false;
     if (const Json* video = JsonReader::OptionalMember(*secret, "videoUUID");
-        video && !ReadUuid(reader, *video, JsonReader::Child(secret_path, "videoUUID"),
-                           job.video_uuid))
+        video &&
+        !ReadUuid(reader, *video, JsonReader::Child(secret_path, "videoUUID"), job.video_uuid))
       return false;
   }
   if (job.video_uuid.empty()) job.video_uuid = VideoUuidOfInputUrl(*payload);
@@ -98,7 +99,8 @@ Result<RunnerJobPage> ParseRunnerJobList(std::string_view json) {
 
 std::string PendingJobsTarget(const std::vector<std::string>& types, std::int64_t start,
                               int count) {
-  std::vector<std::pair<std::string, std::string>> query{{"stateOneOf", std::to_string(kJobPending)}};
+  std::vector<std::pair<std::string, std::string>> query{
+      {"stateOneOf", std::to_string(kJobPending)}};
   for (const std::string& type : types) query.emplace_back("typeOneOf", type);
   query.emplace_back("start", std::to_string(start));
   query.emplace_back("count", std::to_string(count));

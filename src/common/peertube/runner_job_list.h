@@ -64,7 +64,6 @@ Result<RunnerJobPage> ParseRunnerJobList(std::string_view json);
 // sort=createdAt". PeerTube 7.2.1 ignores typeOneOf (its list filters by state and search
 // only; the parameter came later), so the session filters by type itself and pages by the
 // total of every pending job; a server that honours it pages by the types asked.
-std::string PendingJobsTarget(const std::vector<std::string>& types, std::int64_t start,
-                              int count);
+std::string PendingJobsTarget(const std::vector<std::string>& types, std::int64_t start, int count);
 
 }  // namespace mc::peertube

@@ -53,7 +53,7 @@ bool ReadJob(JsonReader& reader, const Json& value, const std::string& path, Run
   if (!payload || !reader.Object(*payload, payload_path)) return false;
   if (const Json* output = JsonReader::OptionalMember(*payload, "output");
       output && !ReadJobOutput(reader, *output, JsonReader::Child(payload_path, "output"),
-                             job.resolution, job.fps))
+                               job.resolution, job.fps))
     return false;
   if (const Json* input = JsonReader::OptionalMember(*payload, "input");
       input && !ReadInput(reader, *input, JsonReader::Child(payload_path, "input"), job))

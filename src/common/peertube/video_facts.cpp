@@ -42,8 +42,7 @@ bool ReadFiles(JsonReader& reader, const Json& value, const std::string& path,
   for (std::size_t i = 0; i < value.size(); ++i) {
     VideoFile file;
     if (!ReadFile(reader, value[i], JsonReader::Element(path, i), file)) return false;
-    if (file.resolution > 0 && (!highest || file.resolution > highest->resolution))
-      highest = file;
+    if (file.resolution > 0 && (!highest || file.resolution > highest->resolution)) highest = file;
   }
   return true;
 }
@@ -66,8 +65,7 @@ Result<VideoAnswer> ParseVideo(std::string_view json) {
     }
     const Json* duration = reader.Member(*document, "", "duration");
     // A day is longer than any upload PeerTube transcodes in one piece; a live has 0.
-    if (!duration || !reader.Number(*duration, "duration", 0, 1e7, answer.facts.duration_s))
-      return;
+    if (!duration || !reader.Number(*duration, "duration", 0, 1e7, answer.facts.duration_s)) return;
     if (const Json* files = JsonReader::OptionalMember(*document, "files");
         files && !ReadFiles(reader, *files, "files", highest))
       return;

@@ -17,12 +17,12 @@
 #include <string>
 #include <vector>
 
-#include "dra/agent/agent_options.h"
-#include "dra/agent/liken_render_nodes.h"
 #include "common/kube/kube_client.h"
 #include "common/kube/list_watch.h"
-#include "probe/pipeline/probe_pipeline.h"
+#include "dra/agent/agent_options.h"
+#include "dra/agent/liken_render_nodes.h"
 #include "dra/plugin/kubelet_plugin.h"
+#include "probe/pipeline/probe_pipeline.h"
 
 namespace mc {
 

@@ -7,9 +7,9 @@
 #include <mutex>
 #include <thread>
 
-#include "dra/agent/agent.h"
 #include "common/kube/kube_client.h"
 #include "common/kube/kube_config.h"
+#include "dra/agent/agent.h"
 
 namespace mc {
 namespace {

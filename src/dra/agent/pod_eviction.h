@@ -5,9 +5,9 @@
 // deploy/admission-policy.yaml admits it only for the pod the agent's own token names).
 #pragma once
 
-#include "dra/agent/agent_options.h"
 #include "common/base/result.h"
 #include "common/kube/kube_client.h"
+#include "dra/agent/agent_options.h"
 
 namespace mc {
 

@@ -1,7 +1,7 @@
 #include "dra/agent/slice_api.h"
 
-#include "dra/agent/api_call.h"
 #include "common/kube/list_watch.h"
+#include "dra/agent/api_call.h"
 
 namespace mc {
 

@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "dra/devices/resource_slices.h"
 #include "common/kube/kube_client.h"
+#include "dra/devices/resource_slices.h"
 
 namespace mc {
 

@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "common/kube/list_watch.h"
 #include "dra/agent/backoff.h"
 #include "dra/agent/slice_api.h"
 #include "dra/devices/device.h"
 #include "dra/devices/resource_slices.h"
-#include "common/kube/list_watch.h"
 
 namespace mc {
 

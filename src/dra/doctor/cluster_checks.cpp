@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "probe/capabilities/encode_session_cap.h"
-#include "dra/doctor/cluster_json.h"
 #include "dra/devices/device_json.h"
+#include "dra/doctor/cluster_json.h"
+#include "probe/capabilities/encode_session_cap.h"
 
 namespace mc::doctor {
 namespace {

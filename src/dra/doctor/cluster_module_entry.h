@@ -1,7 +1,7 @@
 // The one symbol of the module media-capabilities-doctor-kube.so, which holds the ClusterApi over
-// the project's API client (src/common/kube, over its own HTTP client and Mbed TLS) so that the binary,
-// and every `probe` it runs, never loads it. cluster_module.h opens the module and calls this;
-// nothing else should.
+// the project's API client (src/common/kube, over its own HTTP client and Mbed TLS) so that the
+// binary, and every `probe` it runs, never loads it. cluster_module.h opens the module and calls
+// this; nothing else should.
 #pragma once
 
 #include <cstddef>

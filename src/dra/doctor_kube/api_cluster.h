@@ -4,8 +4,8 @@
 
 #include <memory>
 
-#include "dra/doctor/cluster_api.h"
 #include "common/kube/kube_client.h"
+#include "dra/doctor/cluster_api.h"
 
 namespace mc::doctor {
 

@@ -2,9 +2,9 @@
 
 #include <utility>
 
+#include "dra/plugin/grpc_methods.h"
 #include "kubelet/dra/v1/api.pb.h"
 #include "kubelet/dra/v1beta1/api.pb.h"
-#include "dra/plugin/grpc_methods.h"
 
 namespace mc::plugin {
 namespace {

@@ -3,9 +3,9 @@
 #include <utility>
 
 #include "common/base/utf8.h"
+#include "dra/plugin/grpc_methods.h"
 #include "kubelet/dra-health/v1/api.pb.h"
 #include "kubelet/dra-health/v1alpha1/api.pb.h"
-#include "dra/plugin/grpc_methods.h"
 
 namespace mc::plugin {
 namespace {

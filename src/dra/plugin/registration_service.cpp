@@ -2,8 +2,8 @@
 
 #include <utility>
 
-#include "kubelet/pluginregistration/v1/api.pb.h"
 #include "dra/plugin/grpc_methods.h"
+#include "kubelet/pluginregistration/v1/api.pb.h"
 
 namespace mc::plugin {
 namespace {

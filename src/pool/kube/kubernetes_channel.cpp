@@ -155,8 +155,8 @@ void KubernetesChannel::Record(EventType type, const std::string& reason,
                                const std::string& message) {
   Result<void> recorded = pool_.RecordEvent(type, reason, message);
   if (recorded) return;
-  const std::string line = "pool: the " + reason + " Event could not be recorded: " +
-                           recorded.error();
+  const std::string line =
+      "pool: the " + reason + " Event could not be recorded: " + recorded.error();
   if (settings_.log) {
     settings_.log(line);
   } else {

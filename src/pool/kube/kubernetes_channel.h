@@ -12,9 +12,9 @@
 #include <functional>
 #include <string>
 
-#include "pool/policy/decision.h"
 #include "pool/kube/kubernetes_pool.h"
 #include "pool/kube/pod_endpoints.h"
+#include "pool/policy/decision.h"
 #include "pool/service/control_channel.h"
 
 namespace mc::pool_kube {

@@ -1,8 +1,8 @@
 // KubernetesPool is the pool manager's view of its workers in Kubernetes: one StatefulSet in one
 // namespace, its scale subresource, the pods it owns, and the Events recorded on it. It is an
 // interface of plain values so that the binary can hold one without linking the API client: the
-// implementation over the API client (src/common/kube) lives in the module media-capabilities-pool-kube.so
-// (pool_module.h opens it), and tests stand in for it with a fake.
+// implementation over the API client (src/common/kube) lives in the module
+// media-capabilities-pool-kube.so (pool_module.h opens it), and tests stand in for it with a fake.
 #pragma once
 
 #include <chrono>

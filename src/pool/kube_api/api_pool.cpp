@@ -134,11 +134,11 @@ Result<void> ApiKubernetesPool::WriteScale(int replicas, const std::string& reso
 
 Result<std::vector<WorkerPod>> ApiKubernetesPool::WorkerPods() {
   const std::string what = What() + ": list pods " + options_.selector;
-  Result<kube::HttpResponse> response = Send(
-      *client_, what,
-      {.target = "/api/v1/namespaces/" + options_.ns +
-                 "/pods?labelSelector=" + kube::UrlEncode(options_.selector)},
-      200);
+  Result<kube::HttpResponse> response =
+      Send(*client_, what,
+           {.target = "/api/v1/namespaces/" + options_.ns +
+                      "/pods?labelSelector=" + kube::UrlEncode(options_.selector)},
+           200);
   if (!response) return response.failure();
   Result<std::vector<WorkerPod>> pods = ParseWorkerPods(response->body, options_.statefulset);
   if (!pods) return Named(what, pods.failure());

@@ -1,9 +1,8 @@
 // The one symbol the Kubernetes pool module exports (src/pool/kube/pool_module_entry.h).
-#include "pool/kube/pool_module_entry.h"
-
 #include <memory>
 #include <utility>
 
+#include "pool/kube/pool_module_entry.h"
 #include "pool/kube_api/api_pool.h"
 
 extern "C" __attribute__((visibility("default"))) mc::pool_kube::KubernetesPool*

@@ -46,7 +46,8 @@ bool OwnedBy(JsonReader& reader, const Json& metadata, const std::string& path,
         !OptionalString(reader, owner, owner_path, "name", name))
       return false;
     if (const Json* flag = JsonReader::OptionalMember(owner, "controller")) {
-      if (!reader.Bool(*flag, JsonReader::Child(owner_path, "controller"), controller)) return false;
+      if (!reader.Bool(*flag, JsonReader::Child(owner_path, "controller"), controller))
+        return false;
     }
     if (controller && kind == "StatefulSet" && name == statefulset) owned = true;
   }

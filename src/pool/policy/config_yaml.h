@@ -4,9 +4,9 @@
 // "pool.yaml: hysteresis.up_threshold: expected a number between 0 and 1".
 #pragma once
 
-#include <string>
-
 #include <yaml-cpp/yaml.h>
+
+#include <string>
 
 #include "common/base/result.h"
 #include "pool/policy/config.h"

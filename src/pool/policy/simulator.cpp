@@ -720,7 +720,7 @@ class Simulation {
   std::size_t next_arrival_ = 0;
   std::vector<SimWorker> workers_;
   std::unordered_map<std::string, int> worker_index_;
-  std::set<std::pair<int, int>> pending_;  // (priority, job), PeerTube's hand-out order
+  std::set<std::pair<int, int>> pending_;     // (priority, job), PeerTube's hand-out order
   std::set<std::pair<double, int>> returns_;  // (when, job): replayed jobs PeerTube hands out again
   std::vector<int> free_;
   int outstanding_ = 0;

@@ -15,7 +15,8 @@ namespace {
 constexpr long long kMaxHeight = 8640;
 constexpr const char* kKeys[] = {
     "id",  "at",       "type",   "priority",   "resolution", "source_resolution",
-    "fps", "duration", "parent", "av1_source", "av1_output", "horizon", "runs"};
+    "fps", "duration", "parent", "av1_source", "av1_output", "horizon",
+    "runs"};
 constexpr const char* kRunKeys[] = {"worker", "run", "again"};
 constexpr double kLongestRun = 7 * 86400;
 

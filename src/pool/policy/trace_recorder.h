@@ -21,5 +21,4 @@ struct RecordOptions {
 Result<Trace> RecordTrace(std::string_view text, const RecordOptions& options,
                           const std::string& file = "jobs");
 
-
 }  // namespace mc::pool

@@ -106,16 +106,15 @@ void ReadJobs(const std::string& document, RunsByJob& runs, WorkerHistory& histo
 std::vector<WorkerRun> InAcceptanceOrder(const RunsOfJob& keyed) {
   std::vector<WorkerRun> runs;
   for (const auto& [key, run] : keyed) runs.push_back(run);
-  std::sort(runs.begin(), runs.end(), [](const WorkerRun& a, const WorkerRun& b) {
-    return a.accepted_s < b.accepted_s;
-  });
+  std::sort(runs.begin(), runs.end(),
+            [](const WorkerRun& a, const WorkerRun& b) { return a.accepted_s < b.accepted_s; });
   return runs;
 }
 
 // A job's runs as the simulator plays them, from its runs in the order they were accepted: up
-// to the one that completed it. A run that did not is followed by the job pending again when the record
-// first saw it so after the run, or else when the next run was accepted: an error puts the job
-// back at once, an abort PeerTube never heard of only once its stall timeout passed.
+// to the one that completed it. A run that did not is followed by the job pending again when the
+// record first saw it so after the run, or else when the next run was accepted: an error puts the
+// job back at once, an abort PeerTube never heard of only once its stall timeout passed.
 std::vector<pool::TraceRun> TraceRuns(const std::vector<WorkerRun>& runs,
                                       const std::vector<double>& seen_s, double start_s) {
   std::vector<pool::TraceRun> out;
@@ -288,7 +287,8 @@ Result<ReplayInputs> DeriveInputs(const pool_service::RunRecord& record) {
   // first, at the best priority listed.
   std::optional<int> first_in_line;
   for (const pool_service::RecordedJob& job : record.jobs) {
-    if (job.priority) first_in_line = std::min(first_in_line.value_or(*job.priority), *job.priority);
+    if (job.priority)
+      first_in_line = std::min(first_in_line.value_or(*job.priority), *job.priority);
   }
   int measured = 0;
   int run_again = 0;

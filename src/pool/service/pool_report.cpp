@@ -91,14 +91,16 @@ std::string ReportToJson(const PoolReport& report) {
   }
   json["unservable"] = report.unservable;
   Json counters = Json::object();
-  for (const CounterRow& counter : kCounters) counters[counter.name] = report.counters.*counter.field;
+  for (const CounterRow& counter : kCounters)
+    counters[counter.name] = report.counters.*counter.field;
   json["counters"] = counters;
   return json.dump(2) + "\n";
 }
 
 Result<PoolReport> ReportFromJson(const std::string& text) {
   const Json json = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (json.is_discarded() || !json.is_object()) return InvalidInput("pool status: not a JSON object");
+  if (json.is_discarded() || !json.is_object())
+    return InvalidInput("pool status: not a JSON object");
   // The report comes from this program's own server; a wrong shape is a different program
   // on that port, which nlohmann's checked accessors turn into one clear error.
   try {
@@ -193,8 +195,8 @@ std::string ReportTable(const PoolReport& report) {
     for (const auto& [job_class, value] : row.weights) weight = std::max(weight, value);
     out << pad(row.name, width + 2) << pad(row.manager_state, 10) << pad(row.admission_state, 19)
         << pad(std::to_string(row.active_jobs) + "/" + std::to_string(row.concurrency), 6)
-        << pad(Number(std::round(weight * 100) / 100), 8) << pad(row.classes, 12)
-        << row.last_reason << "\n";
+        << pad(Number(std::round(weight * 100) / 100), 8) << pad(row.classes, 12) << row.last_reason
+        << "\n";
   }
   for (const std::string& line : report.unservable) out << "unservable: " << line << "\n";
   return out.str();

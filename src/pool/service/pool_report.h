@@ -18,12 +18,12 @@ struct PoolCounters {
   long cycles = 0;
   long promotions = 0;
   long demotions = 0;
-  long drains = 0;          // every drain asked, a demotion's or a fault's
-  long actions_failed = 0;  // channel failures, each retried
+  long drains = 0;                 // every drain asked, a demotion's or a fault's
+  long actions_failed = 0;         // channel failures, each retried
   long held_for_lost_signals = 0;  // cycles the policy held for a lost queue or worker
   long queue_read_failures = 0;
-  long queue_reads = 0;         // successful reads of PeerTube's job list
-  long peertube_requests = 0;   // every request sent to PeerTube's API, the login's included
+  long queue_reads = 0;        // successful reads of PeerTube's job list
+  long peertube_requests = 0;  // every request sent to PeerTube's API, the login's included
 };
 
 struct WorkerRow {

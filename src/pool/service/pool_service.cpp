@@ -135,8 +135,9 @@ void PoolService::ApplyPending() {
   for (auto it = pending_.begin(); it != pending_.end();) {
     PendingAction& pending = it->second;
     const pool::Action& action = pending.action;
-    const auto worker = std::find_if(workers_.begin(), workers_.end(),
-                                     [&](const WorkerEndpoint& w) { return w.name == action.worker; });
+    const auto worker =
+        std::find_if(workers_.begin(), workers_.end(),
+                     [&](const WorkerEndpoint& w) { return w.name == action.worker; });
     if (worker == workers_.end()) {
       log_("pool: " + ActionWords(action) + " dropped: the worker is no longer in the pool");
       it = pending_.erase(it);
@@ -147,7 +148,8 @@ void PoolService::ApplyPending() {
     if (applied) {
       log_("pool: " + ActionWords(action) + ": done (" + channel_.Describe(action, *worker) + ")");
       if (action.kind == pool::ActionKind::kDrain) ++counters_.drains;
-      if (action.kind == pool::ActionKind::kSetClasses) classes_sent_[action.worker] = action.classes;
+      if (action.kind == pool::ActionKind::kSetClasses)
+        classes_sent_[action.worker] = action.classes;
       it = pending_.erase(it);
       continue;
     }
@@ -238,8 +240,9 @@ void PoolService::UpdateReport(const pool::Decision& decision, const pool::Signa
     WorkerRow row;
     row.name = record.name;
     row.manager_state = std::string(pool::ManagerStateName(record.state));
-    const auto status = std::find_if(signals.workers.begin(), signals.workers.end(),
-                                     [&](const pool::WorkerStatus& s) { return s.name == record.name; });
+    const auto status =
+        std::find_if(signals.workers.begin(), signals.workers.end(),
+                     [&](const pool::WorkerStatus& s) { return s.name == record.name; });
     if (status != signals.workers.end()) {
       row.admission_state =
           status->readable ? std::string(pool::AdmissionStateName(status->state)) : "UNREADABLE";
@@ -253,7 +256,8 @@ void PoolService::UpdateReport(const pool::Decision& decision, const pool::Signa
           pool::ShrunkWeight(record.weights[pool::Index(job_class)], job_class, policy_.weights);
     }
     const auto classes = classes_sent_.find(record.name);
-    row.classes = ClassMaskText(classes == classes_sent_.end() ? pool::kEveryClass : classes->second);
+    row.classes =
+        ClassMaskText(classes == classes_sent_.end() ? pool::kEveryClass : classes->second);
     row.last_reason = last_reason_[record.name];
     report.workers.push_back(std::move(row));
   }

@@ -25,8 +25,8 @@ pool::QueueSignal QueueFromJobs(const std::vector<peertube::PendingJob>& jobs,
     }
     // An audio merge and the highest rendition state their output; a job that does not
     // is taken at its source's size, the most it can be.
-    shape.resolution = job.resolution.value_or(facts && facts->height > 0 ? facts->height
-                                                                          : shape.resolution);
+    shape.resolution =
+        job.resolution.value_or(facts && facts->height > 0 ? facts->height : shape.resolution);
     const double fps = job.fps.value_or(facts && facts->fps > 0 ? facts->fps : shape.fps);
     shape.fps = static_cast<int>(std::lround(fps));
     queue.pending.push_back(std::move(pending));

@@ -22,14 +22,14 @@ constexpr std::array<std::pair<std::string_view, ControlMode>, 3> kModes = {{
 
 constexpr const char* kTopKeys[] = {"peertube", "control",    "dry_run", "listen",
                                     "workers",  "kubernetes", "policy",  nullptr};
-constexpr const char* kPeerTubeKeys[] = {"url", "credentials_file", "job_types", "poll",
-                                         "request_budget", nullptr};
-constexpr const char* kWorkerKeys[] = {"name", "url", "control_token_file", "wakeable", "commands",
-                                       nullptr};
+constexpr const char* kPeerTubeKeys[] = {"url",  "credentials_file", "job_types",
+                                         "poll", "request_budget",   nullptr};
+constexpr const char* kWorkerKeys[] = {"name",     "url",      "control_token_file",
+                                       "wakeable", "commands", nullptr};
 constexpr const char* kCommandKeys[] = {"start", "stop", "wake", "suspend", "deadline", nullptr};
-constexpr const char* kKubernetesKeys[] = {"kubeconfig", "namespace", "statefulset", "selector",
-                                           "worker_port", "control_token_file", "max_replicas",
-                                           nullptr};
+constexpr const char* kKubernetesKeys[] = {"kubeconfig",   "namespace",   "statefulset",
+                                           "selector",     "worker_port", "control_token_file",
+                                           "max_replicas", nullptr};
 
 // Reader walks the file and keeps the first error; each Read* names its key's full path.
 class Reader {
@@ -49,8 +49,9 @@ class Reader {
     if (config.control == ControlMode::kKubernetes) {
       if (!ReadKubernetes(root["kubernetes"], config.kubernetes)) return error_;
       if (root["workers"].IsDefined()) {
-        return KeyError(file_, "workers", "the workers are the StatefulSet's pods in kubernetes "
-                                          "mode; leave the list out");
+        return KeyError(file_, "workers",
+                        "the workers are the StatefulSet's pods in kubernetes "
+                        "mode; leave the list out");
       }
     } else {
       if (root["kubernetes"].IsDefined()) {
@@ -165,7 +166,8 @@ class Reader {
       const YAML::Node entry = node[i];
       WorkerEndpoint worker;
       if (!Map(entry, path, kWorkerKeys) || !Required(entry["name"], path + ".name", worker.name) ||
-          !Required(entry["url"], path + ".url", worker.url) || !HttpUrl(worker.url, path + ".url") ||
+          !Required(entry["url"], path + ".url", worker.url) ||
+          !HttpUrl(worker.url, path + ".url") ||
           !Required(entry["control_token_file"], path + ".control_token_file",
                     worker.control_token_file) ||
           !Optional(entry["wakeable"], path + ".wakeable", worker.wakeable)) {

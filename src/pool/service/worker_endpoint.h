@@ -12,10 +12,10 @@ namespace mc::pool_service {
 // argv run without a shell. An empty one is not configured: the action it would carry fails
 // as unsupported rather than doing nothing.
 struct BareMetalCommands {
-  std::vector<std::string> start;    // start the worker's service (systemctl start media-worker@0)
-  std::vector<std::string> stop;     // stop it once drained
-  std::vector<std::string> wake;     // wake the box (wakeonlan MAC)
-  std::vector<std::string> suspend;  // suspend the box (ssh HOST systemctl suspend)
+  std::vector<std::string> start;     // start the worker's service (systemctl start media-worker@0)
+  std::vector<std::string> stop;      // stop it once drained
+  std::vector<std::string> wake;      // wake the box (wakeonlan MAC)
+  std::vector<std::string> suspend;   // suspend the box (ssh HOST systemctl suspend)
   std::chrono::seconds deadline{60};  // each command is killed after this long
 };
 

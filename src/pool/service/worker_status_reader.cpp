@@ -40,8 +40,9 @@ class StatusReader {
         !v || !reader_.Int(*v, "status.schema_version", 0, 1000, version)) {
       return Failed();
     }
-    if (version != 2) return Failed("status: schema_version " + std::to_string(version) +
-                                    " is not the version 2 this manager reads");
+    if (version != 2)
+      return Failed("status: schema_version " + std::to_string(version) +
+                    " is not the version 2 this manager reads");
     if (!ReadState(document) || !ReadCounts(document) || !ReadGpu(document) ||
         !ReadProbe(document) || !ReadJobs(document) || !ReadTransfer(document)) {
       return Failed();
@@ -58,8 +59,8 @@ class StatusReader {
   // missing member is an error or keeps `out`.
   bool Int(const Json& object, const std::string& path, const char* name, int& out,
            bool required = true) {
-    const Json* value = required ? reader_.Member(object, path, name)
-                                 : JsonReader::OptionalMember(object, name);
+    const Json* value =
+        required ? reader_.Member(object, path, name) : JsonReader::OptionalMember(object, name);
     if (!value) return !required;
     if (value->is_null() && !required) return true;
     std::int64_t number = 0;
@@ -133,7 +134,8 @@ class StatusReader {
     }
     if (const Json* sessions = JsonReader::OptionalMember(*gpu, "sessions")) {
       const std::string at = path + ".sessions";
-      if (!reader_.Object(*sessions, at) || !Int(*sessions, at, "active", status_.sessions_active) ||
+      if (!reader_.Object(*sessions, at) ||
+          !Int(*sessions, at, "active", status_.sessions_active) ||
           !Int(*sessions, at, "cap", status_.sessions_cap)) {
         return false;
       }
@@ -225,7 +227,8 @@ class StatusReader {
     }
     if (const Json* job_class = JsonReader::OptionalMember(*last, "class")) {
       const std::string at = path + ".class";
-      if (!reader_.Object(*job_class, at) || !OptionalNumber(*job_class, at, "resolution", resolution) ||
+      if (!reader_.Object(*job_class, at) ||
+          !OptionalNumber(*job_class, at, "resolution", resolution) ||
           !OptionalNumber(*job_class, at, "fps", fps)) {
         return false;
       }
@@ -235,8 +238,8 @@ class StatusReader {
     pool::JobShape shape;
     shape.resolution = static_cast<int>(resolution.value_or(shape.resolution));
     shape.fps = static_cast<int>(fps.value_or(shape.fps));
-    status_.last_job = pool::LastJob{pool::ClassifyJob(shape, pool::ClassBounds{}), *rate / 1e6,
-                                     *realtime};
+    status_.last_job =
+        pool::LastJob{pool::ClassifyJob(shape, pool::ClassBounds{}), *rate / 1e6, *realtime};
     status_.realtime_factor_ewma = *realtime;
     return true;
   }

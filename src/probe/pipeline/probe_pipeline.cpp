@@ -5,10 +5,10 @@
 
 #include "common/base/text.h"
 #include "common/base/utf8.h"
+#include "dra/devices/device_builder.h"
 #include "probe/capabilities/capability_table.h"
 #include "probe/capabilities/encode_session_cap.h"
 #include "probe/capabilities/nvidia_generations.h"
-#include "dra/devices/device_builder.h"
 #include "probe/facts/nvidia_facts_json.h"
 #include "probe/facts/va_facts_json.h"
 #include "probe/gpu/nvidia_discovery.h"

@@ -65,14 +65,22 @@ bool ReadReport(JsonReader& reader, const Json& object, WrapperRunReport& report
 }
 
 Json ReportJson(const WrapperRunReport& report) {
-  return {{"job_form", report.job_form},         {"output_height", report.output_height},
-          {"output_fps", report.output_fps},     {"encode_sessions", report.encode_sessions},
-          {"encoder", report.encoder},           {"exit_code", report.exit_code},
-          {"evidence_ok", report.evidence_ok},   {"evidence", report.evidence},
-          {"gpu_failure", report.gpu_failure},   {"runner_died", report.runner_died},
-          {"media_seconds", report.media_seconds}, {"wall_seconds", report.wall_seconds},
-          {"cpu_seconds", report.cpu_seconds},   {"width", report.width},
-          {"height", report.height},             {"notes", report.notes}};
+  return {{"job_form", report.job_form},
+          {"output_height", report.output_height},
+          {"output_fps", report.output_fps},
+          {"encode_sessions", report.encode_sessions},
+          {"encoder", report.encoder},
+          {"exit_code", report.exit_code},
+          {"evidence_ok", report.evidence_ok},
+          {"evidence", report.evidence},
+          {"gpu_failure", report.gpu_failure},
+          {"runner_died", report.runner_died},
+          {"media_seconds", report.media_seconds},
+          {"wall_seconds", report.wall_seconds},
+          {"cpu_seconds", report.cpu_seconds},
+          {"width", report.width},
+          {"height", report.height},
+          {"notes", report.notes}};
 }
 
 Result<Json> ParseObject(std::string_view line) {
@@ -193,8 +201,7 @@ Result<BrokerAnswer> ParseBrokerAnswer(std::string_view line) {
         !OptionalString(reader, *context, "probe_module", value.probe_module) ||
         !OptionalString(reader, *context, "nvml_library", value.nvml_library) ||
         !OptionalString(reader, *context, "proc_root", value.proc_root) ||
-        !OptionalNumber(reader, *context, "baseline_cpu_seconds_per_media_second",
-                        baseline_rate) ||
+        !OptionalNumber(reader, *context, "baseline_cpu_seconds_per_media_second", baseline_rate) ||
         !OptionalNumber(reader, *context, "baseline_pixels_per_frame", baseline_pixels) ||
         !OptionalNumber(reader, *context, "plausible_cpu_fraction", value.plausible_cpu_fraction))
       return InvalidInput("context." + reader.error());

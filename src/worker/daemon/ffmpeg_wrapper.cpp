@@ -14,15 +14,15 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "worker/daemon/job_ffmpeg.h"
+#include "worker/daemon/local_socket.h"
+#include "worker/evidence/argv_gate.h"
+#include "worker/evidence/plausibility_gate.h"
+#include "worker/probe_contract/capability_keys.h"
 #include "worker/transcode/input_facts.h"
 #include "worker/transcode/plan.h"
 #include "worker/transcode/plan_device.h"
 #include "worker/transcode/runner_command.h"
-#include "worker/evidence/argv_gate.h"
-#include "worker/probe_contract/capability_keys.h"
-#include "worker/daemon/job_ffmpeg.h"
-#include "worker/daemon/local_socket.h"
-#include "worker/evidence/plausibility_gate.h"
 
 extern char** environ;
 
@@ -128,7 +128,8 @@ void NoteRefusal(LocalClient& worker, const std::string& reason) {
 WrapperEnvironment WrapperEnvironmentFrom(
     const std::function<std::optional<std::string>(std::string_view)>& variable) {
   WrapperEnvironment environment;
-  if (std::optional<std::string> socket = variable("PT_WORKER_SOCKET")) environment.socket = *socket;
+  if (std::optional<std::string> socket = variable("PT_WORKER_SOCKET"))
+    environment.socket = *socket;
   if (std::optional<std::string> ffmpeg = variable("PT_WORKER_FFMPEG"); ffmpeg && !ffmpeg->empty())
     environment.ffmpeg = *ffmpeg;
   if (std::optional<std::string> ffprobe = variable("PT_WORKER_FFPROBE");
@@ -161,22 +162,25 @@ int RunFfmpegWrapper(const std::vector<std::string>& args, const WrapperEnvironm
   Result<BrokerAnswer> context = worker->Ask(ContextRequest{}, kAnswerDeadline);
   if (!context) return Say("refused: the worker did not answer: " + context.error(), 1);
   if (!context->ok || !context->context)
-    return Say("refused: " + (context->message.empty() ? "the worker gave no GPU" : context->message), 1);
+    return Say(
+        "refused: " + (context->message.empty() ? "the worker gave no GPU" : context->message), 1);
   const WrapperContext& gpu = *context->context;
   Result<transcode::PlanDevice> device = transcode::ParsePlanDevice(gpu.device.dump());
   if (!device) return Say("refused: the worker's device: " + device.error(), 1);
 
   std::optional<ProbedInput> input;
   for (const std::string& path : transcode::InputsToProbe(*command)) {
-    Result<ProbedInput> probed = ProbeInput(gpu.ffprobe.empty() ? environment.ffprobe : gpu.ffprobe, path);
+    Result<ProbedInput> probed =
+        ProbeInput(gpu.ffprobe.empty() ? environment.ffprobe : gpu.ffprobe, path);
     if (!probed) return Say("refused: " + probed.error(), 1);
     // The first input a video is decoded from is the one whose facts decide the decoder.
     if (!input) input = *probed;
   }
-  const transcode::Plan plan = transcode::PlanCommand(
-      *command, *device, input ? std::optional(input->facts) : std::nullopt,
-      {.nvenc_preset = gpu.nvenc_preset, .cuda_ordinal = gpu.cuda_ordinal,
-       .render_node = gpu.render_node});
+  const transcode::Plan plan =
+      transcode::PlanCommand(*command, *device, input ? std::optional(input->facts) : std::nullopt,
+                             {.nvenc_preset = gpu.nvenc_preset,
+                              .cuda_ordinal = gpu.cuda_ordinal,
+                              .render_node = gpu.render_node});
   if (plan.kind == transcode::PlanKind::kPassThrough) {
     worker = Result<LocalClient>(Unavailable("closed"));
     return Exec(environment.ffmpeg, args);
@@ -198,12 +202,12 @@ int RunFfmpegWrapper(const std::vector<std::string>& args, const WrapperEnvironm
     NoteRefusal(*worker, argv_verdict.reason);
     return Say("refused: " + argv_verdict.reason, 1);
   }
-  Result<BrokerAnswer> slot = worker->Ask(
-      AcquireRequest{.sessions = std::max(1, plan.encode_sessions),
-                     .pid = getpid(),
-                     .job_form = plan.job_form,
-                     .output_height = plan.output_height},
-      kAnswerDeadline);
+  Result<BrokerAnswer> slot =
+      worker->Ask(AcquireRequest{.sessions = std::max(1, plan.encode_sessions),
+                                 .pid = getpid(),
+                                 .job_form = plan.job_form,
+                                 .output_height = plan.output_height},
+                  kAnswerDeadline);
   if (!slot) return Say("refused: the worker did not answer: " + slot.error(), 1);
   if (!slot->ok) return Say("refused: " + slot->message, 1);
   for (const std::string& note : plan.notes) Say("note: " + note, 0);
@@ -216,22 +220,21 @@ int RunFfmpegWrapper(const std::vector<std::string>& args, const WrapperEnvironm
   }
   std::vector<std::string> argv = plan.argv;
   argv.insert(argv.begin(), gpu.ffmpeg.empty() ? environment.ffmpeg : gpu.ffmpeg);
-  SamplerOptions sampler{.proc_root = gpu.proc_root.empty() ? "/proc" : gpu.proc_root,
-                         .nvidia_pci_address = device->api == "nvidia" ? device->pci_address : "",
-                         .nvml_library = gpu.nvml_library.empty() ? "libnvidia-ml.so.1"
-                                                                  : gpu.nvml_library};
-  const JobFfmpegRun run =
-      RunJobFfmpeg({.argv = argv, .sampler = sampler, .parent_pid = runner});
+  SamplerOptions sampler{
+      .proc_root = gpu.proc_root.empty() ? "/proc" : gpu.proc_root,
+      .nvidia_pci_address = device->api == "nvidia" ? device->pci_address : "",
+      .nvml_library = gpu.nvml_library.empty() ? "libnvidia-ml.so.1" : gpu.nvml_library};
+  const JobFfmpegRun run = RunJobFfmpeg({.argv = argv, .sampler = sampler, .parent_pid = runner});
 
   WrapperRunReport report{.job_form = plan.job_form,
-                   .output_height = plan.output_height,
-                   .output_fps = plan.output_fps,
-                   .encode_sessions = plan.encode_sessions,
-                   .encoder = plan.encoder,
-                   .exit_code = run.exit_code,
-                   .wall_seconds = run.wall_seconds,
-                   .cpu_seconds = run.record.cpu_seconds,
-                   .notes = plan.notes};
+                          .output_height = plan.output_height,
+                          .output_fps = plan.output_fps,
+                          .encode_sessions = plan.encode_sessions,
+                          .encoder = plan.encoder,
+                          .exit_code = run.exit_code,
+                          .wall_seconds = run.wall_seconds,
+                          .cpu_seconds = run.record.cpu_seconds,
+                          .notes = plan.notes};
   const transcode::InputFacts facts = input ? input->facts : transcode::InputFacts{};
   const auto [width, height] = OutputSize(plan, facts);
   report.width = width;
@@ -241,8 +244,8 @@ int RunFfmpegWrapper(const std::vector<std::string>& args, const WrapperEnvironm
   const EvidenceVerdict evidence = JudgeEvidence(run.record, argv_verdict.expectation);
   std::optional<CpuBaseline> baseline;
   if (gpu.baseline_cpu_seconds_per_media_second && gpu.baseline_pixels_per_frame)
-    baseline = CpuBaseline{*gpu.baseline_cpu_seconds_per_media_second,
-                           *gpu.baseline_pixels_per_frame};
+    baseline =
+        CpuBaseline{*gpu.baseline_cpu_seconds_per_media_second, *gpu.baseline_pixels_per_frame};
   // The same job on the CPU would decode every input picture and encode every output one;
   // both are counted at the encoder's rate, which is generous to the job (decoding costs
   // less), so that a downscaling job's fixed costs are not mistaken for an encode.
@@ -269,9 +272,10 @@ int RunFfmpegWrapper(const std::vector<std::string>& args, const WrapperEnvironm
     return Say("the GPU failed: " + *run.gpu_failure + "; the worker is now GPU_UNAVAILABLE", 1);
   if (run.exit_code != 0) return run.exit_code;
   if (!report.evidence_ok)
-    return Say("no hardware evidence (" + report.evidence +
-                   "); the job is failed and the worker is now GPU_UNAVAILABLE, never re-run on the CPU",
-               1);
+    return Say(
+        "no hardware evidence (" + report.evidence +
+            "); the job is failed and the worker is now GPU_UNAVAILABLE, never re-run on the CPU",
+        1);
   return 0;
 }
 

@@ -15,15 +15,15 @@ Result<Registration> RegisterRunner(const RegisterRequest& request) {
   while (!base.empty() && base.back() == '/') base.pop_back();
   Result<http::Url> url = http::ParseUrl(base + "/api/v1/runners/register");
   if (!url) return InvalidInput("--url: " + url.error());
-  Result<http::ClientResponse> answer = http::Request(
-      *url, http::FormRequest({{"registrationToken", request.registration_token},
-                               {"name", request.runner_name},
-                               {"description", request.description}}));
+  Result<http::ClientResponse> answer =
+      http::Request(*url, http::FormRequest({{"registrationToken", request.registration_token},
+                                             {"name", request.runner_name},
+                                             {"description", request.description}}));
   if (!answer) return answer.failure();
   if (answer->status != 200) {
-    const std::string message =
-        "PeerTube refused the registration (" + std::to_string(answer->status) + "): " +
-        PrintableLine(answer->body.substr(0, 300));
+    const std::string message = "PeerTube refused the registration (" +
+                                std::to_string(answer->status) +
+                                "): " + PrintableLine(answer->body.substr(0, 300));
     return answer->status == 400 || answer->status == 403 ? PermissionDenied(message)
                                                           : Unavailable(message);
   }

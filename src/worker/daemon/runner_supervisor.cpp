@@ -132,8 +132,8 @@ void RunnerSupervisor::Loop() {
       options_.ended();
     }
     if (Clock::now() - started >= options_.healthy_after) pause = options_.first_pause;
-    options_.log("runner: restarting " + options_.id + " in " +
-                 std::to_string(pause.count()) + " ms");
+    options_.log("runner: restarting " + options_.id + " in " + std::to_string(pause.count()) +
+                 " ms");
     std::unique_lock lock(mutex_);
     if (changed_.wait_for(lock, pause, [this] { return stopping_; })) return;
     pause = std::min(pause * 2, options_.most_pause);

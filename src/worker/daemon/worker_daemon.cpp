@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
-#include "dra/devices/device_json.h"
 #include "common/http/url.h"
-#include "worker/probe_contract/contract_report.h"
+#include "dra/devices/device_json.h"
 #include "worker/daemon/local_socket.h"
+#include "worker/probe_contract/contract_report.h"
 #include "worker/probe_contract/utc_time.h"
 
 namespace mc::worker {
@@ -53,10 +53,8 @@ Result<std::unique_ptr<WorkerDaemon>> WorkerDaemon::Start(DaemonOptions options)
                      .log = raw->options_.log,
                      .log_name = "worker run",
                      .live = [raw] { return raw->Live(); },
-                     .gathered =
-                         [raw](const ProbeResult& probe, const StatusInputs& inputs, bool probed) {
-                           raw->Gathered(probe, inputs, probed);
-                         },
+                     .gathered = [raw](const ProbeResult& probe, const StatusInputs& inputs,
+                                       bool probed) { raw->Gathered(probe, inputs, probed); },
                      .amend = [raw](StatusInputs& inputs) { raw->Amend(inputs); },
                      .actions = std::move(actions)};
   Result<std::unique_ptr<StatusServer>> status = StatusServer::Start(std::move(serve));
@@ -66,10 +64,9 @@ Result<std::unique_ptr<WorkerDaemon>> WorkerDaemon::Start(DaemonOptions options)
   if (!raw->options_.server_url.empty()) {
     Result<http::Url> upstream = http::ParseUrl(raw->options_.server_url);
     if (!upstream) return InvalidInput("--url: " + upstream.error());
-    Result<std::unique_ptr<AdmissionGate>> gate =
-        AdmissionGate::Start(raw->options_.gate_listen, *upstream,
-                             [raw] { return raw->CurrentAdmission(); }, raw->book_,
-                             {.log = raw->options_.log});
+    Result<std::unique_ptr<AdmissionGate>> gate = AdmissionGate::Start(
+        raw->options_.gate_listen, *upstream, [raw] { return raw->CurrentAdmission(); }, raw->book_,
+        {.log = raw->options_.log});
     if (!gate) return Error{"--gate-listen: " + gate.error(), gate.error_code()};
     daemon->gate_ = std::move(*gate);
   }
@@ -110,8 +107,8 @@ LiveFacts WorkerDaemon::Live() {
                    .recent_upload_mbps = transfer.recent_upload_mbps,
                    .network_degraded = transfer.network_degraded};
   if (std::optional<HwEvidence> last = book_.HwEvidenceLastJob()) {
-    live.last_job = LastJobEvidence{.ok = last->ok, .method = last->evidence,
-                                    .ts = UtcText(last->at)};
+    live.last_job =
+        LastJobEvidence{.ok = last->ok, .method = last->evidence, .ts = UtcText(last->at)};
   }
   return live;
 }
@@ -151,9 +148,8 @@ StateDecision WorkerDaemon::Decide() {
   signals.enable_requested = enable_;
   signals.active_jobs = book_.Counters().active;
   signals.sessions_active = std::max(signals.sessions_active.value_or(0), held_);
-  signals.concurrency = concurrency_hint_
-                            ? std::min(last_->concurrency.value, *concurrency_hint_)
-                            : last_->concurrency.value;
+  signals.concurrency = concurrency_hint_ ? std::min(last_->concurrency.value, *concurrency_hint_)
+                                          : last_->concurrency.value;
   signals.last_job_evidence_ok = evidence_ok_;
   const WorkerConfig& config = options_.gather.config;
   StateDecision decision = NextState(previous_, signals,
@@ -302,8 +298,8 @@ BrokerAnswer WorkerDaemon::Context() {
   if (!probe_ || !last_) return StateAnswer(false, "the worker has not probed its GPU yet");
   const DeviceReport* report = ReportOf(*probe_, last_->probe);
   if (!report || !last_->probe.ok)
-    return StateAnswer(false, "the worker's GPU is not usable: " +
-                                  last_->probe.reason.value_or("no device"));
+    return StateAnswer(
+        false, "the worker's GPU is not usable: " + last_->probe.reason.value_or("no device"));
   const WorkerConfig& config = options_.gather.config;
   WrapperContext context{
       .device = nlohmann::json::parse(DevicesJsonValue({report->device})[0].dump()),
@@ -330,8 +326,8 @@ BrokerAnswer WorkerDaemon::Acquire(std::uint64_t connection, const AcquireReques
   const std::lock_guard lock(mutex_);
   const StateDecision decision = Decide();
   if (!AdmitsWrappers(decision.state)) {
-    return StateAnswer(false, "the worker is " + std::string(StateName(decision.state)) + ": " +
-                                  decision.reason);
+    return StateAnswer(
+        false, "the worker is " + std::string(StateName(decision.state)) + ": " + decision.reason);
   }
   const WorkerConfig& config = options_.gather.config;
   if (last_ && last_->sessions.cap) {
@@ -386,9 +382,9 @@ BrokerAnswer WorkerDaemon::Finished(const WrapperRunReport& report) {
       evidence_detail_.clear();
     }
   }
-  options_.log("worker: ffmpeg of " + report.job_form + " " +
-               std::to_string(report.output_height) + "p" + (job ? " (job " + *job + ")" : "") +
-               " exited " + std::to_string(report.exit_code) + "; evidence " +
+  options_.log("worker: ffmpeg of " + report.job_form + " " + std::to_string(report.output_height) +
+               "p" + (job ? " (job " + *job + ")" : "") + " exited " +
+               std::to_string(report.exit_code) + "; evidence " +
                (report.evidence_ok ? "ok" : "missing") + ": " + report.evidence);
   status_->Refresh();
   const std::lock_guard lock(mutex_);
@@ -414,8 +410,9 @@ BrokerAnswer WorkerDaemon::Enable() {
   }
   status_->Refresh(true);
   const std::lock_guard lock(mutex_);
-  return StateAnswer(true, "the last probe is older than 5 minutes: probing again, and enabled "
-                           "when it is green");
+  return StateAnswer(true,
+                     "the last probe is older than 5 minutes: probing again, and enabled "
+                     "when it is green");
 }
 
 http::Response WorkerDaemon::Control(const http::ActionRequest& request) {

@@ -17,11 +17,11 @@
 #include <string>
 
 #include "common/base/result.h"
-#include "worker/gate/admission_gate.h"
 #include "worker/daemon/broker_protocol.h"
+#include "worker/daemon/local_server.h"
+#include "worker/gate/admission_gate.h"
 #include "worker/gate/eligibility.h"
 #include "worker/gate/job_book.h"
-#include "worker/daemon/local_server.h"
 #include "worker/status/status_server.h"
 
 namespace mc::worker {

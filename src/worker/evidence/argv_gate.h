@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "worker/probe_contract/capability_keys.h"
 #include "worker/evidence/evidence.h"
+#include "worker/probe_contract/capability_keys.h"
 
 namespace mc::worker {
 
@@ -63,7 +63,8 @@ struct ArgvVerdict {
 
 // JudgeArgv reads an ffmpeg command line (without the program's name) as ffmpeg does: options
 // before an -i belong to that input, options before any other word belong to the output that
-// word names. An option takes a value unless ffmpeg 5.1 has it as a boolean (transcode/ffmpeg_options.h).
+// word names. An option takes a value unless ffmpeg 5.1 has it as a boolean
+// (transcode/ffmpeg_options.h).
 ArgvVerdict JudgeArgv(const std::vector<std::string>& argv, const GateDevice& device);
 
 }  // namespace mc::worker

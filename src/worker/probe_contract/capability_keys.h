@@ -5,8 +5,8 @@
 #pragma once
 
 #include <array>
-#include <functional>
 #include <cstddef>
+#include <functional>
 #include <string_view>
 
 #include "dra/devices/device.h"

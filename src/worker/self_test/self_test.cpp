@@ -15,14 +15,14 @@
 #include <thread>
 
 #include "probe/capabilities/encode_session_cap.h"
-#include "worker/probe_contract/contract_report.h"
 #include "worker/evidence/evidence.h"
 #include "worker/evidence/evidence_sampler.h"
 #include "worker/evidence/nvml_library.h"
 #include "worker/evidence/nvml_watch.h"
+#include "worker/probe_contract/contract_report.h"
+#include "worker/probe_contract/utc_time.h"
 #include "worker/self_test/self_test_commands.h"
 #include "worker/self_test/self_test_ffmpeg_log.h"
-#include "worker/probe_contract/utc_time.h"
 
 namespace mc::worker {
 namespace {
@@ -191,9 +191,23 @@ class SelfTest {
     if (!Listed("-encoders").contains("libx264")) return std::nullopt;
     constexpr int kWidth = 1920, kHeight = 1080;
     const std::vector<std::string> argv = {
-        options_.config.ffmpeg, "-hide_banner", "-nostdin", "-y", "-f", "lavfi", "-i",
+        options_.config.ffmpeg,
+        "-hide_banner",
+        "-nostdin",
+        "-y",
+        "-f",
+        "lavfi",
+        "-i",
         "testsrc2=size=" + std::to_string(kWidth) + "x" + std::to_string(kHeight) + ":rate=30",
-        "-t", "1", "-c:v", "libx264", "-preset", "veryfast", "-f", "null", "-"};
+        "-t",
+        "1",
+        "-c:v",
+        "libx264",
+        "-preset",
+        "veryfast",
+        "-f",
+        "null",
+        "-"};
     const FfmpegRun run = Ffmpeg(argv, "cpu-baseline");
     if (!run.failure.empty() || run.sampled.record.cpu_seconds <= 0) return std::nullopt;
     return CpuBaseline{.cpu_seconds_per_media_second = run.sampled.record.cpu_seconds,

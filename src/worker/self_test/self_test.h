@@ -10,8 +10,8 @@
 
 #include "probe/pipeline/probe_pipeline.h"
 #include "worker/probe_contract/probe_contract.h"
-#include "worker/self_test/self_test_report.h"
 #include "worker/probe_contract/worker_config.h"
+#include "worker/self_test/self_test_report.h"
 
 namespace mc::worker {
 

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "common/base/result.h"
-#include "worker/self_test/self_test_report.h"
 #include "worker/probe_contract/worker_config.h"
+#include "worker/self_test/self_test_report.h"
 
 namespace mc::worker {
 

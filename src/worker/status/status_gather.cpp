@@ -11,11 +11,11 @@
 
 #include "probe/capabilities/encode_session_cap.h"
 #include "probe/capabilities/nvidia_generations.h"
-#include "worker/probe_contract/contract_report.h"
 #include "worker/evidence/kernel_log.h"
 #include "worker/evidence/nvml_library.h"
-#include "worker/self_test/self_test_state.h"
+#include "worker/probe_contract/contract_report.h"
 #include "worker/probe_contract/utc_time.h"
+#include "worker/self_test/self_test_state.h"
 
 namespace mc::worker {
 namespace {

@@ -9,9 +9,9 @@
 
 #include "probe/pipeline/probe_pipeline.h"
 #include "worker/probe_contract/platform.h"
+#include "worker/probe_contract/worker_config.h"
 #include "worker/self_test/self_test_report.h"
 #include "worker/status/status_document.h"
-#include "worker/probe_contract/worker_config.h"
 #include "worker/status/worker_state.h"
 
 namespace mc::worker {

@@ -36,8 +36,8 @@ Result<std::unique_ptr<StatusServer>> StatusServer::Start(ServeOptions options) 
                           .content_type = "text/plain; version=0.0.4; charset=utf-8",
                           .body = current->metrics_text};
   };
-  Result<std::unique_ptr<http::Server>> server = http::Server::Start(
-      status->options_.listen, std::move(routes), {}, status->options_.actions);
+  Result<std::unique_ptr<http::Server>> server =
+      http::Server::Start(status->options_.listen, std::move(routes), {}, status->options_.actions);
   if (!server) return Error{"--listen: " + server.error(), server.error_code()};
   status->server_ = std::move(*server);
   status->gatherer_ = std::thread([raw = status.get()] { raw->GatherLoop(); });
@@ -74,8 +74,9 @@ std::shared_ptr<const StatusServer::Rendering> StatusServer::Current() const {
   if (!current || !options_.amend) return current;
   StatusInputs inputs = current->inputs;
   options_.amend(inputs);
-  return std::make_shared<const Rendering>(Rendering{
-      .status_json = StatusDocument(inputs).dump(2) + "\n", .metrics_text = PrometheusText(inputs)});
+  return std::make_shared<const Rendering>(
+      Rendering{.status_json = StatusDocument(inputs).dump(2) + "\n",
+                .metrics_text = PrometheusText(inputs)});
 }
 
 void StatusServer::GatherLoop() {

@@ -1,6 +1,6 @@
-// The iPAddress names of real certificates, as openssl(1) wrote them (tests/common/http/certificates:
-// an API server's with DNS and IP names, an RSA one with a DNS name only, and the first 200
-// bytes of the first).
+// The iPAddress names of real certificates, as openssl(1) wrote them
+// (tests/common/http/certificates: an API server's with DNS and IP names, an RSA one with a DNS
+// name only, and the first 200 bytes of the first).
 #include "common/http/certificate_names.h"
 
 #include <gtest/gtest.h>

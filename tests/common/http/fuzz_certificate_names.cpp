@@ -9,8 +9,8 @@
 #include "common/http/certificate_names.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  mc::Result<std::vector<std::string>> addresses = mc::http::CertificateIpAddresses(
-      std::string_view(reinterpret_cast<const char*>(data), size));
+  mc::Result<std::vector<std::string>> addresses =
+      mc::http::CertificateIpAddresses(std::string_view(reinterpret_cast<const char*>(data), size));
   if (!addresses) return 0;
   for (const std::string& address : *addresses) {
     if (address.size() > size) std::abort();

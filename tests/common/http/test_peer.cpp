@@ -48,10 +48,10 @@ TestCertificate MakeTestCertificate(const std::string& directory, const std::str
                                     const std::string& common_name, const std::string& key) {
   TestCertificate made{directory + "/" + common_name + ".pem",
                        directory + "/" + common_name + ".key"};
-  const std::string command =
-      "openssl req -x509 -newkey " + key + " -nodes -days 1 -subj /CN=" +
-      common_name + " -addext subjectAltName=" + names + " -keyout " + made.key + " -out " +
-      made.certificate + " >/dev/null 2>&1";
+  const std::string command = "openssl req -x509 -newkey " + key +
+                              " -nodes -days 1 -subj /CN=" + common_name +
+                              " -addext subjectAltName=" + names + " -keyout " + made.key +
+                              " -out " + made.certificate + " >/dev/null 2>&1";
   if (std::system(command.c_str()) != 0) return {};
   return made;
 }

@@ -331,7 +331,6 @@ TEST(KubeClient, ARequestOnAKeptConnectionTheServerDropsIsSentAgainOnANewOne) {
   EXPECT_EQ(server.connections(), 2);
 }
 
-
 TEST(KubeClient, ARequestOnAFreshConnectionTheServerDropsIsNotSentAgain) {
   CannedHttpServer server([](const std::string&, const CannedHttpServer::Send&) {});
   auto client = ClientOf(server.url());

@@ -2,9 +2,9 @@
 
 #include <set>
 
+#include "dra/devices/device_builder.h"
 #include "probe/capabilities/capability_table.h"
 #include "probe/capabilities/encode_session_cap.h"
-#include "dra/devices/device_builder.h"
 
 namespace mc {
 namespace {

@@ -39,47 +39,51 @@ std::string Answer(int status, const std::string& body) {
          "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
 }
 
-std::string RequestLine(const std::string& request) { return request.substr(0, request.find("\r\n")); }
-std::string Body(const std::string& request) { return request.substr(request.find("\r\n\r\n") + 4); }
+std::string RequestLine(const std::string& request) {
+  return request.substr(0, request.find("\r\n"));
+}
+std::string Body(const std::string& request) {
+  return request.substr(request.find("\r\n\r\n") + 4);
+}
 
 constexpr char kScale[] =
     R"({"kind":"Scale","metadata":{"resourceVersion":"31"},"spec":{"replicas":1}})";
 
 TEST(ApiPool, ReadsTheScaleSubresource) {
-  CannedHttpServer server([](const std::string&, const CannedHttpServer::Send& send) {
-    send(Answer(200, kScale));
-  });
+  CannedHttpServer server(
+      [](const std::string&, const CannedHttpServer::Send& send) { send(Answer(200, kScale)); });
   auto pool = PoolOf(server);
   Result<int> replicas = pool->Replicas();
   ASSERT_TRUE(replicas) << replicas.error();
   EXPECT_EQ(*replicas, 1);
-  EXPECT_EQ(RequestLine(server.requests().at(0)),
-            "GET /apis/apps/v1/namespaces/peertube-workers/statefulsets/peertube-worker/scale HTTP/1.1");
+  EXPECT_EQ(
+      RequestLine(server.requests().at(0)),
+      "GET /apis/apps/v1/namespaces/peertube-workers/statefulsets/peertube-worker/scale HTTP/1.1");
 }
 
 TEST(ApiPool, AConditionalWriteIsAPutOfTheScaleAtItsVersion) {
-  CannedHttpServer server([](const std::string&, const CannedHttpServer::Send& send) {
-    send(Answer(200, kScale));
-  });
+  CannedHttpServer server(
+      [](const std::string&, const CannedHttpServer::Send& send) { send(Answer(200, kScale)); });
   auto pool = PoolOf(server);
   ASSERT_TRUE(pool->WriteScale(2, "31"));
   const std::string request = server.requests().at(0);
-  EXPECT_EQ(RequestLine(request),
-            "PUT /apis/apps/v1/namespaces/peertube-workers/statefulsets/peertube-worker/scale HTTP/1.1");
+  EXPECT_EQ(
+      RequestLine(request),
+      "PUT /apis/apps/v1/namespaces/peertube-workers/statefulsets/peertube-worker/scale HTTP/1.1");
   const auto body = nlohmann::json::parse(Body(request));
   EXPECT_EQ(body["metadata"]["resourceVersion"], "31");
   EXPECT_EQ(body["spec"]["replicas"], 2);
 }
 
 TEST(ApiPool, ScaleToIsAMergePatch) {
-  CannedHttpServer server([](const std::string&, const CannedHttpServer::Send& send) {
-    send(Answer(200, kScale));
-  });
+  CannedHttpServer server(
+      [](const std::string&, const CannedHttpServer::Send& send) { send(Answer(200, kScale)); });
   auto pool = PoolOf(server);
   ASSERT_TRUE(pool->ScaleTo(0));
   const std::string request = server.requests().at(0);
   EXPECT_TRUE(RequestLine(request).starts_with("PATCH ")) << request;
-  EXPECT_NE(request.find("Content-Type: application/merge-patch+json"), std::string::npos) << request;
+  EXPECT_NE(request.find("Content-Type: application/merge-patch+json"), std::string::npos)
+      << request;
   EXPECT_EQ(nlohmann::json::parse(Body(request))["spec"]["replicas"], 0);
 }
 
@@ -110,11 +114,13 @@ TEST(ApiPool, AServerThatIsGoneIsUnavailable) {
   }
   kube::KubeConfig config;
   config.server = url;
-  auto pool = std::make_unique<ApiKubernetesPool>(kube::KubeClient::Create(config).value(), Options());
+  auto pool =
+      std::make_unique<ApiKubernetesPool>(kube::KubeClient::Create(config).value(), Options());
   Result<Scale> scale = pool->ReadScale();
   ASSERT_FALSE(scale);
   EXPECT_TRUE(scale.failure().IsUnavailable()) << scale.error();
-  EXPECT_TRUE(scale.error().starts_with("statefulset peertube-workers/peertube-worker: read scale: "))
+  EXPECT_TRUE(
+      scale.error().starts_with("statefulset peertube-workers/peertube-worker: read scale: "))
       << scale.error();
 }
 
@@ -133,7 +139,8 @@ TEST(ApiPool, ListsPodsByTheSelector) {
 TEST(ApiPool, AnEventNamesTheStatefulSetByItsUidReadOnce) {
   CannedHttpServer server([](const std::string& request, const CannedHttpServer::Send& send) {
     if (request.starts_with("GET "))
-      send(Answer(200, R"({"kind":"StatefulSet","metadata":{"name":"peertube-worker","uid":"sts-uid"}})"));
+      send(Answer(
+          200, R"({"kind":"StatefulSet","metadata":{"name":"peertube-worker","uid":"sts-uid"}})"));
     else
       send(Answer(201, "{}"));
   });
@@ -162,17 +169,17 @@ TEST(ApiPool, OpenRefusesOptionsThatNameNoWorkers) {
 // --- Through the module, as the binary opens it -------------------------------------------
 
 TEST(PoolModule, OpensThePoolAndItsRequestsReachTheServer) {
-  CannedHttpServer server([](const std::string&, const CannedHttpServer::Send& send) {
-    send(Answer(200, kScale));
-  });
+  CannedHttpServer server(
+      [](const std::string&, const CannedHttpServer::Send& send) { send(Answer(200, kScale)); });
   mc::testing::TempDir dir;
-  const auto kubeconfig = dir.Write("kubeconfig", "apiVersion: v1\nkind: Config\n"
-                                                  "clusters: [{name: c, cluster: {server: '" +
-                                                      server.url() +
-                                                      "'}}]\n"
-                                                      "users: [{name: u, user: {token: t}}]\n"
-                                                      "contexts: [{name: x, context: {cluster: c, user: u}}]\n"
-                                                      "current-context: x\n");
+  const auto kubeconfig = dir.Write("kubeconfig",
+                                    "apiVersion: v1\nkind: Config\n"
+                                    "clusters: [{name: c, cluster: {server: '" +
+                                        server.url() +
+                                        "'}}]\n"
+                                        "users: [{name: u, user: {token: t}}]\n"
+                                        "contexts: [{name: x, context: {cluster: c, user: u}}]\n"
+                                        "current-context: x\n");
   KubernetesPoolOptions options = Options();
   options.kubeconfig = kubeconfig.string();
   Result<std::unique_ptr<KubernetesPool>> pool = OpenKubernetesPool(options, MEDIA_CAP_POOL_MODULE);

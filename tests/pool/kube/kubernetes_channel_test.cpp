@@ -86,8 +86,8 @@ class KubernetesChannelTest : public ::testing::Test {
   FakePool pool_;
   RecordingChannel workers_;
   std::vector<std::string> log_;
-  KubernetesChannel channel_{pool_, workers_,
-                             {.log = [this](const std::string& line) { log_.push_back(line); }}};
+  KubernetesChannel channel_{
+      pool_, workers_, {.log = [this](const std::string& line) { log_.push_back(line); }}};
 };
 
 TEST_F(KubernetesChannelTest, AWakeScalesUpByOneAgainstTheVersionItRead) {
@@ -162,8 +162,8 @@ TEST_F(KubernetesChannelTest, AScaleThatKeepsLosingTheRaceIsAConflictForTheNextC
     }
   } racing;
   KubernetesChannel channel(racing, workers_, {.log = [](const std::string&) {}});
-  Result<void> result =
-      channel.Apply(ActionOf(ActionKind::kWake, "peertube-worker-0"), Endpoint("peertube-worker-0"));
+  Result<void> result = channel.Apply(ActionOf(ActionKind::kWake, "peertube-worker-0"),
+                                      Endpoint("peertube-worker-0"));
   ASSERT_FALSE(result);
   EXPECT_TRUE(result.failure().IsConflict());
   EXPECT_EQ(racing.replicas, 0);
@@ -204,15 +204,16 @@ TEST_F(KubernetesChannelTest, EnableDrainClassesAndProbeGoToTheWorkersOwnChannel
   ASSERT_EQ(pool_.events.size(), 4u);
   EXPECT_EQ(pool_.events[0].reason, "WorkerEnabled");
   EXPECT_EQ(pool_.events[1].reason, "WorkerDraining");
-  EXPECT_EQ(pool_.events[1].message, "peertube-worker-0: drain: POST http://w/drain (policy: woken)");
+  EXPECT_EQ(pool_.events[1].message,
+            "peertube-worker-0: drain: POST http://w/drain (policy: woken)");
   EXPECT_EQ(pool_.events[2].reason, "WorkerClassesSet");
   EXPECT_EQ(pool_.events[3].reason, "WorkerProbed");
 }
 
 TEST_F(KubernetesChannelTest, AFailureOfTheWorkersChannelIsAWarningWithItsOwnMessage) {
   workers_.fail = true;
-  Result<void> result =
-      channel_.Apply(ActionOf(ActionKind::kDrain, "peertube-worker-0"), Endpoint("peertube-worker-0"));
+  Result<void> result = channel_.Apply(ActionOf(ActionKind::kDrain, "peertube-worker-0"),
+                                       Endpoint("peertube-worker-0"));
   ASSERT_FALSE(result);
   EXPECT_EQ(result.error(), "peertube-worker-0: drain: the control API answered 503");
   ASSERT_EQ(pool_.events.size(), 1u);
@@ -240,8 +241,8 @@ TEST_F(KubernetesChannelTest, DescribeSaysWhatItWouldDoAndDoesNothing) {
 
 TEST(PodEndpoints, ARunningPodIsItsIpAndTheWorkersPortWithTheTokenFile) {
   WorkerPod pod = PodOf(1);
-  const WorkerEndpoint endpoint =
-      EndpointOf(pod, {.port = 9464, .control_token_file = "/run/secrets/media-pool/control-token"});
+  const WorkerEndpoint endpoint = EndpointOf(
+      pod, {.port = 9464, .control_token_file = "/run/secrets/media-pool/control-token"});
   EXPECT_EQ(endpoint.name, "peertube-worker-1");
   EXPECT_EQ(endpoint.url, "http://10.0.0.11:9464");
   EXPECT_EQ(endpoint.control_token_file, "/run/secrets/media-pool/control-token");

@@ -45,7 +45,8 @@ TEST(ScaleBodies, TheUpdateNamesTheVersionAndThePatchDoesNot) {
   EXPECT_EQ(update["metadata"]["resourceVersion"], "77");
   EXPECT_EQ(update["metadata"]["namespace"], "ns");
   EXPECT_EQ(update["spec"]["replicas"], 3);
-  EXPECT_EQ(nlohmann::json::parse(ScalePatch(0)), nlohmann::json::parse(R"({"spec":{"replicas":0}})"));
+  EXPECT_EQ(nlohmann::json::parse(ScalePatch(0)),
+            nlohmann::json::parse(R"({"spec":{"replicas":0}})"));
 }
 
 // A pod as the StatefulSet controller makes it, with what the scheduler and kubelet add.

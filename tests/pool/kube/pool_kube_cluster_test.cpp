@@ -89,7 +89,8 @@ struct Cluster {
   Json Get(const std::string& target) {
     Result<kube::HttpResponse> response = admin->Send({.target = target});
     if (!response) throw std::runtime_error(response.error());
-    if (response->status != 200) throw std::runtime_error(target + ": " + kube::StatusMessage(*response));
+    if (response->status != 200)
+      throw std::runtime_error(target + ": " + kube::StatusMessage(*response));
     return Json::parse(response->body);
   }
   void Create(const std::string& target, const Json& object) {
@@ -119,10 +120,10 @@ void ReadEnv(Cluster& c) {
 // The media.liken.sh slice of a node whose one GPU the record describes: the devices are
 // what `probe --output json` prints for it, exactly as the agent would publish them.
 Json MediaSlice(const std::string& node, const std::string& record) {
-  const ChildOutcome probe = mc::testing::RunCommand(
-      {(kRepo / "tests/fakenv/probe-record").string(),
-       (kRepo / "tests/fakenv/records" / record).string()},
-      {"MEDIA_CAP_BUILD=" MEDIA_CAP_BUILD_DIR});
+  const ChildOutcome probe =
+      mc::testing::RunCommand({(kRepo / "tests/fakenv/probe-record").string(),
+                               (kRepo / "tests/fakenv/records" / record).string()},
+                              {"MEDIA_CAP_BUILD=" MEDIA_CAP_BUILD_DIR});
   if (probe.kind != ChildOutcome::Kind::kExited || probe.code != 0)
     throw std::runtime_error("probe-record " + record + ": " + probe.err);
   return {{"apiVersion", "resource.k8s.io/v1"},
@@ -169,7 +170,8 @@ void AddGpuNode(Cluster& c, const std::string& node, const std::string& record) 
 // `template` make a sibling StatefulSet of another class of workers.
 YAML::Node WorkerStatefulSet(const std::string& name, const std::string& claim_template,
                              int replicas) {
-  for (YAML::Node document : YAML::LoadAllFromFile((kRepo / "deploy/worker/statefulset.yaml").string())) {
+  for (YAML::Node document :
+       YAML::LoadAllFromFile((kRepo / "deploy/worker/statefulset.yaml").string())) {
     if (document["kind"].as<std::string>() != "StatefulSet") continue;
     document["metadata"]["name"] = name;
     document["metadata"]["labels"]["app.kubernetes.io/name"] = name;
@@ -220,13 +222,18 @@ fs::path WriteYaml(Cluster& c, const std::string& file, const YAML::Node& node) 
 // A kubeconfig that is the pool manager's ServiceAccount: a token for it from the
 // TokenRequest API, as the kubelet would mount into its pod.
 fs::path PoolKubeconfig(Cluster& c) {
-  std::string token = c.Kubectl({"create", "token", "media-pool", "-n", kNamespace, "--duration=2h"});
+  std::string token =
+      c.Kubectl({"create", "token", "media-pool", "-n", kNamespace, "--duration=2h"});
   while (!token.empty() && (token.back() == '\n' || token.back() == '\r')) token.pop_back();
   return c.files.Write("pool.kubeconfig",
                        "apiVersion: v1\nkind: Config\n"
-                       "clusters: [{name: test, cluster: {server: '" + c.env["APISERVER_URL"] +
-                           "', certificate-authority: '" + c.env["CA_FILE"] + "'}}]\n"
-                           "users: [{name: pool, user: {token: '" + token + "'}}]\n"
+                       "clusters: [{name: test, cluster: {server: '" +
+                           c.env["APISERVER_URL"] + "', certificate-authority: '" +
+                           c.env["CA_FILE"] +
+                           "'}}]\n"
+                           "users: [{name: pool, user: {token: '" +
+                           token +
+                           "'}}]\n"
                            "contexts: [{name: pool, context: {cluster: test, user: pool}}]\n"
                            "current-context: pool\n");
 }
@@ -238,8 +245,9 @@ void SetUpCluster(Cluster& c) {
   c.admin = kube::KubeClient::Create(std::move(admin).value()).value();
 
   c.Apply(kRepo / "deploy/device-classes.yaml");
-  c.Apply(WriteYaml(c, "namespace.yaml", YAML::Load(c.Kubectl({"create", "namespace", kNamespace,
-                                                                "--dry-run=client", "-o", "yaml"}))));
+  c.Apply(WriteYaml(c, "namespace.yaml",
+                    YAML::Load(c.Kubectl(
+                        {"create", "namespace", kNamespace, "--dry-run=client", "-o", "yaml"}))));
   c.Apply(kRepo / "deploy/pool/service-account.yaml");
   c.Apply(kRepo / "deploy/pool/rbac.yaml");
   c.Apply(kRepo / "deploy/worker/claim-template.yaml");
@@ -258,7 +266,8 @@ KubernetesPoolOptions OptionsFor(const std::string& statefulset, const std::stri
           .instance = "pool-cluster-test"};
 }
 
-std::unique_ptr<KubernetesPool> OpenPool(const std::string& statefulset, const std::string& selector) {
+std::unique_ptr<KubernetesPool> OpenPool(const std::string& statefulset,
+                                         const std::string& selector) {
   Result<std::unique_ptr<KubernetesPool>> pool =
       OpenKubernetesPool(OptionsFor(statefulset, selector), MEDIA_CAP_POOL_MODULE);
   EXPECT_TRUE(pool) << pool.error();
@@ -269,7 +278,8 @@ std::unique_ptr<KubernetesPool> OpenPool(const std::string& statefulset, const s
 class RecordingChannel : public pool_service::ControlChannel {
  public:
   std::vector<std::string> applied;
-  Result<void> Apply(const pool::Action& action, const pool_service::WorkerEndpoint& worker) override {
+  Result<void> Apply(const pool::Action& action,
+                     const pool_service::WorkerEndpoint& worker) override {
     applied.push_back(std::string(pool::ActionKindName(action.kind)) + " " + worker.name);
     return Ok();
   }
@@ -285,9 +295,7 @@ pool::Action ActionOf(pool::ActionKind kind, const std::string& worker) {
 
 class PoolKubeCluster : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    cluster = mc::testing::StartClusterSuite<Cluster>(SetUpCluster);
-  }
+  static void SetUpTestSuite() { cluster = mc::testing::StartClusterSuite<Cluster>(SetUpCluster); }
   static void TearDownTestSuite() {
     delete cluster;
     cluster = nullptr;
@@ -312,21 +320,28 @@ TEST_F(PoolKubeCluster, TheManagersAccountMayDoNothingButWhatItsRoleGrants) {
   ASSERT_TRUE(config) << config.error();
   auto client = kube::KubeClient::Create(std::move(config).value()).value();
   const std::string ns = std::string("/api/v1/namespaces/") + kNamespace;
-  const std::string workers = std::string("/apis/apps/v1/namespaces/") + kNamespace +
-                              "/statefulsets/" + kWorkers;
+  const std::string workers =
+      std::string("/apis/apps/v1/namespaces/") + kNamespace + "/statefulsets/" + kWorkers;
   struct Refused {
     const char* what;
     kube::HttpRequest request;
   };
   const std::vector<Refused> refused = {
       {"delete a pod", {.method = "DELETE", .target = ns + "/pods/peertube-worker-0"}},
-      {"create a pod", {.method = "POST", .target = ns + "/pods", .body = R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"x"},"spec":{"containers":[{"name":"x","image":"x"}]}})"}},
+      {"create a pod",
+       {.method = "POST",
+        .target = ns + "/pods",
+        .body =
+            R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"x"},"spec":{"containers":[{"name":"x","image":"x"}]}})"}},
       {"change the StatefulSet's spec",
-       {.method = "PATCH", .target = workers, .body = R"({"spec":{"replicas":5}})",
+       {.method = "PATCH",
+        .target = workers,
+        .body = R"({"spec":{"replicas":5}})",
         .content_type = "application/merge-patch+json"}},
       {"delete the StatefulSet", {.method = "DELETE", .target = workers}},
       {"read a Secret", {.target = ns + "/secrets/peertube-worker"}},
-      {"list StatefulSets", {.target = std::string("/apis/apps/v1/namespaces/") + kNamespace + "/statefulsets"}},
+      {"list StatefulSets",
+       {.target = std::string("/apis/apps/v1/namespaces/") + kNamespace + "/statefulsets"}},
       {"list pods elsewhere", {.target = "/api/v1/namespaces/liken-system/pods"}},
   };
   for (const Refused& attempt : refused) {
@@ -342,7 +357,8 @@ TEST_F(PoolKubeCluster, AnAv1WorkerOnGpusThatEncodeNoAv1StaysPendingWithTheSched
   YAML::Node av1 = YAML::LoadFile((kRepo / "deploy/worker/claim-template.yaml").string());
   av1["metadata"]["name"] = "peertube-worker-av1-gpu";
   YAML::Node encoder = av1["spec"]["spec"]["devices"]["requests"][1]["exactly"];
-  encoder["selectors"][0]["cel"]["expression"] = R"(device.attributes["media.liken.sh"].encodeAV1Main)";
+  encoder["selectors"][0]["cel"]["expression"] =
+      R"(device.attributes["media.liken.sh"].encodeAV1Main)";
   encoder.remove("capacity");
   cluster->Apply(WriteYaml(*cluster, "av1-claim.yaml", av1));
   // The manager may not scale this StatefulSet (above), so the cluster's owner does.
@@ -353,14 +369,19 @@ TEST_F(PoolKubeCluster, AnAv1WorkerOnGpusThatEncodeNoAv1StaysPendingWithTheSched
   ASSERT_TRUE(pool);
   std::vector<WorkerPod> pods;
   std::string last;
-  ASSERT_TRUE(WaitFor(60, [&](std::string& why) {
-    Result<std::vector<WorkerPod>> listed = pool->WorkerPods();
-    if (!listed) return why = listed.error(), false;
-    pods = *listed;
-    why = std::to_string(pods.size()) + " pods" +
-          (pods.empty() ? "" : ", the first " + pods[0].phase + " '" + pods[0].unschedulable + "'");
-    return pods.size() == 1 && !pods[0].unschedulable.empty();
-  }, last)) << last;
+  ASSERT_TRUE(WaitFor(
+      60,
+      [&](std::string& why) {
+        Result<std::vector<WorkerPod>> listed = pool->WorkerPods();
+        if (!listed) return why = listed.error(), false;
+        pods = *listed;
+        why = std::to_string(pods.size()) + " pods" +
+              (pods.empty() ? ""
+                            : ", the first " + pods[0].phase + " '" + pods[0].unschedulable + "'");
+        return pods.size() == 1 && !pods[0].unschedulable.empty();
+      },
+      last))
+      << last;
   EXPECT_EQ(pods[0].name, "peertube-worker-av1-0");
   EXPECT_EQ(pods[0].ordinal, 0);
   EXPECT_EQ(pods[0].phase, "Pending");
@@ -373,12 +394,16 @@ TEST_F(PoolKubeCluster, AnAv1WorkerOnGpusThatEncodeNoAv1StaysPendingWithTheSched
   // It goes before the GeForce (which encodes AV1) joins the cluster. A pod never placed
   // has no kubelet to wait for, so the API server deletes it at once.
   cluster->Kubectl({"delete", "statefulset", kAv1Workers, "-n", kNamespace, "--wait=true"});
-  ASSERT_TRUE(WaitFor(60, [&](std::string& why) {
-    Json list = cluster->Get(std::string("/api/v1/namespaces/") + kNamespace +
-                             "/pods?labelSelector=" + kube::UrlEncode(kAv1Selector));
-    why = std::to_string(list["items"].size()) + " AV1 pods left";
-    return list["items"].empty();
-  }, last)) << last;
+  ASSERT_TRUE(WaitFor(
+      60,
+      [&](std::string& why) {
+        Json list = cluster->Get(std::string("/api/v1/namespaces/") + kNamespace +
+                                 "/pods?labelSelector=" + kube::UrlEncode(kAv1Selector));
+        why = std::to_string(list["items"].size()) + " AV1 pods left";
+        return list["items"].empty();
+      },
+      last))
+      << last;
 }
 
 TEST_F(PoolKubeCluster, TwoWakesScaleTheWorkersFromZeroToTwoOnAGpuThatEncodesH264) {
@@ -393,7 +418,8 @@ TEST_F(PoolKubeCluster, TwoWakesScaleTheWorkersFromZeroToTwoOnAGpuThatEncodesH26
   ASSERT_EQ(*replicas, 0);
   RecordingChannel workers;
   std::vector<std::string> log;
-  KubernetesChannel channel(*pool, workers, {.log = [&](const std::string& line) { log.push_back(line); }});
+  KubernetesChannel channel(*pool, workers,
+                            {.log = [&](const std::string& line) { log.push_back(line); }});
   for (const char* worker : {"peertube-worker-0", "peertube-worker-1"}) {
     Result<void> woken = channel.Apply(ActionOf(pool::ActionKind::kWake, worker), {.name = worker});
     ASSERT_TRUE(woken) << woken.error();
@@ -406,19 +432,24 @@ TEST_F(PoolKubeCluster, TwoWakesScaleTheWorkersFromZeroToTwoOnAGpuThatEncodesH26
 
   std::vector<WorkerPod> pods;
   std::string last;
-  ASSERT_TRUE(WaitFor(90, [&](std::string& why) {
-    Result<std::vector<WorkerPod>> listed = pool->WorkerPods();
-    if (!listed) return why = listed.error(), false;
-    pods = *listed;
-    why = std::to_string(pods.size()) + " pods";
-    for (const WorkerPod& pod : pods)
-      why += "; " + pod.name + " on '" + pod.node_name + "' " + pod.unschedulable;
-    return pods.size() == 2 && !pods[0].node_name.empty() && !pods[1].node_name.empty();
-  }, last)) << last;
+  ASSERT_TRUE(WaitFor(
+      90,
+      [&](std::string& why) {
+        Result<std::vector<WorkerPod>> listed = pool->WorkerPods();
+        if (!listed) return why = listed.error(), false;
+        pods = *listed;
+        why = std::to_string(pods.size()) + " pods";
+        for (const WorkerPod& pod : pods)
+          why += "; " + pod.name + " on '" + pod.node_name + "' " + pod.unschedulable;
+        return pods.size() == 2 && !pods[0].node_name.empty() && !pods[1].node_name.empty();
+      },
+      last))
+      << last;
 
   // Each pod's claim: a render node from liken and the GeForce's media device, consuming 3
   // of its encodeSessions, allocated by the scheduler.
-  const Json slice = cluster->Get("/apis/resource.k8s.io/v1/resourceslices/geforce-node-media.liken.sh");
+  const Json slice =
+      cluster->Get("/apis/resource.k8s.io/v1/resourceslices/geforce-node-media.liken.sh");
   const Json device = slice["spec"]["devices"][0];
   ASSERT_TRUE(device["attributes"]["encodeH264"]["bool"].get<bool>());
   for (int ordinal = 0; ordinal < 2; ++ordinal) {
@@ -426,10 +457,12 @@ TEST_F(PoolKubeCluster, TwoWakesScaleTheWorkersFromZeroToTwoOnAGpuThatEncodesH26
     EXPECT_EQ(pod.ordinal, ordinal);
     EXPECT_EQ(pod.node_name, "geforce-node") << pod.name;
     EXPECT_EQ(pod.phase, "Pending") << "no kubelet runs " << pod.name;
-    const Json object = cluster->Get(std::string("/api/v1/namespaces/") + kNamespace + "/pods/" + pod.name);
-    const std::string claim_name = object["status"]["resourceClaimStatuses"][0]["resourceClaimName"];
-    const Json claim = cluster->Get(std::string("/apis/resource.k8s.io/v1/namespaces/") + kNamespace +
-                                    "/resourceclaims/" + claim_name);
+    const Json object =
+        cluster->Get(std::string("/api/v1/namespaces/") + kNamespace + "/pods/" + pod.name);
+    const std::string claim_name =
+        object["status"]["resourceClaimStatuses"][0]["resourceClaimName"];
+    const Json claim = cluster->Get(std::string("/apis/resource.k8s.io/v1/namespaces/") +
+                                    kNamespace + "/resourceclaims/" + claim_name);
     std::map<std::string, Json> results;
     for (const Json& result : claim["status"]["allocation"]["devices"]["results"])
       results[result["request"]] = result;
@@ -446,10 +479,10 @@ TEST_F(PoolKubeCluster, TwoWakesScaleTheWorkersFromZeroToTwoOnAGpuThatEncodesH26
 TEST_F(PoolKubeCluster, EveryScaleLeftAnEventOnTheStatefulSet) {
   const Json statefulset = cluster->Get(std::string("/apis/apps/v1/namespaces/") + kNamespace +
                                         "/statefulsets/" + kWorkers);
-  const Json events = cluster->Get(
-      std::string("/api/v1/namespaces/") + kNamespace + "/events?fieldSelector=" +
-      kube::UrlEncode("involvedObject.kind=StatefulSet,involvedObject.name=" + std::string(kWorkers) +
-                      ",reason=ScaledUp"));
+  const Json events =
+      cluster->Get(std::string("/api/v1/namespaces/") + kNamespace + "/events?fieldSelector=" +
+                   kube::UrlEncode("involvedObject.kind=StatefulSet,involvedObject.name=" +
+                                   std::string(kWorkers) + ",reason=ScaledUp"));
   std::vector<std::string> messages;
   for (const Json& event : events["items"]) {
     EXPECT_EQ(event["involvedObject"]["uid"], statefulset["metadata"]["uid"]);

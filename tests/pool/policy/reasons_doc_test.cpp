@@ -15,8 +15,8 @@ TEST(Reasons, EveryRowIsListedInTheOperatorsPage) {
   ASSERT_FALSE(page.empty());
   for (const ReasonTemplate& row : ReasonTable()) {
     EXPECT_NE(page.find("| `" + std::string(row.id) + "` | " + row.text + " |"), std::string::npos)
-        << "docs/pool/pool.md lacks the row of " << row.id << ": | `" << row.id << "` | " << row.text
-        << " |";
+        << "docs/pool/pool.md lacks the row of " << row.id << ": | `" << row.id << "` | "
+        << row.text << " |";
   }
 }
 

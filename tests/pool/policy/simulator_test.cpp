@@ -263,11 +263,10 @@ TEST(Simulator, AReplayedJobThatRanTwiceWaitsUntilPeerTubeHandedItOutAgain) {
 // The worker's GPU went away while a replayed job ran, and the record says the job still
 // completed on it: the simulated fault stops the worker taking more, not that run.
 TEST(Simulator, AReplayedRunOutlastsASimulatedGpuFaultAsItReallyDid) {
-  Result<Trace> trace =
-      ParseTrace(R"({"id":"a","at":0,"runs":[{"worker":"w","run":10}]})"
-                 "\n"
-                 R"({"id":"b","at":1,"runs":[{"worker":"w","run":2}]})"
-                 "\n");
+  Result<Trace> trace = ParseTrace(R"({"id":"a","at":0,"runs":[{"worker":"w","run":10}]})"
+                                   "\n"
+                                   R"({"id":"b","at":1,"runs":[{"worker":"w","run":2}]})"
+                                   "\n");
   ASSERT_TRUE(trace) << trace.error();
   std::vector<SimWorkerSpec> workers = OneReplayWorker();
   workers[0].concurrency = 2;
@@ -282,9 +281,8 @@ TEST(Simulator, AReplayedRunOutlastsASimulatedGpuFaultAsItReallyDid) {
 // The real service's cycles stretch when a read is slow (a silent worker's read waits out its
 // deadline); a replay asks the policy when the real one was asked, then a cycle apart.
 TEST(Simulator, AReplayAsksThePolicyAtTheRealCyclesInstantsThenACycleApart) {
-  Result<Trace> trace =
-      ParseTrace(R"({"id":"a","at":0,"runs":[{"worker":"w","run":20}]})"
-                 "\n");
+  Result<Trace> trace = ParseTrace(R"({"id":"a","at":0,"runs":[{"worker":"w","run":20}]})"
+                                   "\n");
   ASSERT_TRUE(trace) << trace.error();
   SimOptions options = ReplayOptions();
   options.cycles_at_s = {0, 5, 11};

@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include "common/base/iso_time.h"
-
 #include "pool/policy/sim_workers.h"
 #include "pool/policy/trace_recorder.h"
 #include "pool/policy/trace_shapes.h"
@@ -63,7 +62,8 @@ TEST(Trace, AnErrorNamesTheLineAndTheMember) {
       {"{\"id\":\"a\",\"at\":0,\"duration\":\"long\"}\n",
        "t.jsonl: line 1: duration: expected a number of seconds between 0 and 604800"},
       {"{\"id\":\"a\",\"at\":0,\"runs\":{}}\n", "t.jsonl: line 1: runs: expected an array of runs"},
-      {"{\"id\":\"a\",\"at\":0,\"runs\":[{\"worker\":\"w\",\"run\":3},{\"worker\":\"w\",\"run\":0}]}\n",
+      {"{\"id\":\"a\",\"at\":0,\"runs\":[{\"worker\":\"w\",\"run\":3},{\"worker\":\"w\",\"run\":0}]"
+       "}\n",
        "t.jsonl: line 1: runs[1].run: expected a number of seconds between 0 and 604800"},
       {"{\"id\":\"a\",\"at\":0,\"runs\":[{\"run\":3}]}\n",
        "t.jsonl: line 1: runs[0].worker: expected a worker's name"},

@@ -69,9 +69,8 @@ TEST(Replay, TheSimulatorIsGivenTheRunsJobsWorkersAndFaults) {
   EXPECT_EQ(record.jobs.size(), 11u);
   EXPECT_EQ(inputs->trace.jobs.size(), 24u);
   // Each runs as long as, and on the worker that, its worker's documents say.
-  EXPECT_TRUE(
-      std::all_of(inputs->trace.jobs.begin(), inputs->trace.jobs.end(),
-                  [](const pool::TraceJob& job) { return !job.runs.empty(); }));
+  EXPECT_TRUE(std::all_of(inputs->trace.jobs.begin(), inputs->trace.jobs.end(),
+                          [](const pool::TraceJob& job) { return !job.runs.empty(); }));
   // The worker stopped for a while is unreadable for a spell; the one whose GPU failed has it
   // gone.
   int unreadable = 0, gpu = 0;
@@ -144,8 +143,9 @@ TEST(Replay, EachJobIsHandedOutInPeerTubesPriorityOrder) {
   }
   EXPECT_EQ(listed, (std::set<int>{101, 102, 103}));
   for (const pool::TraceJob& job : inputs->trace.jobs) {
-    const bool was_listed = std::any_of(record.jobs.begin(), record.jobs.end(),
-                                        [&](const auto& recorded) { return recorded.id == job.id; });
+    const bool was_listed =
+        std::any_of(record.jobs.begin(), record.jobs.end(),
+                    [&](const auto& recorded) { return recorded.id == job.id; });
     if (!was_listed) {
       EXPECT_EQ(job.priority, 101) << job.id;
     }
@@ -159,10 +159,9 @@ TEST(Replay, AJobTakenBeforeAnyReadListedItArrivesWhenItWasFirstTaken) {
   const pool_service::RunRecord record = RealRecord(kPriorities);
   Result<ReplayInputs> inputs = DeriveInputs(record);
   ASSERT_TRUE(inputs) << inputs.error();
-  const auto recorded =
-      std::find_if(record.jobs.begin(), record.jobs.end(), [](const auto& j) {
-        return j.id == "b4c8a1af-7bf5-49e9-a3de-3f21f23a21dc";
-      });
+  const auto recorded = std::find_if(record.jobs.begin(), record.jobs.end(), [](const auto& j) {
+    return j.id == "b4c8a1af-7bf5-49e9-a3de-3f21f23a21dc";
+  });
   ASSERT_NE(recorded, record.jobs.end());
   const auto job = std::find_if(inputs->trace.jobs.begin(), inputs->trace.jobs.end(),
                                 [&](const pool::TraceJob& j) { return j.id == recorded->id; });

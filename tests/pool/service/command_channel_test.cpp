@@ -13,8 +13,8 @@
 
 #include "control_recorder.h"
 #include "real_worker.h"
-#include "support/temp_dir.h"
 #include "support/free_port.h"
+#include "support/temp_dir.h"
 
 namespace mc::pool_service {
 namespace {
@@ -174,8 +174,8 @@ TEST(CommandChannel, AnEnableOfAServiceThatIsUpRunsNoStartCommand) {
 TEST(CommandChannel, AnEnableOfAServiceThatIsDownWithNoStartCommandIsUnavailable) {
   mc::testing::TempDir dir;
   CommandChannel channel({});
-  const WorkerEndpoint box =
-      Box(dir, "http://127.0.0.1:" + std::to_string(mc::testing::FreePort()), {.wake = {"/bin/true"}});
+  const WorkerEndpoint box = Box(dir, "http://127.0.0.1:" + std::to_string(mc::testing::FreePort()),
+                                 {.wake = {"/bin/true"}});
   Result<void> enabled = channel.Apply(Make(ActionKind::kEnable, 2), box);
   ASSERT_FALSE(enabled);
   EXPECT_TRUE(enabled.failure().IsUnavailable()) << enabled.error();

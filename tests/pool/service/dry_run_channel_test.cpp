@@ -34,8 +34,7 @@ TEST(DryRunChannel, ApplySaysWhatItWouldDoAndNeverAppliesTheInnerChannel) {
   int applies = 0;
   std::vector<std::string> log;
   Counting inner(applies);
-  DryRunChannel channel(inner,
-                        [&](const std::string& line) { log.push_back(line); });
+  DryRunChannel channel(inner, [&](const std::string& line) { log.push_back(line); });
   const WorkerEndpoint worker{.name = "gpu-box-1:gpu0", .url = "http://10.0.0.5:9464"};
   for (ActionKind kind : {ActionKind::kEnable, ActionKind::kDrain, ActionKind::kSetClasses,
                           ActionKind::kProbe, ActionKind::kWake, ActionKind::kSuspend}) {

@@ -15,7 +15,13 @@ PoolReport Sample() {
   report.queue_read_ok = true;
   report.pending_by_type = {{"vod-hls-transcoding", 5}, {"vod-web-video-transcoding", 2}};
   report.oldest_pending_age_s = 61.4;
-  report.workers.push_back({"box-1:gpu0", "ACTIVE", "BUSY", 3, 3, {{"S", 1.2}, {"L", 0.9}}, "S+M+L+XL",
+  report.workers.push_back({"box-1:gpu0",
+                            "ACTIVE",
+                            "BUSY",
+                            3,
+                            3,
+                            {{"S", 1.2}, {"L", 0.9}},
+                            "S+M+L+XL",
                             "promoted: pressure 0.73 at or above 0.60 for 2 windows"});
   report.workers.push_back({"box-2:gpu0", "SPARE", "UNREADABLE", 0, 0, {{"S", 1}}, "S", ""});
   report.unservable = {"peertube-worker-3 cannot be placed: 0/2 nodes are available"};
@@ -44,7 +50,8 @@ TEST(PoolReport, AnotherProgramsAnswerIsNotTakenForAReport) {
 TEST(PoolReport, TheTableHasALinePerWorkerWithItsStatesAndLastReason) {
   const std::string table = ReportTable(Sample());
   EXPECT_NE(table.find("pressure 0.73, pending vod-hls-transcoding=5 vod-web-video-transcoding=2"),
-            std::string::npos) << table;
+            std::string::npos)
+      << table;
   EXPECT_NE(table.find("box-1:gpu0"), std::string::npos);
   EXPECT_NE(table.find("ACTIVE"), std::string::npos);
   EXPECT_NE(table.find("promoted: pressure 0.73"), std::string::npos);
@@ -54,7 +61,8 @@ TEST(PoolReport, TheTableHasALinePerWorkerWithItsStatesAndLastReason) {
 TEST(PoolReport, TheMetricsCountWorkersPerStateAndCarryTheCounters) {
   const std::string metrics = ReportToPrometheus(Sample());
   EXPECT_NE(metrics.find("pt_pool_pressure 0.734\n"), std::string::npos) << metrics;
-  EXPECT_NE(metrics.find("pt_pool_pending_jobs{type=\"vod-hls-transcoding\"} 5\n"), std::string::npos);
+  EXPECT_NE(metrics.find("pt_pool_pending_jobs{type=\"vod-hls-transcoding\"} 5\n"),
+            std::string::npos);
   EXPECT_NE(metrics.find("pt_pool_workers{state=\"ACTIVE\"} 1\n"), std::string::npos);
   EXPECT_NE(metrics.find("pt_pool_workers{state=\"COLD\"} 0\n"), std::string::npos);
   EXPECT_NE(metrics.find("pt_pool_promotions_total 2\n"), std::string::npos);

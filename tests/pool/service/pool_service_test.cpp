@@ -132,7 +132,9 @@ TEST(PoolService, ASustainedBurstPromotesSpareWorkersOneAtATime) {
   EXPECT_GE(promoted_at[1] - promoted_at[0], 30);
   EXPECT_EQ(service->Report().counters.promotions, 2);
   EXPECT_NE(std::find_if(fixture.log.begin(), fixture.log.end(),
-                         [](const std::string& l) { return l.find("promoted to ACTIVE") != std::string::npos; }),
+                         [](const std::string& l) {
+                           return l.find("promoted to ACTIVE") != std::string::npos;
+                         }),
             fixture.log.end());
 }
 
@@ -204,9 +206,10 @@ TEST(PoolService, AnUnreachableWorkerIsReportedUnreadableAndItsReasonLoggedOnce)
   ASSERT_NE(row, report.workers.end());
   EXPECT_EQ(row->admission_state, "UNREADABLE");
   EXPECT_NE(row->last_reason.find("connection refused"), std::string::npos);
-  const int said = static_cast<int>(std::count_if(
-      fixture.log.begin(), fixture.log.end(),
-      [](const std::string& l) { return l.find("c:gpu0: status unreadable") != std::string::npos; }));
+  const int said = static_cast<int>(
+      std::count_if(fixture.log.begin(), fixture.log.end(), [](const std::string& l) {
+        return l.find("c:gpu0: status unreadable") != std::string::npos;
+      }));
   EXPECT_EQ(said, 1);
 }
 
@@ -244,7 +247,8 @@ TEST(PoolService, AWorkerThatAdmitsJobsWhileHeldSpareIsDrainedBack) {
 // does not answer holds the cycle for one read's deadline, not one per silent worker.
 TEST(PoolService, TheWorkersAreReadSideBySide) {
   Fixture fixture;
-  for (const WorkerEndpoint& worker : fixture.workers) fixture.channel.states[worker.name] = "DRAINED";
+  for (const WorkerEndpoint& worker : fixture.workers)
+    fixture.channel.states[worker.name] = "DRAINED";
   std::mutex mutex;
   std::condition_variable all_begun;
   std::size_t begun = 0;

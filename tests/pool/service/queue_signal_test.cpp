@@ -27,10 +27,11 @@ TEST(QueueSignal, EachJobTakesItsOutputFromTheJobAndItsSourceFromTheVideo) {
     if (uuid == "v4k") return peertube::VideoFacts{"v4k", 1800, 2160, 59.94, "av1"};
     return std::nullopt;
   };
-  const pool::QueueSignal queue = QueueFromJobs(
-      {Job("vod-hls-transcoding", 1080, "v4k", 1000), Job("vod-web-video-transcoding", 480, "gone", 1090),
-       Job("vod-audio-merge-transcoding", std::nullopt, "", 1100)},
-      lookup, 1100);
+  const pool::QueueSignal queue =
+      QueueFromJobs({Job("vod-hls-transcoding", 1080, "v4k", 1000),
+                     Job("vod-web-video-transcoding", 480, "gone", 1090),
+                     Job("vod-audio-merge-transcoding", std::nullopt, "", 1100)},
+                    lookup, 1100);
   EXPECT_TRUE(queue.read_ok);
   ASSERT_EQ(queue.pending.size(), 3u);
   const pool::JobShape& big = queue.pending[0].shape;

@@ -78,8 +78,8 @@ std::string RecordOfABurst() {
     text += CycleLine(record) + "\n";
   });
   const std::vector<std::vector<pool::PendingJob>> lists = {
-      {},           {Job("j1", 1), Job("j2", 1)}, {Job("j2", 4), Job("j3", 0, 102)}, {Job("j3", 3, 102)},
-      {}, {}};
+      {}, {Job("j1", 1), Job("j2", 1)}, {Job("j2", 4), Job("j3", 0, 102)}, {Job("j3", 3, 102)}, {},
+      {}};
   for (cycle = 0; cycle < static_cast<int>(lists.size()); ++cycle) {
     queue.pending = lists[cycle];
     service.Cycle(pool::At(1000 + 3 * cycle));

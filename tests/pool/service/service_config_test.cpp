@@ -67,7 +67,8 @@ kubernetes:
   selector: app.kubernetes.io/name=peertube-worker
   control_token_file: /run/token
   max_replicas: 4
-)", "pool.yaml");
+)",
+                                                    "pool.yaml");
   ASSERT_TRUE(config) << config.error();
   EXPECT_EQ(config->kubernetes.statefulset, "peertube-worker");
   EXPECT_EQ(config->kubernetes.worker_port, 9464);
@@ -79,7 +80,8 @@ TEST(ServiceConfig, AWrongFileIsAnErrorNamingTheFileAndTheKey) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"control: workers\n", "pool.yaml: peertube: missing (the url and credentials_file)"},
       {minimal + "dry_rnu: true\n", "pool.yaml: dry_rnu: unknown key"},
-      {minimal + "control: swarm\n", "pool.yaml: control: expected workers, bare-metal or kubernetes"},
+      {minimal + "control: swarm\n",
+       "pool.yaml: control: expected workers, bare-metal or kubernetes"},
       {minimal + "    urll: x\n", "pool.yaml: workers[0].urll: unknown key"},
       {minimal + "  - name: a:gpu0\n    url: http://h:1\n    control_token_file: t\n",
        "pool.yaml: workers[1].name: \"a:gpu0\" names an earlier worker too"},

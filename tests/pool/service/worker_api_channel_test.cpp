@@ -155,7 +155,8 @@ TEST(WorkerApiChannel, ProbeWakeAndSuspendAreUnsupportedSayingWhy) {
 
 TEST(WorkerApiChannel, AWorkerThatIsNotListeningIsUnavailable) {
   mc::testing::TempDir dir;
-  const WorkerEndpoint endpoint = EndpointAt(dir, "http://127.0.0.1:" + std::to_string(mc::testing::FreePort()));
+  const WorkerEndpoint endpoint =
+      EndpointAt(dir, "http://127.0.0.1:" + std::to_string(mc::testing::FreePort()));
   WorkerApiChannel channel;
   Result<void> drained = channel.Apply(Make(ActionKind::kDrain), endpoint);
   ASSERT_FALSE(drained);
