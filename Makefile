@@ -91,14 +91,23 @@ test-sanitize: deps $(SAN_BUILD)/build.ninja
 # check is the inner loop: the ordinary build and its tests, with no sanitizer rebuild and no
 # control plane.
 check: build
+	$(call install_missing,$(FORMAT_PACKAGES))
+	tools/check-tree
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
 
 # The tests run twice, in the ordinary build and under ASan and UBSan, and then against the
 # real control plane.
-test: check
-	$(MAKE) --no-print-directory test-sanitize
-	$(MAKE) --no-print-directory test-cluster
-	$(MAKE) --no-print-directory test-peertube
+# Each stage prints its time as it ends (tools/timed), and all of them again at the end.
+export STAGE_TIMES ?= $(CURDIR)/$(BUILD)-stage-times
+test:
+	@rm -f $(STAGE_TIMES)
+	@tools/timed packages $(MAKE) --no-print-directory deps
+	@tools/timed build $(MAKE) --no-print-directory build
+	@tools/timed tests $(MAKE) --no-print-directory check
+	@tools/timed sanitizer-build-and-tests $(MAKE) --no-print-directory test-sanitize
+	@tools/timed cluster $(MAKE) --no-print-directory test-cluster
+	@tools/timed peertube $(MAKE) --no-print-directory test-peertube
+	@echo "make test: every stage passed"; cat $(STAGE_TIMES)
 
 # The PeerTube kit: the real PeerTube server's source (7.2.1) with the official runner (0.1.3)
 # and the scripts that build, start and stop them. peertube builds them once into
@@ -114,12 +123,14 @@ peertube:
 # manager over three such workers and a burst of uploads; then the pool manager in Kubernetes
 # mode, on the real control plane of tests/cluster, which is built first as test-cluster builds
 # it (the binaries cached in ~/.cache/media-capabilities; 8 to 10 minutes the first time).
-test-peertube: build peertube
+E2E_ARGS = --build $(BUILD) --kit $(PEERTUBE_KIT) --cache $(PEERTUBE_CACHE)
+test-peertube: build
+	@tools/timed peertube-kit $(MAKE) --no-print-directory peertube
 	$(call install_missing,openssl)
-	tests/cluster/build-control-plane >/dev/null
-	python3 tests/peertube/worker_e2e.py --build $(BUILD) --kit $(PEERTUBE_KIT) --cache $(PEERTUBE_CACHE)
-	python3 tests/peertube/pool_e2e.py --build $(BUILD) --kit $(PEERTUBE_KIT) --cache $(PEERTUBE_CACHE)
-	python3 tests/peertube/pool_kube_e2e.py --build $(BUILD) --kit $(PEERTUBE_KIT) --cache $(PEERTUBE_CACHE)
+	@tools/timed control-plane-build sh -c 'tests/cluster/build-control-plane >/dev/null'
+	@tools/timed worker-e2e python3 tests/peertube/worker_e2e.py $(E2E_ARGS)
+	@tools/timed pool-e2e python3 tests/peertube/pool_e2e.py $(E2E_ARGS)
+	@tools/timed pool-kube-e2e python3 tests/peertube/pool_kube_e2e.py $(E2E_ARGS)
 
 # test-cluster brings up the real upstream control plane (tests/cluster/README.md), runs its
 # smoke test, then checks deploy/ against it (tests/deploy/check-against-apiserver) and runs the
@@ -132,7 +143,8 @@ test-peertube: build peertube
 # drivers, so the whole build comes first.
 test-cluster: build
 	$(call install_missing,openssl)
-	cd tests/cluster && go test -timeout 60m -count=1 ./...
+	@tools/timed control-plane-build sh -c 'tests/cluster/build-control-plane >/dev/null'
+	@tools/timed cluster-go-tests sh -c 'cd tests/cluster && go test -timeout 60m -count=1 ./...'
 	@dir=$$(mktemp -d); trap 'tests/cluster/stop-control-plane "$$dir"; rm -rf "$$dir"' EXIT; \
 	  tests/cluster/start-control-plane "$$dir" && tests/deploy/check-against-apiserver "$$dir" && \
 	  MEDIA_CAP_CLUSTER_DIR="$$dir" $(BUILD)/tests/kube_cluster_tests && \
