@@ -69,7 +69,7 @@ build: deps
 	ninja -C $(BUILD) -j$(JOBS)
 
 # run builds the binary alone: on a fresh build directory, configured with the probe's and the
-# doctor's faces only (no agent module, no worker or pool, no tests; src/cli/transcoding_faces.h);
+# doctor's subcommands only (no agent module, no worker or pool, no tests; src/cli/transcoding_faces.h);
 # on one that `make build` configured, the whole binary's targets. It builds as the full build
 # does (-O2) but without debugging information: writing it for the JSON templates costs about a
 # third of each file's compile time, and a first look at the probe needs no debugger. (Not -O3:

@@ -1,7 +1,7 @@
 // The pool manager's policy against the autoscalers a user would pick instead, on the
 // shipped traces and pool, printed as ratios measured in this one run; then its speed: one
 // decision cycle for 10,000 workers, and a simulated day of 1,000 workers against real time.
-// docs/pool/pool.md explains every figure and where ours loses.
+// docs/pool/simulator.md explains every figure and where ours loses.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>

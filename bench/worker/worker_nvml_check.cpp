@@ -1,5 +1,6 @@
 // worker_nvml_check PCI-ADDRESS: every NVML call the worker's sampler and status make, once,
-// on a real NVIDIA GPU, with what each returned; for the device machine, where no test runs.
+// on a real NVIDIA GPU, with what each returned; for a machine with an NVIDIA GPU, where no test
+// runs.
 #include <cstdio>
 
 #include "worker/evidence/nvml_library.h"

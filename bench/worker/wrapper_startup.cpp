@@ -1,7 +1,7 @@
 // The ffmpeg wrapper's start-up cost: `ffprobe -version` through the wrapper (a link named
 // ffprobe to the binary, as `worker run` makes for the runner) against the real ffprobe
 // directly, interleaved in one run so that both see the same machine. Target: at most
-// 1.05 times the direct median plus 2 ms (docs/worker/worker.md).
+// 1.05 times the direct median plus 2 ms (the wrapper: docs/worker/worker.md).
 //
 //   wrapper_startup [ROUNDS]
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-// media-capabilities: one binary, several faces. `probe` prints what this machine's GPUs
+// media-capabilities: one binary, several subcommands. `probe` prints what this machine's GPUs
 // state; `agent` publishes it to the cluster and serves the kubelet plugin; `query-va`,
 // `query-nvidia` and `query-batch` are the internal children that ask the drivers.
 #include <CLI/CLI.hpp>

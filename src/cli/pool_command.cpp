@@ -134,9 +134,11 @@ std::function<int()> AddPoolCommand(CLI::App& app) {
 
   CLI::App* simulate =
       pool->add_subcommand("simulate", "run a trace against simulated workers under one policy");
-  simulate->add_option("--trace", options->trace_file, "the trace, JSON Lines (docs/pool/pool.md)")
+  simulate
+      ->add_option("--trace", options->trace_file, "the trace, JSON Lines (docs/pool/simulator.md)")
       ->required();
-  simulate->add_option("--workers", options->workers_file, "the workers, YAML (docs/pool/pool.md)")
+  simulate
+      ->add_option("--workers", options->workers_file, "the workers, YAML (docs/pool/simulator.md)")
       ->required();
   simulate->add_option("--policy", options->policy, "ours, hpa, arc or static")
       ->check(OneOf({"ours", "hpa", "arc", "static"}, "policy", "policies"))
@@ -179,12 +181,21 @@ std::function<int()> AddPoolCommand(CLI::App& app) {
 
   CLI::App* run = pool->add_subcommand(
       "run", "run the pool manager: read PeerTube's queue and the workers, admit and drain them");
+<<<<<<< HEAD
   run->add_option("--config", options->config_file,
                   "the pool service's YAML file (docs/pool/pool.md)")
       ->required();
   run->add_option(
       "--record", options->record_file,
       "write every cycle's inputs and decisions to FILE, JSON Lines (docs/pool/pool.md)");
+=======
+  run->add_option("--config", options->config_file,
+                  "the pool service's YAML file (docs/pool/operating.md)")
+      ->required();
+  run->add_option(
+      "--record", options->record_file,
+      "write every cycle's inputs and decisions to FILE, JSON Lines (docs/pool/operating.md)");
+>>>>>>> h-docs
 
   CLI::App* replay = pool->add_subcommand(
       "replay", "replay a pool run's record in the simulator and compare the decisions");

@@ -1,6 +1,6 @@
 // `pool replay`: a `pool run`'s record played again in the simulator, its promotions and
 // demotions compared with the real ones; with --strict, the recorded cycles fed to the policy
-// alone, compared decision for decision (docs/pool/pool.md, "The replay").
+// alone, compared decision for decision (docs/pool/simulator.md, "The replay").
 #pragma once
 
 #include <string>

@@ -1,5 +1,5 @@
 // `media-capabilities worker run|register|drain|enable|concurrency|eligibility|state`: the
-// worker of one GPU in PeerTube's path (docs/worker/worker.md, "Running the worker").
+// worker of one GPU in PeerTube's path (docs/worker/worker.md, "In PeerTube's path").
 #pragma once
 
 #include <chrono>

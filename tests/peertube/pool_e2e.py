@@ -30,7 +30,7 @@ from worker_e2e import COMPLETING, REPO, Failure, Worker, check, make_clip, wait
 
 WORKERS = ("gpu0", "gpu1", "gpu2")
 # Short windows, so that a burst of a few minutes shows every rule; the rules are the
-# policy's own (docs/pool/pool.md), only the numbers are smaller.
+# policy's own (docs/pool/design.md), only the numbers are smaller.
 UP_WINDOW_S, UP_WINDOWS = 6, 2
 POLICY = f"""policy:
   cycle: 3s

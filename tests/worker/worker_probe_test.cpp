@@ -243,7 +243,7 @@ bool AnyOf(const json& expected, std::initializer_list<const char*> attributes) 
 }
 
 // Every recorded dump gives the keys that its hand-written expectation's attributes give
-// under the mapping docs/worker/worker.md documents, written out again here.
+// under the mapping docs/worker/status.md documents, written out again here.
 TEST(WorkerProbeOnRecordedVaDumps, EachDumpGivesTheKeysOfItsExpectedAttributes) {
   testing::TempDir dir;
   const std::vector<fs::path> dumps = Dumps();

@@ -19,7 +19,7 @@ bool IsScale(pool::ActionKind kind) {
 }
 
 // The policy's reason for the action, by its stable id, so that an Event can be matched with
-// the manager's log and docs/pool/pool.md's table.
+// the manager's log and docs/pool/design.md's table.
 std::string PolicyReason(const pool::Action& action) {
   return std::string(" (policy: ") + pool::ReasonRow(action.reason).id + ")";
 }

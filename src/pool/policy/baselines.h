@@ -1,5 +1,5 @@
 // The autoscalers a user would pick instead of the pool manager, reduced to their sizing
-// rules (docs/pool/pool.md names the sources): the Kubernetes HPA fed the pending depth, the
+// rules (docs/pool/simulator.md names the sources): the Kubernetes HPA fed the pending depth, the
 // Actions Runner Controller's scale-set rule, and every worker always on.
 #pragma once
 

@@ -1,4 +1,4 @@
-// PoolConfig holds every number of the policy, at the defaults docs/pool/pool.md explains. One
+// PoolConfig holds every number of the policy, at the defaults docs/pool/design.md explains. One
 // YAML file overrides any of them (config_yaml.h); nothing else does.
 #pragma once
 

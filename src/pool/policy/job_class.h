@@ -40,7 +40,7 @@ struct JobShape {
   bool av1_output = false;
 };
 
-// Where the class boundaries lie (docs/pool/pool.md, "Job classes").
+// Where the class boundaries lie (docs/pool/design.md, "Job classes and their gates").
 struct ClassBounds {
   int small_max_height = 1080;
   Duration small_max_duration = Minutes(10);

@@ -33,7 +33,7 @@ struct Bucket {
   bool pool_can = false;    // some worker of the pool does, or could once promoted or woken
 };
 
-// Cycle is one run of the policy; each step is one rule of docs/pool/pool.md, in the order the
+// Cycle is one run of the policy; each step is one rule of docs/pool/design.md, in the order the
 // rules apply: faults first, since they bypass everything, then the queue.
 class Cycle {
  public:

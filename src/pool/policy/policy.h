@@ -1,7 +1,7 @@
 // The pool manager's policy: one pure function from (the manager's state, this cycle's
 // signals, now) to the next state, the actions, and the reasons. It reads no clock and
 // keeps nothing between calls; the pool service and the simulator both call it, so what
-// the simulator shows is what the service does. docs/pool/pool.md explains every rule.
+// the simulator shows is what the service does. docs/pool/design.md explains every rule.
 #pragma once
 
 #include "pool/policy/config.h"

@@ -1,6 +1,6 @@
 // Every reason the policy gives, for an action or for holding back, is one row of a table:
 // a code to branch and count on, a stable id, and a sentence with {named} blanks. The
-// table is data defined once; docs/pool/pool.md lists every row, and a test checks it does.
+// table is data defined once; docs/pool/design.md lists every row, and a test checks it does.
 #pragma once
 
 #include <span>
@@ -56,7 +56,7 @@ struct ReasonTemplate {
   const char* text;  // {name} marks a blank
 };
 
-// Every row, in the order docs/pool/pool.md lists them.
+// Every row, in the order docs/pool/design.md lists them.
 std::span<const ReasonTemplate> ReasonTable();
 const ReasonTemplate& ReasonRow(ReasonCode code);
 

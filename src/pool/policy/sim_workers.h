@@ -1,5 +1,5 @@
 // The simulated workers: each one's speed, start-up, probe and failure behaviour, read from
-// a YAML file (docs/pool/pool.md, "Workers file").
+// a YAML file (docs/pool/simulator.md, "Workers file").
 #pragma once
 
 #include <optional>

@@ -1,6 +1,6 @@
 // A trace is a queue's history as JSON Lines: one line per runner job, with when PeerTube
 // created it, its type, priority and shape, and its parent. A child becomes pending when
-// its parent completes, as in PeerTube's job graph. The format is in docs/pool/pool.md.
+// its parent completes, as in PeerTube's job graph. The format is in docs/pool/simulator.md.
 #pragma once
 
 #include <string>

@@ -1,6 +1,6 @@
 // The worker's eligibility text for the job classes the policy opens to it. The worker's gate
 // (docs/worker/gate.md, "Eligibility") bounds two things a pending job's payload states, its
-// output resolution and its frame rate, and each only from above; the classes (docs/pool/pool.md,
+// output resolution and its frame rate, and each only from above; the classes (docs/pool/design.md,
 // "Job classes and their gates") are drawn by the larger of the output and source heights, by
 // the video's length and, for XL, by the frame rate. The gate cannot see a video's length or
 // its source's height: PeerTube's job payload carries neither, and the pool learns them from

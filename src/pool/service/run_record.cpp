@@ -12,7 +12,7 @@ namespace {
 using Json = nlohmann::json;
 
 Json PendingJson(const pool::PendingJob& job) {
-  // The shape's keys are the trace's (docs/pool/pool.md, "Trace format").
+  // The shape's keys are the trace's (docs/pool/simulator.md, "Traces").
   Json out{{"id", job.id},
            {"type", job.type},
            {"resolution", job.shape.resolution},

@@ -1,8 +1,8 @@
 // The record of a `pool run`: one line of JSON a cycle with everything the policy was given
-// and everything it decided, so that the run can be replayed (docs/pool/pool.md, "The record").
-// A first line states the policy's configuration and the queue's poll; each cycle line the
-// time, the queue signal as the policy saw it, each worker's status document as read (or
-// why it could not be), the actions and reasons, and the jobs first seen and gone that cycle.
+// and everything it decided, so that the run can be replayed (docs/pool/operating.md, "The
+// record"). A first line states the policy's configuration and the queue's poll; each cycle line
+// the time, the queue signal as the policy saw it, each worker's status document as read (or why it
+// could not be), the actions and reasons, and the jobs first seen and gone that cycle.
 #pragma once
 
 #include <map>

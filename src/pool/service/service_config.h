@@ -1,6 +1,6 @@
 // The pool service's one file (pool.yaml): where PeerTube is and how its admin reads it, how
 // the workers are found and controlled, where the service answers, and the policy's numbers
-// under `policy:` (docs/pool/pool.md). Every secret is named by a file, never written here.
+// under `policy:` (docs/pool/operating.md). Every secret is named by a file, never written here.
 #pragma once
 
 #include <string>

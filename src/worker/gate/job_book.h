@@ -32,7 +32,7 @@ struct RunReport {
   // The encoder sessions the run held at its most.
   int encode_sessions = 0;
   int exit_code = 0;
-  // The evidence gate's verdict and its words (docs/worker/worker.md, "Proof that the GPU did the
+  // The evidence gate's verdict and its words (docs/worker/status.md, "Proof that the GPU did the
   // work").
   bool evidence_ok = false;
   std::string evidence;

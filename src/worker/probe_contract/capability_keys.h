@@ -1,7 +1,7 @@
 // The worker's vendor-neutral capability keys (h264_enc, hevc_enc, ..., max10bit) and the one
 // table that maps the published attributes of a device onto them. The pool schedules by
 // these keys whatever the vendor, so a key is true exactly when one of its attributes is;
-// docs/worker/worker.md prints the same table.
+// docs/worker/status.md prints the same table.
 #pragma once
 
 #include <array>

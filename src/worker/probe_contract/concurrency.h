@@ -2,7 +2,7 @@
 // has free and what one job costs, with the bound every limiter sets and the name of the one
 // that set the answer. The pool reads the limiters (`concurrency_limiters` of the status
 // document) to see why a worker carries what it carries. The per-job costs and where they
-// come from are in docs/worker/worker.md.
+// come from are in docs/worker/status.md.
 #pragma once
 
 #include <array>

@@ -1,4 +1,4 @@
-// Every reason an operator can see is listed in docs/pool/pool.md, word for word, so the page
+// Every reason an operator can see is listed in docs/pool/design.md, word for word, so the page
 // and the table cannot drift apart.
 #include <gtest/gtest.h>
 
@@ -11,11 +11,11 @@ namespace mc::pool {
 namespace {
 
 TEST(Reasons, EveryRowIsListedInTheOperatorsPage) {
-  const std::string page = testing::SourceFile("docs/pool/pool.md");
+  const std::string page = testing::SourceFile("docs/pool/design.md");
   ASSERT_FALSE(page.empty());
   for (const ReasonTemplate& row : ReasonTable()) {
     EXPECT_NE(page.find("| `" + std::string(row.id) + "` | " + row.text + " |"), std::string::npos)
-        << "docs/pool/pool.md lacks the row of " << row.id << ": | `" << row.id << "` | "
+        << "docs/pool/design.md lacks the row of " << row.id << ": | `" << row.id << "` | "
         << row.text << " |";
   }
 }

@@ -1,4 +1,4 @@
-// Reading a file of the source tree, such as a shipped trace or docs/pool/pool.md, in a test.
+// Reading a file of the source tree, such as a shipped trace or docs/pool/design.md, in a test.
 #pragma once
 
 #include <fstream>
