@@ -38,7 +38,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # shell is not one.
 export PATH := $(PATH):/usr/local/go/bin
 
-.PHONY: all deps probe-deps build run check test test-sanitize test-cluster peertube test-peertube bench fuzz fuzz-deps format docs clean
+.PHONY: all deps prefetch probe-deps build run check test test-sanitize test-cluster peertube test-peertube bench fuzz fuzz-deps format docs clean
 
 all: build
 
@@ -104,7 +104,7 @@ check: build
 export STAGE_TIMES ?= $(CURDIR)/$(BUILD)-stage-times
 test:
 	@rm -f $(STAGE_TIMES)
-	@tools/timed packages $(MAKE) --no-print-directory deps
+	@tools/timed packages $(MAKE) --no-print-directory deps prefetch
 	@tools/timed build $(MAKE) --no-print-directory build
 	@tools/timed tests $(MAKE) --no-print-directory check
 	@tools/timed sanitizer-build-and-tests $(MAKE) --no-print-directory test-sanitize
@@ -120,6 +120,18 @@ PEERTUBE_CACHE ?= $(HOME)/.cache/media-capabilities/peertube-7.2.1
 peertube:
 	$(call install_missing,$(PEERTUBE_PACKAGES))
 	tests/peertube/build-peertube $(PEERTUBE_KIT) $(PEERTUBE_CACHE)
+
+# prefetch starts the control plane's and the PeerTube kit's builds in the background at the
+# lowest priority, so that their downloads and compiles fill what the C++ builds and the tests
+# leave idle. test-cluster and test-peertube run the same scripts later, which wait on the same
+# locks and find the builds done (or redo what failed); the logs are under $(BUILD).
+prefetch:
+	$(call install_missing,$(PEERTUBE_PACKAGES))
+	@mkdir -p $(BUILD)
+	@nohup nice -n 19 sh -c 'tests/cluster/build-control-plane && \
+	  cd tests/cluster && go test -count=1 -run "^$$" ./...' >$(BUILD)/control-plane-build.log 2>&1 &
+	@nohup nice -n 19 tests/peertube/build-peertube $(PEERTUBE_KIT) $(PEERTUBE_CACHE) \
+	  >$(BUILD)/peertube-build.log 2>&1 &
 
 # test-peertube runs the worker in PeerTube's path end to end (tests/peertube/README.md): the
 # real server and runner, the worker on the stand-in NVIDIA GPU, Debian's ffmpeg; then the pool
