@@ -181,21 +181,12 @@ std::function<int()> AddPoolCommand(CLI::App& app) {
 
   CLI::App* run = pool->add_subcommand(
       "run", "run the pool manager: read PeerTube's queue and the workers, admit and drain them");
-<<<<<<< HEAD
-  run->add_option("--config", options->config_file,
-                  "the pool service's YAML file (docs/pool/pool.md)")
-      ->required();
-  run->add_option(
-      "--record", options->record_file,
-      "write every cycle's inputs and decisions to FILE, JSON Lines (docs/pool/pool.md)");
-=======
   run->add_option("--config", options->config_file,
                   "the pool service's YAML file (docs/pool/operating.md)")
       ->required();
   run->add_option(
       "--record", options->record_file,
       "write every cycle's inputs and decisions to FILE, JSON Lines (docs/pool/operating.md)");
->>>>>>> h-docs
 
   CLI::App* replay = pool->add_subcommand(
       "replay", "replay a pool run's record in the simulator and compare the decisions");
