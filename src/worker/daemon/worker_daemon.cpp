@@ -41,7 +41,7 @@ Result<std::unique_ptr<WorkerDaemon>> WorkerDaemon::Start(DaemonOptions options)
         return raw->Handle(connection, request);
       },
       [raw](std::uint64_t connection) { raw->Closed(connection); });
-  if (!local) return Error{"the local socket: " + local.error(), local.error_code()};
+  if (!local) return local.failure().WithContext("the local socket");
   daemon->local_ = std::move(*local);
 
   http::Actions actions;
@@ -67,7 +67,7 @@ Result<std::unique_ptr<WorkerDaemon>> WorkerDaemon::Start(DaemonOptions options)
     Result<std::unique_ptr<AdmissionGate>> gate = AdmissionGate::Start(
         raw->options_.gate_listen, *upstream, [raw] { return raw->CurrentAdmission(); }, raw->book_,
         {.log = raw->options_.log});
-    if (!gate) return Error{"--gate-listen: " + gate.error(), gate.error_code()};
+    if (!gate) return gate.failure().WithContext("--gate-listen");
     daemon->gate_ = std::move(*gate);
   }
   return daemon;
