@@ -1,7 +1,6 @@
 #include "cli/ffmpeg_plan_command.h"
 
 #include <algorithm>
-#include <charconv>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -9,6 +8,7 @@
 #include <vector>
 
 #include "common/base/read_file.h"
+#include "common/base/text.h"
 #include "worker/transcode/plan.h"
 #include "worker/transcode/plan_json.h"
 
@@ -33,12 +33,8 @@ int Usage(const std::string& message) {
 }
 
 std::optional<int> Count(const std::string& text) {
-  int value = 0;
-  const auto parsed = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || parsed.ec != std::errc() || parsed.ptr != text.data() + text.size() ||
-      value < 0) {
-    return std::nullopt;
-  }
+  const std::optional<int> value = ParseInteger<int>(text);
+  if (!value || *value < 0) return std::nullopt;
   return value;
 }
 

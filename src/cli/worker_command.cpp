@@ -16,6 +16,7 @@
 #include "cli/worker_serve.h"
 #include "probe/pipeline/probe_pipeline.h"
 #include "probe/query/query_command.h"
+#include "worker/probe_contract/concurrency.h"
 #include "worker/probe_contract/probe_contract.h"
 #include "worker/probe_contract/probe_contract_json.h"
 #include "worker/probe_contract/worker_config.h"
@@ -242,18 +243,14 @@ class Worker : public WorkerCommand {
     if (controls_["state"]->parsed())
       return RunWorkerControl(StateDir(), worker::StateRequest{}, "state");
     if (concurrency_->parsed()) {
-      worker::ConcurrencyRequest request;
-      if (control_value_ != "auto") {
-        char* end = nullptr;
-        const long long value = std::strtoll(control_value_.c_str(), &end, 10);
-        if (control_value_.empty() || *end != '\0' || value < 0 || value > 100000) {
-          std::cerr << "worker concurrency: " << control_value_
-                    << " is not a whole number from 0 to 100000, nor auto\n";
-          return 2;
-        }
-        request.value = value;
+      Result<std::optional<std::int64_t>> hint = worker::ParseConcurrencyHint(control_value_);
+      if (!hint) {
+        std::cerr << "worker concurrency: " << control_value_ << " is not a whole number from 0 to "
+                  << worker::kMaxConcurrencyHint << ", nor auto\n";
+        return 2;
       }
-      return RunWorkerControl(StateDir(), request, "concurrency");
+      return RunWorkerControl(StateDir(), worker::ConcurrencyRequest{.value = *hint},
+                              "concurrency");
     }
     if (eligibility_->parsed())
       return RunWorkerControl(StateDir(), worker::EligibilityRequest{.text = control_value_},

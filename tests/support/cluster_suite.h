@@ -7,9 +7,18 @@
 
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
+#include <map>
 #include <string>
 
+#include "common/base/result.h"
+
 namespace mc::testing {
+
+// ReadClusterEnv reads the control plane's `dir`/cluster.env, the facts start-control-plane
+// writes for a shell to source (API_PORT, ADMIN_TOKEN, ...): one NAME=value or NAME='value' a
+// line, with the quotes taken off. Empty lines, comments and lines without "=" are skipped.
+Result<std::map<std::string, std::string>> ReadClusterEnv(const std::filesystem::path& dir);
 
 // `Cluster` has the members `dir` and `setup_error` (strings); `set_up` fills the rest of it
 // and throws std::exception on a failure.

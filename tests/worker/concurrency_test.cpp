@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace mc::worker {
 namespace {
 
@@ -121,6 +125,35 @@ TEST(ResolveConcurrency, CostsOfZeroEverywhereCarryNothingRatherThanWithoutBound
   const Concurrency concurrency = ResolveConcurrency(inputs);
   EXPECT_EQ(concurrency.value, 0);
   EXPECT_EQ(concurrency.bound_by, "config");
+}
+
+TEST(ParseConcurrencyHint, ReadsAutoAsWhatTheResourcesAllow) {
+  const Result<std::optional<std::int64_t>> hint = ParseConcurrencyHint("auto");
+  ASSERT_TRUE(hint.ok()) << hint.error();
+  EXPECT_EQ(*hint, std::nullopt);
+}
+
+TEST(ParseConcurrencyHint, ReadsAWholeNumberOfJobsFromZeroToTheLargest) {
+  for (const auto& [text, jobs] : std::vector<std::pair<std::string, std::int64_t>>{
+           {"0", 0}, {"1", 1}, {"4", 4}, {"007", 7}, {"100000", kMaxConcurrencyHint}}) {
+    const Result<std::optional<std::int64_t>> hint = ParseConcurrencyHint(text);
+    ASSERT_TRUE(hint.ok()) << text << ": " << hint.error();
+    EXPECT_EQ(*hint, jobs) << text;
+  }
+}
+
+TEST(ParseConcurrencyHint, RefusesAnythingButAutoOrDigitsWithinTheRange) {
+  for (const std::string text : {"", "100001", "999999", "-1", "+1", " 1", "1 ", "1.5", "two",
+                                 "AUTO", "auto ", "0x10", "99999999999999999999"}) {
+    const Result<std::optional<std::int64_t>> hint = ParseConcurrencyHint(text);
+    ASSERT_FALSE(hint.ok()) << text;
+    EXPECT_EQ(hint.error_code(), ErrorCode::kInvalidInput) << text;
+  }
+}
+
+TEST(ParseConcurrencyHint, NamesWhatItRefusedAndWhatItTakes) {
+  EXPECT_EQ(ParseConcurrencyHint("lots").error(),
+            "\"lots\" is not a whole number from 0 to 100000, nor auto");
 }
 
 }  // namespace

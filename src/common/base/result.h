@@ -8,6 +8,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 
@@ -63,6 +64,14 @@ struct Error {
   bool IsDeadlineExceeded() const { return code == ErrorCode::kDeadlineExceeded; }
   bool IsPermissionDenied() const { return code == ErrorCode::kPermissionDenied; }
   bool IsUnsupported() const { return code == ErrorCode::kUnsupported; }
+
+  // The same failure told one step further out: "context: " before the message. The code and
+  // the wait stay, so a caller still branches and retries on what went wrong underneath.
+  Error WithContext(std::string_view context) const& { return Error(*this).WithContext(context); }
+  Error WithContext(std::string_view context) && {
+    message.insert(0, std::string(context) + ": ");
+    return std::move(*this);
+  }
 };
 
 inline Error InvalidInput(std::string message) {

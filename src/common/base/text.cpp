@@ -1,7 +1,5 @@
 #include "common/base/text.h"
 
-#include <cctype>
-
 #include "common/base/utf8.h"
 
 namespace mc {
@@ -12,11 +10,7 @@ std::string JoinLines(std::string_view text) {
   while (start <= text.size()) {
     std::size_t end = text.find('\n', start);
     if (end == std::string::npos) end = text.size();
-    std::string part(text.substr(start, end - start));
-    while (!part.empty() && std::isspace(static_cast<unsigned char>(part.back()))) part.pop_back();
-    std::size_t first = 0;
-    while (first < part.size() && std::isspace(static_cast<unsigned char>(part[first]))) ++first;
-    part.erase(0, first);
+    const std::string_view part = Trim(text.substr(start, end - start));
     if (!part.empty()) {
       if (!line.empty()) line += "; ";
       line += part;
@@ -32,6 +26,38 @@ std::string PrintableLine(std::string_view text) {
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
   }
   return line;
+}
+
+std::string_view Trim(std::string_view text, std::string_view characters) {
+  const std::size_t first = text.find_first_not_of(characters);
+  if (first == std::string_view::npos) return {};
+  const std::size_t last = text.find_last_not_of(characters);
+  return text.substr(first, last - first + 1);
+}
+
+std::string AsciiLower(std::string_view text) {
+  std::string lower(text);
+  for (char& c : lower) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return lower;
+}
+
+std::string Joined(const std::vector<std::string>& items, std::string_view separator) {
+  std::string text;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) text += separator;
+    text += items[i];
+  }
+  return text;
+}
+
+std::optional<double> ParseDouble(std::string_view text) {
+  double value = 0;
+  const char* last = text.data() + text.size();
+  const auto [end, error] = std::from_chars(text.data(), last, value);
+  if (text.empty() || error != std::errc() || end != last) return std::nullopt;
+  return value;
 }
 
 }  // namespace mc

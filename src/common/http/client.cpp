@@ -29,9 +29,7 @@ Result<ClientResponse> Request(const Url& url, const ClientRequest& request) {
   // The query may hold a secret; the path alone names the call well enough.
   const std::string what = request.method + " " + url.Origin() +
                            url.path_and_query.substr(0, url.path_and_query.find('?'));
-  auto failed = [&](const Error& error) {
-    return Error{what + ": " + error.message, error.code, error.retry_after};
-  };
+  auto failed = [&](const Error& error) { return error.WithContext(what); };
 
   Result<std::unique_ptr<Stream>> stream = Connect(url, deadline, request.transport);
   if (!stream) return failed(stream.failure());

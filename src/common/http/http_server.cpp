@@ -11,6 +11,8 @@
 #include <cstring>
 #include <vector>
 
+#include "common/base/text.h"
+
 namespace mc::http {
 namespace {
 
@@ -174,10 +176,8 @@ std::optional<std::size_t> Server::BodyLength(std::string_view head) const {
   if (!parsed) return std::nullopt;
   const std::string length(HeaderValue(parsed->headers, "Content-Length"));
   if (length.empty()) return 0;
-  if (length.size() > 9 ||
-      !std::all_of(length.begin(), length.end(), [](char c) { return c >= '0' && c <= '9'; }))
-    return std::nullopt;
-  return static_cast<std::size_t>(std::stoul(length));
+  if (length.size() > 9) return std::nullopt;
+  return ParseInteger<std::size_t>(length);
 }
 
 Response Server::AnswerTo(std::string_view head, std::string_view body, std::string& allow) const {

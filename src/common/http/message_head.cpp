@@ -4,6 +4,8 @@
 #include <cctype>
 #include <charconv>
 
+#include "common/base/text.h"
+
 namespace mc::http {
 namespace {
 
@@ -14,12 +16,8 @@ bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
          });
 }
 
-std::string_view Trim(std::string_view text) {
-  const std::size_t first = text.find_first_not_of(" \t");
-  if (first == std::string_view::npos) return {};
-  const std::size_t last = text.find_last_not_of(" \t");
-  return text.substr(first, last - first + 1);
-}
+// HTTP's optional white space around a value: spaces and tabs, nothing else (RFC 9110 5.6.3).
+std::string_view TrimOws(std::string_view text) { return Trim(text, " \t"); }
 
 bool IsTokenCharacter(unsigned char c) {
   return std::isalnum(c) ||
@@ -54,7 +52,7 @@ Result<Headers> ParseHeaders(const std::vector<std::string_view>& lines, std::st
     const std::string_view name = line.substr(0, colon);
     if (!std::all_of(name.begin(), name.end(), IsTokenCharacter))
       return InvalidInput(place + ": the name holds a character names do not");
-    const std::string_view value = Trim(line.substr(colon + 1));
+    const std::string_view value = TrimOws(line.substr(colon + 1));
     for (const unsigned char c : value) {
       if ((c < 0x20 && c != '\t') || c == 0x7f)
         return InvalidInput(place + ": the value holds a control character");
@@ -72,12 +70,11 @@ Result<std::uint64_t> ContentLength(const Headers& headers) {
       return InvalidInput("Content-Length: two different lengths");
     seen = header.value;
   }
-  std::uint64_t length = 0;
-  const auto [end, error] = std::from_chars(seen.data(), seen.data() + seen.size(), length);
-  if (seen.empty() || error != std::errc() || end != seen.data() + seen.size())
+  const std::optional<std::uint64_t> length = ParseInteger<std::uint64_t>(seen);
+  if (!length)
     return InvalidInput("Content-Length: \"" + std::string(seen.substr(0, 40)) +
                         "\" is not a length");
-  return length;
+  return *length;
 }
 
 Result<BodyFraming> FramingOf(const Headers& headers, bool until_close_otherwise) {
@@ -88,7 +85,8 @@ Result<BodyFraming> FramingOf(const Headers& headers, bool until_close_otherwise
     std::string_view codings = HeaderValue(headers, "Transfer-Encoding");
     const std::size_t comma = codings.rfind(',');
     if (!EqualsIgnoringCase(
-            Trim(comma == std::string_view::npos ? codings : codings.substr(comma + 1)), "chunked"))
+            TrimOws(comma == std::string_view::npos ? codings : codings.substr(comma + 1)),
+            "chunked"))
       return InvalidInput("Transfer-Encoding \"" + std::string(codings.substr(0, 40)) +
                           "\" does not end in chunked");
     return BodyFraming{.kind = BodyFraming::Kind::kChunked};
@@ -128,7 +126,7 @@ bool HasToken(const Headers& headers, std::string_view name, std::string_view to
     std::string_view values = header.value;
     while (!values.empty()) {
       const std::size_t comma = values.find(',');
-      if (EqualsIgnoringCase(Trim(values.substr(0, comma)), token)) return true;
+      if (EqualsIgnoringCase(TrimOws(values.substr(0, comma)), token)) return true;
       if (comma == std::string_view::npos) break;
       values.remove_prefix(comma + 1);
     }
@@ -203,7 +201,7 @@ Result<ResponseHead> ParseResponseHead(std::string_view head) {
   if (code.find_first_not_of("0123456789") != std::string_view::npos ||
       (line.size() > first + 4 && line[first + 4] != ' '))
     return InvalidInput("status line: the status is not three digits");
-  response.status = std::stoi(std::string(code));
+  response.status = ParseInteger<int>(code).value_or(0);
   if (response.status < 100) return InvalidInput("status line: the status is below 100");
   response.reason = line.size() > first + 5 ? std::string(line.substr(first + 5)) : "";
   Result<Headers> headers = ParseHeaders(lines, "response");
@@ -260,7 +258,7 @@ Result<std::size_t> ChunkedDecoder::Feed(std::string_view data, std::string* bod
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     switch (state_) {
       case State::kSize: {
-        const std::string_view digits = Trim(line.substr(0, line.find(';')));
+        const std::string_view digits = TrimOws(line.substr(0, line.find(';')));
         std::uint64_t size = 0;
         const auto [end, error] =
             std::from_chars(digits.data(), digits.data() + digits.size(), size, 16);

@@ -371,7 +371,7 @@ Result<std::unique_ptr<Stream>> ConnectTls(const Url& url, int fd, Deadline dead
   }
   auto session = std::make_unique<TlsSession>(**loaded, fd);
   if (Result<void> configured = Configure(*session, url, options); !configured)
-    return Error{"TLS with " + url.Origin() + ": " + configured.error(), configured.error_code()};
+    return configured.failure().WithContext("TLS with " + url.Origin());
   auto stream = std::make_unique<TlsStream>(std::move(session));
   if (Result<void> shaken = stream->Handshake(url.Origin(), deadline); !shaken)
     return shaken.failure();

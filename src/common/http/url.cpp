@@ -3,15 +3,10 @@
 #include <algorithm>
 #include <cctype>
 
+#include "common/base/text.h"
+
 namespace mc::http {
 namespace {
-
-std::string Lower(std::string_view text) {
-  std::string lower(text);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return lower;
-}
 
 bool IsHostCharacter(unsigned char c) {
   return std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '%' || c == '~';
@@ -39,7 +34,7 @@ Result<Url> ParseUrl(std::string_view text) {
   const std::size_t scheme_end = text.find("://");
   if (scheme_end == std::string_view::npos) return Bad(text, "has no scheme (http:// or https://)");
   Url url;
-  url.scheme = Lower(text.substr(0, scheme_end));
+  url.scheme = AsciiLower(text.substr(0, scheme_end));
   if (url.scheme != "http" && url.scheme != "https")
     return Bad(text, "the scheme \"" + url.scheme + "\" is neither http nor https");
 
@@ -76,13 +71,13 @@ Result<Url> ParseUrl(std::string_view text) {
     if (!std::all_of(host.begin(), host.end(), IsHostCharacter))
       return Bad(text, "the host \"" + std::string(host) + "\" holds a character hosts do not");
   }
-  url.host = Lower(host);
+  url.host = AsciiLower(host);
 
   url.port = DefaultPort(url.scheme);
   if (!port.empty()) {
     if (port.size() > 5 || port.find_first_not_of("0123456789") != std::string_view::npos)
       return Bad(text, "the port \"" + std::string(port) + "\" is not a number");
-    url.port = std::stoi(std::string(port));
+    url.port = ParseInteger<int>(port).value_or(0);
     if (url.port < 1 || url.port > 65535)
       return Bad(text, "the port " + std::string(port) + " is outside 1..65535");
   }

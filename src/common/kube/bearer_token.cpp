@@ -6,19 +6,9 @@
 #include <cstring>
 
 #include "common/base/read_file.h"
+#include "common/base/text.h"
 
 namespace mc::kube {
-namespace {
-
-// Token files often end in a newline; client-go trims white space on both ends, and so do we.
-std::string Trimmed(const std::string& text) {
-  const char* space = " \t\r\n\f\v";
-  const std::size_t first = text.find_first_not_of(space);
-  if (first == std::string::npos) return {};
-  return text.substr(first, text.find_last_not_of(space) - first + 1);
-}
-
-}  // namespace
 
 BearerToken::BearerToken(std::string fixed, std::filesystem::path file)
     : fixed_(std::move(fixed)), file_(std::move(file)) {}
@@ -43,7 +33,8 @@ Result<std::string> BearerToken::Current() {
   if (have_read_ && stamp == stamp_) return token_;
   Result<std::string> text = ReadFileText(file_);
   if (!text) return Error{"token file " + text.error()};
-  std::string token = Trimmed(*text);
+  // Token files often end in a newline; client-go trims white space on both ends, and so do we.
+  std::string token(Trim(*text));
   if (token.empty()) return Error{"token file " + file_.string() + " is empty"};
   token_ = std::move(token);
   stamp_ = stamp;

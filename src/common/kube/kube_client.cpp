@@ -242,7 +242,7 @@ Result<HttpResponse> KubeClient::Send(const HttpRequest& request) {
   Result<std::string> head =
       state_->HeadText(request.method, request.target, has_body ? &request.content_type : nullptr,
                        request.body.size());
-  if (!head) return Error{what + ": " + head.error(), head.error_code()};
+  if (!head) return head.failure().WithContext(what);
   const std::string wire = *head + request.body;
   const std::string where = state_->server.Origin();
 
@@ -279,7 +279,7 @@ Result<KubeClient::WatchEnd> KubeClient::Watch(
   if (!FitsInRequestLine(target))
     return Error{what + ": the target holds a space or a control character"};
   Result<std::string> head = state_->HeadText("GET", target, nullptr, 0);
-  if (!head) return Error{what + ": " + head.error(), head.error_code()};
+  if (!head) return head.failure().WithContext(what);
   const std::string where = state_->server.Origin();
 
   // A watch has a connection of its own, never one from the pool nor one put back: it ends

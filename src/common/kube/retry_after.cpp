@@ -1,23 +1,21 @@
 #include "common/kube/retry_after.h"
 
 #include <algorithm>
-#include <charconv>
 
+#include "common/base/text.h"
 #include "common/kube/http_date.h"
 
 namespace mc::kube {
 
 std::optional<std::chrono::seconds> ParseRetryAfter(std::string_view value,
                                                     std::chrono::system_clock::time_point now) {
-  while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
-  while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
+  value = Trim(value, " \t");
   if (value.empty()) return std::nullopt;
 
   if (value.front() >= '0' && value.front() <= '9') {
-    long long seconds = 0;
-    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), seconds);
-    if (error != std::errc() || end != value.data() + value.size()) return std::nullopt;
-    return std::chrono::seconds(seconds);
+    const std::optional<long long> seconds = ParseInteger<long long>(value);
+    if (!seconds) return std::nullopt;
+    return std::chrono::seconds(*seconds);
   }
   const std::optional<std::int64_t> date = ParseHttpDate(value, now);
   if (!date) return std::nullopt;

@@ -53,7 +53,7 @@ Result<AdminCredentials> ParseAdminCredentials(std::string_view text, const std:
 
 Result<AdminCredentials> ReadAdminCredentials(const std::string& path) {
   Result<std::string> text = ReadFileText(path);
-  if (!text) return Error{"the admin credentials: " + text.error(), text.error_code()};
+  if (!text) return text.failure().WithContext("the admin credentials");
   return ParseAdminCredentials(*text, path);
 }
 

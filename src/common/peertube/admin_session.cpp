@@ -176,8 +176,7 @@ Result<void> AdminSession::EnsureToken() {
 Result<std::string> AdminSession::Get(const std::string& target, std::string_view what) {
   for (int attempt = 0;; ++attempt) {
     if (Result<void> token = EnsureToken(); !token) {
-      return Error{std::string(what) + ": no token: " + token.error(), token.error_code(),
-                   token.failure().retry_after};
+      return token.failure().WithContext(std::string(what) + ": no token");
     }
     http::ClientRequest request = http::WithBearer({}, token_->access_token);
     Result<http::ClientResponse> answer = Send(target, std::move(request));

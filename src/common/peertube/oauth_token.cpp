@@ -1,7 +1,6 @@
 #include "common/peertube/oauth_token.h"
 
-#include <cctype>
-
+#include "common/base/text.h"
 #include "common/peertube/admin_json.h"
 
 namespace mc::peertube {
@@ -49,8 +48,7 @@ Result<OAuthToken> ParseOAuthToken(std::string_view json) {
       std::string text;
       if (!reader.String(*type, "token_type", text)) return;
       // RFC 6749 says the type is case-insensitive.
-      for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      if (text != "bearer") {
+      if (AsciiLower(text) != "bearer") {
         reader.Fail("token_type", "not Bearer");
         return;
       }

@@ -65,7 +65,7 @@ bool ReadJob(JsonReader& reader, const Json& value, const std::string& path, Run
 
 Result<std::vector<AvailableJob>> ParseAvailableJobs(std::string_view json) {
   Result<Json> document = ParseDocument<Json>(json);
-  if (!document) return Error{"the available jobs: " + document.error(), document.error_code()};
+  if (!document) return document.failure().WithContext("the available jobs");
   JsonReader reader;
   std::vector<AvailableJob> jobs;
   const Json* list = reader.Object(*document, "(answer)")
@@ -106,7 +106,7 @@ std::string NoAvailableJobs(std::string_view json) {
 
 Result<AcceptedJob> ParseAcceptedJob(std::string_view json) {
   Result<Json> document = ParseDocument<Json>(json);
-  if (!document) return Error{"the accepted job: " + document.error(), document.error_code()};
+  if (!document) return document.failure().WithContext("the accepted job");
   JsonReader reader;
   AcceptedJob job;
   const Json* value =

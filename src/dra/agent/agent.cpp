@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 
+#include "common/base/text.h"
 #include "dra/agent/api_claim_checker.h"
 #include "dra/agent/eviction_guard.h"
 #include "dra/agent/health_server.h"
@@ -43,12 +44,6 @@ std::vector<std::string> RenderNodesMissingFromPod(
       missing.push_back(name);
   }
   return missing;
-}
-
-std::string Joined(const std::vector<std::string>& names) {
-  std::string joined;
-  for (const std::string& name : names) joined += (joined.empty() ? "" : ", ") + name;
-  return joined;
 }
 
 plugin::DeviceHealth HealthOf(const DeviceReport& report) {
@@ -151,7 +146,7 @@ void Agent::AskForNewPodIfMissing(State& state) {
   const WallClock::time_point now = WallClock::now();
   if (missing.empty() || now < state.eviction_not_before) return;
   if (!options_.pod.known()) {
-    log_("agent: warning: " + Joined(missing) +
+    log_("agent: warning: " + Joined(missing, ", ") +
          " is not in this pod's /dev, and the agent does not know its own pod (POD_NAME, "
          "POD_NAMESPACE) to be made again with it; its capabilities stay unknown until the pod "
          "is replaced");
@@ -178,7 +173,7 @@ void Agent::AskForNewPodIfMissing(State& state) {
     const bool waiting = decision.next_due != WallClock::time_point{};
     if (waiting) {
       const auto minutes = std::chrono::ceil<std::chrono::minutes>(decision.next_due - now).count();
-      log_("agent: warning: " + Joined(missing) +
+      log_("agent: warning: " + Joined(missing, ", ") +
            " is still not in this pod's /dev, though a pod was made again for it; the next "
            "eviction is due in " +
            std::to_string(minutes) + " min");
@@ -191,7 +186,7 @@ void Agent::AskForNewPodIfMissing(State& state) {
   if (Result<void> saved =
           SaveEvictionRecords(file, AfterEviction(*records, missing, decision.evict_for, now));
       !saved) {
-    log_("agent: warning: " + Joined(decision.evict_for) +
+    log_("agent: warning: " + Joined(decision.evict_for, ", ") +
          " is not in this pod's /dev, but the record that keeps the agent from evicting its pod "
          "again and again cannot be written, so the pod stays: " +
          saved.error());
@@ -209,7 +204,7 @@ void Agent::AskForNewPodIfMissing(State& state) {
     return;
   }
   state.evicted = true;
-  log_("agent: " + Joined(decision.evict_for) +
+  log_("agent: " + Joined(decision.evict_for, ", ") +
        " is not in this pod's /dev (the pod's claim was allocated before liken published it); "
        "evicted its own pod " +
        pod + " so that the DaemonSet makes one whose claim holds it");

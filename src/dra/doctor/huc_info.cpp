@@ -5,12 +5,8 @@
 namespace mc::doctor {
 namespace {
 
-std::string_view Trimmed(std::string_view text) {
-  const std::size_t first = text.find_first_not_of(" \t\r");
-  if (first == std::string_view::npos) return {};
-  const std::size_t last = text.find_last_not_of(" \t\r");
-  return text.substr(first, last - first + 1);
-}
+// A line of the HuC file without the spaces, tabs and carriage return around it.
+std::string_view Trimmed(std::string_view text) { return Trim(text, " \t\r"); }
 
 }  // namespace
 

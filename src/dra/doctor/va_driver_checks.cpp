@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "common/base/text.h"
 #include "dra/doctor/va_driver_rules.h"
 
 namespace mc::doctor {
@@ -25,12 +26,6 @@ std::vector<std::string> SearchDirs(const LibvaSettings& libva) {
     path = colon == std::string_view::npos ? std::string_view() : path.substr(colon + 1);
   }
   return dirs;
-}
-
-std::string Joined(const std::vector<std::string>& items, const std::string& separator) {
-  std::string text;
-  for (const std::string& item : items) text += (text.empty() ? "" : separator) + item;
-  return text;
 }
 
 std::string Where(const LibvaSettings& libva, const std::vector<std::string>& dirs) {

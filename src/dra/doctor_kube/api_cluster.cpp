@@ -10,11 +10,7 @@ Result<std::unique_ptr<ApiCluster>> ApiCluster::Open(const ClusterOptions& optio
   Result<kube::KubeConfig> config = options.kubeconfig.empty()
                                         ? kube::InClusterConfig(kube::ProcessEnvironment())
                                         : kube::LoadKubeconfig(options.kubeconfig);
-  if (!config) {
-    Error error = config.failure();
-    error.message = "doctor: " + error.message;
-    return error;
-  }
+  if (!config) return config.failure().WithContext("doctor");
   kube::ClientSettings settings;
   settings.request_timeout = options.request_timeout;
   settings.user_agent = "media-capabilities-doctor";

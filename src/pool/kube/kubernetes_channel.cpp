@@ -82,7 +82,7 @@ Result<void> KubernetesChannel::Apply(const pool::Action& action,
   if (!result) {
     // The worker's channel names the worker and the action itself; a scale error is ours.
     Error error = result.failure();
-    if (IsScale(action.kind)) error.message = what + ": " + error.message;
+    if (IsScale(action.kind)) error = std::move(error).WithContext(what);
     Record(EventType::kWarning, FailedEventReason(action.kind),
            error.message + PolicyReason(action));
     return error;

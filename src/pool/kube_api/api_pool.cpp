@@ -49,18 +49,12 @@ Result<kube::HttpResponse> Send(kube::KubeClient& client, const std::string& wha
                                 const kube::HttpRequest& request, long expected) {
   Result<kube::HttpResponse> response = client.Send(request);
   if (!response) {
-    Error error = response.failure();
-    error.message = what + ": " + error.message;
+    Error error = response.failure().WithContext(what);
     if (error.code == ErrorCode::kInternal) error.code = ErrorCode::kUnavailable;
     return error;
   }
   if (response->status != expected) return ApiError(what, *response);
   return response;
-}
-
-Error Named(const std::string& what, Error error) {
-  error.message = what + ": " + error.message;
-  return error;
 }
 
 }  // namespace
@@ -82,13 +76,13 @@ Result<std::unique_ptr<ApiKubernetesPool>> ApiKubernetesPool::Open(
   Result<kube::KubeConfig> config = options.kubeconfig.empty()
                                         ? kube::InClusterConfig(kube::ProcessEnvironment())
                                         : kube::LoadKubeconfig(options.kubeconfig);
-  if (!config) return Named("kubernetes pool", config.failure());
+  if (!config) return config.failure().WithContext("kubernetes pool");
   kube::ClientSettings settings;
   settings.request_timeout = options.request_timeout;
   settings.user_agent = options.component;
   Result<std::unique_ptr<kube::KubeClient>> client =
       kube::KubeClient::Create(std::move(config).value(), settings);
-  if (!client) return Named("kubernetes pool", client.failure());
+  if (!client) return client.failure().WithContext("kubernetes pool");
   return std::make_unique<ApiKubernetesPool>(std::move(client).value(), options);
 }
 
@@ -110,7 +104,7 @@ Result<Scale> ApiKubernetesPool::ReadScale() {
       Send(*client_, what, {.target = StatefulSetPath() + "/scale"}, 200);
   if (!response) return response.failure();
   Result<Scale> scale = ParseScale(response->body);
-  if (!scale) return Named(what, scale.failure());
+  if (!scale) return scale.failure().WithContext(what);
   return scale;
 }
 
@@ -141,7 +135,7 @@ Result<std::vector<WorkerPod>> ApiKubernetesPool::WorkerPods() {
            200);
   if (!response) return response.failure();
   Result<std::vector<WorkerPod>> pods = ParseWorkerPods(response->body, options_.statefulset);
-  if (!pods) return Named(what, pods.failure());
+  if (!pods) return pods.failure().WithContext(what);
   return pods;
 }
 
@@ -152,7 +146,7 @@ Result<std::string> ApiKubernetesPool::StatefulSetUid() {
   Result<kube::HttpResponse> response = Send(*client_, what, {.target = StatefulSetPath()}, 200);
   if (!response) return response.failure();
   Result<std::string> uid = ParseObjectUid(response->body);
-  if (!uid) return Named(what, uid.failure());
+  if (!uid) return uid.failure().WithContext(what);
   uid_ = *uid;
   return uid_;
 }

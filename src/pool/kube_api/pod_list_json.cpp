@@ -1,10 +1,10 @@
 #include "pool/kube_api/pod_list_json.h"
 
 #include <algorithm>
-#include <charconv>
 #include <nlohmann/json.hpp>
 
 #include "common/base/json_reader.h"
+#include "common/base/text.h"
 
 namespace mc::pool_kube {
 namespace {
@@ -16,10 +16,7 @@ constexpr char kPodIndexLabel[] = "apps.kubernetes.io/pod-index";
 
 int ParseOrdinal(std::string_view digits) {
   if (digits.empty() || digits.size() > 9) return -1;
-  int value = -1;
-  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-  if (error != std::errc() || end != digits.data() + digits.size()) return -1;
-  return value;
+  return ParseInteger<int>(digits).value_or(-1);
 }
 
 // OptionalString reads `name` of `object` into `out` when it is there; false on a wrong type.

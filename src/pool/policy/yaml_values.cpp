@@ -1,32 +1,26 @@
 #include "pool/policy/yaml_values.h"
 
-#include <charconv>
 #include <cmath>
 #include <cstring>
 
+#include "common/base/text.h"
+
 namespace mc::pool {
 
-namespace {
-
-bool ParseDouble(const std::string& text, double& out) {
-  if (text.empty()) return false;
-  const char* end = text.data() + text.size();
-  auto [stop, error] = std::from_chars(text.data(), end, out);
-  return error == std::errc() && stop == end && std::isfinite(out);
-}
-
-}  // namespace
-
 bool ReadNumber(const YAML::Node& node, double& out) {
-  return node.IsDefined() && node.IsScalar() && ParseDouble(node.Scalar(), out);
+  if (!node.IsDefined() || !node.IsScalar()) return false;
+  const std::optional<double> number = ParseDouble(node.Scalar());
+  if (!number || !std::isfinite(*number)) return false;
+  out = *number;
+  return true;
 }
 
 bool ReadInteger(const YAML::Node& node, int& out) {
   if (!node.IsDefined() || !node.IsScalar()) return false;
-  const std::string& text = node.Scalar();
-  const char* end = text.data() + text.size();
-  auto [stop, error] = std::from_chars(text.data(), end, out);
-  return !text.empty() && error == std::errc() && stop == end;
+  const std::optional<int> number = ParseInteger<int>(node.Scalar());
+  if (!number) return false;
+  out = *number;
+  return true;
 }
 
 bool ReadBool(const YAML::Node& node, bool& out) {
@@ -69,9 +63,9 @@ bool ReadDuration(const YAML::Node& node, Duration& out) {
         break;
     }
   }
-  double value = 0;
-  if (!ParseDouble(text, value) || value < 0) return false;
-  out = Seconds(value * unit);
+  const std::optional<double> value = ParseDouble(text);
+  if (!value || !std::isfinite(*value) || *value < 0) return false;
+  out = Seconds(*value * unit);
   return true;
 }
 

@@ -1,6 +1,7 @@
 #include "pool/service/control_token.h"
 
 #include "common/base/read_file.h"
+#include "common/base/text.h"
 
 namespace mc::pool_service {
 
@@ -8,14 +9,11 @@ Result<std::string> ReadControlToken(const std::string& path) {
   if (path.empty()) return InvalidInput("no control token file is configured");
   Result<std::string> text = ReadFileText(path);
   if (!text) return Error{"the control token file " + text.error(), text.error_code()};
-  std::string_view line = *text;
-  line = line.substr(0, line.find('\n'));
-  constexpr std::string_view kSpace = " \t\r\f\v";
-  const std::size_t first = line.find_first_not_of(kSpace);
-  if (first == std::string_view::npos)
+  const std::string_view first_line = std::string_view(*text).substr(0, text->find('\n'));
+  const std::string_view token = Trim(first_line);
+  if (token.empty())
     return InvalidInput("the control token file " + path + " holds no token on its first line");
-  const std::size_t last = line.find_last_not_of(kSpace);
-  return std::string(line.substr(first, last - first + 1));
+  return std::string(token);
 }
 
 }  // namespace mc::pool_service

@@ -20,8 +20,12 @@ constexpr std::string_view kCannotProbe =
     "the worker's control API has no probe action; the worker probes on its own schedule, and "
     "again before an enable when its last probe is older than five minutes";
 
+std::string Context(const WorkerEndpoint& worker, std::string_view what) {
+  return worker.name + ": " + std::string(what);
+}
+
 std::string Prefix(const WorkerEndpoint& worker, std::string_view what) {
-  return worker.name + ": " + std::string(what) + ": ";
+  return Context(worker, what) + ": ";
 }
 
 Result<http::Url> ControlUrl(const WorkerEndpoint& worker, std::string_view path) {
@@ -76,11 +80,11 @@ std::string Redact(std::string text, const std::string& token) {
 
 Result<void> WorkerApiChannel::Post(const WorkerEndpoint& worker, std::string_view what,
                                     std::string_view path, std::string body) const {
-  const std::string prefix = Prefix(worker, what);
+  const std::string context = Context(worker, what);
   Result<http::Url> url = ControlUrl(worker, path);
-  if (!url) return Error{prefix + url.error(), url.error_code()};
+  if (!url) return url.failure().WithContext(context);
   Result<std::string> token = ReadControlToken(worker.control_token_file);
-  if (!token) return Error{prefix + token.error(), token.error_code()};
+  if (!token) return token.failure().WithContext(context);
 
   http::ClientRequest request{.method = "POST",
                               .body = std::move(body),
@@ -88,10 +92,14 @@ Result<void> WorkerApiChannel::Post(const WorkerEndpoint& worker, std::string_vi
                               .max_body_bytes = 64 * 1024};
   request.headers.push_back({"Content-Type", "text/plain"});
   Result<http::ClientResponse> answer = http::Request(*url, http::WithBearer(request, *token));
-  if (!answer) return Error{prefix + Redact(answer.error(), *token), answer.error_code()};
+  if (!answer) {
+    Error redacted = answer.failure();
+    redacted.message = Redact(redacted.message, *token);
+    return std::move(redacted).WithContext(context);
+  }
   if (answer->status >= 200 && answer->status < 300) return Ok();
   std::string words = Redact(AnswerWords(answer->body), *token);
-  return Error{prefix + "the control API answered " + std::to_string(answer->status) +
+  return Error{context + ": the control API answered " + std::to_string(answer->status) +
                    (words.empty() ? "" : ": " + words),
                ErrorOfStatus(answer->status)};
 }
@@ -99,10 +107,10 @@ Result<void> WorkerApiChannel::Post(const WorkerEndpoint& worker, std::string_vi
 Result<void> WorkerApiChannel::Answers(const WorkerEndpoint& worker,
                                        std::chrono::milliseconds timeout) const {
   Result<http::Url> url = ControlUrl(worker, "/status");
-  if (!url) return Error{worker.name + ": " + url.error(), url.error_code()};
+  if (!url) return url.failure().WithContext(worker.name);
   Result<http::ClientResponse> answer =
       http::Request(*url, {.timeout = timeout, .max_body_bytes = 4 * 1024 * 1024});
-  if (!answer) return Error{worker.name + ": " + answer.error(), answer.error_code()};
+  if (!answer) return answer.failure().WithContext(worker.name);
   return Ok();
 }
 
@@ -125,7 +133,7 @@ Result<void> WorkerApiChannel::Apply(const pool::Action& action, const WorkerEnd
       return Post(worker, what, "/drain", "");
     case pool::ActionKind::kSetClasses: {
       Result<std::string> text = EligibilityText(action.classes, options_.bounds);
-      if (!text) return Error{Prefix(worker, what) + text.error(), text.error_code()};
+      if (!text) return text.failure().WithContext(Context(worker, what));
       return Post(worker, what, "/eligibility", *text);
     }
     case pool::ActionKind::kProbe:

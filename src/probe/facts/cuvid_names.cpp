@@ -5,8 +5,9 @@
 #include <ffnvcodec/dynlink_cuviddec.h>
 
 #include <array>
-#include <charconv>
 #include <utility>
+
+#include "common/base/text.h"
 
 namespace mc {
 namespace {
@@ -58,14 +59,11 @@ std::optional<std::int32_t> ValueOf(const NameTable<N>& table, std::string_view 
     if (known == name) return number;
   }
   if (name.size() < 2 || name[0] != '#') return std::nullopt;
-  std::int32_t value = 0;
-  const char* first = name.data() + 1;
-  const char* last = name.data() + name.size();
-  auto [end, error] = std::from_chars(first, last, value);
-  if (error != std::errc() || end != last) return std::nullopt;
+  const std::optional<std::int32_t> value = ParseInteger<std::int32_t>(name.substr(1));
+  if (!value) return std::nullopt;
   // A number that has a name must be written by its name, so that one value has one form.
   for (const auto& [number, known] : table) {
-    if (number == value) return std::nullopt;
+    if (number == *value) return std::nullopt;
   }
   return value;
 }

@@ -1,12 +1,11 @@
 #include "probe/gpu/render_node_discovery.h"
 
 #include <algorithm>
-#include <cctype>
-#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <system_error>
 
+#include "common/base/text.h"
 #include "probe/gpu/pci_address.h"
 #include "probe/gpu/sysfs_files.h"
 
@@ -18,16 +17,7 @@ namespace {
 int RenderMinor(const std::string& name) {
   constexpr std::string_view kPrefix = "renderD";
   if (!name.starts_with(kPrefix) || name.size() == kPrefix.size()) return -1;
-  int minor = 0;
-  const char* first = name.data() + kPrefix.size();
-  const char* last = name.data() + name.size();
-  auto [end, error] = std::from_chars(first, last, minor);
-  return (error == std::errc() && end == last) ? minor : -1;
-}
-
-std::string LowerCase(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
+  return ParseInteger<int>(std::string_view(name).substr(kPrefix.size())).value_or(-1);
 }
 
 }  // namespace
@@ -51,7 +41,7 @@ Result<std::vector<std::string>> ListRenderNodes(const DiscoveryRoots& roots) {
 Gpu DescribeRenderNode(const DiscoveryRoots& roots, const std::string& node, PciNames& names) {
   Gpu gpu;
   gpu.render_node = (fs::path(roots.dev) / "dri" / node).string();
-  gpu.device_name = LowerCase(node);
+  gpu.device_name = AsciiLower(node);
 
   const fs::path device_link = fs::path(roots.sysfs) / "class" / "drm" / node / "device";
   std::error_code error;

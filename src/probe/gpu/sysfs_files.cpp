@@ -5,6 +5,8 @@
 #include <fstream>
 #include <system_error>
 
+#include "common/base/text.h"
+
 namespace mc {
 
 std::string ReadSysfsHex(const std::filesystem::path& file, std::size_t digits,
@@ -25,8 +27,7 @@ std::string ReadSysfsHex(const std::filesystem::path& file, std::size_t digits,
               std::to_string(digits) + " digits";
     return {};
   }
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return std::string(digits - text.size(), '0') + text;
+  return std::string(digits - text.size(), '0') + AsciiLower(text);
 }
 
 std::string LinkTargetName(const std::filesystem::path& link) {

@@ -14,6 +14,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "common/base/text.h"
 #include "worker/daemon/job_ffmpeg.h"
 #include "worker/daemon/local_socket.h"
 #include "worker/evidence/argv_gate.h"
@@ -98,10 +99,8 @@ Result<ProbedInput> ProbeInput(const std::string& ffprobe, const std::string& pa
   if (value.is_object() && value.contains("format") && value["format"].is_object()) {
     const nlohmann::json& duration = value["format"].value("duration", nlohmann::json());
     if (duration.is_string()) {
-      char* end = nullptr;
-      const double seconds = std::strtod(duration.get<std::string>().c_str(), &end);
-      if (end && *end == '\0' && std::isfinite(seconds) && seconds > 0)
-        probed.duration_seconds = seconds;
+      const std::optional<double> seconds = ParseDouble(duration.get<std::string>());
+      if (seconds && std::isfinite(*seconds) && *seconds > 0) probed.duration_seconds = *seconds;
     }
   }
   return probed;

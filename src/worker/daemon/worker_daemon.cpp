@@ -5,6 +5,7 @@
 #include "common/http/url.h"
 #include "dra/devices/device_json.h"
 #include "worker/daemon/local_socket.h"
+#include "worker/probe_contract/concurrency.h"
 #include "worker/probe_contract/contract_report.h"
 #include "worker/probe_contract/utc_time.h"
 
@@ -41,7 +42,7 @@ Result<std::unique_ptr<WorkerDaemon>> WorkerDaemon::Start(DaemonOptions options)
         return raw->Handle(connection, request);
       },
       [raw](std::uint64_t connection) { raw->Closed(connection); });
-  if (!local) return Error{"the local socket: " + local.error(), local.error_code()};
+  if (!local) return local.failure().WithContext("the local socket");
   daemon->local_ = std::move(*local);
 
   http::Actions actions;
@@ -67,7 +68,7 @@ Result<std::unique_ptr<WorkerDaemon>> WorkerDaemon::Start(DaemonOptions options)
     Result<std::unique_ptr<AdmissionGate>> gate = AdmissionGate::Start(
         raw->options_.gate_listen, *upstream, [raw] { return raw->CurrentAdmission(); }, raw->book_,
         {.log = raw->options_.log});
-    if (!gate) return Error{"--gate-listen: " + gate.error(), gate.error_code()};
+    if (!gate) return gate.failure().WithContext("--gate-listen");
     daemon->gate_ = std::move(*gate);
   }
   return daemon;
@@ -432,14 +433,9 @@ http::Response WorkerDaemon::Control(const http::ActionRequest& request) {
   if (request.path == "/enable") command = EnableRequest{};
   if (request.path == "/eligibility") command = EligibilityRequest{.text = body};
   if (request.path == "/concurrency") {
-    ConcurrencyRequest concurrency;
-    if (body != "auto") {
-      if (body.empty() || body.size() > 6 ||
-          !std::all_of(body.begin(), body.end(), [](char c) { return c >= '0' && c <= '9'; }))
-        return {.status = 400, .body = "the body must be a whole number or auto\n"};
-      concurrency.value = std::stoll(body);
-    }
-    command = concurrency;
+    Result<std::optional<std::int64_t>> hint = ParseConcurrencyHint(body);
+    if (!hint) return {.status = 400, .body = "the body must be a whole number or auto\n"};
+    command = ConcurrencyRequest{.value = *hint};
   }
   const BrokerAnswer answer = Handle(0, command);
   const nlohmann::json json = {

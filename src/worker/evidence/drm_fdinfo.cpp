@@ -1,28 +1,17 @@
 #include "worker/evidence/drm_fdinfo.h"
 
-#include <charconv>
+#include "common/base/text.h"
 
 namespace mc::worker {
 namespace {
 
-std::string_view Trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r'))
-    text.remove_suffix(1);
-  return text;
-}
-
-std::optional<std::uint64_t> Number(std::string_view text) {
-  std::uint64_t value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
-  return value;
-}
+// fdinfo pads its values with spaces and tabs; a line may end in a carriage return.
+std::string_view Trimmed(std::string_view text) { return Trim(text, " \t\r"); }
 
 // Nanoseconds reads "<uint> ns", the form the specification gives drm-engine-<class>.
 std::optional<std::uint64_t> Nanoseconds(std::string_view text) {
   if (!text.ends_with("ns")) return std::nullopt;
-  return Number(Trim(text.substr(0, text.size() - 2)));
+  return ParseInteger<std::uint64_t>(Trimmed(text.substr(0, text.size() - 2)));
 }
 
 bool TakePrefix(std::string_view& key, std::string_view prefix) {
@@ -57,8 +46,8 @@ Result<DrmFdinfo> ParseDrmFdinfo(std::string_view text) {
     ++line_number;
     const std::size_t colon = line.find(':');
     if (colon == std::string_view::npos) continue;
-    const std::string_view key = Trim(line.substr(0, colon));
-    const std::string_view value = Trim(line.substr(colon + 1));
+    const std::string_view key = Trimmed(line.substr(0, colon));
+    const std::string_view value = Trimmed(line.substr(colon + 1));
     if (!key.starts_with("drm-")) continue;
 
     std::string_view name = key;
@@ -69,21 +58,21 @@ Result<DrmFdinfo> ParseDrmFdinfo(std::string_view text) {
     } else if (key == "drm-pdev") {
       fdinfo.pdev = std::string(value);
     } else if (key == "drm-client-id") {
-      const std::optional<std::uint64_t> id = Number(value);
+      const std::optional<std::uint64_t> id = ParseInteger<std::uint64_t>(value);
       if (!id) return Malformed(line_number, key, "an unsigned integer");
       fdinfo.client_id = *id;
     } else if (TakePrefix(name, "drm-engine-capacity-")) {
-      if (!Store(Number(value), fdinfo.engine_capacity, name))
+      if (!Store(ParseInteger<std::uint64_t>(value), fdinfo.engine_capacity, name))
         return Malformed(line_number, key, "an unsigned integer");
     } else if (TakePrefix(name, "drm-engine-")) {
       if (!Store(Nanoseconds(value), fdinfo.engine_ns, name)) {
         return Malformed(line_number, key, "\"<unsigned integer> ns\"");
       }
     } else if (TakePrefix(name, "drm-total-cycles-")) {
-      if (!Store(Number(value), fdinfo.total_cycles, name))
+      if (!Store(ParseInteger<std::uint64_t>(value), fdinfo.total_cycles, name))
         return Malformed(line_number, key, "an unsigned integer");
     } else if (TakePrefix(name, "drm-cycles-")) {
-      if (!Store(Number(value), fdinfo.cycles, name))
+      if (!Store(ParseInteger<std::uint64_t>(value), fdinfo.cycles, name))
         return Malformed(line_number, key, "an unsigned integer");
     }
   }

@@ -5,11 +5,12 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
+
+#include "common/base/text.h"
 
 namespace mc::worker {
 namespace {
@@ -29,9 +30,8 @@ bool ReadSmallFile(const fs::path& path, std::string& text) {
 }
 
 std::optional<int> PidOf(std::string_view name) {
-  int pid = 0;
-  const auto [end, error] = std::from_chars(name.data(), name.data() + name.size(), pid);
-  if (error != std::errc() || end != name.data() + name.size() || pid <= 0) return std::nullopt;
+  const std::optional<int> pid = ParseInteger<int>(name);
+  if (!pid || *pid <= 0) return std::nullopt;
   return pid;
 }
 

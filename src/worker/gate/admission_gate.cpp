@@ -59,7 +59,7 @@ Result<std::unique_ptr<AdmissionGate>> AdmissionGate::Start(const std::string& l
   };
   Result<std::unique_ptr<http::ReverseProxy>> proxy = http::ReverseProxy::Start(
       listen_address, std::move(upstream), std::move(hooks), gate->options_.limits);
-  if (!proxy) return Error{"the admission gate: " + proxy.error(), proxy.error_code()};
+  if (!proxy) return proxy.failure().WithContext("the admission gate");
   gate->origin_ = gate->options_.advertised_origin.empty() ? AdvertisedOrigin(**proxy)
                                                            : gate->options_.advertised_origin;
   gate->proxy_ = std::move(*proxy);

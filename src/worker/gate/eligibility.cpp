@@ -1,11 +1,11 @@
 #include "worker/gate/eligibility.h"
 
-#include <charconv>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "common/base/json_reader.h"
+#include "common/base/text.h"
 
 namespace mc::worker {
 namespace {
@@ -24,23 +24,19 @@ Result<void> AddType(Eligibility& eligibility, std::string_view type, const std:
 }
 
 Result<int> ParseResolution(std::string_view text, const std::string& place) {
-  int value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || error != std::errc() || end != text.data() + text.size() || value < 1 ||
-      value > kLargestResolution)
+  const std::optional<int> value = ParseInteger<int>(text);
+  if (!value || *value < 1 || *value > kLargestResolution)
     return InvalidInput(place + ": \"" + std::string(text.substr(0, 20)) +
                         "\" is not a resolution (a whole number of lines, such as 1080)");
-  return value;
+  return *value;
 }
 
 Result<double> ParseFps(std::string_view text, const std::string& place) {
-  double value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || error != std::errc() || end != text.data() + text.size() ||
-      !std::isfinite(value) || value <= 0 || value > kLargestFps)
+  const std::optional<double> value = ParseDouble(text);
+  if (!value || !std::isfinite(*value) || *value <= 0 || *value > kLargestFps)
     return InvalidInput(place + ": \"" + std::string(text.substr(0, 20)) +
                         "\" is not a frame rate (such as 60 or 29.97)");
-  return value;
+  return *value;
 }
 
 }  // namespace

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+
+#include "common/base/text.h"
 
 namespace mc::worker {
 namespace {
@@ -51,6 +54,17 @@ Concurrency ResolveConcurrency(const ConcurrencyInputs& inputs) {
   result.value = *smallest->bound;
   result.bound_by = smallest->name;
   return result;
+}
+
+Result<std::optional<std::int64_t>> ParseConcurrencyHint(std::string_view text) {
+  if (text == "auto") return std::optional<std::int64_t>();
+  // An unsigned type, so that a sign is refused with everything else that is not a digit.
+  const std::optional<std::uint32_t> jobs = ParseInteger<std::uint32_t>(text);
+  if (!jobs || *jobs > kMaxConcurrencyHint)
+    return InvalidInput("\"" + std::string(text.substr(0, 20)) +
+                        "\" is not a whole number from 0 to " +
+                        std::to_string(kMaxConcurrencyHint) + ", nor auto");
+  return std::optional<std::int64_t>(*jobs);
 }
 
 }  // namespace mc::worker

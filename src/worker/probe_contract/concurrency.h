@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/base/result.h"
+
 namespace mc::worker {
 
 // JobCosts is what one job takes of each resource. The defaults are a 1080p VOD job on the
@@ -73,5 +75,14 @@ struct Concurrency {
 };
 
 Concurrency ResolveConcurrency(const ConcurrencyInputs& inputs);
+
+// The most jobs at once that a person or the pool may ask of a worker.
+inline constexpr std::int64_t kMaxConcurrencyHint = 100000;
+
+// ParseConcurrencyHint reads the concurrency asked of a running worker, by `worker concurrency`
+// and by the body of its POST /concurrency: "auto" gives nullopt, for what the resources
+// allow; otherwise the text must be decimal digits alone, a number of jobs from 0 to
+// kMaxConcurrencyHint. Anything else is invalid input.
+Result<std::optional<std::int64_t>> ParseConcurrencyHint(std::string_view text);
 
 }  // namespace mc::worker

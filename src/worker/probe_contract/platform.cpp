@@ -1,11 +1,12 @@
 #include "worker/probe_contract/platform.h"
 
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <vector>
+
+#include "common/base/text.h"
 
 namespace mc::worker {
 namespace {
@@ -17,12 +18,6 @@ std::string FirstLine(const std::string& path) {
   return line;
 }
 
-std::string Lowercase(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return std::tolower(c); });
-  return text;
-}
-
 }  // namespace
 
 Platform DetectPlatform(const PlatformRoots& roots) {
@@ -31,8 +26,8 @@ Platform DetectPlatform(const PlatformRoots& roots) {
   const std::string version = FirstLine(roots.proc + "/version");
   std::error_code error;
   const bool dxg = std::filesystem::exists(roots.dev + "/dxg", error);
-  const bool microsoft = Lowercase(platform.kernel).find("microsoft") != std::string::npos ||
-                         Lowercase(version).find("microsoft") != std::string::npos;
+  const bool microsoft = AsciiLower(platform.kernel).find("microsoft") != std::string::npos ||
+                         AsciiLower(version).find("microsoft") != std::string::npos;
   platform.wsl2 = dxg || microsoft;
   std::vector<std::string> seen;
   if (dxg) seen.push_back(roots.dev + "/dxg exists");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <variant>
 
+#include "common/base/text.h"
 #include "probe/capabilities/capability_table.h"
 #include "probe/capabilities/encode_session_cap.h"
 #include "probe/gpu/pci_address.h"
@@ -151,13 +152,10 @@ ProbeContract ContractFor(const ProbeResult& probe, const ContractRequest& reque
       probe.reports, [&](const DeviceReport& report) { return Names(report, request.gpu); });
   // A bare number, as PT_WORKER_GPU_DEVICES=0 has it, is the GPU's place in PCI address order,
   // which is the order of the reports and the default order of nvidia-smi.
-  if (!request.gpu.empty() &&
-      std::ranges::all_of(request.gpu, [](char c) { return c >= '0' && c <= '9'; }) &&
-      request.gpu.size() < 4) {
-    const std::size_t index = std::stoul(request.gpu);
-    if (index < probe.reports.size())
-      found = probe.reports.begin() + static_cast<std::ptrdiff_t>(index);
-  }
+  const std::optional<unsigned> index =
+      request.gpu.size() < 4 ? ParseInteger<unsigned>(request.gpu) : std::nullopt;
+  if (index && *index < probe.reports.size())
+    found = probe.reports.begin() + static_cast<std::ptrdiff_t>(*index);
   if (found == probe.reports.end()) {
     return Refuse(contract,
                   "no GPU \"" + request.gpu + "\" on this machine: " + KnownDevices(probe));

@@ -1,16 +1,15 @@
 #include "worker/probe_contract/worker_config.h"
 
-#include <charconv>
 #include <cstdlib>
+
+#include "common/base/text.h"
 
 namespace mc::worker {
 namespace {
 
 std::optional<std::int64_t> Integer(std::string_view text) {
-  std::int64_t value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size() || text.empty() || value < 0)
-    return std::nullopt;
+  const std::optional<std::int64_t> value = ParseInteger<std::int64_t>(text);
+  if (!value || *value < 0) return std::nullopt;
   return value;
 }
 

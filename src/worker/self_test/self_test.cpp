@@ -14,6 +14,7 @@
 #include <sstream>
 #include <thread>
 
+#include "common/base/text.h"
 #include "probe/capabilities/encode_session_cap.h"
 #include "worker/evidence/evidence.h"
 #include "worker/evidence/evidence_sampler.h"
@@ -41,12 +42,6 @@ std::string ReadLog(const std::string& path) {
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
-}
-
-std::string Joined(const std::vector<std::string>& parts, const std::string& separator) {
-  std::string text;
-  for (const std::string& part : parts) text += (text.empty() ? "" : separator) + part;
-  return text;
 }
 
 std::string Megabytes(std::uint64_t bytes) {

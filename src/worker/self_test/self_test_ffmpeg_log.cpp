@@ -5,6 +5,8 @@
 #include <sstream>
 #include <vector>
 
+#include "common/base/text.h"
+
 namespace mc::worker {
 namespace {
 
@@ -15,12 +17,6 @@ std::string WithoutContextPrefix(std::string line) {
     line = line.substr(end + 2);
   }
   return line;
-}
-
-std::string Lowered(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return std::tolower(c); });
-  return text;
 }
 
 bool IsProgress(const std::string& line) {
@@ -43,7 +39,7 @@ std::string FfmpegErrorLine(const std::string& log) {
     }
   }
   for (const std::string& line : lines) {
-    const std::string lowered = Lowered(line);
+    const std::string lowered = AsciiLower(line);
     if (lowered.find("failed") != std::string::npos && !IsProgress(line)) return line;
   }
   for (auto line = lines.rbegin(); line != lines.rend(); ++line) {

@@ -38,7 +38,7 @@ Result<std::unique_ptr<StatusServer>> StatusServer::Start(ServeOptions options) 
   };
   Result<std::unique_ptr<http::Server>> server =
       http::Server::Start(status->options_.listen, std::move(routes), {}, status->options_.actions);
-  if (!server) return Error{"--listen: " + server.error(), server.error_code()};
+  if (!server) return server.failure().WithContext("--listen");
   status->server_ = std::move(*server);
   status->gatherer_ = std::thread([raw = status.get()] { raw->GatherLoop(); });
   return status;

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/base/json_reader.h"
+#include "common/base/text.h"
 
 namespace mc::transcode {
 namespace {
@@ -39,20 +40,16 @@ bool RateOf(JsonReader& reader, const Json& stream, const std::string& path, con
   if (!ReadOptionalString(reader, stream, path, name, text)) return false;
   if (text.empty()) return true;
   const std::size_t slash = text.find('/');
-  long long numerator = 0, denominator = 1;
-  const char* end = text.data() + text.size();
-  const std::size_t numerator_end = slash == std::string::npos ? text.size() : slash;
-  const auto first = std::from_chars(text.data(), text.data() + numerator_end, numerator);
-  bool ok = first.ec == std::errc() && first.ptr == text.data() + numerator_end;
-  if (ok && slash != std::string::npos) {
-    const auto second = std::from_chars(text.data() + slash + 1, end, denominator);
-    ok = second.ec == std::errc() && second.ptr == end;
-  }
-  if (!ok || numerator < 0 || denominator < 0) {
+  const std::string_view rate = text;
+  const std::optional<long long> numerator = ParseInteger<long long>(rate.substr(0, slash));
+  const std::optional<long long> denominator =
+      slash == std::string::npos ? std::optional<long long>(1)
+                                 : ParseInteger<long long>(rate.substr(slash + 1));
+  if (!numerator || !denominator || *numerator < 0 || *denominator < 0) {
     return reader.Fail(JsonReader::Child(path, name),
                        "expected a rate such as \"30/1\", got \"" + text + "\"");
   }
-  out = denominator == 0 ? 0 : static_cast<double>(numerator) / static_cast<double>(denominator);
+  out = *denominator == 0 ? 0 : static_cast<double>(*numerator) / static_cast<double>(*denominator);
   return true;
 }
 

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/base/json_reader.h"
+#include "common/base/text.h"
 
 namespace mc::transcode {
 namespace {
@@ -67,11 +68,12 @@ bool ReadSessions(JsonReader& reader, const Json& capacity, const std::string& p
   const std::string value_path = JsonReader::Child(sessions_path, "value");
   std::string digits;
   if (!reader.String(*value, value_path, digits)) return false;
-  if (digits.empty() || digits.size() > 9 ||
-      digits.find_first_not_of("0123456789") != std::string::npos) {
+  const std::optional<std::uint32_t> count =
+      digits.size() > 9 ? std::nullopt : ParseInteger<std::uint32_t>(digits);
+  if (!count) {
     return reader.Fail(value_path, "expected a string of digits, got \"" + digits + "\"");
   }
-  device.encode_sessions = std::stoll(digits);
+  device.encode_sessions = *count;
   return true;
 }
 

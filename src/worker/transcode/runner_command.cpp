@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/base/text.h"
 #include "worker/transcode/ffmpeg_options.h"
 
 namespace mc::transcode {
@@ -19,7 +20,7 @@ int InputOfMap(const std::string& value) {
   std::size_t end = start;
   while (end < value.size() && value[end] >= '0' && value[end] <= '9') ++end;
   if (end == start || end - start > 4) return -1;
-  return std::stoi(value.substr(start, end - start));
+  return ParseInteger<int>(std::string_view(value).substr(start, end - start)).value_or(-1);
 }
 
 }  // namespace

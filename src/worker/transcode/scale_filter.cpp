@@ -1,9 +1,10 @@
 #include "worker/transcode/scale_filter.h"
 
-#include <charconv>
 #include <cmath>
 #include <optional>
 #include <vector>
+
+#include "common/base/text.h"
 
 namespace mc::transcode {
 namespace {
@@ -19,17 +20,11 @@ std::vector<std::string_view> Split(std::string_view text, char separator) {
   }
 }
 
-std::optional<int> Integer(std::string_view text) {
-  int value = 0;
-  const auto parsed = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (parsed.ec != std::errc() || parsed.ptr != text.data() + text.size()) return std::nullopt;
-  return value;
-}
-
 // Evaluate gives the value of an expression of the input's size, or 0 where it is not one
 // of the forms the runner writes.
 int Evaluate(std::string_view expression, PictureSize input) {
-  if (const std::optional<int> number = Integer(expression); number && *number > 0) return *number;
+  if (const std::optional<int> number = ParseInteger<int>(expression); number && *number > 0)
+    return *number;
   if (expression == "iw") return input.width;
   if (expression == "ih") return input.height;
   if (expression == "trunc(iw/2)*2") return input.width / 2 * 2;
@@ -82,8 +77,8 @@ Result<ScaleRequest> ParseScaleFilter(std::string_view filter) {
 
 PictureSize OutputSizeOf(const ScaleRequest& scale, PictureSize input) {
   PictureSize output{Evaluate(scale.width, input), Evaluate(scale.height, input)};
-  const std::optional<int> width_number = Integer(scale.width);
-  const std::optional<int> height_number = Integer(scale.height);
+  const std::optional<int> width_number = ParseInteger<int>(scale.width);
+  const std::optional<int> height_number = ParseInteger<int>(scale.height);
   // -n keeps the aspect ratio and rounds to a multiple of n, as ff_scale_eval_dimensions
   // does (av_rescale rounds to the nearest).
   const auto keep_aspect = [](int other, int in_other, int in_this, int divisor) {

@@ -19,6 +19,7 @@
 #include "common/kube/kube_client.h"
 #include "common/kube/kube_config.h"
 #include "common/kube/watch_event.h"
+#include "support/cluster_suite.h"
 #include "support/temp_dir.h"
 
 namespace mc::kube {
@@ -36,17 +37,9 @@ class KubeClientCluster : public ::testing::Test {
     ASSERT_TRUE(dir && *dir) << "MEDIA_CAP_CLUSTER_DIR is not set: start a control plane with "
                                 "tests/cluster/start-control-plane DIR and give its DIR";
     dir_ = dir;
-    std::ifstream env(dir_ / "cluster.env");
-    ASSERT_TRUE(env) << "cannot read " << (dir_ / "cluster.env");
-    // cluster.env is NAME=value or NAME='value', one a line.
-    for (std::string line; std::getline(env, line);) {
-      const std::size_t equals = line.find('=');
-      if (line.empty() || line[0] == '#' || equals == std::string::npos) continue;
-      std::string value = line.substr(equals + 1);
-      if (value.size() >= 2 && value.front() == '\'' && value.back() == '\'')
-        value = value.substr(1, value.size() - 2);
-      env_[line.substr(0, equals)] = value;
-    }
+    Result<std::map<std::string, std::string>> env = mc::testing::ReadClusterEnv(dir_);
+    ASSERT_TRUE(env) << env.error();
+    env_ = std::move(env).value();
     ASSERT_TRUE(env_.count("API_PORT")) << "cluster.env has no API_PORT";
   }
 

@@ -16,7 +16,6 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -86,16 +85,9 @@ struct Cluster {
 Cluster* cluster = nullptr;
 
 void ReadEnv(Cluster& c) {
-  std::ifstream in(c.dir / "cluster.env");
-  if (!in) throw std::runtime_error("cannot read " + (c.dir / "cluster.env").string());
-  for (std::string line; std::getline(in, line);) {
-    const std::size_t equals = line.find('=');
-    if (line.empty() || line[0] == '#' || equals == std::string::npos) continue;
-    std::string value = line.substr(equals + 1);
-    if (value.size() >= 2 && value.front() == '\'' && value.back() == '\'')
-      value = value.substr(1, value.size() - 2);
-    c.env[line.substr(0, equals)] = value;
-  }
+  Result<std::map<std::string, std::string>> env = mc::testing::ReadClusterEnv(c.dir);
+  if (!env) throw std::runtime_error(env.error());
+  c.env = std::move(env).value();
 }
 
 Json Slice(const std::string& node, const std::string& driver, const Json& devices) {
