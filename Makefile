@@ -90,6 +90,7 @@ $(SAN_BUILD)/build.ninja: CMakeLists.txt | deps
 test-sanitize: deps $(SAN_BUILD)/build.ninja
 	ninja -C $(SAN_BUILD) -j$(JOBS)
 	cd $(SAN_BUILD) && ctest --output-on-failure -j$(JOBS)
+	tests/check-default-dirs $(SAN_BUILD)
 
 # check is the inner loop: the ordinary build and its tests, with no sanitizer rebuild and no
 # control plane.
@@ -97,6 +98,7 @@ check: build
 	$(call install_missing,$(FORMAT_PACKAGES))
 	tools/check-tree
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+	tests/check-default-dirs $(BUILD)
 
 # The tests run twice, in the ordinary build and under ASan and UBSan, and then against the
 # real control plane.

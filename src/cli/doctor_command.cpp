@@ -11,6 +11,7 @@
 
 #include "cli/option_checks.h"
 #include "cli/roots_from_environment.h"
+#include "cli/shared_options.h"
 #include "dra/doctor/cluster_module.h"
 #include "dra/doctor/doctor.h"
 #include "dra/doctor/report_format.h"
@@ -96,7 +97,7 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
       ->capture_default_str();
   command->add_option("--dev-root", options->roots.discovery.dev, "where /dev is")
       ->capture_default_str();
-  command->add_option("--proc-root", options->roots.proc, "where /proc is")->capture_default_str();
+  AddProcRootOption(*command, options->roots.proc);
   command
       ->add_option("--query-deadline", options->deadline_seconds,
                    "seconds one driver query may take before it is killed")

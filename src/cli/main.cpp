@@ -60,6 +60,9 @@ int main(int argc, char** argv) {
       "on NVIDIA GPUs, open encode sessions until one is refused, and log the count");
 
   mc::AgentCommand agent;
+  // The agent finds the GPUs where the probe does: a fake machine's roots come from the
+  // environment, as for every command that looks at the GPUs.
+  agent.agent.roots = mc::RootsFromEnvironment();
   agent.agent.query.program = SelfExecutable();
   if (const char* node = std::getenv("NODE_NAME")) agent.agent.node_name = node;
   if (const char* pod = std::getenv("POD_NAME")) agent.agent.pod.name = pod;

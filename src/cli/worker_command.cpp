@@ -12,6 +12,7 @@
 
 #include "cli/option_checks.h"
 #include "cli/roots_from_environment.h"
+#include "cli/shared_options.h"
 #include "cli/worker_run.h"
 #include "cli/worker_serve.h"
 #include "probe/pipeline/probe_pipeline.h"
@@ -111,15 +112,10 @@ class Worker : public WorkerCommand {
     status_ = worker.add_subcommand(
         "status", "the worker's status document: state, GPU, concurrency, counters");
     status_flags_.AddTo(status_, {"table", "json", "prometheus"});
-    status_->add_option("--proc-root", proc_root_, "where /proc is")->capture_default_str();
-    status_
-        ->add_option("--kernel-log", kernel_log_, "the kernel log to search for NVIDIA Xid errors")
-        ->capture_default_str();
-    status_->add_option("--nvml-library", nvml_library_, "the NVML library to load")
-        ->capture_default_str();
-    status_->add_option("--state-dir", state_dir_,
-                        "where the last self-test's report is kept (default: "
-                        "$XDG_STATE_HOME/peertube-worker, else /var/lib/peertube-worker/state)");
+    AddProcRootOption(*status_, files_.proc_root);
+    AddKernelLogOption(*status_, files_.kernel_log);
+    AddNvmlLibraryOption(*status_, files_.nvml_library);
+    AddStateDirOption(*status_, files_.state_dir);
     self_test_ =
         worker.add_subcommand("self-test",
                               "prove with the real ffmpeg that this GPU encodes, pipelines, "
@@ -129,11 +125,9 @@ class Worker : public WorkerCommand {
         "--streams", streams_dir_,
         "ready-made test streams (h264.mp4, hevc.mp4, av1.mp4, vp9.webm) for an ffmpeg that "
         "cannot make them");
-    self_test_->add_option("--state-dir", state_dir_,
-                           "where to keep the report for `worker status`");
-    self_test_->add_option("--proc-root", proc_root_, "where /proc is")->capture_default_str();
-    self_test_->add_option("--nvml-library", nvml_library_, "the NVML library to load")
-        ->capture_default_str();
+    AddStateDirOption(*self_test_, files_.state_dir);
+    AddProcRootOption(*self_test_, files_.proc_root);
+    AddNvmlLibraryOption(*self_test_, files_.nvml_library);
     self_test_->add_option("--command-log", command_log_,
                            "append every ffmpeg command line it runs to this file");
     serve_ = worker.add_subcommand(
@@ -141,21 +135,17 @@ class Worker : public WorkerCommand {
     serve_flags_.AddTo(serve_, {"table"});
     serve_->add_option("--listen", listen_, "HOST:PORT to serve on; port 0 picks a free one")
         ->capture_default_str();
-    serve_->add_option("--state-dir", state_dir_,
-                       "where the last self-test's report is kept (as for `worker status`)");
-    serve_->add_option("--proc-root", proc_root_, "where /proc is")->capture_default_str();
-    serve_
-        ->add_option("--kernel-log", kernel_log_, "the kernel log to search for NVIDIA Xid errors")
-        ->capture_default_str();
-    serve_->add_option("--nvml-library", nvml_library_, "the NVML library to load")
-        ->capture_default_str();
+    AddStateDirOption(*serve_, files_.state_dir);
+    AddProcRootOption(*serve_, files_.proc_root);
+    AddKernelLogOption(*serve_, files_.kernel_log);
+    AddNvmlLibraryOption(*serve_, files_.nvml_library);
 
     run_ = worker.add_subcommand(
         "run",
         "the worker in PeerTube's path: self-test, register once, then the admission "
         "gate, the status and control API, and the official runner as its child");
     run_flags_.AddTo(run_, {"table"});
-    run_->add_option("--state-dir", state_dir_, "this worker's own state directory");
+    AddStateDirOption(*run_, files_.state_dir);
     run_->add_option("--url", url_, "the PeerTube server, such as https://videos.example.org");
     run_->add_option("--registration-token-file", registration_token_file_,
                      "a file holding PeerTube's runner registration token (registers once)");
@@ -178,13 +168,11 @@ class Worker : public WorkerCommand {
         ->capture_default_str();
     run_->add_option("--streams", streams_dir_, "ready-made test streams for the self-test");
     run_->add_option("--ffprobe", ffprobe_, "the real ffprobe")->capture_default_str();
-    run_->add_option("--proc-root", proc_root_, "where /proc is")->capture_default_str();
-    run_->add_option("--kernel-log", kernel_log_, "the kernel log to search for Xid errors")
-        ->capture_default_str();
-    run_->add_option("--nvml-library", nvml_library_, "the NVML library to load")
-        ->capture_default_str();
+    AddProcRootOption(*run_, files_.proc_root);
+    AddKernelLogOption(*run_, files_.kernel_log);
+    AddNvmlLibraryOption(*run_, files_.nvml_library);
     register_ = worker.add_subcommand("register", "register the runner with PeerTube, once");
-    register_->add_option("--state-dir", state_dir_, "this worker's own state directory");
+    AddStateDirOption(*register_, files_.state_dir);
     register_->add_option("--url", url_, "the PeerTube server")->required();
     register_
         ->add_option("--registration-token-file", registration_token_file_,
@@ -198,18 +186,18 @@ class Worker : public WorkerCommand {
           name, std::string(name) == "drain"    ? "take no new job; finish the running ones"
                 : std::string(name) == "enable" ? "take jobs again (after a green probe)"
                                                 : "the worker's state, in one line");
-      control->add_option("--state-dir", state_dir_, "the worker's state directory");
+      AddStateDirOption(*control, files_.state_dir);
       controls_[name] = control;
     }
     concurrency_ = worker.add_subcommand(
         "concurrency", "the most jobs at once the worker takes (bounded by its resources)");
     concurrency_->add_option("value", control_value_, "a whole number, or auto")->required();
-    concurrency_->add_option("--state-dir", state_dir_, "the worker's state directory");
+    AddStateDirOption(*concurrency_, files_.state_dir);
     eligibility_ = worker.add_subcommand(
         "eligibility", "which jobs the worker takes: types=...;max-resolution=N;max-fps=N");
     eligibility_->add_option("value", control_value_, "the eligibility, \"\" for every job")
         ->required();
-    eligibility_->add_option("--state-dir", state_dir_, "the worker's state directory");
+    AddStateDirOption(*eligibility_, files_.state_dir);
 
     ExplainNumberMistakes(worker);
     std::vector<std::string> arguments = command_->remaining();
@@ -302,7 +290,8 @@ class Worker : public WorkerCommand {
   }
 
   std::string StateDir() const {
-    return state_dir_.empty() ? worker::DefaultStateDir(worker::ProcessEnvironment()) : state_dir_;
+    return files_.state_dir.empty() ? worker::DefaultStateDir(worker::ProcessEnvironment())
+                                    : files_.state_dir;
   }
 
   int RunSelfTest() {
@@ -331,8 +320,8 @@ class Worker : public WorkerCommand {
     options.streams_dir = streams_dir_;
     options.scratch_dir = scratch;
     options.dev_root = self_test_flags_.roots.dev;
-    options.proc_root = proc_root_;
-    options.nvml_library = nvml_library_;
+    options.proc_root = files_.proc_root;
+    options.nvml_library = files_.nvml_library;
     options.command_log = command_log_;
     const worker::SelfTestReport report = worker::RunSelfTest(probe, contract, options);
     std::error_code ignored;
@@ -392,8 +381,8 @@ class Worker : public WorkerCommand {
     options.self_test.config = *config;
     options.self_test.streams_dir = streams_dir_;
     options.self_test.dev_root = run_flags_.roots.dev;
-    options.self_test.proc_root = proc_root_;
-    options.self_test.nvml_library = nvml_library_;
+    options.self_test.proc_root = files_.proc_root;
+    options.self_test.nvml_library = files_.nvml_library;
     options.server_url = url_;
     options.registration_token_file = registration_token_file_;
     options.description = description_;
@@ -417,10 +406,10 @@ class Worker : public WorkerCommand {
     worker::GatherOptions options;
     options.config = config;
     options.probe = flags.Request();
-    options.platform = {.dev = flags.roots.dev, .proc = proc_root_};
-    options.proc_root = proc_root_;
-    options.kernel_log = kernel_log_;
-    options.nvml_library = nvml_library_;
+    options.platform = {.dev = flags.roots.dev, .proc = files_.proc_root};
+    options.proc_root = files_.proc_root;
+    options.kernel_log = files_.kernel_log;
+    options.nvml_library = files_.nvml_library;
     return options;
   }
 
@@ -428,7 +417,6 @@ class Worker : public WorkerCommand {
   CLI::App* self_test_ = nullptr;
   CommonFlags self_test_flags_;
   std::string streams_dir_;
-  std::string state_dir_;
   std::string command_log_;
   CLI::App* probe_ = nullptr;
   CLI::App* status_ = nullptr;
@@ -437,9 +425,8 @@ class Worker : public WorkerCommand {
   CLI::App* serve_ = nullptr;
   CommonFlags serve_flags_;
   std::string listen_ = worker::kDefaultStatusAddress;
-  std::string proc_root_ = "/proc";
-  std::string kernel_log_ = "/dev/kmsg";
-  std::string nvml_library_ = "libnvidia-ml.so.1";
+  // Where this machine's files are: the options status, self-test, serve and run share.
+  MachineFiles files_;
   CLI::App* run_ = nullptr;
   CommonFlags run_flags_;
   CLI::App* register_ = nullptr;

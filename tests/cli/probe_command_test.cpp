@@ -6,6 +6,8 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <sstream>
+#include <utility>
 
 #include "support/run_command.h"
 #include "support/temp_dir.h"
@@ -401,6 +403,59 @@ TEST(CommandLine, EachMistakeIsSaidInWords) {
     EXPECT_EQ(run.err.find("not in range"), std::string::npos) << run.err;
     EXPECT_EQ(run.out.find("Usage"), std::string::npos) << run.out;
   }
+}
+
+// HelpLine is the line of `media-capabilities ARGS --help` that names the option.
+std::string HelpLine(std::vector<std::string> args, const std::string& option,
+                     const std::vector<std::string>& env = {}) {
+  std::vector<std::string> argv = {MEDIA_CAP_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
+  argv.push_back("--help");
+  const ChildOutcome run = testing::RunCommand(argv, env);
+  EXPECT_EQ(run.code, 0) << run.err;
+  std::istringstream lines(run.out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find(option + " ") != std::string::npos) return line;
+  }
+  ADD_FAILURE() << "no " << option << " in the help of " << args.back() << ":\n" << run.out;
+  return "";
+}
+
+// Under tests/fakeva/run-on or tests/fakenv/run-on, every command that looks at the GPUs finds
+// the fake machine's: the agent as the probe, the worker and the doctor do.
+TEST(CommandLine, EveryCommandThatFindsGpusTakesTheFakeMachinesRootsFromTheEnvironment) {
+  const std::vector<std::string> env = {"MEDIA_CAP_SYSFS_ROOT=/fake/sys",
+                                        "MEDIA_CAP_DEV_ROOT=/fake/dev"};
+  for (const std::vector<std::string>& command : std::vector<std::vector<std::string>>{
+           {"probe"}, {"agent"}, {"doctor"}, {"worker", "probe"}, {"worker", "status"}}) {
+    EXPECT_NE(HelpLine(command, "--sysfs-root", env).find("=/fake/sys "), std::string::npos)
+        << command.back();
+    EXPECT_NE(HelpLine(command, "--dev-root", env).find("=/fake/dev "), std::string::npos)
+        << command.back();
+  }
+}
+
+// An option several worker subcommands take is one option: the same help text and default in
+// each of them.
+TEST(CommandLine, AnOptionSeveralSubcommandsShareReadsTheSameInEach) {
+  const std::vector<std::pair<std::string, std::vector<std::string>>> shared = {
+      {"--proc-root", {"status", "self-test", "serve", "run"}},
+      {"--nvml-library", {"status", "self-test", "serve", "run"}},
+      {"--kernel-log", {"status", "serve", "run"}},
+      {"--state-dir",
+       {"status", "self-test", "serve", "run", "register", "drain", "enable", "state",
+        "concurrency", "eligibility"}},
+  };
+  for (const auto& [option, subcommands] : shared) {
+    const std::string first = HelpLine({"worker", subcommands[0]}, option);
+    EXPECT_FALSE(first.empty()) << option;
+    for (const std::string& subcommand : subcommands) {
+      EXPECT_EQ(HelpLine({"worker", subcommand}, option), first) << option << " of " << subcommand;
+    }
+  }
+  EXPECT_EQ(HelpLine({"doctor"}, "--proc-root"), HelpLine({"worker", "status"}, "--proc-root"));
+  EXPECT_NE(HelpLine({"worker", "status"}, "--state-dir").find("/var/lib/peertube-worker/state"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -108,7 +108,8 @@ class SelfTestOnStandIn : public ::testing::Test {
             "--sysfs-root",   (machine_ / "sys").string(),
             "--dev-root",     (machine_ / "dev").string(),
             "--nvml-library", (machine_ / "lib/libnvidia-ml.so.1").string(),
-            "--state-dir",    (dir_.path() / "state").string()};
+            "--state-dir",    (dir_.path() / "state").string(),
+            "--work-dir",     (dir_.path() / "work").string()};
   }
 
   // SelfTest runs `worker self-test -o json` and gives its report.

@@ -21,9 +21,18 @@ using worker::testing::ServeProcess;
 
 constexpr std::chrono::seconds kStartTimeout{30};
 
+// ServeArgv is `worker serve` with an empty kernel log and the state and work directories of
+// the test's own, so that nothing of this machine decides what it serves.
 std::vector<std::string> ServeArgv(const testing::TempDir& dir, std::vector<std::string> extra) {
-  std::vector<std::string> argv = {MEDIA_CAP_BINARY, "worker", "serve", "--kernel-log",
-                                   dir.Write("empty-kmsg", "").string()};
+  std::vector<std::string> argv = {MEDIA_CAP_BINARY,
+                                   "worker",
+                                   "serve",
+                                   "--kernel-log",
+                                   dir.Write("empty-kmsg", "").string(),
+                                   "--state-dir",
+                                   (dir.path() / "state").string(),
+                                   "--work-dir",
+                                   (dir.path() / "work").string()};
   argv.insert(argv.end(), extra.begin(), extra.end());
   return argv;
 }

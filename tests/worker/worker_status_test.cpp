@@ -18,14 +18,24 @@ struct StatusRun {
   json document;
 };
 
+// OwnDirectories are the state and work directories of the test's own, so that no test reads
+// the machine's: a self-test run there would otherwise decide the state.
+std::vector<std::string> OwnDirectories(const testing::TempDir& dir) {
+  return {"--state-dir", (dir.path() / "state").string(), "--work-dir",
+          (dir.path() / "work").string()};
+}
+
 // Status runs `worker status` with the kernel log read from an empty file (so that this
-// machine's own log does not decide the state) unless the test names one.
+// machine's own log does not decide the state) unless the test names one, and with the test's
+// own directories.
 StatusRun Status(const testing::TempDir& dir, std::vector<std::string> extra,
                  const std::vector<std::string>& env = {}) {
   std::vector<std::string> argv = {MEDIA_CAP_BINARY, "worker", "status", "--output", "json"};
   if (std::find(extra.begin(), extra.end(), "--kernel-log") == extra.end()) {
     extra.insert(extra.end(), {"--kernel-log", dir.Write("empty-kmsg", "").string()});
   }
+  const std::vector<std::string> own = OwnDirectories(dir);
+  extra.insert(extra.end(), own.begin(), own.end());
   argv.insert(argv.end(), extra.begin(), extra.end());
   StatusRun run;
   run.outcome = testing::RunCommand(argv, env);
@@ -136,17 +146,23 @@ TEST(WorkerStatus, OnWsl2ItSaysSoAndStaysUnavailableUnlessAllowed) {
 
 TEST(WorkerStatus, AMalformedVariableIsRefusedNamingIt) {
   testing::TempDir dir;
-  const ChildOutcome run = testing::RunCommand({MEDIA_CAP_BINARY, "worker", "status", "--gpu", "x"},
-                                               {"PT_WORKER_VRAM_FLOOR_MB=lots"});
+  std::vector<std::string> argv = {MEDIA_CAP_BINARY, "worker", "status", "--gpu", "x"};
+  const std::vector<std::string> own = OwnDirectories(dir);
+  argv.insert(argv.end(), own.begin(), own.end());
+  const ChildOutcome run = testing::RunCommand(argv, {"PT_WORKER_VRAM_FLOOR_MB=lots"});
   EXPECT_EQ(run.code, 2);
   EXPECT_NE(run.err.find("PT_WORKER_VRAM_FLOOR_MB: \"lots\""), std::string::npos) << run.err;
 }
 
 TEST(WorkerStatus, ItsPrometheusTextIsReadByARealParser) {
   testing::TempDir dir;
-  const ChildOutcome run = testing::RunCommand({MEDIA_CAP_BINARY, "worker", "status", "--gpu",
-                                                "pci-0000-00-02-0", "--output", "prometheus",
-                                                "--kernel-log", dir.Write("kmsg", "").string()});
+  std::vector<std::string> argv = {
+      MEDIA_CAP_BINARY, "worker",           "status",
+      "--gpu",          "pci-0000-00-02-0", "--output",
+      "prometheus",     "--kernel-log",     dir.Write("kmsg", "").string()};
+  const std::vector<std::string> own = OwnDirectories(dir);
+  argv.insert(argv.end(), own.begin(), own.end());
+  const ChildOutcome run = testing::RunCommand(argv);
   ASSERT_EQ(run.code, 0) << run.err;
   std::string error;
   const json families = worker::testing::ParseMetrics(dir, run.out, error);

@@ -13,6 +13,8 @@ RealWorker::RealWorker(std::string token, std::string listen) {
   std::filesystem::create_directories(dir_.path() / "state");
   worker::GatherOptions gather;
   gather.config.gpu = "pci-0000-00-02-0";
+  // The free space it reports is that of a directory of its own, not the machine's default.
+  gather.config.work_dir = (dir_.path() / "work").string();
   gather.probe.roots = {.sysfs = (dir_.path() / "sys").string(),
                         .dev = (dir_.path() / "dev").string()};
   // The daemon has threads: a query would run in a batch, never forked from it.
