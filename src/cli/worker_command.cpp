@@ -104,6 +104,31 @@ class Worker : public WorkerCommand {
     CLI::App worker{"the PeerTube transcoding worker's view of its own GPU (docs/worker/worker.md)",
                     "media-capabilities worker"};
     worker.require_subcommand(1);
+    AddProbeCommands(worker);
+    AddSelfTestCommand(worker);
+    AddServeCommand(worker);
+    AddRunCommand(worker);
+    AddRegisterCommand(worker);
+    AddControlCommands(worker);
+    ExplainNumberMistakes(worker);
+    std::vector<std::string> arguments = command_->remaining();
+    if (const std::string unknown = UnknownSubcommand(worker, arguments); !unknown.empty()) {
+      std::cerr << "media-capabilities worker: " << unknown << "\n";
+      return 2;
+    }
+    // CLI11 takes the arguments last first.
+    std::reverse(arguments.begin(), arguments.end());
+    try {
+      worker.parse(arguments);
+    } catch (const CLI::ParseError& error) {
+      return worker.exit(error);
+    }
+    return RunParsed();
+  }
+
+ private:
+  // The subcommands that read this machine: probe and status.
+  void AddProbeCommands(CLI::App& worker) {
     probe_ = worker.add_subcommand(
         "probe", "whether this GPU may take transcoding work, and what it can do");
     probe_flags_.AddTo(probe_, {"table", "json"});
@@ -119,6 +144,9 @@ class Worker : public WorkerCommand {
     status_->add_option("--state-dir", state_dir_,
                         "where the last self-test's report is kept (default: "
                         "$XDG_STATE_HOME/peertube-worker, else /var/lib/peertube-worker/state)");
+  }
+
+  void AddSelfTestCommand(CLI::App& worker) {
     self_test_ =
         worker.add_subcommand("self-test",
                               "prove with the real ffmpeg that this GPU encodes, pipelines, "
@@ -135,6 +163,9 @@ class Worker : public WorkerCommand {
         ->capture_default_str();
     self_test_->add_option("--command-log", command_log_,
                            "append every ffmpeg command line it runs to this file");
+  }
+
+  void AddServeCommand(CLI::App& worker) {
     serve_ = worker.add_subcommand(
         "serve", "serve the status document (GET /status) and its metrics (GET /metrics)");
     serve_flags_.AddTo(serve_, {"table"});
@@ -148,7 +179,9 @@ class Worker : public WorkerCommand {
         ->capture_default_str();
     serve_->add_option("--nvml-library", nvml_library_, "the NVML library to load")
         ->capture_default_str();
+  }
 
+  void AddRunCommand(CLI::App& worker) {
     run_ = worker.add_subcommand(
         "run",
         "the worker in PeerTube's path: self-test, register once, then the admission "
@@ -182,6 +215,9 @@ class Worker : public WorkerCommand {
         ->capture_default_str();
     run_->add_option("--nvml-library", nvml_library_, "the NVML library to load")
         ->capture_default_str();
+  }
+
+  void AddRegisterCommand(CLI::App& worker) {
     register_ = worker.add_subcommand("register", "register the runner with PeerTube, once");
     register_->add_option("--state-dir", state_dir_, "this worker's own state directory");
     register_->add_option("--url", url_, "the PeerTube server")->required();
@@ -192,6 +228,11 @@ class Worker : public WorkerCommand {
     register_->add_option("--runner-name", runner_name_, "the runner's name, such as w2:gpu0")
         ->required();
     register_->add_option("--description", description_, "the runner's description");
+  }
+
+  // The subcommands that ask a running worker to change: drain, enable, state, concurrency and
+  // eligibility.
+  void AddControlCommands(CLI::App& worker) {
     for (const char* name : {"drain", "enable", "state"}) {
       CLI::App* control = worker.add_subcommand(
           name, std::string(name) == "drain"    ? "take no new job; finish the running ones"
@@ -209,20 +250,10 @@ class Worker : public WorkerCommand {
     eligibility_->add_option("value", control_value_, "the eligibility, \"\" for every job")
         ->required();
     eligibility_->add_option("--state-dir", state_dir_, "the worker's state directory");
+  }
 
-    ExplainNumberMistakes(worker);
-    std::vector<std::string> arguments = command_->remaining();
-    if (const std::string unknown = UnknownSubcommand(worker, arguments); !unknown.empty()) {
-      std::cerr << "media-capabilities worker: " << unknown << "\n";
-      return 2;
-    }
-    // CLI11 takes the arguments last first.
-    std::reverse(arguments.begin(), arguments.end());
-    try {
-      worker.parse(arguments);
-    } catch (const CLI::ParseError& error) {
-      return worker.exit(error);
-    }
+  // Runs the one subcommand the command line chose.
+  int RunParsed() {
     if (probe_->parsed()) return RunProbe();
     if (status_->parsed()) return RunStatus();
     if (self_test_->parsed()) return RunSelfTest();
@@ -241,27 +272,28 @@ class Worker : public WorkerCommand {
       return RunWorkerControl(StateDir(), worker::EnableRequest{}, "enable");
     if (controls_["state"]->parsed())
       return RunWorkerControl(StateDir(), worker::StateRequest{}, "state");
-    if (concurrency_->parsed()) {
-      worker::ConcurrencyRequest request;
-      if (control_value_ != "auto") {
-        char* end = nullptr;
-        const long long value = std::strtoll(control_value_.c_str(), &end, 10);
-        if (control_value_.empty() || *end != '\0' || value < 0 || value > 100000) {
-          std::cerr << "worker concurrency: " << control_value_
-                    << " is not a whole number from 0 to 100000, nor auto\n";
-          return 2;
-        }
-        request.value = value;
-      }
-      return RunWorkerControl(StateDir(), request, "concurrency");
-    }
+    if (concurrency_->parsed()) return RunConcurrency();
     if (eligibility_->parsed())
       return RunWorkerControl(StateDir(), worker::EligibilityRequest{.text = control_value_},
                               "eligibility");
     return 2;
   }
 
- private:
+  int RunConcurrency() {
+    worker::ConcurrencyRequest request;
+    if (control_value_ != "auto") {
+      char* end = nullptr;
+      const long long value = std::strtoll(control_value_.c_str(), &end, 10);
+      if (control_value_.empty() || *end != '\0' || value < 0 || value > 100000) {
+        std::cerr << "worker concurrency: " << control_value_
+                  << " is not a whole number from 0 to 100000, nor auto\n";
+        return 2;
+      }
+      request.value = value;
+    }
+    return RunWorkerControl(StateDir(), request, "concurrency");
+  }
+
   int RunProbe() {
     Result<worker::WorkerConfig> config = probe_flags_.Config();
     if (!config) {
