@@ -196,6 +196,30 @@ fs::path RunnerDataHome(const fs::path& runner_root, const std::string& runner_i
   return data_home;
 }
 
+// Starts the worker's daemon (the status, the control API, the gate and the socket), and
+// waits for its first status.
+Result<std::unique_ptr<worker::WorkerDaemon>> StartDaemon(const WorkerRunOptions& options,
+                                                          const worker::GatherOptions& gather,
+                                                          const std::string& control_token,
+                                                          const std::string& server_url) {
+  Result<std::unique_ptr<worker::WorkerDaemon>> daemon =
+      worker::WorkerDaemon::Start({.gather = gather,
+                                   .state_dir = options.state_dir,
+                                   .status_listen = options.status_listen,
+                                   .control_token = control_token,
+                                   .gate_listen = options.gate_listen,
+                                   .server_url = server_url,
+                                   .ffprobe = Resolve(options.ffprobe),
+                                   .drain_timeout = options.drain_timeout,
+                                   .registered = true,
+                                   .log = Log});
+  if (!daemon) return daemon;
+  (*daemon)->WaitGathered(std::chrono::seconds(120));
+  Log("worker run: status on " + (*daemon)->status_address() + ", gate on " +
+      (*daemon)->gate_address() + ", socket " + (*daemon)->socket_path());
+  return daemon;
+}
+
 // Waits for SIGTERM or SIGINT, then drains the worker and stops the runner.
 void WaitAndStop(const sigset_t& stop_signals, std::unique_ptr<worker::WorkerDaemon>& daemon,
                  worker::RunnerSupervisor& runner, std::chrono::seconds drain_timeout) {
@@ -257,23 +281,11 @@ int RunWorkerRun(WorkerRunOptions options) {
   gather.probe.query.fork_from_caller = false;
   gather.config.ffmpeg = Resolve(gather.config.ffmpeg);
   Result<std::unique_ptr<worker::WorkerDaemon>> daemon =
-      worker::WorkerDaemon::Start({.gather = gather,
-                                   .state_dir = options.state_dir,
-                                   .status_listen = options.status_listen,
-                                   .control_token = control_token,
-                                   .gate_listen = options.gate_listen,
-                                   .server_url = registration->server_url,
-                                   .ffprobe = Resolve(options.ffprobe),
-                                   .drain_timeout = options.drain_timeout,
-                                   .registered = true,
-                                   .log = Log});
+      StartDaemon(options, gather, control_token, registration->server_url);
   if (!daemon) {
     std::cerr << "worker run: " << daemon.error() << "\n";
     return 1;
   }
-  (*daemon)->WaitGathered(std::chrono::seconds(120));
-  Log("worker run: status on " + (*daemon)->status_address() + ", gate on " +
-      (*daemon)->gate_address() + ", socket " + (*daemon)->socket_path());
 
   // The runner: its folders under the state directory, its ffmpeg and ffprobe the wrapper.
   const fs::path runner_root = fs::path(options.state_dir) / "runner";
