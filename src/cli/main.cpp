@@ -1,6 +1,10 @@
-// media-capabilities: one binary, several faces. `probe` prints what this machine's GPUs
-// state; `agent` publishes it to the cluster and serves the kubelet plugin; `query-va`,
-// `query-nvidia` and `query-batch` are the internal children that ask the drivers.
+// media-capabilities: one binary, several subcommands. For the probe and the DRA driver:
+// `probe` prints what this machine's GPUs state, `agent` publishes it to the cluster and serves
+// the kubelet plugin, `doctor` checks what a claim needs on this node and in the cluster, and
+// `docs` prints a generated reference page; `query-va`, `query-nvidia` and `query-batch` are the
+// internal children that ask the drivers. For transcoding (cli/transcoding_subcommands.h):
+// `worker …`, the pool manager `pool …`, `ffmpeg-plan`, and the ffmpeg wrapper the runner calls
+// (`ffmpeg`, or the binary linked as ffmpeg or ffprobe).
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdlib>
@@ -15,7 +19,7 @@
 #include "cli/probe_command.h"
 #include "cli/query_batch_command.h"
 #include "cli/roots_from_environment.h"
-#include "cli/transcoding_faces.h"
+#include "cli/transcoding_subcommands.h"
 #include "probe/capabilities/attribute_reference.h"
 #include "probe/query/child/nvidia_child.h"
 #include "probe/query/child/va_child.h"
@@ -214,7 +218,7 @@ int main(int argc, char** argv) {
   DocsSubcommand docs;
   docs.AddTo(app);
   const std::function<int()> run_doctor = mc::AddDoctorCommand(app);
-  const std::function<std::optional<int>()> run_transcoding = mc::AddTranscodingFaces(app);
+  const std::function<std::optional<int>()> run_transcoding = mc::AddTranscodingSubcommands(app);
   mc::ExplainNumberMistakes(app);
 
   if (const std::string unknown = mc::UnknownSubcommand(app, {argv + 1, argv + argc});

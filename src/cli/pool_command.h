@@ -1,5 +1,5 @@
 // `media-capabilities pool ...`: the pool manager itself (run, status; cli/pool_run.h), and
-// its faces that need no PeerTube: simulate a trace under a policy, generate the shipped
+// its subcommands that need no PeerTube: simulate a trace under a policy, generate the shipped
 // traces, record a PeerTube job list as a trace, and print the configuration in effect.
 #pragma once
 

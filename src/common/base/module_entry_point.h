@@ -1,6 +1,6 @@
 // The binary's modules (the agent, the pool's Kubernetes pool, the doctor's cluster checks) are
-// shared objects beside the binary, each opened only by the face that needs its libraries
-// (the root CMakeLists.txt says why). OpenModuleEntryPoint is how each face opens its module
+// shared objects beside the binary, each opened only by the subcommand that needs its libraries
+// (the root CMakeLists.txt says why). OpenModuleEntryPoint is how each subcommand opens its module
 // and finds the one function the module exports.
 #pragma once
 
