@@ -327,7 +327,7 @@ int RunWorkerRun(WorkerRunOptions options) {
   return 0;
 }
 
-int RunWorkerControl(const std::string& state_dir, const worker::BrokerRequest& request,
+int RunWorkerControl(const std::string& state_dir, const worker::LocalRequest& request,
                      const std::string& name) {
   const std::string path = worker::LocalSocketPath(state_dir);
   Result<worker::LocalClient> client = worker::LocalClient::Connect(path);
@@ -335,7 +335,7 @@ int RunWorkerControl(const std::string& state_dir, const worker::BrokerRequest& 
     std::cerr << "worker " << name << ": " << client.error() << "\n";
     return 1;
   }
-  Result<worker::BrokerAnswer> answer = client->Ask(request, std::chrono::seconds(10));
+  Result<worker::LocalAnswer> answer = client->Ask(request, std::chrono::seconds(10));
   if (!answer) {
     std::cerr << "worker " << name << ": " << answer.error() << "\n";
     return 1;

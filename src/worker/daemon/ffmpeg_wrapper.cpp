@@ -118,14 +118,14 @@ std::pair<std::int64_t, std::int64_t> OutputSize(const transcode::Plan& plan,
 // NoteRefusal tells the worker that the wrapper refused a command itself, for its counters;
 // the refusal stands whether or not the worker hears of it.
 void NoteRefusal(LocalClient& worker, const std::string& reason) {
-  if (Result<BrokerAnswer> noted = worker.Ask(RefusedRequest{.reason = reason}, kAnswerDeadline);
+  if (Result<LocalAnswer> noted = worker.Ask(RefusedRequest{.reason = reason}, kAnswerDeadline);
       !noted)
     Say("the worker did not hear of the refusal: " + noted.error(), 0);
 }
 
 // The GPU the worker gives this ffmpeg; the error says why there is none.
 Result<WrapperContext> AskForGpu(LocalClient& worker) {
-  Result<BrokerAnswer> context = worker.Ask(ContextRequest{}, kAnswerDeadline);
+  Result<LocalAnswer> context = worker.Ask(ContextRequest{}, kAnswerDeadline);
   if (!context) return Unavailable("the worker did not answer: " + context.error());
   if (!context->ok || !context->context)
     return Unavailable(context->message.empty() ? "the worker gave no GPU" : context->message);
@@ -298,7 +298,7 @@ int RunFfmpegWrapper(const std::vector<std::string>& args, const WrapperEnvironm
     NoteRefusal(*worker, argv_verdict.reason);
     return Say("refused: " + argv_verdict.reason, 1);
   }
-  Result<BrokerAnswer> slot =
+  Result<LocalAnswer> slot =
       worker->Ask(AcquireRequest{.sessions = std::max(1, plan.encode_sessions),
                                  .pid = getpid(),
                                  .job_form = plan.job_form,
@@ -312,7 +312,7 @@ int RunFfmpegWrapper(const std::vector<std::string>& args, const WrapperEnvironm
   const WrapperRunReport report = ReportRun(plan, run, *input, argv_verdict, gpu);
   // The report is what moves the worker to GPU_UNAVAILABLE after a run without evidence; if
   // the worker cannot take it, the job still fails below and the line says so.
-  if (Result<BrokerAnswer> taken = worker->Ask(FinishedRequest{.report = report}, kAnswerDeadline);
+  if (Result<LocalAnswer> taken = worker->Ask(FinishedRequest{.report = report}, kAnswerDeadline);
       !taken)
     Say("the worker did not take this run's report: " + taken.error(), 0);
   return ExitStatusOf(run, report);
