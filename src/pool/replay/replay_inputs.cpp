@@ -302,7 +302,7 @@ pool::SimOptions DeriveOptions(const pool_service::RunRecord& record, const Time
     options.queue_outages.push_back({from, to - from});
     notes.push_back("the job list: lost from " + Tenths(from) + " s to " + Tenths(to) + " s");
   }
-  options.policy = pool::PolicyKind::kOurs;
+  options.policy = pool::PolicyKind::kPoolManager;
   options.config = record.policy;
   options.keep_log = true;
   options.start_as_service = true;
