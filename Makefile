@@ -72,8 +72,8 @@ build: deps
 	ninja -C $(BUILD) -j$(JOBS)
 
 # run builds the binary alone: on a fresh build directory, configured with the probe's and the
-# doctor's subcommands only (no agent module, no worker or pool, no tests; src/cli/transcoding_faces.h);
-# on one that `make build` configured, the whole binary's targets. It builds as the full build
+# doctor's subcommands only (no agent module, no worker or pool, no tests;
+# src/cli/transcoding_subcommands.h); on one that `make build` configured, the whole binary's targets. It builds as the full build
 # does (-O2) but without debugging information: writing it for the JSON templates costs about a
 # third of each file's compile time, and a first look at the probe needs no debugger. (Not -O3:
 # GCC 12 warns falsely in std::string at -O3, and warnings are errors.)

@@ -54,7 +54,7 @@ bool CompareOnShippedTraces() {
     }
     std::vector<SimResult> results;
     for (PolicyKind policy :
-         {PolicyKind::kOurs, PolicyKind::kHpa, PolicyKind::kArc, PolicyKind::kStatic}) {
+         {PolicyKind::kPoolManager, PolicyKind::kHpa, PolicyKind::kArc, PolicyKind::kStatic}) {
       mc::pool::SimOptions options;
       options.policy = policy;
       results.push_back(mc::pool::Simulate(*trace, *workers, options));

@@ -107,18 +107,101 @@ bool WaitForStop(const sigset_t& stop, pool::Duration wait) {
   return sigtimedwait(&stop, nullptr, &timeout) > 0;
 }
 
-}  // namespace
-
-int RunPool(const std::string& config_file, const std::string& record_file) {
+// Blocks SIGTERM and SIGINT in every thread, so that WaitForStop takes them.
+sigset_t BlockStopSignals() {
   sigset_t stop;
   sigemptyset(&stop);
   sigaddset(&stop, SIGTERM);
   sigaddset(&stop, SIGINT);
   pthread_sigmask(SIG_BLOCK, &stop, nullptr);
+  return stop;
+}
 
+Result<ServiceConfig> ReadServiceConfig(const std::string& config_file) {
   Result<std::string> text = ReadText(config_file);
-  if (!text) return Log("pool run: " + text.error()), 1;
-  Result<ServiceConfig> parsed = pool_service::ParseServiceConfig(*text, config_file);
+  if (!text) return text.failure();
+  return pool_service::ParseServiceConfig(*text, config_file);
+}
+
+// The channel the pool acts through, and what it stands on: the workers' own channel, the
+// Kubernetes side over it where the control is Kubernetes, and a dry run over either.
+struct Channels {
+  std::unique_ptr<pool_service::ControlChannel> workers;
+  KubernetesSide kubernetes;
+  std::unique_ptr<pool_kube::KubernetesChannel> kubernetes_channel;
+  std::unique_ptr<pool_service::ControlChannel> dry_run;
+  pool_service::ControlChannel* channel = nullptr;
+};
+
+// Opens the channels of the configured control, and sets how `inputs` lists the workers.
+// `config` and `channels` must outlive `inputs`.
+Result<void> OpenChannels(const ServiceConfig& config, Channels& channels,
+                          pool_service::ServiceInputs& inputs) {
+  channels.workers = MakeBaseChannel(config);
+  channels.channel = channels.workers.get();
+  if (config.control == pool_service::ControlMode::kKubernetes) {
+    KubernetesSide& kubernetes = channels.kubernetes;
+    pool_kube::KubernetesPoolOptions options;
+    options.kubeconfig = config.kubernetes.kubeconfig;
+    options.ns = config.kubernetes.namespace_name;
+    options.statefulset = config.kubernetes.statefulset;
+    options.selector = config.kubernetes.selector;
+    Result<std::unique_ptr<pool_kube::KubernetesPool>> opened =
+        pool_kube::OpenKubernetesPool(options);
+    if (!opened) return opened.failure();
+    kubernetes.pool = std::move(*opened);
+    kubernetes.endpoints = {config.kubernetes.worker_port, config.kubernetes.control_token_file};
+    kubernetes.statefulset = config.kubernetes.statefulset;
+    kubernetes.max_replicas = config.kubernetes.max_replicas;
+    channels.kubernetes_channel = std::make_unique<pool_kube::KubernetesChannel>(
+        *kubernetes.pool, *channels.workers,
+        pool_kube::KubernetesChannelSettings{.endpoints = kubernetes.endpoints, .log = Log});
+    channels.channel = channels.kubernetes_channel.get();
+    inputs.list_workers = [&kubernetes] { return kubernetes.Workers(); };
+    inputs.unservable = [&kubernetes] { return kubernetes.unservable; };
+  } else {
+    inputs.list_workers = [&config]() -> Result<std::vector<WorkerEndpoint>> {
+      return config.workers;
+    };
+  }
+  if (config.dry_run) {
+    // The dry run describes what the real channel would do, and asks nothing of it.
+    channels.dry_run = std::make_unique<pool_service::DryRunChannel>(*channels.channel, Log);
+    channels.channel = channels.dry_run.get();
+  }
+  return Ok();
+}
+
+// The report's pages: /status as JSON, /metrics for Prometheus, and /livez.
+http::Routes ReportRoutes(pool_service::PoolService& service) {
+  http::Routes routes;
+  routes["/status"] = [&service] {
+    return http::Response{200, "application/json", pool_service::ReportToJson(service.Report())};
+  };
+  routes["/metrics"] = [&service] {
+    return http::Response{200, "text/plain; version=0.0.4",
+                          pool_service::ReportToPrometheus(service.Report())};
+  };
+  routes["/livez"] = [] { return http::Response{200, "text/plain", "ok\n"}; };
+  return routes;
+}
+
+// A cycle every `cycle`, until SIGTERM or SIGINT.
+void CycleUntilStopped(pool_service::PoolService& service, const sigset_t& stop,
+                       pool::Duration cycle) {
+  while (true) {
+    const auto started = std::chrono::system_clock::now();
+    service.Cycle(pool::TimePoint(started.time_since_epoch()));
+    const pool::Duration spent = std::chrono::system_clock::now() - started;
+    if (WaitForStop(stop, cycle - spent)) break;
+  }
+}
+
+}  // namespace
+
+int RunPool(const std::string& config_file, const std::string& record_file) {
+  const sigset_t stop = BlockStopSignals();
+  Result<ServiceConfig> parsed = ReadServiceConfig(config_file);
   if (!parsed) return Log("pool run: " + parsed.error()), 1;
   const ServiceConfig config = std::move(*parsed);
 
@@ -130,40 +213,10 @@ int RunPool(const std::string& config_file, const std::string& record_file) {
   peertube::AdminSession session(*http::ParseUrl(config.peertube.url), std::move(*credentials),
                                  session_options);
 
-  std::unique_ptr<pool_service::ControlChannel> workers_channel = MakeBaseChannel(config);
-  pool_service::ControlChannel* channel = workers_channel.get();
-  KubernetesSide kubernetes;
-  std::unique_ptr<pool_kube::KubernetesChannel> kubernetes_channel;
+  Channels channels;
   pool_service::ServiceInputs inputs;
-  if (config.control == pool_service::ControlMode::kKubernetes) {
-    pool_kube::KubernetesPoolOptions options;
-    options.kubeconfig = config.kubernetes.kubeconfig;
-    options.ns = config.kubernetes.namespace_name;
-    options.statefulset = config.kubernetes.statefulset;
-    options.selector = config.kubernetes.selector;
-    Result<std::unique_ptr<pool_kube::KubernetesPool>> opened =
-        pool_kube::OpenKubernetesPool(options);
-    if (!opened) return Log("pool run: " + opened.error()), 1;
-    kubernetes.pool = std::move(*opened);
-    kubernetes.endpoints = {config.kubernetes.worker_port, config.kubernetes.control_token_file};
-    kubernetes.statefulset = config.kubernetes.statefulset;
-    kubernetes.max_replicas = config.kubernetes.max_replicas;
-    kubernetes_channel = std::make_unique<pool_kube::KubernetesChannel>(
-        *kubernetes.pool, *workers_channel,
-        pool_kube::KubernetesChannelSettings{.endpoints = kubernetes.endpoints, .log = Log});
-    channel = kubernetes_channel.get();
-    inputs.list_workers = [&] { return kubernetes.Workers(); };
-    inputs.unservable = [&] { return kubernetes.unservable; };
-  } else {
-    inputs.list_workers = [&]() -> Result<std::vector<WorkerEndpoint>> { return config.workers; };
-  }
-  std::unique_ptr<pool_service::ControlChannel> dry_run;
-  if (config.dry_run) {
-    // The dry run describes what the real channel would do, and asks nothing of it.
-    dry_run = std::make_unique<pool_service::DryRunChannel>(*channel, Log);
-    channel = dry_run.get();
-  }
-
+  if (Result<void> opened = OpenChannels(config, channels, inputs); !opened)
+    return Log("pool run: " + opened.error()), 1;
   pool_service::PeerTubeQueue queue(session, config.peertube.job_types, Log);
   inputs.read_queue = [&](double now_s) { return queue.Read(now_s); };
   inputs.requests_made = [&] { return static_cast<long>(session.requests_made()); };
@@ -173,7 +226,7 @@ int RunPool(const std::string& config_file, const std::string& record_file) {
   };
 
   pool_service::PoolService service(config.policy, config.peertube.poll, std::move(inputs),
-                                    *channel, Log);
+                                    *channels.channel, Log);
   std::optional<pool_service::RunRecorder> recorder;
   if (!record_file.empty()) {
     Result<pool_service::RunRecorder> opened =
@@ -187,28 +240,15 @@ int RunPool(const std::string& config_file, const std::string& record_file) {
       said |= !written;
     });
   }
-  http::Routes routes;
-  routes["/status"] = [&] {
-    return http::Response{200, "application/json", pool_service::ReportToJson(service.Report())};
-  };
-  routes["/metrics"] = [&] {
-    return http::Response{200, "text/plain; version=0.0.4",
-                          pool_service::ReportToPrometheus(service.Report())};
-  };
-  routes["/livez"] = [] { return http::Response{200, "text/plain", "ok\n"}; };
-  Result<std::unique_ptr<http::Server>> server = http::Server::Start(config.listen, routes);
+  Result<std::unique_ptr<http::Server>> server =
+      http::Server::Start(config.listen, ReportRoutes(service));
   if (!server) return Log("pool run: " + server.error()), 1;
   Log("pool run: report on " + (*server)->address() + " (/status, /metrics); control " +
       std::string(pool_service::ControlModeName(config.control)) +
       (config.dry_run ? " (dry run: no action is taken)" : "") + "; a cycle every " +
       pool::FormatDuration(config.policy.cycle));
 
-  while (true) {
-    const auto started = std::chrono::system_clock::now();
-    service.Cycle(pool::TimePoint(started.time_since_epoch()));
-    const pool::Duration spent = std::chrono::system_clock::now() - started;
-    if (WaitForStop(stop, config.policy.cycle - spent)) break;
-  }
+  CycleUntilStopped(service, stop, config.policy.cycle);
   Log("pool run: stopping; the workers keep their admission as it is");
   return 0;
 }

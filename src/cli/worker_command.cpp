@@ -106,6 +106,31 @@ class Worker : public WorkerCommand {
     CLI::App worker{"the PeerTube transcoding worker's view of its own GPU (docs/worker/worker.md)",
                     "media-capabilities worker"};
     worker.require_subcommand(1);
+    AddProbeCommands(worker);
+    AddSelfTestCommand(worker);
+    AddServeCommand(worker);
+    AddRunCommand(worker);
+    AddRegisterCommand(worker);
+    AddControlCommands(worker);
+    ExplainNumberMistakes(worker);
+    std::vector<std::string> arguments = command_->remaining();
+    if (const std::string unknown = UnknownSubcommand(worker, arguments); !unknown.empty()) {
+      std::cerr << "media-capabilities worker: " << unknown << "\n";
+      return 2;
+    }
+    // CLI11 takes the arguments last first.
+    std::reverse(arguments.begin(), arguments.end());
+    try {
+      worker.parse(arguments);
+    } catch (const CLI::ParseError& error) {
+      return worker.exit(error);
+    }
+    return RunParsed();
+  }
+
+ private:
+  // The subcommands that read this machine: probe and status.
+  void AddProbeCommands(CLI::App& worker) {
     probe_ = worker.add_subcommand(
         "probe", "whether this GPU may take transcoding work, and what it can do");
     probe_flags_.AddTo(probe_, {"table", "json"});
@@ -116,6 +141,9 @@ class Worker : public WorkerCommand {
     AddKernelLogOption(*status_, files_.kernel_log);
     AddNvmlLibraryOption(*status_, files_.nvml_library);
     AddStateDirOption(*status_, files_.state_dir);
+  }
+
+  void AddSelfTestCommand(CLI::App& worker) {
     self_test_ =
         worker.add_subcommand("self-test",
                               "prove with the real ffmpeg that this GPU encodes, pipelines, "
@@ -130,6 +158,9 @@ class Worker : public WorkerCommand {
     AddNvmlLibraryOption(*self_test_, files_.nvml_library);
     self_test_->add_option("--command-log", command_log_,
                            "append every ffmpeg command line it runs to this file");
+  }
+
+  void AddServeCommand(CLI::App& worker) {
     serve_ = worker.add_subcommand(
         "serve", "serve the status document (GET /status) and its metrics (GET /metrics)");
     serve_flags_.AddTo(serve_, {"table"});
@@ -139,7 +170,9 @@ class Worker : public WorkerCommand {
     AddProcRootOption(*serve_, files_.proc_root);
     AddKernelLogOption(*serve_, files_.kernel_log);
     AddNvmlLibraryOption(*serve_, files_.nvml_library);
+  }
 
+  void AddRunCommand(CLI::App& worker) {
     run_ = worker.add_subcommand(
         "run",
         "the worker in PeerTube's path: self-test, register once, then the admission "
@@ -171,6 +204,9 @@ class Worker : public WorkerCommand {
     AddProcRootOption(*run_, files_.proc_root);
     AddKernelLogOption(*run_, files_.kernel_log);
     AddNvmlLibraryOption(*run_, files_.nvml_library);
+  }
+
+  void AddRegisterCommand(CLI::App& worker) {
     register_ = worker.add_subcommand("register", "register the runner with PeerTube, once");
     AddStateDirOption(*register_, files_.state_dir);
     register_->add_option("--url", url_, "the PeerTube server")->required();
@@ -181,6 +217,11 @@ class Worker : public WorkerCommand {
     register_->add_option("--runner-name", runner_name_, "the runner's name, such as w2:gpu0")
         ->required();
     register_->add_option("--description", description_, "the runner's description");
+  }
+
+  // The subcommands that ask a running worker to change: drain, enable, state, concurrency and
+  // eligibility.
+  void AddControlCommands(CLI::App& worker) {
     for (const char* name : {"drain", "enable", "state"}) {
       CLI::App* control = worker.add_subcommand(
           name, std::string(name) == "drain"    ? "take no new job; finish the running ones"
@@ -198,20 +239,10 @@ class Worker : public WorkerCommand {
     eligibility_->add_option("value", control_value_, "the eligibility, \"\" for every job")
         ->required();
     AddStateDirOption(*eligibility_, files_.state_dir);
+  }
 
-    ExplainNumberMistakes(worker);
-    std::vector<std::string> arguments = command_->remaining();
-    if (const std::string unknown = UnknownSubcommand(worker, arguments); !unknown.empty()) {
-      std::cerr << "media-capabilities worker: " << unknown << "\n";
-      return 2;
-    }
-    // CLI11 takes the arguments last first.
-    std::reverse(arguments.begin(), arguments.end());
-    try {
-      worker.parse(arguments);
-    } catch (const CLI::ParseError& error) {
-      return worker.exit(error);
-    }
+  // Runs the one subcommand the command line chose.
+  int RunParsed() {
     if (probe_->parsed()) return RunProbe();
     if (status_->parsed()) return RunStatus();
     if (self_test_->parsed()) return RunSelfTest();
@@ -230,23 +261,23 @@ class Worker : public WorkerCommand {
       return RunWorkerControl(StateDir(), worker::EnableRequest{}, "enable");
     if (controls_["state"]->parsed())
       return RunWorkerControl(StateDir(), worker::StateRequest{}, "state");
-    if (concurrency_->parsed()) {
-      Result<std::optional<std::int64_t>> hint = worker::ParseConcurrencyHint(control_value_);
-      if (!hint) {
-        std::cerr << "worker concurrency: " << control_value_ << " is not a whole number from 0 to "
-                  << worker::kMaxConcurrencyHint << ", nor auto\n";
-        return 2;
-      }
-      return RunWorkerControl(StateDir(), worker::ConcurrencyRequest{.value = *hint},
-                              "concurrency");
-    }
+    if (concurrency_->parsed()) return RunConcurrency();
     if (eligibility_->parsed())
       return RunWorkerControl(StateDir(), worker::EligibilityRequest{.text = control_value_},
                               "eligibility");
     return 2;
   }
 
- private:
+  int RunConcurrency() {
+    Result<std::optional<std::int64_t>> hint = worker::ParseConcurrencyHint(control_value_);
+    if (!hint) {
+      std::cerr << "worker concurrency: " << control_value_ << " is not a whole number from 0 to "
+                << worker::kMaxConcurrencyHint << ", nor auto\n";
+      return 2;
+    }
+    return RunWorkerControl(StateDir(), worker::ConcurrencyRequest{.value = *hint}, "concurrency");
+  }
+
   int RunProbe() {
     Result<worker::WorkerConfig> config = probe_flags_.Config();
     if (!config) {

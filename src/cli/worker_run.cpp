@@ -121,13 +121,125 @@ int RunWorkerRegister(const WorkerRegisterOptions& options) {
   return 0;
 }
 
-int RunWorkerRun(WorkerRunOptions options) {
-  // SIGTERM and SIGINT are blocked before any thread starts, and waited for at the end.
+namespace {
+
+// Blocks SIGTERM and SIGINT, before any thread starts, so that the end can wait for them.
+sigset_t BlockStopSignals() {
   sigset_t stop_signals;
   sigemptyset(&stop_signals);
   sigaddset(&stop_signals, SIGTERM);
   sigaddset(&stop_signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  return stop_signals;
+}
+
+// The runner's name in PeerTube: the configured one, else host:device.
+std::string RunnerName(const worker::WorkerConfig& config, const std::string& device) {
+  if (!config.runner_name.empty()) return config.runner_name;
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  return std::string(host) + ":" + device;
+}
+
+// The runner's ffmpeg and ffprobe: links in `bin` to this binary, which wraps the real ones.
+bool LinkWrappers(const fs::path& bin) {
+  std::error_code error;
+  fs::create_directories(bin, error);
+  for (const char* name : {"ffmpeg", "ffprobe"}) {
+    fs::remove(bin / name, error);
+    fs::create_symlink(SelfPath(), bin / name, error);
+    if (error) {
+      std::cerr << "worker run: cannot link " << (bin / name) << ": " << error.message() << "\n";
+      return false;
+    }
+  }
+  return true;
+}
+
+// The most jobs the runner takes at once: the GPU's sessions less the reserve, at most the
+// configured bound; 8 where the sessions are not known.
+std::int64_t RunnerConcurrency(const worker::WorkerConfig& config,
+                               const worker::SelfTestReport& self_test,
+                               const worker::ProbeContract& contract) {
+  const std::optional<std::int64_t> cap =
+      self_test.sessions_cap ? self_test.sessions_cap : contract.max_sessions;
+  std::int64_t most = cap ? std::max<std::int64_t>(1, *cap - config.sessions_reserve) : 8;
+  if (config.concurrency_max) most = std::min(most, *config.concurrency_max);
+  return most;
+}
+
+// The runner's IPC socket under its XDG_DATA_HOME.
+fs::path RunnerSocket(const fs::path& data_home, const std::string& runner_id) {
+  return data_home / "peertube-runner-nodejs" / runner_id / "peertube-runner.sock";
+}
+
+// The runner's XDG_DATA_HOME. Its IPC socket lives there, and a Unix socket's path holds at
+// most 107 bytes: a longer one is cut short by the kernel, and a runner started after a
+// killed one then hangs on the socket it cannot find. A deep state directory gets a short
+// folder of its own for that.
+fs::path RunnerDataHome(const fs::path& runner_root, const std::string& runner_id,
+                        const std::string& state_dir) {
+  fs::path data_home = runner_root / "data";
+  if (RunnerSocket(data_home, runner_id).string().size() > 100) {
+    // Short enough that the socket below it fits too: /tmp/mc-runner-1a2b3c4d/... is 88 bytes.
+    char name[32];
+    std::snprintf(
+        name, sizeof name, "mc-runner-%08x",
+        static_cast<unsigned>(std::hash<std::string>{}(fs::absolute(state_dir).string())));
+    data_home = fs::temp_directory_path() / name;
+    std::error_code error;
+    fs::create_directories(data_home, error);
+    fs::permissions(data_home, fs::perms::owner_all, error);
+    Log("worker run: the runner's data folder is " + data_home.string() +
+        ", since the state directory is too deep for its socket");
+  }
+  return data_home;
+}
+
+// Starts the worker's daemon (the status, the control API, the gate and the socket), and
+// waits for its first status.
+Result<std::unique_ptr<worker::WorkerDaemon>> StartDaemon(const WorkerRunOptions& options,
+                                                          const worker::GatherOptions& gather,
+                                                          const std::string& control_token,
+                                                          const std::string& server_url) {
+  Result<std::unique_ptr<worker::WorkerDaemon>> daemon =
+      worker::WorkerDaemon::Start({.gather = gather,
+                                   .state_dir = options.state_dir,
+                                   .status_listen = options.status_listen,
+                                   .control_token = control_token,
+                                   .gate_listen = options.gate_listen,
+                                   .server_url = server_url,
+                                   .ffprobe = Resolve(options.ffprobe),
+                                   .drain_timeout = options.drain_timeout,
+                                   .registered = true,
+                                   .log = Log});
+  if (!daemon) return daemon;
+  (*daemon)->WaitGathered(std::chrono::seconds(120));
+  Log("worker run: status on " + (*daemon)->status_address() + ", gate on " +
+      (*daemon)->gate_address() + ", socket " + (*daemon)->socket_path());
+  return daemon;
+}
+
+// Waits for SIGTERM or SIGINT, then drains the worker and stops the runner.
+void WaitAndStop(const sigset_t& stop_signals, std::unique_ptr<worker::WorkerDaemon>& daemon,
+                 worker::RunnerSupervisor& runner, std::chrono::seconds drain_timeout) {
+  int received = 0;
+  sigwait(&stop_signals, &received);
+  Log(std::string("worker run: ") + (received == SIGTERM ? "SIGTERM" : "SIGINT") +
+      "; draining before the runner stops");
+  daemon->Drain();
+  if (!daemon->WaitIdle(drain_timeout))
+    Log("worker run: the drain timed out; the runner is stopped with its jobs, which PeerTube "
+        "puts back");
+  runner.Stop();
+  daemon.reset();
+  Log("worker run: stopped");
+}
+
+}  // namespace
+
+int RunWorkerRun(WorkerRunOptions options) {
+  const sigset_t stop_signals = BlockStopSignals();
   setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
   std::error_code error;
   fs::create_directories(options.state_dir, error);
@@ -143,18 +255,11 @@ int RunWorkerRun(WorkerRunOptions options) {
     return 3;
   }
   const std::string device = contract.devices[0].name;
-  const std::string runner_name = options.gather.config.runner_name.empty()
-                                      ? [] {
-                                          char host[256] = {};
-                                          gethostname(host, sizeof host - 1);
-                                          return std::string(host);
-                                        }() + ":" + device
-                                      : options.gather.config.runner_name;
   Result<worker::Registration> registration =
       EnsureRegistered({.state_dir = options.state_dir,
                         .server_url = options.server_url,
                         .registration_token_file = options.registration_token_file,
-                        .runner_name = runner_name,
+                        .runner_name = RunnerName(options.gather.config, device),
                         .description = options.description});
   if (!registration) {
     std::cerr << "worker run: " << registration.error() << "\n";
@@ -176,62 +281,20 @@ int RunWorkerRun(WorkerRunOptions options) {
   gather.probe.query.fork_from_caller = false;
   gather.config.ffmpeg = Resolve(gather.config.ffmpeg);
   Result<std::unique_ptr<worker::WorkerDaemon>> daemon =
-      worker::WorkerDaemon::Start({.gather = gather,
-                                   .state_dir = options.state_dir,
-                                   .status_listen = options.status_listen,
-                                   .control_token = control_token,
-                                   .gate_listen = options.gate_listen,
-                                   .server_url = registration->server_url,
-                                   .ffprobe = Resolve(options.ffprobe),
-                                   .drain_timeout = options.drain_timeout,
-                                   .registered = true,
-                                   .log = Log});
+      StartDaemon(options, gather, control_token, registration->server_url);
   if (!daemon) {
     std::cerr << "worker run: " << daemon.error() << "\n";
     return 1;
   }
-  (*daemon)->WaitGathered(std::chrono::seconds(120));
-  Log("worker run: status on " + (*daemon)->status_address() + ", gate on " +
-      (*daemon)->gate_address() + ", socket " + (*daemon)->socket_path());
 
   // The runner: its folders under the state directory, its ffmpeg and ffprobe the wrapper.
   const fs::path runner_root = fs::path(options.state_dir) / "runner";
   const fs::path bin = fs::path(options.state_dir) / "bin";
-  fs::create_directories(bin, error);
-  for (const char* name : {"ffmpeg", "ffprobe"}) {
-    fs::remove(bin / name, error);
-    fs::create_symlink(SelfPath(), bin / name, error);
-    if (error) {
-      std::cerr << "worker run: cannot link " << (bin / name) << ": " << error.message() << "\n";
-      return 1;
-    }
-  }
+  if (!LinkWrappers(bin)) return 1;
   const worker::WorkerConfig& config = gather.config;
-  const std::optional<std::int64_t> cap =
-      self_test->sessions_cap ? self_test->sessions_cap : contract.max_sessions;
-  std::int64_t most = cap ? std::max<std::int64_t>(1, *cap - config.sessions_reserve) : 8;
-  if (config.concurrency_max) most = std::min(most, *config.concurrency_max);
+  const std::int64_t most = RunnerConcurrency(config, *self_test, contract);
   const std::string runner_id = "gpu-" + device;
-  // The runner's IPC socket lives under its XDG_DATA_HOME, and a Unix socket's path holds at
-  // most 107 bytes: a longer one is cut short by the kernel, and a runner started after a
-  // killed one then hangs on the socket it cannot find. A deep state directory gets a short
-  // folder of its own for that.
-  fs::path data_home = runner_root / "data";
-  const auto socket_of = [&](const fs::path& home) {
-    return home / "peertube-runner-nodejs" / runner_id / "peertube-runner.sock";
-  };
-  if (socket_of(data_home).string().size() > 100) {
-    // Short enough that the socket below it fits too: /tmp/mc-runner-1a2b3c4d/... is 88 bytes.
-    char name[32];
-    std::snprintf(
-        name, sizeof name, "mc-runner-%08x",
-        static_cast<unsigned>(std::hash<std::string>{}(fs::absolute(options.state_dir).string())));
-    data_home = fs::temp_directory_path() / name;
-    fs::create_directories(data_home, error);
-    fs::permissions(data_home, fs::perms::owner_all, error);
-    Log("worker run: the runner's data folder is " + data_home.string() +
-        ", since the state directory is too deep for its socket");
-  }
+  const fs::path data_home = RunnerDataHome(runner_root, runner_id, options.state_dir);
   const std::string gate_url = "http://" + (*daemon)->gate_address();
   if (Result<void> written = worker::WritePrivateFile(
           worker::RunnerConfigPath((runner_root / "config").string(), runner_id),
@@ -258,24 +321,13 @@ int RunWorkerRun(WorkerRunOptions options) {
                        {"XDG_CACHE_HOME", (runner_root / "cache").string()},
                        {"XDG_DATA_HOME", data_home.string()}},
        .log = Log,
-       .stale_files = {socket_of(data_home).string()},
+       .stale_files = {RunnerSocket(data_home, runner_id).string()},
        .ended = [&daemon] { (*daemon)->RunnerEnded(); }});
-
-  int received = 0;
-  sigwait(&stop_signals, &received);
-  Log(std::string("worker run: ") + (received == SIGTERM ? "SIGTERM" : "SIGINT") +
-      "; draining before the runner stops");
-  (*daemon)->Drain();
-  if (!(*daemon)->WaitIdle(options.drain_timeout))
-    Log("worker run: the drain timed out; the runner is stopped with its jobs, which PeerTube "
-        "puts back");
-  runner.Stop();
-  daemon->reset();
-  Log("worker run: stopped");
+  WaitAndStop(stop_signals, *daemon, runner, options.drain_timeout);
   return 0;
 }
 
-int RunWorkerControl(const std::string& state_dir, const worker::BrokerRequest& request,
+int RunWorkerControl(const std::string& state_dir, const worker::LocalRequest& request,
                      const std::string& name) {
   const std::string path = worker::LocalSocketPath(state_dir);
   Result<worker::LocalClient> client = worker::LocalClient::Connect(path);
@@ -283,7 +335,7 @@ int RunWorkerControl(const std::string& state_dir, const worker::BrokerRequest& 
     std::cerr << "worker " << name << ": " << client.error() << "\n";
     return 1;
   }
-  Result<worker::BrokerAnswer> answer = client->Ask(request, std::chrono::seconds(10));
+  Result<worker::LocalAnswer> answer = client->Ask(request, std::chrono::seconds(10));
   if (!answer) {
     std::cerr << "worker " << name << ": " << answer.error() << "\n";
     return 1;

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "worker/daemon/broker_protocol.h"
+#include "worker/daemon/local_protocol.h"
 #include "worker/self_test/self_test.h"
 #include "worker/status/status_gather.h"
 
@@ -45,7 +45,7 @@ struct WorkerRegisterOptions {
 int RunWorkerRegister(const WorkerRegisterOptions& options);
 
 // RunWorkerControl sends one request to the worker of `state_dir` and prints its answer.
-int RunWorkerControl(const std::string& state_dir, const worker::BrokerRequest& request,
+int RunWorkerControl(const std::string& state_dir, const worker::LocalRequest& request,
                      const std::string& name);
 
 }  // namespace mc

@@ -21,22 +21,22 @@ TEST(LocalServer, AnswersEachRequestAndReportsTheEndOfEachConnectionOnce) {
   std::atomic<std::uint64_t> last_connection = 0;
   Result<std::unique_ptr<LocalServer>> server = LocalServer::Start(
       LocalSocketPath(dir.path().string()),
-      [&](std::uint64_t connection, const BrokerRequest& request) {
+      [&](std::uint64_t connection, const LocalRequest& request) {
         last_connection = connection;
-        return BrokerAnswer{.ok = std::holds_alternative<DrainRequest>(request),
-                            .message = "seen",
-                            .state = "DRAINING"};
+        return LocalAnswer{.ok = std::holds_alternative<DrainRequest>(request),
+                           .message = "seen",
+                           .state = "DRAINING"};
       },
       [&](std::uint64_t) { ++closed; });
   ASSERT_TRUE(server) << server.error();
   {
     Result<LocalClient> client = LocalClient::Connect((*server)->path());
     ASSERT_TRUE(client) << client.error();
-    Result<BrokerAnswer> answer = client->Ask(DrainRequest{}, 2s);
+    Result<LocalAnswer> answer = client->Ask(DrainRequest{}, 2s);
     ASSERT_TRUE(answer) << answer.error();
     EXPECT_TRUE(answer->ok);
     EXPECT_EQ(answer->state, "DRAINING");
-    Result<BrokerAnswer> second = client->Ask(StateRequest{}, 2s);
+    Result<LocalAnswer> second = client->Ask(StateRequest{}, 2s);
     ASSERT_TRUE(second);
     EXPECT_FALSE(second->ok);
   }
@@ -47,7 +47,7 @@ TEST(LocalServer, AnswersEachRequestAndReportsTheEndOfEachConnectionOnce) {
 TEST(LocalServer, ASecondWorkerCannotTakeALiveSocket) {
   testing::TempDir dir;
   const std::string path = LocalSocketPath(dir.path().string());
-  auto handler = [](std::uint64_t, const BrokerRequest&) { return BrokerAnswer{.ok = true}; };
+  auto handler = [](std::uint64_t, const LocalRequest&) { return LocalAnswer{.ok = true}; };
   Result<std::unique_ptr<LocalServer>> first =
       LocalServer::Start(path, handler, [](std::uint64_t) {});
   ASSERT_TRUE(first);

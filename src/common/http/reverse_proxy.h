@@ -129,7 +129,6 @@ class ReverseProxy {
   ReverseProxy() = default;
   void AcceptLoop();
   void Reap(bool all);
-  void Serve(Connection& connection);
 
   Url upstream_;
   ProxyHooks hooks_;

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "common/http/message_io.h"
@@ -108,6 +109,24 @@ struct ExchangeFailure {
   bool nothing_arrived = false;
 };
 
+// A watch's answer head, past any interim one; nullopt when `stop` said so while the head
+// was awaited.
+Result<std::optional<http::ResponseHead>> ReadWatchHead(http::MessageReader& reader,
+                                                        const std::function<bool()>& stop) {
+  while (true) {
+    Result<std::string> text = reader.ReadHead(kMaxResponseHead, Clock::now() + kStopPollInterval);
+    if (!text) {
+      // The head waits in the reader across tries; a try that timed out only asks `stop`.
+      if (!text.failure().IsDeadlineExceeded()) return text.failure();
+      if (stop()) return std::optional<http::ResponseHead>();
+      continue;
+    }
+    Result<http::ResponseHead> parsed = http::ParseResponseHead(*text);
+    if (!parsed) return parsed.failure();
+    if (parsed->status >= 200) return std::optional(std::move(*parsed));
+  }
+}
+
 }  // namespace
 
 struct KubeClient::State {
@@ -148,6 +167,23 @@ struct KubeClient::State {
     Result<std::unique_ptr<http::Stream>> stream = http::Connect(server, connected_by, transport);
     if (stream) KeepAlive(**stream);
     return stream;
+  }
+
+  // OpenWatch opens the watch's connection and sends its request. A watch has a connection
+  // of its own, never one from the pool nor one put back: it ends when the server or `stop`
+  // ends it, and what is left of it is of no use to a request. Only connecting and sending
+  // the head have deadlines; the stream has none.
+  Result<std::unique_ptr<http::Stream>> OpenWatch(const std::string& target,
+                                                  const std::string& what) {
+    Result<std::string> head = HeadText("GET", target, nullptr, 0);
+    if (!head) return head.failure().WithContext(what);
+    const Deadline sent_by = Clock::now() + settings.request_timeout;
+    Result<std::unique_ptr<http::Stream>> opened = Open(sent_by);
+    if (!opened) return NoAnswer(what, "", opened.failure());
+    if (Result<void> written = (*opened)->Write(*head, sent_by); !written)
+      return NoAnswer(what, server.Origin(), written.failure());
+    counters.requests.fetch_add(1, std::memory_order_relaxed);
+    return opened;
   }
 
   // Exchange writes the request on `stream` and reads its answer whole by `deadline`.
@@ -278,42 +314,20 @@ Result<KubeClient::WatchEnd> KubeClient::Watch(
   if (!target.starts_with('/')) return Error{what + ": the target does not start with /"};
   if (!FitsInRequestLine(target))
     return Error{what + ": the target holds a space or a control character"};
-  Result<std::string> head = state_->HeadText("GET", target, nullptr, 0);
-  if (!head) return head.failure().WithContext(what);
-  const std::string where = state_->server.Origin();
-
-  // A watch has a connection of its own, never one from the pool nor one put back: it ends
-  // when the server or `stop` ends it, and what is left of it is of no use to a request.
-  // Only connecting and sending the head have deadlines; the stream has none.
-  const Deadline sent_by = Clock::now() + state_->settings.request_timeout;
-  Result<std::unique_ptr<http::Stream>> opened = state_->Open(sent_by);
-  if (!opened) return NoAnswer(what, "", opened.failure());
+  Result<std::unique_ptr<http::Stream>> opened = state_->OpenWatch(target, what);
+  if (!opened) return opened.failure();
   http::Stream& stream = **opened;
-  if (Result<void> written = stream.Write(*head, sent_by); !written)
-    return NoAnswer(what, where, written.failure());
-  state_->counters.requests.fetch_add(1, std::memory_order_relaxed);
+  const std::string where = state_->server.Origin();
 
   WatchEnd end;
   http::MessageReader reader(stream);
-  http::ResponseHead answer;
-  while (true) {
-    Result<std::string> text = reader.ReadHead(kMaxResponseHead, Clock::now() + kStopPollInterval);
-    if (!text) {
-      // The head waits in the reader across tries; a try that timed out only asks `stop`.
-      if (!text.failure().IsDeadlineExceeded()) return NoAnswer(what, where, text.failure());
-      if (stop()) {
-        end.stopped = true;
-        return end;
-      }
-      continue;
-    }
-    Result<http::ResponseHead> parsed = http::ParseResponseHead(*text);
-    if (!parsed) return NoAnswer(what, where, parsed.failure());
-    if (parsed->status >= 200) {
-      answer = std::move(*parsed);
-      break;
-    }
+  Result<std::optional<http::ResponseHead>> head = ReadWatchHead(reader, stop);
+  if (!head) return NoAnswer(what, where, head.failure());
+  if (!*head) {
+    end.stopped = true;
+    return end;
   }
+  const http::ResponseHead& answer = **head;
   Result<http::BodyFraming> framing = http::ResponseBodyFraming(answer, "GET");
   if (!framing) return NoAnswer(what, where, framing.failure());
   end.status = answer.status;

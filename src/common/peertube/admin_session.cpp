@@ -189,6 +189,9 @@ Result<std::string> AdminSession::Get(const std::string& target, std::string_vie
   }
 }
 
+// A read is not retried here: a 5xx, a transport failure, a refusal by the budget and a 429
+// are unavailable errors, and the caller reads again on its next cycle. A paged read that
+// fails on any page fails whole, so that a part of the queue is never taken for all of it.
 Result<std::vector<PendingJob>> AdminSession::PendingRunnerJobs(
     const std::vector<std::string>& types) {
   std::vector<PendingJob> pending;

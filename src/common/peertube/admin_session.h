@@ -1,29 +1,8 @@
 // AdminSession is PeerTube's admin API as the pool manager reads it: an OAuth session of the
-// administrator, and the three reads the pool decides by (the pending runner jobs, the facts
-// of their videos, the registered runners), each returning values.
-//
-// The token. The session logs in with the password grant (`GET /api/v1/oauth-clients/local`,
-// then `POST /api/v1/users/token`) on its first read, refreshes the token once 80 % of its
-// lifetime has passed, and refreshes it at once when an answer says 401 (a token revoked or
-// a server restarted with a new database), retrying that read once. A refused refresh falls
-// back to a new password grant; a refresh that gets no answer keeps the old token while it
-// lasts. A refused password grant (a wrong password) is not tried again for a minute, since
-// PeerTube allows an address 15 logins in 5 minutes, and the pool's 15 s cycle would spend
-// them all and lock out the address.
-//
-// The rate. PeerTube allows 50 API requests per 10 s per IP by default. The session counts
-// what it sends in a sliding 10 s window and refuses a request past its budget (40 by
-// default) with an unavailable error carrying the wait, rather than sleep; a 429 answer makes
-// it refuse every request until the answer's Retry-After has passed. PeerTube 7.2.1 lets an
-// administrator's authenticated requests past its API limiter, but not the token endpoint's
-// nor an unauthenticated one's, nor any proxy's in front of it, so the session counts them
-// all alike.
-//
-// Failures. A 5xx answer, a transport failure, a refusal by the budget and a 429 are
-// unavailable errors: the read is not retried here; the caller retries on its next cycle.
-// A paged read that fails on any page fails whole, so a caller never mistakes a part of the
-// queue for all of it. No message of the session holds the password, the client secret or a
-// token: every error is scrubbed of them before it is returned.
+// administrator, kept under PeerTube's rate limit, and the three reads the pool decides by (the
+// pending runner jobs, the facts of their videos, the registered runners), each returning
+// values. A failed read is not retried here but on the caller's next cycle, and no error holds
+// a secret. What an operator sees of it: docs/pool/pool.md, "The service: `pool run`".
 #pragma once
 
 #include <chrono>
@@ -99,10 +78,18 @@ class AdminSession {
   using Clock = AdminSessionOptions::Clock;
 
   Clock::time_point Now() const;
-  // Send sends one request, within the budget and the 429's wait.
+  // Send sends one request, within the budget and the 429's wait: past either it refuses the
+  // request with an unavailable error that carries the wait, rather than sleep. Every request
+  // counts, the token's included, since PeerTube's limiter and any proxy's in front of it
+  // count them alike.
   Result<http::ClientResponse> Send(const std::string& target, http::ClientRequest request);
   // Get is an authenticated GET of `target`; the body of a 2xx answer.
   Result<std::string> Get(const std::string& target, std::string_view what);
+  // EnsureToken logs in with the password grant on the first read, refreshes the token once
+  // `refresh_at` of its lifetime has passed or a 401 said it is no good, and falls back to a
+  // new password grant when a refresh is refused. A refresh that gets no answer keeps the old
+  // token while it lasts. A refused password grant is not tried again for
+  // `login_retry_after`: PeerTube allows an address 15 logins in 5 minutes.
   Result<void> EnsureToken();
   Result<void> PasswordGrant();
   Result<void> RefreshGrant();

@@ -51,6 +51,31 @@ plugin::DeviceHealth HealthOf(const DeviceReport& report) {
   return {.healthy = true, .message = ""};
 }
 
+// /livez: the loop came round lately. /readyz: the plugin is listening and registered, and
+// the slices hold what the queries found.
+HealthChecks AgentHealthChecks(const std::atomic<Clock::rep>& heartbeat,
+                               const std::atomic<bool>& plugin_listening,
+                               const std::atomic<bool>& published,
+                               const plugin::KubeletPlugin& plugin) {
+  return {
+      .live =
+          [&heartbeat] {
+            const Clock::time_point beat{Clock::duration(heartbeat.load())};
+            if (Clock::now() - beat > kStuckAfter)
+              return ProbeAnswer{false, "the agent's loop has not run for 90 s"};
+            return ProbeAnswer{true, "ok"};
+          },
+      .ready =
+          [&plugin_listening, &published, &plugin] {
+            if (!plugin_listening) return ProbeAnswer{false, "the kubelet plugin is not listening"};
+            if (!plugin.registered())
+              return ProbeAnswer{false, "the kubelet has not accepted the plugin's registration"};
+            if (!published)
+              return ProbeAnswer{false, "the slices do not yet hold what the queries found"};
+            return ProbeAnswer{true, "ok"};
+          }};
+}
+
 }  // namespace
 
 struct Agent::State {
@@ -210,6 +235,64 @@ void Agent::AskForNewPodIfMissing(State& state) {
        pod + " so that the DaemonSet makes one whose claim holds it");
 }
 
+// In sysfs mode the node's GPUs are the render nodes and NVIDIA GPUs sysfs shows, asked
+// once: nothing on a running node adds one without a new pod.
+void Agent::QuerySysfsGpus(State& state) {
+  for (DeviceReport& report :
+       ProbeGpus({.roots = options_.roots, .query = options_.query}).reports) {
+    for (const std::string& line : LogLines(report)) log_(line);
+    state.board.Set(report.device.name, HealthOf(report));
+    state.reports[report.device.name] = std::move(report);
+  }
+}
+
+bool Agent::ApplyEvents(State& state, std::vector<Event>& events, bool& liken_changed) {
+  bool stopping = false;
+  for (Event& event : events) {
+    switch (event.source) {
+      case Event::Source::kStop:
+        stopping = true;
+        break;
+      case Event::Source::kOwnSlices:
+        state.publisher.Apply(event.update);
+        break;
+      case Event::Source::kLikenSlices:
+        kube::ApplyWatchUpdate(event.update, state.liken_slices);
+        if (event.update.kind == kube::WatchUpdate::Kind::kReplaceAll) state.liken_listed = true;
+        liken_changed = true;
+        break;
+    }
+  }
+  return stopping;
+}
+
+std::optional<Clock::time_point> Agent::PublishDevices(State& state) {
+  std::vector<Device> devices;
+  for (const auto& [name, report] : state.reports) devices.push_back(report.device);
+  const Result<void> published = state.publisher.Publish(devices);
+  state.published = published.ok();
+  return published
+             ? std::nullopt
+             : std::optional(Clock::now() + published.failure().retry_after.value_or(kHeartbeat));
+}
+
+void Agent::ServeEvents(State& state, bool from_liken) {
+  std::optional<Clock::time_point> retry_at;
+  while (true) {
+    std::vector<Event> events = Take(retry_at.value_or(Clock::now() + kHeartbeat));
+    state.heartbeat = Clock::now().time_since_epoch().count();
+    bool liken_changed = false;
+    if (ApplyEvents(state, events, liken_changed)) break;
+    if (from_liken && !state.liken_listed) continue;
+    if (liken_changed && !QueryNewRenderNodes(state).empty()) state.published = false;
+    if (from_liken) AskForNewPodIfMissing(state);
+    if (!state.publisher.listed()) continue;
+    if (retry_at && Clock::now() < *retry_at) continue;
+    retry_at = PublishDevices(state);
+    state.heartbeat = Clock::now().time_since_epoch().count();
+  }
+}
+
 int Agent::Run() {
   const bool from_liken = options_.source == RenderNodeSource::kLiken;
   log_("agent: node " + options_.node_name + ", driver " + options_.driver_name +
@@ -230,25 +313,9 @@ int Agent::Run() {
   }
   state.plugin_listening = true;
 
-  HealthChecks checks{
-      .live =
-          [&state] {
-            const Clock::time_point beat{Clock::duration(state.heartbeat.load())};
-            if (Clock::now() - beat > kStuckAfter)
-              return ProbeAnswer{false, "the agent's loop has not run for 90 s"};
-            return ProbeAnswer{true, "ok"};
-          },
-      .ready =
-          [&state, &plugin] {
-            if (!state.plugin_listening)
-              return ProbeAnswer{false, "the kubelet plugin is not listening"};
-            if (!(*plugin)->registered())
-              return ProbeAnswer{false, "the kubelet has not accepted the plugin's registration"};
-            if (!state.published)
-              return ProbeAnswer{false, "the slices do not yet hold what the queries found"};
-            return ProbeAnswer{true, "ok"};
-          }};
-  auto health = HealthServer::Start(options_.health_address, std::move(checks));
+  auto health = HealthServer::Start(
+      options_.health_address,
+      AgentHealthChecks(state.heartbeat, state.plugin_listening, state.published, **plugin));
   if (!health) {
     log_("agent: " + health.error());
     (*plugin)->Shutdown(std::chrono::seconds(1));
@@ -256,16 +323,7 @@ int Agent::Run() {
   }
   log_("agent: health probes on port " + std::to_string((*health)->port()) + " (/livez, /readyz)");
 
-  if (!from_liken) {
-    // In sysfs mode the node's GPUs are the render nodes and NVIDIA GPUs sysfs shows, asked
-    // once: nothing on a running node adds one without a new pod.
-    for (DeviceReport& report :
-         ProbeGpus({.roots = options_.roots, .query = options_.query}).reports) {
-      for (const std::string& line : LogLines(report)) log_(line);
-      state.board.Set(report.device.name, HealthOf(report));
-      state.reports[report.device.name] = std::move(report);
-    }
-  }
+  if (!from_liken) QuerySysfsGpus(state);
 
   kube::ListWatch own(
       client_,
@@ -289,44 +347,7 @@ int Agent::Run() {
   }
   own.Start();
 
-  std::optional<Clock::time_point> retry_at;
-  bool stopping = false;
-  while (!stopping) {
-    std::vector<Event> events = Take(retry_at.value_or(Clock::now() + kHeartbeat));
-    state.heartbeat = Clock::now().time_since_epoch().count();
-    bool liken_changed = false;
-    for (Event& event : events) {
-      switch (event.source) {
-        case Event::Source::kStop:
-          stopping = true;
-          break;
-        case Event::Source::kOwnSlices:
-          state.publisher.Apply(event.update);
-          break;
-        case Event::Source::kLikenSlices:
-          kube::ApplyWatchUpdate(event.update, state.liken_slices);
-          if (event.update.kind == kube::WatchUpdate::Kind::kReplaceAll) state.liken_listed = true;
-          liken_changed = true;
-          break;
-      }
-    }
-    if (stopping) break;
-    if (from_liken && !state.liken_listed) continue;
-    if (liken_changed && !QueryNewRenderNodes(state).empty()) state.published = false;
-    if (from_liken) AskForNewPodIfMissing(state);
-    if (!state.publisher.listed()) continue;
-    if (retry_at && Clock::now() < *retry_at) continue;
-
-    std::vector<Device> devices;
-    for (const auto& [name, report] : state.reports) devices.push_back(report.device);
-    const Result<void> published = state.publisher.Publish(devices);
-    state.published = published.ok();
-    retry_at =
-        published
-            ? std::nullopt
-            : std::optional(Clock::now() + published.failure().retry_after.value_or(kHeartbeat));
-    state.heartbeat = Clock::now().time_since_epoch().count();
-  }
+  ServeEvents(state, from_liken);
 
   log_("agent: stopping");
   own.Stop();

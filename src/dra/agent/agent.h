@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,13 @@ class Agent {
   std::vector<std::string> QueryNewRenderNodes(State& state);
   // Evicts the agent's own pod when a render node is missing from it and the guard allows.
   void AskForNewPodIfMissing(State& state);
+  void QuerySysfsGpus(State& state);
+  // Takes the events as they come and acts on them, until one says stop.
+  void ServeEvents(State& state, bool from_liken);
+  // Applies the slices' updates; true when one of the events is a stop.
+  bool ApplyEvents(State& state, std::vector<Event>& events, bool& liken_changed);
+  // Publishes what the queries found; gives when to try again after a failure.
+  std::optional<std::chrono::steady_clock::time_point> PublishDevices(State& state);
 
   AgentOptions options_;
   kube::KubeClient& client_;

@@ -167,7 +167,7 @@ class Simulation {
   void SetUpPolicy() {
     int on = 0;
     switch (options_.policy) {
-      case PolicyKind::kOurs:
+      case PolicyKind::kPoolManager:
         on = options_.start_as_service ? 0 : options_.config.hysteresis.min_active;
         break;
       case PolicyKind::kHpa:
@@ -184,7 +184,7 @@ class Simulation {
       if (options_.start_as_service && worker.spec->starts_available) {
         worker.admission = Admission::kAvailable;
       }
-      if (options_.policy == PolicyKind::kOurs && !options_.start_as_service) {
+      if (options_.policy == PolicyKind::kPoolManager && !options_.start_as_service) {
         WorkerRecord record;
         record.name = worker.spec->name;
         record.state = worker.powered ? ManagerState::kSpare : ManagerState::kCold;
@@ -195,7 +195,7 @@ class Simulation {
         --on;
         worker.admission = Admission::kAvailable;
         worker.arc_runner = options_.policy == PolicyKind::kArc;
-        if (options_.policy == PolicyKind::kOurs && !options_.start_as_service) {
+        if (options_.policy == PolicyKind::kPoolManager && !options_.start_as_service) {
           pool_.workers.back().state = ManagerState::kActive;
         }
       }
@@ -499,7 +499,7 @@ class Simulation {
     signals_.queue.read_ok = outage == nullptr;
     signals_.queue.data_age = outage ? Seconds(t - outage->first) : Seconds(0);
     const double pressure = MarkGateWaits(t);
-    if (options_.policy == PolicyKind::kOurs) {
+    if (options_.policy == PolicyKind::kPoolManager) {
       Decision decision = Decide(std::move(pool_), signals_, At(t), options_.config);
       pool_ = std::move(decision.state);
       for (const Action& action : decision.actions) Apply(action, t);
@@ -739,7 +739,7 @@ class Simulation {
 
 std::string_view PolicyKindName(PolicyKind kind) {
   switch (kind) {
-    case PolicyKind::kOurs:
+    case PolicyKind::kPoolManager:
       return "ours";
     case PolicyKind::kHpa:
       return "hpa";
@@ -753,7 +753,7 @@ std::string_view PolicyKindName(PolicyKind kind) {
 
 std::optional<PolicyKind> ParsePolicyKind(std::string_view name) {
   for (PolicyKind kind :
-       {PolicyKind::kOurs, PolicyKind::kHpa, PolicyKind::kArc, PolicyKind::kStatic}) {
+       {PolicyKind::kPoolManager, PolicyKind::kHpa, PolicyKind::kArc, PolicyKind::kStatic}) {
     if (PolicyKindName(kind) == name) return kind;
   }
   return std::nullopt;

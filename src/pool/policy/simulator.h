@@ -18,12 +18,14 @@
 
 namespace mc::pool {
 
-enum class PolicyKind { kOurs, kHpa, kArc, kStatic };
+// The policy a simulation runs: the pool manager's own (policy.h, named "ours" on the command
+// line), or one of the baselines it is compared with (baselines.h).
+enum class PolicyKind { kPoolManager, kHpa, kArc, kStatic };
 std::string_view PolicyKindName(PolicyKind kind);
 std::optional<PolicyKind> ParsePolicyKind(std::string_view name);
 
 struct SimOptions {
-  PolicyKind policy = PolicyKind::kOurs;
+  PolicyKind policy = PolicyKind::kPoolManager;
   PoolConfig config;
   HpaOptions hpa;
   ArcOptions arc;
@@ -57,7 +59,7 @@ struct PressurePoint {
 };
 
 struct SimResult {
-  PolicyKind policy = PolicyKind::kOurs;
+  PolicyKind policy = PolicyKind::kPoolManager;
   int jobs = 0;
   int completed = 0;
   int unservable = 0;   // no worker of the pool can run it (or its parent) at all

@@ -146,28 +146,31 @@ std::vector<std::pair<std::size_t, std::size_t>> Spells(std::size_t cycles, Pred
   return spells;
 }
 
-}  // namespace
-
-Result<ReplayInputs> DeriveInputs(const pool_service::RunRecord& record) {
-  if (record.cycles.empty()) return InvalidInput("the record has no cycle to replay");
-  ReplayInputs inputs;
-  const std::vector<pool_service::CycleRecord>& cycles = record.cycles;
-  inputs.start_s = cycles.front().t_s;
-  const double cycle_s = record.policy.cycle.count();
-  const double end_s = cycles.back().t_s - inputs.start_s;
-
-  std::vector<WorkerHistory> histories;
-  std::map<std::string, std::size_t> index;
+// What the record's cycles read of each worker, in the order the workers first appear, and
+// the runs their documents list.
+struct Histories {
+  std::vector<WorkerHistory> workers;
+  std::map<std::string, std::size_t> index;  // a worker's name to its place in `workers`
   RunsByJob runs;
+};
+
+// The record's times, from its first cycle and in seconds.
+struct Timeline {
+  double start_s = 0;
+  double cycle_s = 0;
+};
+
+Result<Histories> ReadHistories(const std::vector<pool_service::CycleRecord>& cycles) {
+  Histories histories;
   for (std::size_t c = 0; c < cycles.size(); ++c) {
     for (const pool_service::RecordedWorker& worker : cycles[c].workers) {
-      auto [at, added] = index.emplace(worker.name, histories.size());
+      auto [at, added] = histories.index.emplace(worker.name, histories.workers.size());
       if (added) {
-        histories.push_back(WorkerHistory{worker.name});
-        histories.back().states.resize(cycles.size());
-        histories.back().lost.resize(cycles.size());
+        histories.workers.push_back(WorkerHistory{worker.name});
+        histories.workers.back().states.resize(cycles.size());
+        histories.workers.back().lost.resize(cycles.size());
       }
-      WorkerHistory& history = histories[at->second];
+      WorkerHistory& history = histories.workers[at->second];
       if (!worker.lost.empty()) {
         history.lost[c] = true;
         continue;
@@ -179,18 +182,22 @@ Result<ReplayInputs> DeriveInputs(const pool_service::RunRecord& record) {
       history.states[c] = status->state;
       history.most_concurrency = std::max(history.most_concurrency, status->concurrency);
       if (!history.first) history.first = *status;
-      ReadJobs(worker.document, runs, history);
+      ReadJobs(worker.document, histories.runs, history);
     }
   }
+  return histories;
+}
 
-  // How soon an enabled worker really took a job: from the cycle that enabled it while jobs
-  // were waiting to the first job it accepted after.
+// How soon an enabled worker really took a job: from the cycle that enabled it while jobs
+// were waiting to the first job it accepted after. The median, with a note saying so.
+double StartupDelay(const std::vector<pool_service::CycleRecord>& cycles,
+                    const Histories& histories, double cycle_s, std::vector<std::string>& notes) {
   std::vector<double> take_delays;
   for (std::size_t c = 0; c < cycles.size(); ++c) {
     if (cycles[c].queue.pending.empty()) continue;
     for (const pool::Action& action : cycles[c].actions) {
       if (action.kind != pool::ActionKind::kEnable) continue;
-      WorkerHistory& history = histories[index.at(action.worker)];
+      const WorkerHistory& history = histories.workers[histories.index.at(action.worker)];
       if (history.states[c] && Admitting(*history.states[c])) continue;
       double first = -1;
       for (double accepted : history.accepted_s) {
@@ -203,84 +210,118 @@ Result<ReplayInputs> DeriveInputs(const pool_service::RunRecord& record) {
   }
   std::sort(take_delays.begin(), take_delays.end());
   const double startup_s = take_delays.empty() ? 0 : take_delays[take_delays.size() / 2];
-  inputs.notes.push_back(
+  notes.push_back(
       take_delays.empty()
           ? "no enabled worker took a waiting job in the record: workers take jobs at once"
           : "an enabled worker took its first waiting job " + Tenths(startup_s) +
                 " s after the cycle that enabled it (the median of " +
                 std::to_string(take_delays.size()) + ")");
+  return startup_s;
+}
 
-  for (WorkerHistory& history : histories) {
-    pool::SimWorkerSpec spec;
-    spec.name = history.name;
-    spec.startup_s = startup_s;
-    if (history.first) {
-      const pool::WorkerStatus& first = *history.first;
-      spec.vendor = first.vendor;
-      spec.capabilities = first.capabilities;
-      spec.concurrency = std::max(1, history.most_concurrency);
-      if (first.realtime_factor_ewma > 0) spec.speed = first.realtime_factor_ewma;
-      spec.sessions_cap = first.sessions_cap;
-      if (first.vram_free_mb) spec.vram_free_mb = *first.vram_free_mb;
-      if (first.download_mbps > 0) spec.download_mbps = first.download_mbps;
-      spec.wakeable = first.wakeable;
-      spec.on_battery = first.on_battery;
-      spec.probe_age_at_start = first.probe_age.count();
-    }
-    spec.starts_available = history.states.front() && Admitting(*history.states.front());
-    // A spell of lost documents is a worker that cannot be read; one of GPU_UNAVAILABLE a
-    // GPU gone. Each begins half a cycle before the cycle that first saw it, so that the
-    // simulation's cycle sees it too, and lasts to half a cycle after the last.
-    struct Fault {
-      pool::FailureKind kind;
-      std::size_t first, last;
-    };
-    std::vector<Fault> faults;
-    for (const auto& [first, last] :
-         Spells(cycles.size(), [&](std::size_t c) { return history.lost[c]; })) {
-      faults.push_back({pool::FailureKind::kUnreadable, first, last});
-    }
-    for (const auto& [first, last] : Spells(cycles.size(), [&](std::size_t c) {
-           return history.states[c] == AdmissionState::kGpuUnavailable;
-         })) {
-      faults.push_back({pool::FailureKind::kGpuUnavailable, first, last});
-    }
-    std::sort(faults.begin(), faults.end(),
-              [](const Fault& a, const Fault& b) { return a.first < b.first; });
-    for (std::size_t k = 0; k < faults.size(); ++k) {
-      // The first spell is the worker's fault, the others its later ones.
-      const Fault& fault = faults[k];
-      const double from = std::max(0.0, cycles[fault.first].t_s - inputs.start_s - cycle_s / 2);
-      const bool to_the_end = fault.last + 1 == cycles.size();
-      const double to = cycles[fault.last].t_s - inputs.start_s + cycle_s / 2;
-      const std::string words =
-          std::string(fault.kind == pool::FailureKind::kUnreadable ? "unreadable"
-                                                                   : "GPU unavailable") +
-          " from " + Tenths(from) + " s" +
-          (to_the_end ? " to the end" : " to " + Tenths(to) + " s");
-      const pool::WorkerFailure failure{fault.kind, from, to_the_end ? 0 : to - from};
-      if (k == 0) {
-        spec.failure = failure;
-      } else {
-        spec.later_failures.push_back(failure);
-      }
-      inputs.notes.push_back(history.name + ": " + words);
-    }
-    inputs.workers.push_back(std::move(spec));
+// A spell of lost documents is a worker that cannot be read; one of GPU_UNAVAILABLE a GPU
+// gone. Each begins half a cycle before the cycle that first saw it, so that the simulation's
+// cycle sees it too, and lasts to half a cycle after the last. The first spell is the
+// worker's failure, the others its later ones; each gets a note.
+void AddFaults(const WorkerHistory& history, const std::vector<pool_service::CycleRecord>& cycles,
+               const Timeline& time, pool::SimWorkerSpec& spec, std::vector<std::string>& notes) {
+  struct Fault {
+    pool::FailureKind kind;
+    std::size_t first, last;
+  };
+  std::vector<Fault> faults;
+  for (const auto& [first, last] :
+       Spells(cycles.size(), [&](std::size_t c) { return history.lost[c]; })) {
+    faults.push_back({pool::FailureKind::kUnreadable, first, last});
   }
+  for (const auto& [first, last] : Spells(cycles.size(), [&](std::size_t c) {
+         return history.states[c] == AdmissionState::kGpuUnavailable;
+       })) {
+    faults.push_back({pool::FailureKind::kGpuUnavailable, first, last});
+  }
+  std::sort(faults.begin(), faults.end(),
+            [](const Fault& a, const Fault& b) { return a.first < b.first; });
+  for (std::size_t k = 0; k < faults.size(); ++k) {
+    const Fault& fault = faults[k];
+    const double from = std::max(0.0, cycles[fault.first].t_s - time.start_s - time.cycle_s / 2);
+    const bool to_the_end = fault.last + 1 == cycles.size();
+    const double to = cycles[fault.last].t_s - time.start_s + time.cycle_s / 2;
+    const std::string words =
+        std::string(fault.kind == pool::FailureKind::kUnreadable ? "unreadable"
+                                                                 : "GPU unavailable") +
+        " from " + Tenths(from) + " s" + (to_the_end ? " to the end" : " to " + Tenths(to) + " s");
+    const pool::WorkerFailure failure{fault.kind, from, to_the_end ? 0 : to - from};
+    if (k == 0) {
+      spec.failure = failure;
+    } else {
+      spec.later_failures.push_back(failure);
+    }
+    notes.push_back(history.name + ": " + words);
+  }
+}
 
+// The simulated worker of one real one: what its first document stated, and its faults.
+pool::SimWorkerSpec DeriveWorker(const WorkerHistory& history,
+                                 const std::vector<pool_service::CycleRecord>& cycles,
+                                 const Timeline& time, double startup_s,
+                                 std::vector<std::string>& notes) {
+  pool::SimWorkerSpec spec;
+  spec.name = history.name;
+  spec.startup_s = startup_s;
+  if (history.first) {
+    const pool::WorkerStatus& first = *history.first;
+    spec.vendor = first.vendor;
+    spec.capabilities = first.capabilities;
+    spec.concurrency = std::max(1, history.most_concurrency);
+    if (first.realtime_factor_ewma > 0) spec.speed = first.realtime_factor_ewma;
+    spec.sessions_cap = first.sessions_cap;
+    if (first.vram_free_mb) spec.vram_free_mb = *first.vram_free_mb;
+    if (first.download_mbps > 0) spec.download_mbps = first.download_mbps;
+    spec.wakeable = first.wakeable;
+    spec.on_battery = first.on_battery;
+    spec.probe_age_at_start = first.probe_age.count();
+  }
+  spec.starts_available = history.states.front() && Admitting(*history.states.front());
+  AddFaults(history, cycles, time, spec, notes);
+  return spec;
+}
+
+// The simulation's options: the real policy's settings, asked when the real one was, with the
+// job list hidden where the real one could not read it.
+pool::SimOptions DeriveOptions(const pool_service::RunRecord& record, const Timeline& time,
+                               std::vector<std::string>& notes) {
+  const std::vector<pool_service::CycleRecord>& cycles = record.cycles;
+  pool::SimOptions options;
   // A spell in which PeerTube's job list could not be read (a 429, a 5xx, the server down): the
   // real policy held through it, so the simulated one must not see the list meanwhile either.
   // Like a worker's fault it begins half a cycle before the first cycle that saw it.
   for (const auto& [first, last] :
        Spells(cycles.size(), [&](std::size_t c) { return !cycles[c].queue.read_ok; })) {
-    const double from = std::max(0.0, cycles[first].t_s - inputs.start_s - cycle_s / 2);
-    const double to = cycles[last].t_s - inputs.start_s + cycle_s / 2;
-    inputs.options.queue_outages.push_back({from, to - from});
-    inputs.notes.push_back("the job list: lost from " + Tenths(from) + " s to " + Tenths(to) +
-                           " s");
+    const double from = std::max(0.0, cycles[first].t_s - time.start_s - time.cycle_s / 2);
+    const double to = cycles[last].t_s - time.start_s + time.cycle_s / 2;
+    options.queue_outages.push_back({from, to - from});
+    notes.push_back("the job list: lost from " + Tenths(from) + " s to " + Tenths(to) + " s");
   }
+  options.policy = pool::PolicyKind::kPoolManager;
+  options.config = record.policy;
+  options.keep_log = true;
+  options.start_as_service = true;
+  // The policy is asked when the real one was: a cycle that a silent worker's read or a
+  // loaded box made longer is as long in the replay.
+  for (const pool_service::CycleRecord& cycle : cycles)
+    options.cycles_at_s.push_back(cycle.t_s - time.start_s);
+  // A quarter-second step (or a twelfth of a shorter cycle): a replayed job ends within a
+  // quarter second of its real run, where a 1 s step would add up to a second a job, and a
+  // worker that runs a dozen jobs one after the other would fall a cycle behind the real one.
+  options.step_s = std::min(0.25, time.cycle_s / 12);
+  return options;
+}
 
+// The jobs to replay: those the record listed, then those taken between two reads, each with
+// the runs their workers' documents state, in the order they arrived; and a note counting them.
+pool::Trace DeriveTrace(const pool_service::RunRecord& record, const RunsByJob& runs,
+                        double start_s, std::vector<std::string>& notes) {
+  pool::Trace trace;
   // PeerTube offers the pending jobs in its priority's order (it counts the user's uploads of
   // the week into it, so a burst's later videos wait behind the earlier ones' later jobs); the
   // record has each listed job's. A job taken between two reads was offered at once: it goes
@@ -296,7 +337,7 @@ Result<ReplayInputs> DeriveInputs(const pool_service::RunRecord& record) {
   for (const pool_service::RecordedJob& job : record.jobs) {
     pool::TraceJob out;
     out.id = job.id;
-    out.at_s = std::max(0.0, job.created_s - inputs.start_s);
+    out.at_s = std::max(0.0, job.created_s - start_s);
     out.type = job.type;
     out.shape = job.shape;
     if (job.priority) out.priority = *job.priority;
@@ -306,13 +347,13 @@ Result<ReplayInputs> DeriveInputs(const pool_service::RunRecord& record) {
     // listed with the age of its return: it arrives when it was first taken.
     if (const auto found = runs.find(job.id); found != runs.end()) {
       const std::vector<WorkerRun> job_runs = InAcceptanceOrder(found->second);
-      out.at_s = std::min(out.at_s, std::max(0.0, job_runs.front().accepted_s - inputs.start_s));
-      out.runs = TraceRuns(job_runs, job.seen_s, inputs.start_s);
+      out.at_s = std::min(out.at_s, std::max(0.0, job_runs.front().accepted_s - start_s));
+      out.runs = TraceRuns(job_runs, job.seen_s, start_s);
     }
     measured += !out.runs.empty();
     run_again += out.runs.size() > 1;
     listed.insert(job.id);
-    inputs.trace.jobs.push_back(std::move(out));
+    trace.jobs.push_back(std::move(out));
   }
   // A job a runner accepted between two reads of the queue was never listed pending; its
   // worker's documents still name it, and it arrives when it was first accepted.
@@ -321,41 +362,46 @@ Result<ReplayInputs> DeriveInputs(const pool_service::RunRecord& record) {
     if (listed.count(id)) continue;
     const std::vector<WorkerRun> job_runs = InAcceptanceOrder(keyed);
     const WorkerRun& first = job_runs.front();
-    if (first.accepted_s < inputs.start_s) continue;
+    if (first.accepted_s < start_s) continue;
     pool::TraceJob out;
     out.id = id;
-    out.at_s = first.accepted_s - inputs.start_s;
+    out.at_s = first.accepted_s - start_s;
     if (!first.type.empty()) out.type = first.type;
     out.shape = first.shape;
     out.priority = first_in_line.value_or(out.priority);
-    out.runs = TraceRuns(job_runs, {}, inputs.start_s);
+    out.runs = TraceRuns(job_runs, {}, start_s);
     ++measured;
     ++unlisted;
     run_again += out.runs.size() > 1;
-    inputs.trace.jobs.push_back(std::move(out));
+    trace.jobs.push_back(std::move(out));
   }
   std::stable_sort(
-      inputs.trace.jobs.begin(), inputs.trace.jobs.end(),
+      trace.jobs.begin(), trace.jobs.end(),
       [](const pool::TraceJob& a, const pool::TraceJob& b) { return a.at_s < b.at_s; });
-  inputs.trace.horizon_s = end_s;
-  inputs.notes.push_back(
-      std::to_string(inputs.trace.jobs.size()) + " jobs (" + std::to_string(unlisted) +
-      " of them never listed pending, taken between two reads), " + std::to_string(measured) +
-      " with the runs their workers' documents state, " + std::to_string(run_again) +
-      " of them run more than once");
+  trace.horizon_s = record.cycles.back().t_s - start_s;
+  notes.push_back(std::to_string(trace.jobs.size()) + " jobs (" + std::to_string(unlisted) +
+                  " of them never listed pending, taken between two reads), " +
+                  std::to_string(measured) + " with the runs their workers' documents state, " +
+                  std::to_string(run_again) + " of them run more than once");
+  return trace;
+}
 
-  inputs.options.policy = pool::PolicyKind::kOurs;
-  inputs.options.config = record.policy;
-  inputs.options.keep_log = true;
-  inputs.options.start_as_service = true;
-  // The policy is asked when the real one was: a cycle that a silent worker's read or a
-  // loaded box made longer is as long in the replay.
-  for (const pool_service::CycleRecord& cycle : cycles)
-    inputs.options.cycles_at_s.push_back(cycle.t_s - inputs.start_s);
-  // A quarter-second step (or a twelfth of a shorter cycle): a replayed job ends within a
-  // quarter second of its real run, where a 1 s step would add up to a second a job, and a
-  // worker that runs a dozen jobs one after the other would fall a cycle behind the real one.
-  inputs.options.step_s = std::min(0.25, cycle_s / 12);
+}  // namespace
+
+Result<ReplayInputs> DeriveInputs(const pool_service::RunRecord& record) {
+  if (record.cycles.empty()) return InvalidInput("the record has no cycle to replay");
+  ReplayInputs inputs;
+  const std::vector<pool_service::CycleRecord>& cycles = record.cycles;
+  inputs.start_s = cycles.front().t_s;
+  const Timeline time{inputs.start_s, static_cast<double>(record.policy.cycle.count())};
+
+  Result<Histories> histories = ReadHistories(cycles);
+  if (!histories) return histories.failure();
+  const double startup_s = StartupDelay(cycles, *histories, time.cycle_s, inputs.notes);
+  for (const WorkerHistory& history : histories->workers)
+    inputs.workers.push_back(DeriveWorker(history, cycles, time, startup_s, inputs.notes));
+  inputs.options = DeriveOptions(record, time, inputs.notes);
+  inputs.trace = DeriveTrace(record, histories->runs, inputs.start_s, inputs.notes);
   return inputs;
 }
 

@@ -1,26 +1,8 @@
 // CommandChannel is the bare-metal path: the commands the configuration gives each worker
-// (worker_endpoint.h's BareMetalCommands) for what only the box can do, and the worker's own
-// control API for the rest.
-//
-//   wake         run commands.wake
-//   suspend      run commands.suspend
-//   enable       over the control API; when the worker's service refuses the connection
-//                (the box is up, the service is not), run commands.start, wait until GET
-//                /status answers, at most commands.deadline, and enable over the API then
-//   drain, set-classes, probe
-//                over the control API, as WorkerApiChannel carries them
-//
-// Scale-down never runs commands.stop: a drained worker stays SPARE, registered and idle, so
-// that its next promotion costs an enable and not a start with its self-test. Stop is there
-// for the service's own shutdown, when the operator wants the workers' services down with it.
-//
-// Each command runs without a shell (command_runner.h) under commands.deadline. No secret
-// reaches a command line: an argument may hold "{name}", which becomes the worker's name,
-// and the command finds the same name in its environment as MEDIA_POOL_WORKER; the control
-// token is never handed to a command in any way. A command's output (stdout and stderr
-// together, its last 4 KiB) goes to the logger line by line, and its failure (a non-zero
-// exit, a kill at the deadline, a program that is not there) is an error naming the worker,
-// the action and the program.
+// (worker_endpoint.h's BareMetalCommands) for what only the box can do (wake, suspend, and the
+// start of a service that does not answer an enable), and the worker's own control API for
+// the rest, as WorkerApiChannel carries it. The commands and what they are given:
+// docs/pool/pool.md, "Control channels".
 #pragma once
 
 #include <chrono>
@@ -50,15 +32,26 @@ class CommandChannel : public ControlChannel {
  public:
   explicit CommandChannel(CommandChannelOptions options);
 
+  // Apply runs commands.wake and commands.suspend for a wake and a suspend. An enable goes over
+  // the control API; when the worker's service refuses the connection (the box is up, the
+  // service is not), it runs commands.start, waits until GET /status answers, and enables
+  // then. A drain, a change of classes and a probe go over the control API.
   Result<void> Apply(const pool::Action& action, const WorkerEndpoint& worker) override;
   std::string Describe(const pool::Action& action, const WorkerEndpoint& worker) const override;
 
-  // Stop runs commands.stop, for the service's shutdown; never part of scale-down.
+  // Stop runs commands.stop, for the service's shutdown; never part of scale-down, where a
+  // drained worker stays SPARE, registered and idle, so that its next promotion costs an
+  // enable and not a start with its self-test.
   Result<void> Stop(const WorkerEndpoint& worker);
 
  private:
   Result<void> Enable(const pool::Action& action, const WorkerEndpoint& worker);
-  // Run runs `command` (one of worker.commands) for `what` ("wake", "enable: start").
+  // Run runs `command` (one of worker.commands) for `what` ("wake", "enable: start"), without
+  // a shell (command_runner.h) and under commands.deadline. No secret reaches a command: an
+  // argument's "{name}" becomes the worker's name, which the command also finds in
+  // MEDIA_POOL_WORKER, and the control token is never handed over. The output's last
+  // max_output bytes are logged line by line; a failure (a non-zero exit, a kill at the
+  // deadline, a missing program) is an error naming the worker, the action and the program.
   Result<void> Run(const std::vector<std::string>& command, const std::string& what,
                    const WorkerEndpoint& worker);
   // WaitUntilAnswering asks GET /status until it answers or commands.deadline has passed.

@@ -50,6 +50,15 @@ std::string ClassMaskText(ClassMask mask) {
   return text.empty() ? "none" : text;
 }
 
+// Why the table has no other rows. A bound holds back only the closed classes' outputs above
+// it: not M's long videos at S or below, nor an L or XL job transcoding a 4K source to the
+// bound or below. With L or XL open no height bound can be set (their outputs reach every
+// height), so closing S or M, or one of L and XL but not the other, would hold back nothing;
+// with M open and S closed, every S job's output fits under M's bound. A frame-rate bound
+// would refuse jobs of every open class (an S job may be 1080p60), and XL is held apart from L
+// by the video's length, which the gate cannot see. No bound refuses every job: a worker that
+// should take nothing is drained instead. No job type is named, so the pool's classes replace
+// any type restriction an operator set on the worker.
 Result<std::string> EligibilityText(ClassMask open, const pool::ClassBounds& bounds) {
   for (const int height : {bounds.small_max_height, bounds.medium_max_height}) {
     if (height < 1 || height > kLargestResolution)

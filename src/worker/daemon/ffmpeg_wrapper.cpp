@@ -117,9 +117,121 @@ std::pair<std::int64_t, std::int64_t> OutputSize(const transcode::Plan& plan,
 // NoteRefusal tells the worker that the wrapper refused a command itself, for its counters;
 // the refusal stands whether or not the worker hears of it.
 void NoteRefusal(LocalClient& worker, const std::string& reason) {
-  if (Result<BrokerAnswer> noted = worker.Ask(RefusedRequest{.reason = reason}, kAnswerDeadline);
+  if (Result<LocalAnswer> noted = worker.Ask(RefusedRequest{.reason = reason}, kAnswerDeadline);
       !noted)
     Say("the worker did not hear of the refusal: " + noted.error(), 0);
+}
+
+// The GPU the worker gives this ffmpeg; the error says why there is none.
+Result<WrapperContext> AskForGpu(LocalClient& worker) {
+  Result<LocalAnswer> context = worker.Ask(ContextRequest{}, kAnswerDeadline);
+  if (!context) return Unavailable("the worker did not answer: " + context.error());
+  if (!context->ok || !context->context)
+    return Unavailable(context->message.empty() ? "the worker gave no GPU" : context->message);
+  return *context->context;
+}
+
+// Probes each input the command decodes; gives the first one's facts, which decide the
+// decoder, or nullopt when the command decodes none.
+Result<std::optional<ProbedInput>> ProbeInputs(const transcode::RunnerCommand& command,
+                                               const std::string& ffprobe) {
+  std::optional<ProbedInput> input;
+  for (const std::string& path : transcode::InputsToProbe(command)) {
+    Result<ProbedInput> probed = ProbeInput(ffprobe, path);
+    if (!probed) return probed.failure();
+    // The first input a video is decoded from is the one whose facts decide the decoder.
+    if (!input) input = *probed;
+  }
+  return input;
+}
+
+// The second tripwire on our own translation: every video output names a hardware encoder
+// this device states.
+ArgvVerdict JudgePlanArgv(const transcode::Plan& plan, const transcode::PlanDevice& device,
+                          const WrapperContext& gpu) {
+  const GateDevice gate{.api = device.api,
+                        .probe_module = gpu.probe_module,
+                        .capabilities = CapabilityFlagsOf([&](std::string_view name) {
+                          const auto found = device.flags.find(std::string(name));
+                          return found != device.flags.end() && found->second;
+                        })};
+  return JudgeArgv(plan.argv, gate);
+}
+
+// Runs the plan's ffmpeg in the environment its argv assumes, sampled for evidence.
+JobFfmpegRun RunPlan(const transcode::Plan& plan, const transcode::PlanDevice& device,
+                     const WrapperContext& gpu, const WrapperEnvironment& environment, int runner) {
+  // What the plan's argv assumes of the environment (CUDA's device order, for -gpu N).
+  for (const std::string& entry : plan.environment) {
+    const std::size_t equals = entry.find('=');
+    if (equals != std::string::npos)
+      setenv(entry.substr(0, equals).c_str(), entry.substr(equals + 1).c_str(), 1);
+  }
+  std::vector<std::string> argv = plan.argv;
+  argv.insert(argv.begin(), gpu.ffmpeg.empty() ? environment.ffmpeg : gpu.ffmpeg);
+  SamplerOptions sampler{
+      .proc_root = gpu.proc_root.empty() ? "/proc" : gpu.proc_root,
+      .nvidia_pci_address = device.api == "nvidia" ? device.pci_address : "",
+      .nvml_library = gpu.nvml_library.empty() ? "libnvidia-ml.so.1" : gpu.nvml_library};
+  return RunJobFfmpeg({.argv = argv, .sampler = sampler, .parent_pid = runner});
+}
+
+// The run's report for the worker: what the plan made, how the run went, and whether the
+// hardware evidence and the CPU time it took hold up.
+WrapperRunReport ReportRun(const transcode::Plan& plan, const JobFfmpegRun& run,
+                           const std::optional<ProbedInput>& input, const ArgvVerdict& argv_verdict,
+                           const WrapperContext& gpu) {
+  WrapperRunReport report{.job_form = plan.job_form,
+                          .output_height = plan.output_height,
+                          .output_fps = plan.output_fps,
+                          .encode_sessions = plan.encode_sessions,
+                          .encoder = plan.encoder,
+                          .exit_code = run.exit_code,
+                          .wall_seconds = run.wall_seconds,
+                          .cpu_seconds = run.record.cpu_seconds,
+                          .notes = plan.notes};
+  const transcode::InputFacts facts = input ? input->facts : transcode::InputFacts{};
+  const auto [width, height] = OutputSize(plan, facts);
+  report.width = width;
+  report.height = height;
+  report.media_seconds = input ? input->duration_seconds : 0;
+
+  const EvidenceVerdict evidence = JudgeEvidence(run.record, argv_verdict.expectation);
+  std::optional<CpuBaseline> baseline;
+  if (gpu.baseline_cpu_seconds_per_media_second && gpu.baseline_pixels_per_frame)
+    baseline =
+        CpuBaseline{*gpu.baseline_cpu_seconds_per_media_second, *gpu.baseline_pixels_per_frame};
+  // The same job on the CPU would decode every input picture and encode every output one;
+  // both are counted at the encoder's rate, which is generous to the job (decoding costs
+  // less), so that a downscaling job's fixed costs are not mistaken for an encode.
+  const double job_pixels = static_cast<double>(width * height) +
+                            static_cast<double>(facts.width) * static_cast<double>(facts.height);
+  const PlausibilityVerdict plausible =
+      JudgePlausibility({.tree_cpu_seconds = run.record.cpu_seconds,
+                         .media_seconds = report.media_seconds,
+                         .pixels_per_frame = job_pixels,
+                         .baseline = baseline,
+                         .max_fraction = gpu.plausible_cpu_fraction});
+  report.evidence_ok = evidence.ok && plausible.ok;
+  report.evidence = evidence.evidence + "; " + plausible.evidence;
+  report.gpu_failure = run.gpu_failure.value_or("");
+  report.runner_died = run.runner_died;
+  return report;
+}
+
+// The wrapper's exit status after the run: ffmpeg's own, unless the GPU failed or the run
+// left no hardware evidence.
+int ExitStatusOf(const JobFfmpegRun& run, const WrapperRunReport& report) {
+  if (run.runner_died) return run.exit_code;
+  if (run.gpu_failure)
+    return Say("the GPU failed: " + *run.gpu_failure + "; the worker is now GPU_UNAVAILABLE", 1);
+  if (run.exit_code != 0) return run.exit_code;
+  if (!report.evidence_ok)
+    return Say(
+        "no hardware evidence (" + report.evidence +
+            "); the job is failed and the worker is now GPU_UNAVAILABLE, never re-run on the CPU",
+        1);
+  return 0;
 }
 
 }  // namespace
@@ -158,28 +270,20 @@ int RunFfmpegWrapper(const std::vector<std::string>& args, const WrapperEnvironm
     return Say("refused: PT_WORKER_SOCKET is not set, so no worker gives this ffmpeg a GPU", 1);
   Result<LocalClient> worker = LocalClient::Connect(environment.socket);
   if (!worker) return Say("refused: the worker is not running: " + worker.error(), 1);
-  Result<BrokerAnswer> context = worker->Ask(ContextRequest{}, kAnswerDeadline);
-  if (!context) return Say("refused: the worker did not answer: " + context.error(), 1);
-  if (!context->ok || !context->context)
-    return Say(
-        "refused: " + (context->message.empty() ? "the worker gave no GPU" : context->message), 1);
-  const WrapperContext& gpu = *context->context;
+  Result<WrapperContext> context = AskForGpu(*worker);
+  if (!context) return Say("refused: " + context.error(), 1);
+  const WrapperContext& gpu = *context;
   Result<transcode::PlanDevice> device = transcode::ParsePlanDevice(gpu.device.dump());
   if (!device) return Say("refused: the worker's device: " + device.error(), 1);
+  Result<std::optional<ProbedInput>> input =
+      ProbeInputs(*command, gpu.ffprobe.empty() ? environment.ffprobe : gpu.ffprobe);
+  if (!input) return Say("refused: " + input.error(), 1);
 
-  std::optional<ProbedInput> input;
-  for (const std::string& path : transcode::InputsToProbe(*command)) {
-    Result<ProbedInput> probed =
-        ProbeInput(gpu.ffprobe.empty() ? environment.ffprobe : gpu.ffprobe, path);
-    if (!probed) return Say("refused: " + probed.error(), 1);
-    // The first input a video is decoded from is the one whose facts decide the decoder.
-    if (!input) input = *probed;
-  }
-  const transcode::Plan plan =
-      transcode::PlanCommand(*command, *device, input ? std::optional(input->facts) : std::nullopt,
-                             {.nvenc_preset = gpu.nvenc_preset,
-                              .cuda_ordinal = gpu.cuda_ordinal,
-                              .render_node = gpu.render_node});
+  const transcode::Plan plan = transcode::PlanCommand(
+      *command, *device, *input ? std::optional((*input)->facts) : std::nullopt,
+      {.nvenc_preset = gpu.nvenc_preset,
+       .cuda_ordinal = gpu.cuda_ordinal,
+       .render_node = gpu.render_node});
   if (plan.kind == transcode::PlanKind::kPassThrough) {
     worker = Result<LocalClient>(Unavailable("closed"));
     return Exec(environment.ffmpeg, args);
@@ -188,20 +292,12 @@ int RunFfmpegWrapper(const std::vector<std::string>& args, const WrapperEnvironm
     NoteRefusal(*worker, plan.refusal);
     return Say("refused: " + plan.refusal, 1);
   }
-  // The second tripwire on our own translation: every video output names a hardware encoder
-  // this device states.
-  const GateDevice gate{.api = device->api,
-                        .probe_module = gpu.probe_module,
-                        .capabilities = CapabilityFlagsOf([&](std::string_view name) {
-                          const auto found = device->flags.find(std::string(name));
-                          return found != device->flags.end() && found->second;
-                        })};
-  const ArgvVerdict argv_verdict = JudgeArgv(plan.argv, gate);
+  const ArgvVerdict argv_verdict = JudgePlanArgv(plan, *device, gpu);
   if (!argv_verdict.ok) {
     NoteRefusal(*worker, argv_verdict.reason);
     return Say("refused: " + argv_verdict.reason, 1);
   }
-  Result<BrokerAnswer> slot =
+  Result<LocalAnswer> slot =
       worker->Ask(AcquireRequest{.sessions = std::max(1, plan.encode_sessions),
                                  .pid = getpid(),
                                  .job_form = plan.job_form,
@@ -211,71 +307,14 @@ int RunFfmpegWrapper(const std::vector<std::string>& args, const WrapperEnvironm
   if (!slot->ok) return Say("refused: " + slot->message, 1);
   for (const std::string& note : plan.notes) Say("note: " + note, 0);
 
-  // What the plan's argv assumes of the environment (CUDA's device order, for -gpu N).
-  for (const std::string& entry : plan.environment) {
-    const std::size_t equals = entry.find('=');
-    if (equals != std::string::npos)
-      setenv(entry.substr(0, equals).c_str(), entry.substr(equals + 1).c_str(), 1);
-  }
-  std::vector<std::string> argv = plan.argv;
-  argv.insert(argv.begin(), gpu.ffmpeg.empty() ? environment.ffmpeg : gpu.ffmpeg);
-  SamplerOptions sampler{
-      .proc_root = gpu.proc_root.empty() ? "/proc" : gpu.proc_root,
-      .nvidia_pci_address = device->api == "nvidia" ? device->pci_address : "",
-      .nvml_library = gpu.nvml_library.empty() ? "libnvidia-ml.so.1" : gpu.nvml_library};
-  const JobFfmpegRun run = RunJobFfmpeg({.argv = argv, .sampler = sampler, .parent_pid = runner});
-
-  WrapperRunReport report{.job_form = plan.job_form,
-                          .output_height = plan.output_height,
-                          .output_fps = plan.output_fps,
-                          .encode_sessions = plan.encode_sessions,
-                          .encoder = plan.encoder,
-                          .exit_code = run.exit_code,
-                          .wall_seconds = run.wall_seconds,
-                          .cpu_seconds = run.record.cpu_seconds,
-                          .notes = plan.notes};
-  const transcode::InputFacts facts = input ? input->facts : transcode::InputFacts{};
-  const auto [width, height] = OutputSize(plan, facts);
-  report.width = width;
-  report.height = height;
-  report.media_seconds = input ? input->duration_seconds : 0;
-
-  const EvidenceVerdict evidence = JudgeEvidence(run.record, argv_verdict.expectation);
-  std::optional<CpuBaseline> baseline;
-  if (gpu.baseline_cpu_seconds_per_media_second && gpu.baseline_pixels_per_frame)
-    baseline =
-        CpuBaseline{*gpu.baseline_cpu_seconds_per_media_second, *gpu.baseline_pixels_per_frame};
-  // The same job on the CPU would decode every input picture and encode every output one;
-  // both are counted at the encoder's rate, which is generous to the job (decoding costs
-  // less), so that a downscaling job's fixed costs are not mistaken for an encode.
-  const double job_pixels = static_cast<double>(width * height) +
-                            static_cast<double>(facts.width) * static_cast<double>(facts.height);
-  const PlausibilityVerdict plausible =
-      JudgePlausibility({.tree_cpu_seconds = run.record.cpu_seconds,
-                         .media_seconds = report.media_seconds,
-                         .pixels_per_frame = job_pixels,
-                         .baseline = baseline,
-                         .max_fraction = gpu.plausible_cpu_fraction});
-  report.evidence_ok = evidence.ok && plausible.ok;
-  report.evidence = evidence.evidence + "; " + plausible.evidence;
-  report.gpu_failure = run.gpu_failure.value_or("");
-  report.runner_died = run.runner_died;
+  const JobFfmpegRun run = RunPlan(plan, *device, gpu, environment, runner);
+  const WrapperRunReport report = ReportRun(plan, run, *input, argv_verdict, gpu);
   // The report is what moves the worker to GPU_UNAVAILABLE after a run without evidence; if
   // the worker cannot take it, the job still fails below and the line says so.
-  if (Result<BrokerAnswer> taken = worker->Ask(FinishedRequest{.report = report}, kAnswerDeadline);
+  if (Result<LocalAnswer> taken = worker->Ask(FinishedRequest{.report = report}, kAnswerDeadline);
       !taken)
     Say("the worker did not take this run's report: " + taken.error(), 0);
-
-  if (run.runner_died) return run.exit_code;
-  if (run.gpu_failure)
-    return Say("the GPU failed: " + *run.gpu_failure + "; the worker is now GPU_UNAVAILABLE", 1);
-  if (run.exit_code != 0) return run.exit_code;
-  if (!report.evidence_ok)
-    return Say(
-        "no hardware evidence (" + report.evidence +
-            "); the job is failed and the worker is now GPU_UNAVAILABLE, never re-run on the CPU",
-        1);
-  return 0;
+  return ExitStatusOf(run, report);
 }
 
 }  // namespace mc::worker

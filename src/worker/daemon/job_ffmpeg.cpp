@@ -54,6 +54,62 @@ int ExitCodeOf(int status) {
   return 1;
 }
 
+// The forked child: it dies with the wrapper, whatever kills the wrapper, and becomes
+// ffmpeg with its stderr on the pipe `stderr_fd`.
+[[noreturn]] void ExecFfmpeg(const std::vector<std::string>& argv, int stderr_fd,
+                             const sigset_t& previous, pid_t wrapper) {
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != wrapper) _exit(137);
+  sigprocmask(SIG_SETMASK, &previous, nullptr);
+  dup2(stderr_fd, STDERR_FILENO);
+  std::vector<char*> args;
+  for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+  args.push_back(nullptr);
+  execv(args[0], args.data());
+  const std::string line =
+      "media-capabilities ffmpeg: cannot run " + argv[0] + ": " + std::strerror(errno) + "\n";
+  [[maybe_unused]] ssize_t n = write(STDERR_FILENO, line.data(), line.size());
+  _exit(127);
+}
+
+// Copies what ffmpeg wrote on its stderr to ours, and looks in its whole lines for the
+// first GPU failure; `tail` keeps the line not yet ended. False once the pipe is closed.
+bool PassStderr(int from, std::string& tail, JobFfmpegRun& run) {
+  char buffer[8192];
+  const ssize_t got = read(from, buffer, sizeof buffer);
+  if (got <= 0) return false;
+  std::size_t written = 0;
+  while (written < static_cast<std::size_t>(got)) {
+    const ssize_t n = write(STDERR_FILENO, buffer + written, got - written);
+    if (n <= 0) break;
+    written += static_cast<std::size_t>(n);
+  }
+  if (!run.gpu_failure) {
+    tail.append(buffer, static_cast<std::size_t>(got));
+    const std::size_t last_break = tail.find_last_of("\r\n");
+    if (last_break != std::string::npos) {
+      run.gpu_failure = GpuFailureIn(std::string_view(tail).substr(0, last_break));
+      tail.erase(0, last_break + 1);
+    }
+    if (tail.size() > 65536) tail.clear();
+  }
+  return true;
+}
+
+// Passes the signals the runner sent on to ffmpeg; kills ffmpeg once the runner is gone.
+void ForwardSignals(int signals, pid_t pid, pid_t parent_pid, bool exited, JobFfmpegRun& run) {
+  signalfd_siginfo info{};
+  while (read(signals, &info, sizeof info) == sizeof info) {
+    if (info.ssi_signo == SIGCHLD) continue;
+    if (getppid() != parent_pid) {
+      run.runner_died = true;
+      kill(pid, SIGKILL);
+    } else if (!exited) {
+      kill(pid, static_cast<int>(info.ssi_signo));
+    }
+  }
+}
+
 }  // namespace
 
 std::optional<std::string> GpuFailureIn(std::string_view text) {
@@ -90,21 +146,7 @@ JobFfmpegRun RunJobFfmpeg(const JobFfmpegOptions& options) {
   const pid_t wrapper = getpid();
   const Clock::time_point started = Clock::now();
   const pid_t pid = fork();
-  if (pid == 0) {
-    // The child: it dies with the wrapper, whatever kills the wrapper.
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != wrapper) _exit(137);
-    sigprocmask(SIG_SETMASK, &previous, nullptr);
-    dup2(err[1], STDERR_FILENO);
-    std::vector<char*> args;
-    for (const std::string& arg : options.argv) args.push_back(const_cast<char*>(arg.c_str()));
-    args.push_back(nullptr);
-    execv(args[0], args.data());
-    const std::string line = "media-capabilities ffmpeg: cannot run " + options.argv[0] + ": " +
-                             std::strerror(errno) + "\n";
-    [[maybe_unused]] ssize_t n = write(STDERR_FILENO, line.data(), line.size());
-    _exit(127);
-  }
+  if (pid == 0) ExecFfmpeg(options.argv, err[1], previous, wrapper);
   close(err[1]);
   if (pid < 0) {
     close(err[0]);
@@ -128,41 +170,8 @@ JobFfmpegRun RunJobFfmpeg(const JobFfmpegOptions& options) {
     const int ready = poll(fds, 2, timeout);
     if (ready < 0 && errno != EINTR) break;
     if (exited && ready == 0) break;  // ffmpeg is gone and a child of its holds the pipe
-    if (fds[1].revents) {
-      char buffer[8192];
-      const ssize_t got = read(err[0], buffer, sizeof buffer);
-      if (got <= 0) {
-        stderr_open = false;
-      } else {
-        std::size_t written = 0;
-        while (written < static_cast<std::size_t>(got)) {
-          const ssize_t n = write(STDERR_FILENO, buffer + written, got - written);
-          if (n <= 0) break;
-          written += static_cast<std::size_t>(n);
-        }
-        if (!run.gpu_failure) {
-          tail.append(buffer, static_cast<std::size_t>(got));
-          const std::size_t last_break = tail.find_last_of("\r\n");
-          if (last_break != std::string::npos) {
-            run.gpu_failure = GpuFailureIn(std::string_view(tail).substr(0, last_break));
-            tail.erase(0, last_break + 1);
-          }
-          if (tail.size() > 65536) tail.clear();
-        }
-      }
-    }
-    if (fds[0].revents) {
-      signalfd_siginfo info{};
-      while (read(signals, &info, sizeof info) == sizeof info) {
-        if (info.ssi_signo == SIGCHLD) continue;
-        if (getppid() != options.parent_pid) {
-          run.runner_died = true;
-          kill(pid, SIGKILL);
-        } else if (!exited) {
-          kill(pid, static_cast<int>(info.ssi_signo));
-        }
-      }
-    }
+    if (fds[1].revents) stderr_open = PassStderr(err[0], tail, run);
+    if (fds[0].revents) ForwardSignals(signals, pid, options.parent_pid, exited, run);
     if (!exited) {
       siginfo_t child{};
       if (waitid(P_PID, pid, &child, WEXITED | WNOHANG | WNOWAIT) == 0 && child.si_pid == pid) {

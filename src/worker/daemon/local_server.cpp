@@ -108,11 +108,11 @@ void LocalServer::Serve() {
         while (open && (end = connection.received.find('\n')) != std::string::npos) {
           const std::string line = connection.received.substr(0, end);
           connection.received.erase(0, end + 1);
-          Result<BrokerRequest> request = ParseBrokerRequest(line);
-          const BrokerAnswer answer =
+          Result<LocalRequest> request = ParseLocalRequest(line);
+          const LocalAnswer answer =
               request ? handler_(connection.id, *request)
-                      : BrokerAnswer{.ok = false, .message = "bad request: " + request.error()};
-          connection.unsent += BrokerAnswerLine(answer);
+                      : LocalAnswer{.ok = false, .message = "bad request: " + request.error()};
+          connection.unsent += LocalAnswerLine(answer);
           SendAll(found->first, connection);
         }
         if (connection.received.size() > kMaxRequestBytes) open = false;

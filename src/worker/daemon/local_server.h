@@ -12,14 +12,14 @@
 #include <thread>
 
 #include "common/base/result.h"
-#include "worker/daemon/broker_protocol.h"
+#include "worker/daemon/local_protocol.h"
 
 namespace mc::worker {
 
 class LocalServer {
  public:
   // The handler answers at once; it runs on the server's thread.
-  using Handler = std::function<BrokerAnswer(std::uint64_t connection, const BrokerRequest&)>;
+  using Handler = std::function<LocalAnswer(std::uint64_t connection, const LocalRequest&)>;
   using Closed = std::function<void(std::uint64_t connection)>;
 
   static Result<std::unique_ptr<LocalServer>> Start(const std::string& path, Handler handler,

@@ -95,9 +95,9 @@ LocalClient::~LocalClient() {
   if (fd_ >= 0) close(fd_);
 }
 
-Result<BrokerAnswer> LocalClient::Ask(const BrokerRequest& request,
-                                      std::chrono::milliseconds deadline) {
-  const std::string line = BrokerRequestLine(request);
+Result<LocalAnswer> LocalClient::Ask(const LocalRequest& request,
+                                     std::chrono::milliseconds deadline) {
+  const std::string line = LocalRequestLine(request);
   std::size_t sent = 0;
   while (sent < line.size()) {
     const ssize_t n = send(fd_, line.data() + sent, line.size() - sent, MSG_NOSIGNAL);
@@ -110,7 +110,7 @@ Result<BrokerAnswer> LocalClient::Ask(const BrokerRequest& request,
     if (const std::size_t end = received_.find('\n'); end != std::string::npos) {
       const std::string answer = received_.substr(0, end);
       received_.erase(0, end + 1);
-      Result<BrokerAnswer> parsed = ParseBrokerAnswer(answer);
+      Result<LocalAnswer> parsed = ParseLocalAnswer(answer);
       if (!parsed) return InvalidInput("the worker's answer: " + parsed.error());
       return parsed;
     }

@@ -1,5 +1,5 @@
 // The worker's local socket: a Unix stream socket in its state directory, one JSON line per
-// request and per answer (broker_protocol.h). Who may use it is who may open the file: the
+// request and per answer (local_protocol.h). Who may use it is who may open the file: the
 // worker makes it readable and writable by its own user and group only.
 #pragma once
 
@@ -7,7 +7,7 @@
 #include <string>
 
 #include "common/base/result.h"
-#include "worker/daemon/broker_protocol.h"
+#include "worker/daemon/local_protocol.h"
 
 namespace mc::worker {
 
@@ -31,7 +31,7 @@ class LocalClient {
   ~LocalClient();
 
   // Ask sends one request and waits for its answer, at most `deadline`.
-  Result<BrokerAnswer> Ask(const BrokerRequest& request, std::chrono::milliseconds deadline);
+  Result<LocalAnswer> Ask(const LocalRequest& request, std::chrono::milliseconds deadline);
   int fd() const { return fd_; }
 
  private:

@@ -38,7 +38,7 @@ Result<std::unique_ptr<WorkerDaemon>> WorkerDaemon::Start(DaemonOptions options)
   WorkerDaemon* raw = daemon.get();
   Result<std::unique_ptr<LocalServer>> local = LocalServer::Start(
       LocalSocketPath(raw->options_.state_dir),
-      [raw](std::uint64_t connection, const BrokerRequest& request) {
+      [raw](std::uint64_t connection, const LocalRequest& request) {
         return raw->Handle(connection, request);
       },
       [raw](std::uint64_t connection) { raw->Closed(connection); });
@@ -234,21 +234,21 @@ void WorkerDaemon::RunnerEnded() {
   KickIfOpened();
 }
 
-BrokerAnswer WorkerDaemon::StateAnswer(bool ok, std::string message) {
+LocalAnswer WorkerDaemon::StateAnswer(bool ok, std::string message) {
   const StateDecision decision = Decide();
   return {.ok = ok,
           .message = message.empty() ? decision.reason : std::move(message),
           .state = std::string(StateName(decision.state))};
 }
 
-BrokerAnswer WorkerDaemon::Handle(std::uint64_t connection, const BrokerRequest& request) {
+LocalAnswer WorkerDaemon::Handle(std::uint64_t connection, const LocalRequest& request) {
   if (const auto* acquire = std::get_if<AcquireRequest>(&request))
     return Acquire(connection, *acquire);
   if (const auto* finished = std::get_if<FinishedRequest>(&request))
     return Finished(finished->report);
   if (std::holds_alternative<ContextRequest>(request)) return Context();
   if (std::holds_alternative<EnableRequest>(request)) {
-    BrokerAnswer answer = Enable();
+    LocalAnswer answer = Enable();
     KickIfOpened();
     return answer;
   }
@@ -277,7 +277,7 @@ BrokerAnswer WorkerDaemon::Handle(std::uint64_t connection, const BrokerRequest&
   }
   if (const auto* eligibility = std::get_if<EligibilityRequest>(&request)) {
     Result<Eligibility> parsed = ParseEligibility(eligibility->text);
-    BrokerAnswer answer;
+    LocalAnswer answer;
     {
       const std::lock_guard lock(mutex_);
       if (!parsed) return StateAnswer(false, "eligibility: " + parsed.error());
@@ -294,7 +294,7 @@ BrokerAnswer WorkerDaemon::Handle(std::uint64_t connection, const BrokerRequest&
   return StateAnswer(true, "");
 }
 
-BrokerAnswer WorkerDaemon::Context() {
+LocalAnswer WorkerDaemon::Context() {
   const std::lock_guard lock(mutex_);
   if (!probe_ || !last_) return StateAnswer(false, "the worker has not probed its GPU yet");
   const DeviceReport* report = ReportOf(*probe_, last_->probe);
@@ -318,12 +318,12 @@ BrokerAnswer WorkerDaemon::Context() {
         last_->self_test->cpu_baseline->cpu_seconds_per_media_second;
     context.baseline_pixels_per_frame = last_->self_test->cpu_baseline->pixels_per_frame;
   }
-  BrokerAnswer answer = StateAnswer(true, "");
+  LocalAnswer answer = StateAnswer(true, "");
   answer.context = std::move(context);
   return answer;
 }
 
-BrokerAnswer WorkerDaemon::Acquire(std::uint64_t connection, const AcquireRequest& request) {
+LocalAnswer WorkerDaemon::Acquire(std::uint64_t connection, const AcquireRequest& request) {
   const std::lock_guard lock(mutex_);
   const StateDecision decision = Decide();
   if (!AdmitsWrappers(decision.state)) {
@@ -357,7 +357,7 @@ void WorkerDaemon::Closed(std::uint64_t connection) {
   KickIfOpened();
 }
 
-BrokerAnswer WorkerDaemon::Finished(const WrapperRunReport& report) {
+LocalAnswer WorkerDaemon::Finished(const WrapperRunReport& report) {
   RunReport run{.job_form = report.job_form,
                 .output_height = static_cast<int>(report.output_height),
                 .output_fps = report.output_fps,
@@ -392,7 +392,7 @@ BrokerAnswer WorkerDaemon::Finished(const WrapperRunReport& report) {
   return StateAnswer(true, "recorded");
 }
 
-BrokerAnswer WorkerDaemon::Enable() {
+LocalAnswer WorkerDaemon::Enable() {
   {
     const std::lock_guard lock(mutex_);
     if (last_ && last_->probe.ok && Clock::now() - probed_at_ < kEnableProbeAge) {
@@ -401,7 +401,7 @@ BrokerAnswer WorkerDaemon::Enable() {
       evidence_ok_.reset();
       evidence_detail_.clear();
       options_.log("worker: enabled");
-      BrokerAnswer answer = StateAnswer(true, "");
+      LocalAnswer answer = StateAnswer(true, "");
       return answer;
     }
     if (last_ && !last_->probe.ok && Clock::now() - probed_at_ < kEnableProbeAge)
@@ -425,7 +425,7 @@ http::Response WorkerDaemon::Control(const http::ActionRequest& request) {
       !SameToken(std::string_view(request.authorization).substr(bearer.size()),
                  options_.control_token))
     return {.status = 401, .body = "a valid bearer token is needed\n"};
-  BrokerRequest command = StateRequest{};
+  LocalRequest command = StateRequest{};
   std::string body = request.body;
   while (!body.empty() && (body.back() == '\n' || body.back() == '\r' || body.back() == ' '))
     body.pop_back();
@@ -437,7 +437,7 @@ http::Response WorkerDaemon::Control(const http::ActionRequest& request) {
     if (!hint) return {.status = 400, .body = "the body must be a whole number or auto\n"};
     command = ConcurrencyRequest{.value = *hint};
   }
-  const BrokerAnswer answer = Handle(0, command);
+  const LocalAnswer answer = Handle(0, command);
   const nlohmann::json json = {
       {"ok", answer.ok}, {"state", answer.state}, {"message", answer.message}};
   return {.status = answer.ok ? 200 : 409,

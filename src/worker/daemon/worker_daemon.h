@@ -17,7 +17,7 @@
 #include <string>
 
 #include "common/base/result.h"
-#include "worker/daemon/broker_protocol.h"
+#include "worker/daemon/local_protocol.h"
 #include "worker/daemon/local_server.h"
 #include "worker/gate/admission_gate.h"
 #include "worker/gate/eligibility.h"
@@ -54,7 +54,7 @@ class WorkerDaemon {
   const std::string& socket_path() const { return local_->path(); }
 
   // Handle answers one request of the local socket or the control API.
-  BrokerAnswer Handle(std::uint64_t connection, const BrokerRequest& request);
+  LocalAnswer Handle(std::uint64_t connection, const LocalRequest& request);
   // Closed gives back what the connection held.
   void Closed(std::uint64_t connection);
   // What the gate admits now.
@@ -81,11 +81,11 @@ class WorkerDaemon {
   // KickIfOpened makes the runner ask for jobs when the worker has just begun to admit them
   // again (AdmissionGate::KickRunner says why); the caller does not hold the mutex.
   void KickIfOpened();
-  BrokerAnswer Context();
-  BrokerAnswer Acquire(std::uint64_t connection, const AcquireRequest& request);
-  BrokerAnswer Finished(const WrapperRunReport& report);
-  BrokerAnswer Enable();
-  BrokerAnswer StateAnswer(bool ok, std::string message);
+  LocalAnswer Context();
+  LocalAnswer Acquire(std::uint64_t connection, const AcquireRequest& request);
+  LocalAnswer Finished(const WrapperRunReport& report);
+  LocalAnswer Enable();
+  LocalAnswer StateAnswer(bool ok, std::string message);
   http::Response Control(const http::ActionRequest& request);
 
   DaemonOptions options_;

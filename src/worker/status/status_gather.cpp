@@ -82,6 +82,130 @@ std::string NvidiaKernelModule(const std::string& proc_root) {
   return version.find("Open Kernel Module") != std::string::npos ? "open" : "proprietary";
 }
 
+// The saved self-test, where the caller gave none and a state directory to read it from.
+void LoadSavedSelfTest(GatherOptions& options, const std::string& device_name,
+                       StatusInputs& inputs) {
+  if (options.self_test || options.self_test_state_dir.empty()) return;
+  const std::string path = SelfTestStatePath(options.self_test_state_dir, device_name);
+  Result<SelfTestReport> saved = LoadSelfTest(path, std::chrono::system_clock::now());
+  if (saved) {
+    options.self_test = *saved;
+  } else if (!saved.failure().IsNotFound()) {
+    inputs.problems.push_back("the self-test's report: " + saved.error());
+  }
+}
+
+// An NVIDIA GPU's kernel module, generation and driver branch, and what NVML counts of it
+// now. Gives the VRAM free above the floor, where NVML tells it.
+std::optional<double> ReadNvidiaDevice(const GatherOptions& options, const ContractDevice& device,
+                                       const DeviceReport* report, StatusInputs& inputs,
+                                       StateSignals& signals) {
+  const WorkerConfig& config = options.config;
+  std::optional<double> vram_free_mb;
+  inputs.kernel_module = NvidiaKernelModule(options.proc_root);
+  if (report && report->nvidia_facts) {
+    inputs.generation = std::string(NvidiaGeneration(report->nvidia_facts->compute_capability));
+    if (std::optional<int> branch = DriverBranch(report->nvidia_facts->driver_version))
+      signals.driver_branch = *branch;
+  }
+  Result<std::unique_ptr<NvmlLibrary>> nvml = NvmlLibrary::Load(options.nvml_library);
+  Result<void*> handle = nvml ? (*nvml)->Device(device.pci_address) : Result<void*>(nvml.failure());
+  if (!handle) {
+    inputs.problems.push_back("NVML: " + handle.error());
+    return vram_free_mb;
+  }
+  const NvmlTelemetry telemetry = (*nvml)->Telemetry(*handle);
+  DeviceTelemetry counters;
+  counters.uuid = telemetry.uuid;
+  if (telemetry.memory_total_bytes)
+    counters.vram_total_mb = *telemetry.memory_total_bytes / (1024 * 1024);
+  if (telemetry.memory_free_bytes)
+    counters.vram_free_mb = *telemetry.memory_free_bytes / (1024 * 1024);
+  if (telemetry.enc_util_pct) counters.enc_util_pct = *telemetry.enc_util_pct;
+  if (telemetry.dec_util_pct) counters.dec_util_pct = *telemetry.dec_util_pct;
+  if (telemetry.temperature_c) counters.temp_c = *telemetry.temperature_c;
+  if (telemetry.throttle_reasons) {
+    counters.throttle_reasons = ThrottleReasonNames(*telemetry.throttle_reasons);
+    signals.thermal_throttle_reasons = ThermalThrottleReasonNames(*telemetry.throttle_reasons);
+  }
+  for (const std::string& problem : telemetry.problems)
+    inputs.problems.push_back("NVML: " + problem);
+  inputs.devices.push_back(counters);
+  if (counters.vram_free_mb) {
+    signals.vram_free_mb = counters.vram_free_mb;
+    vram_free_mb = static_cast<double>(*counters.vram_free_mb - config.vram_floor_mb);
+  }
+  if (Result<std::vector<NvmlEncoderSession>> sessions = (*nvml)->EncoderSessions(*handle)) {
+    inputs.sessions.active = static_cast<std::int64_t>(sessions->size());
+  } else {
+    inputs.problems.push_back("NVML: " + sessions.error());
+  }
+  return vram_free_mb;
+}
+
+// The encode sessions' cap: the configured one, else the self-test's, else the driver's class.
+void SetSessionsCap(const GatherOptions& options, StatusInputs& inputs) {
+  if (options.config.sessions_cap) {
+    inputs.sessions.cap = options.config.sessions_cap;
+    inputs.sessions.cap_source = "config";
+  } else if (options.self_test && options.self_test->sessions_cap) {
+    inputs.sessions.cap = options.self_test->sessions_cap;
+    inputs.sessions.cap_source = "probe";
+  } else if (inputs.probe.max_sessions) {
+    inputs.sessions.cap = inputs.probe.max_sessions;
+    inputs.sessions.cap_source = "driver_class_table";
+  }
+}
+
+// How many jobs at once the resources allow, and the pool's hint where it is lower.
+void ResolveJobConcurrency(const GatherOptions& options, std::optional<double> vram_free_mb,
+                           StatusInputs& inputs) {
+  const WorkerConfig& config = options.config;
+  ConcurrencyInputs resources;
+  resources.probe_ok = inputs.probe.ok;
+  resources.cpu_cores = inputs.host.cpu_cores;
+  resources.cpu_load_others = inputs.host.load_1m;
+  resources.ram_mb = static_cast<double>(inputs.host.ram_available_mb.value_or(0));
+  resources.disk_gb = inputs.host.disk_free_gb.value_or(0);
+  // The sessions the worker's own jobs hold are theirs to use; only other users' count
+  // against the cap.
+  const std::int64_t others_sessions =
+      std::max<std::int64_t>(0, inputs.sessions.active - options.live.sessions_held);
+  inputs.sessions.active = std::max(inputs.sessions.active, options.live.sessions_held);
+  if (inputs.sessions.cap) {
+    resources.sessions_free =
+        static_cast<double>(*inputs.sessions.cap - config.sessions_reserve - others_sessions);
+  }
+  resources.vram_free_mb = vram_free_mb;
+  // The recent download rate bounds the jobs once a job has measured one.
+  resources.bandwidth_mbps = options.live.transfer.recent_download_mbps;
+  resources.costs = options.costs;
+  resources.costs.cpu_cores = static_cast<double>(config.job_cpu_millicores) / 1000.0;
+  if (options.self_test && options.self_test->pipeline_vram_mb)
+    resources.costs.vram_mb = *options.self_test->pipeline_vram_mb;
+  resources.configured_max = config.concurrency_max;
+  inputs.concurrency = ResolveConcurrency(resources);
+  if (options.live.concurrency_hint && *options.live.concurrency_hint < inputs.concurrency.value) {
+    inputs.concurrency.value = *options.live.concurrency_hint;
+    inputs.concurrency.bound_by = "pool";
+  }
+}
+
+// The signals of the live worker and of the self-test that the state follows.
+void AddLiveSignals(const GatherOptions& options, const StatusInputs& inputs,
+                    StateSignals& signals) {
+  signals.sessions_active = inputs.sessions.active;
+  signals.drain_requested = options.live.drain_requested;
+  signals.drain_timed_out = options.live.drain_timed_out;
+  signals.enable_requested = options.live.enable_requested;
+  signals.active_jobs = options.live.active_jobs;
+  signals.last_job_evidence_ok = options.live.last_job_evidence_ok;
+  signals.self_test_ok =
+      options.self_test ? std::optional<bool>(options.self_test->ok) : std::nullopt;
+  signals.self_test_detail = options.self_test ? options.self_test->detail : "";
+  signals.concurrency = inputs.concurrency.value;
+}
+
 }  // namespace
 
 StatusInputs GatherStatus(const GatherOptions& options) {
@@ -111,16 +235,7 @@ StatusInputs GatherStatus(const GatherOptions& given, const ProbeResult& probe) 
                            : inputs.hostname + ":" + (device ? device->name : config.gpu);
   inputs.platform = DetectPlatform(options.platform);
   inputs.wsl2_allowed = config.allow_wsl2;
-  if (!options.self_test && !options.self_test_state_dir.empty()) {
-    const std::string path =
-        SelfTestStatePath(options.self_test_state_dir, device ? device->name : config.gpu);
-    Result<SelfTestReport> saved = LoadSelfTest(path, std::chrono::system_clock::now());
-    if (saved) {
-      options.self_test = *saved;
-    } else if (!saved.failure().IsNotFound()) {
-      inputs.problems.push_back("the self-test's report: " + saved.error());
-    }
-  }
+  LoadSavedSelfTest(options, device ? device->name : config.gpu, inputs);
   inputs.self_test = options.self_test;
   inputs.host = HostResourcesOf(options, inputs.problems);
 
@@ -131,62 +246,14 @@ StatusInputs GatherStatus(const GatherOptions& given, const ProbeResult& probe) 
   signals.platform_evidence = inputs.platform.evidence;
 
   std::optional<double> vram_free_mb;
-  const DeviceReport* report = ReportOf(probe, inputs.probe);
   if (device && device->vendor == "nvidia") {
-    inputs.kernel_module = NvidiaKernelModule(options.proc_root);
-    if (report && report->nvidia_facts) {
-      inputs.generation = std::string(NvidiaGeneration(report->nvidia_facts->compute_capability));
-      if (std::optional<int> branch = DriverBranch(report->nvidia_facts->driver_version))
-        signals.driver_branch = *branch;
-    }
-    Result<std::unique_ptr<NvmlLibrary>> nvml = NvmlLibrary::Load(options.nvml_library);
-    Result<void*> handle =
-        nvml ? (*nvml)->Device(device->pci_address) : Result<void*>(nvml.failure());
-    if (!handle) {
-      inputs.problems.push_back("NVML: " + handle.error());
-    } else {
-      const NvmlTelemetry telemetry = (*nvml)->Telemetry(*handle);
-      DeviceTelemetry counters;
-      counters.uuid = telemetry.uuid;
-      if (telemetry.memory_total_bytes)
-        counters.vram_total_mb = *telemetry.memory_total_bytes / (1024 * 1024);
-      if (telemetry.memory_free_bytes)
-        counters.vram_free_mb = *telemetry.memory_free_bytes / (1024 * 1024);
-      if (telemetry.enc_util_pct) counters.enc_util_pct = *telemetry.enc_util_pct;
-      if (telemetry.dec_util_pct) counters.dec_util_pct = *telemetry.dec_util_pct;
-      if (telemetry.temperature_c) counters.temp_c = *telemetry.temperature_c;
-      if (telemetry.throttle_reasons) {
-        counters.throttle_reasons = ThrottleReasonNames(*telemetry.throttle_reasons);
-        signals.thermal_throttle_reasons = ThermalThrottleReasonNames(*telemetry.throttle_reasons);
-      }
-      for (const std::string& problem : telemetry.problems)
-        inputs.problems.push_back("NVML: " + problem);
-      inputs.devices.push_back(counters);
-      if (counters.vram_free_mb) {
-        signals.vram_free_mb = counters.vram_free_mb;
-        vram_free_mb = static_cast<double>(*counters.vram_free_mb - config.vram_floor_mb);
-      }
-      if (Result<std::vector<NvmlEncoderSession>> sessions = (*nvml)->EncoderSessions(*handle)) {
-        inputs.sessions.active = static_cast<std::int64_t>(sessions->size());
-      } else {
-        inputs.problems.push_back("NVML: " + sessions.error());
-      }
-    }
+    vram_free_mb =
+        ReadNvidiaDevice(options, *device, ReportOf(probe, inputs.probe), inputs, signals);
   } else if (device) {
     inputs.kernel_module = device->kernel_driver;
     inputs.devices.push_back(DeviceTelemetry{});
   }
-
-  if (config.sessions_cap) {
-    inputs.sessions.cap = config.sessions_cap;
-    inputs.sessions.cap_source = "config";
-  } else if (options.self_test && options.self_test->sessions_cap) {
-    inputs.sessions.cap = options.self_test->sessions_cap;
-    inputs.sessions.cap_source = "probe";
-  } else if (inputs.probe.max_sessions) {
-    inputs.sessions.cap = inputs.probe.max_sessions;
-    inputs.sessions.cap_source = "driver_class_table";
-  }
+  SetSessionsCap(options, inputs);
   signals.sessions_cap = inputs.sessions.cap;
 
   Result<std::string> log = ReadKernelLog(options.kernel_log);
@@ -196,47 +263,10 @@ StatusInputs GatherStatus(const GatherOptions& given, const ProbeResult& probe) 
     inputs.problems.push_back("the kernel log was not checked for Xid errors: " + log.error());
   }
 
-  ConcurrencyInputs resources;
-  resources.probe_ok = inputs.probe.ok;
-  resources.cpu_cores = inputs.host.cpu_cores;
-  resources.cpu_load_others = inputs.host.load_1m;
-  resources.ram_mb = static_cast<double>(inputs.host.ram_available_mb.value_or(0));
-  resources.disk_gb = inputs.host.disk_free_gb.value_or(0);
-  // The sessions the worker's own jobs hold are theirs to use; only other users' count
-  // against the cap.
-  const std::int64_t others_sessions =
-      std::max<std::int64_t>(0, inputs.sessions.active - options.live.sessions_held);
-  inputs.sessions.active = std::max(inputs.sessions.active, options.live.sessions_held);
-  if (inputs.sessions.cap) {
-    resources.sessions_free =
-        static_cast<double>(*inputs.sessions.cap - config.sessions_reserve - others_sessions);
-  }
-  resources.vram_free_mb = vram_free_mb;
-  // The recent download rate bounds the jobs once a job has measured one.
-  resources.bandwidth_mbps = options.live.transfer.recent_download_mbps;
-  resources.costs = options.costs;
-  resources.costs.cpu_cores = static_cast<double>(config.job_cpu_millicores) / 1000.0;
-  if (options.self_test && options.self_test->pipeline_vram_mb)
-    resources.costs.vram_mb = *options.self_test->pipeline_vram_mb;
-  resources.configured_max = config.concurrency_max;
-  inputs.concurrency = ResolveConcurrency(resources);
-  if (options.live.concurrency_hint && *options.live.concurrency_hint < inputs.concurrency.value) {
-    inputs.concurrency.value = *options.live.concurrency_hint;
-    inputs.concurrency.bound_by = "pool";
-  }
-  signals.sessions_active = inputs.sessions.active;
-  signals.drain_requested = options.live.drain_requested;
-  signals.drain_timed_out = options.live.drain_timed_out;
-  signals.enable_requested = options.live.enable_requested;
-  signals.active_jobs = options.live.active_jobs;
-  signals.last_job_evidence_ok = options.live.last_job_evidence_ok;
+  ResolveJobConcurrency(options, vram_free_mb, inputs);
   inputs.registered = options.live.registered;
   ApplyLiveJobs(options.live, inputs);
-
-  signals.self_test_ok =
-      options.self_test ? std::optional<bool>(options.self_test->ok) : std::nullopt;
-  signals.self_test_detail = options.self_test ? options.self_test->detail : "";
-  signals.concurrency = inputs.concurrency.value;
+  AddLiveSignals(options, inputs, signals);
   inputs.signals = signals;
   inputs.state = NextState(options.previous, signals,
                            {.driver_min = config.driver_min,

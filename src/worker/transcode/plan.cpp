@@ -112,6 +112,118 @@ std::string UploadName(const PlanDevice& device) {
   return device.api == "nvidia" ? "hwupload_cuda" : "hwupload";
 }
 
+// Which outputs encode video: those that name libx264, and those that name no codec where
+// the input has a video stream (ffmpeg would choose libx264). Any other codec is refused:
+// the error is the refusal's line.
+Result<std::vector<std::size_t>> VideoOutputsOf(const RunnerCommand& command,
+                                                const PlanDevice& device,
+                                                const std::optional<InputFacts>& facts) {
+  std::vector<std::size_t> video_outputs;
+  for (std::size_t i = 0; i < command.outputs.size(); ++i) {
+    const CommandOutput& output = command.outputs[i];
+    if (DropsVideo(output)) continue;
+    const std::string codec = VideoCodecOf(output);
+    if (codec == "copy") continue;
+    const std::string name = "output " + std::to_string(i + 1) + " (" + output.path + ")";
+    if (!codec.empty() && codec != kRunnerVideoCodec) {
+      return InvalidInput(name + " asks for video codec " + codec +
+                          ", which has no hardware mapping on " + DeviceWords(device) +
+                          "; only libx264 is translated");
+    }
+    if (!facts) {
+      return InvalidInput("the input facts of " + InputsToProbe(command).front() +
+                          " are missing: a video encode needs them to choose the decoder on " +
+                          DeviceWords(device));
+    }
+    if (!facts->has_video) {
+      if (codec.empty()) continue;  // no video stream: ffmpeg opens no video encoder
+      return InvalidInput(InputsToProbe(command).front() + " has no video stream, and " + name +
+                          " asks for " + codec);
+    }
+    video_outputs.push_back(i);
+  }
+  return video_outputs;
+}
+
+// Whether the device can take the command's video encode with `encoder`; the error is the
+// refusal's line.
+Result<void> CheckEncodable(const RunnerCommand& command, const PlanDevice& device,
+                            const PlanOptions& options, const std::string& encoder) {
+  if (encoder.empty()) {
+    return InvalidInput(DeviceWords(device) + " does not encode H.264: it states neither " +
+                        "encodeH264 nor encodeH264LowPower");
+  }
+  if (device.api == "vaapi" && options.render_node.empty()) {
+    return InvalidInput(DeviceWords(device) +
+                        " is a VA-API device, and no render node was given for it");
+  }
+  for (const CommandOption& option : command.global_options) {
+    if (option.name == "-filter_complex" || option.name == "-lavfi" ||
+        option.name == "-filter_complex_script") {
+      return InvalidInput("argument " + std::to_string(option.position + 1) + " (" + option.name +
+                          "): a filter graph has no hardware mapping; only a scale filter (-vf) "
+                          "is translated");
+    }
+  }
+  return Ok();
+}
+
+// The decode: on the GPU where the device states the codec at its depth, else on the CPU
+// and uploaded, and the notes say so. Also the device the command's filters and encoders
+// open. Gives where the frames come from.
+FrameSource PlanDecode(const RunnerCommand& command, const InputFacts& facts,
+                       const PlanDevice& device, const PlanOptions& options, RunnerCommand& planned,
+                       Plan& plan) {
+  const std::string probed = InputsToProbe(command).front();
+  const auto input =
+      std::find_if(planned.inputs.begin(), planned.inputs.end(),
+                   [&probed](const CommandInput& each) { return each.path == probed; });
+  const DecodeChoice decode = ChooseDecode(facts, *input, device);
+  if (decode.on_gpu) {
+    plan.hardware_decode = true;
+    const std::vector<std::string> words = HardwareDecodeOptions(device, decode, options);
+    for (std::size_t i = 0; i + 1 < words.size(); i += 2) {
+      input->options.push_back({words[i], words[i + 1], input->position});
+    }
+    if (facts.bit_depth > 8) {
+      plan.notes.push_back(input->path + " (" + facts.video_codec + ", " +
+                           std::to_string(facts.bit_depth) +
+                           "-bit) is decoded on the GPU; its scaler makes 8-bit NV12 of it for "
+                           "the H.264 encoder");
+    }
+  } else {
+    plan.notes.push_back(decode.why_not + ", and uploaded with " + UploadName(device) +
+                         " to be scaled and encoded on the GPU");
+  }
+  if (device.api == "vaapi") {
+    planned.global_options.insert(planned.global_options.begin(),
+                                  {"-vaapi_device", options.render_node, -1});
+  } else {
+    plan.environment.push_back("CUDA_DEVICE_ORDER=PCI_BUS_ID");
+  }
+  return decode.on_gpu ? FrameSource::kGpuDecoded : FrameSource::kCpuUploaded;
+}
+
+// Translates each video output for the GPU into `planned`; the plan takes the first one's
+// size and rate, every output's notes, and an encode session for each.
+Result<void> TranslateOutputs(const RunnerCommand& command,
+                              const std::vector<std::size_t>& video_outputs, OutputContext context,
+                              RunnerCommand& planned, Plan& plan) {
+  for (std::size_t index : video_outputs) {
+    context.number = static_cast<int>(index) + 1;
+    Result<TranslatedOutput> translated = TranslateVideoOutput(command.outputs[index], context);
+    if (!translated) return translated.failure();
+    planned.outputs[index] = std::move(translated->output);
+    if (plan.encode_sessions == 0) {
+      plan.output_height = translated->size.height;
+      plan.output_fps = translated->fps;
+    }
+    plan.notes.insert(plan.notes.end(), translated->notes.begin(), translated->notes.end());
+    ++plan.encode_sessions;
+  }
+  return Ok();
+}
+
 }  // namespace
 
 const char* PlanKindName(PlanKind kind) {
@@ -159,111 +271,26 @@ Plan PlanCommand(const RunnerCommand& command, const PlanDevice& device,
       break;
   }
   const std::string job_form = JobFormOf(command);
-
-  // Which outputs encode video: those that name libx264, and those that name no codec where
-  // the input has a video stream (ffmpeg would choose libx264). Any other codec is refused.
-  std::vector<std::size_t> video_outputs;
-  for (std::size_t i = 0; i < command.outputs.size(); ++i) {
-    const CommandOutput& output = command.outputs[i];
-    if (DropsVideo(output)) continue;
-    const std::string codec = VideoCodecOf(output);
-    if (codec == "copy") continue;
-    const std::string name = "output " + std::to_string(i + 1) + " (" + output.path + ")";
-    if (!codec.empty() && codec != kRunnerVideoCodec) {
-      return Refuse(name + " asks for video codec " + codec +
-                        ", which has no hardware mapping on " + DeviceWords(device) +
-                        "; only libx264 is translated",
-                    job_form);
-    }
-    if (!facts) {
-      return Refuse("the input facts of " + InputsToProbe(command).front() +
-                        " are missing: a video encode needs them to choose the decoder on " +
-                        DeviceWords(device),
-                    job_form);
-    }
-    if (!facts->has_video) {
-      if (codec.empty()) continue;  // no video stream: ffmpeg opens no video encoder
-      return Refuse(InputsToProbe(command).front() + " has no video stream, and " + name +
-                        " asks for " + codec,
-                    job_form);
-    }
-    video_outputs.push_back(i);
-  }
-  if (video_outputs.empty()) return PassThrough(args, "audio-only");
-
+  Result<std::vector<std::size_t>> video_outputs = VideoOutputsOf(command, device, facts);
+  if (!video_outputs) return Refuse(video_outputs.error(), job_form);
+  if (video_outputs->empty()) return PassThrough(args, "audio-only");
   const std::string encoder = H264EncoderOf(device);
-  if (encoder.empty()) {
-    return Refuse(DeviceWords(device) + " does not encode H.264: it states neither encodeH264 " +
-                      "nor encodeH264LowPower",
-                  job_form);
-  }
-  if (device.api == "vaapi" && options.render_node.empty()) {
-    return Refuse(DeviceWords(device) + " is a VA-API device, and no render node was given for it",
-                  job_form);
-  }
-  for (const CommandOption& option : command.global_options) {
-    if (option.name == "-filter_complex" || option.name == "-lavfi" ||
-        option.name == "-filter_complex_script") {
-      return Refuse("argument " + std::to_string(option.position + 1) + " (" + option.name +
-                        "): a filter graph has no hardware mapping; only a scale filter (-vf) is "
-                        "translated",
-                    job_form);
-    }
-  }
+  if (Result<void> encodable = CheckEncodable(command, device, options, encoder); !encodable)
+    return Refuse(encodable.error(), job_form);
 
   Plan plan;
   plan.kind = PlanKind::kRun;
   plan.job_form = job_form;
   plan.encoder = encoder;
   RunnerCommand planned = command;
-
-  // The decode: on the GPU where the device states the codec at its depth, else on the CPU
-  // and uploaded, and the notes say so.
-  const std::string probed = InputsToProbe(command).front();
-  const auto input =
-      std::find_if(planned.inputs.begin(), planned.inputs.end(),
-                   [&probed](const CommandInput& each) { return each.path == probed; });
-  const DecodeChoice decode = ChooseDecode(*facts, *input, device);
-  if (decode.on_gpu) {
-    plan.hardware_decode = true;
-    const std::vector<std::string> words = HardwareDecodeOptions(device, decode, options);
-    for (std::size_t i = 0; i + 1 < words.size(); i += 2) {
-      input->options.push_back({words[i], words[i + 1], input->position});
-    }
-    if (facts->bit_depth > 8) {
-      plan.notes.push_back(input->path + " (" + facts->video_codec + ", " +
-                           std::to_string(facts->bit_depth) +
-                           "-bit) is decoded on the GPU; its scaler makes 8-bit NV12 of it for "
-                           "the H.264 encoder");
-    }
-  } else {
-    plan.notes.push_back(decode.why_not + ", and uploaded with " + UploadName(device) +
-                         " to be scaled and encoded on the GPU");
-  }
-  if (device.api == "vaapi") {
-    planned.global_options.insert(planned.global_options.begin(),
-                                  {"-vaapi_device", options.render_node, -1});
-  } else {
-    plan.environment.push_back("CUDA_DEVICE_ORDER=PCI_BUS_ID");
-  }
-
   OutputContext context;
   context.device = &device;
   context.options = &options;
   context.facts = &*facts;
-  context.frames = decode.on_gpu ? FrameSource::kGpuDecoded : FrameSource::kCpuUploaded;
-  for (std::size_t index : video_outputs) {
-    context.number = static_cast<int>(index) + 1;
-    Result<TranslatedOutput> translated = TranslateVideoOutput(command.outputs[index], context);
-    if (!translated) return Refuse(translated.error(), job_form);
-    planned.outputs[index] = std::move(translated->output);
-    if (plan.encode_sessions == 0) {
-      plan.output_height = translated->size.height;
-      plan.output_fps = translated->fps;
-    }
-    plan.notes.insert(plan.notes.end(), translated->notes.begin(), translated->notes.end());
-    ++plan.encode_sessions;
-  }
+  context.frames = PlanDecode(command, *facts, device, options, planned, plan);
+  if (Result<void> translated = TranslateOutputs(command, *video_outputs, context, planned, plan);
+      !translated)
+    return Refuse(translated.error(), job_form);
   plan.argv = RenderCommand(planned);
 
   // The last guard of the rule the worker is built on: no plan runs a CPU video encoder.

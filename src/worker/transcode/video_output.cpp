@@ -119,6 +119,144 @@ std::optional<std::string> TargetBitrate(const CommandOutput& output) {
   return maxrate->value;
 }
 
+// The runner's options of one output, sorted by their rules: those kept, those dropped, the
+// scale asked for, and where the encoder's options and the filter go.
+struct SortedOptions {
+  ScaleRequest scale;
+  bool scaled = false;
+  std::vector<std::string> dropped;
+  std::vector<CommandOption> kept;
+  int codec_position = 0;
+  std::optional<std::size_t> codec_index;
+  std::optional<std::size_t> filter_index;
+};
+
+// Applies one option's rule to `sorted`; the error says why the output cannot be translated.
+Result<void> ApplyRule(Rule rule, const CommandOption& option, const OutputContext& context,
+                       const std::string& name, SortedOptions& sorted) {
+  const std::string& device_name = context.device->name;
+  const std::string value = option.value.value_or("");
+  switch (rule) {
+    case Rule::kDrop:
+      sorted.dropped.push_back(Written(option));
+      break;
+    case Rule::kBFrames:
+      if (context.options->max_b_frames) {
+        int asked = 0;
+        try {
+          asked = std::stoi(value);
+        } catch (...) {
+          return InvalidInput(name + ": -bf \"" + value + "\" is not a number");
+        }
+        sorted.kept.push_back({option.name,
+                               std::to_string(std::clamp(asked, 0, *context.options->max_b_frames)),
+                               option.position});
+      } else {
+        sorted.dropped.push_back(Written(option));
+      }
+      break;
+    case Rule::kPixelFormat:
+      if (BitDepthOfPixelFormat(value) > 8 || !IsChroma420(value)) {
+        return Unsupported(name + " asks for an H.264 encode in " + value + " (" + option.name +
+                           "), which " + device_name +
+                           " does not do: its H.264 encoder takes 8-bit 4:2:0 alone");
+      }
+      break;
+    case Rule::kFilter: {
+      Result<ScaleRequest> request = ParseScaleFilter(value);
+      if (!request) return Unsupported(name + ": " + request.error());
+      sorted.scale = *request;
+      sorted.scaled = true;
+      sorted.filter_index = sorted.kept.size();
+      sorted.kept.push_back({option.name, "", option.position});
+      break;
+    }
+    case Rule::kSizeOption:
+      return Unsupported(name + ": " + Written(option) +
+                         " would scale on the CPU; only a scale filter (-vf) is translated");
+    case Rule::kProfile:
+      if (value == "high10" || value == "high422" || value == "high444" || value == "high444p") {
+        return Unsupported(name + " asks for H.264 profile " + value + ", which " + device_name +
+                           " does not encode");
+      }
+      sorted.kept.push_back(option);
+      break;
+  }
+  return Ok();
+}
+
+Result<SortedOptions> SortOptions(const CommandOutput& output, const OutputContext& context,
+                                  const std::string& name) {
+  SortedOptions sorted;
+  // Where the encoder's options go: at the runner's codec option, else before the output's
+  // first option.
+  sorted.codec_position =
+      output.options.empty() ? output.position : output.options.front().position;
+  for (const CommandOption& option : output.options) {
+    if (IsVideoCodecOption(option.name)) {
+      if (!sorted.codec_index) {
+        sorted.codec_index = sorted.kept.size();
+        sorted.codec_position = option.position;
+      }
+      continue;
+    }
+    const OptionRule* rule = RuleOf(option);
+    if (!rule) {
+      sorted.kept.push_back(option);
+      continue;
+    }
+    if (Result<void> applied = ApplyRule(rule->rule, option, context, name, sorted); !applied)
+      return applied.failure();
+  }
+  return sorted;
+}
+
+// The translated output's options: those kept, the GPU's filter chain, and the encoder's
+// options where the runner's codec was.
+std::vector<CommandOption> TranslatedOptions(const CommandOutput& output,
+                                             const OutputContext& context, SortedOptions sorted) {
+  // The frames stay on the GPU, so the filter goes in even where the runner wrote none.
+  const std::string chain = FilterChain(sorted.scale, sorted.scaled, context);
+  std::vector<CommandOption>& kept = sorted.kept;
+  if (sorted.filter_index) {
+    kept[*sorted.filter_index].name = "-vf";
+    kept[*sorted.filter_index].value = chain;
+  }
+  std::vector<CommandOption> encoder =
+      AsOptions(EncoderOptions(context, TargetBitrate(output)), sorted.codec_position);
+  if (!sorted.filter_index) encoder.push_back({"-vf", chain, sorted.codec_position});
+  const std::size_t insert_at = sorted.codec_index.value_or(0);
+  kept.insert(kept.begin() + static_cast<std::ptrdiff_t>(insert_at), encoder.begin(),
+              encoder.end());
+  return std::move(kept);
+}
+
+// The output's -r, 0 where it names none or no number.
+double FpsOf(const CommandOutput& output) {
+  if (const CommandOption* rate = output.Last({"-r", "-r:v"}); rate && rate->value) {
+    try {
+      return std::stod(*rate->value);
+    } catch (...) {
+      return 0;
+    }
+  }
+  return 0;
+}
+
+// The note that names x264's options dropped, and what the GPU's encoder does instead.
+std::string DroppedNote(const std::string& name, const std::vector<std::string>& dropped,
+                        const OutputContext& context) {
+  std::string note = name + ": x264's own options dropped: ";
+  for (std::size_t i = 0; i < dropped.size(); ++i) note += (i ? ", " : "") + dropped[i];
+  if (IsNvidia(*context.device)) {
+    note += " (NVENC's -preset " + context.options->nvenc_preset +
+            " instead; its preset chooses the B-frames)";
+  } else {
+    note += " (the VA-API driver's defaults instead)";
+  }
+  return note;
+}
+
 }  // namespace
 
 std::string H264EncoderOf(const PlanDevice& device) {
@@ -136,90 +274,11 @@ Result<TranslatedOutput> TranslateVideoOutput(const CommandOutput& output,
   translated.output.position = output.position;
   translated.encoder = H264EncoderOf(*context.device);
 
-  ScaleRequest scale;
-  bool scaled = false;
-  std::vector<std::string> dropped;
-  std::vector<CommandOption> kept;
-  // Where the encoder's options go: at the runner's codec option, else before the output's
-  // first option.
-  int codec_position = output.options.empty() ? output.position : output.options.front().position;
-  std::optional<std::size_t> codec_index;
-  std::optional<std::size_t> filter_index;
-  for (const CommandOption& option : output.options) {
-    if (IsVideoCodecOption(option.name)) {
-      if (!codec_index) {
-        codec_index = kept.size();
-        codec_position = option.position;
-      }
-      continue;
-    }
-    const OptionRule* rule = RuleOf(option);
-    if (!rule) {
-      kept.push_back(option);
-      continue;
-    }
-    const std::string value = option.value.value_or("");
-    switch (rule->rule) {
-      case Rule::kDrop:
-        dropped.push_back(Written(option));
-        break;
-      case Rule::kBFrames:
-        if (context.options->max_b_frames) {
-          int asked = 0;
-          try {
-            asked = std::stoi(value);
-          } catch (...) {
-            return InvalidInput(name + ": -bf \"" + value + "\" is not a number");
-          }
-          kept.push_back({option.name,
-                          std::to_string(std::clamp(asked, 0, *context.options->max_b_frames)),
-                          option.position});
-        } else {
-          dropped.push_back(Written(option));
-        }
-        break;
-      case Rule::kPixelFormat:
-        if (BitDepthOfPixelFormat(value) > 8 || !IsChroma420(value)) {
-          return Unsupported(name + " asks for an H.264 encode in " + value + " (" + option.name +
-                             "), which " + device_name +
-                             " does not do: its H.264 encoder takes 8-bit 4:2:0 alone");
-        }
-        break;
-      case Rule::kFilter: {
-        Result<ScaleRequest> request = ParseScaleFilter(value);
-        if (!request) return Unsupported(name + ": " + request.error());
-        scale = *request;
-        scaled = true;
-        filter_index = kept.size();
-        kept.push_back({option.name, "", option.position});
-        break;
-      }
-      case Rule::kSizeOption:
-        return Unsupported(name + ": " + Written(option) +
-                           " would scale on the CPU; only a scale filter (-vf) is translated");
-      case Rule::kProfile:
-        if (value == "high10" || value == "high422" || value == "high444" || value == "high444p") {
-          return Unsupported(name + " asks for H.264 profile " + value + ", which " + device_name +
-                             " does not encode");
-        }
-        kept.push_back(option);
-        break;
-    }
-  }
-
-  // The frames stay on the GPU, so the filter goes in even where the runner wrote none.
-  const std::string chain = FilterChain(scale, scaled, context);
-  if (filter_index) {
-    kept[*filter_index].name = "-vf";
-    kept[*filter_index].value = chain;
-  }
-  std::vector<CommandOption> encoder =
-      AsOptions(EncoderOptions(context, TargetBitrate(output)), codec_position);
-  if (!filter_index) encoder.push_back({"-vf", chain, codec_position});
-  const std::size_t insert_at = codec_index.value_or(0);
-  kept.insert(kept.begin() + static_cast<std::ptrdiff_t>(insert_at), encoder.begin(),
-              encoder.end());
-  translated.output.options = std::move(kept);
+  Result<SortedOptions> sorted = SortOptions(output, context, name);
+  if (!sorted) return sorted.failure();
+  const ScaleRequest scale = sorted->scale;
+  const std::vector<std::string> dropped = sorted->dropped;
+  translated.output.options = TranslatedOptions(output, context, std::move(*sorted));
 
   const InputFacts& facts = *context.facts;
   translated.size = OutputSizeOf(scale, {facts.width, facts.height});
@@ -230,24 +289,8 @@ Result<TranslatedOutput> TranslateVideoOutput(const CommandOutput& output,
                        " is larger than h264_nvenc takes (" + std::to_string(kNvencH264MaxSize) +
                        "x" + std::to_string(kNvencH264MaxSize) + ") on " + device_name);
   }
-  if (const CommandOption* rate = output.Last({"-r", "-r:v"}); rate && rate->value) {
-    try {
-      translated.fps = std::stod(*rate->value);
-    } catch (...) {
-      translated.fps = 0;
-    }
-  }
-  if (!dropped.empty()) {
-    std::string note = name + ": x264's own options dropped: ";
-    for (std::size_t i = 0; i < dropped.size(); ++i) note += (i ? ", " : "") + dropped[i];
-    if (IsNvidia(*context.device)) {
-      note += " (NVENC's -preset " + context.options->nvenc_preset +
-              " instead; its preset chooses the B-frames)";
-    } else {
-      note += " (the VA-API driver's defaults instead)";
-    }
-    translated.notes.push_back(note);
-  }
+  translated.fps = FpsOf(output);
+  if (!dropped.empty()) translated.notes.push_back(DroppedNote(name, dropped, context));
   return translated;
 }
 

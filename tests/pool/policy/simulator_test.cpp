@@ -33,7 +33,7 @@ SimResult RunShape(TraceShape shape, PolicyKind policy) {
   return Simulate(GenerateTrace(shape), ShippedWorkers(workers), options);
 }
 
-constexpr PolicyKind kPolicies[] = {PolicyKind::kOurs, PolicyKind::kHpa, PolicyKind::kArc,
+constexpr PolicyKind kPolicies[] = {PolicyKind::kPoolManager, PolicyKind::kHpa, PolicyKind::kArc,
                                     PolicyKind::kStatic};
 
 TEST(Simulator, EveryJobOfEveryShapeCompletesOrIsReportedUnservableUnderEveryPolicy) {
@@ -56,7 +56,7 @@ TEST(Simulator, EveryJobOfEveryShapeCompletesOrIsReportedUnservableUnderEveryPol
 
 TEST(Simulator, OursInterruptsNoJobOnAnyShape) {
   for (const TraceShapeInfo& shape : TraceShapes()) {
-    const SimResult result = RunShape(shape.shape, PolicyKind::kOurs);
+    const SimResult result = RunShape(shape.shape, PolicyKind::kPoolManager);
     EXPECT_EQ(result.interrupted, 0) << shape.name;
     EXPECT_EQ(result.promotions >= result.demotions, true) << shape.name;
   }
@@ -67,7 +67,7 @@ TEST(Simulator, TheHpaKillsRunningJobsWhenItScalesDownOnADay) {
 }
 
 TEST(Simulator, TheUnservable4kJobIsReportedAndPromotesNobody) {
-  const SimResult result = RunShape(TraceShape::kUnservable4k, PolicyKind::kOurs);
+  const SimResult result = RunShape(TraceShape::kUnservable4k, PolicyKind::kPoolManager);
   EXPECT_EQ(result.unservable, 1);
   ASSERT_EQ(result.unservable_ids.size(), 1u);
   EXPECT_EQ(result.unservable_ids[0], "av1-4k");
@@ -76,14 +76,14 @@ TEST(Simulator, TheUnservable4kJobIsReportedAndPromotesNobody) {
 }
 
 TEST(Simulator, AFailingWorkersJobsAreRetriedElsewhere) {
-  const SimResult result = RunShape(TraceShape::kFailingWorker, PolicyKind::kOurs);
+  const SimResult result = RunShape(TraceShape::kFailingWorker, PolicyKind::kPoolManager);
   EXPECT_GT(result.retries, 0);
   EXPECT_EQ(result.completed, result.jobs);
   EXPECT_EQ(result.interrupted, 0);
 }
 
 TEST(Simulator, ANightUnderOursCostsOnlyMinActive) {
-  const SimResult ours = RunShape(TraceShape::kNight, PolicyKind::kOurs);
+  const SimResult ours = RunShape(TraceShape::kNight, PolicyKind::kPoolManager);
   const SimResult always_on = RunShape(TraceShape::kNight, PolicyKind::kStatic);
   EXPECT_NEAR(ours.worker_hours, 8.0, 0.05);
   EXPECT_LE(ours.worker_hours, 0.8 * always_on.worker_hours);
@@ -113,8 +113,8 @@ TEST(Simulator, TheQueueSignalLostForTenMinutesScalesNothingDown) {
 }
 
 TEST(Simulator, ARunIsTheSameEveryTime) {
-  const SimResult a = RunShape(TraceShape::kBurst, PolicyKind::kOurs);
-  const SimResult b = RunShape(TraceShape::kBurst, PolicyKind::kOurs);
+  const SimResult a = RunShape(TraceShape::kBurst, PolicyKind::kPoolManager);
+  const SimResult b = RunShape(TraceShape::kBurst, PolicyKind::kPoolManager);
   EXPECT_EQ(a.wait_p95_s, b.wait_p95_s);
   EXPECT_EQ(a.worker_hours, b.worker_hours);
   EXPECT_EQ(a.promotions, b.promotions);
@@ -150,7 +150,7 @@ TEST(Simulator, AJobNoWorkerCanRunAtAllIsUnservableWithItsChildren) {
 }
 
 TEST(Report, TheJsonHoldsEveryMeasureAndThePlotIsAnSvgOfTheSeries) {
-  const SimResult result = RunShape(TraceShape::kBurst, PolicyKind::kOurs);
+  const SimResult result = RunShape(TraceShape::kBurst, PolicyKind::kPoolManager);
   const nlohmann::json json = nlohmann::json::parse(ResultJson(result));
   EXPECT_EQ(json["policy"], "ours");
   EXPECT_EQ(json["interrupted"], 0);

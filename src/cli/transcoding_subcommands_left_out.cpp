@@ -1,11 +1,11 @@
-// The transcoding faces of a build of the binary alone for the probe (`make run`): each of
+// The transcoding subcommands of a build of the binary alone for the probe (`make run`): each of
 // their names is still a subcommand, so that a person who tries one learns how to get it
 // rather than that it does not exist.
 #include <iostream>
 #include <string>
 #include <string_view>
 
-#include "cli/transcoding_faces.h"
+#include "cli/transcoding_subcommands.h"
 
 namespace mc {
 namespace {
@@ -13,8 +13,8 @@ namespace {
 // The subcommands left out, as the full build names them; `ffmpeg` is answered before parsing.
 constexpr std::string_view kLeftOut[] = {"worker", "pool", "ffmpeg-plan"};
 
-int SayLeftOut(std::string_view face) {
-  std::cerr << "media-capabilities: " << face
+int SayLeftOut(std::string_view subcommand) {
+  std::cerr << "media-capabilities: " << subcommand
             << " is not in this build, which `make run` made for the probe alone; `make build` "
                "builds the whole binary\n";
   return 2;
@@ -30,15 +30,15 @@ std::optional<int> RunAsWrapper(int argc, char** argv) {
   return std::nullopt;
 }
 
-std::function<std::optional<int>()> AddTranscodingFaces(CLI::App& app) {
-  for (std::string_view face : kLeftOut) {
-    app.add_subcommand(std::string(face), "not in this build (make build adds it)")
+std::function<std::optional<int>()> AddTranscodingSubcommands(CLI::App& app) {
+  for (std::string_view subcommand : kLeftOut) {
+    app.add_subcommand(std::string(subcommand), "not in this build (make build adds it)")
         ->allow_extras()
         ->prefix_command();
   }
   return [&app]() -> std::optional<int> {
-    for (std::string_view face : kLeftOut)
-      if (app.got_subcommand(std::string(face))) return SayLeftOut(face);
+    for (std::string_view subcommand : kLeftOut)
+      if (app.got_subcommand(std::string(subcommand))) return SayLeftOut(subcommand);
     return std::nullopt;
   };
 }

@@ -1,8 +1,9 @@
 // The worker's local socket speaks one JSON object per line. Two kinds of client use it: the
 // ffmpeg wrapper of each job (what to run on, a session slot, what the run showed) and the
 // operator's `worker drain|enable|concurrency|eligibility|state`. This file is the protocol
-// as values and their JSON forms; the socket itself is local_socket.h, the worker's side is
-// slot_broker.h.
+// as values and their JSON forms: LocalRequest and LocalAnswer. The socket itself is
+// local_socket.h (the client) and local_server.h (the server); the worker's answers are
+// WorkerDaemon::Handle's (worker_daemon.h).
 #pragma once
 
 #include <cstdint>
@@ -85,24 +86,24 @@ struct EligibilityRequest {
 };
 struct StateRequest {};
 
-using BrokerRequest =
+using LocalRequest =
     std::variant<ContextRequest, AcquireRequest, FinishedRequest, RefusedRequest, DrainRequest,
                  EnableRequest, ConcurrencyRequest, EligibilityRequest, StateRequest>;
 
-// ParseBrokerRequest reads one line; an error names what is wrong and where.
-Result<BrokerRequest> ParseBrokerRequest(std::string_view line);
-std::string BrokerRequestLine(const BrokerRequest& request);
+// ParseLocalRequest reads one line; an error names what is wrong and where.
+Result<LocalRequest> ParseLocalRequest(std::string_view line);
+std::string LocalRequestLine(const LocalRequest& request);
 
 // Every answer is {"ok": bool, "message": "...", ...}: a refusal or an error is ok=false with
 // its reason in words; a context answer carries "context".
-struct BrokerAnswer {
+struct LocalAnswer {
   bool ok = false;
   std::string message;
   std::string state;
   std::optional<WrapperContext> context;
 };
 
-Result<BrokerAnswer> ParseBrokerAnswer(std::string_view line);
-std::string BrokerAnswerLine(const BrokerAnswer& answer);
+Result<LocalAnswer> ParseLocalAnswer(std::string_view line);
+std::string LocalAnswerLine(const LocalAnswer& answer);
 
 }  // namespace mc::worker

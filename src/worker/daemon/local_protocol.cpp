@@ -1,4 +1,4 @@
-#include "worker/daemon/broker_protocol.h"
+#include "worker/daemon/local_protocol.h"
 
 #include <limits>
 #include <type_traits>
@@ -92,7 +92,7 @@ Result<Json> ParseObject(std::string_view line) {
 
 }  // namespace
 
-Result<BrokerRequest> ParseBrokerRequest(std::string_view line) {
+Result<LocalRequest> ParseLocalRequest(std::string_view line) {
   Result<Json> parsed = ParseObject(line);
   if (!parsed) return parsed.failure();
   const Json& object = *parsed;
@@ -100,10 +100,10 @@ Result<BrokerRequest> ParseBrokerRequest(std::string_view line) {
   std::string op;
   const Json* op_value = reader.Member(object, "", "op");
   if (!op_value || !reader.String(*op_value, "op", op)) return reader.failure();
-  if (op == "context") return BrokerRequest{ContextRequest{}};
-  if (op == "drain") return BrokerRequest{DrainRequest{}};
-  if (op == "enable") return BrokerRequest{EnableRequest{}};
-  if (op == "state") return BrokerRequest{StateRequest{}};
+  if (op == "context") return LocalRequest{ContextRequest{}};
+  if (op == "drain") return LocalRequest{DrainRequest{}};
+  if (op == "enable") return LocalRequest{EnableRequest{}};
+  if (op == "state") return LocalRequest{StateRequest{}};
   if (op == "acquire") {
     AcquireRequest request;
     if (!OptionalInt(reader, object, "sessions", 1, kMaxCount, request.sessions) ||
@@ -111,7 +111,7 @@ Result<BrokerRequest> ParseBrokerRequest(std::string_view line) {
         !OptionalString(reader, object, "job_form", request.job_form) ||
         !OptionalInt(reader, object, "output_height", 0, kMaxCount, request.output_height))
       return reader.failure();
-    return BrokerRequest{request};
+    return LocalRequest{request};
   }
   if (op == "finished") {
     FinishedRequest request;
@@ -119,12 +119,12 @@ Result<BrokerRequest> ParseBrokerRequest(std::string_view line) {
     if (!report || !reader.Object(*report, "report") ||
         !ReadReport(reader, *report, request.report))
       return reader.failure();
-    return BrokerRequest{request};
+    return LocalRequest{request};
   }
   if (op == "refused") {
     RefusedRequest request;
     if (!OptionalString(reader, object, "reason", request.reason)) return reader.failure();
-    return BrokerRequest{request};
+    return LocalRequest{request};
   }
   if (op == "concurrency") {
     ConcurrencyRequest request;
@@ -134,19 +134,19 @@ Result<BrokerRequest> ParseBrokerRequest(std::string_view line) {
       if (!reader.Int(*value, "value", 0, kMaxCount, number)) return reader.failure();
       request.value = number;
     }
-    return BrokerRequest{request};
+    return LocalRequest{request};
   }
   if (op == "eligibility") {
     EligibilityRequest request;
     if (!OptionalString(reader, object, "value", request.text)) return reader.failure();
-    return BrokerRequest{request};
+    return LocalRequest{request};
   }
   return InvalidInput("op: unknown operation \"" + op +
                       "\" (context, acquire, finished, refused, drain, enable, concurrency, "
                       "eligibility, state)");
 }
 
-std::string BrokerRequestLine(const BrokerRequest& request) {
+std::string LocalRequestLine(const LocalRequest& request) {
   Json line = std::visit(
       [](const auto& r) -> Json {
         using T = std::decay_t<decltype(r)>;
@@ -173,12 +173,12 @@ std::string BrokerRequestLine(const BrokerRequest& request) {
   return line.dump() + "\n";
 }
 
-Result<BrokerAnswer> ParseBrokerAnswer(std::string_view line) {
+Result<LocalAnswer> ParseLocalAnswer(std::string_view line) {
   Result<Json> parsed = ParseObject(line);
   if (!parsed) return parsed.failure();
   const Json& object = *parsed;
   JsonReader reader;
-  BrokerAnswer answer;
+  LocalAnswer answer;
   const Json* ok = reader.Member(object, "", "ok");
   if (!ok || !reader.Bool(*ok, "ok", answer.ok) ||
       !OptionalString(reader, object, "message", answer.message) ||
@@ -215,7 +215,7 @@ Result<BrokerAnswer> ParseBrokerAnswer(std::string_view line) {
   return answer;
 }
 
-std::string BrokerAnswerLine(const BrokerAnswer& answer) {
+std::string LocalAnswerLine(const LocalAnswer& answer) {
   Json line = {{"ok", answer.ok}, {"message", answer.message}, {"state", answer.state}};
   if (answer.context) {
     const WrapperContext& c = *answer.context;

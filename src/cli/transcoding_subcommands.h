@@ -1,6 +1,5 @@
 // The binary's transcoding subcommands: the worker (`worker …`), the ffmpeg wrapper the runner
-// calls
-// (`ffmpeg`, or the binary linked as ffmpeg/ffprobe), `ffmpeg-plan` and the pool manager
+// calls (`ffmpeg`, or the binary linked as ffmpeg/ffprobe), `ffmpeg-plan` and the pool manager
 // (`pool …`). A build of the binary alone for the probe (`make run`, MEDIA_CAP_PROBE_ONLY)
 // leaves them out, with the modules only they use, and answers their names with a line that
 // says how to build them; `make build` has them all. main.cpp sees only this interface.
@@ -17,8 +16,8 @@ namespace mc {
 // every other call.
 std::optional<int> RunAsWrapper(int argc, char** argv);
 
-// AddTranscodingFaces registers the faces' subcommands on `app`; what it returns, called
+// AddTranscodingSubcommands registers the transcoding subcommands on `app`; what it returns, called
 // after parsing, runs the one that was chosen, or gives nullopt when none was.
-std::function<std::optional<int>()> AddTranscodingFaces(CLI::App& app);
+std::function<std::optional<int>()> AddTranscodingSubcommands(CLI::App& app);
 
 }  // namespace mc

@@ -1,4 +1,4 @@
-#include "cli/transcoding_faces.h"
+#include "cli/transcoding_subcommands.h"
 
 #include <cstdlib>
 #include <memory>
@@ -33,7 +33,7 @@ std::optional<int> RunAsWrapper(int argc, char** argv) {
                          : worker::RunFfmpegWrapper(args, environment);
 }
 
-std::function<std::optional<int>()> AddTranscodingFaces(CLI::App& app) {
+std::function<std::optional<int>()> AddTranscodingSubcommands(CLI::App& app) {
   const std::function<int()> run_pool = AddPoolCommand(app);
   const std::function<int()> run_ffmpeg_plan = AddFfmpegPlanCommand(app);
   std::shared_ptr<WorkerCommand> worker = AddWorkerCommand(app);

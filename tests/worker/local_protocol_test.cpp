@@ -1,13 +1,13 @@
 // The worker's local protocol: every request and answer survives its own JSON line, and a line
 // that is not one says what is wrong and where.
-#include "worker/daemon/broker_protocol.h"
+#include "worker/daemon/local_protocol.h"
 
 #include <gtest/gtest.h>
 
 namespace mc::worker {
 namespace {
 
-TEST(BrokerProtocol, EveryRequestReadsBackAsItWasWritten) {
+TEST(LocalProtocol, EveryRequestReadsBackAsItWasWritten) {
   WrapperRunReport report{.job_form = "hls",
                           .output_height = 720,
                           .output_fps = 30,
@@ -24,7 +24,7 @@ TEST(BrokerProtocol, EveryRequestReadsBackAsItWasWritten) {
                           .width = 1280,
                           .height = 720,
                           .notes = {"a note"}};
-  const std::vector<BrokerRequest> requests = {
+  const std::vector<LocalRequest> requests = {
       ContextRequest{},
       AcquireRequest{.sessions = 2, .pid = 77, .job_form = "web-video", .output_height = 480},
       FinishedRequest{.report = report},
@@ -35,18 +35,18 @@ TEST(BrokerProtocol, EveryRequestReadsBackAsItWasWritten) {
       ConcurrencyRequest{},
       EligibilityRequest{.text = "max-resolution=1080"},
       StateRequest{}};
-  for (const BrokerRequest& request : requests) {
-    const std::string line = BrokerRequestLine(request);
+  for (const LocalRequest& request : requests) {
+    const std::string line = LocalRequestLine(request);
     ASSERT_EQ(line.back(), '\n');
-    Result<BrokerRequest> read = ParseBrokerRequest(line.substr(0, line.size() - 1));
+    Result<LocalRequest> read = ParseLocalRequest(line.substr(0, line.size() - 1));
     ASSERT_TRUE(read) << line << ": " << read.error();
     EXPECT_EQ(read->index(), request.index()) << line;
-    EXPECT_EQ(BrokerRequestLine(*read), line);
+    EXPECT_EQ(LocalRequestLine(*read), line);
   }
 }
 
-TEST(BrokerProtocol, AContextAnswerCarriesTheDeviceAndTheBaseline) {
-  BrokerAnswer answer{.ok = true, .message = "m", .state = "AVAILABLE"};
+TEST(LocalProtocol, AContextAnswerCarriesTheDeviceAndTheBaseline) {
+  LocalAnswer answer{.ok = true, .message = "m", .state = "AVAILABLE"};
   answer.context = WrapperContext{.device = {{"name", "pci-0000-01-00-0"}},
                                   .render_node = "/dev/dri/renderD128",
                                   .cuda_ordinal = 1,
@@ -54,29 +54,29 @@ TEST(BrokerProtocol, AContextAnswerCarriesTheDeviceAndTheBaseline) {
                                   .nvenc_preset = "p5",
                                   .baseline_cpu_seconds_per_media_second = 1.5,
                                   .baseline_pixels_per_frame = 2073600};
-  const std::string line = BrokerAnswerLine(answer);
-  Result<BrokerAnswer> read = ParseBrokerAnswer(line.substr(0, line.size() - 1));
+  const std::string line = LocalAnswerLine(answer);
+  Result<LocalAnswer> read = ParseLocalAnswer(line.substr(0, line.size() - 1));
   ASSERT_TRUE(read) << read.error();
   ASSERT_TRUE(read->context);
   EXPECT_EQ(read->context->device["name"], "pci-0000-01-00-0");
   EXPECT_EQ(read->context->cuda_ordinal, 1);
   EXPECT_EQ(read->context->baseline_cpu_seconds_per_media_second, 1.5);
-  EXPECT_EQ(BrokerAnswerLine(*read), line);
+  EXPECT_EQ(LocalAnswerLine(*read), line);
 }
 
-TEST(BrokerProtocol, ABadLineIsRefusedWithItsPlace) {
-  EXPECT_EQ(ParseBrokerRequest("not json").error(), "not JSON");
-  EXPECT_EQ(ParseBrokerRequest("[1]").error(), "expected a JSON object");
-  EXPECT_NE(ParseBrokerRequest(R"({"op": "explode"})").error().find("unknown operation"),
+TEST(LocalProtocol, ABadLineIsRefusedWithItsPlace) {
+  EXPECT_EQ(ParseLocalRequest("not json").error(), "not JSON");
+  EXPECT_EQ(ParseLocalRequest("[1]").error(), "expected a JSON object");
+  EXPECT_NE(ParseLocalRequest(R"({"op": "explode"})").error().find("unknown operation"),
             std::string::npos);
-  EXPECT_NE(ParseBrokerRequest(R"({"op": "acquire", "sessions": -1})").error().find("sessions"),
+  EXPECT_NE(ParseLocalRequest(R"({"op": "acquire", "sessions": -1})").error().find("sessions"),
             std::string::npos);
-  EXPECT_NE(ParseBrokerRequest(R"({"op": "finished"})").error().find("report"), std::string::npos);
-  EXPECT_NE(ParseBrokerRequest(R"({"op": "finished", "report": {"exit_code": "x"}})")
+  EXPECT_NE(ParseLocalRequest(R"({"op": "finished"})").error().find("report"), std::string::npos);
+  EXPECT_NE(ParseLocalRequest(R"({"op": "finished", "report": {"exit_code": "x"}})")
                 .error()
                 .find("exit_code"),
             std::string::npos);
-  EXPECT_NE(ParseBrokerAnswer(R"({"ok": true, "context": {"device": 3}})").error().find("device"),
+  EXPECT_NE(ParseLocalAnswer(R"({"ok": true, "context": {"device": 3}})").error().find("device"),
             std::string::npos);
 }
 
