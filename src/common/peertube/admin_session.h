@@ -2,7 +2,7 @@
 // administrator, kept under PeerTube's rate limit, and the three reads the pool decides by (the
 // pending runner jobs, the facts of their videos, the registered runners), each returning
 // values. A failed read is not retried here but on the caller's next cycle, and no error holds
-// a secret. What an operator sees of it: docs/pool/pool.md, "The service: `pool run`".
+// a secret. What an operator sees of it: docs/pool/operating.md.
 #pragma once
 
 #include <chrono>

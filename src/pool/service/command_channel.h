@@ -2,7 +2,7 @@
 // (worker_endpoint.h's BareMetalCommands) for what only the box can do (wake, suspend, and the
 // start of a service that does not answer an enable), and the worker's own control API for
 // the rest, as WorkerApiChannel carries it. The commands and what they are given:
-// docs/pool/pool.md, "Control channels".
+// docs/pool/operating.md, "Control channels".
 #pragma once
 
 #include <chrono>
