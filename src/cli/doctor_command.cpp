@@ -93,16 +93,9 @@ std::function<int()> AddDoctorCommand(CLI::App& app) {
   command->add_option(
       "--node-name", options->node_name,
       "the node the cluster checks look at (default: $NODE_NAME, else the host name)");
-  command->add_option("--sysfs-root", options->roots.discovery.sysfs, "where sysfs is mounted")
-      ->capture_default_str();
-  command->add_option("--dev-root", options->roots.discovery.dev, "where /dev is")
-      ->capture_default_str();
+  AddDiscoveryRootOptions(*command, options->roots.discovery);
   AddProcRootOption(*command, options->roots.proc);
-  command
-      ->add_option("--query-deadline", options->deadline_seconds,
-                   "seconds one driver query may take before it is killed")
-      ->capture_default_str()
-      ->check(MoreThanZero("seconds"));
+  AddQueryDeadlineOption(*command, options->deadline_seconds);
   return [command, options] { return *command ? RunDoctor(*options) : 2; };
 }
 

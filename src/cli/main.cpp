@@ -19,6 +19,7 @@
 #include "cli/probe_command.h"
 #include "cli/query_batch_command.h"
 #include "cli/roots_from_environment.h"
+#include "cli/shared_options.h"
 #include "cli/transcoding_subcommands.h"
 #include "probe/capabilities/attribute_reference.h"
 #include "probe/query/child/nvidia_child.h"
@@ -55,15 +56,8 @@ struct ProbeSubcommand {
         ->check(mc::OneOf({"table", "wide", "json", "yaml"}, "format"));
     command->add_option("--render-node", probe.request.render_nodes,
                         "probe only this render node (repeatable), such as /dev/dri/renderD128");
-    command->add_option("--sysfs-root", probe.request.roots.sysfs, "where sysfs is mounted")
-        ->capture_default_str();
-    command->add_option("--dev-root", probe.request.roots.dev, "where /dev is")
-        ->capture_default_str();
-    command
-        ->add_option("--query-deadline", deadline_seconds,
-                     "seconds one driver query may take before it is killed")
-        ->capture_default_str()
-        ->check(mc::MoreThanZero("seconds"));
+    mc::AddDiscoveryRootOptions(*command, probe.request.roots);
+    mc::AddQueryDeadlineOption(*command, deadline_seconds);
     command->add_flag(
         "--measure-sessions", probe.request.measure_sessions,
         "on NVIDIA GPUs, open encode sessions until one is refused, and log the count");
@@ -114,15 +108,8 @@ struct AgentSubcommand {
             "liken: the render nodes liken publishes for this node; sysfs: every GPU sysfs shows")
         ->check(mc::OneOf({"liken", "sysfs"}, "render node source"))
         ->capture_default_str();
-    command->add_option("--sysfs-root", agent.agent.roots.sysfs, "where sysfs is mounted")
-        ->capture_default_str();
-    command->add_option("--dev-root", agent.agent.roots.dev, "where /dev is")
-        ->capture_default_str();
-    command
-        ->add_option("--query-deadline", deadline_seconds,
-                     "seconds one driver query may take before it is killed")
-        ->capture_default_str()
-        ->check(mc::MoreThanZero("seconds"));
+    mc::AddDiscoveryRootOptions(*command, agent.agent.roots);
+    mc::AddQueryDeadlineOption(*command, deadline_seconds);
     command->add_option("--plugins-dir", agent.agent.plugins_dir, "the kubelet's plugin directory")
         ->capture_default_str();
     command

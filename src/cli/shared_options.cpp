@@ -1,6 +1,21 @@
 #include "cli/shared_options.h"
 
+#include "cli/option_checks.h"
+
 namespace mc {
+
+void AddDiscoveryRootOptions(CLI::App& command, DiscoveryRoots& roots) {
+  command.add_option("--sysfs-root", roots.sysfs, "where sysfs is mounted")->capture_default_str();
+  command.add_option("--dev-root", roots.dev, "where /dev is")->capture_default_str();
+}
+
+CLI::Option* AddQueryDeadlineOption(CLI::App& command, double& seconds) {
+  return command
+      .add_option("--query-deadline", seconds,
+                  "seconds one driver query may take before it is killed")
+      ->capture_default_str()
+      ->check(MoreThanZero("seconds"));
+}
 
 CLI::Option* AddProcRootOption(CLI::App& command, std::string& proc_root) {
   return command.add_option("--proc-root", proc_root, "where /proc is")->capture_default_str();

@@ -6,6 +6,8 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
+#include "probe/gpu/render_node_discovery.h"
+
 namespace mc {
 
 // MachineFiles are where a worker subcommand finds this machine's files. The defaults are the
@@ -18,6 +20,10 @@ struct MachineFiles {
   std::string state_dir;
 };
 
+// --sysfs-root and --dev-root: where sysfs and /dev are, for every subcommand that finds GPUs.
+void AddDiscoveryRootOptions(CLI::App& command, DiscoveryRoots& roots);
+// --query-deadline: the seconds one driver query may take before it is killed.
+CLI::Option* AddQueryDeadlineOption(CLI::App& command, double& seconds);
 // --proc-root: where /proc is.
 CLI::Option* AddProcRootOption(CLI::App& command, std::string& proc_root);
 // --nvml-library: the NVML library to load.

@@ -49,14 +49,8 @@ struct CommonFlags {
     }
     command->add_option("-o,--output", output, "the form of the answer")
         ->check(OneOf(outputs, "format"));
-    command->add_option("--sysfs-root", roots.sysfs, "where sysfs is mounted")
-        ->capture_default_str();
-    command->add_option("--dev-root", roots.dev, "where /dev is")->capture_default_str();
-    command
-        ->add_option("--query-deadline", deadline_seconds,
-                     "seconds one driver query may take before it is killed")
-        ->capture_default_str()
-        ->check(MoreThanZero("seconds"));
+    AddDiscoveryRootOptions(*command, roots);
+    AddQueryDeadlineOption(*command, deadline_seconds);
   }
 
   // Config reads the settings: the flags given, else the environment, else the defaults.
