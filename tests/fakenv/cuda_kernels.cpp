@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cuda_driver.h"
 #include "fake_results.h"
@@ -49,35 +50,48 @@ KernelRegistry& Registry() {
 
 char module_token;
 
-// Sample reads channel `channel` of a texture at (x, y) in texel units, bilinearly, with the
-// edges clamped as CUDA's default address mode does.
-float Sample(const Texture& texture, float x, float y, unsigned channel) {
-  const float fx = std::max(0.0f, x - 0.5f), fy = std::max(0.0f, y - 0.5f);
-  const auto x0 = std::min(static_cast<std::size_t>(fx), texture.width - 1);
-  const auto y0 = std::min(static_cast<std::size_t>(fy), texture.height - 1);
-  const std::size_t x1 = std::min(x0 + 1, texture.width - 1),
-                    y1 = std::min(y0 + 1, texture.height - 1);
-  const float ax = fx - static_cast<float>(x0), ay = fy - static_cast<float>(y0);
-  auto at = [&](std::size_t px, std::size_t py) {
-    return static_cast<float>(texture.pixels[py * texture.pitch + px * texture.channels + channel]);
-  };
-  return (1 - ay) * ((1 - ax) * at(x0, y0) + ax * at(x1, y0)) +
-         ay * ((1 - ax) * at(x0, y1) + ax * at(x1, y1));
+// Tap is one output coordinate's bilinear footprint along an axis: the two source texels and
+// the second one's weight in 1/256ths. Texel centres sit at +0.5, and the edges are clamped as
+// CUDA's default address mode does.
+struct Tap {
+  std::size_t first = 0;
+  std::size_t second = 0;
+  unsigned weight = 0;
+};
+
+std::vector<Tap> Taps(std::size_t source_size, int output_size) {
+  std::vector<Tap> taps(static_cast<std::size_t>(output_size));
+  const float step = static_cast<float>(source_size) / static_cast<float>(output_size);
+  for (std::size_t i = 0; i < taps.size(); ++i) {
+    const float position = std::max(0.0f, (static_cast<float>(i) + 0.5f) * step - 0.5f);
+    const auto first = std::min(static_cast<std::size_t>(position), source_size - 1);
+    taps[i] = {first, std::min(first + 1, source_size - 1),
+               static_cast<unsigned>(std::lround((position - static_cast<float>(first)) * 256))};
+  }
+  return taps;
 }
 
-// Resize writes a `width` x `height` plane of `channels` interleaved channels at `out`.
+// Resize writes a `width` x `height` plane of `channels` interleaved channels at `out`,
+// bilinearly in fixed point: the stand-in's kernels run in the process that launches them, so
+// they are kept cheap, as a GPU's would cost that process nothing.
 void Resize(const Texture& in, std::uint8_t* out, int width, int height, int pitch,
             unsigned channels, unsigned first_channel) {
-  const float sx = static_cast<float>(in.width) / static_cast<float>(width);
-  const float sy = static_cast<float>(in.height) / static_cast<float>(height);
-  for (int y = 0; y < height; ++y) {
-    for (int x = 0; x < width; ++x) {
+  const std::vector<Tap> columns = Taps(in.width, width);
+  const std::vector<Tap> rows = Taps(in.height, height);
+  for (std::size_t y = 0; y < rows.size(); ++y) {
+    const std::uint8_t* top = in.pixels + rows[y].first * in.pitch + first_channel;
+    const std::uint8_t* bottom = in.pixels + rows[y].second * in.pitch + first_channel;
+    const unsigned down = rows[y].weight;
+    std::uint8_t* line = out + y * static_cast<std::size_t>(pitch);
+    for (std::size_t x = 0; x < columns.size(); ++x) {
+      const std::size_t left = columns[x].first * in.channels;
+      const std::size_t right = columns[x].second * in.channels;
+      const unsigned across = columns[x].weight;
       for (unsigned c = 0; c < channels; ++c) {
-        const float value = Sample(in, (static_cast<float>(x) + 0.5f) * sx,
-                                   (static_cast<float>(y) + 0.5f) * sy, first_channel + c);
-        out[static_cast<std::size_t>(y) * static_cast<std::size_t>(pitch) +
-            static_cast<std::size_t>(x) * channels + c] =
-            static_cast<std::uint8_t>(std::lround(std::clamp(value, 0.0f, 255.0f)));
+        const unsigned upper = top[left + c] * (256 - across) + top[right + c] * across;
+        const unsigned lower = bottom[left + c] * (256 - across) + bottom[right + c] * across;
+        line[x * channels + c] =
+            static_cast<std::uint8_t>((upper * (256 - down) + lower * down + 32768) >> 16);
       }
     }
   }
