@@ -16,14 +16,14 @@ namespace {
 
 constexpr int kCannotRead = 2;
 
-int Fail(const std::string& message) {
+int CannotReplay(const std::string& message) {
   std::cerr << "pool replay: " << message << "\n";
   return kCannotRead;
 }
 
 int Strict(const pool_service::RunRecord& record, const pool::PoolConfig& policy, bool json) {
   Result<pool_replay::StrictResult> result = pool_replay::StrictReplay(record, policy);
-  if (!result) return Fail(result.error());
+  if (!result) return CannotReplay(result.error());
   if (json) {
     nlohmann::json out{{"mode", "strict"},
                        {"agree", result->agrees},
@@ -43,20 +43,20 @@ int Strict(const pool_service::RunRecord& record, const pool::PoolConfig& policy
 
 int RunReplay(const ReplayOptions& options) {
   Result<std::string> text = ReadFileText(options.record_file);
-  if (!text) return Fail(text.error());
+  if (!text) return CannotReplay(text.error());
   Result<pool_service::RunRecord> record = pool_service::ParseRunRecord(*text, options.record_file);
-  if (!record) return Fail(record.error());
+  if (!record) return CannotReplay(record.error());
   if (!options.config_file.empty()) {
     Result<std::string> config_text = ReadFileText(options.config_file);
-    if (!config_text) return Fail(config_text.error());
+    if (!config_text) return CannotReplay(config_text.error());
     Result<pool::PoolConfig> config = pool::ParsePoolConfig(*config_text, options.config_file);
-    if (!config) return Fail(config.error());
+    if (!config) return CannotReplay(config.error());
     record->policy = std::move(*config);
   }
   if (options.strict) return Strict(*record, record->policy, options.json);
 
   Result<pool_replay::ReplayInputs> inputs = pool_replay::DeriveInputs(*record);
-  if (!inputs) return Fail(options.record_file + ": " + inputs.error());
+  if (!inputs) return CannotReplay(options.record_file + ": " + inputs.error());
   const pool::SimResult result = pool::Simulate(inputs->trace, inputs->workers, inputs->options);
   if (options.reasons) {
     for (const std::string& line : result.log) std::cerr << line << "\n";

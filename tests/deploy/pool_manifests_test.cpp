@@ -18,9 +18,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kDeploy = fs::path(MEDIA_CAP_REPO_DIR) / "deploy";
-const fs::path kPool = kDeploy / "pool";
-const fs::path kWorker = kDeploy / "worker";
+const fs::path kManifestRoot = fs::path(MEDIA_CAP_REPO_DIR) / "deploy";
+const fs::path kPool = kManifestRoot / "pool";
+const fs::path kWorker = kManifestRoot / "worker";
 
 std::vector<YAML::Node> ObjectsIn(const fs::path& dir) {
   std::vector<YAML::Node> objects;

@@ -11,8 +11,8 @@ namespace {
 
 // x265 is several times slower than x264 at the same preset name, so NVENC's P1 to P7 map to
 // presets a rank or two faster, keeping an HEVC encode near an H.264 one in time.
-constexpr std::array<const char*, 7> kPresets = {"ultrafast", "ultrafast", "superfast", "superfast",
-                                                 "veryfast",  "faster",    "fast"};
+constexpr std::array<const char*, 7> kX265Presets = {
+    "ultrafast", "ultrafast", "superfast", "superfast", "veryfast", "faster", "fast"};
 
 wire::PictureType PictureTypeOf(int slice_type) {
   switch (slice_type) {
@@ -132,7 +132,7 @@ class X265Encoder : public Encoder {
 std::unique_ptr<Encoder> OpenX265(const wire::EncoderSettings& settings, std::string* error) {
   x265_param* param = x265_param_alloc();
   if (!param ||
-      x265_param_default_preset(param, kPresets[settings.preset - 1], "zerolatency") < 0) {
+      x265_param_default_preset(param, kX265Presets[settings.preset - 1], "zerolatency") < 0) {
     x265_param_free(param);
     *error = "x265 does not know its preset";
     return nullptr;

@@ -31,7 +31,7 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using testing::RunChild;
 
-constexpr std::string_view kPlainDump =
+constexpr std::string_view kGalliumListing =
     "# source: written for this test\n"
     "$ vainfo --display drm\n"
     "libva info: VA-API version 1.17.0\n"
@@ -45,7 +45,7 @@ constexpr std::string_view kPlainDump =
     "      VAProfileAV1Profile0            :\tVAEntrypointVLD\n"
     "      VAProfileNone                   :\tVAEntrypointVideoProc\n";
 
-constexpr std::string_view kAllDump =
+constexpr std::string_view kIhdAttributes =
     "vainfo: VA-API version: 1.17 (libva 2.12.0)\n"
     "vainfo: Driver version: Fake iHD driver - 23.1.1\n"
     "vainfo: Supported config attributes per profile/entrypoint pair\n"
@@ -71,7 +71,7 @@ constexpr std::string_view kFailedRunDump =
     "libva error: vaGetDriverNameByIndex() failed with unknown libva error, driver_name = (null)\n"
     "vaInitialize failed with error code -1 (unknown libva error),exit\n";
 
-VainfoDump Parse(std::string_view text) {
+VainfoDump ParsedDump(std::string_view text) {
   Result<VainfoDump> dump = ParseVainfoDump(text);
   EXPECT_TRUE(dump.ok()) << (dump.ok() ? "" : dump.error());
   return dump.ok() ? *dump : VainfoDump{};
@@ -180,17 +180,17 @@ class RealLibva : public ::testing::Test {
 };
 
 TEST_F(RealLibva, VainfoPrintsThePlainDumpsVendorAndPairsLineForLine) {
-  const ChildOutcome vainfo = RunChild(Vainfo(WriteDump(kPlainDump)));
+  const ChildOutcome vainfo = RunChild(Vainfo(WriteDump(kGalliumListing)));
   ASSERT_TRUE(vainfo.exited && vainfo.exit_code == 0) << Describe(vainfo);
 
-  const VainfoDump dump = Parse(kPlainDump);
-  const VainfoDump printed = Parse(vainfo.out);
+  const VainfoDump dump = ParsedDump(kGalliumListing);
+  const VainfoDump printed = ParsedDump(vainfo.out);
   EXPECT_TRUE(printed.initialised);
   EXPECT_EQ(printed.vendor, dump.vendor);
   EXPECT_THAT(printed.configs, ElementsAreArray(dump.configs));
   // The dump was written as vainfo prints, so every one of its pair lines comes back as is.
   const std::vector<std::string> out_lines = Lines(vainfo.out);
-  for (const std::string& line : Lines(std::string(kPlainDump))) {
+  for (const std::string& line : Lines(std::string(kGalliumListing))) {
     if (line.starts_with("      VAProfile") || line.starts_with("vainfo: Driver version:")) {
       EXPECT_THAT(out_lines, ::testing::Contains(line));
     }
@@ -198,11 +198,11 @@ TEST_F(RealLibva, VainfoPrintsThePlainDumpsVendorAndPairsLineForLine) {
 }
 
 TEST_F(RealLibva, VainfoAllPrintsTheAllDumpsRtFormatsAndNoOtherAttribute) {
-  const ChildOutcome vainfo = RunChild(Vainfo(WriteDump(kAllDump), /*all=*/true));
+  const ChildOutcome vainfo = RunChild(Vainfo(WriteDump(kIhdAttributes), /*all=*/true));
   ASSERT_TRUE(vainfo.exited && vainfo.exit_code == 0) << Describe(vainfo);
 
-  const VainfoDump dump = Parse(kAllDump);
-  const VainfoDump printed = Parse(vainfo.out);
+  const VainfoDump dump = ParsedDump(kIhdAttributes);
+  const VainfoDump printed = ParsedDump(vainfo.out);
   EXPECT_TRUE(printed.has_formats);
   EXPECT_EQ(printed.vendor, dump.vendor);
   EXPECT_THAT(printed.configs, ElementsAreArray(dump.configs));
@@ -214,9 +214,10 @@ TEST_F(RealLibva, VainfoAllPrintsTheAllDumpsRtFormatsAndNoOtherAttribute) {
 }
 
 TEST_F(RealLibva, VainfoWithoutAllListsAnAllDumpsPairs) {
-  const ChildOutcome vainfo = RunChild(Vainfo(WriteDump(kAllDump)));
+  const ChildOutcome vainfo = RunChild(Vainfo(WriteDump(kIhdAttributes)));
   ASSERT_TRUE(vainfo.exited && vainfo.exit_code == 0) << Describe(vainfo);
-  EXPECT_THAT(Parse(vainfo.out).configs, ElementsAreArray(WithYuv420Only(Parse(kAllDump).configs)));
+  EXPECT_THAT(ParsedDump(vainfo.out).configs,
+              ElementsAreArray(WithYuv420Only(ParsedDump(kIhdAttributes).configs)));
 }
 
 TEST_F(RealLibva, VainfoPrintsPairsGroupedByProfileAsTheDriverListsThem) {
@@ -228,7 +229,7 @@ TEST_F(RealLibva, VainfoPrintsPairsGroupedByProfileAsTheDriverListsThem) {
   const ChildOutcome vainfo = RunChild(Vainfo(WriteDump(interleaved)));
   ASSERT_TRUE(vainfo.exited && vainfo.exit_code == 0) << Describe(vainfo);
   EXPECT_THAT(
-      Parse(vainfo.out).configs,
+      ParsedDump(vainfo.out).configs,
       ElementsAre(VainfoConfig{VAProfileH264Main, VAEntrypointVLD, VA_RT_FORMAT_YUV420},
                   VainfoConfig{VAProfileH264Main, VAEntrypointEncSlice, VA_RT_FORMAT_YUV420},
                   VainfoConfig{VAProfileHEVCMain, VAEntrypointVLD, VA_RT_FORMAT_YUV420}));
@@ -256,7 +257,7 @@ TEST_F(RealLibva, EveryRecordedDumpSurvivesTheRoundTripThroughVainfo) {
       continue;
     }
     ASSERT_TRUE(vainfo.exited && vainfo.exit_code == 0) << Describe(vainfo);
-    const VainfoDump printed = Parse(vainfo.out);
+    const VainfoDump printed = ParsedDump(vainfo.out);
     EXPECT_EQ(printed.vendor, dump->vendor);
     EXPECT_THAT(printed.configs, ElementsAreArray(GroupedByProfile(dump->configs)));
   }
@@ -280,17 +281,17 @@ std::vector<std::string> Values(const std::multimap<std::string, std::string>& f
 }
 
 TEST_F(RealLibva, ThePlainDumpsVideoProcessorTakesNv12Only) {
-  const ChildOutcome query = RunChild(LibvaQuery(WriteDump(kPlainDump)));
+  const ChildOutcome query = RunChild(LibvaQuery(WriteDump(kGalliumListing)));
   ASSERT_TRUE(query.exited && query.exit_code == 0) << Describe(query);
   const auto facts = Facts(query.out);
   EXPECT_THAT(Values(facts, "vendor"),
               ElementsAre("Fake Gallium driver 1.0 for Imaginary GPU (DRM 3.49)"));
   EXPECT_THAT(Values(facts, "video-proc-format"), ElementsAre("NV12"));
-  EXPECT_EQ(Values(facts, "config").size(), Parse(kPlainDump).configs.size());
+  EXPECT_EQ(Values(facts, "config").size(), ParsedDump(kGalliumListing).configs.size());
 }
 
 TEST_F(RealLibva, TheAllDumpsVideoProcessorTakesTheFormatsItsRtFormatsName) {
-  const ChildOutcome query = RunChild(LibvaQuery(WriteDump(kAllDump)));
+  const ChildOutcome query = RunChild(LibvaQuery(WriteDump(kIhdAttributes)));
   ASSERT_TRUE(query.exited && query.exit_code == 0) << Describe(query);
   const auto facts = Facts(query.out);
   EXPECT_THAT(Values(facts, "video-proc-format"), ElementsAre("NV12", "P010"));
@@ -300,7 +301,7 @@ TEST_F(RealLibva, TheAllDumpsVideoProcessorTakesTheFormatsItsRtFormatsName) {
 
 TEST_F(RealLibva, CreateConfigSucceedsForListedPairsOnly) {
   const ChildOutcome query = RunChild(
-      LibvaQuery(WriteDump(kPlainDump),
+      LibvaQuery(WriteDump(kGalliumListing),
                  {
                      VAProfileH264Main, VAEntrypointEncSlice,    // listed
                      VAProfileVP9Profile0, VAEntrypointVLD,      // profile not listed
@@ -333,10 +334,10 @@ TEST_F(RealLibva, AMissingDumpFileMakesVaInitializeFail) {
 
 TEST_F(RealLibva, WithoutFakevaDumpTheDriverStatesTheDumpTheRenderNodeHolds) {
   // A fake machine's render nodes are plain files, each holding its GPU's dump.
-  const fs::path node = dir_.Write("dev/dri/renderD129", std::string(kAllDump));
+  const fs::path node = dir_.Write("dev/dri/renderD129", std::string(kIhdAttributes));
   const ChildOutcome vainfo = RunChild(VainfoOn(node, "", /*all=*/true));
   ASSERT_TRUE(vainfo.exited && vainfo.exit_code == 0) << Describe(vainfo);
-  EXPECT_EQ(Parse(vainfo.out), Parse(kAllDump));
+  EXPECT_EQ(ParsedDump(vainfo.out), ParsedDump(kIhdAttributes));
 }
 
 TEST_F(RealLibva, WithoutFakevaDumpAnEmptyRenderNodeMakesVaInitializeFail) {
@@ -347,9 +348,9 @@ TEST_F(RealLibva, WithoutFakevaDumpAnEmptyRenderNodeMakesVaInitializeFail) {
 }
 
 TEST_F(RealLibva, DevNullServesAsTheRenderNodeWhenFakevaDumpIsSet) {
-  const ChildOutcome vainfo = RunChild(VainfoOn("/dev/null", WriteDump(kPlainDump)));
+  const ChildOutcome vainfo = RunChild(VainfoOn("/dev/null", WriteDump(kGalliumListing)));
   ASSERT_TRUE(vainfo.exited && vainfo.exit_code == 0) << Describe(vainfo);
-  EXPECT_EQ(Parse(vainfo.out).vendor, Parse(kPlainDump).vendor);
+  EXPECT_EQ(ParsedDump(vainfo.out).vendor, ParsedDump(kGalliumListing).vendor);
 }
 
 TEST_F(RealLibva, WithoutFakevaDumpANodeThatIsNoPlainFileMakesVaInitializeFail) {
@@ -359,13 +360,13 @@ TEST_F(RealLibva, WithoutFakevaDumpANodeThatIsNoPlainFileMakesVaInitializeFail) 
 }
 
 TEST_F(RealLibva, AnUnknownModeMakesVaInitializeFail) {
-  const ChildOutcome vainfo = RunChild(Vainfo(WriteDump(kPlainDump), false, "sideways"));
+  const ChildOutcome vainfo = RunChild(Vainfo(WriteDump(kGalliumListing), false, "sideways"));
   EXPECT_TRUE(vainfo.exited && vainfo.exit_code == 3) << Describe(vainfo);
   EXPECT_THAT(vainfo.err, HasSubstr("unknown FAKEVA_MODE 'sideways'"));
 }
 
 TEST_F(RealLibva, ACrashingDriverKillsVainfoWithSigsegv) {
-  const ChildOutcome vainfo = RunChild(Vainfo(WriteDump(kPlainDump), false, "crash"));
+  const ChildOutcome vainfo = RunChild(Vainfo(WriteDump(kGalliumListing), false, "crash"));
   ASSERT_TRUE(vainfo.started) << Describe(vainfo);
   EXPECT_FALSE(vainfo.exited) << Describe(vainfo);
   EXPECT_FALSE(vainfo.timed_out) << Describe(vainfo);
@@ -374,7 +375,7 @@ TEST_F(RealLibva, ACrashingDriverKillsVainfoWithSigsegv) {
 }
 
 TEST_F(RealLibva, AHangingDriverKeepsVainfoFromFinishing) {
-  ChildRun run = Vainfo(WriteDump(kPlainDump), false, "hang");
+  ChildRun run = Vainfo(WriteDump(kGalliumListing), false, "hang");
   run.deadline = std::chrono::seconds(2);
   const ChildOutcome vainfo = RunChild(run);
   ASSERT_TRUE(vainfo.started) << Describe(vainfo);
@@ -384,19 +385,19 @@ TEST_F(RealLibva, AHangingDriverKeepsVainfoFromFinishing) {
 
 TEST_F(RealLibva, AModeNamedForOneNodeAppliesToThatNodeAlone) {
   // The device is renderD128.
-  ChildRun crash = Vainfo(WriteDump(kPlainDump));
+  ChildRun crash = Vainfo(WriteDump(kGalliumListing));
   crash.environment["FAKEVA_MODE_renderD128"] = "crash";
   const ChildOutcome crashed = RunChild(crash);
   EXPECT_EQ(crashed.signal, SIGSEGV) << Describe(crashed);
 
-  ChildRun other = Vainfo(WriteDump(kPlainDump));
+  ChildRun other = Vainfo(WriteDump(kGalliumListing));
   other.environment["FAKEVA_MODE_renderD129"] = "crash";
   const ChildOutcome fine = RunChild(other);
   EXPECT_TRUE(fine.exited && fine.exit_code == 0) << Describe(fine);
 }
 
 TEST_F(RealLibva, ANodesOwnModeOverridesTheGeneralOne) {
-  ChildRun run = Vainfo(WriteDump(kPlainDump), false, "crash");
+  ChildRun run = Vainfo(WriteDump(kGalliumListing), false, "crash");
   run.environment["FAKEVA_MODE_renderD128"] = "";
   const ChildOutcome vainfo = RunChild(run);
   EXPECT_TRUE(vainfo.exited && vainfo.exit_code == 0) << Describe(vainfo);

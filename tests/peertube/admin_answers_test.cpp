@@ -7,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "admin_api_records.h"
 #include "common/base/iso_time.h"
 #include "common/base/read_file.h"
 #include "common/peertube/admin_credentials.h"
@@ -19,14 +20,9 @@
 namespace mc::peertube {
 namespace {
 
-constexpr char kVideo720[] = "433600b5-b8b4-4920-a9dc-fcea1a908566";
-constexpr char kVideo480[] = "cb13ce3d-247a-4414-accd-05a2d1c6b361";
-
-std::string Recorded(const std::string& name) {
-  Result<std::string> text = ReadFileText(PEERTUBE_DATA_DIR "/admin-api/" + name);
-  EXPECT_TRUE(text) << text.error();
-  return text ? *text : "";
-}
+using admin_api_records::kVideo480;
+using admin_api_records::kVideo720;
+using admin_api_records::Recorded;
 
 // Checks that `error` is invalid input whose message holds `why`.
 template <typename T>

@@ -10,24 +10,21 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "admin_api_records.h"
 #include "common/base/read_file.h"
 
 namespace mc::peertube {
 namespace {
 
+using admin_api_records::kVideo480;
+using admin_api_records::kVideo720;
+using admin_api_records::Recorded;
+
 using Clock = std::chrono::steady_clock;
 using std::chrono::seconds;
 
-constexpr char kVideo720[] = "433600b5-b8b4-4920-a9dc-fcea1a908566";
-constexpr char kVideo480[] = "cb13ce3d-247a-4414-accd-05a2d1c6b361";
 constexpr char kPassword[] = "test1-secret";
 constexpr double kTokenLife = 86399;
-
-std::string Recorded(const std::string& name) {
-  Result<std::string> text = ReadFileText(PEERTUBE_DATA_DIR "/admin-api/" + name);
-  EXPECT_TRUE(text) << text.error();
-  return text ? *text : "";
-}
 
 struct SentRequest {
   std::string method;

@@ -11,7 +11,7 @@ using std::chrono::seconds;
 
 const WallClock::time_point kStart = WallClock::from_time_t(1800000000);
 
-peertube::AcceptedJob Job(const std::string& uuid, std::string_view type, int resolution) {
+peertube::AcceptedJob Accepted(const std::string& uuid, std::string_view type, int resolution) {
   return {.uuid = uuid, .type = std::string(type), .resolution = resolution, .fps = 30};
 }
 
@@ -35,9 +35,9 @@ constexpr char kC[] = "00000000-0000-4000-8000-00000000000c";
 
 TEST(JobBook, GivesARunToTheEarliestMatchingJobWithoutARun) {
   JobBook book;
-  book.RecordAccepted(Job(kA, peertube::kWebVideoJob, 720), kStart);
-  book.RecordAccepted(Job(kB, peertube::kHlsJob, 720), kStart + seconds(1));
-  book.RecordAccepted(Job(kC, peertube::kHlsJob, 720), kStart + seconds(2));
+  book.RecordAccepted(Accepted(kA, peertube::kWebVideoJob, 720), kStart);
+  book.RecordAccepted(Accepted(kB, peertube::kHlsJob, 720), kStart + seconds(1));
+  book.RecordAccepted(Accepted(kC, peertube::kHlsJob, 720), kStart + seconds(2));
   EXPECT_EQ(book.RecordRun(Report("hls", 720)), kB);
   EXPECT_EQ(book.RecordRun(Report("hls", 720)), kC);
   EXPECT_EQ(book.RecordRun(Report("web-video", 720)), kA);
@@ -48,7 +48,7 @@ TEST(JobBook, GivesARunToTheEarliestMatchingJobWithoutARun) {
 
 TEST(JobBook, CountsASuccessWithHardwareEvidenceAsCompleted) {
   JobBook book;
-  book.RecordAccepted(Job(kA, peertube::kWebVideoJob, 720), kStart);
+  book.RecordAccepted(Accepted(kA, peertube::kWebVideoJob, 720), kStart);
   ASSERT_TRUE(book.RecordRun(Report("web-video", 720)));
   book.RecordOutcome(kA, JobOutcome::kSuccess, 204, kStart + seconds(4));
   const JobCountersView counters = book.Counters();
@@ -69,8 +69,8 @@ TEST(JobBook, CountsASuccessWithHardwareEvidenceAsCompleted) {
 
 TEST(JobBook, CountsASuccessWithoutHardwareEvidenceAsFailed) {
   JobBook book;
-  book.RecordAccepted(Job(kA, peertube::kWebVideoJob, 720), kStart);
-  book.RecordAccepted(Job(kB, peertube::kHlsJob, 480), kStart);
+  book.RecordAccepted(Accepted(kA, peertube::kWebVideoJob, 720), kStart);
+  book.RecordAccepted(Accepted(kB, peertube::kHlsJob, 480), kStart);
   ASSERT_TRUE(book.RecordRun(Report("web-video", 720, /*evidence_ok=*/false)));
   book.RecordOutcome(kA, JobOutcome::kSuccess, 204, kStart + seconds(3));
   // A job whose success arrives with no run reported at all is no better.
@@ -88,8 +88,8 @@ TEST(JobBook, CountsASuccessWithoutHardwareEvidenceAsFailed) {
 
 TEST(JobBook, CountsErrorsAsFailedAndAbortsApartAndIgnoresRefusedReports) {
   JobBook book;
-  book.RecordAccepted(Job(kA, peertube::kWebVideoJob, 720), kStart);
-  book.RecordAccepted(Job(kB, peertube::kHlsJob, 720), kStart);
+  book.RecordAccepted(Accepted(kA, peertube::kWebVideoJob, 720), kStart);
+  book.RecordAccepted(Accepted(kB, peertube::kHlsJob, 720), kStart);
   book.RecordOutcome(kA, JobOutcome::kSuccess, 404, kStart);
   EXPECT_EQ(book.Counters().active, 2) << "the server refused the report";
   book.RecordOutcome(kA, JobOutcome::kError, 204, kStart + seconds(1));
@@ -106,7 +106,7 @@ TEST(JobBook, AJobWhoseReportsTheServerNeverTookEndsAsAbortedAndFreesItsSlot) {
   // The server down for a restart while a job ends: the gate answers the runner's success
   // with a 502, then its error with a 502, and the runner gives the job up.
   JobBook book;
-  book.RecordAccepted(Job(kA, peertube::kWebVideoJob, 720), kStart);
+  book.RecordAccepted(Accepted(kA, peertube::kWebVideoJob, 720), kStart);
   book.RecordOutcome(kA, JobOutcome::kSuccess, 502, kStart + seconds(5));
   EXPECT_EQ(book.Counters().active, 1) << "the runner reports an error next";
   book.RecordOutcome(kA, JobOutcome::kError, 502, kStart + seconds(5));
@@ -150,7 +150,7 @@ TEST(JobBookJson, HoldsTheStatusDocumentsKeysWithNullsBeforeTheFirstJob) {
   EXPECT_TRUE(empty["transfer"]["recent_download_mbps"].is_null());
   EXPECT_EQ(empty["transfer"]["network_degraded"], false);
 
-  book.RecordAccepted(Job(kA, peertube::kHlsJob, 720), kStart);
+  book.RecordAccepted(Accepted(kA, peertube::kHlsJob, 720), kStart);
   RunReport run = Report("hls", 720);
   run.source_width = 1920;
   run.source_height = 1080;

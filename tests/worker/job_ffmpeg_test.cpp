@@ -49,7 +49,7 @@ pid_t ReadPid(const std::filesystem::path& file) {
 }
 
 TEST(JobFfmpeg, ASignalTheRunnerSendsTheWrapperReachesFfmpeg) {
-  testing::TempDir dir;
+  mc::testing::TempDir dir;
   const std::string ready = (dir.path() / "ready").string();
   const pid_t wrapper =
       RunInChild({"/bin/sh", "-c",
@@ -60,7 +60,7 @@ TEST(JobFfmpeg, ASignalTheRunnerSendsTheWrapperReachesFfmpeg) {
 }
 
 TEST(JobFfmpeg, FfmpegDiesWithinASecondWhenTheRunnerIsKilled) {
-  testing::TempDir dir;
+  mc::testing::TempDir dir;
   const std::string pid_file = (dir.path() / "ffmpeg.pid").string();
   // The runner: a process whose child is the wrapper.
   const pid_t runner = fork();

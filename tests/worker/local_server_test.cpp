@@ -16,7 +16,7 @@ namespace {
 using namespace std::chrono_literals;
 
 TEST(LocalServer, AnswersEachRequestAndReportsTheEndOfEachConnectionOnce) {
-  testing::TempDir dir;
+  mc::testing::TempDir dir;
   std::atomic<int> closed = 0;
   std::atomic<std::uint64_t> last_connection = 0;
   Result<std::unique_ptr<LocalServer>> server = LocalServer::Start(
@@ -45,7 +45,7 @@ TEST(LocalServer, AnswersEachRequestAndReportsTheEndOfEachConnectionOnce) {
 }
 
 TEST(LocalServer, ASecondWorkerCannotTakeALiveSocket) {
-  testing::TempDir dir;
+  mc::testing::TempDir dir;
   const std::string path = LocalSocketPath(dir.path().string());
   auto handler = [](std::uint64_t, const LocalRequest&) { return LocalAnswer{.ok = true}; };
   Result<std::unique_ptr<LocalServer>> first =
@@ -58,7 +58,7 @@ TEST(LocalServer, ASecondWorkerCannotTakeALiveSocket) {
 }
 
 TEST(LocalClient, SaysSoWhenNoWorkerListens) {
-  testing::TempDir dir;
+  mc::testing::TempDir dir;
   Result<LocalClient> client = LocalClient::Connect((dir.path() / "worker.sock").string());
   ASSERT_FALSE(client);
   EXPECT_TRUE(client.failure().IsNotFound());

@@ -13,7 +13,7 @@
 namespace mc::worker {
 namespace {
 
-std::string Fixture(const std::string& name) {
+std::string ProcFixture(const std::string& name) {
   return mc::testing::ReadFile(std::string(WORKER_FDINFO_DIR) + "/" + name);
 }
 
@@ -58,7 +58,7 @@ TEST(ProcessTree, AProcessThatIsGoneIsNotFound) {
 TEST(ProcessTree, OnlyDrmFilesWithADrmFdinfoAreClients) {
   testing::FakeProc proc;
   proc.AddProcess(100, 1, 10);
-  proc.AddDrmFile(100, 5, Fixture("i915-busy.txt"));
+  proc.AddDrmFile(100, 5, ProcFixture("i915-busy.txt"));
   proc.AddPlainFile(100, 6, "/tmp/input.mp4");
   // A render node that is not the kernel's (a fake one, a plain file) has no DRM fdinfo.
   proc.AddDrmFile(100, 7, "pos:\t0\nflags:\t0100002\n");
@@ -72,10 +72,10 @@ TEST(EvidenceSamplerOnAFakeProc, AnI915VideoEngineThatWorkedIsEncoderEvidence) {
   testing::FakeProc proc;
   proc.AddProcess(100, 1, 10);
   proc.AddProcess(101, 100, 5);
-  proc.AddDrmFile(101, 4, Fixture("i915-idle.txt"));
+  proc.AddDrmFile(101, 4, ProcFixture("i915-idle.txt"));
   EvidenceSampler sampler({.proc_root = proc.root()});
   sampler.Sample(100);
-  proc.AddDrmFile(101, 5, Fixture("i915-busy.txt"));
+  proc.AddDrmFile(101, 5, ProcFixture("i915-busy.txt"));
   sampler.Sample(100);
   const EvidenceRecord record = sampler.Record();
   EXPECT_EQ(record.samples, 2);
@@ -90,7 +90,7 @@ TEST(EvidenceSamplerOnAFakeProc, AnI915VideoEngineThatWorkedIsEncoderEvidence) {
 TEST(EvidenceSamplerOnAFakeProc, ARenderNodeHeldOpenWithAnIdleEngineIsNoEvidence) {
   testing::FakeProc proc;
   proc.AddProcess(100, 1, 10);
-  proc.AddDrmFile(100, 4, Fixture("i915-idle.txt"));
+  proc.AddDrmFile(100, 4, ProcFixture("i915-idle.txt"));
   EvidenceSampler sampler({.proc_root = proc.root()});
   sampler.Sample(100);
   sampler.Sample(100);
@@ -104,8 +104,8 @@ TEST(EvidenceSamplerOnAFakeProc, ASharedFileIsCountedOnceByItsClientId) {
   testing::FakeProc proc;
   proc.AddProcess(100, 1, 10);
   proc.AddProcess(101, 100, 10);
-  proc.AddDrmFile(100, 4, Fixture("amdgpu-busy.txt"));
-  proc.AddDrmFile(101, 4, Fixture("amdgpu-busy.txt"));
+  proc.AddDrmFile(100, 4, ProcFixture("amdgpu-busy.txt"));
+  proc.AddDrmFile(101, 4, ProcFixture("amdgpu-busy.txt"));
   EvidenceSampler sampler({.proc_root = proc.root()});
   sampler.Sample(100);
   const EvidenceRecord record = sampler.Record();

@@ -23,7 +23,7 @@ TEST(RunnerConfig, TheTomlPointsTheRunnerAtTheGateWithItsToken) {
 }
 
 TEST(Registration, IsKeptForTheWorkersUserAloneAndReadsBack) {
-  testing::TempDir dir;
+  mc::testing::TempDir dir;
   const std::string path = RegistrationPath(dir.path().string());
   ASSERT_TRUE(SaveRegistration(path, {.server_url = "https://v.example",
                                       .runner_name = "w2:gpu0",
@@ -39,7 +39,7 @@ TEST(Registration, IsKeptForTheWorkersUserAloneAndReadsBack) {
 }
 
 TEST(Registration, ABrokenFileNamesWhatIsWrong) {
-  testing::TempDir dir;
+  mc::testing::TempDir dir;
   const auto path = dir.Write("registration.json", R"({"server_url": "x", "runner_name": 3})");
   Result<Registration> read = LoadRegistration(path.string());
   ASSERT_FALSE(read);

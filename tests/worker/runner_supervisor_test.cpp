@@ -18,7 +18,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-int Lines(const std::filesystem::path& file) {
+int LineCount(const std::filesystem::path& file) {
   std::ifstream in(file);
   int lines = 0;
   for (std::string line; std::getline(in, line);) ++lines;
@@ -26,7 +26,7 @@ int Lines(const std::filesystem::path& file) {
 }
 
 TEST(RunnerSupervisor, ARunnerThatDiesIsStartedAgainWithTheIdAndServerArguments) {
-  testing::TempDir dir;
+  mc::testing::TempDir dir;
   const auto log = dir.path() / "starts";
   // The runner's own arguments follow the command: "--id ID server".
   // A dead runner's IPC socket is removed before each start, and each end is told.
@@ -40,10 +40,10 @@ TEST(RunnerSupervisor, ARunnerThatDiesIsStartedAgainWithTheIdAndServerArguments)
        .stale_files = {stale.string()},
        .ended = [&ended] { ++ended; }});
   const auto until = std::chrono::steady_clock::now() + 5s;
-  while (Lines(log) < 3 && std::chrono::steady_clock::now() < until)
+  while (LineCount(log) < 3 && std::chrono::steady_clock::now() < until)
     std::this_thread::sleep_for(10ms);
   supervisor.Stop();
-  EXPECT_GE(Lines(log), 3);
+  EXPECT_GE(LineCount(log), 3);
   std::ifstream in(log);
   std::string first;
   std::getline(in, first);
@@ -53,7 +53,7 @@ TEST(RunnerSupervisor, ARunnerThatDiesIsStartedAgainWithTheIdAndServerArguments)
 }
 
 TEST(RunnerSupervisor, StopEndsTheRunnerAndWhatItLeftInItsSession) {
-  testing::TempDir dir;
+  mc::testing::TempDir dir;
   const auto pid_file = dir.path() / "child.pid";
   // The runner leaves a child behind, as the real runner leaves its ffmpeg.
   RunnerSupervisor supervisor(
@@ -77,7 +77,7 @@ TEST(RunnerSupervisor, StopEndsTheRunnerAndWhatItLeftInItsSession) {
 }
 
 TEST(RunnerSupervisor, ARunnerDiesWithAWorkerThatIsKilled) {
-  testing::TempDir dir;
+  mc::testing::TempDir dir;
   const auto pid_file = dir.path() / "runner.pid";
   const pid_t worker = fork();
   if (worker == 0) {

@@ -152,7 +152,7 @@ class SelfTestOnStandIn : public ::testing::Test {
     return none;
   }
 
-  testing::TempDir dir_;
+  mc::testing::TempDir dir_;
   std::string record_;
   fs::path machine_;
   std::string gpu_;
@@ -254,7 +254,7 @@ TEST_F(SelfTestOnStandIn, WorkThatNvmlDoesNotAttributeIsNoEvidenceAndFailsTheEnc
 }
 
 TEST(SelfTestOnThisMachine, WithNoGpuItFailsClosedAtTheGateWithTheReason) {
-  testing::TempDir dir;
+  mc::testing::TempDir dir;
   dir.Write("sys/class/drm/.keep", "");
   const ChildOutcome run =
       testing::RunCommand({MEDIA_CAP_BINARY, "worker", "self-test", "-o", "json", "--gpu",

@@ -33,7 +33,7 @@ ProbeRun Parse(const ChildOutcome& run) {
 }
 
 // ProbeRecord lays out the machine of one NVIDIA record and runs `worker probe` on its GPU.
-ProbeRun ProbeRecord(const testing::TempDir& dir, const std::string& record,
+ProbeRun ProbeRecord(const mc::testing::TempDir& dir, const std::string& record,
                      std::vector<std::string> extra = {}) {
   const std::string path = std::string(FAKENV_RECORDS_DIR) + "/" + record;
   const fs::path machine = dir.path() / record;
@@ -61,7 +61,7 @@ ProbeRun ProbeRecord(const testing::TempDir& dir, const std::string& record,
 
 // ProbeDump lays out a machine with one fake render node stating the dump and runs
 // `worker probe` on it (its GPU is pci-0000-01-00-0).
-ProbeRun ProbeDump(const testing::TempDir& dir, const fs::path& dump,
+ProbeRun ProbeDump(const mc::testing::TempDir& dir, const fs::path& dump,
                    const std::string& module = "") {
   const fs::path machine = dir.path() / dump.stem();
   const ChildOutcome laid =
@@ -117,7 +117,7 @@ std::string Reason(const ProbeRun& run) {
 }
 
 TEST(WorkerProbeOnRecordedNvidiaGpus, AGeForceRtx4090DoesEverythingWithEightSessions) {
-  testing::TempDir dir;
+  mc::testing::TempDir dir;
   const ProbeRun run = ProbeRecord(dir, "ada-geforce-rtx4090.json");
   EXPECT_EQ(run.code, 0) << run.err;
   EXPECT_EQ(run.contract["ok"], true) << Reason(run);
@@ -182,7 +182,7 @@ TEST(WorkerProbeOnRecordedNvidiaGpus, ThroughRunOnEveryRecordSaysWhatItStates) {
 }
 
 TEST(WorkerProbeOnRecordedNvidiaGpus, AnRtxA4000EncodesNoAv1AndHasNoDriverCap) {
-  testing::TempDir dir;
+  mc::testing::TempDir dir;
   const ProbeRun run =
       ProbeRecord(dir, "ampere-rtx-a4000.json", {"--probe-module", "nvidia-nvenc"});
   EXPECT_EQ(run.code, 0) << run.err;
@@ -193,7 +193,7 @@ TEST(WorkerProbeOnRecordedNvidiaGpus, AnRtxA4000EncodesNoAv1AndHasNoDriverCap) {
 }
 
 TEST(WorkerProbeOnRecordedNvidiaGpus, AnH200WhichHasNoEncoderFailsClosedWithNvencsOwnStatus) {
-  testing::TempDir dir;
+  mc::testing::TempDir dir;
   const ProbeRun run = ProbeRecord(dir, "h200.json");
   EXPECT_EQ(run.code, 1);
   EXPECT_EQ(run.contract["ok"], false);
@@ -203,7 +203,7 @@ TEST(WorkerProbeOnRecordedNvidiaGpus, AnH200WhichHasNoEncoderFailsClosedWithNven
 }
 
 TEST(WorkerProbeOnRecordedNvidiaGpus, AMissingEncodeLibraryFailsClosedNamingTheLibrary) {
-  testing::TempDir dir;
+  mc::testing::TempDir dir;
   const ProbeRun run = ProbeRecord(dir, "no-libnvidia-encode.json");
   EXPECT_EQ(run.code, 1);
   EXPECT_EQ(run.contract["ok"], false);
@@ -211,7 +211,7 @@ TEST(WorkerProbeOnRecordedNvidiaGpus, AMissingEncodeLibraryFailsClosedNamingTheL
 }
 
 TEST(WorkerProbeOnRecordedNvidiaGpus, ADriverThatFailsHangsOrCrashesFailsClosed) {
-  testing::TempDir dir;
+  mc::testing::TempDir dir;
   for (const char* record : {"cuinit-fails.json", "cuinit-crashes.json", "cuinit-hangs.json"}) {
     SCOPED_TRACE(record);
     const ProbeRun run = ProbeRecord(dir, record, {"--query-deadline", "2"});
@@ -245,7 +245,7 @@ bool AnyOf(const json& expected, std::initializer_list<const char*> attributes) 
 // Every recorded dump gives the keys that its hand-written expectation's attributes give
 // under the mapping docs/worker/status.md documents, written out again here.
 TEST(WorkerProbeOnRecordedVaDumps, EachDumpGivesTheKeysOfItsExpectedAttributes) {
-  testing::TempDir dir;
+  mc::testing::TempDir dir;
   const std::vector<fs::path> dumps = Dumps();
   ASSERT_GE(dumps.size(), 8u);
   for (const fs::path& dump : dumps) {
@@ -282,7 +282,7 @@ TEST(WorkerProbeOnRecordedVaDumps, EachDumpGivesTheKeysOfItsExpectedAttributes) 
 }
 
 TEST(WorkerProbeOnRecordedVaDumps, IntelQsvIsAcceptedOnIntelAndRefusedOnAmd) {
-  testing::TempDir dir;
+  mc::testing::TempDir dir;
   const ProbeRun intel =
       ProbeDump(dir, fs::path(FAKEVA_DUMPS_DIR) / "intel-ihd-dg1-gen12-24.1.txt", "intel-qsv");
   EXPECT_EQ(intel.contract["ok"], true) << Reason(intel);
@@ -295,7 +295,7 @@ TEST(WorkerProbeOnRecordedVaDumps, IntelQsvIsAcceptedOnIntelAndRefusedOnAmd) {
 }
 
 TEST(WorkerProbeWithoutAGpu, AMachineWithNoGpuFailsClosedWithAReason) {
-  testing::TempDir dir;
+  mc::testing::TempDir dir;
   dir.Write("sys/class/drm/.keep", "");
   dir.Write("dev/.keep", "");
   const ProbeRun run =

@@ -23,7 +23,7 @@ constexpr std::chrono::seconds kStartTimeout{30};
 
 // ServeArgv is `worker serve` with an empty kernel log and the state and work directories of
 // the test's own, so that nothing of this machine decides what it serves.
-std::vector<std::string> ServeArgv(const testing::TempDir& dir, std::vector<std::string> extra) {
+std::vector<std::string> ServeArgv(const mc::testing::TempDir& dir, std::vector<std::string> extra) {
   std::vector<std::string> argv = {MEDIA_CAP_BINARY,
                                    "worker",
                                    "serve",
@@ -54,7 +54,7 @@ struct Served {
   json metrics;
 };
 
-Served Serve(const testing::TempDir& dir, ServeProcess& server) {
+Served Serve(const mc::testing::TempDir& dir, ServeProcess& server) {
   Served served;
   const std::optional<std::string> address = server.ListeningOn(kStartTimeout);
   EXPECT_TRUE(address) << server.Log();
@@ -79,7 +79,7 @@ Served Serve(const testing::TempDir& dir, ServeProcess& server) {
 }
 
 TEST(WorkerServe, OnThisMachineWithNoGpuStatusSaysGpuUnavailableWithTheReason) {
-  testing::TempDir dir;
+  mc::testing::TempDir dir;
   dir.Write("sys/class/drm/.keep", "");
   ServeProcess server(ServeArgv(dir, {"--gpu", "pci-0000-00-02-0", "--sysfs-root",
                                       (dir.path() / "sys").string(), "--listen", "127.0.0.1:0"}),
@@ -98,7 +98,7 @@ TEST(WorkerServe, OnThisMachineWithNoGpuStatusSaysGpuUnavailableWithTheReason) {
 }
 
 TEST(WorkerServe, ListensOnLoopbackPort9464UnlessTold) {
-  testing::TempDir dir;
+  mc::testing::TempDir dir;
   dir.Write("sys/class/drm/.keep", "");
   ServeProcess server(ServeArgv(dir, {"--gpu", "0", "--sysfs-root", (dir.path() / "sys").string()}),
                       {}, (dir.path() / "serve.log").string());
@@ -114,7 +114,7 @@ TEST(WorkerServe, ListensOnLoopbackPort9464UnlessTold) {
 }
 
 TEST(WorkerServe, AnAddressItCannotListenOnFailsNamingIt) {
-  testing::TempDir dir;
+  mc::testing::TempDir dir;
   const ChildOutcome run =
       testing::RunCommand(ServeArgv(dir, {"--gpu", "0", "--listen", "nowhere"}));
   EXPECT_EQ(run.code, 1);
@@ -122,7 +122,7 @@ TEST(WorkerServe, AnAddressItCannotListenOnFailsNamingIt) {
 }
 
 TEST(WorkerServe, OnTheRecordedGeForceThroughRunOnItServesTheNvidiaStatus) {
-  testing::TempDir dir;
+  mc::testing::TempDir dir;
   const std::string record = std::string(FAKENV_RECORDS_DIR) + "/ada-geforce-rtx4090.json";
   // No --sysfs-root, --dev-root or --nvml-library: run-on's environment points them at its
   // machine.
@@ -148,7 +148,7 @@ TEST(WorkerServe, OnTheRecordedGeForceThroughRunOnItServesTheNvidiaStatus) {
 }
 
 TEST(WorkerServe, OnARecordedIntelGpuThroughRunOnItServesTheVaStatus) {
-  testing::TempDir dir;
+  mc::testing::TempDir dir;
   const std::string dump = std::string(FAKEVA_DUMPS_DIR) + "/intel-ihd-dg1-gen12-24.1.txt";
   ServeProcess server(
       ThroughRunOn(FAKEVA_RUN_ON, {dump},

@@ -19,7 +19,7 @@ StateSignals Healthy() {
   return s;
 }
 
-struct Row {
+struct StateRow {
   const char* what;
   WorkerState previous;
   StateSignals signals;
@@ -27,9 +27,9 @@ struct Row {
   const char* reason_holds;
 };
 
-std::vector<Row> Rows() {
+std::vector<StateRow> StateRows() {
   using enum WorkerState;
-  std::vector<Row> rows;
+  std::vector<StateRow> rows;
   rows.push_back({"a healthy GPU with room is available", kGpuUnavailable, Healthy(), kAvailable,
                   "room for 3 more"});
   {
@@ -134,7 +134,7 @@ std::vector<Row> Rows() {
 }
 
 TEST(NextState, EachRowGivesItsStateAndAReasonInWords) {
-  for (const Row& row : Rows()) {
+  for (const StateRow& row : StateRows()) {
     SCOPED_TRACE(row.what);
     const StateDecision decision = NextState(row.previous, row.signals, {});
     EXPECT_EQ(StateName(decision.state), StateName(row.state));

@@ -20,7 +20,7 @@ struct StatusRun {
 
 // OwnDirectories are the state and work directories of the test's own, so that no test reads
 // the machine's: a self-test run there would otherwise decide the state.
-std::vector<std::string> OwnDirectories(const testing::TempDir& dir) {
+std::vector<std::string> OwnDirectories(const mc::testing::TempDir& dir) {
   return {"--state-dir", (dir.path() / "state").string(), "--work-dir",
           (dir.path() / "work").string()};
 }
@@ -28,7 +28,7 @@ std::vector<std::string> OwnDirectories(const testing::TempDir& dir) {
 // Status runs `worker status` with the kernel log read from an empty file (so that this
 // machine's own log does not decide the state) unless the test names one, and with the test's
 // own directories.
-StatusRun Status(const testing::TempDir& dir, std::vector<std::string> extra,
+StatusRun Status(const mc::testing::TempDir& dir, std::vector<std::string> extra,
                  const std::vector<std::string>& env = {}) {
   std::vector<std::string> argv = {MEDIA_CAP_BINARY, "worker", "status", "--output", "json"};
   if (std::find(extra.begin(), extra.end(), "--kernel-log") == extra.end()) {
@@ -44,13 +44,13 @@ StatusRun Status(const testing::TempDir& dir, std::vector<std::string> extra,
   return run;
 }
 
-void ExpectValid(const testing::TempDir& dir, const StatusRun& run) {
+void ExpectValid(const mc::testing::TempDir& dir, const StatusRun& run) {
   const ChildOutcome validated = worker::testing::ValidateAgainstSchema(dir, {run.outcome.out});
   EXPECT_EQ(validated.code, 0) << validated.out << validated.err;
 }
 
 TEST(WorkerStatus, OnThisMachineWithNoGpuItSaysGpuUnavailable) {
-  testing::TempDir dir;
+  mc::testing::TempDir dir;
   dir.Write("sys/class/drm/.keep", "");
   const StatusRun run =
       Status(dir, {"--gpu", "pci-0000-00-02-0", "--sysfs-root", (dir.path() / "sys").string()});
@@ -65,7 +65,7 @@ TEST(WorkerStatus, OnThisMachineWithNoGpuItSaysGpuUnavailable) {
 }
 
 TEST(WorkerStatus, OnARecordedGeForceItIsUnavailableUntilTheSelfTestHasRun) {
-  testing::TempDir dir;
+  mc::testing::TempDir dir;
   const std::string record = std::string(FAKENV_RECORDS_DIR) + "/ada-geforce-rtx4090.json";
   const fs::path machine = dir.path() / "machine";
   ASSERT_EQ(testing::RunCommand({FAKENV_STAGE, record, machine.string()}).code, 0);
@@ -90,7 +90,7 @@ TEST(WorkerStatus, OnARecordedGeForceItIsUnavailableUntilTheSelfTestHasRun) {
 }
 
 TEST(WorkerStatus, OnARecordedIntelGpuTheKernelModuleIsItsDriver) {
-  testing::TempDir dir;
+  mc::testing::TempDir dir;
   const std::string dump = std::string(FAKEVA_DUMPS_DIR) + "/intel-ihd-dg1-gen12-24.1.txt";
   const fs::path machine = dir.path() / "machine";
   ASSERT_EQ(testing::RunCommand({FAKEVA_FAKE_MACHINE, machine.string(), dump}).code, 0);
@@ -109,7 +109,7 @@ TEST(WorkerStatus, OnARecordedIntelGpuTheKernelModuleIsItsDriver) {
 }
 
 TEST(WorkerStatus, AnXidInTheKernelLogIsOffline) {
-  testing::TempDir dir;
+  mc::testing::TempDir dir;
   const std::string log =
       dir.Write("kmsg",
                 "4,1201,5012345,-;NVRM: Xid (PCI:0000:01:00): 79, GPU has fallen off the bus.\n")
@@ -122,7 +122,7 @@ TEST(WorkerStatus, AnXidInTheKernelLogIsOffline) {
 }
 
 TEST(WorkerStatus, OnWsl2ItSaysSoAndStaysUnavailableUnlessAllowed) {
-  testing::TempDir dir;
+  mc::testing::TempDir dir;
   dir.Write("proc/sys/kernel/osrelease", "5.15.167.4-microsoft-standard-WSL2\n");
   dir.Write("proc/loadavg", "0.10 0.20 0.30 1/100 4242\n");
   dir.Write("proc/meminfo", "MemTotal: 16000000 kB\nMemAvailable: 8000000 kB\n");
@@ -145,7 +145,7 @@ TEST(WorkerStatus, OnWsl2ItSaysSoAndStaysUnavailableUnlessAllowed) {
 }
 
 TEST(WorkerStatus, AMalformedVariableIsRefusedNamingIt) {
-  testing::TempDir dir;
+  mc::testing::TempDir dir;
   std::vector<std::string> argv = {MEDIA_CAP_BINARY, "worker", "status", "--gpu", "x"};
   const std::vector<std::string> own = OwnDirectories(dir);
   argv.insert(argv.end(), own.begin(), own.end());
@@ -155,7 +155,7 @@ TEST(WorkerStatus, AMalformedVariableIsRefusedNamingIt) {
 }
 
 TEST(WorkerStatus, ItsPrometheusTextIsReadByARealParser) {
-  testing::TempDir dir;
+  mc::testing::TempDir dir;
   std::vector<std::string> argv = {
       MEDIA_CAP_BINARY, "worker",           "status",
       "--gpu",          "pci-0000-00-02-0", "--output",

@@ -12,16 +12,12 @@
 #include <vector>
 
 #include "common/base/text.h"
+#include "common/http/message_io.h"
 
 namespace mc::http {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// After the answer is sent the server shuts its side and reads what the client still sends
-// for this long before closing: closing a socket with unread bytes makes the kernel reset the
-// connection, and a reset can destroy the answer before the client has read it.
-constexpr std::chrono::milliseconds kLingerAfterAnswer{500};
 
 }  // namespace
 

@@ -13,6 +13,11 @@
 
 namespace mc::http {
 
+// After its answer a server shuts its side and reads what the client still sends for this
+// long before closing: closing a socket with unread bytes makes the kernel reset the
+// connection, and a reset can destroy the answer before the client has read it.
+inline constexpr std::chrono::milliseconds kLingerAfterAnswer{500};
+
 class MessageReader {
  public:
   explicit MessageReader(Stream& stream) : stream_(stream) {}

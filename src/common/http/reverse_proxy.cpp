@@ -17,10 +17,6 @@
 namespace mc::http {
 namespace {
 
-// After the answer the proxy shuts its side and reads what the client still sends for this
-// long: closing a socket with unread bytes resets the connection, and a reset can destroy
-// the answer before the client has read it.
-constexpr std::chrono::milliseconds kLingerAfterAnswer{500};
 // An upload the upstream refused part-way still gets the upstream's answer if it comes
 // within this long.
 constexpr std::chrono::milliseconds kAnswerAfterRefusedUpload{2000};

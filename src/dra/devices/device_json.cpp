@@ -7,11 +7,11 @@
 namespace mc {
 namespace {
 
-using Json = nlohmann::ordered_json;
+using OrderedJson = nlohmann::ordered_json;
 
-Json AttributeToJson(const AttributeValue& value) {
+OrderedJson AttributeToJson(const AttributeValue& value) {
   return std::visit(
-      [](const auto& v) -> Json {
+      [](const auto& v) -> OrderedJson {
         using T = std::decay_t<decltype(v)>;
         if constexpr (std::is_same_v<T, bool>) return {{"bool", v}};
         if constexpr (std::is_same_v<T, std::int64_t>) return {{"int", v}};
@@ -20,15 +20,15 @@ Json AttributeToJson(const AttributeValue& value) {
       value);
 }
 
-Json DeviceToJson(const Device& device) {
-  Json attributes = Json::object();
+OrderedJson DeviceToJson(const Device& device) {
+  OrderedJson attributes = OrderedJson::object();
   for (const auto& [name, value] : device.attributes) attributes[name] = AttributeToJson(value);
-  Json out = {{"name", device.name}, {"attributes", std::move(attributes)}};
+  OrderedJson out = {{"name", device.name}, {"attributes", std::move(attributes)}};
   if (!device.capacity.empty()) {
-    Json capacity = Json::object();
+    OrderedJson capacity = OrderedJson::object();
     // A capacity's value is a resource.Quantity, which the API writes as a string.
     for (const auto& [name, value] : device.capacity) {
-      Json entry = {{"value", std::to_string(value.value)}};
+      OrderedJson entry = {{"value", std::to_string(value.value)}};
       if (value.default_request) {
         entry["requestPolicy"] = {
             {"default", std::to_string(*value.default_request)},
@@ -42,7 +42,7 @@ Json DeviceToJson(const Device& device) {
   return out;
 }
 
-void EmitYaml(YAML::Emitter& out, const Json& value) {
+void EmitYaml(YAML::Emitter& out, const OrderedJson& value) {
   if (value.is_object()) {
     out << YAML::BeginMap;
     for (const auto& [key, item] : value.items()) {
@@ -52,7 +52,7 @@ void EmitYaml(YAML::Emitter& out, const Json& value) {
     out << YAML::EndMap;
   } else if (value.is_array()) {
     out << YAML::BeginSeq;
-    for (const Json& item : value) EmitYaml(out, item);
+    for (const OrderedJson& item : value) EmitYaml(out, item);
     out << YAML::EndSeq;
   } else if (value.is_boolean()) {
     out << value.get<bool>();
@@ -68,8 +68,8 @@ void EmitYaml(YAML::Emitter& out, const Json& value) {
 
 }  // namespace
 
-Json DevicesJsonValue(const std::vector<Device>& devices) {
-  Json list = Json::array();
+OrderedJson DevicesJsonValue(const std::vector<Device>& devices) {
+  OrderedJson list = OrderedJson::array();
   for (const Device& device : devices) list.push_back(DeviceToJson(device));
   return list;
 }

@@ -10,10 +10,10 @@
 namespace mc::plugin {
 namespace {
 
-// The two versions have the same messages under different packages; Api names one
+// The two versions have the same messages under different packages; HealthApi names one
 // version's types so that one implementation serves both.
 template <const char* Path, class Request, class Response, auto Healthy, auto Unhealthy>
-struct Api {
+struct HealthApi {
   static constexpr const char* kPath = Path;
   using In = Request;
   using Out = Response;
@@ -24,11 +24,11 @@ struct Api {
 constexpr char kPathV1alpha1[] = "/v1alpha1.DRAResourceHealth/NodeWatchResources";
 constexpr char kPathV1[] = "/v1.DRAResourceHealth/NodeWatchResources";
 
-using ApiV1alpha1 =
-    Api<kPathV1alpha1, v1alpha1::NodeWatchResourcesRequest, v1alpha1::NodeWatchResourcesResponse,
-        v1alpha1::HEALTHY, v1alpha1::UNHEALTHY>;
-using ApiV1 = Api<kPathV1, v1::NodeWatchResourcesRequest, v1::NodeWatchResourcesResponse,
-                  v1::HEALTHY, v1::UNHEALTHY>;
+using HealthApiV1alpha1 =
+    HealthApi<kPathV1alpha1, ::v1alpha1::NodeWatchResourcesRequest,
+              ::v1alpha1::NodeWatchResourcesResponse, ::v1alpha1::HEALTHY, ::v1alpha1::UNHEALTHY>;
+using HealthApiV1 = HealthApi<kPathV1, ::v1::NodeWatchResourcesRequest,
+                              ::v1::NodeWatchResourcesResponse, ::v1::HEALTHY, ::v1::UNHEALTHY>;
 
 // The kubelet cuts longer messages itself; cutting here keeps the cut between characters.
 // A proto3 string must be UTF-8 or the kubelet fails to parse the whole message, and a
@@ -95,12 +95,12 @@ grpc_server::Method HealthMethod(const HealthBoard& board, HealthStreamSettings 
 
 grpc_server::Method HealthMethodV1alpha1(const HealthBoard& board, HealthStreamSettings settings,
                                          const std::atomic<bool>& stopping) {
-  return HealthMethod<ApiV1alpha1>(board, std::move(settings), stopping);
+  return HealthMethod<HealthApiV1alpha1>(board, std::move(settings), stopping);
 }
 
 grpc_server::Method HealthMethodV1(const HealthBoard& board, HealthStreamSettings settings,
                                    const std::atomic<bool>& stopping) {
-  return HealthMethod<ApiV1>(board, std::move(settings), stopping);
+  return HealthMethod<HealthApiV1>(board, std::move(settings), stopping);
 }
 
 }  // namespace mc::plugin

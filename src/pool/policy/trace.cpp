@@ -26,7 +26,7 @@ Error LineError(const std::string& file, std::size_t line, const std::string& wh
 
 // The first member of `object` that `keys` does not name; empty when there is none.
 template <std::size_t N>
-std::string UnknownKey(const nlohmann::json& object, const char* const (&keys)[N]) {
+std::string UnknownJsonKey(const nlohmann::json& object, const char* const (&keys)[N]) {
   for (const auto& [key, value] : object.items()) {
     if (std::find(std::begin(keys), std::end(keys), std::string_view(key)) == std::end(keys)) {
       return key;
@@ -39,7 +39,7 @@ std::string UnknownKey(const nlohmann::json& object, const char* const (&keys)[N
 // the member on (".run: ...").
 std::string ReadRun(const nlohmann::json& object, TraceRun& run) {
   if (!object.is_object()) return ": expected an object {worker, run, again}";
-  if (std::string key = UnknownKey(object, kRunKeys); !key.empty()) {
+  if (std::string key = UnknownJsonKey(object, kRunKeys); !key.empty()) {
     return "." + key + ": unknown key";
   }
   if (!ReadJsonString(Member(object, "worker"), run.worker) || run.worker.empty()) {
@@ -58,7 +58,7 @@ std::string ReadRun(const nlohmann::json& object, TraceRun& run) {
 
 // ReadJob fills `job` from one line's object, or says what is wrong with it.
 std::string ReadJob(const nlohmann::json& object, TraceJob& job) {
-  if (std::string key = UnknownKey(object, kKeys); !key.empty()) return key + ": unknown key";
+  if (std::string key = UnknownJsonKey(object, kKeys); !key.empty()) return key + ": unknown key";
   if (!ReadJsonString(Member(object, "id"), job.id) || job.id.empty()) {
     return "id: expected a non-empty string";
   }

@@ -21,7 +21,6 @@ namespace {
 
 using Json = nlohmann::json;
 constexpr double kMaxSeconds = 1e11;  // past the year 5000, as seconds since the epoch
-constexpr std::int64_t kMaxCount = 1'000'000;
 constexpr std::int64_t kMaxHeight = 8640;
 
 std::optional<pool::ActionKind> ParseActionKind(const std::string& name) {

@@ -16,7 +16,6 @@ namespace mc::pool_service {
 namespace {
 
 using Json = nlohmann::json;
-constexpr std::int64_t kMaxCount = 1'000'000;
 constexpr double kMaxRate = 1e12;
 
 // The policy tells NVENC's session arithmetic from VA-API's by vendor; AMD and Intel both

@@ -4,6 +4,7 @@
 // never a worker the policy believes in.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -11,6 +12,9 @@
 #include "pool/policy/signals.h"
 
 namespace mc::pool_service {
+
+// The largest count (sessions, slots, jobs) a worker's document or a run record may state.
+inline constexpr std::int64_t kMaxCount = 1'000'000;
 
 // ParseWorkerStatus reads the document `json` of the worker the configuration calls `name`
 // (the name the policy keys its record by, whatever the document's runner_name says).

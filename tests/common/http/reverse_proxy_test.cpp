@@ -33,7 +33,7 @@ using testing::Header;
 using testing::PeerProcess;
 using testing::StatusLine;
 
-Url MustParse(const std::string& text) {
+Url ParsedUrl(const std::string& text) {
   Result<Url> url = ParseUrl(text);
   EXPECT_TRUE(url) << url.error();
   return url ? *url : Url{};
@@ -42,7 +42,7 @@ Url MustParse(const std::string& text) {
 std::unique_ptr<ReverseProxy> StartProxy(const std::string& upstream, ProxyHooks hooks = {},
                                          ProxyLimits limits = {}) {
   Result<std::unique_ptr<ReverseProxy>> proxy =
-      ReverseProxy::Start("127.0.0.1:0", MustParse(upstream), std::move(hooks), limits);
+      ReverseProxy::Start("127.0.0.1:0", ParsedUrl(upstream), std::move(hooks), limits);
   EXPECT_TRUE(proxy) << proxy.error();
   return proxy ? std::move(*proxy) : nullptr;
 }
@@ -166,7 +166,7 @@ TEST(ReverseProxy, PassesAChunkedAnswerDownAsItCame) {
   EXPECT_EQ(Header(answer, "Transfer-Encoding"), "chunked");
   EXPECT_EQ(Body(answer), "7\r\npart 0;\r\n7\r\npart 1;\r\n0\r\n\r\n");
   Result<ClientResponse> decoded =
-      Request(MustParse("http://" + proxy->address() + "/chunked?parts=4"), {});
+      Request(ParsedUrl("http://" + proxy->address() + "/chunked?parts=4"), {});
   ASSERT_TRUE(decoded) << decoded.error();
   EXPECT_EQ(decoded->body, "part 0;part 1;part 2;part 3;");
 }

@@ -80,7 +80,7 @@ TEST(EvictionGuard, AMalformedRecordIsAnErrorThatNamesThePlace) {
 }
 
 TEST(EvictionGuard, AFileThatDoesNotExistIsAnEmptyRecordAndASavedOneLoadsBack) {
-  const std::filesystem::path dir = testing::TempDir() + "/eviction-guard-test";
+  const std::filesystem::path dir = ::testing::TempDir() + "/eviction-guard-test";
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   const std::filesystem::path file = dir / "render-node-evictions.json";

@@ -22,17 +22,11 @@ namespace {
 using pool::Action;
 using pool::ActionKind;
 using std::chrono::milliseconds;
+using testing::ActionOn;
 using testing::ControlRecorder;
+using testing::Has;
 using testing::kWorkerToken;
 using testing::RealWorker;
-
-Action Make(ActionKind kind, int concurrency = 0) {
-  return {.kind = kind, .worker = "gpu-box-1:gpu0", .concurrency = concurrency};
-}
-
-bool Has(const std::string& text, const std::string& words) {
-  return text.find(words) != std::string::npos;
-}
 
 // Lines is a logger that keeps what it is told.
 class Lines {
@@ -75,7 +69,7 @@ TEST(CommandChannel, WakeRunsTheWakeCommand) {
   Lines log;
   CommandChannel channel({.log = log.logger()});
   const WorkerEndpoint box = Box(dir, "http://127.0.0.1:1", {.wake = {"/bin/true"}});
-  Result<void> woken = channel.Apply(Make(ActionKind::kWake), box);
+  Result<void> woken = channel.Apply(ActionOn(ActionKind::kWake), box);
   ASSERT_TRUE(woken) << woken.error();
   EXPECT_TRUE(log.Has("gpu-box-1:gpu0: wake: run: /bin/true")) << log.All();
   EXPECT_TRUE(log.Has("gpu-box-1:gpu0: wake: /bin/true exited 0 after ")) << log.All();
@@ -86,7 +80,7 @@ TEST(CommandChannel, AFailingCommandIsAnErrorNamingTheWorkerTheActionAndTheProgr
   Lines log;
   CommandChannel channel({.log = log.logger()});
   const WorkerEndpoint box = Box(dir, "http://127.0.0.1:1", {.suspend = {"/bin/false"}});
-  Result<void> suspended = channel.Apply(Make(ActionKind::kSuspend), box);
+  Result<void> suspended = channel.Apply(ActionOn(ActionKind::kSuspend), box);
   ASSERT_FALSE(suspended);
   EXPECT_TRUE(suspended.failure().IsUnavailable()) << suspended.error();
   EXPECT_EQ(suspended.error(), "gpu-box-1:gpu0: suspend: /bin/false exited 1");
@@ -101,7 +95,7 @@ TEST(CommandChannel, ACommandsOutputIsLoggedAndItsLastLineNamesTheFailure) {
           {.wake = {"/bin/sh", "-c",
                     "echo sending to {name}; echo \"$MEDIA_POOL_WORKER: no route\" "
                     ">&2; exit 2"}});
-  Result<void> woken = channel.Apply(Make(ActionKind::kWake), box);
+  Result<void> woken = channel.Apply(ActionOn(ActionKind::kWake), box);
   ASSERT_FALSE(woken);
   EXPECT_EQ(woken.error(), "gpu-box-1:gpu0: wake: /bin/sh exited 2: gpu-box-1:gpu0: no route");
   EXPECT_TRUE(log.Has("gpu-box-1:gpu0: wake: /bin/sh: sending to gpu-box-1:gpu0")) << log.All();
@@ -115,7 +109,7 @@ TEST(CommandChannel, ACommandPastItsDeadlineIsKilledWithinASecondOfIt) {
   const WorkerEndpoint box = Box(dir, "http://127.0.0.1:1",
                                  {.suspend = {"sleep", "30"}, .deadline = std::chrono::seconds(1)});
   const auto started = std::chrono::steady_clock::now();
-  Result<void> suspended = channel.Apply(Make(ActionKind::kSuspend), box);
+  Result<void> suspended = channel.Apply(ActionOn(ActionKind::kSuspend), box);
   const auto took = std::chrono::steady_clock::now() - started;
   ASSERT_FALSE(suspended);
   EXPECT_TRUE(suspended.failure().IsDeadlineExceeded()) << suspended.error();
@@ -129,7 +123,7 @@ TEST(CommandChannel, AMissingProgramIsNotFoundNamingIt) {
   CommandChannel channel({});
   const WorkerEndpoint box =
       Box(dir, "http://127.0.0.1:1", {.wake = {"/usr/bin/no-such-wakeonlan", "aa:bb"}});
-  Result<void> woken = channel.Apply(Make(ActionKind::kWake), box);
+  Result<void> woken = channel.Apply(ActionOn(ActionKind::kWake), box);
   ASSERT_FALSE(woken);
   EXPECT_TRUE(woken.failure().IsNotFound()) << woken.error();
   EXPECT_EQ(woken.error(),
@@ -140,7 +134,8 @@ TEST(CommandChannel, AMissingProgramIsNotFoundNamingIt) {
 TEST(CommandChannel, ACommandNotConfiguredIsUnsupported) {
   mc::testing::TempDir dir;
   CommandChannel channel({});
-  Result<void> woken = channel.Apply(Make(ActionKind::kWake), Box(dir, "http://127.0.0.1:1", {}));
+  Result<void> woken =
+      channel.Apply(ActionOn(ActionKind::kWake), Box(dir, "http://127.0.0.1:1", {}));
   ASSERT_FALSE(woken);
   EXPECT_TRUE(woken.failure().IsUnsupported()) << woken.error();
   EXPECT_TRUE(Has(woken.error(), "gpu-box-1:gpu0: wake: no command is configured"));
@@ -152,7 +147,7 @@ TEST(CommandChannel, DrainGoesOverTheControlApiAndNeverStopsTheService) {
   Lines log;
   CommandChannel channel({.log = log.logger()});
   const WorkerEndpoint box = Box(dir, recorder.url(), {.stop = {"/bin/false"}});
-  Result<void> drained = channel.Apply(Make(ActionKind::kDrain), box);
+  Result<void> drained = channel.Apply(ActionOn(ActionKind::kDrain), box);
   ASSERT_TRUE(drained) << drained.error();
   ASSERT_EQ(recorder.seen().size(), 1u);
   EXPECT_EQ(recorder.seen()[0].path, "/drain");
@@ -165,7 +160,7 @@ TEST(CommandChannel, AnEnableOfAServiceThatIsUpRunsNoStartCommand) {
   Lines log;
   CommandChannel channel({.log = log.logger()});
   const WorkerEndpoint box = Box(dir, recorder.url(), {.start = {"/bin/false"}});
-  Result<void> enabled = channel.Apply(Make(ActionKind::kEnable, 2), box);
+  Result<void> enabled = channel.Apply(ActionOn(ActionKind::kEnable, 2), box);
   ASSERT_TRUE(enabled) << enabled.error();
   ASSERT_EQ(recorder.seen().size(), 2u);
   EXPECT_FALSE(log.Has("run:")) << log.All();
@@ -176,7 +171,7 @@ TEST(CommandChannel, AnEnableOfAServiceThatIsDownWithNoStartCommandIsUnavailable
   CommandChannel channel({});
   const WorkerEndpoint box = Box(dir, "http://127.0.0.1:" + std::to_string(mc::testing::FreePort()),
                                  {.wake = {"/bin/true"}});
-  Result<void> enabled = channel.Apply(Make(ActionKind::kEnable, 2), box);
+  Result<void> enabled = channel.Apply(ActionOn(ActionKind::kEnable, 2), box);
   ASSERT_FALSE(enabled);
   EXPECT_TRUE(enabled.failure().IsUnavailable()) << enabled.error();
   EXPECT_TRUE(Has(enabled.error(), "gpu-box-1:gpu0: enable: POST /concurrency: "))
@@ -207,7 +202,7 @@ TEST(CommandChannel, AnEnableStartsAServiceThatIsDownThenEnablesTheRealWorker) {
           {.start = {"/bin/sh", "-c",
                      "touch '" + asked + "'; while [ ! -e '" + ready + "' ]; do sleep 0.05; done"},
            .deadline = std::chrono::seconds(30)});
-  Result<void> enabled = channel.Apply(Make(ActionKind::kEnable, 3), box);
+  Result<void> enabled = channel.Apply(ActionOn(ActionKind::kEnable, 3), box);
   starter.join();
   ASSERT_TRUE(worker && worker->started());
   EXPECT_TRUE(log.Has("gpu-box-1:gpu0: enable: the worker's service does not answer")) << log.All();
@@ -229,7 +224,7 @@ TEST(CommandChannel, AServiceThatDoesNotComeUpAfterItsStartIsDeadlineExceeded) {
   const WorkerEndpoint box = Box(dir, "http://127.0.0.1:" + std::to_string(mc::testing::FreePort()),
                                  {.start = {"/bin/true"}, .deadline = std::chrono::seconds(1)});
   const auto started = std::chrono::steady_clock::now();
-  Result<void> enabled = channel.Apply(Make(ActionKind::kEnable, 1), box);
+  Result<void> enabled = channel.Apply(ActionOn(ActionKind::kEnable, 1), box);
   ASSERT_FALSE(enabled);
   EXPECT_TRUE(enabled.failure().IsDeadlineExceeded()) << enabled.error();
   EXPECT_TRUE(Has(enabled.error(),
@@ -257,15 +252,15 @@ TEST(CommandChannel, DescribeNamesTheCommandWithTheWorkersNameInIt) {
                                  {.start = {"ssh", "gpu-box-1", "systemctl start media-worker@0"},
                                   .wake = {"wakeonlan", "aa:bb:cc:dd:ee:ff"},
                                   .suspend = {"ssh", "{name}.lan", "systemctl", "suspend"}});
-  EXPECT_EQ(channel.Describe(Make(ActionKind::kWake), box), "run: wakeonlan aa:bb:cc:dd:ee:ff");
-  EXPECT_EQ(channel.Describe(Make(ActionKind::kSuspend), box),
+  EXPECT_EQ(channel.Describe(ActionOn(ActionKind::kWake), box), "run: wakeonlan aa:bb:cc:dd:ee:ff");
+  EXPECT_EQ(channel.Describe(ActionOn(ActionKind::kSuspend), box),
             "run: ssh gpu-box-1:gpu0.lan systemctl suspend");
-  EXPECT_EQ(channel.Describe(Make(ActionKind::kEnable, 2), box),
+  EXPECT_EQ(channel.Describe(ActionOn(ActionKind::kEnable, 2), box),
             "POST http://10.0.0.5:9464/concurrency 2, then POST http://10.0.0.5:9464/enable "
             "(first run: ssh gpu-box-1 'systemctl start media-worker@0', if the service refuses "
             "the connection)");
-  EXPECT_EQ(channel.Describe(Make(ActionKind::kDrain), box), "POST http://10.0.0.5:9464/drain");
-  EXPECT_EQ(channel.Describe(Make(ActionKind::kWake), Box(dir, "http://10.0.0.5:9464", {})),
+  EXPECT_EQ(channel.Describe(ActionOn(ActionKind::kDrain), box), "POST http://10.0.0.5:9464/drain");
+  EXPECT_EQ(channel.Describe(ActionOn(ActionKind::kWake), Box(dir, "http://10.0.0.5:9464", {})),
             "nothing: no wake command is configured for gpu-box-1:gpu0");
 }
 

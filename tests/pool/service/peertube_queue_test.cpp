@@ -12,7 +12,7 @@
 namespace mc::pool_service {
 namespace {
 
-std::string Recorded(const std::string& name) {
+std::string AdminAnswer(const std::string& name) {
   std::ifstream in(std::string(PEERTUBE_DATA_DIR) + "/admin-api/" + name);
   std::stringstream text;
   text << in.rdbuf();
@@ -40,24 +40,24 @@ struct StandIn {
   Result<http::ClientResponse> Serve(const http::Url& url, const http::ClientRequest& request) {
     const std::string path = url.path_and_query.substr(0, url.path_and_query.find('?'));
     if (path == "/api/v1/oauth-clients/local")
-      return Answer(200, Recorded("oauth-client-local.json"));
+      return Answer(200, AdminAnswer("oauth-client-local.json"));
     if (path == "/api/v1/users/token") {
       if (tokens_unknown && request.body.find("grant_type=refresh_token") != std::string::npos)
-        return Answer(400, Recorded("users-token-invalid-grant-400.json"));
+        return Answer(400, AdminAnswer("users-token-invalid-grant-400.json"));
       if (tokens_unknown) tokens_unknown = false;
-      return Answer(200, Recorded("users-token-password.json"));
+      return Answer(200, AdminAnswer("users-token-password.json"));
     }
     if (path == "/api/v1/runners/jobs") {
-      if (tokens_unknown) return Answer(401, Recorded("invalid-token-401.json"));
-      return Answer(200, Recorded("jobs-pending.json"));
+      if (tokens_unknown) return Answer(401, AdminAnswer("invalid-token-401.json"));
+      return Answer(200, AdminAnswer("jobs-pending.json"));
     }
     if (path.find("/metadata/") != std::string::npos)
-      return Answer(200, Recorded("video-file-metadata-720p.json"));
+      return Answer(200, AdminAnswer("video-file-metadata-720p.json"));
     if (path == "/api/v1/videos/433600b5-b8b4-4920-a9dc-fcea1a908566")
-      return Answer(200, Recorded("video-to-transcode-720p.json"));
+      return Answer(200, AdminAnswer("video-to-transcode-720p.json"));
     if (path == "/api/v1/videos/cb13ce3d-247a-4414-accd-05a2d1c6b361")
-      return Answer(200, Recorded("video-to-transcode-480p.json"));
-    return Answer(404, Recorded("video-not-found.json"));
+      return Answer(200, AdminAnswer("video-to-transcode-480p.json"));
+    return Answer(404, AdminAnswer("video-not-found.json"));
   }
 };
 

@@ -13,17 +13,14 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "recorded_data.h"
+
 namespace mc::pool_service {
 namespace {
 
-using pool::ActionKind;
+using testing::Recorded;
 
-std::string Recorded(const std::string& name) {
-  std::ifstream in(std::string(POOL_SERVICE_DATA_DIR) + "/" + name);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using pool::ActionKind;
 
 // The worker's document with its admission state set as the channel last left it.
 std::string Document(const std::string& state, int active_jobs) {

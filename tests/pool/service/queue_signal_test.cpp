@@ -6,7 +6,7 @@
 namespace mc::pool_service {
 namespace {
 
-peertube::PendingJob Job(std::string type, std::optional<int> resolution, std::string video,
+peertube::PendingJob Pending(std::string type, std::optional<int> resolution, std::string video,
                          double created_at_s) {
   peertube::PendingJob job;
   job.uuid = "job-" + video + "-" + std::to_string(resolution.value_or(0));
@@ -28,9 +28,9 @@ TEST(QueueSignal, EachJobTakesItsOutputFromTheJobAndItsSourceFromTheVideo) {
     return std::nullopt;
   };
   const pool::QueueSignal queue =
-      QueueFromJobs({Job("vod-hls-transcoding", 1080, "v4k", 1000),
-                     Job("vod-web-video-transcoding", 480, "gone", 1090),
-                     Job("vod-audio-merge-transcoding", std::nullopt, "", 1100)},
+      QueueFromJobs({Pending("vod-hls-transcoding", 1080, "v4k", 1000),
+                     Pending("vod-web-video-transcoding", 480, "gone", 1090),
+                     Pending("vod-audio-merge-transcoding", std::nullopt, "", 1100)},
                     lookup, 1100);
   EXPECT_TRUE(queue.read_ok);
   ASSERT_EQ(queue.pending.size(), 3u);
@@ -54,24 +54,24 @@ TEST(QueueSignal, EachJobTakesItsOutputFromTheJobAndItsSourceFromTheVideo) {
 // A job made at the upload waited for its parent before it was pending: its age, the pressure's
 // measure of a wait for a worker, counts from when it became pending.
 TEST(QueueSignal, AJobsAgeCountsFromWhenItBecamePendingNotFromItsCreation) {
-  peertube::PendingJob child = Job("vod-hls-transcoding", 720, "", 1000);
+  peertube::PendingJob child = Pending("vod-hls-transcoding", 720, "", 1000);
   child.waiting_since_s = 1090;
   const pool::QueueSignal queue = QueueFromJobs({child}, nullptr, 1100);
   EXPECT_EQ(queue.pending[0].age, pool::Seconds(10));
 }
 
 TEST(QueueSignal, EachJobKeepsPeerTubesPriorityForTheRecord) {
-  peertube::PendingJob later = Job("vod-hls-transcoding", 720, "", 1000);
+  peertube::PendingJob later = Pending("vod-hls-transcoding", 720, "", 1000);
   later.priority = 103;
   const pool::QueueSignal queue =
-      QueueFromJobs({later, Job("vod-hls-transcoding", 480, "", 1000)}, nullptr, 1100);
+      QueueFromJobs({later, Pending("vod-hls-transcoding", 480, "", 1000)}, nullptr, 1100);
   EXPECT_EQ(queue.pending[0].priority, 103);
   EXPECT_FALSE(queue.pending[1].priority);
 }
 
 TEST(QueueSignal, AJobCreatedAfterTheReadIsNotOfNegativeAge) {
   const pool::QueueSignal queue =
-      QueueFromJobs({Job("vod-hls-transcoding", 720, "", 2000)}, nullptr, 1990);
+      QueueFromJobs({Pending("vod-hls-transcoding", 720, "", 2000)}, nullptr, 1990);
   EXPECT_EQ(queue.pending[0].age, pool::Seconds(0));
 }
 

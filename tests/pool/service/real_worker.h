@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "pool/policy/decision.h"
 #include "pool/service/worker_endpoint.h"
 #include "support/temp_dir.h"
 #include "worker/daemon/worker_daemon.h"
@@ -16,6 +17,16 @@
 namespace mc::pool_service::testing {
 
 inline constexpr const char* kWorkerToken = "ctl-4f1d9a7e0b2c";
+
+// ActionOn is an action of `kind` on the worker the tests name "gpu-box-1:gpu0".
+inline pool::Action ActionOn(pool::ActionKind kind, int concurrency = 0,
+                             pool::ClassMask classes = pool::kEveryClass) {
+  return {.kind = kind, .worker = "gpu-box-1:gpu0", .concurrency = concurrency, .classes = classes};
+}
+
+inline bool Has(const std::string& text, const std::string& words) {
+  return text.find(words) != std::string::npos;
+}
 
 class RealWorker {
  public:

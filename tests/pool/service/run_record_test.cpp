@@ -10,23 +10,21 @@
 #include "common/base/read_file.h"
 #include "pool/service/pool_service.h"
 #include "pool/service/run_recorder.h"
+#include "recorded_data.h"
 
 namespace mc::pool_service {
 namespace {
 
-std::string Recorded(const std::string& name) {
-  Result<std::string> text = ReadFileText(std::string(POOL_SERVICE_DATA_DIR) + "/" + name);
-  return text ? *text : "";
-}
+using testing::Recorded;
 
-std::string Document(const std::string& state) {
+std::string StatusIn(const std::string& state) {
   nlohmann::json document = nlohmann::json::parse(Recorded("status-ada-after-self-test.json"));
   document["state"] = state;
   document["concurrency"] = 2;
   return document.dump();
 }
 
-pool::PendingJob Job(const std::string& id, double age_s,
+pool::PendingJob PendingAt(const std::string& id, double age_s,
                      std::optional<int> priority = std::nullopt) {
   pool::PendingJob job;
   job.id = id;
@@ -64,7 +62,7 @@ std::string RecordOfABurst() {
   inputs.read_queue = [&](double) -> Result<pool::QueueSignal> { return queue; };
   inputs.read_status = [&](const WorkerEndpoint& worker) -> Result<std::string> {
     if (cycle == 3 && worker.name == "b:gpu0") return Unavailable("connection refused");
-    return Document(channel.states.at(worker.name));
+    return StatusIn(channel.states.at(worker.name));
   };
   inputs.list_workers = [&]() -> Result<std::vector<WorkerEndpoint>> { return workers; };
   pool::PoolConfig policy;
@@ -78,7 +76,7 @@ std::string RecordOfABurst() {
     text += CycleLine(record) + "\n";
   });
   const std::vector<std::vector<pool::PendingJob>> lists = {
-      {}, {Job("j1", 1), Job("j2", 1)}, {Job("j2", 4), Job("j3", 0, 102)}, {Job("j3", 3, 102)}, {},
+      {}, {PendingAt("j1", 1), PendingAt("j2", 1)}, {PendingAt("j2", 4), PendingAt("j3", 0, 102)}, {PendingAt("j3", 3, 102)}, {},
       {}};
   for (cycle = 0; cycle < static_cast<int>(lists.size()); ++cycle) {
     queue.pending = lists[cycle];
@@ -90,18 +88,18 @@ std::string RecordOfABurst() {
 TEST(RunRecord, TheRecorderSaysWhichJobsAreSeenAndWhichAreGoneEachCycle) {
   std::set<std::string> pending;
   CycleRecord first;
-  first.queue.pending = {Job("j1", 0), Job("j2", 0)};
+  first.queue.pending = {PendingAt("j1", 0), PendingAt("j2", 0)};
   RunRecorder::SeenAndGone(first, pending);
   EXPECT_EQ(first.seen, (std::vector<std::string>{"j1", "j2"}));
   EXPECT_TRUE(first.gone.empty());
   CycleRecord second;
-  second.queue.pending = {Job("j2", 3), Job("j3", 0)};
+  second.queue.pending = {PendingAt("j2", 3), PendingAt("j3", 0)};
   RunRecorder::SeenAndGone(second, pending);
   EXPECT_EQ(second.seen, (std::vector<std::string>{"j3"}));
   EXPECT_EQ(second.gone, (std::vector<std::string>{"j1"}));
   // A job that failed on its runner comes back to the list: it is seen again.
   CycleRecord third;
-  third.queue.pending = {Job("j1", 0)};
+  third.queue.pending = {PendingAt("j1", 0)};
   RunRecorder::SeenAndGone(third, pending);
   EXPECT_EQ(third.seen, (std::vector<std::string>{"j1"}));
   EXPECT_EQ(third.gone, (std::vector<std::string>{"j2", "j3"}));
@@ -149,7 +147,7 @@ TEST(RunRecord, TheRecorderWritesAFileThatReadsBack) {
   ASSERT_TRUE(recorder) << recorder.error();
   CycleRecord cycle;
   cycle.t_s = 5000;
-  cycle.queue.pending = {Job("j1", 2)};
+  cycle.queue.pending = {PendingAt("j1", 2)};
   ASSERT_TRUE(recorder->Write(cycle));
   cycle.t_s = 5015;
   cycle.queue.pending.clear();

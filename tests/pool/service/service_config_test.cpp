@@ -6,15 +6,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "recorded_data.h"
+
 namespace mc::pool_service {
 namespace {
 
-std::string Recorded(const std::string& name) {
-  std::ifstream in(std::string(POOL_SERVICE_DATA_DIR) + "/" + name);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using testing::Recorded;
 
 constexpr const char* kMinimal = R"(peertube:
   url: http://127.0.0.1:9000

@@ -19,13 +19,11 @@ using pool::Action;
 using pool::ActionKind;
 using pool::Bit;
 using pool::JobClass;
+using testing::ActionOn;
 using testing::ControlRecorder;
+using testing::Has;
 using testing::kWorkerToken;
 using testing::RealWorker;
-
-Action Make(ActionKind kind, int concurrency = 0, pool::ClassMask classes = pool::kEveryClass) {
-  return {.kind = kind, .worker = "gpu-box-1:gpu0", .concurrency = concurrency, .classes = classes};
-}
 
 // EndpointAt is a worker at `url` whose token file, in `dir`, holds the worker's token.
 WorkerEndpoint EndpointAt(const mc::testing::TempDir& dir, const std::string& url) {
@@ -34,15 +32,11 @@ WorkerEndpoint EndpointAt(const mc::testing::TempDir& dir, const std::string& ur
           .control_token_file = dir.Write("control-token", std::string(kWorkerToken) + "\n")};
 }
 
-bool Has(const std::string& text, const std::string& words) {
-  return text.find(words) != std::string::npos;
-}
-
 TEST(WorkerApiChannel, ADrainWithTheWorkersTokenTakesEffect) {
   RealWorker worker;
   ASSERT_TRUE(worker.started());
   WorkerApiChannel channel;
-  Result<void> drained = channel.Apply(Make(ActionKind::kDrain), worker.Endpoint());
+  Result<void> drained = channel.Apply(ActionOn(ActionKind::kDrain), worker.Endpoint());
   ASSERT_TRUE(drained) << drained.error();
   EXPECT_TRUE(worker.Logged("worker: drain asked"));
 }
@@ -52,7 +46,7 @@ TEST(WorkerApiChannel, AWrongTokenIsAnErrorNamingTheWorkerTheActionAnd401ButNoTo
   ASSERT_TRUE(worker.started());
   WorkerApiChannel channel;
   const std::string wrong = "ctl-wrong-77aa";
-  Result<void> drained = channel.Apply(Make(ActionKind::kDrain), worker.Endpoint(wrong));
+  Result<void> drained = channel.Apply(ActionOn(ActionKind::kDrain), worker.Endpoint(wrong));
   ASSERT_FALSE(drained);
   EXPECT_TRUE(drained.failure().IsPermissionDenied()) << drained.error();
   EXPECT_TRUE(Has(drained.error(), "gpu-box-1:gpu0: drain: ")) << drained.error();
@@ -68,11 +62,11 @@ TEST(WorkerApiChannel, TheTokenIsReadAtEachUseSoARotatedOneIsPickedUp) {
   ASSERT_TRUE(worker.started());
   WorkerApiChannel channel;
   const WorkerEndpoint stale = worker.Endpoint("ctl-old-1234");
-  EXPECT_FALSE(channel.Apply(Make(ActionKind::kDrain), stale));
+  EXPECT_FALSE(channel.Apply(ActionOn(ActionKind::kDrain), stale));
   // The same file, rewritten with the worker's token.
   const WorkerEndpoint rotated = worker.Endpoint();
   ASSERT_EQ(rotated.control_token_file, stale.control_token_file);
-  Result<void> drained = channel.Apply(Make(ActionKind::kDrain), rotated);
+  Result<void> drained = channel.Apply(ActionOn(ActionKind::kDrain), rotated);
   EXPECT_TRUE(drained) << drained.error();
 }
 
@@ -80,7 +74,7 @@ TEST(WorkerApiChannel, AWorkerWithItsControlApiOffIsPermissionDeniedSayingSo) {
   RealWorker worker("");
   ASSERT_TRUE(worker.started());
   WorkerApiChannel channel;
-  Result<void> drained = channel.Apply(Make(ActionKind::kDrain), worker.Endpoint());
+  Result<void> drained = channel.Apply(ActionOn(ActionKind::kDrain), worker.Endpoint());
   ASSERT_FALSE(drained);
   EXPECT_TRUE(drained.failure().IsPermissionDenied()) << drained.error();
   EXPECT_TRUE(Has(drained.error(), "answered 403: the control API is off")) << drained.error();
@@ -92,7 +86,7 @@ TEST(WorkerApiChannel, AnEnableSetsTheConcurrencyFirstAndNamesTheWorkersRefusal)
   RealWorker worker;
   ASSERT_TRUE(worker.started());
   WorkerApiChannel channel;
-  Result<void> enabled = channel.Apply(Make(ActionKind::kEnable, 3), worker.Endpoint());
+  Result<void> enabled = channel.Apply(ActionOn(ActionKind::kEnable, 3), worker.Endpoint());
   ASSERT_FALSE(enabled);
   EXPECT_TRUE(enabled.failure().IsConflict()) << enabled.error();
   EXPECT_TRUE(Has(enabled.error(),
@@ -106,11 +100,12 @@ TEST(WorkerApiChannel, SetClassesGivesTheWorkerTheEligibilityText) {
   RealWorker worker;
   ASSERT_TRUE(worker.started());
   WorkerApiChannel channel;
-  Result<void> set = channel.Apply(
-      Make(ActionKind::kSetClasses, 0, Bit(JobClass::kS) | Bit(JobClass::kM)), worker.Endpoint());
+  Result<void> set =
+      channel.Apply(ActionOn(ActionKind::kSetClasses, 0, Bit(JobClass::kS) | Bit(JobClass::kM)),
+                    worker.Endpoint());
   ASSERT_TRUE(set) << set.error();
   EXPECT_TRUE(worker.Logged("worker: eligibility max-resolution=1440"));
-  Result<void> every = channel.Apply(Make(ActionKind::kSetClasses), worker.Endpoint());
+  Result<void> every = channel.Apply(ActionOn(ActionKind::kSetClasses), worker.Endpoint());
   ASSERT_TRUE(every) << every.error();
   // The worker's own lines (its probe's, on its own clock) may come after; the last word on
   // eligibility is that every class is allowed again.
@@ -126,8 +121,9 @@ TEST(WorkerApiChannel, ClassesTheGateCannotCarryAreUnsupportedAndNothingIsSent) 
   RealWorker worker;
   ASSERT_TRUE(worker.started());
   WorkerApiChannel channel;
-  Result<void> set = channel.Apply(
-      Make(ActionKind::kSetClasses, 0, Bit(JobClass::kL) | Bit(JobClass::kXL)), worker.Endpoint());
+  Result<void> set =
+      channel.Apply(ActionOn(ActionKind::kSetClasses, 0, Bit(JobClass::kL) | Bit(JobClass::kXL)),
+                    worker.Endpoint());
   ASSERT_FALSE(set);
   EXPECT_TRUE(set.failure().IsUnsupported()) << set.error();
   EXPECT_TRUE(Has(set.error(), "gpu-box-1:gpu0: set-classes: ")) << set.error();
@@ -137,13 +133,13 @@ TEST(WorkerApiChannel, ClassesTheGateCannotCarryAreUnsupportedAndNothingIsSent) 
 TEST(WorkerApiChannel, ProbeWakeAndSuspendAreUnsupportedSayingWhy) {
   WorkerApiChannel channel;
   const WorkerEndpoint endpoint{.name = "gpu-box-1:gpu0", .url = "http://127.0.0.1:1"};
-  Result<void> probe = channel.Apply(Make(ActionKind::kProbe), endpoint);
+  Result<void> probe = channel.Apply(ActionOn(ActionKind::kProbe), endpoint);
   ASSERT_FALSE(probe);
   EXPECT_TRUE(probe.failure().IsUnsupported());
   EXPECT_TRUE(Has(probe.error(), "gpu-box-1:gpu0: probe: the worker's control API has no probe"))
       << probe.error();
   for (ActionKind kind : {ActionKind::kWake, ActionKind::kSuspend}) {
-    Result<void> applied = channel.Apply(Make(kind), endpoint);
+    Result<void> applied = channel.Apply(ActionOn(kind), endpoint);
     ASSERT_FALSE(applied);
     EXPECT_TRUE(applied.failure().IsUnsupported());
     EXPECT_TRUE(Has(applied.error(),
@@ -158,7 +154,7 @@ TEST(WorkerApiChannel, AWorkerThatIsNotListeningIsUnavailable) {
   const WorkerEndpoint endpoint =
       EndpointAt(dir, "http://127.0.0.1:" + std::to_string(mc::testing::FreePort()));
   WorkerApiChannel channel;
-  Result<void> drained = channel.Apply(Make(ActionKind::kDrain), endpoint);
+  Result<void> drained = channel.Apply(ActionOn(ActionKind::kDrain), endpoint);
   ASSERT_FALSE(drained);
   EXPECT_TRUE(drained.failure().IsUnavailable()) << drained.error();
   EXPECT_TRUE(Has(drained.error(), "gpu-box-1:gpu0: drain: POST " + endpoint.url + "/drain"))
@@ -183,7 +179,7 @@ TEST(WorkerApiChannel, AWorkerThatNeverAnswersIsCutOffAtTheDeadline) {
 
   WorkerApiChannel channel({.request_deadline = std::chrono::milliseconds(300)});
   const auto started = std::chrono::steady_clock::now();
-  Result<void> drained = channel.Apply(Make(ActionKind::kDrain), endpoint);
+  Result<void> drained = channel.Apply(ActionOn(ActionKind::kDrain), endpoint);
   const auto took = std::chrono::steady_clock::now() - started;
   close(fd);
   ASSERT_FALSE(drained);
@@ -198,7 +194,7 @@ TEST(WorkerApiChannel, AMissingTokenFileIsAnErrorNamingTheFileAndTheWorker) {
   WorkerEndpoint endpoint = worker.Endpoint();
   endpoint.control_token_file = (worker.dir().path() / "no-such-token").string();
   WorkerApiChannel channel;
-  Result<void> drained = channel.Apply(Make(ActionKind::kDrain), endpoint);
+  Result<void> drained = channel.Apply(ActionOn(ActionKind::kDrain), endpoint);
   ASSERT_FALSE(drained);
   EXPECT_TRUE(Has(drained.error(),
                   "gpu-box-1:gpu0: drain: the control token file " + endpoint.control_token_file))
@@ -212,7 +208,7 @@ TEST(WorkerApiChannel, AnEnablePostsTheConcurrencyThenTheEnableEachWithTheToken)
   // A trailing slash is no second one in the path.
   const WorkerEndpoint endpoint = EndpointAt(dir, recorder.url() + "/");
   WorkerApiChannel channel;
-  Result<void> enabled = channel.Apply(Make(ActionKind::kEnable, 4), endpoint);
+  Result<void> enabled = channel.Apply(ActionOn(ActionKind::kEnable, 4), endpoint);
   ASSERT_TRUE(enabled) << enabled.error();
   const std::vector<ControlRecorder::Seen> seen = recorder.seen();
   ASSERT_EQ(seen.size(), 2u);
@@ -232,7 +228,7 @@ TEST(WorkerApiChannel, ARefusedConcurrencyStopsTheEnableBeforeItIsSent) {
   mc::testing::TempDir dir;
   const WorkerEndpoint endpoint = EndpointAt(dir, recorder.url());
   WorkerApiChannel channel;
-  Result<void> enabled = channel.Apply(Make(ActionKind::kEnable, 2), endpoint);
+  Result<void> enabled = channel.Apply(ActionOn(ActionKind::kEnable, 2), endpoint);
   ASSERT_FALSE(enabled);
   EXPECT_TRUE(enabled.failure().IsInvalidInput()) << enabled.error();
   EXPECT_EQ(enabled.error(),
@@ -248,7 +244,7 @@ TEST(WorkerApiChannel, AServerThatEchoesTheTokenDoesNotPutItIntoTheError) {
   mc::testing::TempDir dir;
   const WorkerEndpoint endpoint = EndpointAt(dir, recorder.url());
   WorkerApiChannel channel;
-  Result<void> drained = channel.Apply(Make(ActionKind::kDrain), endpoint);
+  Result<void> drained = channel.Apply(ActionOn(ActionKind::kDrain), endpoint);
   ASSERT_FALSE(drained);
   EXPECT_TRUE(drained.failure().IsUnavailable()) << drained.error();
   EXPECT_FALSE(Has(drained.error(), kWorkerToken)) << drained.error();
@@ -260,7 +256,7 @@ TEST(WorkerApiChannel, AnEnableAskedWithNoConcurrencyIsRefusedBeforeAnyRequest) 
   mc::testing::TempDir dir;
   const WorkerEndpoint endpoint = EndpointAt(dir, recorder.url());
   WorkerApiChannel channel;
-  Result<void> enabled = channel.Apply(Make(ActionKind::kEnable, 0), endpoint);
+  Result<void> enabled = channel.Apply(ActionOn(ActionKind::kEnable, 0), endpoint);
   ASSERT_FALSE(enabled);
   EXPECT_TRUE(enabled.failure().IsInvalidInput());
   EXPECT_TRUE(recorder.seen().empty());
@@ -269,13 +265,13 @@ TEST(WorkerApiChannel, AnEnableAskedWithNoConcurrencyIsRefusedBeforeAnyRequest) 
 TEST(WorkerApiChannel, DescribeSaysWhatWouldBeSent) {
   WorkerApiChannel channel;
   const WorkerEndpoint endpoint{.name = "gpu-box-1:gpu0", .url = "http://10.0.0.5:9464"};
-  EXPECT_EQ(channel.Describe(Make(ActionKind::kDrain), endpoint),
+  EXPECT_EQ(channel.Describe(ActionOn(ActionKind::kDrain), endpoint),
             "POST http://10.0.0.5:9464/drain");
-  EXPECT_EQ(channel.Describe(Make(ActionKind::kEnable, 3), endpoint),
+  EXPECT_EQ(channel.Describe(ActionOn(ActionKind::kEnable, 3), endpoint),
             "POST http://10.0.0.5:9464/concurrency 3, then POST http://10.0.0.5:9464/enable");
-  EXPECT_EQ(channel.Describe(Make(ActionKind::kSetClasses, 0, Bit(JobClass::kS)), endpoint),
+  EXPECT_EQ(channel.Describe(ActionOn(ActionKind::kSetClasses, 0, Bit(JobClass::kS)), endpoint),
             "POST http://10.0.0.5:9464/eligibility \"max-resolution=1080\" (classes S)");
-  EXPECT_TRUE(channel.Describe(Make(ActionKind::kWake), endpoint).starts_with("nothing: "));
+  EXPECT_TRUE(channel.Describe(ActionOn(ActionKind::kWake), endpoint).starts_with("nothing: "));
 }
 
 }  // namespace

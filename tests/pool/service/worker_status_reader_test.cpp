@@ -8,16 +8,15 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "recorded_data.h"
+
 namespace mc::pool_service {
 namespace {
 
 using pool::AdmissionState;
 
-nlohmann::json Recorded(const std::string& name) {
-  std::ifstream in(std::string(POOL_SERVICE_DATA_DIR) + "/" + name);
-  std::stringstream text;
-  text << in.rdbuf();
-  return nlohmann::json::parse(text.str());
+nlohmann::json RecordedStatus(const std::string& name) {
+  return nlohmann::json::parse(testing::Recorded(name));
 }
 
 Result<pool::WorkerStatus> Read(const nlohmann::json& document) {
@@ -25,7 +24,7 @@ Result<pool::WorkerStatus> Read(const nlohmann::json& document) {
 }
 
 TEST(WorkerStatusReader, AWorkerThatPassedItsSelfTestIsAvailableWithItsProbedSessions) {
-  Result<pool::WorkerStatus> status = Read(Recorded("status-ada-after-self-test.json"));
+  Result<pool::WorkerStatus> status = Read(RecordedStatus("status-ada-after-self-test.json"));
   ASSERT_TRUE(status) << status.error();
   EXPECT_EQ(status->name, "gpu-box-1:gpu0");
   EXPECT_TRUE(status->readable);
@@ -43,13 +42,13 @@ TEST(WorkerStatusReader, AWorkerThatPassedItsSelfTestIsAvailableWithItsProbedSes
 }
 
 TEST(WorkerStatusReader, AWorkerWithNoSelfTestIsGpuUnavailable) {
-  Result<pool::WorkerStatus> status = Read(Recorded("status-ada-no-self-test.json"));
+  Result<pool::WorkerStatus> status = Read(RecordedStatus("status-ada-no-self-test.json"));
   ASSERT_TRUE(status) << status.error();
   EXPECT_EQ(status->state, AdmissionState::kGpuUnavailable);
 }
 
 TEST(WorkerStatusReader, TheLastJobGivesTheRateInMegapixelsAndTheCountersAreKept) {
-  nlohmann::json document = Recorded("status-ada-after-self-test.json");
+  nlohmann::json document = RecordedStatus("status-ada-after-self-test.json");
   document["jobs"]["completed"] = 12;
   document["jobs"]["failed"] = 1;
   document["last_job"] = {{"class", {{"resolution", 720}, {"fps", 30}}},
@@ -67,7 +66,7 @@ TEST(WorkerStatusReader, TheLastJobGivesTheRateInMegapixelsAndTheCountersAreKept
 }
 
 TEST(WorkerStatusReader, ACollapsedNetworkMakesAnAvailableWorkerNetworkDegraded) {
-  nlohmann::json document = Recorded("status-ada-after-self-test.json");
+  nlohmann::json document = RecordedStatus("status-ada-after-self-test.json");
   document["transfer"]["network_degraded"] = true;
   Result<pool::WorkerStatus> status = Read(document);
   ASSERT_TRUE(status) << status.error();
@@ -75,7 +74,7 @@ TEST(WorkerStatusReader, ACollapsedNetworkMakesAnAvailableWorkerNetworkDegraded)
 }
 
 TEST(WorkerStatusReader, AnAmdOrIntelGpuIsTheVaApiVendor) {
-  nlohmann::json document = Recorded("status-ada-after-self-test.json");
+  nlohmann::json document = RecordedStatus("status-ada-after-self-test.json");
   document["gpu"]["vendor"] = "amd";
   EXPECT_EQ(Read(document)->vendor, "intel");
 }
@@ -101,7 +100,7 @@ TEST(WorkerStatusReader, AWrongDocumentIsAnErrorNamingTheWorkerAndThePlace) {
        "gpu-box-1:gpu0: status.gpu.devices: expected an array"},
   };
   for (const Broken& broken : cases) {
-    nlohmann::json document = Recorded("status-ada-after-self-test.json");
+    nlohmann::json document = RecordedStatus("status-ada-after-self-test.json");
     broken.edit(document);
     Result<pool::WorkerStatus> status = Read(document);
     ASSERT_FALSE(status) << broken.what;
