@@ -3,6 +3,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "common/base/json_text.h"
 #include "common/base/read_file.h"
 #include "pool/policy/config_yaml.h"
 #include "pool/replay/comparison.h"
@@ -31,7 +32,7 @@ int Strict(const pool_service::RunRecord& record, const pool::PoolConfig& policy
                        {"actions", result->actions},
                        {"reasons", result->reasons}};
     if (!result->agrees) out["first_disagreement"] = result->first_disagreement;
-    std::cout << out.dump(2) << "\n";
+    std::cout << JsonText(out, 2) << "\n";
   } else {
     std::cout << pool_replay::StrictTable(*result);
   }
@@ -72,7 +73,7 @@ int RunReplay(const ReplayOptions& options) {
                         {"completed", result.completed},
                         {"retries", result.retries},
                         {"makespan", result.makespan_s}};
-    std::cout << out.dump(2) << "\n";
+    std::cout << JsonText(out, 2) << "\n";
   } else {
     for (const std::string& note : inputs->notes) std::cout << "note: " << note << "\n";
     std::cout << pool_replay::ComparisonTable(comparison);

@@ -15,6 +15,7 @@
 #include "cli/shared_options.h"
 #include "cli/worker_run.h"
 #include "cli/worker_serve.h"
+#include "common/base/json_text.h"
 #include "probe/pipeline/probe_pipeline.h"
 #include "probe/query/query_command.h"
 #include "worker/probe_contract/concurrency.h"
@@ -283,7 +284,7 @@ class Worker : public WorkerCommand {
     const worker::ProbeContract contract =
         worker::ContractFor(probe, {config->gpu, config->probe_module});
     if (probe_flags_.output == "json") {
-      std::cout << worker::ContractJson(contract).dump(2) << "\n";
+      std::cout << JsonText(worker::ContractJson(contract), 2) << "\n";
     } else {
       std::cout << worker::ContractTable(contract);
     }
@@ -303,7 +304,7 @@ class Worker : public WorkerCommand {
     options.self_test_state_dir = StateDir();
     const worker::StatusInputs inputs = worker::GatherStatus(options);
     if (status_flags_.output == "json") {
-      std::cout << worker::StatusDocument(inputs).dump(2) << "\n";
+      std::cout << JsonText(worker::StatusDocument(inputs), 2) << "\n";
     } else if (status_flags_.output == "prometheus") {
       std::cout << worker::PrometheusText(inputs);
     } else {
@@ -358,7 +359,7 @@ class Worker : public WorkerCommand {
       std::cerr << "worker self-test: the report was not kept: " << saved.error() << "\n";
     }
     if (self_test_flags_.output == "json") {
-      std::cout << worker::SelfTestReportJson(report).dump(2) << "\n";
+      std::cout << JsonText(worker::SelfTestReportJson(report), 2) << "\n";
     } else {
       std::cout << "self-test of " << device << ": " << (report.ok ? "passed" : "FAILED") << " ("
                 << report.ts << ")\n";

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "worker/gate/eligibility.h"
+
 namespace mc::worker {
 namespace {
 
@@ -78,6 +80,18 @@ TEST(LocalProtocol, ABadLineIsRefusedWithItsPlace) {
             std::string::npos);
   EXPECT_NE(ParseLocalAnswer(R"({"ok": true, "context": {"device": 3}})").error().find("device"),
             std::string::npos);
+}
+
+TEST(LocalProtocol, AnErrorHoldingBytesThatAreNotUtf8IsAnsweredNotThrown) {
+  // An eligibility the pool sent, cut in the middle of a character, then quoted in the error.
+  Result<Eligibility> refused = ParseEligibility("types=\xc3\xa9\xff;max_height=720");
+  ASSERT_FALSE(refused);
+  const LocalAnswer answer{.ok = false, .message = refused.error() + " \xc3"};
+  const std::string line = LocalAnswerLine(answer);
+  Result<LocalAnswer> read = ParseLocalAnswer(line);
+  ASSERT_TRUE(read) << read.error();
+  EXPECT_NE(read->message.find("\xef\xbf\xbd"), std::string::npos) << read->message;
+  EXPECT_FALSE(read->ok);
 }
 
 }  // namespace

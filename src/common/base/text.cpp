@@ -28,6 +28,21 @@ std::string PrintableLine(std::string_view text) {
   return line;
 }
 
+std::string Excerpt(std::string_view text, std::size_t max_bytes) {
+  // A character that starts within the limit ends within four bytes of it.
+  return TruncateUtf8(PrintableLine(text.substr(0, max_bytes + 4)), max_bytes);
+}
+
+std::string WithoutSecret(std::string text, std::string_view secret) {
+  constexpr std::string_view kRedacted = "[redacted]";
+  if (secret.empty()) return text;
+  // The search goes on after the replacement, which may itself hold the secret.
+  for (std::size_t at = text.find(secret); at != std::string::npos;
+       at = text.find(secret, at + kRedacted.size()))
+    text.replace(at, secret.size(), kRedacted);
+  return text;
+}
+
 std::string_view Trim(std::string_view text, std::string_view characters) {
   const std::size_t first = text.find_first_not_of(characters);
   if (first == std::string_view::npos) return {};

@@ -21,6 +21,14 @@ std::string JoinLines(std::string_view text);
 // or forge a log line.
 std::string PrintableLine(std::string_view text);
 
+// Excerpt is the one way outside bytes are quoted in a message: the first `max_bytes` bytes
+// at most, cut between characters, made printable as PrintableLine makes them.
+std::string Excerpt(std::string_view text, std::size_t max_bytes);
+
+// WithoutSecret is `text` with every occurrence of `secret` (a token, a password) replaced by
+// "[redacted]", for text a server sent back, which may echo what it was sent.
+std::string WithoutSecret(std::string text, std::string_view secret);
+
 // The white space of the C locale: space, tab, line feed, carriage return, form feed and
 // vertical tab.
 inline constexpr std::string_view kWhiteSpace = " \t\n\r\f\v";

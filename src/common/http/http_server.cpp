@@ -181,13 +181,20 @@ Response Server::AnswerTo(std::string_view head, std::string_view body, std::str
   if (!request) return {.status = 400, .body = "not an HTTP request line\n"};
   const auto route = routes_.find(request->path);
   const auto action = actions_.find(request->path);
-  if (request->method == "GET" && route != routes_.end()) return route->second();
-  if (request->method == "POST" && action != actions_.end()) {
-    Result<RequestHead> parsed = ParseRequestHead(head);
-    return action->second(
-        {.path = request->path,
-         .authorization = parsed ? std::string(HeaderValue(parsed->headers, "Authorization")) : "",
-         .body = std::string(body)});
+  // A handler that throws answers 500 and the server goes on serving the others.
+  try {
+    if (request->method == "GET" && route != routes_.end()) return route->second();
+    if (request->method == "POST" && action != actions_.end()) {
+      Result<RequestHead> parsed = ParseRequestHead(head);
+      return action->second(
+          {.path = request->path,
+           .authorization =
+               parsed ? std::string(HeaderValue(parsed->headers, "Authorization")) : "",
+           .body = std::string(body)});
+    }
+  } catch (const std::exception& error) {
+    return {.status = 500,
+            .body = "the server failed to answer: " + Excerpt(error.what(), 200) + "\n"};
   }
   if (route == routes_.end() && action == actions_.end())
     return {.status = 404, .body = "not found\n"};

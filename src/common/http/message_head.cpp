@@ -71,9 +71,7 @@ Result<std::uint64_t> ContentLength(const Headers& headers) {
     seen = header.value;
   }
   const std::optional<std::uint64_t> length = ParseInteger<std::uint64_t>(seen);
-  if (!length)
-    return InvalidInput("Content-Length: \"" + std::string(seen.substr(0, 40)) +
-                        "\" is not a length");
+  if (!length) return InvalidInput("Content-Length: \"" + Excerpt(seen, 40) + "\" is not a length");
   return *length;
 }
 
@@ -87,7 +85,7 @@ Result<BodyFraming> FramingOf(const Headers& headers, bool until_close_otherwise
     if (!EqualsIgnoringCase(
             TrimOws(comma == std::string_view::npos ? codings : codings.substr(comma + 1)),
             "chunked"))
-      return InvalidInput("Transfer-Encoding \"" + std::string(codings.substr(0, 40)) +
+      return InvalidInput("Transfer-Encoding \"" + Excerpt(codings, 40) +
                           "\" does not end in chunked");
     return BodyFraming{.kind = BodyFraming::Kind::kChunked};
   }
@@ -263,8 +261,8 @@ Result<std::size_t> ChunkedDecoder::Feed(std::string_view data, std::string* bod
         const auto [end, error] =
             std::from_chars(digits.data(), digits.data() + digits.size(), size, 16);
         if (digits.empty() || error != std::errc() || end != digits.data() + digits.size())
-          return InvalidInput("chunked body: the chunk size \"" +
-                              std::string(digits.substr(0, 20)) + "\" is not hexadecimal");
+          return InvalidInput("chunked body: the chunk size \"" + Excerpt(digits, 20) +
+                              "\" is not hexadecimal");
         left_ = size;
         state_ = size == 0 ? State::kTrailer : State::kData;
         break;

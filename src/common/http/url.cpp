@@ -13,7 +13,7 @@ bool IsHostCharacter(unsigned char c) {
 }
 
 Error Bad(std::string_view text, const std::string& what) {
-  return InvalidInput("URL \"" + std::string(text.substr(0, 200)) + "\": " + what);
+  return InvalidInput("URL \"" + Excerpt(text, 200) + "\": " + what);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <exception>
 
 #include "common/base/json_reader.h"
+#include "common/base/text.h"
 
 namespace mc::kube {
 namespace {
@@ -37,7 +38,7 @@ Result<WatchEvent> Parse(std::string_view line) {
     }
   }
   if (!known)
-    return fail("type: \"" + type_name.substr(0, 40) +
+    return fail("type: \"" + Excerpt(type_name, 40) +
                 "\" is not ADDED, MODIFIED, DELETED, BOOKMARK or ERROR");
 
   nlohmann::json* object = root.contains("object") ? &root["object"] : nullptr;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <unordered_set>
 
+#include "common/base/text.h"
 #include "common/peertube/api_answer.h"
 #include "common/peertube/runner_paths.h"
 
@@ -26,12 +27,6 @@ bool Refused(const Error& error) {
          error.code == ErrorCode::kNotFound;
 }
 
-void ReplaceAll(std::string& text, const std::string& secret) {
-  if (secret.empty()) return;
-  for (std::size_t at = text.find(secret); at != std::string::npos; at = text.find(secret, at + 10))
-    text.replace(at, secret.size(), "[redacted]");
-}
-
 }  // namespace
 
 AdminSession::AdminSession(http::Url server, AdminCredentials credentials,
@@ -48,11 +43,11 @@ AdminSession::AdminSession(http::Url server, AdminCredentials credentials,
 Clock::time_point AdminSession::Now() const { return options_.now ? options_.now() : Clock::now(); }
 
 Error AdminSession::Scrubbed(Error error) const {
-  ReplaceAll(error.message, credentials_.password());
-  if (client_) ReplaceAll(error.message, client_->client_secret);
+  error.message = WithoutSecret(std::move(error.message), credentials_.password());
+  if (client_) error.message = WithoutSecret(std::move(error.message), client_->client_secret);
   if (token_) {
-    ReplaceAll(error.message, token_->access_token);
-    ReplaceAll(error.message, token_->refresh_token);
+    error.message = WithoutSecret(std::move(error.message), token_->access_token);
+    error.message = WithoutSecret(std::move(error.message), token_->refresh_token);
   }
   return error;
 }

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/base/json_reader.h"
+#include "common/base/json_text.h"
 #include "common/http/url.h"
 #include "common/peertube/admin_json.h"
 #include "common/peertube/runner_paths.h"
@@ -24,9 +25,7 @@ Result<Document> ParseDocument(std::string_view text) {
   }
 }
 
-std::string Dump(const OrderedJson& document) {
-  return document.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
+std::string Dump(const OrderedJson& document) { return JsonText(document); }
 
 bool EndsWith(std::string_view text, std::string_view end) {
   return text.size() >= end.size() && text.substr(text.size() - end.size()) == end;

@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "common/base/json_reader.h"
+#include "common/base/json_text.h"
 #include "common/base/read_file.h"
 
 namespace mc {
@@ -62,7 +63,7 @@ std::string EvictionRecordsJson(const EvictionRecords& records) {
   nlohmann::json nodes = nlohmann::json::object();
   for (const auto& [name, record] : records)
     nodes[name] = {{"evictions", record.evictions}, {"last_unix_s", UnixSeconds(record.last)}};
-  return nlohmann::json{{"version", kRecordVersion}, {"render_nodes", nodes}}.dump(2) + "\n";
+  return JsonText(nlohmann::json{{"version", kRecordVersion}, {"render_nodes", nodes}}, 2) + "\n";
 }
 
 Result<EvictionRecords> ParseEvictionRecords(const std::string& text) {

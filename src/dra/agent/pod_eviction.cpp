@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/base/json_text.h"
 #include "dra/agent/api_call.h"
 
 namespace mc {
@@ -15,7 +16,7 @@ Result<void> EvictPod(kube::KubeClient& client, const PodRef& pod) {
       client,
       {.method = "POST",
        .target = "/api/v1/namespaces/" + pod.namespace_name + "/pods/" + pod.name + "/eviction",
-       .body = eviction.dump()});
+       .body = JsonText(eviction)});
   if (!answer && !answer.failure().IsNotFound()) return answer.failure();
   return Ok();
 }

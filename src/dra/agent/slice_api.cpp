@@ -1,5 +1,6 @@
 #include "dra/agent/slice_api.h"
 
+#include "common/base/json_text.h"
 #include "common/kube/list_watch.h"
 #include "dra/agent/api_call.h"
 
@@ -17,10 +18,10 @@ Result<nlohmann::json> SliceApi::Write(const SliceWrite& write) {
   const std::string path = std::string(kResourceSlicesPath);
   switch (write.kind) {
     case SliceWrite::Kind::kCreate:
-      return Send({.method = "POST", .target = path, .body = write.object.dump()});
+      return Send({.method = "POST", .target = path, .body = JsonText(write.object)});
     case SliceWrite::Kind::kUpdate:
       return Send(
-          {.method = "PUT", .target = path + "/" + write.name, .body = write.object.dump()});
+          {.method = "PUT", .target = path + "/" + write.name, .body = JsonText(write.object)});
     case SliceWrite::Kind::kDelete: {
       // The preconditions make the delete fail with a conflict if the slice was replaced
       // since it was read, so the agent never deletes a slice it has not seen.
@@ -29,7 +30,7 @@ Result<nlohmann::json> SliceApi::Write(const SliceWrite& write) {
       if (!write.resource_version.empty())
         options["preconditions"]["resourceVersion"] = write.resource_version;
       Result<nlohmann::json> answer =
-          Send({.method = "DELETE", .target = path + "/" + write.name, .body = options.dump()});
+          Send({.method = "DELETE", .target = path + "/" + write.name, .body = JsonText(options)});
       if (!answer && answer.failure().IsNotFound()) return nlohmann::json::object();
       return answer;
     }

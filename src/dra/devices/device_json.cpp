@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/base/json_text.h"
+
 namespace mc {
 namespace {
 
@@ -75,7 +77,7 @@ OrderedJson DevicesJsonValue(const std::vector<Device>& devices) {
 }
 
 std::string DevicesToJson(const std::vector<Device>& devices) {
-  return DevicesJsonValue(devices).dump(2) + "\n";
+  return JsonText(DevicesJsonValue(devices), 2) + "\n";
 }
 
 std::string DevicesToYaml(const std::vector<Device>& devices) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/base/json_path.h"
+#include "common/base/json_text.h"
 #include "dra/devices/device_json.h"
 
 namespace mc {
@@ -37,7 +38,7 @@ Json SliceSpec(const SliceOwner& owner, const std::vector<Device>& devices, std:
                  {"generation", generation},
                  {"resourceSliceCount", static_cast<std::int64_t>(slice_count)}}}};
   // An empty list is left out, as the server leaves it out (devices,omitempty).
-  if (!devices.empty()) spec["devices"] = Json::parse(DevicesJsonValue(devices).dump());
+  if (!devices.empty()) spec["devices"] = Json::parse(JsonText(DevicesJsonValue(devices)));
   return spec;
 }
 

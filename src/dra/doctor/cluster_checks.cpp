@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "common/base/json_text.h"
 #include "dra/devices/device_json.h"
 #include "dra/doctor/cluster_json.h"
 #include "probe/capabilities/encode_session_cap.h"
@@ -90,7 +91,7 @@ std::string CapacitySlice(const ClusterTarget& target) {
         {"pool",
          {{"name", "media-capabilities-doctor"}, {"generation", 1}, {"resourceSliceCount", 1}}},
         {"devices", DevicesJsonValue({device})}}}};
-  return slice.dump();
+  return JsonText(slice);
 }
 
 CheckResult CheckConsumableCapacity(ClusterApi& api, const ClusterTarget& target) {

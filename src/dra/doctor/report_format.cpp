@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "common/base/json_text.h"
 #include "common/base/utf8.h"
 #include "dra/doctor/check_table.h"
 
@@ -56,7 +57,7 @@ std::string ReportJson(const CheckResults& results) {
   const nlohmann::ordered_json report = {
       {"checks", std::move(checks)},
       {"summary", {{"ok", counts.ok}, {"warn", counts.warn}, {"fail", counts.fail}}}};
-  return report.dump(2) + "\n";
+  return JsonText(report, 2) + "\n";
 }
 
 }  // namespace mc::doctor

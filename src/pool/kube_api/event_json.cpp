@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/base/json_reader.h"
+#include "common/base/json_text.h"
 #include "common/base/utf8.h"
 
 namespace mc::pool_kube {
@@ -55,7 +56,7 @@ std::string EventBody(const EventSource& source, const PoolEvent& event,
       {"reportingComponent", source.component},
   };
   if (!source.instance.empty()) body["reportingInstance"] = source.instance;
-  return body.dump();
+  return JsonText(body);
 }
 
 Result<std::string> ParseObjectUid(std::string_view body) {

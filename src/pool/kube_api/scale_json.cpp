@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/base/json_reader.h"
+#include "common/base/json_text.h"
 
 namespace mc::pool_kube {
 
@@ -40,11 +41,11 @@ std::string ScaleUpdate(const std::string& ns, const std::string& name, int repl
       {"metadata", {{"name", name}, {"namespace", ns}, {"resourceVersion", resource_version}}},
       {"spec", {{"replicas", replicas}}},
   };
-  return body.dump();
+  return JsonText(body);
 }
 
 std::string ScalePatch(int replicas) {
-  return nlohmann::json{{"spec", {{"replicas", replicas}}}}.dump();
+  return JsonText(nlohmann::json{{"spec", {{"replicas", replicas}}}});
 }
 
 }  // namespace mc::pool_kube

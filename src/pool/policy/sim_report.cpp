@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "common/base/json_text.h"
+
 namespace mc::pool {
 
 namespace {
@@ -91,7 +93,7 @@ std::string ResultJson(const SimResult& result) {
   }
   out["pressure_series"] = {{"columns", {"t_s", "pressure", "workers_on", "pending"}},
                             {"rows", series}};
-  return out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  return JsonText(out, 2) + "\n";
 }
 
 std::string PressurePlot(const SimResult& result, const std::string& title) {

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "common/base/json_text.h"
 #include "pool/policy/json_values.h"
 
 namespace mc::pool {
@@ -167,12 +168,12 @@ std::string TraceToJsonl(const Trace& trace) {
       if (run.again_s > 0) element["again"] = run.again_s;
       line["runs"].push_back(std::move(element));
     }
-    out += line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    out += JsonText(line) + "\n";
   }
   if (trace.horizon_s > 0) {
     nlohmann::ordered_json line;
     line["horizon"] = trace.horizon_s;
-    out += line.dump() + "\n";
+    out += JsonText(line) + "\n";
   }
   return out;
 }

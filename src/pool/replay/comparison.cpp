@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "common/base/json_text.h"
+
 namespace mc::pool_replay {
 
 namespace {
@@ -98,7 +100,7 @@ std::string ComparisonJson(const Comparison& comparison) {
   }
   Json out{{"agree", comparison.agrees}, {"cycle", comparison.cycle_s}, {"rows", std::move(rows)}};
   if (!comparison.agrees) out["first_disagreement"] = comparison.first_disagreement;
-  return out.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+  return JsonText(out, 2) + "\n";
 }
 
 }  // namespace mc::pool_replay

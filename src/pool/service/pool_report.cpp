@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "common/base/json_reader.h"
+#include "common/base/json_text.h"
 
 namespace mc::pool_service {
 
@@ -94,7 +95,7 @@ std::string ReportToJson(const PoolReport& report) {
   for (const CounterRow& counter : kCounters)
     counters[counter.name] = report.counters.*counter.field;
   json["counters"] = counters;
-  return json.dump(2) + "\n";
+  return JsonText(json, 2) + "\n";
 }
 
 Result<PoolReport> ReportFromJson(const std::string& text) {

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/base/json_text.h"
 #include "pool/policy/config_yaml.h"
 #include "pool/policy/reasons.h"
 
@@ -58,11 +59,10 @@ Json ActionJson(const pool::Action& action) {
 }  // namespace
 
 std::string RecordHeaderLine(const pool::PoolConfig& policy, pool::Duration queue_poll) {
-  return Json{{"record", "pool-run"},
-              {"version", 1},
-              {"queue_poll", queue_poll.count()},
-              {"policy", pool::PoolConfigToYaml(policy)}}
-      .dump();
+  return JsonText(Json{{"record", "pool-run"},
+                       {"version", 1},
+                       {"queue_poll", queue_poll.count()},
+                       {"policy", pool::PoolConfigToYaml(policy)}});
 }
 
 std::string CycleLine(const CycleRecord& cycle) {
@@ -76,17 +76,16 @@ std::string CycleLine(const CycleRecord& cycle) {
                            {"worker", reason.worker},
                            {"text", reason.text}});
   }
-  return Json{{"t", cycle.t_s},
-              {"queue", QueueJson(cycle.queue)},
-              {"workers", std::move(workers)},
-              {"actions", std::move(actions)},
-              {"reasons", std::move(reasons)},
-              {"pressure", cycle.pressure},
-              {"capacity_slots", cycle.capacity_slots},
-              {"demand", cycle.demand},
-              {"seen", cycle.seen},
-              {"gone", cycle.gone}}
-      .dump(-1, ' ', false, Json::error_handler_t::replace);
+  return JsonText(Json{{"t", cycle.t_s},
+                       {"queue", QueueJson(cycle.queue)},
+                       {"workers", std::move(workers)},
+                       {"actions", std::move(actions)},
+                       {"reasons", std::move(reasons)},
+                       {"pressure", cycle.pressure},
+                       {"capacity_slots", cycle.capacity_slots},
+                       {"demand", cycle.demand},
+                       {"seen", cycle.seen},
+                       {"gone", cycle.gone}});
 }
 
 }  // namespace mc::pool_service

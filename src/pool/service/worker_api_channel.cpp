@@ -67,15 +67,6 @@ ErrorCode ErrorOfStatus(int status) {
   return ErrorCode::kInternal;
 }
 
-// Redact takes the token out of text a server sent back: a server that echoes its request
-// must not put the token into the log through our error.
-std::string Redact(std::string text, const std::string& token) {
-  if (token.empty()) return text;
-  for (std::size_t at = text.find(token); at != std::string::npos; at = text.find(token, at))
-    text.replace(at, token.size(), "[token]");
-  return text;
-}
-
 }  // namespace
 
 Result<void> WorkerApiChannel::Post(const WorkerEndpoint& worker, std::string_view what,
@@ -94,11 +85,12 @@ Result<void> WorkerApiChannel::Post(const WorkerEndpoint& worker, std::string_vi
   Result<http::ClientResponse> answer = http::Request(*url, http::WithBearer(request, *token));
   if (!answer) {
     Error redacted = answer.failure();
-    redacted.message = Redact(redacted.message, *token);
+    redacted.message = WithoutSecret(std::move(redacted.message), *token);
     return std::move(redacted).WithContext(context);
   }
   if (answer->status >= 200 && answer->status < 300) return Ok();
-  std::string words = Redact(AnswerWords(answer->body), *token);
+  // A server that echoes its request must not put the token into the log through our error.
+  std::string words = WithoutSecret(AnswerWords(answer->body), *token);
   return Error{context + ": the control API answered " + std::to_string(answer->status) +
                    (words.empty() ? "" : ": " + words),
                ErrorOfStatus(answer->status)};

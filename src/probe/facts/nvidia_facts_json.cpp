@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "common/base/json_reader.h"
+#include "common/base/json_text.h"
 #include "common/base/utf8.h"
 #include "probe/facts/cuvid_names.h"
 
@@ -248,7 +249,7 @@ std::string NvidiaFactsToJson(const NvidiaFacts& facts) {
   for (const std::string& warning : facts.warnings) warnings.push_back(ValidUtf8(warning));
   document["warnings"] = std::move(warnings);
   // Driver text is not always UTF-8; replacing what is not keeps the report well formed.
-  return document.dump(2, ' ', false, OrderedJson::error_handler_t::replace) + "\n";
+  return JsonText(document, 2) + "\n";
 }
 
 Result<NvidiaFacts> ParseNvidiaFacts(std::string_view text) {

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/base/json_reader.h"
+#include "common/base/json_text.h"
 #include "common/base/utf8.h"
 
 namespace mc {
@@ -30,7 +31,7 @@ std::string VaFactsToJson(const VaFacts& facts) {
       {"warnings", facts.warnings},
   };
   // Driver text is not always UTF-8; replacing what is not keeps the report well formed.
-  return document.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  return JsonText(document, 2) + "\n";
 }
 
 Result<VaFacts> ParseVaFacts(std::string_view text) {

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/base/json_reader.h"
+#include "common/base/json_text.h"
 
 namespace mc {
 namespace {
@@ -32,7 +33,7 @@ std::string OutcomesToJson(const std::vector<ChildOutcome>& outcomes) {
         {{"kind", kind}, {"code", outcome.code}, {"out", outcome.out}, {"err", outcome.err}});
   }
   // What drivers print is not always UTF-8; replacing what is not keeps the document whole.
-  return list.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+  return JsonText(list) + "\n";
 }
 
 Result<std::vector<ChildOutcome>> ParseOutcomes(std::string_view text) {

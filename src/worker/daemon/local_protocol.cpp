@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "common/base/json_reader.h"
+#include "common/base/json_text.h"
 
 namespace mc::worker {
 namespace {
@@ -170,7 +171,7 @@ std::string LocalRequestLine(const LocalRequest& request) {
         if constexpr (std::is_same_v<T, StateRequest>) return {{"op", "state"}};
       },
       request);
-  return line.dump() + "\n";
+  return JsonText(line) + "\n";
 }
 
 Result<LocalAnswer> ParseLocalAnswer(std::string_view line) {
@@ -235,7 +236,7 @@ std::string LocalAnswerLine(const LocalAnswer& answer) {
     }
     line["context"] = std::move(context);
   }
-  return line.dump() + "\n";
+  return JsonText(line) + "\n";
 }
 
 }  // namespace mc::worker

@@ -11,6 +11,7 @@
 #include <map>
 #include <vector>
 
+#include "common/base/text.h"
 #include "worker/daemon/local_socket.h"
 
 namespace mc::worker {
@@ -67,6 +68,16 @@ LocalServer::~LocalServer() {
   if (wake_ >= 0) close(wake_);
 }
 
+LocalAnswer LocalServer::AnswerLine(std::uint64_t connection, const std::string& line) const {
+  Result<LocalRequest> request = ParseLocalRequest(line);
+  if (!request) return {.ok = false, .message = "bad request: " + request.error()};
+  try {
+    return handler_(connection, *request);
+  } catch (const std::exception& error) {
+    return {.ok = false, .message = "the worker failed to answer: " + Excerpt(error.what(), 200)};
+  }
+}
+
 void LocalServer::Serve() {
   std::map<int, Connection> connections;
   std::uint64_t next_id = 1;
@@ -108,10 +119,7 @@ void LocalServer::Serve() {
         while (open && (end = connection.received.find('\n')) != std::string::npos) {
           const std::string line = connection.received.substr(0, end);
           connection.received.erase(0, end + 1);
-          Result<LocalRequest> request = ParseLocalRequest(line);
-          const LocalAnswer answer =
-              request ? handler_(connection.id, *request)
-                      : LocalAnswer{.ok = false, .message = "bad request: " + request.error()};
+          const LocalAnswer answer = AnswerLine(connection.id, line);
           connection.unsent += LocalAnswerLine(answer);
           SendAll(found->first, connection);
         }

@@ -33,6 +33,8 @@ class LocalServer {
  private:
   LocalServer() = default;
   void Serve();
+  // The answer to one request line; a handler that throws answers an error instead.
+  LocalAnswer AnswerLine(std::uint64_t connection, const std::string& line) const;
 
   std::string path_;
   Handler handler_;

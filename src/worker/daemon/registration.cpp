@@ -22,8 +22,7 @@ Result<Registration> RegisterRunner(const RegisterRequest& request) {
   if (!answer) return answer.failure();
   if (answer->status != 200) {
     const std::string message = "PeerTube refused the registration (" +
-                                std::to_string(answer->status) +
-                                "): " + PrintableLine(answer->body.substr(0, 300));
+                                std::to_string(answer->status) + "): " + Excerpt(answer->body, 300);
     return answer->status == 400 || answer->status == 403 ? PermissionDenied(message)
                                                           : Unavailable(message);
   }

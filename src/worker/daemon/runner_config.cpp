@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/base/json_reader.h"
+#include "common/base/json_text.h"
 #include "common/base/read_file.h"
 
 namespace mc::worker {
@@ -70,7 +71,7 @@ Result<void> SaveRegistration(const std::string& path, const Registration& regis
                                 {"runner_name", registration.runner_name},
                                 {"runner_id", registration.runner_id},
                                 {"runner_token", registration.runner_token}};
-  return WritePrivateFile(path, value.dump(2) + "\n");
+  return WritePrivateFile(path, JsonText(value, 2) + "\n");
 }
 
 std::string RunnerConfigToml(const RunnerConfig& config) {

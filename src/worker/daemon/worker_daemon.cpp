@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/base/json_text.h"
 #include "common/http/url.h"
 #include "dra/devices/device_json.h"
 #include "worker/daemon/local_socket.h"
@@ -303,7 +304,7 @@ LocalAnswer WorkerDaemon::Context() {
         false, "the worker's GPU is not usable: " + last_->probe.reason.value_or("no device"));
   const WorkerConfig& config = options_.gather.config;
   WrapperContext context{
-      .device = nlohmann::json::parse(DevicesJsonValue({report->device})[0].dump()),
+      .device = nlohmann::json::parse(JsonText(DevicesJsonValue({report->device})[0])),
       .render_node = report->gpu.render_node,
       .cuda_ordinal = CudaIndexOf(*probe_, report->gpu.pci_address),
       .ffmpeg = config.ffmpeg,
@@ -442,7 +443,7 @@ http::Response WorkerDaemon::Control(const http::ActionRequest& request) {
       {"ok", answer.ok}, {"state", answer.state}, {"message", answer.message}};
   return {.status = answer.ok ? 200 : 409,
           .content_type = "application/json",
-          .body = json.dump() + "\n"};
+          .body = JsonText(json) + "\n"};
 }
 
 }  // namespace mc::worker

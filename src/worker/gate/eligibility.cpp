@@ -16,7 +16,7 @@ constexpr double kLargestFps = 1000;
 
 Result<void> AddType(Eligibility& eligibility, std::string_view type, const std::string& place) {
   if (!VodJobTypes().contains(std::string(type)))
-    return InvalidInput(place + ": \"" + std::string(type.substr(0, 60)) +
+    return InvalidInput(place + ": \"" + Excerpt(type, 60) +
                         "\" is not a job type the worker does (vod-web-video-transcoding, "
                         "vod-hls-transcoding, vod-audio-merge-transcoding)");
   eligibility.job_types.insert(std::string(type));
@@ -26,7 +26,7 @@ Result<void> AddType(Eligibility& eligibility, std::string_view type, const std:
 Result<int> ParseResolution(std::string_view text, const std::string& place) {
   const std::optional<int> value = ParseInteger<int>(text);
   if (!value || *value < 1 || *value > kLargestResolution)
-    return InvalidInput(place + ": \"" + std::string(text.substr(0, 20)) +
+    return InvalidInput(place + ": \"" + Excerpt(text, 20) +
                         "\" is not a resolution (a whole number of lines, such as 1080)");
   return *value;
 }
@@ -34,7 +34,7 @@ Result<int> ParseResolution(std::string_view text, const std::string& place) {
 Result<double> ParseFps(std::string_view text, const std::string& place) {
   const std::optional<double> value = ParseDouble(text);
   if (!value || !std::isfinite(*value) || *value <= 0 || *value > kLargestFps)
-    return InvalidInput(place + ": \"" + std::string(text.substr(0, 20)) +
+    return InvalidInput(place + ": \"" + Excerpt(text, 20) +
                         "\" is not a frame rate (such as 60 or 29.97)");
   return *value;
 }
@@ -60,7 +60,7 @@ Result<Eligibility> ParseEligibility(std::string_view text) {
     const std::size_t equals = part.find('=');
     const std::string_view key = part.substr(0, equals);
     const std::string place =
-        "eligibility part " + std::to_string(index) + " (" + std::string(key.substr(0, 40)) + ")";
+        "eligibility part " + std::to_string(index) + " (" + Excerpt(key, 40) + ")";
     if (equals == std::string_view::npos) return InvalidInput(place + ": not KEY=VALUE");
     const std::string_view value = part.substr(equals + 1);
     if (key == "types") {

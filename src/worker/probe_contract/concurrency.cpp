@@ -61,8 +61,7 @@ Result<std::optional<std::int64_t>> ParseConcurrencyHint(std::string_view text) 
   // An unsigned type, so that a sign is refused with everything else that is not a digit.
   const std::optional<std::uint32_t> jobs = ParseInteger<std::uint32_t>(text);
   if (!jobs || *jobs > kMaxConcurrencyHint)
-    return InvalidInput("\"" + std::string(text.substr(0, 20)) +
-                        "\" is not a whole number from 0 to " +
+    return InvalidInput("\"" + Excerpt(text, 20) + "\" is not a whole number from 0 to " +
                         std::to_string(kMaxConcurrencyHint) + ", nor auto");
   return std::optional<std::int64_t>(*jobs);
 }

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "common/base/json_text.h"
 #include "worker/probe_contract/utc_time.h"
 
 namespace mc::worker {
@@ -101,7 +102,7 @@ Result<void> SaveSelfTest(const std::string& path, const SelfTestReport& report)
   const std::string temporary = path + ".new";
   {
     std::ofstream out(temporary, std::ios::trunc);
-    out << SelfTestReportJson(report).dump(2) << "\n";
+    out << JsonText(SelfTestReportJson(report), 2) << "\n";
     if (!out) return Unavailable("cannot write " + temporary);
   }
   fs::rename(temporary, path, error);

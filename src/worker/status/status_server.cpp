@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include "common/base/json_text.h"
 #include "worker/status/gather_schedule.h"
 
 namespace mc::worker {
@@ -75,7 +76,7 @@ std::shared_ptr<const StatusServer::Rendering> StatusServer::Current() const {
   StatusInputs inputs = current->inputs;
   options_.amend(inputs);
   return std::make_shared<const Rendering>(
-      Rendering{.status_json = StatusDocument(inputs).dump(2) + "\n",
+      Rendering{.status_json = JsonText(StatusDocument(inputs), 2) + "\n",
                 .metrics_text = PrometheusText(inputs)});
 }
 
@@ -107,7 +108,7 @@ void StatusServer::GatherLoop() {
     previous = inputs.state.state;
     if (options_.gathered) options_.gathered(*probe, inputs, probing);
     auto rendering = std::make_shared<const Rendering>(
-        Rendering{.status_json = StatusDocument(inputs).dump(2) + "\n",
+        Rendering{.status_json = JsonText(StatusDocument(inputs), 2) + "\n",
                   .metrics_text = PrometheusText(inputs),
                   .inputs = inputs});
     {

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/base/json_text.h"
+
 namespace mc::transcode {
 
 std::string PlanJson(const Plan& plan) {
@@ -28,7 +30,7 @@ std::string PlanJson(const Plan& plan) {
       break;
   }
   // Replacement rather than an exception: an argv may hold any bytes.
-  return json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return JsonText(json);
 }
 
 }  // namespace mc::transcode

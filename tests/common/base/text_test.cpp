@@ -8,6 +8,33 @@
 namespace mc {
 namespace {
 
+TEST(Excerpt, CutsBetweenCharactersAndReplacesWhatIsNotText) {
+  // "é" is two bytes: a cut after the first would leave half a character.
+  EXPECT_EQ(Excerpt("ab\xc3\xa9"
+                    "cd",
+                    3),
+            "ab");
+  EXPECT_EQ(Excerpt("ab\xc3\xa9"
+                    "cd",
+                    4),
+            "ab\xc3\xa9");
+  EXPECT_EQ(Excerpt("a\xff"
+                    "b\nc",
+                    20),
+            "a\xef\xbf\xbd"
+            "b c");
+  EXPECT_EQ(Excerpt(std::string(100000, 'x'), 5), "xxxxx");
+  EXPECT_EQ(Excerpt("", 5), "");
+}
+
+TEST(WithoutSecret, ReplacesEveryOccurrenceEvenOneInsideTheMark) {
+  EXPECT_EQ(WithoutSecret("Bearer t0k, again t0k", "t0k"), "Bearer [redacted], again [redacted]");
+  // A secret that is part of "[redacted]" must not be found in it again for ever.
+  EXPECT_EQ(WithoutSecret("e", "e"), "[redacted]");
+  EXPECT_EQ(WithoutSecret("[redacted]", "redacted"), "[[redacted]]");
+  EXPECT_EQ(WithoutSecret("no secret here", ""), "no secret here");
+}
+
 TEST(Trim, DropsWhiteSpaceAtBothEnds) { EXPECT_EQ(Trim(" \t token \r\n"), "token"); }
 
 TEST(Trim, KeepsWhiteSpaceInside) { EXPECT_EQ(Trim("  a b  "), "a b"); }

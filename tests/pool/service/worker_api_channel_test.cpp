@@ -248,7 +248,7 @@ TEST(WorkerApiChannel, AServerThatEchoesTheTokenDoesNotPutItIntoTheError) {
   ASSERT_FALSE(drained);
   EXPECT_TRUE(drained.failure().IsUnavailable()) << drained.error();
   EXPECT_FALSE(Has(drained.error(), kWorkerToken)) << drained.error();
-  EXPECT_TRUE(Has(drained.error(), "answered 500: you sent Bearer [token]")) << drained.error();
+  EXPECT_TRUE(Has(drained.error(), "answered 500: you sent Bearer [redacted]")) << drained.error();
 }
 
 TEST(WorkerApiChannel, AnEnableAskedWithNoConcurrencyIsRefusedBeforeAnyRequest) {
