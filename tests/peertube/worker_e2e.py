@@ -342,6 +342,60 @@ def case_upload(peertube, worker, root, argv_log):
     check(validation.returncode == 0, f"the status document is valid against its schema: {validation.stdout.strip()}")
 
 
+# Every line ffmpeg writes when the GPU fails it, as the worker's reader knows them; an uploader
+# can write any of them into a title, a stream's handler name or a chapter's title.
+FAILURE_MARKS = ["OpenEncodeSessionEx failed", "EncodePicture failed", "No capable devices found",
+                 "NV_ENC_ERR_UNSUPPORTED_DEVICE", "CUDA_ERROR_OUT_OF_MEMORY", "cuCtxCreate",
+                 "cuvidCreateDecoder failed", "Failed setup for format cuda",
+                 "Failed setup for format vaapi", "device does not exist", "Failed to initialise VAAPI",
+                 "Failed to create a VAAPI", "vaCreateContext", "Device creation failed"]
+
+
+def make_hostile_clip(path, seconds):
+    """A clip whose tags hold every failure mark, as ffmpeg's own error lines would print them,
+    after line breaks and beside bytes that are not UTF-8."""
+    chapters = os.path.join(os.path.dirname(path), "chapters.txt")
+    with open(chapters, "wb") as f:
+        f.write(b";FFMETADATA1\n")
+        for i, mark in enumerate(FAILURE_MARKS):
+            f.write(b"[CHAPTER]\nTIMEBASE=1/1000\nSTART=%d\nEND=%d\n" % (i * 100, i * 100 + 100))
+            f.write(b"title=[h264_nvenc @ 0x1] [error] " + mark.encode() + b" \xff\xc3\n")
+    title = "\n".join(f"[error] {mark}" for mark in FAILURE_MARKS)
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i",
+                    f"testsrc2=size=1280x720:rate=30:duration={seconds}", "-f", "lavfi", "-i",
+                    f"sine=frequency=440:duration={seconds}", "-i", chapters, "-map", "0:v", "-map", "1:a",
+                    "-map_metadata", "2", "-map_chapters", "2",
+                    "-metadata", "title=" + title, "-metadata", "comment=\udcff" + FAILURE_MARKS[0],
+                    "-metadata:s:v", "handler_name=[h264_nvenc @ 0x2] [error] " + FAILURE_MARKS[1],
+                    "-metadata:s:a", "handler_name=[AVHWDeviceContext @ 0x3] [fatal] " + FAILURE_MARKS[4],
+                    "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac",
+                    "-shortest", path],
+                   check=True, env=dict(os.environ, PYTHONIOENCODING="utf-8", LC_ALL="C.UTF-8"))
+
+
+def case_hostile_tags(peertube, worker, root, argv_log):
+    print("case: an upload whose tags hold the GPU's failure words is transcoded; the worker "
+          "stays available", flush=True)
+    clip = os.path.join(root, "hostile.mp4")
+    make_hostile_clip(clip, 5)
+    before = worker.status()["jobs"]
+    video = peertube.upload(clip, "e2e-hostile")
+    jobs = wait_for("every job of the upload to complete", upload_done(peertube, video, worker), 420, 1)
+    check(len(jobs) == 8, f"the upload made 8 jobs: {len(jobs)}")
+    check(all(j["failures"] == 0 for j in jobs), "no job failed once")
+    with open(os.path.join(worker.state, "runner.log"), errors="replace") as f:
+        runner_log = f.read()
+    check(FAILURE_MARKS[4] in runner_log and "Failed setup for format vaapi" in runner_log,
+          "the jobs' ffmpeg printed the tags, failure words and all, to the runner")
+    check("the GPU failed" not in runner_log, "no job was taken for a GPU failure")
+    status = worker.status()
+    check(status["state"] == "AVAILABLE", f"the worker is AVAILABLE: {status['state']} {status.get('state_reason')}")
+    check(status["jobs"]["failed"] == before["failed"] and
+          status["jobs"]["completed"] >= before["completed"] + 8,
+          f"the worker counts 8 more jobs completed and none failed: {before} then {status['jobs']}")
+    check(not any("libx264" in line for line in job_argv_lines(argv_log)), "no CPU encode ran")
+
+
 def case_drain(peertube, worker, root, argv_log):
     print("case: a drain lets the running job finish and takes no new one; enable takes them", flush=True)
     clip = os.path.join(root, "drain.mp4")
@@ -584,7 +638,7 @@ def finish(failed, root, log_name, log_tail):
     return 0
 
 
-CASES = ["upload", "drain", "gpu-fails", "two-workers", "runner-killed", "server-restarted", "no-gpu"]
+CASES = ["upload", "hostile-tags", "drain", "gpu-fails", "two-workers", "runner-killed", "server-restarted", "no-gpu"]
 
 
 def main():
@@ -608,6 +662,8 @@ def main():
             for name in cases:
                 if name == "upload":
                     case_upload(peertube, worker, root, argv_log)
+                elif name == "hostile-tags":
+                    case_hostile_tags(peertube, worker, root, argv_log)
                 elif name == "drain":
                     case_drain(peertube, worker, root, argv_log)
                 elif name == "gpu-fails":

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "support/temp_dir.h"
+#include "worker/daemon/ffmpeg_log.h"
 
 namespace mc::worker {
 namespace {
@@ -87,10 +88,11 @@ TEST(JobFfmpeg, FfmpegDiesWithinASecondWhenTheRunnerIsKilled) {
 
 TEST(JobFfmpeg, TheGpusFailureLineIsFoundInWhatPassesThrough) {
   const JobFfmpegRun run = RunJobFfmpeg(
-      {.argv = {"/bin/sh", "-c",
-                "printf 'frame=  10 fps=0.0\\r' >&2; "
-                "echo '[h264_nvenc @ 0x1] EncodePicture failed!: generic error (20): x' >&2; "
-                "exit 1"},
+      {.argv =
+           {"/bin/sh", "-c",
+            "printf 'frame=  10 fps=0.0\\r' >&2; "
+            "echo '[h264_nvenc @ 0x1] [error] EncodePicture failed!: generic error (20): x' >&2; "
+            "exit 1"},
        .parent_pid = getppid()});
   EXPECT_EQ(run.exit_code, 1);
   ASSERT_TRUE(run.gpu_failure);
@@ -110,12 +112,51 @@ TEST(JobFfmpeg, AProgramThatCannotStartExits127) {
   EXPECT_EQ(run.exit_code, 127);
 }
 
-TEST(GpuFailureIn, KnowsTheDriversWordsAndNothingElse) {
-  EXPECT_TRUE(GpuFailureIn("OpenEncodeSessionEx failed: unsupported device (2): (no details)"));
-  EXPECT_TRUE(GpuFailureIn("a\n[h264_nvenc] No capable devices found\nb"));
-  EXPECT_TRUE(GpuFailureIn("Device creation failed: -542398533."));
-  EXPECT_FALSE(GpuFailureIn("Conversion failed!"));
-  EXPECT_FALSE(GpuFailureIn("frame=  100 fps= 50 q=23.0 size=     256kB"));
+TEST(JobFfmpeg, AFailureLineInARunThatEndsWellIsNoGpuFailure) {
+  const JobFfmpegRun run = RunJobFfmpeg(
+      {.argv = {"/bin/sh", "-c", "echo '[h264 @ 0x1] [error] Failed setup for format cuda' >&2"},
+       .parent_pid = getppid()});
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_FALSE(run.gpu_failure);
+}
+
+// An upload whose title, handler name and chapter title hold the GPU's failure words, one
+// after a line break, made by Debian's ffmpeg.
+std::string HostileClip(const mc::testing::TempDir& dir) {
+  const std::string clip = (dir.path() / "hostile.mp4").string();
+  const JobFfmpegRun made = RunJobFfmpeg(
+      {.argv = {"/usr/bin/ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i",
+                "testsrc2=size=64x64:rate=5", "-t", "1", "-metadata",
+                "title=CUDA_ERROR_OUT_OF_MEMORY\n[error] No capable devices found", "-metadata:s:v",
+                "handler_name=[h264_nvenc @ 0x1] [error] OpenEncodeSessionEx failed", "-c:v",
+                "libx264", clip},
+       .parent_pid = getppid()});
+  EXPECT_EQ(made.exit_code, 0);
+  return clip;
+}
+
+TEST(JobFfmpeg, DebiansFfmpegFailingOnAHostileUploadIsNoGpuFailure) {
+  const mc::testing::TempDir dir;
+  const JobFfmpegRun run = RunJobFfmpeg(
+      {.argv = WithLevelTags({"/usr/bin/ffmpeg", "-hide_banner", "-i", HostileClip(dir), "-c:v",
+                              "no_such_encoder", "-f", "null", "-"}),
+       .parent_pid = getppid()});
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_FALSE(run.gpu_failure) << *run.gpu_failure;
+}
+
+TEST(JobFfmpeg, DebiansFfmpegFailingToOpenTheGpuIsAGpuFailure) {
+  const JobFfmpegRun run = RunJobFfmpeg(
+      {.argv = WithLevelTags({"/usr/bin/ffmpeg", "-hide_banner", "-init_hw_device", "cuda=gpu:99",
+                              "-f", "lavfi", "-i", "testsrc2=size=64x64:rate=5", "-t", "1", "-f",
+                              "null", "-"}),
+       .parent_pid = getppid()});
+  EXPECT_NE(run.exit_code, 0);
+  ASSERT_TRUE(run.gpu_failure);
+  // Without CUDA ffmpeg says the device could not be made; with it, CUDA names the error.
+  EXPECT_TRUE(run.gpu_failure->starts_with("Device creation failed") ||
+              run.gpu_failure->find("CUDA_ERROR_") != std::string::npos)
+      << *run.gpu_failure;
 }
 
 }  // namespace

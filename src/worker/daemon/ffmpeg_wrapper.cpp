@@ -14,7 +14,9 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "common/base/json_text.h"
 #include "common/base/text.h"
+#include "worker/daemon/ffmpeg_log.h"
 #include "worker/daemon/job_ffmpeg.h"
 #include "worker/daemon/local_socket.h"
 #include "worker/evidence/argv_gate.h"
@@ -173,7 +175,7 @@ JobFfmpegRun RunPlan(const transcode::Plan& plan, const transcode::PlanDevice& d
       .proc_root = gpu.proc_root.empty() ? "/proc" : gpu.proc_root,
       .nvidia_pci_address = device.api == "nvidia" ? device.pci_address : "",
       .nvml_library = gpu.nvml_library.empty() ? "libnvidia-ml.so.1" : gpu.nvml_library};
-  return RunJobFfmpeg({.argv = argv, .sampler = sampler, .parent_pid = runner});
+  return RunJobFfmpeg({.argv = WithLevelTags(argv), .sampler = sampler, .parent_pid = runner});
 }
 
 // The run's report for the worker: what the plan made, how the run went, and whether the
@@ -273,7 +275,7 @@ int RunFfmpegWrapper(const std::vector<std::string>& args, const WrapperEnvironm
   Result<WrapperContext> context = AskForGpu(*worker);
   if (!context) return Say("refused: " + context.error(), 1);
   const WrapperContext& gpu = *context;
-  Result<transcode::PlanDevice> device = transcode::ParsePlanDevice(gpu.device.dump());
+  Result<transcode::PlanDevice> device = transcode::ParsePlanDevice(JsonText(gpu.device));
   if (!device) return Say("refused: the worker's device: " + device.error(), 1);
   Result<std::optional<ProbedInput>> input =
       ProbeInputs(*command, gpu.ffprobe.empty() ? environment.ffprobe : gpu.ffprobe);

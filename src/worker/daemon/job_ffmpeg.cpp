@@ -13,29 +13,12 @@
 #include <chrono>
 #include <cstring>
 
+#include "worker/daemon/ffmpeg_log.h"
+
 namespace mc::worker {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// What ffmpeg prints when the GPU, its driver or its session cap fails it. Each is the start
-// of a failure of the hardware path, never of the input or the muxer.
-constexpr std::array<std::string_view, 14> kGpuFailureMarks{{
-    "OpenEncodeSessionEx failed",
-    "EncodePicture failed",
-    "No capable devices found",
-    "NV_ENC_ERR",
-    "CUDA_ERROR_",
-    "cuCtxCreate",
-    "cuvidCreateDecoder failed",
-    "Failed setup for format cuda",
-    "Failed setup for format vaapi",
-    "device does not exist",
-    "Failed to initialise VAAPI",
-    "Failed to create a VAAPI",
-    "vaCreateContext",
-    "Device creation failed",
-}};
 
 // The signals the runner may send the wrapper and that ffmpeg must receive.
 constexpr std::array<int, 6> kForwarded{{SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2}};
@@ -72,27 +55,21 @@ int ExitCodeOf(int status) {
   _exit(127);
 }
 
-// Copies what ffmpeg wrote on its stderr to ours, and looks in its whole lines for the
-// first GPU failure; `tail` keeps the line not yet ended. False once the pipe is closed.
-bool PassStderr(int from, std::string& tail, JobFfmpegRun& run) {
+// Writes `text` to our stderr, the runner's pipe.
+void WriteAll(std::string_view text) {
+  while (!text.empty()) {
+    const ssize_t n = write(STDERR_FILENO, text.data(), text.size());
+    if (n <= 0) break;
+    text.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
+
+// Copies what ffmpeg wrote on its stderr to ours, read by `log`. False once the pipe is closed.
+bool PassStderr(int from, FfmpegLog& log) {
   char buffer[8192];
   const ssize_t got = read(from, buffer, sizeof buffer);
   if (got <= 0) return false;
-  std::size_t written = 0;
-  while (written < static_cast<std::size_t>(got)) {
-    const ssize_t n = write(STDERR_FILENO, buffer + written, got - written);
-    if (n <= 0) break;
-    written += static_cast<std::size_t>(n);
-  }
-  if (!run.gpu_failure) {
-    tail.append(buffer, static_cast<std::size_t>(got));
-    const std::size_t last_break = tail.find_last_of("\r\n");
-    if (last_break != std::string::npos) {
-      run.gpu_failure = GpuFailureIn(std::string_view(tail).substr(0, last_break));
-      tail.erase(0, last_break + 1);
-    }
-    if (tail.size() > 65536) tail.clear();
-  }
+  WriteAll(log.Read(std::string_view(buffer, static_cast<std::size_t>(got))));
   return true;
 }
 
@@ -111,20 +88,6 @@ void ForwardSignals(int signals, pid_t pid, pid_t parent_pid, bool exited, JobFf
 }
 
 }  // namespace
-
-std::optional<std::string> GpuFailureIn(std::string_view text) {
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find_first_of("\r\n", start);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view line = text.substr(start, end - start);
-    for (const std::string_view mark : kGpuFailureMarks) {
-      if (line.find(mark) != std::string_view::npos) return std::string(line);
-    }
-    start = end + 1;
-  }
-  return std::nullopt;
-}
 
 JobFfmpegRun RunJobFfmpeg(const JobFfmpegOptions& options) {
   JobFfmpegRun run;
@@ -158,7 +121,7 @@ JobFfmpegRun RunJobFfmpeg(const JobFfmpegOptions& options) {
   EvidenceSampler sampler(options.sampler);
   sampler.Sample(pid);
   Clock::time_point next_sample = Clock::now() + SampleInterval({}, options.sampler.interval);
-  std::string tail;  // the stderr line being read, for the failure marks
+  FfmpegLog log;
   bool stderr_open = true;
   bool exited = false;
   int status = 0;
@@ -170,7 +133,7 @@ JobFfmpegRun RunJobFfmpeg(const JobFfmpegOptions& options) {
     const int ready = poll(fds, 2, timeout);
     if (ready < 0 && errno != EINTR) break;
     if (exited && ready == 0) break;  // ffmpeg is gone and a child of its holds the pipe
-    if (fds[1].revents) stderr_open = PassStderr(err[0], tail, run);
+    if (fds[1].revents) stderr_open = PassStderr(err[0], log);
     if (fds[0].revents) ForwardSignals(signals, pid, options.parent_pid, exited, run);
     if (!exited) {
       siginfo_t child{};
@@ -199,11 +162,14 @@ JobFfmpegRun RunJobFfmpeg(const JobFfmpegOptions& options) {
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
   }
-  if (!run.gpu_failure && !tail.empty()) run.gpu_failure = GpuFailureIn(tail);
+  WriteAll(log.Finish());
   close(err[0]);
   close(signals);
   sigprocmask(SIG_SETMASK, &previous, nullptr);
   run.exit_code = ExitCodeOf(status);
+  // A GPU failure is one that failed the run: a mark in a run that ended well was recovered
+  // from (a decoder that fell back to the CPU shows in the evidence instead).
+  if (run.exit_code != 0) run.gpu_failure = log.gpu_failure();
   run.record = sampler.Record();
   run.wall_seconds = std::chrono::duration<double>(Clock::now() - started).count();
   return run;

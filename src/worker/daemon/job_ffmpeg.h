@@ -1,6 +1,7 @@
 // RunJobFfmpeg runs one job's ffmpeg for the wrapper: the ffmpeg is the wrapper's child, its
 // stderr passes through the wrapper to the runner (which reads its progress there) and is
-// read on the way for the GPU's own failure lines, the evidence sampler watches it for its
+// read on the way for the GPU's own failure lines (ffmpeg_log.h; the program is to tag its
+// lines, as WithLevelTags asks ffmpeg to), the evidence sampler watches it for its
 // whole life, and every signal the runner sends the wrapper reaches it. It never outlives the
 // runner: when the runner dies the wrapper kills it at once, and when the wrapper itself is
 // killed the kernel kills it (PR_SET_PDEATHSIG).
@@ -8,7 +9,6 @@
 
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "worker/evidence/evidence.h"
@@ -28,16 +28,13 @@ struct JobFfmpegRun {
   // ffmpeg's exit status, or 128 + the signal that ended it; 127 when it could not start.
   int exit_code = 127;
   EvidenceRecord record;
-  // The first line of ffmpeg's stderr that names a failure of the GPU or its driver.
+  // The first error line of ffmpeg's that names a failure of the GPU or its driver, when the
+  // run failed.
   std::optional<std::string> gpu_failure;
   // Whether the runner died while ffmpeg ran (ffmpeg was then killed).
   bool runner_died = false;
   double wall_seconds = 0;
 };
-
-// GpuFailureIn gives the first line of `text` that names a failure of the GPU, its driver or
-// its session cap, as ffmpeg prints them; nothing when none does.
-std::optional<std::string> GpuFailureIn(std::string_view text);
 
 JobFfmpegRun RunJobFfmpeg(const JobFfmpegOptions& options);
 

@@ -1,0 +1,164 @@
+#include "worker/daemon/ffmpeg_log.h"
+
+#include <array>
+
+#include "common/base/text.h"
+
+namespace mc::worker {
+namespace {
+
+// What ffmpeg prints when the GPU, its driver or its session cap fails it. Each is the start
+// of a failure of the hardware path, never of the input or the muxer.
+constexpr std::array<std::string_view, 14> kGpuFailureMarks{{
+    "OpenEncodeSessionEx failed",
+    "EncodePicture failed",
+    "No capable devices found",
+    "NV_ENC_ERR",
+    "CUDA_ERROR_",
+    "cuCtxCreate",
+    "cuvidCreateDecoder failed",
+    "Failed setup for format cuda",
+    "Failed setup for format vaapi",
+    "device does not exist",
+    "Failed to initialise VAAPI",
+    "Failed to create a VAAPI",
+    "vaCreateContext",
+    "Device creation failed",
+}};
+
+// The components of the hardware path, by a part of their names: the encoders, decoders and
+// filters of NVIDIA's and VA-API's paths and the hardware device and frame contexts.
+constexpr std::array<std::string_view, 9> kHardwareComponentParts{
+    {"nvenc", "cuvid", "cuda", "vaapi", "qsv", "AVHWDeviceContext", "AVHWFramesContext", "hwupload",
+     "hwdownload"}};
+// The software decoders whose hardware acceleration fails with "Failed setup for format".
+constexpr std::array<std::string_view, 10> kHwaccelDecoders{
+    {"h264", "hevc", "av1", "vp8", "vp9", "mpeg1video", "mpeg2video", "mpeg4", "vc1", "mjpeg"}};
+// ffmpeg's level names, as its logger writes them in a tag.
+constexpr std::array<std::string_view, 9> kLevels{
+    {"quiet", "panic", "fatal", "error", "warning", "info", "verbose", "debug", "trace"}};
+constexpr std::array<std::string_view, 3> kErrorLevels{{"panic", "fatal", "error"}};
+
+template <std::size_t N>
+bool OneOf(std::string_view text, const std::array<std::string_view, N>& set) {
+  for (const std::string_view item : set)
+    if (text == item) return true;
+  return false;
+}
+
+// The component named "[name @ 0x55d0] " at `at`, or nothing; `at` moves past it.
+std::optional<std::string_view> ComponentAt(std::string_view line, std::size_t& at) {
+  if (at >= line.size() || line[at] != '[') return std::nullopt;
+  const std::size_t close = line.find(']', at);
+  if (close == std::string_view::npos || close + 1 >= line.size() || line[close + 1] != ' ')
+    return std::nullopt;
+  const std::string_view inside = line.substr(at + 1, close - at - 1);
+  const std::size_t separator = inside.rfind(" @ 0x");
+  if (separator == std::string_view::npos) return std::nullopt;
+  const std::string_view address = inside.substr(separator + 5);
+  if (address.empty() || address.find_first_not_of("0123456789abcdef") != std::string_view::npos)
+    return std::nullopt;
+  at = close + 2;
+  return inside.substr(0, separator);
+}
+
+bool HardwareComponent(std::string_view component) {
+  if (component.empty() || OneOf(component, kHwaccelDecoders)) return true;
+  for (const std::string_view part : kHardwareComponentParts)
+    if (component.find(part) != std::string_view::npos) return true;
+  return false;
+}
+
+// FailureOf gives `line`, without its tag and made printable, when it is a GPU failure.
+std::optional<std::string> FailureOf(std::string_view line) {
+  const LogLine read = ReadLogLine(line);
+  if (!OneOf(read.level, kErrorLevels) || !HardwareComponent(read.component)) return std::nullopt;
+  for (const std::string_view mark : kGpuFailureMarks) {
+    if (read.message.find(mark) != std::string_view::npos)
+      return PrintableLine(std::string(line.substr(0, read.tag_begin)) +
+                           std::string(line.substr(read.tag_end)));
+  }
+  return std::nullopt;
+}
+
+// A line longer than this is passed on as it is, unread: ffmpeg's own lines are short.
+constexpr std::size_t kLongestLine = 65536;
+
+}  // namespace
+
+std::vector<std::string> WithLevelTags(std::vector<std::string> argv) {
+  if (argv.empty()) return argv;
+  argv.insert(argv.begin() + 1, {"-loglevel", "+level"});
+  return argv;
+}
+
+LogLine ReadLogLine(std::string_view line) {
+  LogLine read{.message = line};
+  std::size_t at = 0;
+  std::string_view component;
+  while (const std::optional<std::string_view> name = ComponentAt(line, at)) component = *name;
+  if (at >= line.size() || line[at] != '[') return read;
+  const std::size_t close = line.find("] ", at);
+  if (close == std::string_view::npos) return read;
+  const std::string_view level = line.substr(at + 1, close - at - 1);
+  if (!OneOf(level, kLevels)) return read;
+  return {.component = component,
+          .level = level,
+          .message = line.substr(close + 2),
+          .tag_begin = at,
+          .tag_end = close + 2};
+}
+
+std::optional<std::string> GpuFailureIn(std::string_view text) {
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find_first_of("\r\n", start);
+    if (end == std::string_view::npos) end = text.size();
+    if (std::optional<std::string> failure = FailureOf(text.substr(start, end - start)))
+      return failure;
+    start = end + 1;
+  }
+  return std::nullopt;
+}
+
+void FfmpegLog::TakeLine(std::string_view line, std::string& out) {
+  // A line too long to read is passed on unread, and so is the rest of one passed on in part,
+  // which is no line of its own: its start is the input's.
+  if (inside_long_line_ || line.size() > kLongestLine) {
+    inside_long_line_ = false;
+    out.append(line);
+    return;
+  }
+  const LogLine read = ReadLogLine(line);
+  out.append(line.substr(0, read.tag_begin));
+  out.append(line.substr(read.tag_end));
+  if (!gpu_failure_) gpu_failure_ = FailureOf(line);
+}
+
+std::string FfmpegLog::Read(std::string_view piece) {
+  pending_.append(piece);
+  std::string out;
+  std::size_t start = 0;
+  for (std::size_t end = pending_.find_first_of("\r\n"); end != std::string::npos;
+       end = pending_.find_first_of("\r\n", start)) {
+    TakeLine(std::string_view(pending_).substr(start, end - start), out);
+    out.push_back(pending_[end]);
+    start = end + 1;
+  }
+  pending_.erase(0, start);
+  if (pending_.size() > kLongestLine) {
+    out.append(pending_);
+    pending_.clear();
+    inside_long_line_ = true;
+  }
+  return out;
+}
+
+std::string FfmpegLog::Finish() {
+  std::string out;
+  if (!pending_.empty()) TakeLine(pending_, out);
+  pending_.clear();
+  return out;
+}
+
+}  // namespace mc::worker

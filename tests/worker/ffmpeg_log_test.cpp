@@ -1,0 +1,131 @@
+// ffmpeg's log read by its shape: the level tags that ffmpeg's logger writes, the components
+// that speak, the GPU's failures among error lines only, and the log passed on untagged.
+// The lines are as Debian's ffmpeg 5.1 prints them with "-loglevel +level".
+#include "worker/daemon/ffmpeg_log.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace mc::worker {
+namespace {
+
+TEST(ReadLogLine, ReadsTheComponentTheLevelAndTheMessage) {
+  const std::string line = "[h264_nvenc @ 0x55df1f08a980] [error] No capable devices found";
+  const LogLine read = ReadLogLine(line);
+  EXPECT_EQ(read.component, "h264_nvenc");
+  EXPECT_EQ(read.level, "error");
+  EXPECT_EQ(read.message, "No capable devices found");
+  EXPECT_EQ(line.substr(0, read.tag_begin) + line.substr(read.tag_end),
+            "[h264_nvenc @ 0x55df1f08a980] No capable devices found");
+}
+
+TEST(ReadLogLine, TheInnermostOfNestedComponentsSpeaks) {
+  const LogLine read = ReadLogLine(
+      "[graph 0 input from stream 0:0 @ 0x1a] [Parsed_scale_cuda_0 @ 0x2b] [error] Failed");
+  EXPECT_EQ(read.component, "Parsed_scale_cuda_0");
+  EXPECT_EQ(read.level, "error");
+}
+
+TEST(ReadLogLine, FfmpegsOwnLinesHaveALevelAndNoComponent) {
+  const LogLine read = ReadLogLine("[error] Device creation failed: -542398533.");
+  EXPECT_EQ(read.component, "");
+  EXPECT_EQ(read.level, "error");
+  EXPECT_EQ(read.message, "Device creation failed: -542398533.");
+}
+
+TEST(ReadLogLine, AMetadataValuesNextLineHasNoLevel) {
+  // A title holding a line break: ffmpeg prints the rest after blanks and a colon.
+  const LogLine read = ReadLogLine("                    : [error] No capable devices found");
+  EXPECT_EQ(read.level, "");
+  EXPECT_EQ(read.tag_begin, read.tag_end);
+}
+
+TEST(ReadLogLine, AnUnknownLevelOrABracketOfTheTextIsNoTag) {
+  EXPECT_EQ(ReadLogLine("[loud] CUDA_ERROR_UNKNOWN").level, "");
+  EXPECT_EQ(ReadLogLine("[h264_nvenc] [error] x").level, "");  // no address: not a component
+  EXPECT_EQ(ReadLogLine("[h264_nvenc @ 0xZZ] [error] x").level, "");
+  EXPECT_EQ(ReadLogLine("[error]No space").level, "");
+  EXPECT_EQ(ReadLogLine("").level, "");
+}
+
+TEST(GpuFailureIn, CountsTheHardwarePathsErrorLines) {
+  EXPECT_TRUE(GpuFailureIn(
+      "[h264_nvenc @ 0x1] [error] OpenEncodeSessionEx failed: unsupported device (2): x"));
+  EXPECT_TRUE(GpuFailureIn("a\n[h264_nvenc @ 0x1] [error] No capable devices found\nb"));
+  EXPECT_TRUE(GpuFailureIn("[AVHWDeviceContext @ 0x2] [error] cuCtxCreate(...) failed"));
+  EXPECT_TRUE(GpuFailureIn("[h264 @ 0x3] [error] Failed setup for format cuda: hwaccel"));
+  EXPECT_TRUE(GpuFailureIn("[error] Device creation failed: -542398533."));
+  EXPECT_TRUE(GpuFailureIn("[hevc_vaapi @ 0x4] [fatal] vaCreateContext failed"));
+}
+
+TEST(GpuFailureIn, GivesTheLineWithoutItsTag) {
+  EXPECT_EQ(GpuFailureIn("[h264_nvenc @ 0x1] [error] EncodePicture failed!: generic error (20)"),
+            "[h264_nvenc @ 0x1] EncodePicture failed!: generic error (20)");
+}
+
+TEST(GpuFailureIn, NeverCountsTextOfTheInputOrOtherLevelsOrOtherComponents) {
+  // The input's metadata, as ffmpeg dumps it: an [info] line, then the rest of the value.
+  EXPECT_FALSE(
+      GpuFailureIn("[info]     title           : x CUDA_ERROR_OUT_OF_MEMORY\n"
+                   "                    : [error] No capable devices found\n"
+                   "[info]       handler_name    : OpenEncodeSessionEx failed\n"));
+  EXPECT_FALSE(GpuFailureIn("[h264_nvenc @ 0x1] [warning] NV_ENC_ERR_INVALID_PARAM"));
+  // A demuxer's error may quote the input (a URL, a name): it is no GPU's.
+  EXPECT_FALSE(GpuFailureIn("[hls @ 0x5] [error] Failed to open http://h/CUDA_ERROR_X.ts"));
+  EXPECT_FALSE(GpuFailureIn("[mov,mp4,m4a,3gp,3g2,mj2 @ 0x6] [error] NV_ENC_ERR in moov"));
+  // Lines without tags, as a program that was not asked for them prints.
+  EXPECT_FALSE(GpuFailureIn("OpenEncodeSessionEx failed: unsupported device (2)"));
+  EXPECT_FALSE(GpuFailureIn("[error] Conversion failed!"));
+  EXPECT_FALSE(GpuFailureIn("[info] frame=  100 fps= 50 q=23.0 size=     256kB"));
+}
+
+TEST(FfmpegLog, PassesTheLogOnWithoutTheTagsAndKeepsTheFirstFailure) {
+  FfmpegLog log;
+  const std::string passed =
+      log.Read("[info] frame=    1 fps=0.0\r[info] frame=    5 fps=0.0\r\n") +
+      log.Read("[info]     title           : CUDA_ERROR_X\n") +
+      log.Read("[h264_nvenc @ 0x1] [error] EncodePicture failed!: generic error (20)\n") +
+      log.Read("[error] Device creation failed: -1.\n[info] Conversion failed!") + log.Finish();
+  EXPECT_EQ(passed,
+            "frame=    1 fps=0.0\rframe=    5 fps=0.0\r\n"
+            "    title           : CUDA_ERROR_X\n"
+            "[h264_nvenc @ 0x1] EncodePicture failed!: generic error (20)\n"
+            "Device creation failed: -1.\nConversion failed!");
+  EXPECT_EQ(log.gpu_failure(), "[h264_nvenc @ 0x1] EncodePicture failed!: generic error (20)");
+}
+
+TEST(FfmpegLog, ReadsTheSameWhateverPiecesTheLogComesIn) {
+  const std::string text =
+      "[info] Input #0\n[info]     title           : a\n                    : [error] "
+      "CUDA_ERROR_Y\r[AVHWDeviceContext @ 0x9] [error] cuCtxCreate failed\n[info] end";
+  FfmpegLog whole;
+  const std::string at_once = whole.Read(text) + whole.Finish();
+  FfmpegLog bytes;
+  std::string one_by_one;
+  for (const char c : text) one_by_one += bytes.Read(std::string(1, c));
+  one_by_one += bytes.Finish();
+  EXPECT_EQ(one_by_one, at_once);
+  EXPECT_EQ(bytes.gpu_failure(), whole.gpu_failure());
+  EXPECT_EQ(whole.gpu_failure(), "[AVHWDeviceContext @ 0x9] cuCtxCreate failed");
+}
+
+TEST(FfmpegLog, TheRestOfALineTooLongToReadIsNeverALineOfItsOwn) {
+  FfmpegLog log;
+  const std::string long_value = "[info]     title           : " + std::string(70000, 'x');
+  std::string passed = log.Read(long_value);
+  passed += log.Read("[error] Device creation failed: -1.\n");
+  passed += log.Finish();
+  EXPECT_FALSE(log.gpu_failure());
+  EXPECT_EQ(passed, long_value + "[error] Device creation failed: -1.\n");
+}
+
+TEST(WithLevelTags, AsksForTagsRightAfterTheProgram) {
+  EXPECT_EQ(WithLevelTags({"/usr/bin/ffmpeg", "-loglevel", "error", "-i", "in.mp4"}),
+            (std::vector<std::string>{"/usr/bin/ffmpeg", "-loglevel", "+level", "-loglevel",
+                                      "error", "-i", "in.mp4"}));
+  EXPECT_TRUE(WithLevelTags({}).empty());
+}
+
+}  // namespace
+}  // namespace mc::worker
