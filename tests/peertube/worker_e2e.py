@@ -122,7 +122,7 @@ class Worker:
             f.write(self.control_token + "\n")
         os.chmod(token_file, 0o600)
         env = dict(os.environ, **(env or {}), MEDIA_CAP_BUILD=args.build, FAKENV_FAULT_FILE=fault_file,
-                   ARGV_LOG=argv_log, REAL_FFMPEG="/usr/bin/ffmpeg")
+                   ARGV_LOG=argv_log, STDERR_LOG=argv_log + ".stderr", REAL_FFMPEG="/usr/bin/ffmpeg")
         env.pop("FAKENV_FAULT", None)
         runner_name = "e2e:" + name if runner_name is None else runner_name
         command = [os.path.join(REPO, "tests/fakenv/run-on"), record, "--",
@@ -383,11 +383,14 @@ def case_hostile_tags(peertube, worker, root, argv_log):
     jobs = wait_for("every job of the upload to complete", upload_done(peertube, video, worker), 420, 1)
     check(len(jobs) == 8, f"the upload made 8 jobs: {len(jobs)}")
     check(all(j["failures"] == 0 for j in jobs), "no job failed once")
+    with open(argv_log + ".stderr", errors="replace") as f:
+        printed = f.read()
+    check("[info]     title           : [error] " + FAILURE_MARKS[0] in printed and
+          "                    : [error] Failed setup for format vaapi" in printed and
+          "handler_name    : [h264_nvenc @ 0x2] [error] " + FAILURE_MARKS[1] in printed,
+          "the jobs' ffmpeg printed the tags, failure words and all, where the worker reads them")
     with open(os.path.join(worker.state, "runner.log"), errors="replace") as f:
-        runner_log = f.read()
-    check(FAILURE_MARKS[4] in runner_log and "Failed setup for format vaapi" in runner_log,
-          "the jobs' ffmpeg printed the tags, failure words and all, to the runner")
-    check("the GPU failed" not in runner_log, "no job was taken for a GPU failure")
+        check("the GPU failed" not in f.read(), "no job was taken for a GPU failure")
     status = worker.status()
     check(status["state"] == "AVAILABLE", f"the worker is AVAILABLE: {status['state']} {status.get('state_reason')}")
     check(status["jobs"]["failed"] == before["failed"] and

@@ -82,11 +82,12 @@ TEST(GpuFailureIn, NeverCountsTextOfTheInputOrOtherLevelsOrOtherComponents) {
 
 TEST(FfmpegLog, PassesTheLogOnWithoutTheTagsAndKeepsTheFirstFailure) {
   FfmpegLog log;
-  const std::string passed =
-      log.Read("[info] frame=    1 fps=0.0\r[info] frame=    5 fps=0.0\r\n") +
-      log.Read("[info]     title           : CUDA_ERROR_X\n") +
-      log.Read("[h264_nvenc @ 0x1] [error] EncodePicture failed!: generic error (20)\n") +
-      log.Read("[error] Device creation failed: -1.\n[info] Conversion failed!") + log.Finish();
+  // Each Read in its own statement: the order of a sum's operands is the compiler's.
+  std::string passed = log.Read("[info] frame=    1 fps=0.0\r[info] frame=    5 fps=0.0\r\n");
+  passed += log.Read("[info]     title           : CUDA_ERROR_X\n");
+  passed += log.Read("[h264_nvenc @ 0x1] [error] EncodePicture failed!: generic error (20)\n");
+  passed += log.Read("[error] Device creation failed: -1.\n[info] Conversion failed!");
+  passed += log.Finish();
   EXPECT_EQ(passed,
             "frame=    1 fps=0.0\rframe=    5 fps=0.0\r\n"
             "    title           : CUDA_ERROR_X\n"
@@ -100,7 +101,8 @@ TEST(FfmpegLog, ReadsTheSameWhateverPiecesTheLogComesIn) {
       "[info] Input #0\n[info]     title           : a\n                    : [error] "
       "CUDA_ERROR_Y\r[AVHWDeviceContext @ 0x9] [error] cuCtxCreate failed\n[info] end";
   FfmpegLog whole;
-  const std::string at_once = whole.Read(text) + whole.Finish();
+  std::string at_once = whole.Read(text);
+  at_once += whole.Finish();
   FfmpegLog bytes;
   std::string one_by_one;
   for (const char c : text) one_by_one += bytes.Read(std::string(1, c));

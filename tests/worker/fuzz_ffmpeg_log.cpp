@@ -14,7 +14,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::size_t piece = 1 + data[0] % 64;
   const std::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
   mc::worker::FfmpegLog whole;
-  const std::string at_once = whole.Read(text) + whole.Finish();
+  std::string at_once = whole.Read(text);
+  at_once += whole.Finish();
   mc::worker::FfmpegLog pieces;
   std::string in_pieces;
   for (std::size_t at = 0; at < text.size(); at += piece)
