@@ -122,6 +122,31 @@ TEST(FfmpegLog, TheRestOfALineTooLongToReadIsNeverALineOfItsOwn) {
   EXPECT_EQ(passed, long_value + "[error] Device creation failed: -1.\n");
 }
 
+TEST(ProcessedSeconds, ReadsTheTimeOfAProgressLineAndNothingElse) {
+  EXPECT_EQ(ProcessedSeconds("frame=  150 fps= 30 q=-0.0 size=N/A time=00:00:05.00 bitrate=N/A"),
+            5.0);
+  EXPECT_EQ(ProcessedSeconds("size=     256kB time=01:02:03.50 bitrate= 128.0kbits/s"), 3723.5);
+  EXPECT_EQ(ProcessedSeconds("frame=    0 fps=0.0 q=0.0 size=0kB time=-577014:32:22.77 x"),
+            std::nullopt);
+  EXPECT_EQ(ProcessedSeconds("frame=    0 fps=0.0 q=0.0 size=N/A time=N/A bitrate=N/A"),
+            std::nullopt);
+  EXPECT_EQ(ProcessedSeconds("    title           : frame= time=00:10:00.00"), std::nullopt);
+  EXPECT_EQ(ProcessedSeconds("frame=1 time=00:61:00.00 x"), std::nullopt);
+}
+
+TEST(FfmpegLog, KeepsTheTimeOfFfmpegsLastProgressLineNotTheInputsWords) {
+  FfmpegLog log;
+  log.Read("[info]   Duration: 08:20:00.00, start: 0.000000, bitrate: 41 kb/s\n");
+  log.Read("[info] frame=   60 fps=0.0 q=-0.0 size=N/A time=00:00:02.00 bitrate=N/A\r");
+  log.Read("[info] frame=  150 fps=0.0 q=-0.0 Lsize=N/A time=00:00:05.00 bitrate=N/A\n");
+  // A tag of the input, printed on a continuation line, and a component's line are not ffmpeg's
+  // progress.
+  log.Read("                    : frame= 1 time=10:00:00.00 x\n");
+  log.Read("[h264_nvenc @ 0x1] [info] frame= 1 time=10:00:00.00 x\n");
+  log.Finish();
+  EXPECT_EQ(log.processed_seconds(), 5.0);
+}
+
 TEST(WithLevelTags, AsksForTagsRightAfterTheProgram) {
   EXPECT_EQ(WithLevelTags({"/usr/bin/ffmpeg", "-loglevel", "error", "-i", "in.mp4"}),
             (std::vector<std::string>{"/usr/bin/ffmpeg", "-loglevel", "+level", "-loglevel",

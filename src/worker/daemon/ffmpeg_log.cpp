@@ -1,6 +1,7 @@
 #include "worker/daemon/ffmpeg_log.h"
 
 #include <array>
+#include <cstdint>
 
 #include "common/base/text.h"
 
@@ -109,6 +110,26 @@ LogLine ReadLogLine(std::string_view line) {
           .tag_end = close + 2};
 }
 
+std::optional<double> ProcessedSeconds(std::string_view message) {
+  if (!message.starts_with("frame=") && !message.starts_with("size=")) return std::nullopt;
+  const std::size_t at = message.find(" time=");
+  if (at == std::string_view::npos) return std::nullopt;
+  std::string_view clock = message.substr(at + 6);
+  clock = clock.substr(0, clock.find(' '));
+  // HH:MM:SS.ff, the hours of any width; "N/A" and the negative times of a start are not read.
+  const std::size_t first = clock.find(':');
+  const std::size_t second = first == std::string_view::npos ? first : clock.find(':', first + 1);
+  if (second == std::string_view::npos) return std::nullopt;
+  const std::optional<std::int64_t> hours = ParseInteger<std::int64_t>(clock.substr(0, first));
+  const std::optional<std::int64_t> minutes =
+      ParseInteger<std::int64_t>(clock.substr(first + 1, second - first - 1));
+  const std::optional<double> seconds = ParseDouble(clock.substr(second + 1));
+  if (!hours || !minutes || !seconds || *hours < 0 || *hours > 1'000'000 || *minutes < 0 ||
+      *minutes > 59 || !(*seconds >= 0 && *seconds < 60))
+    return std::nullopt;
+  return static_cast<double>(*hours * 3600 + *minutes * 60) + *seconds;
+}
+
 std::optional<std::string> GpuFailureIn(std::string_view text) {
   std::size_t start = 0;
   while (start < text.size()) {
@@ -133,6 +154,11 @@ void FfmpegLog::TakeLine(std::string_view line, std::string& out) {
   out.append(line.substr(0, read.tag_begin));
   out.append(line.substr(read.tag_end));
   if (!gpu_failure_) gpu_failure_ = FailureOf(line);
+  // Progress is ffmpeg's own line: at level info, with no component speaking.
+  if (read.level == "info" && read.component.empty()) {
+    if (std::optional<double> seconds = ProcessedSeconds(read.message))
+      processed_seconds_ = seconds;
+  }
 }
 
 std::string FfmpegLog::Read(std::string_view piece) {

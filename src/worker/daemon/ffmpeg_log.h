@@ -37,14 +37,20 @@ LogLine ReadLogLine(std::string_view line);
 // failure of the GPU, its driver or its session cap. Untagged lines never count.
 std::optional<std::string> GpuFailureIn(std::string_view text);
 
+// ProcessedSeconds reads the media time of one of ffmpeg's progress lines ("frame=  150 fps=
+// ... time=00:00:05.00 bitrate=..."), or nothing for another line or a time not yet known.
+std::optional<double> ProcessedSeconds(std::string_view message);
+
 // FfmpegLog reads ffmpeg's stderr as it arrives, in pieces of any size. Read gives back what to
 // pass on, whole lines without their level tags; Finish gives what is left of a line that was
-// never ended. The first GPU failure line is kept.
+// never ended. It keeps the first GPU failure line and the media time of ffmpeg's last
+// progress line, which is what ffmpeg really processed, whatever the container claims.
 class FfmpegLog {
  public:
   std::string Read(std::string_view piece);
   std::string Finish();
   const std::optional<std::string>& gpu_failure() const { return gpu_failure_; }
+  const std::optional<double>& processed_seconds() const { return processed_seconds_; }
 
  private:
   void TakeLine(std::string_view line, std::string& out);
@@ -52,6 +58,7 @@ class FfmpegLog {
   std::string pending_;
   bool inside_long_line_ = false;
   std::optional<std::string> gpu_failure_;
+  std::optional<double> processed_seconds_;
 };
 
 }  // namespace mc::worker

@@ -196,7 +196,9 @@ WrapperRunReport ReportRun(const transcode::Plan& plan, const JobFfmpegRun& run,
   const auto [width, height] = OutputSize(plan, facts);
   report.width = width;
   report.height = height;
-  report.media_seconds = input ? input->duration_seconds : 0;
+  // What ffmpeg processed, by its own progress lines; the duration the container states, which
+  // the uploader wrote, only where ffmpeg printed no progress.
+  report.media_seconds = run.processed_seconds.value_or(input ? input->duration_seconds : 0);
 
   const EvidenceVerdict evidence = JudgeEvidence(run.record, argv_verdict.expectation);
   std::optional<CpuBaseline> baseline;

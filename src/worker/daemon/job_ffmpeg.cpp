@@ -170,6 +170,7 @@ JobFfmpegRun RunJobFfmpeg(const JobFfmpegOptions& options) {
   // A GPU failure is one that failed the run: a mark in a run that ended well was recovered
   // from (a decoder that fell back to the CPU shows in the evidence instead).
   if (run.exit_code != 0) run.gpu_failure = log.gpu_failure();
+  run.processed_seconds = log.processed_seconds();
   run.record = sampler.Record();
   run.wall_seconds = std::chrono::duration<double>(Clock::now() - started).count();
   return run;

@@ -31,6 +31,8 @@ struct JobFfmpegRun {
   // The first error line of ffmpeg's that names a failure of the GPU or its driver, when the
   // run failed.
   std::optional<std::string> gpu_failure;
+  // The media time ffmpeg's last progress line reports; absent when it printed none.
+  std::optional<double> processed_seconds;
   // Whether the runner died while ffmpeg ran (ffmpeg was then killed).
   bool runner_died = false;
   double wall_seconds = 0;
