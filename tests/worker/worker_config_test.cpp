@@ -94,10 +94,23 @@ TEST(KernelLog, TheLastXidLineIsFound) {
       "[   10.1] nvidia: loading out-of-tree module\n"
       "[ 5012.7] NVRM: Xid (PCI:0000:01:00): 13, Graphics Exception\n"
       "[ 6001.2] NVRM: Xid (PCI:0000:01:00): 79, pid=1911, GPU has fallen off the bus.\n"
-      "[ 6001.3] usb 1-1: new device\n");
+      "[ 6001.3] usb 1-1: new device\n",
+      "0000:01:00.0");
   ASSERT_TRUE(xid);
   EXPECT_NE(xid->find("79, pid=1911"), std::string::npos);
-  EXPECT_FALSE(FindXid("[ 1.0] i915 0000:00:02.0: [drm] GuC firmware loaded\n"));
+  EXPECT_FALSE(FindXid("[ 1.0] i915 0000:00:02.0: [drm] GuC firmware loaded\n", std::nullopt));
+}
+
+TEST(KernelLog, AnXidOfAnotherGpuIsNotThisOnes) {
+  const std::string log =
+      "[ 5012.7] NVRM: Xid (PCI:0000:41:00): 79, pid=1911, GPU has fallen off the bus.\n"
+      "[ 5013.0] NVRM: Xid (PCI:0000:C1:00): 48, DBE\n";
+  EXPECT_FALSE(FindXid(log, "0000:01:00.0"));
+  EXPECT_NE(FindXid(log, "0000:41:00.0").value_or("").find("79"), std::string::npos);
+  // The driver may spell the bus in capitals; the address is matched in any case.
+  EXPECT_NE(FindXid(log, "0000:c1:00.0").value_or("").find("48, DBE"), std::string::npos);
+  // A GPU whose address is not known takes every Xid line.
+  EXPECT_NE(FindXid(log, std::nullopt).value_or("").find("48, DBE"), std::string::npos);
 }
 
 TEST(KernelLog, ASavedLogFileIsReadWhole) {
@@ -110,7 +123,8 @@ TEST(KernelLog, ASavedLogFileIsReadWhole) {
   Result<std::string> text = ReadKernelLog(path);
   ASSERT_TRUE(text) << text.error();
   EXPECT_EQ(*text, long_log);
-  EXPECT_EQ(FindXid(*text).value_or(""), "[ 9999.0] NVRM: Xid (PCI:0000:01:00): 48, DBE");
+  EXPECT_EQ(FindXid(*text, "0000:01:00.0").value_or(""),
+            "[ 9999.0] NVRM: Xid (PCI:0000:01:00): 48, DBE");
 }
 
 TEST(KernelLog, AnUnreadableLogIsAnErrorNamingIt) {

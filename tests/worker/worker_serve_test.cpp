@@ -23,7 +23,8 @@ constexpr std::chrono::seconds kStartTimeout{30};
 
 // ServeArgv is `worker serve` with an empty kernel log and the state and work directories of
 // the test's own, so that nothing of this machine decides what it serves.
-std::vector<std::string> ServeArgv(const mc::testing::TempDir& dir, std::vector<std::string> extra) {
+std::vector<std::string> ServeArgv(const mc::testing::TempDir& dir,
+                                   std::vector<std::string> extra) {
   std::vector<std::string> argv = {MEDIA_CAP_BINARY,
                                    "worker",
                                    "serve",
@@ -145,6 +146,38 @@ TEST(WorkerServe, OnTheRecordedGeForceThroughRunOnItServesTheNvidiaStatus) {
   EXPECT_EQ(served.metrics["pt_worker_gpu_sessions"]["samples"][0][1]["vendor"], "nvidia");
   EXPECT_EQ(served.metrics["pt_worker_probe_ok"]["samples"][0][2], 1.0);
   EXPECT_EQ(server.Stop(SIGTERM, std::chrono::seconds(10)), 0) << server.Log();
+}
+
+TEST(WorkerServe, AnXidOfThisGpuIsOfflineAndAnXidOfItsSiblingIsNot) {
+  const std::string record = std::string(FAKENV_RECORDS_DIR) + "/ada-geforce-rtx4090.json";
+  const std::string sibling =
+      "[ 5012.7] NVRM: Xid (PCI:0000:41:00): 79, GPU has fallen off the bus.\n";
+  for (const bool ours : {false, true}) {
+    SCOPED_TRACE(ours ? "an Xid of this GPU" : "an Xid of its sibling alone");
+    mc::testing::TempDir dir;
+    const std::string log =
+        dir.Write("xid-kmsg",
+                  sibling + (ours ? "[ 5013.0] NVRM: Xid (PCI:0000:01:00): 48, DBE\n" : ""))
+            .string();
+    std::vector<std::string> argv =
+        ServeArgv(dir, {"--gpu", "0000:01:00.0", "--listen", "127.0.0.1:0"});
+    argv[4] = log;  // the kernel log ServeArgv names
+    ServeProcess server(ThroughRunOn(FAKENV_RUN_ON, {record}, argv),
+                        {"MEDIA_CAP_BUILD=" MEDIA_CAP_BUILD_DIR},
+                        (dir.path() / "serve.log").string());
+    const Served served = Serve(dir, server);
+    if (ours) {
+      EXPECT_EQ(served.status["state"], "OFFLINE");
+      EXPECT_NE(served.status["state_reason"].get<std::string>().find("48, DBE"),
+                std::string::npos);
+    } else {
+      // Not OFFLINE: what keeps it from jobs is only that its self-test has not run.
+      EXPECT_EQ(served.status["state"], "GPU_UNAVAILABLE");
+      EXPECT_NE(served.status["state_reason"].get<std::string>().find("self-test"),
+                std::string::npos);
+    }
+    EXPECT_EQ(server.Stop(SIGTERM, std::chrono::seconds(10)), 0) << server.Log();
+  }
 }
 
 TEST(WorkerServe, OnARecordedIntelGpuThroughRunOnItServesTheVaStatus) {

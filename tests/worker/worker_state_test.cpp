@@ -142,6 +142,26 @@ TEST(NextState, EachRowGivesItsStateAndAReasonInWords) {
   }
 }
 
+TEST(NextState, AnEnableClearsTheXidItAcknowledgedButNotANewOne) {
+  StateSignals s = Healthy();
+  s.xid_line = "[ 6001.2] NVRM: Xid (PCI:0000:01:00): 79, GPU has fallen off the bus.";
+  // Without an enable the Xid keeps the worker OFFLINE, and so does an enable alone.
+  EXPECT_EQ(NextState(WorkerState::kOffline, WithoutAcknowledgedXid(s, std::nullopt), {}).state,
+            WorkerState::kOffline);
+  s.enable_requested = true;
+  EXPECT_EQ(NextState(WorkerState::kOffline, WithoutAcknowledgedXid(s, std::nullopt), {}).state,
+            WorkerState::kOffline);
+  // The enable acknowledged that line: the worker leaves OFFLINE.
+  const std::optional<std::string> acknowledged = s.xid_line;
+  EXPECT_EQ(NextState(WorkerState::kOffline, WithoutAcknowledgedXid(s, acknowledged), {}).state,
+            WorkerState::kAvailable);
+  // A new Xid of this GPU later takes it OFFLINE again, enabled or not.
+  s.enable_requested = false;
+  s.xid_line = "[ 7200.0] NVRM: Xid (PCI:0000:01:00): 48, DBE";
+  EXPECT_EQ(NextState(WorkerState::kAvailable, WithoutAcknowledgedXid(s, acknowledged), {}).state,
+            WorkerState::kOffline);
+}
+
 TEST(NextState, EveryStateHasAName) {
   for (WorkerState state :
        {WorkerState::kAvailable, WorkerState::kBusy, WorkerState::kDraining, WorkerState::kDrained,

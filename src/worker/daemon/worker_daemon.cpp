@@ -125,6 +125,7 @@ void WorkerDaemon::Gathered(const ProbeResult& probe, const StatusInputs& inputs
     if (enable_after_probe_ && inputs.probe.ok) {
       enable_after_probe_ = false;
       enable_ = true;
+      acknowledged_xid_ = inputs.signals.xid_line;
       drain_ = false;
       evidence_ok_.reset();
       evidence_detail_.clear();
@@ -144,7 +145,7 @@ void WorkerDaemon::Amend(StatusInputs& inputs) {
 
 StateDecision WorkerDaemon::Decide() {
   if (!last_) return {WorkerState::kGpuUnavailable, "the worker has not probed its GPU yet"};
-  StateSignals signals = last_->signals;
+  StateSignals signals = WithoutAcknowledgedXid(last_->signals, acknowledged_xid_);
   signals.drain_requested = drain_;
   signals.drain_timed_out = drain_ && Clock::now() - drain_since_ >= options_.drain_timeout;
   signals.enable_requested = enable_;
@@ -398,6 +399,7 @@ LocalAnswer WorkerDaemon::Enable() {
     const std::lock_guard lock(mutex_);
     if (last_ && last_->probe.ok && Clock::now() - probed_at_ < kEnableProbeAge) {
       enable_ = true;
+      acknowledged_xid_ = last_->signals.xid_line;
       drain_ = false;
       evidence_ok_.reset();
       evidence_detail_.clear();

@@ -98,6 +98,8 @@ class WorkerDaemon {
   std::chrono::steady_clock::time_point drain_since_;
   bool enable_ = false;
   bool enable_after_probe_ = false;
+  // The kernel log's Xid line of this GPU at the operator's last enable.
+  std::optional<std::string> acknowledged_xid_;
   // Whether the worker admitted jobs when KickIfOpened last looked.
   bool admitting_seen_ = false;
   std::chrono::steady_clock::time_point probed_at_;

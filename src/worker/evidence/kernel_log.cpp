@@ -7,15 +7,26 @@
 #include <cerrno>
 #include <cstring>
 
+#include "common/base/text.h"
+
 namespace mc::worker {
 
-std::optional<std::string> FindXid(std::string_view log) {
+std::optional<std::string> FindXid(std::string_view log,
+                                   std::optional<std::string_view> pci_address) {
+  // The driver writes the address without its function: "(PCI:0000:01:00)".
+  std::string named;
+  if (pci_address) {
+    const std::string address = AsciiLower(*pci_address);
+    named = "nvrm: xid (pci:" + address.substr(0, address.rfind('.')) + ")";
+  }
   std::optional<std::string> last;
   while (!log.empty()) {
     const std::size_t newline = log.find('\n');
     const std::string_view line = log.substr(0, newline);
     log.remove_prefix(newline == std::string_view::npos ? log.size() : newline + 1);
-    if (line.find("NVRM: Xid") != std::string_view::npos) last = std::string(line);
+    if (line.find("NVRM: Xid") == std::string_view::npos) continue;
+    if (pci_address && AsciiLower(line).find(named) == std::string::npos) continue;
+    last = PrintableLine(line);
   }
   return last;
 }

@@ -258,7 +258,8 @@ StatusInputs GatherStatus(const GatherOptions& given, const ProbeResult& probe) 
 
   Result<std::string> log = ReadKernelLog(options.kernel_log);
   if (log) {
-    signals.xid_line = FindXid(*log);
+    signals.xid_line =
+        FindXid(*log, device ? std::optional<std::string_view>(device->pci_address) : std::nullopt);
   } else {
     inputs.problems.push_back("the kernel log was not checked for Xid errors: " + log.error());
   }

@@ -22,6 +22,12 @@ std::string_view StateName(WorkerState state) {
   return "GPU_UNAVAILABLE";
 }
 
+StateSignals WithoutAcknowledgedXid(StateSignals signals,
+                                    const std::optional<std::string>& acknowledged) {
+  if (signals.xid_line && signals.xid_line == acknowledged) signals.xid_line.reset();
+  return signals;
+}
+
 StateDecision NextState(WorkerState previous, const StateSignals& s, const StateLimits& limits) {
   using enum WorkerState;
   if (s.xid_line) return {kOffline, "the kernel log holds an NVIDIA Xid error: " + *s.xid_line};

@@ -35,7 +35,7 @@ struct StateSignals {
   std::optional<std::int64_t> vram_free_mb;
   // The thermal and power throttle reasons in force (nvml_library.h names them).
   std::vector<std::string> thermal_throttle_reasons;
-  // The last `NVRM: Xid` line of the kernel log.
+  // The last `NVRM: Xid` line of the kernel log that names this GPU.
   std::optional<std::string> xid_line;
   // The self-test's verdict; absent when it has not run.
   std::optional<bool> self_test_ok;
@@ -64,6 +64,12 @@ struct StateDecision {
   WorkerState state = WorkerState::kGpuUnavailable;
   std::string reason;
 };
+
+// WithoutAcknowledgedXid is `signals` without its Xid line when that line is the one the
+// operator's enable acknowledged: the error is known and the GPU works again. Any other Xid
+// line, a new one included, still takes the worker OFFLINE.
+StateSignals WithoutAcknowledgedXid(StateSignals signals,
+                                    const std::optional<std::string>& acknowledged);
 
 // NextState gives the state the worker is in now. The first matching rule wins, in this
 // order: OFFLINE (an Xid, or OFFLINE before and no enable), GPU_UNAVAILABLE (platform, probe,
