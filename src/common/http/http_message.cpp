@@ -48,6 +48,8 @@ std::string_view ReasonPhrase(int status) {
       return "Request Timeout";
     case 409:
       return "Conflict";
+    case 411:
+      return "Length Required";
     case 413:
       return "Content Too Large";
     case 431:

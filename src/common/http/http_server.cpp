@@ -137,9 +137,11 @@ bool Server::Read(Connection& connection) const {
     if (const std::optional<std::size_t> end = HeadEnd(connection.received);
         end && *end <= limits_.max_request_bytes) {
       const std::string_view head = std::string_view(connection.received).substr(0, *end);
-      const std::optional<std::size_t> body_length = BodyLength(head);
+      const Result<std::size_t> body_length = BodyLength(head);
       if (!body_length) {
-        Answer(connection, {.status = 400, .body = "the Content-Length is not a number\n"});
+        Answer(connection,
+               {.status = body_length.failure().code == ErrorCode::kUnsupported ? 411 : 400,
+                .body = body_length.error() + "\n"});
         return Write(connection);
       }
       if (*end + *body_length > limits_.max_request_bytes) {
@@ -165,15 +167,22 @@ bool Server::Read(Connection& connection) const {
   }
 }
 
-std::optional<std::size_t> Server::BodyLength(std::string_view head) const {
+Result<std::size_t> Server::BodyLength(std::string_view head) const {
   const std::optional<RequestLine> request = ParseRequestLine(head);
-  if (!request || request->method != "POST" || !actions_.contains(request->path)) return 0;
+  if (!request || request->method != "POST" || !actions_.contains(request->path))
+    return std::size_t{0};
   Result<RequestHead> parsed = ParseRequestHead(head);
-  if (!parsed) return std::nullopt;
+  if (!parsed) return InvalidInput("the request's head is not HTTP: " + parsed.error());
+  // A chunked body read as none would be an empty action's body, which may mean "everything"
+  // (an eligibility); it is refused rather than read.
+  if (!HeaderValue(parsed->headers, "Transfer-Encoding").empty())
+    return Unsupported("a body with a Transfer-Encoding is not read here: send a Content-Length");
   const std::string length(HeaderValue(parsed->headers, "Content-Length"));
-  if (length.empty()) return 0;
-  if (length.size() > 9) return std::nullopt;
-  return ParseInteger<std::size_t>(length);
+  if (length.empty()) return std::size_t{0};
+  const std::optional<std::size_t> value =
+      length.size() > 9 ? std::nullopt : ParseInteger<std::size_t>(length);
+  if (!value) return InvalidInput("the Content-Length is not a number");
+  return *value;
 }
 
 Response Server::AnswerTo(std::string_view head, std::string_view body, std::string& allow) const {

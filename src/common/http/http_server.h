@@ -83,8 +83,9 @@ class Server {
   void Answer(Connection& connection, const Response& response, std::string_view allow = "") const;
   Response AnswerTo(std::string_view head, std::string_view body, std::string& allow) const;
   // How many body bytes the request whose head is `head` carries: its Content-Length for an
-  // action's POST, none otherwise; nothing when the length is not a number.
-  std::optional<std::size_t> BodyLength(std::string_view head) const;
+  // action's POST, none otherwise; an error when the length is not a number or the body is
+  // chunked (kUnsupported).
+  Result<std::size_t> BodyLength(std::string_view head) const;
 
   Routes routes_;
   Actions actions_;

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <stdexcept>
 #include <string>
 
 #include "loopback_client.h"
@@ -68,6 +69,41 @@ TEST(HttpServer, AnswersAMethodOtherThanGetWith405NamingGet) {
     EXPECT_EQ(StatusLine(answer), "HTTP/1.1 405 Method Not Allowed");
     EXPECT_EQ(Header(answer, "Allow"), "GET");
   }
+}
+
+TEST(HttpServer, RefusesAChunkedActionBodyWith411RatherThanReadingItAsEmpty) {
+  std::atomic<int> called = 0;
+  Actions actions;
+  actions["/eligibility"] = [&](const ActionRequest&) {
+    ++called;
+    return Response{.status = 200, .body = "ok\n"};
+  };
+  Result<std::unique_ptr<Server>> server =
+      Server::Start("127.0.0.1:0", StatusRoutes(), {}, std::move(actions));
+  ASSERT_TRUE(server) << server.error();
+  const std::string chunked =
+      Exchange((*server)->port(),
+               "POST /eligibility HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+               "5\r\ntypes\r\n0\r\n\r\n");
+  EXPECT_EQ(StatusLine(chunked), "HTTP/1.1 411 Length Required");
+  EXPECT_NE(Body(chunked).find("Content-Length"), std::string::npos) << chunked;
+  EXPECT_EQ(called, 0);
+  const std::string sized =
+      Exchange((*server)->port(), "POST /eligibility HTTP/1.1\r\nContent-Length: 5\r\n\r\ntypes");
+  EXPECT_EQ(StatusLine(sized), "HTTP/1.1 200 OK");
+  EXPECT_EQ(called, 1);
+}
+
+TEST(HttpServer, AHandlerThatThrowsIsAnswered500AndTheServerGoesOn) {
+  Routes routes = StatusRoutes();
+  routes["/broken"] = []() -> Response { throw std::runtime_error("a writer refused the bytes"); };
+  auto server = StartOnLoopback(std::move(routes));
+  ASSERT_TRUE(server);
+  const std::string broken = Exchange(server->port(), "GET /broken HTTP/1.1\r\n\r\n");
+  EXPECT_EQ(StatusLine(broken), "HTTP/1.1 500 Internal Server Error");
+  EXPECT_NE(Body(broken).find("a writer refused the bytes"), std::string::npos) << broken;
+  EXPECT_EQ(StatusLine(Exchange(server->port(), "GET /status HTTP/1.1\r\n\r\n")),
+            "HTTP/1.1 200 OK");
 }
 
 TEST(HttpServer, AnswersWhatIsNotARequestLineWith400) {
