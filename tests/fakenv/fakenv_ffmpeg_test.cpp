@@ -195,9 +195,13 @@ TEST_F(StandInGpu, WhileFfmpegEncodesNvmlNamesItsPidWithEncoderWorkAndListsItsSe
                              "-c:v", "h264_nvenc", Output("watched.mp4")}),
                  Environment(), dir_.path());
   json seen;
+  // The session's frame rate counts the pictures of the last second: the first samples of an
+  // engine still starting (slow under the sanitizers) may have none yet.
   const bool found = Eventually([&] {
     seen = Smi();
-    return SessionOf(seen, ffmpeg.pid()) && HasSample(seen, ffmpeg.pid(), "encUtil");
+    const json* session = SessionOf(seen, ffmpeg.pid());
+    return session && (*session)["averageFps"].get<int>() > 0 &&
+           HasSample(seen, ffmpeg.pid(), "encUtil");
   });
   EXPECT_TRUE(found) << seen.dump();
   if (const json* session = SessionOf(seen, ffmpeg.pid())) {
