@@ -167,16 +167,19 @@ const std::vector<FixtureDevice>& FixtureDevices() {
   return devices;
 }
 
-const PlanDevice& FixtureDeviceNamed(const std::string& fixture) {
-  static std::map<std::string, PlanDevice> probed;
+const FixtureDevice& FixtureNamed(const std::string& fixture) {
+  static std::map<std::string, FixtureDevice> probed;
   if (auto it = probed.find(fixture); it != probed.end()) return it->second;
   for (const auto& [file, nvidia] : FixtureFiles()) {
     if (file.stem().string() != fixture) continue;
-    std::optional<FixtureDevice> device = ProbeFixture(file, nvidia);
-    return probed[fixture] = device ? device->device : PlanDevice{};
+    return probed[fixture] = ProbeFixture(file, nvidia).value_or(FixtureDevice{});
   }
   ADD_FAILURE() << "no fixture GPU " << fixture;
   return probed[fixture];
+}
+
+const PlanDevice& FixtureDeviceNamed(const std::string& fixture) {
+  return FixtureNamed(fixture).device;
 }
 
 }  // namespace mc::transcode::testing

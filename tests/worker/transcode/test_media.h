@@ -36,7 +36,9 @@ struct FixtureDevice {
 // tests/fakeva/dumps, once per test process.
 const std::vector<FixtureDevice>& FixtureDevices();
 
-// FixtureDeviceNamed probes one fixture, "ada-geforce-rtx4090" or "intel-ihd-dg1-gen12-24.1".
+// FixtureNamed probes one fixture, "ada-geforce-rtx4090" or "intel-ihd-dg1-gen12-24.1", and
+// FixtureDeviceNamed gives its device: a test that needs one GPU waits for that one alone.
+const FixtureDevice& FixtureNamed(const std::string& fixture);
 const PlanDevice& FixtureDeviceNamed(const std::string& fixture);
 
 // Ffprobe gives Debian's ffprobe's JSON of a file.
