@@ -70,9 +70,9 @@ bool HardwareComponent(std::string_view component) {
   return false;
 }
 
-// FailureOf gives `line`, without its tag and made printable, when it is a GPU failure.
-std::optional<std::string> FailureOf(std::string_view line) {
-  const LogLine read = ReadLogLine(line);
+// FailureOf gives `line`, read as `read`, without its tag and made printable, when it is a
+// GPU failure.
+std::optional<std::string> FailureOf(std::string_view line, const LogLine& read) {
   if (!OneOf(read.level, kErrorLevels) || !HardwareComponent(read.component)) return std::nullopt;
   for (const std::string_view mark : kGpuFailureMarks) {
     if (read.message.find(mark) != std::string_view::npos)
@@ -135,8 +135,8 @@ std::optional<std::string> GpuFailureIn(std::string_view text) {
   while (start < text.size()) {
     std::size_t end = text.find_first_of("\r\n", start);
     if (end == std::string_view::npos) end = text.size();
-    if (std::optional<std::string> failure = FailureOf(text.substr(start, end - start)))
-      return failure;
+    const std::string_view line = text.substr(start, end - start);
+    if (std::optional<std::string> failure = FailureOf(line, ReadLogLine(line))) return failure;
     start = end + 1;
   }
   return std::nullopt;
@@ -153,7 +153,7 @@ void FfmpegLog::TakeLine(std::string_view line, std::string& out) {
   const LogLine read = ReadLogLine(line);
   out.append(line.substr(0, read.tag_begin));
   out.append(line.substr(read.tag_end));
-  if (!gpu_failure_) gpu_failure_ = FailureOf(line);
+  if (!gpu_failure_) gpu_failure_ = FailureOf(line, read);
   // Progress is ffmpeg's own line: at level info, with no component speaking.
   if (read.level == "info" && read.component.empty()) {
     if (std::optional<double> seconds = ProcessedSeconds(read.message))
