@@ -111,7 +111,7 @@ void Measure(int jobs, int videos) {
   };
   peertube::AdminSession session(*http::ParseUrl("http://127.0.0.1:9001"),
                                  peertube::AdminCredentials("root", "bench"), options);
-  pool_service::PeerTubeQueue queue(session, kJobTypes, [](const std::string&) {});
+  pool::PeerTubeQueue queue(session, kJobTypes, [](const std::string&) {});
   // The bare minimum: one list per job type, each a page of up to 100 of its jobs.
   long minimum = 0;
   for (std::size_t t = 0; t < kJobTypes.size(); ++t) {

@@ -35,16 +35,16 @@ std::string WorkerDocument(const std::string& state) {
 }
 
 // Sets each worker's admission as its control API would, and nothing else.
-class AdmissionChannel : public pool_service::ControlChannel {
+class AdmissionChannel : public pool::ControlChannel {
  public:
   Result<void> Apply(const pool::Action& action,
-                     const pool_service::WorkerEndpoint& worker) override {
+                     const pool::WorkerEndpoint& worker) override {
     if (action.kind == pool::ActionKind::kEnable) states[worker.name] = "AVAILABLE";
     if (action.kind == pool::ActionKind::kDrain) states[worker.name] = "DRAINED";
     return Ok();
   }
   std::string Describe(const pool::Action& action,
-                       const pool_service::WorkerEndpoint& worker) const override {
+                       const pool::WorkerEndpoint& worker) const override {
     return std::string(pool::ActionKindName(action.kind)) + " " + worker.name;
   }
   std::map<std::string, std::string> states;
@@ -54,7 +54,7 @@ class AdmissionChannel : public pool_service::ControlChannel {
 // cycle that promoted a SPARE worker on pressure; negative when none came in ten minutes.
 double FirstPromotion(const pool::PoolConfig& policy, double offset) {
   AdmissionChannel channel;
-  const std::vector<pool_service::WorkerEndpoint> workers = {{.name = "a:gpu0", .url = "http://a"},
+  const std::vector<pool::WorkerEndpoint> workers = {{.name = "a:gpu0", .url = "http://a"},
                                                              {.name = "b:gpu0", .url = "http://b"},
                                                              {.name = "c:gpu0", .url = "http://c"}};
   for (const auto& worker : workers) channel.states[worker.name] = "DRAINED";
@@ -62,7 +62,7 @@ double FirstPromotion(const pool::PoolConfig& policy, double offset) {
   // The burst: three uploads' first jobs and their children, as the end-to-end test's.
   const double burst_at = 10 * cycle + offset;
   double now = 0;
-  pool_service::ServiceInputs inputs;
+  pool::ServiceInputs inputs;
   inputs.read_queue = [&](double) -> Result<pool::QueueSignal> {
     pool::QueueSignal queue;
     if (now >= burst_at) {
@@ -72,13 +72,13 @@ double FirstPromotion(const pool::PoolConfig& policy, double offset) {
     }
     return queue;
   };
-  inputs.read_status = [&](const pool_service::WorkerEndpoint& worker) -> Result<std::string> {
+  inputs.read_status = [&](const pool::WorkerEndpoint& worker) -> Result<std::string> {
     return WorkerDocument(channel.states[worker.name]);
   };
-  inputs.list_workers = [&]() -> Result<std::vector<pool_service::WorkerEndpoint>> {
+  inputs.list_workers = [&]() -> Result<std::vector<pool::WorkerEndpoint>> {
     return workers;
   };
-  pool_service::PoolService service(policy, policy.cycle, std::move(inputs), channel,
+  pool::PoolService service(policy, policy.cycle, std::move(inputs), channel,
                                     [](const std::string&) {});
   for (now = 0; now < burst_at + 600; now += cycle) {
     service.Cycle(pool::At(1000 + now));

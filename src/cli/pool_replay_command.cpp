@@ -22,8 +22,8 @@ int CannotReplay(const std::string& message) {
   return kCannotRead;
 }
 
-int Strict(const pool_service::RunRecord& record, const pool::PoolConfig& policy, bool json) {
-  Result<pool_replay::StrictResult> result = pool_replay::StrictReplay(record, policy);
+int Strict(const pool::RunRecord& record, const pool::PoolConfig& policy, bool json) {
+  Result<pool::StrictResult> result = pool::StrictReplay(record, policy);
   if (!result) return CannotReplay(result.error());
   if (json) {
     nlohmann::json out{{"mode", "strict"},
@@ -34,7 +34,7 @@ int Strict(const pool_service::RunRecord& record, const pool::PoolConfig& policy
     if (!result->agrees) out["first_disagreement"] = result->first_disagreement;
     std::cout << JsonText(out, 2) << "\n";
   } else {
-    std::cout << pool_replay::StrictTable(*result);
+    std::cout << pool::StrictTable(*result);
   }
   std::cout.flush();
   return result->agrees ? 0 : 1;
@@ -45,7 +45,7 @@ int Strict(const pool_service::RunRecord& record, const pool::PoolConfig& policy
 int RunReplay(const ReplayOptions& options) {
   Result<std::string> text = ReadFileText(options.record_file);
   if (!text) return CannotReplay(text.error());
-  Result<pool_service::RunRecord> record = pool_service::ParseRunRecord(*text, options.record_file);
+  Result<pool::RunRecord> record = pool::ParseRunRecord(*text, options.record_file);
   if (!record) return CannotReplay(record.error());
   if (!options.config_file.empty()) {
     Result<std::string> config_text = ReadFileText(options.config_file);
@@ -56,17 +56,17 @@ int RunReplay(const ReplayOptions& options) {
   }
   if (options.strict) return Strict(*record, record->policy, options.json);
 
-  Result<pool_replay::ReplayInputs> inputs = pool_replay::DeriveInputs(*record);
+  Result<pool::ReplayInputs> inputs = pool::DeriveInputs(*record);
   if (!inputs) return CannotReplay(options.record_file + ": " + inputs.error());
   const pool::SimResult result = pool::Simulate(inputs->trace, inputs->workers, inputs->options);
   if (options.reasons) {
     for (const std::string& line : result.log) std::cerr << line << "\n";
   }
-  const pool_replay::Comparison comparison =
-      pool_replay::Compare(pool_replay::RecordedEvents(*record),
-                           pool_replay::SimulatedEvents(result), record->policy.cycle.count());
+  const pool::Comparison comparison =
+      pool::Compare(pool::RecordedEvents(*record),
+                           pool::SimulatedEvents(result), record->policy.cycle.count());
   if (options.json) {
-    nlohmann::json out = nlohmann::json::parse(pool_replay::ComparisonJson(comparison));
+    nlohmann::json out = nlohmann::json::parse(pool::ComparisonJson(comparison));
     out["mode"] = "simulator";
     out["notes"] = inputs->notes;
     out["simulated"] = {{"jobs", result.jobs},
@@ -76,7 +76,7 @@ int RunReplay(const ReplayOptions& options) {
     std::cout << JsonText(out, 2) << "\n";
   } else {
     for (const std::string& note : inputs->notes) std::cout << "note: " << note << "\n";
-    std::cout << pool_replay::ComparisonTable(comparison);
+    std::cout << pool::ComparisonTable(comparison);
   }
   std::cout.flush();
   return comparison.agrees ? 0 : 1;

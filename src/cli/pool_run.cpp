@@ -31,8 +31,8 @@ namespace mc {
 
 namespace {
 
-using pool_service::ServiceConfig;
-using pool_service::WorkerEndpoint;
+using pool::ServiceConfig;
+using pool::WorkerEndpoint;
 
 void Log(const std::string& line) { std::cerr << line + "\n"; }
 
@@ -61,23 +61,23 @@ Result<std::string> GetText(const std::string& url, std::chrono::milliseconds ti
 // The Kubernetes side of a run: the pool over the API, the pods as workers, and the ordinals
 // the StatefulSet may still grow to as COLD workers.
 struct KubernetesSide {
-  std::unique_ptr<pool_kube::KubernetesPool> pool;
-  pool_kube::EndpointSettings endpoints;
+  std::unique_ptr<pool::KubernetesPool> pool;
+  pool::EndpointSettings endpoints;
   std::string statefulset;
   int max_replicas = 1;
   std::vector<std::string> unservable;
 
   Result<std::vector<WorkerEndpoint>> Workers() {
-    Result<std::vector<pool_kube::WorkerPod>> pods = pool->WorkerPods();
+    Result<std::vector<pool::WorkerPod>> pods = pool->WorkerPods();
     if (!pods) return pods.failure();
-    unservable = pool_kube::UnservableLines(*pods, statefulset);
-    std::vector<WorkerEndpoint> workers = pool_kube::ReachableEndpoints(*pods, endpoints);
+    unservable = pool::UnservableLines(*pods, statefulset);
+    std::vector<WorkerEndpoint> workers = pool::ReachableEndpoints(*pods, endpoints);
     // The ordinals the StatefulSet has not grown to are the pool's COLD workers: they cannot
     // answer, and a wake (one more replica) brings the lowest of them up.
     for (int ordinal = 0; ordinal < max_replicas; ++ordinal) {
       const std::string name = statefulset + "-" + std::to_string(ordinal);
       bool present = false;
-      for (const pool_kube::WorkerPod& pod : *pods) present |= pod.ordinal == ordinal;
+      for (const pool::WorkerPod& pod : *pods) present |= pod.ordinal == ordinal;
       if (present) continue;
       WorkerEndpoint cold;
       cold.name = name;
@@ -88,14 +88,14 @@ struct KubernetesSide {
   }
 };
 
-std::unique_ptr<pool_service::ControlChannel> MakeBaseChannel(const ServiceConfig& config) {
-  pool_service::WorkerApiOptions api;
+std::unique_ptr<pool::ControlChannel> MakeBaseChannel(const ServiceConfig& config) {
+  pool::WorkerApiOptions api;
   api.bounds = config.policy.gates.bounds;
-  if (config.control == pool_service::ControlMode::kBareMetal) {
-    return std::make_unique<pool_service::CommandChannel>(
-        pool_service::CommandChannelOptions{.api = api, .log = Log});
+  if (config.control == pool::ControlMode::kBareMetal) {
+    return std::make_unique<pool::CommandChannel>(
+        pool::CommandChannelOptions{.api = api, .log = Log});
   }
-  return std::make_unique<pool_service::WorkerApiChannel>(api);
+  return std::make_unique<pool::WorkerApiChannel>(api);
 }
 
 // The stop signals are blocked in every thread and waited for here, between cycles, so that a
@@ -120,42 +120,42 @@ sigset_t BlockStopSignals() {
 Result<ServiceConfig> ReadServiceConfig(const std::string& config_file) {
   Result<std::string> text = ReadText(config_file);
   if (!text) return text.failure();
-  return pool_service::ParseServiceConfig(*text, config_file);
+  return pool::ParseServiceConfig(*text, config_file);
 }
 
 // The channel the pool acts through, and what it stands on: the workers' own channel, the
 // Kubernetes side over it where the control is Kubernetes, and a dry run over either.
 struct Channels {
-  std::unique_ptr<pool_service::ControlChannel> workers;
+  std::unique_ptr<pool::ControlChannel> workers;
   KubernetesSide kubernetes;
-  std::unique_ptr<pool_kube::KubernetesChannel> kubernetes_channel;
-  std::unique_ptr<pool_service::ControlChannel> dry_run;
-  pool_service::ControlChannel* channel = nullptr;
+  std::unique_ptr<pool::KubernetesChannel> kubernetes_channel;
+  std::unique_ptr<pool::ControlChannel> dry_run;
+  pool::ControlChannel* channel = nullptr;
 };
 
 // Opens the channels of the configured control, and sets how `inputs` lists the workers.
 // `config` and `channels` must outlive `inputs`.
 Result<void> OpenChannels(const ServiceConfig& config, Channels& channels,
-                          pool_service::ServiceInputs& inputs) {
+                          pool::ServiceInputs& inputs) {
   channels.workers = MakeBaseChannel(config);
   channels.channel = channels.workers.get();
-  if (config.control == pool_service::ControlMode::kKubernetes) {
+  if (config.control == pool::ControlMode::kKubernetes) {
     KubernetesSide& kubernetes = channels.kubernetes;
-    pool_kube::KubernetesPoolOptions options;
+    pool::KubernetesPoolOptions options;
     options.kubeconfig = config.kubernetes.kubeconfig;
     options.ns = config.kubernetes.namespace_name;
     options.statefulset = config.kubernetes.statefulset;
     options.selector = config.kubernetes.selector;
-    Result<std::unique_ptr<pool_kube::KubernetesPool>> opened =
-        pool_kube::OpenKubernetesPool(options);
+    Result<std::unique_ptr<pool::KubernetesPool>> opened =
+        pool::OpenKubernetesPool(options);
     if (!opened) return opened.failure();
     kubernetes.pool = std::move(*opened);
     kubernetes.endpoints = {config.kubernetes.worker_port, config.kubernetes.control_token_file};
     kubernetes.statefulset = config.kubernetes.statefulset;
     kubernetes.max_replicas = config.kubernetes.max_replicas;
-    channels.kubernetes_channel = std::make_unique<pool_kube::KubernetesChannel>(
+    channels.kubernetes_channel = std::make_unique<pool::KubernetesChannel>(
         *kubernetes.pool, *channels.workers,
-        pool_kube::KubernetesChannelSettings{.endpoints = kubernetes.endpoints, .log = Log});
+        pool::KubernetesChannelSettings{.endpoints = kubernetes.endpoints, .log = Log});
     channels.channel = channels.kubernetes_channel.get();
     inputs.list_workers = [&kubernetes] { return kubernetes.Workers(); };
     inputs.unservable = [&kubernetes] { return kubernetes.unservable; };
@@ -166,28 +166,28 @@ Result<void> OpenChannels(const ServiceConfig& config, Channels& channels,
   }
   if (config.dry_run) {
     // The dry run describes what the real channel would do, and asks nothing of it.
-    channels.dry_run = std::make_unique<pool_service::DryRunChannel>(*channels.channel, Log);
+    channels.dry_run = std::make_unique<pool::DryRunChannel>(*channels.channel, Log);
     channels.channel = channels.dry_run.get();
   }
   return Ok();
 }
 
 // The report's pages: /status as JSON, /metrics for Prometheus, and /livez.
-http::Routes ReportRoutes(pool_service::PoolService& service) {
+http::Routes ReportRoutes(pool::PoolService& service) {
   http::Routes routes;
   routes["/status"] = [&service] {
-    return http::Response{200, "application/json", pool_service::ReportToJson(service.Report())};
+    return http::Response{200, "application/json", pool::ReportToJson(service.Report())};
   };
   routes["/metrics"] = [&service] {
     return http::Response{200, "text/plain; version=0.0.4",
-                          pool_service::ReportToPrometheus(service.Report())};
+                          pool::ReportToPrometheus(service.Report())};
   };
   routes["/livez"] = [] { return http::Response{200, "text/plain", "ok\n"}; };
   return routes;
 }
 
 // A cycle every `cycle`, until SIGTERM or SIGINT.
-void CycleUntilStopped(pool_service::PoolService& service, const sigset_t& stop,
+void CycleUntilStopped(pool::PoolService& service, const sigset_t& stop,
                        pool::Duration cycle) {
   while (true) {
     const auto started = std::chrono::system_clock::now();
@@ -214,10 +214,10 @@ int RunPool(const std::string& config_file, const std::string& record_file) {
                                  session_options);
 
   Channels channels;
-  pool_service::ServiceInputs inputs;
+  pool::ServiceInputs inputs;
   if (Result<void> opened = OpenChannels(config, channels, inputs); !opened)
     return Log("pool run: " + opened.error()), 1;
-  pool_service::PeerTubeQueue queue(session, config.peertube.job_types, Log);
+  pool::PeerTubeQueue queue(session, config.peertube.job_types, Log);
   inputs.read_queue = [&](double now_s) { return queue.Read(now_s); };
   inputs.requests_made = [&] { return static_cast<long>(session.requests_made()); };
   inputs.read_status = [](const WorkerEndpoint& worker) -> Result<std::string> {
@@ -225,16 +225,16 @@ int RunPool(const std::string& config_file, const std::string& record_file) {
     return GetText(worker.url + "/status", std::chrono::milliseconds(5000));
   };
 
-  pool_service::PoolService service(config.policy, config.peertube.poll, std::move(inputs),
+  pool::PoolService service(config.policy, config.peertube.poll, std::move(inputs),
                                     *channels.channel, Log);
-  std::optional<pool_service::RunRecorder> recorder;
+  std::optional<pool::RunRecorder> recorder;
   if (!record_file.empty()) {
-    Result<pool_service::RunRecorder> opened =
-        pool_service::RunRecorder::Open(record_file, config.policy, config.peertube.poll);
+    Result<pool::RunRecorder> opened =
+        pool::RunRecorder::Open(record_file, config.policy, config.peertube.poll);
     if (!opened) return Log("pool run: --record: " + opened.error()), 1;
     recorder.emplace(std::move(*opened));
     // A record that cannot be written is said once; the pool goes on without it.
-    service.SetRecord([&recorder, said = false](pool_service::CycleRecord cycle) mutable {
+    service.SetRecord([&recorder, said = false](pool::CycleRecord cycle) mutable {
       Result<void> written = recorder->Write(std::move(cycle));
       if (!written && !said) Log("pool run: the record stops here: " + written.error());
       said |= !written;
@@ -244,7 +244,7 @@ int RunPool(const std::string& config_file, const std::string& record_file) {
       http::Server::Start(config.listen, ReportRoutes(service));
   if (!server) return Log("pool run: " + server.error()), 1;
   Log("pool run: report on " + (*server)->address() + " (/status, /metrics); control " +
-      std::string(pool_service::ControlModeName(config.control)) +
+      std::string(pool::ControlModeName(config.control)) +
       (config.dry_run ? " (dry run: no action is taken)" : "") + "; a cycle every " +
       pool::FormatDuration(config.policy.cycle));
 
@@ -256,9 +256,9 @@ int RunPool(const std::string& config_file, const std::string& record_file) {
 int RunPoolStatus(const std::string& url, bool json) {
   Result<std::string> text = GetText(url + "/status", std::chrono::milliseconds(5000));
   if (!text) return Log("pool status: " + text.error()), 1;
-  Result<pool_service::PoolReport> report = pool_service::ReportFromJson(*text);
+  Result<pool::PoolReport> report = pool::ReportFromJson(*text);
   if (!report) return Log(report.error()), 1;
-  std::cout << (json ? pool_service::ReportToJson(*report) : pool_service::ReportTable(*report));
+  std::cout << (json ? pool::ReportToJson(*report) : pool::ReportTable(*report));
   return 0;
 }
 

@@ -5,7 +5,7 @@
 
 #include "pool/policy/reasons.h"
 
-namespace mc::pool_kube {
+namespace mc::pool {
 namespace {
 
 // A scale is written against the version it was read at, so that a change made meanwhile
@@ -62,12 +62,12 @@ std::string FailedEventReason(pool::ActionKind kind) {
   return "WorkerActionFailed";
 }
 
-KubernetesChannel::KubernetesChannel(KubernetesPool& pool, pool_service::ControlChannel& workers,
+KubernetesChannel::KubernetesChannel(KubernetesPool& pool, pool::ControlChannel& workers,
                                      KubernetesChannelSettings settings)
     : pool_(pool), workers_(workers), settings_(std::move(settings)) {}
 
 Result<void> KubernetesChannel::Apply(const pool::Action& action,
-                                      const pool_service::WorkerEndpoint& worker) {
+                                      const pool::WorkerEndpoint& worker) {
   const std::string what = worker.name + ": " + std::string(pool::ActionKindName(action.kind));
   std::string done;
   Result<void> result = Ok();
@@ -92,7 +92,7 @@ Result<void> KubernetesChannel::Apply(const pool::Action& action,
 }
 
 std::string KubernetesChannel::Describe(const pool::Action& action,
-                                        const pool_service::WorkerEndpoint& worker) const {
+                                        const pool::WorkerEndpoint& worker) const {
   if (action.kind == pool::ActionKind::kWake)
     return "scale the StatefulSet up by one replica (PUT .../scale), for " + worker.name;
   if (action.kind == pool::ActionKind::kSuspend)
@@ -118,7 +118,7 @@ Result<void> KubernetesChannel::ScaleUp(std::string& done) {
   return written;
 }
 
-Result<void> KubernetesChannel::ScaleDown(const pool_service::WorkerEndpoint& worker,
+Result<void> KubernetesChannel::ScaleDown(const pool::WorkerEndpoint& worker,
                                           std::string& done) {
   Result<std::vector<WorkerPod>> pods = pool_.WorkerPods();
   if (!pods) return pods.failure();
@@ -164,4 +164,4 @@ void KubernetesChannel::Record(EventType type, const std::string& reason,
   }
 }
 
-}  // namespace mc::pool_kube
+}  // namespace mc::pool

@@ -17,7 +17,7 @@
 #include "pool/policy/decision.h"
 #include "pool/service/control_channel.h"
 
-namespace mc::pool_kube {
+namespace mc::pool {
 
 struct KubernetesChannelSettings {
   // How pods map to worker names, so that a suspend finds the worker's pod.
@@ -26,25 +26,25 @@ struct KubernetesChannelSettings {
   std::function<void(const std::string& line)> log;
 };
 
-class KubernetesChannel : public pool_service::ControlChannel {
+class KubernetesChannel : public pool::ControlChannel {
  public:
   // `pool` and `workers` must outlive the channel; `workers` carries every action that is
   // not the StatefulSet's scale.
-  KubernetesChannel(KubernetesPool& pool, pool_service::ControlChannel& workers,
+  KubernetesChannel(KubernetesPool& pool, pool::ControlChannel& workers,
                     KubernetesChannelSettings settings = {});
 
   Result<void> Apply(const pool::Action& action,
-                     const pool_service::WorkerEndpoint& worker) override;
+                     const pool::WorkerEndpoint& worker) override;
   std::string Describe(const pool::Action& action,
-                       const pool_service::WorkerEndpoint& worker) const override;
+                       const pool::WorkerEndpoint& worker) const override;
 
  private:
   Result<void> ScaleUp(std::string& done);
-  Result<void> ScaleDown(const pool_service::WorkerEndpoint& worker, std::string& done);
+  Result<void> ScaleDown(const pool::WorkerEndpoint& worker, std::string& done);
   void Record(EventType type, const std::string& reason, const std::string& message);
 
   KubernetesPool& pool_;
-  pool_service::ControlChannel& workers_;
+  pool::ControlChannel& workers_;
   KubernetesChannelSettings settings_;
 };
 
@@ -53,4 +53,4 @@ class KubernetesChannel : public pool_service::ControlChannel {
 std::string EventReason(pool::ActionKind kind);
 std::string FailedEventReason(pool::ActionKind kind);
 
-}  // namespace mc::pool_kube
+}  // namespace mc::pool

@@ -11,7 +11,7 @@
 
 #include "common/base/result.h"
 
-namespace mc::pool_kube {
+namespace mc::pool {
 
 // Where the workers are and who the manager is, as the pool's configuration names them.
 struct KubernetesPoolOptions {
@@ -88,4 +88,4 @@ class KubernetesPool {
 // own name (deploy/worker's pods need none: their runner takes the pod's name).
 inline constexpr char kRunnerNameAnnotation[] = "media.liken.sh/runner-name";
 
-}  // namespace mc::pool_kube
+}  // namespace mc::pool

@@ -2,14 +2,14 @@
 
 #include <algorithm>
 
-namespace mc::pool_kube {
+namespace mc::pool {
 
 std::string RunnerNameOf(const WorkerPod& pod) {
   return pod.runner_name.empty() ? pod.name : pod.runner_name;
 }
 
-pool_service::WorkerEndpoint EndpointOf(const WorkerPod& pod, const EndpointSettings& settings) {
-  pool_service::WorkerEndpoint endpoint;
+pool::WorkerEndpoint EndpointOf(const WorkerPod& pod, const EndpointSettings& settings) {
+  pool::WorkerEndpoint endpoint;
   endpoint.name = RunnerNameOf(pod);
   if (!pod.pod_ip.empty()) {
     const bool v6 = pod.pod_ip.find(':') != std::string::npos;
@@ -21,13 +21,13 @@ pool_service::WorkerEndpoint EndpointOf(const WorkerPod& pod, const EndpointSett
   return endpoint;
 }
 
-std::vector<pool_service::WorkerEndpoint> ReachableEndpoints(const std::vector<WorkerPod>& pods,
+std::vector<pool::WorkerEndpoint> ReachableEndpoints(const std::vector<WorkerPod>& pods,
                                                              const EndpointSettings& settings) {
   int highest = -1;
   for (const WorkerPod& pod : pods) {
     if (!pod.terminating) highest = std::max(highest, pod.ordinal);
   }
-  std::vector<pool_service::WorkerEndpoint> endpoints;
+  std::vector<pool::WorkerEndpoint> endpoints;
   for (const WorkerPod& pod : pods) {
     if (pod.pod_ip.empty() || pod.terminating) continue;
     endpoints.push_back(EndpointOf(pod, settings));
@@ -48,4 +48,4 @@ std::vector<std::string> UnservableLines(const std::vector<WorkerPod>& pods,
   return lines;
 }
 
-}  // namespace mc::pool_kube
+}  // namespace mc::pool

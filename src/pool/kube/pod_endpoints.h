@@ -8,7 +8,7 @@
 #include "pool/kube/kubernetes_pool.h"
 #include "pool/service/worker_endpoint.h"
 
-namespace mc::pool_kube {
+namespace mc::pool {
 
 struct EndpointSettings {
   // The port of the worker's status and control API (deploy/worker: --listen=0.0.0.0:9464).
@@ -25,14 +25,14 @@ std::string RunnerNameOf(const WorkerPod& pod);
 // EndpointOf is the pod as a worker endpoint: http://POD-IP:PORT (an IPv6 address in
 // brackets), or an empty url while the pod has no IP. Alone, a pod is not wakeable: the
 // StatefulSet's scale, not the pod, brings a worker up.
-pool_service::WorkerEndpoint EndpointOf(const WorkerPod& pod, const EndpointSettings& settings);
+pool::WorkerEndpoint EndpointOf(const WorkerPod& pod, const EndpointSettings& settings);
 
 // ReachableEndpoints are the endpoints of the pods that can answer now, by ordinal: those
 // with an IP and no deletion under way. The pod of the highest ordinal still in the
 // StatefulSet is wakeable: it is the one a scale-down gives back (and a later scale-up brings
 // back), so the policy may put it to sleep once it has rested SPARE for `wake.sleep_after`;
 // a lower ordinal cannot be given back before it and is not.
-std::vector<pool_service::WorkerEndpoint> ReachableEndpoints(const std::vector<WorkerPod>& pods,
+std::vector<pool::WorkerEndpoint> ReachableEndpoints(const std::vector<WorkerPod>& pods,
                                                              const EndpointSettings& settings);
 
 // UnservableLines is one line for each pod the scheduler has not placed, naming the
@@ -43,4 +43,4 @@ std::vector<pool_service::WorkerEndpoint> ReachableEndpoints(const std::vector<W
 std::vector<std::string> UnservableLines(const std::vector<WorkerPod>& pods,
                                          const std::string& statefulset);
 
-}  // namespace mc::pool_kube
+}  // namespace mc::pool

@@ -3,7 +3,7 @@
 #include "common/base/module_entry_point.h"
 #include "pool/kube/pool_module_entry.h"
 
-namespace mc::pool_kube {
+namespace mc::pool {
 
 Result<std::unique_ptr<KubernetesPool>> OpenKubernetesPool(const KubernetesPoolOptions& options,
                                                            const std::filesystem::path& module) {
@@ -17,4 +17,4 @@ Result<std::unique_ptr<KubernetesPool>> OpenKubernetesPool(const KubernetesPoolO
   return std::unique_ptr<KubernetesPool>(pool);
 }
 
-}  // namespace mc::pool_kube
+}  // namespace mc::pool

@@ -13,7 +13,7 @@
 #include "common/base/result.h"
 #include "pool/kube/kubernetes_pool.h"
 
-namespace mc::pool_kube {
+namespace mc::pool {
 
 // OpenKubernetesPool loads `module` (by default the module in the running binary's own
 // directory) and opens a pool for `options` through it: the kubeconfig is read, or the
@@ -22,4 +22,4 @@ namespace mc::pool_kube {
 Result<std::unique_ptr<KubernetesPool>> OpenKubernetesPool(
     const KubernetesPoolOptions& options, const std::filesystem::path& module = {});
 
-}  // namespace mc::pool_kube
+}  // namespace mc::pool

@@ -13,13 +13,13 @@
 // built from other sources refuses instead of misreading it. On success it returns a pool
 // that the caller owns and deletes (its destructor is the module's); on failure it returns
 // null and fills `error`.
-extern "C" mc::pool_kube::KubernetesPool* MediaCapabilitiesOpenKubernetesPool(
-    const mc::pool_kube::KubernetesPoolOptions* options, std::size_t options_size,
+extern "C" mc::pool::KubernetesPool* MediaCapabilitiesOpenKubernetesPool(
+    const mc::pool::KubernetesPoolOptions* options, std::size_t options_size,
     mc::Error* error);
 
-namespace mc::pool_kube {
+namespace mc::pool {
 
 inline constexpr char kPoolModuleFile[] = "media-capabilities-pool-kube.so";
 inline constexpr char kPoolModuleEntry[] = "MediaCapabilitiesOpenKubernetesPool";
 
-}  // namespace mc::pool_kube
+}  // namespace mc::pool

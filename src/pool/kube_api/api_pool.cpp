@@ -9,7 +9,7 @@
 #include "pool/kube_api/pod_list_json.h"
 #include "pool/kube_api/scale_json.h"
 
-namespace mc::pool_kube {
+namespace mc::pool {
 namespace {
 
 // ApiError is an answer other than success as an Error of the code a caller branches on.
@@ -171,4 +171,4 @@ Result<void> ApiKubernetesPool::RecordEvent(EventType type, const std::string& r
   return Ok();
 }
 
-}  // namespace mc::pool_kube
+}  // namespace mc::pool

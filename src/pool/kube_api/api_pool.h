@@ -11,7 +11,7 @@
 #include "common/kube/kube_client.h"
 #include "pool/kube/kubernetes_pool.h"
 
-namespace mc::pool_kube {
+namespace mc::pool {
 
 class ApiKubernetesPool : public KubernetesPool {
  public:
@@ -43,4 +43,4 @@ class ApiKubernetesPool : public KubernetesPool {
 // ValidatePoolOptions is Open's check of the options, on its own for the configuration.
 Result<void> ValidatePoolOptions(const KubernetesPoolOptions& options);
 
-}  // namespace mc::pool_kube
+}  // namespace mc::pool

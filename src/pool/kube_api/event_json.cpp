@@ -8,7 +8,7 @@
 #include "common/base/json_text.h"
 #include "common/base/utf8.h"
 
-namespace mc::pool_kube {
+namespace mc::pool {
 namespace {
 
 constexpr std::size_t kMaxMessageBytes = 1024;
@@ -74,4 +74,4 @@ Result<std::string> ParseObjectUid(std::string_view body) {
   return value;
 }
 
-}  // namespace mc::pool_kube
+}  // namespace mc::pool

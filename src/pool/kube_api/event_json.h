@@ -9,7 +9,7 @@
 #include "common/base/result.h"
 #include "pool/kube/kubernetes_pool.h"
 
-namespace mc::pool_kube {
+namespace mc::pool {
 
 struct PoolEvent {
   EventType type = EventType::kNormal;
@@ -37,4 +37,4 @@ std::string EventBody(const EventSource& source, const PoolEvent& event,
 // ParseObjectUid reads metadata.uid from an object the API server answered with.
 Result<std::string> ParseObjectUid(std::string_view body);
 
-}  // namespace mc::pool_kube
+}  // namespace mc::pool

@@ -5,17 +5,17 @@
 #include "pool/kube/pool_module_entry.h"
 #include "pool/kube_api/api_pool.h"
 
-extern "C" __attribute__((visibility("default"))) mc::pool_kube::KubernetesPool*
-MediaCapabilitiesOpenKubernetesPool(const mc::pool_kube::KubernetesPoolOptions* options,
+extern "C" __attribute__((visibility("default"))) mc::pool::KubernetesPool*
+MediaCapabilitiesOpenKubernetesPool(const mc::pool::KubernetesPoolOptions* options,
                                     std::size_t options_size, mc::Error* error) {
-  if (options_size != sizeof(mc::pool_kube::KubernetesPoolOptions)) {
+  if (options_size != sizeof(mc::pool::KubernetesPoolOptions)) {
     *error = mc::Internal(
         "kubernetes pool: the pool module and the binary were built from different sources; "
         "install them together");
     return nullptr;
   }
-  mc::Result<std::unique_ptr<mc::pool_kube::ApiKubernetesPool>> pool =
-      mc::pool_kube::ApiKubernetesPool::Open(*options);
+  mc::Result<std::unique_ptr<mc::pool::ApiKubernetesPool>> pool =
+      mc::pool::ApiKubernetesPool::Open(*options);
   if (!pool) {
     *error = pool.failure();
     return nullptr;

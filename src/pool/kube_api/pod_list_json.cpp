@@ -6,7 +6,7 @@
 #include "common/base/json_reader.h"
 #include "common/base/text.h"
 
-namespace mc::pool_kube {
+namespace mc::pool {
 namespace {
 
 using Json = nlohmann::json;
@@ -160,4 +160,4 @@ Result<std::vector<WorkerPod>> ParseWorkerPods(std::string_view body,
   return pods;
 }
 
-}  // namespace mc::pool_kube
+}  // namespace mc::pool

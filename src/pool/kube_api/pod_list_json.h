@@ -9,7 +9,7 @@
 #include "common/base/result.h"
 #include "pool/kube/kubernetes_pool.h"
 
-namespace mc::pool_kube {
+namespace mc::pool {
 
 // ParseWorkerPods reads a PodList and keeps the pods whose controller (an ownerReference
 // with controller: true) is the StatefulSet `statefulset`: a pod that only shares the
@@ -23,4 +23,4 @@ Result<std::vector<WorkerPod>> ParseWorkerPods(std::string_view body,
 // not of that form.
 int OrdinalOf(std::string_view pod_name, std::string_view statefulset);
 
-}  // namespace mc::pool_kube
+}  // namespace mc::pool

@@ -6,7 +6,7 @@
 #include "common/base/json_reader.h"
 #include "common/base/json_text.h"
 
-namespace mc::pool_kube {
+namespace mc::pool {
 
 Result<Scale> ParseScale(std::string_view body) {
   const auto fail = [](const std::string& what) { return InvalidInput("scale: " + what); };
@@ -48,4 +48,4 @@ std::string ScalePatch(int replicas) {
   return JsonText(nlohmann::json{{"spec", {{"replicas", replicas}}}});
 }
 
-}  // namespace mc::pool_kube
+}  // namespace mc::pool

@@ -8,7 +8,7 @@
 #include "common/base/result.h"
 #include "pool/kube/kubernetes_pool.h"
 
-namespace mc::pool_kube {
+namespace mc::pool {
 
 // ParseScale reads a Scale: spec.replicas (0 when absent, as the API omits a zero) and
 // metadata.resourceVersion. Errors name the member at fault, such as
@@ -23,4 +23,4 @@ std::string ScaleUpdate(const std::string& ns, const std::string& name, int repl
 // ScalePatch is the merge patch that sets the replicas whatever they are now.
 std::string ScalePatch(int replicas);
 
-}  // namespace mc::pool_kube
+}  // namespace mc::pool

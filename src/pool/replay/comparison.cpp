@@ -6,18 +6,18 @@
 
 #include "common/base/json_text.h"
 
-namespace mc::pool_replay {
+namespace mc::pool {
 
 namespace {
 
-std::string Seconds(double t) {
+std::string SecondsText(double t) {
   char text[32];
   std::snprintf(text, sizeof text, "%.1f s", t);
   return text;
 }
 
 std::string Words(const DecisionEvent& event) {
-  return event.what + " of " + event.worker + " at " + Seconds(event.t_s);
+  return event.what + " of " + event.worker + " at " + SecondsText(event.t_s);
 }
 
 // Why one pair disagrees, or empty when it agrees.
@@ -31,9 +31,9 @@ std::string Disagreement(const ComparedRow& row, double cycle_s) {
   const double apart = std::fabs(row.simulated->t_s - row.real->t_s);
   if (apart > cycle_s + 1e-6) {
     return "the " + row.real->what + " of " + row.real->worker + " came at " +
-           Seconds(row.real->t_s) + " in the real run and " + Seconds(row.simulated->t_s) +
-           " in the simulation, " + Seconds(apart) + " apart, more than a cycle (" +
-           Seconds(cycle_s) + ")";
+           SecondsText(row.real->t_s) + " in the real run and " + SecondsText(row.simulated->t_s) +
+           " in the simulation, " + SecondsText(apart) + " apart, more than a cycle (" +
+           SecondsText(cycle_s) + ")";
   }
   return "";
 }
@@ -72,18 +72,18 @@ std::string ComparisonTable(const Comparison& comparison) {
     const DecisionEvent& real = row.real.value_or(none);
     const DecisionEvent& simulated = row.simulated.value_or(none);
     const std::string apart =
-        row.real && row.simulated ? Seconds(simulated.t_s - real.t_s) : std::string("-");
+        row.real && row.simulated ? SecondsText(simulated.t_s - real.t_s) : std::string("-");
     std::snprintf(line, sizeof line, "%-3zu  %-10s  %-14s  %9s  %-14s  %9s  %7s  %s\n", i + 1,
                   (row.real ? real.what : simulated.what).c_str(), real.worker.c_str(),
-                  row.real ? Seconds(real.t_s).c_str() : "-", simulated.worker.c_str(),
-                  row.simulated ? Seconds(simulated.t_s).c_str() : "-", apart.c_str(),
+                  row.real ? SecondsText(real.t_s).c_str() : "-", simulated.worker.c_str(),
+                  row.simulated ? SecondsText(simulated.t_s).c_str() : "-", apart.c_str(),
                   row.agrees ? "agrees" : "DIFFERS");
     out += line;
   }
   out += comparison.agrees
              ? "agree: " + std::to_string(comparison.rows.size()) +
                    " promotions and demotions, in the same order, each within a cycle (" +
-                   Seconds(comparison.cycle_s) + ")\n"
+                   SecondsText(comparison.cycle_s) + ")\n"
              : "disagree: " + comparison.first_disagreement + "\n";
   return out;
 }
@@ -103,4 +103,4 @@ std::string ComparisonJson(const Comparison& comparison) {
   return JsonText(out, 2) + "\n";
 }
 
-}  // namespace mc::pool_replay
+}  // namespace mc::pool

@@ -10,7 +10,7 @@
 
 #include "pool/replay/decision_events.h"
 
-namespace mc::pool_replay {
+namespace mc::pool {
 
 struct ComparedRow {
   std::optional<DecisionEvent> real, simulated;
@@ -30,4 +30,4 @@ Comparison Compare(const std::vector<DecisionEvent>& real,
 std::string ComparisonTable(const Comparison& comparison);
 std::string ComparisonJson(const Comparison& comparison);
 
-}  // namespace mc::pool_replay
+}  // namespace mc::pool

@@ -1,6 +1,6 @@
 #include "pool/replay/decision_events.h"
 
-namespace mc::pool_replay {
+namespace mc::pool {
 
 namespace {
 
@@ -28,11 +28,11 @@ std::string_view EventOf(const pool::Action& action) {
   return {};
 }
 
-std::vector<DecisionEvent> RecordedEvents(const pool_service::RunRecord& record) {
+std::vector<DecisionEvent> RecordedEvents(const pool::RunRecord& record) {
   std::vector<DecisionEvent> events;
   if (record.cycles.empty()) return events;
   const double start = record.cycles.front().t_s;
-  for (const pool_service::CycleRecord& cycle : record.cycles) {
+  for (const pool::CycleRecord& cycle : record.cycles) {
     for (const pool::Action& action : cycle.actions) {
       const std::string_view what = EventOf(action);
       if (!what.empty()) events.push_back({std::string(what), action.worker, cycle.t_s - start});
@@ -50,4 +50,4 @@ std::vector<DecisionEvent> SimulatedEvents(const pool::SimResult& result) {
   return events;
 }
 
-}  // namespace mc::pool_replay
+}  // namespace mc::pool

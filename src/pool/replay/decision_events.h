@@ -10,7 +10,7 @@
 #include "pool/policy/simulator.h"
 #include "pool/service/run_record.h"
 
-namespace mc::pool_replay {
+namespace mc::pool {
 
 struct DecisionEvent {
   std::string what;  // "promotion" or "demotion"
@@ -21,7 +21,7 @@ struct DecisionEvent {
 // The event an action is, or an empty `what` when a replay does not compare it.
 std::string_view EventOf(const pool::Action& action);
 
-std::vector<DecisionEvent> RecordedEvents(const pool_service::RunRecord& record);
+std::vector<DecisionEvent> RecordedEvents(const pool::RunRecord& record);
 std::vector<DecisionEvent> SimulatedEvents(const pool::SimResult& result);
 
-}  // namespace mc::pool_replay
+}  // namespace mc::pool

@@ -10,7 +10,7 @@
 #include "common/base/iso_time.h"
 #include "pool/service/worker_status_reader.h"
 
-namespace mc::pool_replay {
+namespace mc::pool {
 
 namespace {
 
@@ -160,10 +160,10 @@ struct Timeline {
   double cycle_s = 0;
 };
 
-Result<Histories> ReadHistories(const std::vector<pool_service::CycleRecord>& cycles) {
+Result<Histories> ReadHistories(const std::vector<pool::CycleRecord>& cycles) {
   Histories histories;
   for (std::size_t c = 0; c < cycles.size(); ++c) {
-    for (const pool_service::RecordedWorker& worker : cycles[c].workers) {
+    for (const pool::RecordedWorker& worker : cycles[c].workers) {
       auto [at, added] = histories.index.emplace(worker.name, histories.workers.size());
       if (added) {
         histories.workers.push_back(WorkerHistory{worker.name});
@@ -176,7 +176,7 @@ Result<Histories> ReadHistories(const std::vector<pool_service::CycleRecord>& cy
         continue;
       }
       Result<pool::WorkerStatus> status =
-          pool_service::ParseWorkerStatus(worker.document, worker.name);
+          pool::ParseWorkerStatus(worker.document, worker.name);
       if (!status) return status.failure();
       status->wakeable = worker.wakeable;
       history.states[c] = status->state;
@@ -190,7 +190,7 @@ Result<Histories> ReadHistories(const std::vector<pool_service::CycleRecord>& cy
 
 // How soon an enabled worker really took a job: from the cycle that enabled it while jobs
 // were waiting to the first job it accepted after. The median, with a note saying so.
-double StartupDelay(const std::vector<pool_service::CycleRecord>& cycles,
+double StartupDelay(const std::vector<pool::CycleRecord>& cycles,
                     const Histories& histories, double cycle_s, std::vector<std::string>& notes) {
   std::vector<double> take_delays;
   for (std::size_t c = 0; c < cycles.size(); ++c) {
@@ -223,7 +223,7 @@ double StartupDelay(const std::vector<pool_service::CycleRecord>& cycles,
 // gone. Each begins half a cycle before the cycle that first saw it, so that the simulation's
 // cycle sees it too, and lasts to half a cycle after the last. The first spell is the
 // worker's failure, the others its later ones; each gets a note.
-void AddFaults(const WorkerHistory& history, const std::vector<pool_service::CycleRecord>& cycles,
+void AddFaults(const WorkerHistory& history, const std::vector<pool::CycleRecord>& cycles,
                const Timeline& time, pool::SimWorkerSpec& spec, std::vector<std::string>& notes) {
   struct Fault {
     pool::FailureKind kind;
@@ -262,7 +262,7 @@ void AddFaults(const WorkerHistory& history, const std::vector<pool_service::Cyc
 
 // The simulated worker of one real one: what its first document stated, and its faults.
 pool::SimWorkerSpec DeriveWorker(const WorkerHistory& history,
-                                 const std::vector<pool_service::CycleRecord>& cycles,
+                                 const std::vector<pool::CycleRecord>& cycles,
                                  const Timeline& time, double startup_s,
                                  std::vector<std::string>& notes) {
   pool::SimWorkerSpec spec;
@@ -288,9 +288,9 @@ pool::SimWorkerSpec DeriveWorker(const WorkerHistory& history,
 
 // The simulation's options: the real policy's settings, asked when the real one was, with the
 // job list hidden where the real one could not read it.
-pool::SimOptions DeriveOptions(const pool_service::RunRecord& record, const Timeline& time,
+pool::SimOptions DeriveOptions(const pool::RunRecord& record, const Timeline& time,
                                std::vector<std::string>& notes) {
-  const std::vector<pool_service::CycleRecord>& cycles = record.cycles;
+  const std::vector<pool::CycleRecord>& cycles = record.cycles;
   pool::SimOptions options;
   // A spell in which PeerTube's job list could not be read (a 429, a 5xx, the server down): the
   // real policy held through it, so the simulated one must not see the list meanwhile either.
@@ -308,7 +308,7 @@ pool::SimOptions DeriveOptions(const pool_service::RunRecord& record, const Time
   options.start_as_service = true;
   // The policy is asked when the real one was: a cycle that a silent worker's read or a
   // loaded box made longer is as long in the replay.
-  for (const pool_service::CycleRecord& cycle : cycles)
+  for (const pool::CycleRecord& cycle : cycles)
     options.cycles_at_s.push_back(cycle.t_s - time.start_s);
   // A quarter-second step (or a twelfth of a shorter cycle): a replayed job ends within a
   // quarter second of its real run, where a 1 s step would add up to a second a job, and a
@@ -319,7 +319,7 @@ pool::SimOptions DeriveOptions(const pool_service::RunRecord& record, const Time
 
 // The jobs to replay: those the record listed, then those taken between two reads, each with
 // the runs their workers' documents state, in the order they arrived; and a note counting them.
-pool::Trace DeriveTrace(const pool_service::RunRecord& record, const RunsByJob& runs,
+pool::Trace DeriveTrace(const pool::RunRecord& record, const RunsByJob& runs,
                         double start_s, std::vector<std::string>& notes) {
   pool::Trace trace;
   // PeerTube offers the pending jobs in its priority's order (it counts the user's uploads of
@@ -327,14 +327,14 @@ pool::Trace DeriveTrace(const pool_service::RunRecord& record, const RunsByJob& 
   // record has each listed job's. A job taken between two reads was offered at once: it goes
   // first, at the best priority listed.
   std::optional<int> first_in_line;
-  for (const pool_service::RecordedJob& job : record.jobs) {
+  for (const pool::RecordedJob& job : record.jobs) {
     if (job.priority)
       first_in_line = std::min(first_in_line.value_or(*job.priority), *job.priority);
   }
   int measured = 0;
   int run_again = 0;
   std::set<std::string> listed;
-  for (const pool_service::RecordedJob& job : record.jobs) {
+  for (const pool::RecordedJob& job : record.jobs) {
     pool::TraceJob out;
     out.id = job.id;
     out.at_s = std::max(0.0, job.created_s - start_s);
@@ -388,10 +388,10 @@ pool::Trace DeriveTrace(const pool_service::RunRecord& record, const RunsByJob& 
 
 }  // namespace
 
-Result<ReplayInputs> DeriveInputs(const pool_service::RunRecord& record) {
+Result<ReplayInputs> DeriveInputs(const pool::RunRecord& record) {
   if (record.cycles.empty()) return InvalidInput("the record has no cycle to replay");
   ReplayInputs inputs;
-  const std::vector<pool_service::CycleRecord>& cycles = record.cycles;
+  const std::vector<pool::CycleRecord>& cycles = record.cycles;
   inputs.start_s = cycles.front().t_s;
   const Timeline time{inputs.start_s, static_cast<double>(record.policy.cycle.count())};
 
@@ -405,4 +405,4 @@ Result<ReplayInputs> DeriveInputs(const pool_service::RunRecord& record) {
   return inputs;
 }
 
-}  // namespace mc::pool_replay
+}  // namespace mc::pool

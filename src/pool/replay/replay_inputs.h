@@ -11,7 +11,7 @@
 #include "pool/policy/simulator.h"
 #include "pool/service/run_record.h"
 
-namespace mc::pool_replay {
+namespace mc::pool {
 
 struct ReplayInputs {
   pool::Trace trace;
@@ -23,6 +23,6 @@ struct ReplayInputs {
   std::vector<std::string> notes;
 };
 
-Result<ReplayInputs> DeriveInputs(const pool_service::RunRecord& record);
+Result<ReplayInputs> DeriveInputs(const pool::RunRecord& record);
 
-}  // namespace mc::pool_replay
+}  // namespace mc::pool

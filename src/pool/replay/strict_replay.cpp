@@ -5,7 +5,7 @@
 #include "pool/policy/policy.h"
 #include "pool/policy/reasons.h"
 
-namespace mc::pool_replay {
+namespace mc::pool {
 
 namespace {
 
@@ -42,13 +42,13 @@ std::string Differ(const char* what, const std::vector<T>& recorded, const std::
 
 }  // namespace
 
-Result<StrictResult> StrictReplay(const pool_service::RunRecord& record,
+Result<StrictResult> StrictReplay(const pool::RunRecord& record,
                                   const pool::PoolConfig& policy) {
   StrictResult result;
   pool::PoolState state;
   const double start = record.cycles.empty() ? 0 : record.cycles.front().t_s;
-  for (const pool_service::CycleRecord& cycle : record.cycles) {
-    Result<pool::Signals> signals = pool_service::SignalsOf(cycle);
+  for (const pool::CycleRecord& cycle : record.cycles) {
+    Result<pool::Signals> signals = pool::SignalsOf(cycle);
     if (!signals) return signals.failure();
     pool::Decision decision = pool::Decide(std::move(state), *signals, pool::At(cycle.t_s), policy);
     state = std::move(decision.state);
@@ -86,4 +86,4 @@ std::string StrictTable(const StrictResult& result) {
              : "strict: disagree: " + result.first_disagreement + " (of " + counted + ")\n";
 }
 
-}  // namespace mc::pool_replay
+}  // namespace mc::pool

@@ -10,7 +10,7 @@
 #include "pool/policy/config.h"
 #include "pool/service/run_record.h"
 
-namespace mc::pool_replay {
+namespace mc::pool {
 
 struct StrictResult {
   int cycles = 0;
@@ -22,9 +22,9 @@ struct StrictResult {
 
 // The policy is the record's unless `policy` is given. An error: a cycle's signals could not
 // be had again (a document the reader no longer takes).
-Result<StrictResult> StrictReplay(const pool_service::RunRecord& record,
+Result<StrictResult> StrictReplay(const pool::RunRecord& record,
                                   const pool::PoolConfig& policy);
 
 std::string StrictTable(const StrictResult& result);
 
-}  // namespace mc::pool_replay
+}  // namespace mc::pool

@@ -6,12 +6,12 @@
 #include "common/base/text.h"
 #include "pool/service/command_runner.h"
 
-namespace mc::pool_service {
+namespace mc::pool {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::string Seconds(std::chrono::milliseconds wall) {
+std::string SecondsText(std::chrono::milliseconds wall) {
   const long long tenths = (wall.count() + 50) / 100;
   return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " s";
 }
@@ -107,7 +107,7 @@ Result<void> CommandChannel::Run(const std::vector<std::string>& command, const 
       options_.log(prefix + program + ": " + line);
   }
   const std::string how = DescribeOutcome(outcome, spec);
-  options_.log(prefix + program + " " + how + " after " + Seconds(outcome.wall));
+  options_.log(prefix + program + " " + how + " after " + SecondsText(outcome.wall));
   if (outcome.Succeeded()) return Ok();
   const std::string last = LastLine(outcome.output);
   return Error{prefix + program + " " + how + (last.empty() ? "" : ": " + last), CodeOf(outcome)};
@@ -194,4 +194,4 @@ std::string CommandChannel::Describe(const pool::Action& action,
   return "nothing: an action kind the channel does not know";
 }
 
-}  // namespace mc::pool_service
+}  // namespace mc::pool

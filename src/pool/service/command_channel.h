@@ -14,7 +14,7 @@
 #include "pool/service/logger.h"
 #include "pool/service/worker_api_channel.h"
 
-namespace mc::pool_service {
+namespace mc::pool {
 
 // The environment variable a command finds the worker's name in.
 inline constexpr const char* kWorkerNameVariable = "MEDIA_POOL_WORKER";
@@ -69,4 +69,4 @@ std::vector<std::string> CommandArgv(const std::vector<std::string>& command,
 // quoted: "ssh gpu-box-1 'systemctl suspend'".
 std::string CommandText(const std::vector<std::string>& argv);
 
-}  // namespace mc::pool_service
+}  // namespace mc::pool

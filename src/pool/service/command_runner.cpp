@@ -16,7 +16,7 @@
 
 extern char** environ;
 
-namespace mc::pool_service {
+namespace mc::pool {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -239,4 +239,4 @@ std::string DescribeOutcome(const CommandOutcome& outcome, const CommandSpec& sp
   return "ended in a way the runner does not know";
 }
 
-}  // namespace mc::pool_service
+}  // namespace mc::pool

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-namespace mc::pool_service {
+namespace mc::pool {
 
 struct CommandSpec {
   // argv[0] is looked up on PATH when it has no slash, as a shell would.
@@ -52,4 +52,4 @@ CommandOutcome RunCommand(const CommandSpec& spec);
 // "killed after its deadline of 60 s", "not started: No such file or directory".
 std::string DescribeOutcome(const CommandOutcome& outcome, const CommandSpec& spec);
 
-}  // namespace mc::pool_service
+}  // namespace mc::pool

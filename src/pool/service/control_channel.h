@@ -10,7 +10,7 @@
 #include "pool/policy/decision.h"
 #include "pool/service/worker_endpoint.h"
 
-namespace mc::pool_service {
+namespace mc::pool {
 
 class ControlChannel {
  public:
@@ -27,4 +27,4 @@ class ControlChannel {
   virtual std::string Describe(const pool::Action& action, const WorkerEndpoint& worker) const = 0;
 };
 
-}  // namespace mc::pool_service
+}  // namespace mc::pool

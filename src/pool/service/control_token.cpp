@@ -3,7 +3,7 @@
 #include "common/base/read_file.h"
 #include "common/base/text.h"
 
-namespace mc::pool_service {
+namespace mc::pool {
 
 Result<std::string> ReadControlToken(const std::string& path) {
   if (path.empty()) return InvalidInput("no control token file is configured");
@@ -16,4 +16,4 @@ Result<std::string> ReadControlToken(const std::string& path) {
   return std::string(token);
 }
 
-}  // namespace mc::pool_service
+}  // namespace mc::pool

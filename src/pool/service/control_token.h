@@ -6,7 +6,7 @@
 
 #include "common/base/result.h"
 
-namespace mc::pool_service {
+namespace mc::pool {
 
 // ReadControlToken reads the first line of `path`, trimmed of surrounding white space (a
 // token written by `openssl rand -hex 32 > FILE` ends with a line break). A missing or
@@ -14,4 +14,4 @@ namespace mc::pool_service {
 // never its content.
 Result<std::string> ReadControlToken(const std::string& path);
 
-}  // namespace mc::pool_service
+}  // namespace mc::pool

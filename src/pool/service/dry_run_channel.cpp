@@ -1,6 +1,6 @@
 #include "pool/service/dry_run_channel.h"
 
-namespace mc::pool_service {
+namespace mc::pool {
 
 DryRunChannel::DryRunChannel(const ControlChannel& inner, Logger log)
     : inner_(inner), log_(std::move(log)) {}
@@ -16,4 +16,4 @@ std::string DryRunChannel::Describe(const pool::Action& action,
   return "dry run: " + inner_.Describe(action, worker);
 }
 
-}  // namespace mc::pool_service
+}  // namespace mc::pool

@@ -8,7 +8,7 @@
 #include "pool/service/control_channel.h"
 #include "pool/service/logger.h"
 
-namespace mc::pool_service {
+namespace mc::pool {
 
 class DryRunChannel : public ControlChannel {
  public:
@@ -24,4 +24,4 @@ class DryRunChannel : public ControlChannel {
   Logger log_;
 };
 
-}  // namespace mc::pool_service
+}  // namespace mc::pool

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <optional>
 
-namespace mc::pool_service {
+namespace mc::pool {
 namespace {
 
 using pool::Bit;
@@ -105,4 +105,4 @@ Result<std::string> EligibilityText(ClassMask open, const pool::ClassBounds& bou
   return "max-resolution=" + std::to_string(*bound);
 }
 
-}  // namespace mc::pool_service
+}  // namespace mc::pool

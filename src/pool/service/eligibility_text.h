@@ -10,7 +10,7 @@
 #include "common/base/result.h"
 #include "pool/policy/job_class.h"
 
-namespace mc::pool_service {
+namespace mc::pool {
 
 // EligibilityText is what POST /eligibility takes for the classes `open` opens, with S and M
 // the bounds' small_max_height and medium_max_height:
@@ -26,4 +26,4 @@ Result<std::string> EligibilityText(pool::ClassMask open, const pool::ClassBound
 // ClassMaskText writes a mask as "S+M" ("none" when empty), for messages and logs.
 std::string ClassMaskText(pool::ClassMask mask);
 
-}  // namespace mc::pool_service
+}  // namespace mc::pool

@@ -5,8 +5,8 @@
 #include <functional>
 #include <string>
 
-namespace mc::pool_service {
+namespace mc::pool {
 
 using Logger = std::function<void(const std::string& line)>;
 
-}  // namespace mc::pool_service
+}  // namespace mc::pool

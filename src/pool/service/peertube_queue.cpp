@@ -4,7 +4,7 @@
 
 #include "pool/service/queue_signal.h"
 
-namespace mc::pool_service {
+namespace mc::pool {
 
 Result<pool::QueueSignal> PeerTubeQueue::Read(double now_s) {
   Result<std::vector<peertube::PendingJob>> jobs = session_.PendingRunnerJobs(job_types_);
@@ -31,4 +31,4 @@ Result<pool::QueueSignal> PeerTubeQueue::Read(double now_s) {
       now_s);
 }
 
-}  // namespace mc::pool_service
+}  // namespace mc::pool

@@ -15,7 +15,7 @@
 #include "pool/policy/signals.h"
 #include "pool/service/logger.h"
 
-namespace mc::pool_service {
+namespace mc::pool {
 
 class PeerTubeQueue {
  public:
@@ -34,4 +34,4 @@ class PeerTubeQueue {
   std::uint64_t grants_said_ = 0;
 };
 
-}  // namespace mc::pool_service
+}  // namespace mc::pool

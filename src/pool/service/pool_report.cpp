@@ -8,7 +8,7 @@
 #include "common/base/json_reader.h"
 #include "common/base/json_text.h"
 
-namespace mc::pool_service {
+namespace mc::pool {
 
 namespace {
 
@@ -203,4 +203,4 @@ std::string ReportTable(const PoolReport& report) {
   return out.str();
 }
 
-}  // namespace mc::pool_service
+}  // namespace mc::pool

@@ -11,7 +11,7 @@
 #include "pool/policy/job_class.h"
 #include "pool/policy/time.h"
 
-namespace mc::pool_service {
+namespace mc::pool {
 
 // Counters since the service started.
 struct PoolCounters {
@@ -60,4 +60,4 @@ std::string ReportToPrometheus(const PoolReport& report);
 // ReportTable is `pool status`'s table: one line per worker.
 std::string ReportTable(const PoolReport& report);
 
-}  // namespace mc::pool_service
+}  // namespace mc::pool

@@ -12,7 +12,7 @@
 #include "pool/service/eligibility_text.h"
 #include "pool/service/worker_status_reader.h"
 
-namespace mc::pool_service {
+namespace mc::pool {
 
 namespace {
 
@@ -276,4 +276,4 @@ PoolReport PoolService::Report() const {
   return report_;
 }
 
-}  // namespace mc::pool_service
+}  // namespace mc::pool

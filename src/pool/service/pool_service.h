@@ -30,7 +30,7 @@
 #include "pool/service/run_record.h"
 #include "pool/service/worker_endpoint.h"
 
-namespace mc::pool_service {
+namespace mc::pool {
 
 struct ServiceInputs {
   // PeerTube's pending jobs as a queue signal at `now_s` (seconds since the epoch).
@@ -103,4 +103,4 @@ class PoolService {
   PoolReport report_;
 };
 
-}  // namespace mc::pool_service
+}  // namespace mc::pool

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace mc::pool_service {
+namespace mc::pool {
 
 pool::QueueSignal QueueFromJobs(const std::vector<peertube::PendingJob>& jobs,
                                 const VideoLookup& video, double now_s) {
@@ -34,4 +34,4 @@ pool::QueueSignal QueueFromJobs(const std::vector<peertube::PendingJob>& jobs,
   return queue;
 }
 
-}  // namespace mc::pool_service
+}  // namespace mc::pool

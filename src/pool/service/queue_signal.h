@@ -12,7 +12,7 @@
 #include "common/peertube/video_facts.h"
 #include "pool/policy/signals.h"
 
-namespace mc::pool_service {
+namespace mc::pool {
 
 // The facts of a job's video, or nothing when they could not be read; the job then takes the
 // shape's defaults (a one-minute video), which PeerTube's job alone cannot correct.
@@ -23,4 +23,4 @@ using VideoLookup = std::function<std::optional<peertube::VideoFacts>(const std:
 pool::QueueSignal QueueFromJobs(const std::vector<peertube::PendingJob>& jobs,
                                 const VideoLookup& video, double now_s);
 
-}  // namespace mc::pool_service
+}  // namespace mc::pool

@@ -6,7 +6,7 @@
 #include "pool/policy/config_yaml.h"
 #include "pool/policy/reasons.h"
 
-namespace mc::pool_service {
+namespace mc::pool {
 
 namespace {
 
@@ -88,4 +88,4 @@ std::string CycleLine(const CycleRecord& cycle) {
                        {"gone", cycle.gone}});
 }
 
-}  // namespace mc::pool_service
+}  // namespace mc::pool

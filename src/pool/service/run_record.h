@@ -16,7 +16,7 @@
 #include "pool/policy/decision.h"
 #include "pool/policy/signals.h"
 
-namespace mc::pool_service {
+namespace mc::pool {
 
 // One worker as the service read it in one cycle.
 struct RecordedWorker {
@@ -72,4 +72,4 @@ Result<RunRecord> ParseRunRecord(std::string_view text, const std::string& file 
 // again by the service's own reader, a lost one as unreadable.
 Result<pool::Signals> SignalsOf(const CycleRecord& cycle);
 
-}  // namespace mc::pool_service
+}  // namespace mc::pool

@@ -15,7 +15,7 @@
 #include "pool/service/run_record.h"
 #include "pool/service/worker_status_reader.h"
 
-namespace mc::pool_service {
+namespace mc::pool {
 
 namespace {
 
@@ -330,4 +330,4 @@ Result<pool::Signals> SignalsOf(const CycleRecord& cycle) {
   return signals;
 }
 
-}  // namespace mc::pool_service
+}  // namespace mc::pool

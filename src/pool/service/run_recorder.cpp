@@ -1,6 +1,6 @@
 #include "pool/service/run_recorder.h"
 
-namespace mc::pool_service {
+namespace mc::pool {
 
 Result<RunRecorder> RunRecorder::Open(const std::string& path, const pool::PoolConfig& policy,
                                       pool::Duration queue_poll) {
@@ -33,4 +33,4 @@ Result<void> RunRecorder::Write(CycleRecord cycle) {
   return {};
 }
 
-}  // namespace mc::pool_service
+}  // namespace mc::pool

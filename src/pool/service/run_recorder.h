@@ -10,7 +10,7 @@
 #include "common/base/result.h"
 #include "pool/service/run_record.h"
 
-namespace mc::pool_service {
+namespace mc::pool {
 
 class RunRecorder {
  public:
@@ -33,4 +33,4 @@ class RunRecorder {
   std::set<std::string> pending_;  // the ids pending at the last cycle
 };
 
-}  // namespace mc::pool_service
+}  // namespace mc::pool

@@ -8,7 +8,7 @@
 #include "pool/policy/config_yaml.h"
 #include "pool/policy/yaml_values.h"
 
-namespace mc::pool_service {
+namespace mc::pool {
 
 namespace {
 
@@ -246,4 +246,4 @@ std::string_view ControlModeName(ControlMode mode) {
   return "workers";
 }
 
-}  // namespace mc::pool_service
+}  // namespace mc::pool

@@ -10,7 +10,7 @@
 #include "pool/policy/config.h"
 #include "pool/service/worker_endpoint.h"
 
-namespace mc::pool_service {
+namespace mc::pool {
 
 // How the policy's actions reach the workers.
 enum class ControlMode {
@@ -57,4 +57,4 @@ Result<ServiceConfig> ParseServiceConfig(const std::string& text, const std::str
 
 std::string_view ControlModeName(ControlMode mode);
 
-}  // namespace mc::pool_service
+}  // namespace mc::pool

@@ -8,7 +8,7 @@
 #include "pool/service/control_token.h"
 #include "pool/service/eligibility_text.h"
 
-namespace mc::pool_service {
+namespace mc::pool {
 namespace {
 
 // An answer's words in an error are one line, and short: enough to say why, not a page.
@@ -160,4 +160,4 @@ std::string WorkerApiChannel::Describe(const pool::Action& action,
   return "nothing: an action kind the channel does not know";
 }
 
-}  // namespace mc::pool_service
+}  // namespace mc::pool

@@ -22,7 +22,7 @@
 #include "pool/policy/job_class.h"
 #include "pool/service/control_channel.h"
 
-namespace mc::pool_service {
+namespace mc::pool {
 
 struct WorkerApiOptions {
   // From connecting until the whole answer of one request; an enable makes two.
@@ -53,4 +53,4 @@ class WorkerApiChannel : public ControlChannel {
   WorkerApiOptions options_;
 };
 
-}  // namespace mc::pool_service
+}  // namespace mc::pool

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace mc::pool_service {
+namespace mc::pool {
 
 // The commands a bare-metal worker is started, stopped, woken and suspended with, each an
 // argv run without a shell. An empty one is not configured: the action it would carry fails
@@ -31,4 +31,4 @@ struct WorkerEndpoint {
   BareMetalCommands commands;
 };
 
-}  // namespace mc::pool_service
+}  // namespace mc::pool

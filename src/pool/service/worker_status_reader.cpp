@@ -11,7 +11,7 @@
 #include "common/base/json_reader.h"
 #include "pool/policy/trace_recorder.h"
 
-namespace mc::pool_service {
+namespace mc::pool {
 
 namespace {
 
@@ -285,4 +285,4 @@ pool::WorkerStatus UnreadableWorker(const std::string& name) {
   return status;
 }
 
-}  // namespace mc::pool_service
+}  // namespace mc::pool

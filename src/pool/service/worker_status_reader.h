@@ -11,7 +11,7 @@
 #include "common/base/result.h"
 #include "pool/policy/signals.h"
 
-namespace mc::pool_service {
+namespace mc::pool {
 
 // The largest count (sessions, slots, jobs) a worker's document or a run record may state.
 inline constexpr std::int64_t kMaxCount = 1'000'000;
@@ -25,4 +25,4 @@ Result<pool::WorkerStatus> ParseWorkerStatus(std::string_view json, const std::s
 // policy counts it as no capacity and holds every decision that would need it.
 pool::WorkerStatus UnreadableWorker(const std::string& name);
 
-}  // namespace mc::pool_service
+}  // namespace mc::pool

@@ -13,7 +13,7 @@
 #include "pool/kube/pool_module.h"
 #include "support/temp_dir.h"
 
-namespace mc::pool_kube {
+namespace mc::pool {
 namespace {
 
 using kube::testing::CannedHttpServer;
@@ -208,4 +208,4 @@ TEST(PoolModule, AMissingModuleIsUnavailableAndNamesIt) {
 }
 
 }  // namespace
-}  // namespace mc::pool_kube
+}  // namespace mc::pool

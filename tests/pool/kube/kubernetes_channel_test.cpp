@@ -9,12 +9,12 @@
 
 #include "pool/kube/pod_endpoints.h"
 
-namespace mc::pool_kube {
+namespace mc::pool {
 namespace {
 
 using pool::Action;
 using pool::ActionKind;
-using pool_service::WorkerEndpoint;
+using pool::WorkerEndpoint;
 
 struct RecordedEvent {
   EventType type;
@@ -51,7 +51,7 @@ class FakePool : public KubernetesPool {
 };
 
 // RecordingChannel stands in for the worker-API channel.
-class RecordingChannel : public pool_service::ControlChannel {
+class RecordingChannel : public pool::ControlChannel {
  public:
   std::vector<std::string> applied;
   bool fail = false;
@@ -299,4 +299,4 @@ TEST(PodEndpoints, APodTheSchedulerCannotPlaceNamesItsClassAndTheSchedulersWords
 }
 
 }  // namespace
-}  // namespace mc::pool_kube
+}  // namespace mc::pool

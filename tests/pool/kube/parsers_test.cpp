@@ -10,7 +10,7 @@
 #include "pool/kube_api/pod_list_json.h"
 #include "pool/kube_api/scale_json.h"
 
-namespace mc::pool_kube {
+namespace mc::pool {
 namespace {
 
 TEST(ParseScale, ReadsTheReplicasAndTheVersionToWriteAgainst) {
@@ -187,4 +187,4 @@ TEST(EventBody, CutsALongMessageToWhatTheApiKeeps) {
 }
 
 }  // namespace
-}  // namespace mc::pool_kube
+}  // namespace mc::pool

@@ -38,7 +38,7 @@
 #include "support/run_command.h"
 #include "support/temp_dir.h"
 
-namespace mc::pool_kube {
+namespace mc::pool {
 namespace {
 
 namespace fs = std::filesystem;
@@ -267,16 +267,16 @@ std::unique_ptr<KubernetesPool> OpenPool(const std::string& statefulset,
 }
 
 // The worker-API channel's stand-in: no worker runs here to answer its control API.
-class RecordingChannel : public pool_service::ControlChannel {
+class RecordingChannel : public pool::ControlChannel {
  public:
   std::vector<std::string> applied;
   Result<void> Apply(const pool::Action& action,
-                     const pool_service::WorkerEndpoint& worker) override {
+                     const pool::WorkerEndpoint& worker) override {
     applied.push_back(std::string(pool::ActionKindName(action.kind)) + " " + worker.name);
     return Ok();
   }
   std::string Describe(const pool::Action& action,
-                       const pool_service::WorkerEndpoint& worker) const override {
+                       const pool::WorkerEndpoint& worker) const override {
     return std::string(pool::ActionKindName(action.kind)) + " " + worker.name;
   }
 };
@@ -512,4 +512,4 @@ TEST_F(PoolKubeCluster, OnlyTheHighestOrdinalCanBeSuspendedAndTheRefusalIsAWarni
 }
 
 }  // namespace
-}  // namespace mc::pool_kube
+}  // namespace mc::pool

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace mc::pool_replay {
+namespace mc::pool {
 namespace {
 
 const std::vector<DecisionEvent> kReal = {
@@ -78,4 +78,4 @@ TEST(Comparison, ADecisionOnlyOneSideMadeDisagrees) {
 TEST(Comparison, NoDecisionOnEitherSideAgrees) { EXPECT_TRUE(Compare({}, {}, 3).agrees); }
 
 }  // namespace
-}  // namespace mc::pool_replay
+}  // namespace mc::pool

@@ -15,7 +15,7 @@
 #include "pool/replay/strict_replay.h"
 #include "pool/service/run_record.h"
 
-namespace mc::pool_replay {
+namespace mc::pool {
 namespace {
 
 // A burst whose workers failed: one stopped for a while, the other's GPU gone mid-job.
@@ -27,16 +27,16 @@ constexpr const char* kPeerTubeFaults = "pool-e2e-peertube-faults-record.jsonl";
 // from when it became pending.
 constexpr const char* kPriorities = "pool-e2e-priorities-record.jsonl";
 
-pool_service::RunRecord RealRecord(const char* file = kWorkerFaults) {
+pool::RunRecord RealRecord(const char* file = kWorkerFaults) {
   const std::string path = std::string(POOL_REPLAY_DATA_DIR) + "/" + file;
   Result<std::string> text = ReadFileText(path);
   EXPECT_TRUE(text) << text.error();
-  Result<pool_service::RunRecord> record = pool_service::ParseRunRecord(text ? *text : "", path);
+  Result<pool::RunRecord> record = pool::ParseRunRecord(text ? *text : "", path);
   EXPECT_TRUE(record) << record.error();
-  return record ? std::move(*record) : pool_service::RunRecord{};
+  return record ? std::move(*record) : pool::RunRecord{};
 }
 
-Comparison Replay(const pool_service::RunRecord& record) {
+Comparison Replay(const pool::RunRecord& record) {
   Result<ReplayInputs> inputs = DeriveInputs(record);
   EXPECT_TRUE(inputs) << inputs.error();
   if (!inputs) return {};
@@ -50,7 +50,7 @@ int Count(const std::vector<DecisionEvent>& events, const std::string& what) {
 }
 
 TEST(Replay, TheRealRunPromotedAndDemotedWorkers) {
-  const pool_service::RunRecord record = RealRecord();
+  const pool::RunRecord record = RealRecord();
   EXPECT_EQ(record.policy.cycle, pool::Seconds(3));
   const std::vector<DecisionEvent> events = RecordedEvents(record);
   // The service's first promotion (min_active), at least one for the burst, and demotions.
@@ -59,7 +59,7 @@ TEST(Replay, TheRealRunPromotedAndDemotedWorkers) {
 }
 
 TEST(Replay, TheSimulatorIsGivenTheRunsJobsWorkersAndFaults) {
-  const pool_service::RunRecord record = RealRecord();
+  const pool::RunRecord record = RealRecord();
   Result<ReplayInputs> inputs = DeriveInputs(record);
   ASSERT_TRUE(inputs) << inputs.error();
   ASSERT_EQ(inputs->workers.size(), 3u);
@@ -95,7 +95,7 @@ TEST(Replay, TheSimulatedRunMakesTheRealRunsPromotionsAndDemotionsEachWithinACyc
 // running until its stall timeout, then handed it out again. The replay plays both runs, and
 // keeps the job off the queue in between, as the real one was.
 TEST(Replay, AJobWhoseRunTheRestartLostRunsAgainOnlyWhenPeerTubeHandedItOutAgain) {
-  const pool_service::RunRecord record = RealRecord(kPeerTubeFaults);
+  const pool::RunRecord record = RealRecord(kPeerTubeFaults);
   Result<ReplayInputs> inputs = DeriveInputs(record);
   ASSERT_TRUE(inputs) << inputs.error();
   EXPECT_FALSE(inputs->options.queue_outages.empty());
@@ -113,7 +113,7 @@ TEST(Replay, AJobWhoseRunTheRestartLostRunsAgainOnlyWhenPeerTubeHandedItOutAgain
 // The record's run, replayed in the simulator and strictly, makes at least `decisions` of the
 // real promotions and demotions, each within a cycle, and exactly the recorded ones.
 void ExpectBothReplaysAgree(const char* file, std::size_t decisions) {
-  const pool_service::RunRecord record = RealRecord(file);
+  const pool::RunRecord record = RealRecord(file);
   const Comparison comparison = Replay(record);
   EXPECT_TRUE(comparison.agrees) << ComparisonTable(comparison);
   EXPECT_GE(comparison.rows.size(), decisions);
@@ -133,11 +133,11 @@ TEST(Replay, TheSimulatedRunWithPeerTubesPrioritiesMakesTheRealRunsDecisions) {
 // PeerTube counted the admin's uploads of the week into each job's priority: the burst's three
 // videos' jobs are 101, 102 and 103, and a job taken between two reads goes first.
 TEST(Replay, EachJobIsHandedOutInPeerTubesPriorityOrder) {
-  const pool_service::RunRecord record = RealRecord(kPriorities);
+  const pool::RunRecord record = RealRecord(kPriorities);
   Result<ReplayInputs> inputs = DeriveInputs(record);
   ASSERT_TRUE(inputs) << inputs.error();
   std::set<int> listed;
-  for (const pool_service::RecordedJob& job : record.jobs) {
+  for (const pool::RecordedJob& job : record.jobs) {
     ASSERT_TRUE(job.priority) << job.id;
     listed.insert(*job.priority);
   }
@@ -156,7 +156,7 @@ TEST(Replay, EachJobIsHandedOutInPeerTubesPriorityOrder) {
 // first listed once back, with the age of its return: it arrives when it was first taken, so
 // that its first run can play on e2e:gpu0 before the GPU's fault.
 TEST(Replay, AJobTakenBeforeAnyReadListedItArrivesWhenItWasFirstTaken) {
-  const pool_service::RunRecord record = RealRecord(kPriorities);
+  const pool::RunRecord record = RealRecord(kPriorities);
   Result<ReplayInputs> inputs = DeriveInputs(record);
   ASSERT_TRUE(inputs) << inputs.error();
   const auto recorded = std::find_if(record.jobs.begin(), record.jobs.end(), [](const auto& j) {
@@ -172,7 +172,7 @@ TEST(Replay, AJobTakenBeforeAnyReadListedItArrivesWhenItWasFirstTaken) {
 }
 
 TEST(Replay, AnotherPolicyReplayedAgainstTheRecordDisagrees) {
-  pool_service::RunRecord record = RealRecord();
+  pool::RunRecord record = RealRecord();
   // Windows twice as long: the burst's promotion comes later than the real one, or never.
   record.policy.hysteresis.up_windows *= 4;
   const Comparison comparison = Replay(record);
@@ -181,7 +181,7 @@ TEST(Replay, AnotherPolicyReplayedAgainstTheRecordDisagrees) {
 }
 
 TEST(Replay, TheRecordedCyclesFedToThePolicyAloneGiveExactlyTheRecordedDecisions) {
-  const pool_service::RunRecord record = RealRecord();
+  const pool::RunRecord record = RealRecord();
   Result<StrictResult> result = StrictReplay(record, record.policy);
   ASSERT_TRUE(result) << result.error();
   EXPECT_TRUE(result->agrees) << result->first_disagreement;
@@ -190,7 +190,7 @@ TEST(Replay, TheRecordedCyclesFedToThePolicyAloneGiveExactlyTheRecordedDecisions
 }
 
 TEST(Replay, TheStrictReplayNamesTheCycleOfADecisionTheRecordChanged) {
-  pool_service::RunRecord record = RealRecord();
+  pool::RunRecord record = RealRecord();
   // The first promotion of the burst is recorded for another worker.
   std::size_t changed = 0;
   for (std::size_t c = 0; c < record.cycles.size() && !changed; ++c) {
@@ -215,4 +215,4 @@ TEST(Replay, TheStrictReplayNamesTheCycleOfADecisionTheRecordChanged) {
 }
 
 }  // namespace
-}  // namespace mc::pool_replay
+}  // namespace mc::pool

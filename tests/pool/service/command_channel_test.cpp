@@ -16,7 +16,7 @@
 #include "support/free_port.h"
 #include "support/temp_dir.h"
 
-namespace mc::pool_service {
+namespace mc::pool {
 namespace {
 
 using pool::Action;
@@ -271,4 +271,4 @@ TEST(CommandArgv, ReplacesEveryNameAndNothingElse) {
 }
 
 }  // namespace
-}  // namespace mc::pool_service
+}  // namespace mc::pool

@@ -9,7 +9,7 @@
 #include <fstream>
 #include <thread>
 
-namespace mc::pool_service {
+namespace mc::pool {
 namespace {
 
 using std::chrono::milliseconds;
@@ -137,4 +137,4 @@ TEST(RunCommand, ASignalledCommandSaysWhichSignal) {
 TEST(RunCommand, AnEmptyArgvIsNotStarted) { EXPECT_EQ(RunFor({}).kind, Kind::kNotStarted); }
 
 }  // namespace
-}  // namespace mc::pool_service
+}  // namespace mc::pool

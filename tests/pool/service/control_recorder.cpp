@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace mc::pool_service::testing {
+namespace mc::pool::testing {
 
 ControlRecorder::ControlRecorder(std::map<std::string, http::Response> answers) {
   http::Actions actions;
@@ -31,4 +31,4 @@ std::vector<ControlRecorder::Seen> ControlRecorder::seen() const {
   return seen_;
 }
 
-}  // namespace mc::pool_service::testing
+}  // namespace mc::pool::testing

@@ -11,7 +11,7 @@
 
 #include "common/http/http_server.h"
 
-namespace mc::pool_service::testing {
+namespace mc::pool::testing {
 
 class ControlRecorder {
  public:
@@ -33,4 +33,4 @@ class ControlRecorder {
   std::unique_ptr<http::Server> server_;
 };
 
-}  // namespace mc::pool_service::testing
+}  // namespace mc::pool::testing

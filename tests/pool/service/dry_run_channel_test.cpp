@@ -8,7 +8,7 @@
 #include "pool/service/worker_api_channel.h"
 #include "support/temp_dir.h"
 
-namespace mc::pool_service {
+namespace mc::pool {
 namespace {
 
 using pool::Action;
@@ -77,4 +77,4 @@ TEST(DryRunChannel, AroundTheRealChannelsNothingReachesTheWorkerAndNoCommandRuns
 }
 
 }  // namespace
-}  // namespace mc::pool_service
+}  // namespace mc::pool

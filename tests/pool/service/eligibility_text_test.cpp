@@ -10,7 +10,7 @@
 #include "pool/policy/job_class.h"
 #include "worker/gate/eligibility.h"
 
-namespace mc::pool_service {
+namespace mc::pool {
 namespace {
 
 using pool::Bit;
@@ -219,4 +219,4 @@ TEST(ClassMaskText, NamesTheClassesInOrder) {
 }
 
 }  // namespace
-}  // namespace mc::pool_service
+}  // namespace mc::pool

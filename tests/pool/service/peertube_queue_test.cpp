@@ -9,7 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace mc::pool_service {
+namespace mc::pool {
 namespace {
 
 std::string AdminAnswer(const std::string& name) {
@@ -93,4 +93,4 @@ TEST(PeerTubeQueue, SaysItLoggedInAgainWhenPeerTubeNoLongerKnowsItsTokens) {
 }
 
 }  // namespace
-}  // namespace mc::pool_service
+}  // namespace mc::pool

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-namespace mc::pool_service {
+namespace mc::pool {
 namespace {
 
 PoolReport Sample() {
@@ -71,4 +71,4 @@ TEST(PoolReport, TheMetricsCountWorkersPerStateAndCarryTheCounters) {
 }
 
 }  // namespace
-}  // namespace mc::pool_service
+}  // namespace mc::pool

@@ -15,7 +15,7 @@
 
 #include "recorded_data.h"
 
-namespace mc::pool_service {
+namespace mc::pool {
 namespace {
 
 using testing::Recorded;
@@ -211,9 +211,9 @@ TEST(PoolService, AnUnreachableWorkerIsReportedUnreadableAndItsReasonLoggedOnce)
 }
 
 }  // namespace
-}  // namespace mc::pool_service
+}  // namespace mc::pool
 
-namespace mc::pool_service {
+namespace mc::pool {
 namespace {
 
 TEST(PoolService, AWorkerThatAdmitsJobsWhileHeldSpareIsDrainedBack) {
@@ -314,4 +314,4 @@ TEST(PoolService, AWakeableWorkerThatAnswersNothingIsWokenUnderSustainedPressure
 }
 
 }  // namespace
-}  // namespace mc::pool_service
+}  // namespace mc::pool

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-namespace mc::pool_service {
+namespace mc::pool {
 namespace {
 
 peertube::PendingJob Pending(std::string type, std::optional<int> resolution, std::string video,
@@ -76,4 +76,4 @@ TEST(QueueSignal, AJobCreatedAfterTheReadIsNotOfNegativeAge) {
 }
 
 }  // namespace
-}  // namespace mc::pool_service
+}  // namespace mc::pool

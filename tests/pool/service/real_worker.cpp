@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
-namespace mc::pool_service::testing {
+namespace mc::pool::testing {
 
 RealWorker::RealWorker(std::string token, std::string listen) {
   std::filesystem::create_directories(dir_.path() / "sys/class/drm");
@@ -56,4 +56,4 @@ bool RealWorker::Logged(const std::string& words) const {
   });
 }
 
-}  // namespace mc::pool_service::testing
+}  // namespace mc::pool::testing

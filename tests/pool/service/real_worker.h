@@ -14,7 +14,7 @@
 #include "support/temp_dir.h"
 #include "worker/daemon/worker_daemon.h"
 
-namespace mc::pool_service::testing {
+namespace mc::pool::testing {
 
 inline constexpr const char* kWorkerToken = "ctl-4f1d9a7e0b2c";
 
@@ -49,4 +49,4 @@ class RealWorker {
   std::unique_ptr<worker::WorkerDaemon> daemon_;
 };
 
-}  // namespace mc::pool_service::testing
+}  // namespace mc::pool::testing

@@ -7,7 +7,7 @@
 
 #include "common/base/read_file.h"
 
-namespace mc::pool_service::testing {
+namespace mc::pool::testing {
 
 // Recorded is the text of data/`name`, or "" with a test failure when it cannot be read.
 inline std::string Recorded(const std::string& name) {
@@ -16,4 +16,4 @@ inline std::string Recorded(const std::string& name) {
   return text ? *text : "";
 }
 
-}  // namespace mc::pool_service::testing
+}  // namespace mc::pool::testing

@@ -12,7 +12,7 @@
 #include "pool/service/run_recorder.h"
 #include "recorded_data.h"
 
-namespace mc::pool_service {
+namespace mc::pool {
 namespace {
 
 using testing::Recorded;
@@ -221,4 +221,4 @@ TEST(RunRecord, EachWrongMemberIsNamedWithItsLine) {
 }
 
 }  // namespace
-}  // namespace mc::pool_service
+}  // namespace mc::pool

@@ -8,7 +8,7 @@
 
 #include "recorded_data.h"
 
-namespace mc::pool_service {
+namespace mc::pool {
 namespace {
 
 using testing::Recorded;
@@ -108,4 +108,4 @@ TEST(ServiceConfig, AWorkerUrlThatIsNotHttpIsRefused) {
 }
 
 }  // namespace
-}  // namespace mc::pool_service
+}  // namespace mc::pool

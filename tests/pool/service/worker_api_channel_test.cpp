@@ -12,7 +12,7 @@
 #include "real_worker.h"
 #include "support/free_port.h"
 
-namespace mc::pool_service {
+namespace mc::pool {
 namespace {
 
 using pool::Action;
@@ -275,4 +275,4 @@ TEST(WorkerApiChannel, DescribeSaysWhatWouldBeSent) {
 }
 
 }  // namespace
-}  // namespace mc::pool_service
+}  // namespace mc::pool

@@ -10,7 +10,7 @@
 
 #include "recorded_data.h"
 
-namespace mc::pool_service {
+namespace mc::pool {
 namespace {
 
 using pool::AdmissionState;
@@ -122,4 +122,4 @@ TEST(WorkerStatusReader, AnUnreadableWorkerCountsAsNoCapacity) {
 }
 
 }  // namespace
-}  // namespace mc::pool_service
+}  // namespace mc::pool

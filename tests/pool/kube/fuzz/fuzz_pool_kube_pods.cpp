@@ -9,8 +9,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view body(reinterpret_cast<const char*>(data), size);
-  mc::Result<std::vector<mc::pool_kube::WorkerPod>> pods =
-      mc::pool_kube::ParseWorkerPods(body, "peertube-worker");
+  mc::Result<std::vector<mc::pool::WorkerPod>> pods =
+      mc::pool::ParseWorkerPods(body, "peertube-worker");
   if (!pods) {
     if (pods.error().empty()) std::abort();
     return 0;
@@ -18,7 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (std::size_t i = 1; i < pods->size(); ++i) {
     if ((*pods)[i - 1].ordinal > (*pods)[i].ordinal) std::abort();
   }
-  for (const mc::pool_kube::WorkerPod& pod : *pods) {
+  for (const mc::pool::WorkerPod& pod : *pods) {
     if (pod.name.empty()) std::abort();
   }
   return 0;

@@ -9,9 +9,9 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view body(reinterpret_cast<const char*>(data), size);
-  mc::Result<mc::pool_kube::Scale> scale = mc::pool_kube::ParseScale(body);
+  mc::Result<mc::pool::Scale> scale = mc::pool::ParseScale(body);
   if (scale ? scale->replicas < 0 : scale.error().empty()) std::abort();
-  mc::Result<std::string> uid = mc::pool_kube::ParseObjectUid(body);
+  mc::Result<std::string> uid = mc::pool::ParseObjectUid(body);
   if (uid ? uid->empty() : uid.error().empty()) std::abort();
   return 0;
 }

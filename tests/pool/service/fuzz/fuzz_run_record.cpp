@@ -10,18 +10,18 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  mc::Result<mc::pool_service::RunRecord> record = mc::pool_service::ParseRunRecord(text, "fuzz");
+  mc::Result<mc::pool::RunRecord> record = mc::pool::ParseRunRecord(text, "fuzz");
   if (!record) {
     if (record.error().rfind("fuzz: ", 0) != 0) std::abort();
     return 0;
   }
   std::string written =
-      mc::pool_service::RecordHeaderLine(record->policy, record->queue_poll) + "\n";
-  for (const mc::pool_service::CycleRecord& cycle : record->cycles) {
-    if (!mc::pool_service::SignalsOf(cycle)) std::abort();
-    written += mc::pool_service::CycleLine(cycle) + "\n";
+      mc::pool::RecordHeaderLine(record->policy, record->queue_poll) + "\n";
+  for (const mc::pool::CycleRecord& cycle : record->cycles) {
+    if (!mc::pool::SignalsOf(cycle)) std::abort();
+    written += mc::pool::CycleLine(cycle) + "\n";
   }
-  mc::Result<mc::pool_service::RunRecord> again = mc::pool_service::ParseRunRecord(written, "fuzz");
+  mc::Result<mc::pool::RunRecord> again = mc::pool::ParseRunRecord(written, "fuzz");
   if (!again || again->cycles.size() != record->cycles.size() ||
       again->jobs.size() != record->jobs.size()) {
     std::abort();

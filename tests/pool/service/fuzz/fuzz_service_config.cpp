@@ -8,7 +8,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
-  auto config = mc::pool_service::ParseServiceConfig(text, "pool.yaml");
+  auto config = mc::pool::ParseServiceConfig(text, "pool.yaml");
   if (!config) {
     if (config.error().rfind("pool.yaml", 0) != 0) std::abort();
     return 0;

@@ -8,7 +8,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
-  auto status = mc::pool_service::ParseWorkerStatus(text, "w");
+  auto status = mc::pool::ParseWorkerStatus(text, "w");
   if (!status) {
     if (status.error().rfind("w: ", 0) != 0) std::abort();
     return 0;
