@@ -134,19 +134,19 @@ int main(int argc, char** argv) {
   const Clock::duration probe_time = Clock::now() - probe_start;
 
   // The in-process agent, on bench-1, in sysfs mode.
-  mc::AgentOptions options{.node_name = "bench-1",
-                           .source = mc::RenderNodeSource::kSysfs,
-                           .roots = {.sysfs = machine + "/sys", .dev = machine + "/dev"},
-                           .query = {.program = binary},
-                           .plugins_dir = dir + "/bench-1/plugins",
-                           .registry_dir = dir + "/bench-1/registry",
-                           .health_address = "127.0.0.1:0"};
+  mc::dra::AgentOptions options{.node_name = "bench-1",
+                                .source = mc::dra::RenderNodeSource::kSysfs,
+                                .roots = {.sysfs = machine + "/sys", .dev = machine + "/dev"},
+                                .query = {.program = binary},
+                                .plugins_dir = dir + "/bench-1/plugins",
+                                .registry_dir = dir + "/bench-1/registry",
+                                .health_address = "127.0.0.1:0"};
   auto agent_config = mc::kube::LoadKubeconfig(dir + "/admin.kubeconfig");
   auto agent_client = mc::kube::KubeClient::Create(*agent_config);
   if (!agent_client) Fail(agent_client.error());
   std::ofstream agent_log(dir + "/bench-1.log");
-  mc::Agent agent(options, **agent_client,
-                  [&agent_log](const std::string& line) { agent_log << line << '\n'; });
+  mc::dra::Agent agent(options, **agent_client,
+                       [&agent_log](const std::string& line) { agent_log << line << '\n'; });
   std::thread agent_thread([&agent] { agent.Run(); });
   WaitForSlice(**admin, SliceName("bench-1"), Clock::now());
   std::this_thread::sleep_for(std::chrono::seconds(1));

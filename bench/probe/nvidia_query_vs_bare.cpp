@@ -47,13 +47,14 @@ int main(int argc, char** argv) {
   std::vector<double> ours_ms, bare_ms;
   for (int round = 0; round < rounds; ++round) {
     const Clock::time_point a = Clock::now();
-    const mc::ProbeResult probed = mc::ProbeGpus({.query = {ours}});
+    const mc::probe::ProbeResult probed = mc::probe::ProbeGpus({.query = {ours}});
     const Clock::time_point b = Clock::now();
-    const std::vector<mc::ChildOutcome> outcome =
-        mc::RunChildren({{bare, address}}, std::chrono::seconds(20));
+    const std::vector<mc::probe::ChildOutcome> outcome =
+        mc::probe::RunChildren({{bare, address}}, std::chrono::seconds(20));
     const Clock::time_point c = Clock::now();
-    auto report = std::ranges::find(probed.reports, address,
-                                    [](const mc::DeviceReport& r) { return r.gpu.pci_address; });
+    auto report = std::ranges::find(probed.reports, address, [](const mc::probe::DeviceReport& r) {
+      return r.gpu.pci_address;
+    });
     if (report == probed.reports.end()) {
       std::fprintf(stderr, "bench: the probe found no GPU at %s\n", address.c_str());
       return 1;
@@ -62,7 +63,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "bench: the query failed: %s\n", report->failure->c_str());
       return 1;
     }
-    if (outcome[0].kind != mc::ChildOutcome::Kind::kExited || outcome[0].code != 0) {
+    if (outcome[0].kind != mc::probe::ChildOutcome::Kind::kExited || outcome[0].code != 0) {
       std::fprintf(stderr, "bench: the bare program failed: %s\n", outcome[0].err.c_str());
       return 1;
     }

@@ -7,8 +7,9 @@
 
 namespace mc {
 
-int RunAgentModule(AgentCommand command) {
-  Result<void*> symbol = OpenModuleEntryPoint({}, kAgentModuleFile, kAgentModuleEntry, "agent");
+int RunAgentModule(dra::AgentCommand command) {
+  Result<void*> symbol =
+      OpenModuleEntryPoint({}, dra::kAgentModuleFile, dra::kAgentModuleEntry, "agent");
   if (!symbol) {
     std::cerr << symbol.error() << '\n';
     return 1;

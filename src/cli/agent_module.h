@@ -7,6 +7,6 @@
 namespace mc {
 
 // RunAgentModule opens the module in the binary's own directory and runs the agent.
-int RunAgentModule(AgentCommand command);
+int RunAgentModule(dra::AgentCommand command);
 
 }  // namespace mc

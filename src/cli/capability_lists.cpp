@@ -14,17 +14,17 @@ void Append(std::string& list, std::string_view word) {
 
 }  // namespace
 
-bool HoldsCapability(const Device& device, std::string_view capability) {
-  const AttributeValue* value = device.Attribute(std::string(capability));
+bool HoldsCapability(const dra::Device& device, std::string_view capability) {
+  const dra::AttributeValue* value = device.Attribute(std::string(capability));
   return value && std::holds_alternative<bool>(*value) && std::get<bool>(*value);
 }
 
-std::string CapabilityList(const Device& device, Listing::Work work) {
+std::string CapabilityList(const dra::Device& device, probe::Listing::Work work) {
   // The 8-bit codecs are the common case and go unlabelled, first.
   std::map<int, std::string> codecs_by_depth;
   std::string list;
-  for (const Capability& capability : kCapabilities) {
-    const Listing& listing = capability.listing;
+  for (const probe::Capability& capability : probe::kCapabilities) {
+    const probe::Listing& listing = capability.listing;
     if (listing.work != work || !HoldsCapability(device, capability.name)) continue;
     if (listing.codec.empty()) {
       Append(list, BitDepth(listing.bit_depth));

@@ -12,12 +12,12 @@
 namespace mc {
 
 // HoldsCapability says whether `device` publishes the boolean attribute `capability` true.
-bool HoldsCapability(const Device& device, std::string_view capability);
+bool HoldsCapability(const dra::Device& device, std::string_view capability);
 
 // CapabilityList names the capabilities of one kind of work that `device` holds, in the
 // order of the capability table: for codecs the 8-bit ones, then each other bit depth as
 // "10-bit: hevc av1"; for scaling the bit depths ("8-bit 10-bit"). It is empty when the
 // device holds none.
-std::string CapabilityList(const Device& device, Listing::Work work);
+std::string CapabilityList(const dra::Device& device, probe::Listing::Work work);
 
 }  // namespace mc

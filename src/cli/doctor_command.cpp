@@ -24,8 +24,8 @@ struct DoctorOptions {
   std::string output = "text";
   std::string kubeconfig;
   std::string node_name;
-  doctor::NodeRoots roots;
-  double deadline_seconds = std::chrono::duration<double>(kQueryDeadline).count();
+  dra::NodeRoots roots;
+  double deadline_seconds = std::chrono::duration<double>(probe::kQueryDeadline).count();
 };
 
 std::optional<std::string> Environment(const char* name) {
@@ -44,35 +44,33 @@ std::string NodeName(const DoctorOptions& options) {
   return host;
 }
 
-doctor::CheckResults ClusterResults(const DoctorOptions& options) {
-  Result<std::unique_ptr<doctor::ClusterApi>> api =
-      doctor::OpenClusterApi({.kubeconfig = options.kubeconfig});
-  if (!api) return doctor::ClusterUnreachable(api.error());
-  return doctor::RunClusterChecks(**api, {.node = NodeName(options)});
+dra::CheckResults ClusterResults(const DoctorOptions& options) {
+  Result<std::unique_ptr<dra::ClusterApi>> api =
+      dra::OpenClusterApi({.kubeconfig = options.kubeconfig});
+  if (!api) return dra::ClusterUnreachable(api.error());
+  return dra::RunClusterChecks(**api, {.node = NodeName(options)});
 }
 
 int RunDoctor(const DoctorOptions& options) {
-  doctor::NodeRequest request{.roots = options.roots};
+  dra::NodeRequest request{.roots = options.roots};
   request.libva = {.drivers_path = Environment("LIBVA_DRIVERS_PATH"),
                    .driver_name = Environment("LIBVA_DRIVER_NAME"),
-                   .default_dir = std::string(doctor::LibvaDefaultDriversDir())};
+                   .default_dir = std::string(dra::LibvaDefaultDriversDir())};
   request.query.program = "/proc/self/exe";
   // The doctor has one thread, so its queries fork from it, as the probe's do.
   request.query.fork_from_caller = true;
   request.query.deadline =
       std::chrono::milliseconds(static_cast<std::int64_t>(options.deadline_seconds * 1000.0));
-  doctor::CheckResults results = doctor::NodeChecks(doctor::GatherNodeInput(request));
+  dra::CheckResults results = dra::NodeChecks(dra::GatherNodeInput(request));
   // The cluster is asked with a kubeconfig, or in a pod, where the service account is.
   if (!options.kubeconfig.empty() || !Environment("KUBERNETES_SERVICE_HOST").value_or("").empty()) {
-    for (doctor::CheckResult& result : ClusterResults(options))
-      results.push_back(std::move(result));
+    for (dra::CheckResult& result : ClusterResults(options)) results.push_back(std::move(result));
   }
-  results = doctor::InOrder(std::move(results));
-  std::cout << (options.output == "json" ? doctor::ReportJson(results)
-                                         : doctor::ReportText(results));
+  results = dra::InOrder(std::move(results));
+  std::cout << (options.output == "json" ? dra::ReportJson(results) : dra::ReportText(results));
   std::cout.flush();
   if (!std::cout) return 1;
-  return doctor::AnyFailed(results) ? 1 : 0;
+  return dra::AnyFailed(results) ? 1 : 0;
 }
 
 }  // namespace

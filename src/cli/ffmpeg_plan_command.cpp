@@ -48,17 +48,17 @@ int Run(const FfmpegPlanOptions& given, const std::vector<std::string>& extras) 
   if (given.args.empty()) return Usage("no ffmpeg arguments after --");
   Result<std::string> device_text = ReadFileText(given.device_file);
   if (!device_text) return Usage("--device: " + device_text.error());
-  Result<transcode::PlanDevice> device = transcode::ParsePlanDevice(*device_text);
+  Result<worker::PlanDevice> device = worker::ParsePlanDevice(*device_text);
   if (!device) return Usage("--device " + given.device_file + ": " + device.error());
-  std::optional<transcode::InputFacts> facts;
+  std::optional<worker::InputFacts> facts;
   if (!given.facts_file.empty()) {
     Result<std::string> facts_text = ReadFileText(given.facts_file);
     if (!facts_text) return Usage("--input-facts: " + facts_text.error());
-    Result<transcode::InputFacts> parsed = transcode::ParseInputFacts(*facts_text);
+    Result<worker::InputFacts> parsed = worker::ParseInputFacts(*facts_text);
     if (!parsed) return Usage("--input-facts " + given.facts_file + ": " + parsed.error());
     facts = *parsed;
   }
-  transcode::PlanOptions options;
+  worker::PlanOptions options;
   options.nvenc_preset = given.nvenc_preset;
   options.render_node = given.render_node;
   const std::optional<int> ordinal = Count(given.cuda_ordinal);
@@ -70,9 +70,9 @@ int Run(const FfmpegPlanOptions& given, const std::vector<std::string>& extras) 
       return Usage("--max-b-frames: expected a whole number, got " + given.max_b_frames);
     }
   }
-  const transcode::Plan plan = transcode::PlanArgv(given.args, *device, facts, options);
-  std::cout << transcode::PlanJson(plan) << "\n";
-  return plan.kind == transcode::PlanKind::kRefuse ? 1 : 0;
+  const worker::Plan plan = worker::PlanArgv(given.args, *device, facts, options);
+  std::cout << worker::PlanJson(plan) << "\n";
+  return plan.kind == worker::PlanKind::kRefuse ? 1 : 0;
 }
 
 }  // namespace

@@ -32,7 +32,7 @@ namespace {
 std::string SelfExecutable() { return "/proc/self/exe"; }
 
 double DefaultDeadlineSeconds() {
-  return std::chrono::duration<double>(mc::kQueryDeadline).count();
+  return std::chrono::duration<double>(mc::probe::kQueryDeadline).count();
 }
 
 std::chrono::milliseconds Milliseconds(double seconds) {
@@ -75,7 +75,7 @@ struct ProbeSubcommand {
 
 // `agent`: the node's GPUs published as ResourceSlices, and the kubelet plugin served.
 struct AgentSubcommand {
-  mc::AgentCommand agent;
+  mc::dra::AgentCommand agent;
   std::string render_node_source = "liken";
   double deadline_seconds = DefaultDeadlineSeconds();
   CLI::App* command = nullptr;
@@ -123,8 +123,8 @@ struct AgentSubcommand {
   }
 
   int Run() {
-    agent.agent.source =
-        render_node_source == "sysfs" ? mc::RenderNodeSource::kSysfs : mc::RenderNodeSource::kLiken;
+    agent.agent.source = render_node_source == "sysfs" ? mc::dra::RenderNodeSource::kSysfs
+                                                       : mc::dra::RenderNodeSource::kLiken;
     agent.agent.query.deadline = Milliseconds(deadline_seconds);
     return mc::RunAgentModule(std::move(agent));
   }
@@ -134,9 +134,9 @@ struct AgentSubcommand {
 struct QuerySubcommands {
   std::string render_node;
   std::string pci_address;
-  mc::NvidiaQueryOptions nvidia_options;
+  mc::probe::NvidiaQueryOptions nvidia_options;
   std::vector<std::string> batch_targets;
-  std::int64_t batch_deadline_ms = mc::kQueryDeadline.count();
+  std::int64_t batch_deadline_ms = mc::probe::kQueryDeadline.count();
   CLI::App* query_va = nullptr;
   CLI::App* query_nvidia = nullptr;
   CLI::App* query_batch = nullptr;
@@ -166,10 +166,10 @@ struct QuerySubcommands {
 
   // Runs the query that was chosen, or gives nullopt when none was.
   std::optional<int> Run() {
-    if (*query_va) return mc::RunQueryVa(render_node);
+    if (*query_va) return mc::probe::RunQueryVa(render_node);
     if (*query_batch)
       return mc::RunQueryBatchCommand(batch_targets, std::chrono::milliseconds(batch_deadline_ms));
-    if (*query_nvidia) return mc::RunQueryNvidia(pci_address, nvidia_options);
+    if (*query_nvidia) return mc::probe::RunQueryNvidia(pci_address, nvidia_options);
     return std::nullopt;
   }
 };
@@ -187,7 +187,7 @@ struct DocsSubcommand {
   }
 
   int Run() {
-    std::cout << mc::AttributeReferenceMarkdown();
+    std::cout << mc::probe::AttributeReferenceMarkdown();
     return std::cout ? 0 : 1;
   }
 };

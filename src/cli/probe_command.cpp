@@ -8,12 +8,12 @@
 namespace mc {
 
 int RunProbe(const ProbeOptions& options) {
-  const ProbeResult result = ProbeGpus(options.request);
-  for (const DeviceReport& report : result.reports) {
-    for (const std::string& line : LogLines(report)) std::cerr << line << "\n";
+  const probe::ProbeResult result = probe::ProbeGpus(options.request);
+  for (const probe::DeviceReport& report : result.reports) {
+    for (const std::string& line : probe::LogLines(report)) std::cerr << line << "\n";
   }
-  std::vector<Device> devices;
-  for (const DeviceReport& report : result.reports) devices.push_back(report.device);
+  std::vector<dra::Device> devices;
+  for (const probe::DeviceReport& report : result.reports) devices.push_back(report.device);
 
   if (devices.empty()) {
     std::string why;
@@ -24,10 +24,10 @@ int RunProbe(const ProbeOptions& options) {
   }
   switch (options.output) {
     case ProbeOutput::kJson:
-      std::cout << DevicesToJson(devices);
+      std::cout << dra::DevicesToJson(devices);
       break;
     case ProbeOutput::kYaml:
-      std::cout << DevicesToYaml(devices);
+      std::cout << dra::DevicesToYaml(devices);
       break;
     case ProbeOutput::kTable:
       if (!devices.empty()) std::cout << ProbeTable(result.reports);

@@ -11,7 +11,7 @@ namespace mc {
 enum class ProbeOutput { kTable, kWide, kJson, kYaml };
 
 struct ProbeOptions {
-  ProbeRequest request;
+  probe::ProbeRequest request;
   ProbeOutput output = ProbeOutput::kTable;
 };
 

@@ -11,19 +11,19 @@
 namespace mc {
 namespace {
 
-using Work = Listing::Work;
+using Work = probe::Listing::Work;
 
 constexpr std::string_view kNone = "none";
 
-std::string TextAttribute(const Device& device, const char* name, std::string_view otherwise) {
-  const AttributeValue* value = device.Attribute(name);
+std::string TextAttribute(const dra::Device& device, const char* name, std::string_view otherwise) {
+  const dra::AttributeValue* value = device.Attribute(name);
   return value && std::holds_alternative<std::string>(*value) ? std::get<std::string>(*value)
                                                               : std::string(otherwise);
 }
 
 // ApiName gives the API the way its vendor writes it; the attribute holds it in lower case
 // for selectors.
-std::string ApiName(const Device& device) {
+std::string ApiName(const dra::Device& device) {
   const std::string api = TextAttribute(device, "api", "");
   if (api == "vaapi") return "VA-API";
   if (api == "nvidia") return "NVIDIA";
@@ -31,19 +31,19 @@ std::string ApiName(const Device& device) {
 }
 
 // Where the GPU is asked: its render node, or, for an NVIDIA GPU without one, its PCI address.
-std::string ApiPlace(const DeviceReport& report) {
+std::string ApiPlace(const probe::DeviceReport& report) {
   return report.gpu.render_node.empty() ? "at " + report.gpu.pci_address
                                         : "on " + report.gpu.render_node;
 }
 
-std::string ListOrNone(const Device& device, Work work) {
+std::string ListOrNone(const dra::Device& device, Work work) {
   const std::string list = CapabilityList(device, work);
   return list.empty() ? std::string(kNone) : list;
 }
 
 // What a GPU encodes takes two lines when it has both encoders: the full-power one, then
 // the low-power one (VA-API's EncSliceLP) after "LP:".
-std::vector<std::string> EncoderLines(const Device& device) {
+std::vector<std::string> EncoderLines(const dra::Device& device) {
   std::vector<std::string> lines;
   if (std::string full = CapabilityList(device, Work::kEncode); !full.empty())
     lines.push_back(std::move(full));
@@ -53,8 +53,8 @@ std::vector<std::string> EncoderLines(const Device& device) {
   return lines;
 }
 
-std::string GpuBlock(const DeviceReport& report) {
-  const Device& device = report.device;
+std::string GpuBlock(const probe::DeviceReport& report) {
+  const dra::Device& device = report.device;
   // The heading's model name wraps under itself, as the cells' values do under theirs.
   std::string out = WrappedCell(device.name, {TextAttribute(device, "name", "(no model name)")},
                                 {.indent = 0, .value_column = device.name.size() + 2});
@@ -65,7 +65,7 @@ std::string GpuBlock(const DeviceReport& report) {
   out += WrappedCell("encodes", EncoderLines(device));
   out += WrappedCell("scales", {ListOrNone(device, Work::kScale)});
   for (const auto& [name, capacity] : device.capacity) {
-    if (name == kEncodeSessionsCapacity)
+    if (name == probe::kEncodeSessionsCapacity)
       out += WrappedCell("sessions", {std::to_string(capacity.value)});
   }
   return out;
@@ -91,26 +91,27 @@ std::string AlignedColumns(const std::vector<std::vector<std::string>>& rows) {
 
 }  // namespace
 
-std::string ProbeTable(const std::vector<DeviceReport>& reports) {
+std::string ProbeTable(const std::vector<probe::DeviceReport>& reports) {
   std::string out;
-  for (const DeviceReport& report : reports) {
+  for (const probe::DeviceReport& report : reports) {
     if (!out.empty()) out += "\n";
     out += GpuBlock(report);
   }
   return out;
 }
 
-std::string ProbeWideTable(const std::vector<DeviceReport>& reports) {
+std::string ProbeWideTable(const std::vector<probe::DeviceReport>& reports) {
   std::vector<std::vector<std::string>> rows;
   std::vector<std::string> header = {"NAME", "API", "RENDER NODE", "DRIVER"};
-  for (const Capability& capability : kCapabilities) header.emplace_back(capability.name);
+  for (const probe::Capability& capability : probe::kCapabilities)
+    header.emplace_back(capability.name);
   rows.push_back(header);
-  for (const DeviceReport& report : reports) {
+  for (const probe::DeviceReport& report : reports) {
     std::vector<std::string> row = {
         report.device.name, TextAttribute(report.device, "api", "<none>"),
         report.gpu.render_node.empty() ? std::string("<none>") : report.gpu.render_node,
         report.failure ? std::string("<query failed>") : report.driver};
-    for (const Capability& capability : kCapabilities) {
+    for (const probe::Capability& capability : probe::kCapabilities) {
       row.emplace_back(HoldsCapability(report.device, capability.name) ? "true" : "false");
     }
     rows.push_back(std::move(row));

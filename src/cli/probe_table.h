@@ -11,7 +11,7 @@
 
 namespace mc {
 
-std::string ProbeTable(const std::vector<DeviceReport>& reports);
-std::string ProbeWideTable(const std::vector<DeviceReport>& reports);
+std::string ProbeTable(const std::vector<probe::DeviceReport>& reports);
+std::string ProbeWideTable(const std::vector<probe::DeviceReport>& reports);
 
 }  // namespace mc

@@ -9,16 +9,16 @@ namespace mc {
 
 int RunQueryBatchCommand(const std::vector<std::string>& target_arguments,
                          std::chrono::milliseconds deadline) {
-  std::vector<QueryTarget> targets;
+  std::vector<probe::QueryTarget> targets;
   for (const std::string& argument : target_arguments) {
-    Result<QueryTarget> target = ParseTargetArgument(argument);
+    Result<probe::QueryTarget> target = probe::ParseTargetArgument(argument);
     if (!target) {
       std::fprintf(stderr, "query-batch: %s\n", target.error().c_str());
       return 2;
     }
     targets.push_back(std::move(target).value());
   }
-  return RunQueryBatchChild(targets, deadline, RunQueryTarget);
+  return probe::RunQueryBatchChild(targets, deadline, probe::RunQueryTarget);
 }
 
 }  // namespace mc

@@ -4,8 +4,8 @@
 
 namespace mc {
 
-DiscoveryRoots RootsFromEnvironment() {
-  DiscoveryRoots roots;
+probe::DiscoveryRoots RootsFromEnvironment() {
+  probe::DiscoveryRoots roots;
   if (const char* sysfs = std::getenv("MEDIA_CAP_SYSFS_ROOT"); sysfs && *sysfs) roots.sysfs = sysfs;
   if (const char* dev = std::getenv("MEDIA_CAP_DEV_ROOT"); dev && *dev) roots.dev = dev;
   return roots;

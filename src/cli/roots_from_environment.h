@@ -8,6 +8,6 @@
 
 namespace mc {
 
-DiscoveryRoots RootsFromEnvironment();
+probe::DiscoveryRoots RootsFromEnvironment();
 
 }  // namespace mc

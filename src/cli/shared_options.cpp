@@ -4,7 +4,7 @@
 
 namespace mc {
 
-void AddDiscoveryRootOptions(CLI::App& command, DiscoveryRoots& roots) {
+void AddDiscoveryRootOptions(CLI::App& command, probe::DiscoveryRoots& roots) {
   command.add_option("--sysfs-root", roots.sysfs, "where sysfs is mounted")->capture_default_str();
   command.add_option("--dev-root", roots.dev, "where /dev is")->capture_default_str();
 }

@@ -21,7 +21,7 @@ struct MachineFiles {
 };
 
 // --sysfs-root and --dev-root: where sysfs and /dev are, for every subcommand that finds GPUs.
-void AddDiscoveryRootOptions(CLI::App& command, DiscoveryRoots& roots);
+void AddDiscoveryRootOptions(CLI::App& command, probe::DiscoveryRoots& roots);
 // --query-deadline: the seconds one driver query may take before it is killed.
 CLI::Option* AddQueryDeadlineOption(CLI::App& command, double& seconds);
 // --proc-root: where /proc is.

@@ -36,8 +36,8 @@ namespace {
 struct CommonFlags {
   std::map<std::string, std::string> values;
   std::map<std::string, CLI::Option*> options;
-  DiscoveryRoots roots;
-  double deadline_seconds = std::chrono::duration<double>(kQueryDeadline).count();
+  probe::DiscoveryRoots roots;
+  double deadline_seconds = std::chrono::duration<double>(probe::kQueryDeadline).count();
   std::string output = "table";
 
   void AddTo(CLI::App* command, const std::vector<std::string>& outputs) {
@@ -63,8 +63,8 @@ struct CommonFlags {
     return worker::LoadConfig(worker::ProcessEnvironment(), given);
   }
 
-  ProbeRequest Request() const {
-    ProbeRequest request;
+  probe::ProbeRequest Request() const {
+    probe::ProbeRequest request;
     request.roots = roots;
     request.query.program = "/proc/self/exe";
     request.query.fork_from_caller = true;
@@ -74,9 +74,9 @@ struct CommonFlags {
   }
 };
 
-void PrintLogLines(const ProbeResult& probe) {
-  for (const DeviceReport& report : probe.reports) {
-    for (const std::string& line : LogLines(report)) std::cerr << line << "\n";
+void PrintLogLines(const probe::ProbeResult& probe) {
+  for (const probe::DeviceReport& report : probe.reports) {
+    for (const std::string& line : probe::LogLines(report)) std::cerr << line << "\n";
   }
 }
 
@@ -279,7 +279,7 @@ class Worker : public WorkerCommand {
       std::cerr << "worker probe: " << config.error() << "\n";
       return 2;
     }
-    const ProbeResult probe = ProbeGpus(probe_flags_.Request());
+    const probe::ProbeResult probe = probe::ProbeGpus(probe_flags_.Request());
     PrintLogLines(probe);
     const worker::ProbeContract contract =
         worker::ContractFor(probe, {config->gpu, config->probe_module});
@@ -329,7 +329,7 @@ class Worker : public WorkerCommand {
     // ffmpeg's -gpu and -hwaccel_device count CUDA devices; in PCI bus order they are counted
     // as the probe counts GPUs, so that the test runs on the GPU it names.
     setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
-    const ProbeResult probe = ProbeGpus(self_test_flags_.Request());
+    const probe::ProbeResult probe = probe::ProbeGpus(self_test_flags_.Request());
     PrintLogLines(probe);
     const worker::ProbeContract contract =
         worker::ContractFor(probe, {config->gpu, config->probe_module});

@@ -50,7 +50,7 @@ std::string SelfPath() {
 // The self-test gate: a green report this young is taken, else the test runs now. Nothing
 // is registered or started on a GPU that has not passed it.
 std::optional<worker::SelfTestReport> SelfTestGate(const WorkerRunOptions& options,
-                                                   const ProbeResult& probe,
+                                                   const probe::ProbeResult& probe,
                                                    const worker::ProbeContract& contract) {
   const std::string device =
       contract.devices.empty() ? options.gather.config.gpu : contract.devices[0].name;
@@ -244,7 +244,7 @@ int RunWorkerRun(WorkerRunOptions options) {
   std::error_code error;
   fs::create_directories(options.state_dir, error);
 
-  const ProbeResult probe = ProbeGpus(options.gather.probe);
+  const probe::ProbeResult probe = probe::ProbeGpus(options.gather.probe);
   const worker::ProbeContract contract =
       worker::ContractFor(probe, {options.gather.config.gpu, options.gather.config.probe_module});
   const std::optional<worker::SelfTestReport> self_test = SelfTestGate(options, probe, contract);

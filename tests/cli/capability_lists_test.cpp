@@ -7,11 +7,11 @@
 namespace mc {
 namespace {
 
-using Work = Listing::Work;
+using Work = probe::Listing::Work;
 
-Device Holding(const std::set<std::string>& held) {
-  Device device;
-  for (const Capability& capability : kCapabilities) {
+dra::Device Holding(const std::set<std::string>& held) {
+  dra::Device device;
+  for (const probe::Capability& capability : probe::kCapabilities) {
     device.attributes.emplace_back(std::string(capability.name),
                                    held.contains(std::string(capability.name)));
   }
@@ -34,7 +34,7 @@ TEST(CapabilityList, ACodecOnlyAtTenBitsIsListedUnderItsBitDepthAlone) {
 }
 
 TEST(CapabilityList, KeepsTheWorksApart) {
-  const Device device = Holding({"encodeH264", "encodeHEVCMainLowPower", "decodeVP8"});
+  const dra::Device device = Holding({"encodeH264", "encodeHEVCMainLowPower", "decodeVP8"});
   EXPECT_EQ(CapabilityList(device, Work::kEncode), "h264");
   EXPECT_EQ(CapabilityList(device, Work::kEncodeLowPower), "hevc");
   EXPECT_EQ(CapabilityList(device, Work::kDecode), "vp8");
@@ -46,7 +46,7 @@ TEST(CapabilityList, ScalingIsListedByBitDepth) {
 }
 
 TEST(CapabilityList, AMissingOrNonBooleanAttributeIsNotHeld) {
-  Device device;
+  dra::Device device;
   device.attributes.emplace_back("decodeH264", std::string("true"));
   EXPECT_EQ(CapabilityList(device, Work::kDecode), "");
 }

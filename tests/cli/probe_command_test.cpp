@@ -42,14 +42,14 @@ class Probe : public ::testing::Test {
   void LayOut(const std::vector<std::string>& dumps) {
     std::vector<std::string> argv = {MEDIA_CAP_FAKE_MACHINE, (dir_.path() / "machine").string()};
     argv.insert(argv.end(), dumps.begin(), dumps.end());
-    const ChildOutcome made = testing::RunCommand(argv);
+    const probe::ChildOutcome made = testing::RunCommand(argv);
     ASSERT_EQ(made.code, 0) << made.err;
   }
 
   fs::path Node(const std::string& name) const { return dir_.path() / "machine/dev/dri" / name; }
 
-  ChildOutcome Run(std::vector<std::string> options, std::vector<std::string> env = {},
-                   std::vector<std::string> prefix = {}) {
+  probe::ChildOutcome Run(std::vector<std::string> options, std::vector<std::string> env = {},
+                          std::vector<std::string> prefix = {}) {
     std::vector<std::string> argv = prefix;
     argv.insert(argv.end(),
                 {MEDIA_CAP_BINARY, "probe", "--sysfs-root", (dir_.path() / "machine/sys").string(),
@@ -62,8 +62,8 @@ class Probe : public ::testing::Test {
     return testing::RunCommand(argv, env);
   }
 
-  static json Devices(const ChildOutcome& run) {
-    EXPECT_EQ(run.kind, ChildOutcome::Kind::kExited);
+  static json Devices(const probe::ChildOutcome& run) {
+    EXPECT_EQ(run.kind, probe::ChildOutcome::Kind::kExited);
     EXPECT_EQ(run.code, 0) << run.err;
     return json::parse(run.out, nullptr, false);
   }
@@ -95,7 +95,7 @@ TEST_F(Probe, EachRenderNodeGetsTheDevicesOfItsOwnDriver) {
 
 TEST_F(Probe, TheLogHasOneCapabilitiesLineForEachRenderNode) {
   LayOut({Dump("a.txt", kDecodesEverything)});
-  const ChildOutcome run = Run({"--output", "json"});
+  const probe::ChildOutcome run = Run({"--output", "json"});
   EXPECT_NE(run.err.find(
                 "capabilities: pci-0000-01-00-0 (" + Node("renderD128").string() +
                 ", Fake driver 1.0): decodeH264=true decodeHEVCMain=false decodeHEVCMain10=true"),
@@ -114,7 +114,7 @@ TEST_F(Probe, ACrashingDriverFailsOnlyItsOwnNode) {
 
 TEST_F(Probe, ACrashIsLoggedWithTheSignal) {
   LayOut({Dump("a.txt", kDecodesEverything)});
-  const ChildOutcome run = Run({"--output", "json"}, {"FAKEVA_MODE_renderD128=crash"});
+  const probe::ChildOutcome run = Run({"--output", "json"}, {"FAKEVA_MODE_renderD128=crash"});
   EXPECT_NE(run.err.find("): query failed: the query was killed by signal 11 (Segmentation fault)"),
             std::string::npos)
       << run.err;
@@ -123,7 +123,7 @@ TEST_F(Probe, ACrashIsLoggedWithTheSignal) {
 TEST_F(Probe, AHangingDriverIsKilledAtTheDeadlineAndTheOthersAreStillReported) {
   LayOut({Dump("a.txt", kDecodesH264Only), Dump("b.txt", kDecodesEverything)});
   const auto start = std::chrono::steady_clock::now();
-  const ChildOutcome run =
+  const probe::ChildOutcome run =
       Run({"--output", "json", "--query-deadline", "1"}, {"FAKEVA_MODE_renderD128=hang"});
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
   const json devices = Devices(run);
@@ -139,7 +139,7 @@ TEST_F(Probe, ANodeThatCannotBeOpenedIsReportedAndTheOthersAreNot) {
   LayOut({Dump("a.txt", kDecodesEverything), Dump("b.txt", kDecodesH264Only)});
   fs::permissions(Node("renderD128"), fs::perms::none);
   // Root opens any file, so the probe runs without the capabilities that let it.
-  const ChildOutcome run =
+  const probe::ChildOutcome run =
       Run({"--output", "json"}, {},
           {"setpriv", "--inh-caps=-all", "--bounding-set=-dac_override,-dac_read_search"});
   const json devices = Devices(run);
@@ -156,7 +156,7 @@ TEST_F(Probe, AFailedVaInitializeIsLoggedWithLibvasErrorText) {
   LayOut({Dump("failed.txt",
                "libva error: vaGetDriverNameByIndex() failed with unknown libva error\n"
                "vaInitialize failed with error code -1 (unknown libva error),exit\n")});
-  const ChildOutcome run = Run({"--output", "json"});
+  const probe::ChildOutcome run = Run({"--output", "json"});
   const json devices = Devices(run);
   ASSERT_EQ(devices.size(), 1u);
   EXPECT_FALSE(devices[0]["attributes"].contains("vaDriver"));
@@ -200,7 +200,7 @@ TEST_F(Probe, RenderNodeOptionsLimitTheProbeToThoseNodes) {
 
 TEST_F(Probe, TheWideTableHasARowPerGpuAndAColumnPerCapability) {
   LayOut({Dump("a.txt", kDecodesEverything), Dump("b.txt", kDecodesH264Only)});
-  const ChildOutcome run = Run({"--output", "wide"});
+  const probe::ChildOutcome run = Run({"--output", "wide"});
   ASSERT_EQ(run.code, 0) << run.err;
   EXPECT_TRUE(run.out.starts_with("NAME")) << run.out;
   EXPECT_NE(run.out.find("decodeHEVCMain10"), std::string::npos);
@@ -212,7 +212,7 @@ TEST_F(Probe, TheWideTableHasARowPerGpuAndAColumnPerCapability) {
 TEST_F(Probe, TheYamlOutputIsTheJsonOutput) {
   LayOut({Dump("a.txt", kDecodesEverything)});
   const json devices = Devices(Run({"--output", "json"}));
-  const ChildOutcome yaml_run = Run({"--output", "yaml"});
+  const probe::ChildOutcome yaml_run = Run({"--output", "yaml"});
   ASSERT_EQ(yaml_run.code, 0);
   const YAML::Node yaml = YAML::Load(yaml_run.out);
   ASSERT_EQ(yaml.size(), 1u);
@@ -229,7 +229,7 @@ TEST_F(Probe, TheYamlOutputIsTheJsonOutput) {
 }
 
 TEST_F(Probe, AMachineWithoutRenderNodesSaysWhereItLookedAndSucceeds) {
-  const ChildOutcome run = Run({"--output", "json"});
+  const probe::ChildOutcome run = Run({"--output", "json"});
   EXPECT_EQ(run.code, 0);
   EXPECT_EQ(run.out, "[]\n");
   EXPECT_NE(run.err.find("probe: found no GPU in " + (dir_.path() / "machine/sys").string() +
@@ -241,7 +241,7 @@ TEST_F(Probe, AMachineWithoutRenderNodesSaysWhereItLookedAndSucceeds) {
 
 TEST_F(Probe, TheDefaultTableListsWhatEachGpuDecodesEncodesAndScales) {
   LayOut({Dump("a.txt", kDecodesEverything), Dump("b.txt", kDecodesH264Only)});
-  const ChildOutcome run = Run({});
+  const probe::ChildOutcome run = Run({});
   ASSERT_EQ(run.code, 0) << run.err;
   EXPECT_TRUE(run.out.starts_with("pci-0000-01-00-0  ")) << run.out;
   EXPECT_NE(run.out.find("  decodes        h264; 10-bit: hevc\n"
@@ -264,7 +264,7 @@ TEST_F(Probe, TheDefaultTableListsWhatEachGpuDecodesEncodesAndScales) {
 
 TEST_F(Probe, TheDefaultTableOfARecordedGpuNamesItsModelAndWhatItsDriverStates) {
   LayOut({std::string(MEDIA_CAP_DUMPS_DIR) + "/intel-ihd-dg1-gen12-24.1.txt"});
-  const ChildOutcome run = Run({});
+  const probe::ChildOutcome run = Run({});
   ASSERT_EQ(run.code, 0) << run.err;
   const std::size_t api = run.out.find("  api            VA-API on");
   ASSERT_NE(api, std::string::npos) << run.out;
@@ -282,7 +282,7 @@ TEST_F(Probe, TheDefaultTableOfARecordedGpuNamesItsModelAndWhatItsDriverStates) 
 
 TEST_F(Probe, TheWideOutputIsTheOldColumnPerCapabilityTable) {
   LayOut({Dump("a.txt", kDecodesEverything)});
-  const ChildOutcome run = Run({"--output", "wide"});
+  const probe::ChildOutcome run = Run({"--output", "wide"});
   ASSERT_EQ(run.code, 0) << run.err;
   const json devices = Devices(Run({"--output", "json"}));
   for (const auto& [name, value] : devices[0]["attributes"].items()) {
@@ -306,7 +306,7 @@ TEST_F(Probe, AFakeMachinePlacesAGpuAtTheAddressAndIdsItsOptionsGive) {
       "1002:744c",
       Dump("a.txt", kDecodesEverything),
       std::string(MEDIA_CAP_DUMPS_DIR) + "/amd-radeonsi-navi22-rx6750xt.txt"};
-  const ChildOutcome made = testing::RunCommand(argv);
+  const probe::ChildOutcome made = testing::RunCommand(argv);
   ASSERT_EQ(made.code, 0) << made.err;
   const json devices = Devices(Run({"--output", "json"}));
   // The devices come in the order of their names, that is of their addresses.
@@ -323,7 +323,7 @@ TEST_F(Probe, AFakeMachinePlacesAGpuAtTheAddressAndIdsItsOptionsGive) {
 TEST_F(Probe, AFakeMachineRefusesTwoGpusAtOneAddressAndSaysWhich) {
   const std::string a = Dump("a.txt", kDecodesEverything);
   const std::string b = Dump("b.txt", kDecodesH264Only);
-  const ChildOutcome made = testing::RunCommand(
+  const probe::ChildOutcome made = testing::RunCommand(
       {MEDIA_CAP_FAKE_MACHINE, (dir_.path() / "machine").string(), "--pci", "0000:02:00.0", a, b});
   EXPECT_NE(made.code, 0);
   EXPECT_NE(
@@ -333,7 +333,7 @@ TEST_F(Probe, AFakeMachineRefusesTwoGpusAtOneAddressAndSaysWhich) {
 }
 
 TEST_F(Probe, AFakeMachineRefusesAnIdThatIsNotOne) {
-  const ChildOutcome made =
+  const probe::ChildOutcome made =
       testing::RunCommand({MEDIA_CAP_FAKE_MACHINE, (dir_.path() / "machine").string(),
                            "--device-id", "46a6", Dump("a.txt", kDecodesEverything)});
   EXPECT_NE(made.code, 0);
@@ -344,7 +344,7 @@ TEST_F(Probe, AFakeMachineRefusesAnIdThatIsNotOne) {
 // An NVIDIA GPU's table, from a recorded capability file through NVIDIA's real loader and the
 // stand-in libraries (tests/fakenv/probe-record).
 TEST(ProbeOfANvidiaRecord, TheDefaultTableShowsItAtItsPciAddressWithNoLowPowerLineAndItsSessions) {
-  const ChildOutcome run = testing::RunCommand(
+  const probe::ChildOutcome run = testing::RunCommand(
       {MEDIA_CAP_PROBE_RECORD, MEDIA_CAP_RECORDS_DIR "/ada-geforce-rtx4090.json", "--", "--output",
        "table"},
       {"MEDIA_CAP_BUILD=" MEDIA_CAP_BUILD_DIR});
@@ -396,8 +396,8 @@ TEST(CommandLine, EachMistakeIsSaidInWords) {
   for (const CommandLineMistake& mistake : mistakes) {
     std::vector<std::string> argv = {MEDIA_CAP_BINARY};
     argv.insert(argv.end(), mistake.argv.begin(), mistake.argv.end());
-    const ChildOutcome run = testing::RunCommand(argv);
-    EXPECT_EQ(run.kind, ChildOutcome::Kind::kExited) << mistake.error;
+    const probe::ChildOutcome run = testing::RunCommand(argv);
+    EXPECT_EQ(run.kind, probe::ChildOutcome::Kind::kExited) << mistake.error;
     EXPECT_NE(run.code, 0) << mistake.error;
     EXPECT_NE(run.err.find(mistake.error), std::string::npos) << run.err;
     EXPECT_EQ(run.err.find("not in range"), std::string::npos) << run.err;
@@ -411,7 +411,7 @@ std::string HelpLine(std::vector<std::string> args, const std::string& option,
   std::vector<std::string> argv = {MEDIA_CAP_BINARY};
   argv.insert(argv.end(), args.begin(), args.end());
   argv.push_back("--help");
-  const ChildOutcome run = testing::RunCommand(argv, env);
+  const probe::ChildOutcome run = testing::RunCommand(argv, env);
   EXPECT_EQ(run.code, 0) << run.err;
   std::istringstream lines(run.out);
   for (std::string line; std::getline(lines, line);) {

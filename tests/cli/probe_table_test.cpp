@@ -11,13 +11,14 @@
 namespace mc {
 namespace {
 
-DeviceReport ReportHolding(const std::set<std::string>& held, const std::string& api = "vaapi") {
-  DeviceReport report;
+probe::DeviceReport ReportHolding(const std::set<std::string>& held,
+                                  const std::string& api = "vaapi") {
+  probe::DeviceReport report;
   report.gpu.render_node = "/dev/dri/renderD128";
   report.gpu.pci_address = "0000:00:02.0";
   report.device.name = "pci-0000-00-02-0";
   report.driver = "Intel iHD driver 24.1.5";
-  for (const Capability& capability : kCapabilities) {
+  for (const probe::Capability& capability : probe::kCapabilities) {
     report.device.attributes.emplace_back(std::string(capability.name),
                                           held.contains(std::string(capability.name)));
   }
@@ -28,7 +29,7 @@ DeviceReport ReportHolding(const std::set<std::string>& held, const std::string&
 
 std::set<std::string> Every() {
   std::set<std::string> every;
-  for (const Capability& capability : kCapabilities) every.emplace(capability.name);
+  for (const probe::Capability& capability : probe::kCapabilities) every.emplace(capability.name);
   return every;
 }
 
@@ -41,11 +42,11 @@ std::string Lower(std::string_view text) {
 // The lists are read from the table's listings, so a listing that disagreed with its
 // attribute's name would show people a capability the device does not state.
 TEST(CapabilityListing, EachListingSaysWhatItsAttributesNameSays) {
-  using Work = Listing::Work;
-  for (const Capability& capability : kCapabilities) {
+  using Work = probe::Listing::Work;
+  for (const probe::Capability& capability : probe::kCapabilities) {
     SCOPED_TRACE(capability.name);
     const std::string name(capability.name);
-    const Listing& listing = capability.listing;
+    const probe::Listing& listing = capability.listing;
     const Work work = name.starts_with("decode")   ? Work::kDecode
                       : name.ends_with("LowPower") ? Work::kEncodeLowPower
                       : name.starts_with("encode") ? Work::kEncode
@@ -99,7 +100,7 @@ TEST(ProbeTable, AGpuThatStatesNothingSaysNoneInEachList) {
 }
 
 TEST(ProbeTable, AFailedQueryShowsItsReasonInsteadOfTheLists) {
-  DeviceReport report = ReportHolding({});
+  probe::DeviceReport report = ReportHolding({});
   report.failure = "the query was killed by signal 11 (Segmentation fault)";
   EXPECT_EQ(ProbeTable({report}),
             "pci-0000-00-02-0  DG1 [Iris Xe Graphics]\n"
@@ -108,9 +109,9 @@ TEST(ProbeTable, AFailedQueryShowsItsReasonInsteadOfTheLists) {
 }
 
 TEST(ProbeTable, AnNvidiaGpuIsShownAtItsPciAddressWithItsEncodeSessions) {
-  DeviceReport report = ReportHolding({"decodeH264", "encodeH264", "scale8bit"}, "nvidia");
+  probe::DeviceReport report = ReportHolding({"decodeH264", "encodeH264", "scale8bit"}, "nvidia");
   report.gpu.render_node.clear();
-  report.device.capacity.emplace_back(kEncodeSessionsCapacity, Capacity{8, 0});
+  report.device.capacity.emplace_back(probe::kEncodeSessionsCapacity, dra::Capacity{8, 0});
   const std::string table = ProbeTable({report});
   EXPECT_NE(table.find("  api            NVIDIA at 0000:00:02.0\n"), std::string::npos) << table;
   EXPECT_NE(table.find("  encodes        h264\n  scales         8-bit\n  sessions       8\n"),
@@ -125,14 +126,14 @@ TEST(ProbeTable, GpusAreBlocksWithABlankLineBetweenThem) {
 }
 
 TEST(ProbeTable, LongDriverStringsModelNamesAndReasonsWrapWithinEightyColumns) {
-  DeviceReport report = ReportHolding(Every());
+  probe::DeviceReport report = ReportHolding(Every());
   report.driver =
       "Mesa Gallium driver 23.1.2 for AMD Radeon RX 6750 XT (navi22, LLVM 15.0.7, DRM 3.52, "
       "6.3.8-arch1-1)";
   report.device.attributes.back() = {
       "name", std::string("Navi 22 [Radeon RX 6700/6700 XT/6750 XT / 6800M/6850M XT] and then "
                           "some more words to pass eighty columns")};
-  DeviceReport failed = report;
+  probe::DeviceReport failed = report;
   failed.failure = std::string(40, 'x') + " " + std::string(100, 'y') + " and more words";
   const std::string table = ProbeTable({report, failed});
   std::size_t start = 0;
@@ -155,7 +156,7 @@ TEST(ProbeTable, LongDriverStringsModelNamesAndReasonsWrapWithinEightyColumns) {
 // --output wide is the column-per-capability table the default was before: the widest cell
 // of each column, three spaces apart, the last column unpadded.
 TEST(ProbeWideTable, IsTheTableOfOneColumnPerCapability) {
-  DeviceReport failed = ReportHolding({}, "nvidia");
+  probe::DeviceReport failed = ReportHolding({}, "nvidia");
   failed.device.name = "pci-0000-01-00-0";
   failed.gpu.render_node.clear();
   failed.failure = "cuInit failed";

@@ -46,15 +46,15 @@ TEST(RecordedDumps, EachDumpPublishesTheValuesDerivedFromItByHand) {
     expected_file.replace_extension(".expected.json");
     const json expected = json::parse(testing::ReadFile(expected_file));
 
-    const ChildOutcome run = testing::RunCommand({MEDIA_CAP_PROBE_DUMP, dump.string()},
-                                                 {"MEDIA_CAP_BUILD=" MEDIA_CAP_BUILD_DIR});
-    ASSERT_EQ(run.kind, ChildOutcome::Kind::kExited);
+    const probe::ChildOutcome run = testing::RunCommand({MEDIA_CAP_PROBE_DUMP, dump.string()},
+                                                        {"MEDIA_CAP_BUILD=" MEDIA_CAP_BUILD_DIR});
+    ASSERT_EQ(run.kind, probe::ChildOutcome::Kind::kExited);
     ASSERT_EQ(run.code, 0) << run.err;
     const json devices = json::parse(run.out);
     ASSERT_EQ(devices.size(), 1u) << run.out;
     const json& attributes = devices[0]["attributes"];
 
-    for (const Capability& capability : kCapabilities) {
+    for (const probe::Capability& capability : probe::kCapabilities) {
       const std::string name(capability.name);
       ASSERT_TRUE(expected.contains(name)) << name << " is missing from " << expected_file;
       ASSERT_TRUE(attributes.contains(name)) << name;
@@ -91,7 +91,7 @@ TEST(RecordedDumps, EachGpuHasItsDumpsIdsAndTheTableOfThemAllFitsEightyColumns) 
   for (const fs::path& dump : dumps) argv.push_back(dump.string());
   std::vector<std::string> json_argv = argv;
   json_argv.insert(json_argv.end(), {"--", "--output", "json"});
-  const ChildOutcome probed =
+  const probe::ChildOutcome probed =
       testing::RunCommand(json_argv, {"MEDIA_CAP_BUILD=" MEDIA_CAP_BUILD_DIR});
   ASSERT_EQ(probed.code, 0) << probed.err;
   const json devices = json::parse(probed.out);
@@ -110,7 +110,8 @@ TEST(RecordedDumps, EachGpuHasItsDumpsIdsAndTheTableOfThemAllFitsEightyColumns) 
   }
 
   argv.insert(argv.end(), {"--", "--output", "table"});
-  const ChildOutcome table = testing::RunCommand(argv, {"MEDIA_CAP_BUILD=" MEDIA_CAP_BUILD_DIR});
+  const probe::ChildOutcome table =
+      testing::RunCommand(argv, {"MEDIA_CAP_BUILD=" MEDIA_CAP_BUILD_DIR});
   ASSERT_EQ(table.code, 0) << table.err;
   std::size_t start = 0;
   while (start < table.out.size()) {

@@ -463,7 +463,7 @@ TEST(DaemonSet, ProbesLivezAndReadyzOnTheHealthPort) {
 // address, which the DaemonSet does not override, must listen on every interface of the pod
 // and on the port the probes name (docs/dra/agent.md, "Health").
 TEST(DaemonSet, TheAgentsDefaultHealthAddressIsOnThePodsIpAndThePortTheProbesName) {
-  const std::string address = mc::AgentOptions{}.health_address;
+  const std::string address = mc::dra::AgentOptions{}.health_address;
   const std::size_t colon = address.rfind(':');
   ASSERT_NE(colon, std::string::npos) << address;
   EXPECT_EQ(address.substr(0, colon), "0.0.0.0");

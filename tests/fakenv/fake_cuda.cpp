@@ -18,7 +18,7 @@
 
 namespace {
 
-const mc::NvidiaFacts& Report() { return *fakenv::CurrentRecord().report; }
+const mc::probe::NvidiaFacts& Report() { return *fakenv::CurrentRecord().report; }
 
 bool Initialised() {
   std::lock_guard<std::mutex> lock(fakenv::Driver().mutex);

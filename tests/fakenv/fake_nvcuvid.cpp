@@ -70,7 +70,7 @@ FAKENV_EXPORT CUresult cuvidGetDecoderCaps(CUVIDDECODECAPS* caps) {
   caps->nMaxMBCount = 0;
   caps->nMinWidth = 0;
   caps->nMinHeight = 0;
-  for (const mc::NvDecoderCaps& answer : record.report->decoders) {
+  for (const mc::probe::NvDecoderCaps& answer : record.report->decoders) {
     if (answer.codec != static_cast<int>(caps->eCodecType) ||
         answer.chroma != static_cast<int>(caps->eChromaFormat) ||
         answer.bit_depth != static_cast<int>(caps->nBitDepthMinus8) + 8) {

@@ -40,8 +40,8 @@ EncodeSession* Find(void* encoder) {
   return found == Driver().sessions.end() ? nullptr : found->second.get();
 }
 
-const mc::NvEncoderCodec* CodecOf(const GUID& guid) {
-  for (const mc::NvEncoderCodec& codec : fakenv::CurrentRecord().report->encoder.codecs) {
+const mc::probe::NvEncoderCodec* CodecOf(const GUID& guid) {
+  for (const mc::probe::NvEncoderCodec& codec : fakenv::CurrentRecord().report->encoder.codecs) {
     if (fakenv::SameGuid(fakenv::GuidOf("", codec.codec), guid)) return &codec;
   }
   return nullptr;
@@ -52,7 +52,7 @@ NVENCSTATUS NVENCAPI OpenSession(NV_ENC_OPEN_ENCODE_SESSION_EX_PARAMS* params, v
   if (!params || !encoder) return NV_ENC_ERR_INVALID_PTR;
   if (params->deviceType != NV_ENC_DEVICE_TYPE_CUDA || !params->device)
     return NV_ENC_ERR_INVALID_DEVICE;
-  const mc::NvEncoderFacts& facts = record.report->encoder;
+  const mc::probe::NvEncoderFacts& facts = record.report->encoder;
   // A GPU without an encoder (the H200) refuses here with the status its driver gave.
   if (facts.open_status != 0) return static_cast<NVENCSTATUS>(facts.open_status);
   if (!facts.available) return NV_ENC_ERR_GENERIC;
@@ -107,7 +107,7 @@ NVENCSTATUS NVENCAPI GetEncodeGuids(void* encoder, GUID* guids, std::uint32_t si
 
 NVENCSTATUS NVENCAPI GetProfileGuidCount(void* encoder, GUID codec_guid, std::uint32_t* count) {
   if (!Find(encoder)) return NV_ENC_ERR_INVALID_ENCODERDEVICE;
-  const mc::NvEncoderCodec* codec = CodecOf(codec_guid);
+  const mc::probe::NvEncoderCodec* codec = CodecOf(codec_guid);
   if (!codec) return NV_ENC_ERR_INVALID_PARAM;
   *count = static_cast<std::uint32_t>(codec->profiles.size());
   return NV_ENC_SUCCESS;
@@ -116,7 +116,7 @@ NVENCSTATUS NVENCAPI GetProfileGuidCount(void* encoder, GUID codec_guid, std::ui
 NVENCSTATUS NVENCAPI GetProfileGuids(void* encoder, GUID codec_guid, GUID* guids,
                                      std::uint32_t size, std::uint32_t* count) {
   if (!Find(encoder)) return NV_ENC_ERR_INVALID_ENCODERDEVICE;
-  const mc::NvEncoderCodec* codec = CodecOf(codec_guid);
+  const mc::probe::NvEncoderCodec* codec = CodecOf(codec_guid);
   if (!codec) return NV_ENC_ERR_INVALID_PARAM;
   std::uint32_t n = 0;
   for (; n < size && n < codec->profiles.size(); ++n)
@@ -130,7 +130,7 @@ NVENCSTATUS NVENCAPI GetProfileGuids(void* encoder, GUID codec_guid, GUID* guids
 NVENCSTATUS NVENCAPI GetEncodeCaps(void* encoder, GUID codec_guid, NV_ENC_CAPS_PARAM* param,
                                    int* value) {
   if (!Find(encoder)) return NV_ENC_ERR_INVALID_ENCODERDEVICE;
-  const mc::NvEncoderCodec* codec = CodecOf(codec_guid);
+  const mc::probe::NvEncoderCodec* codec = CodecOf(codec_guid);
   if (!codec || !param || !value) return NV_ENC_ERR_INVALID_PARAM;
   switch (param->capsToQuery) {
     case NV_ENC_CAPS_SUPPORT_10BIT_ENCODE:

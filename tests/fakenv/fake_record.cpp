@@ -22,7 +22,7 @@ bool ReadIdentity(JsonReader& reader, const Json& object, Identity& identity) {
   const Json* address = reader.Member(object, "identity", "pciAddress");
   std::string text;
   if (!address || !reader.String(*address, "identity.pciAddress", text)) return false;
-  std::optional<std::string> canonical = mc::NormalisePciAddress(text);
+  std::optional<std::string> canonical = mc::probe::NormalisePciAddress(text);
   if (!canonical)
     return reader.Fail("identity.pciAddress", "\"" + text + "\" is not a PCI address");
   identity.pci_address = *canonical;
@@ -97,7 +97,7 @@ mc::Result<Record> ParseRecord(std::string_view text) {
     return mc::Error{reader.error()};
   }
   if (const Json* report = JsonReader::OptionalMember(document, "report")) {
-    mc::Result<mc::NvidiaFacts> facts = mc::ParseNvidiaFacts(report->dump());
+    mc::Result<mc::probe::NvidiaFacts> facts = mc::probe::ParseNvidiaFacts(report->dump());
     if (!facts) return mc::Error{"report." + facts.error()};
     record.report = std::move(facts).value();
   }

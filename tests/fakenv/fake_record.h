@@ -55,7 +55,7 @@ struct Record {
   // written from.
   std::string source;
   Identity identity;
-  std::optional<mc::NvidiaFacts> report;
+  std::optional<mc::probe::NvidiaFacts> report;
   Replay replay;
 };
 

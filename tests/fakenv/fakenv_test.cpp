@@ -39,17 +39,17 @@ std::string ReadText(const fs::path& file) {
 }
 
 // RecordedReport is the report a record holds, read with the product's parser.
-NvidiaFacts RecordedReport(const std::string& path) {
+probe::NvidiaFacts RecordedReport(const std::string& path) {
   const json record = json::parse(ReadText(path));
-  Result<NvidiaFacts> facts = ParseNvidiaFacts(record.at("report").dump());
+  Result<probe::NvidiaFacts> facts = probe::ParseNvidiaFacts(record.at("report").dump());
   EXPECT_TRUE(facts) << facts.error();
-  return facts ? *facts : NvidiaFacts{};
+  return facts ? *facts : probe::NvidiaFacts{};
 }
 
 struct Outcome {
-  std::vector<Gpu> gpus;
-  std::vector<Result<NvidiaFacts>> facts;
-  std::vector<Device> devices;
+  std::vector<probe::Gpu> gpus;
+  std::vector<Result<probe::NvidiaFacts>> facts;
+  std::vector<dra::Device> devices;
 };
 
 // What a probe of a recorded machine is asked to do beyond the query.
@@ -69,57 +69,58 @@ class RecordedNvidiaGpu : public ::testing::Test {
   Outcome Probe(const std::string& record, Options options = {},
                 std::chrono::milliseconds deadline = std::chrono::seconds(20)) {
     const fs::path machine = dir_.path() / ("machine-" + std::to_string(++machines_));
-    const ChildOutcome staged = testing::RunCommand({FAKENV_STAGE, record, machine.string()});
+    const probe::ChildOutcome staged =
+        testing::RunCommand({FAKENV_STAGE, record, machine.string()});
     EXPECT_EQ(staged.code, 0) << staged.err;
     setenv("LD_LIBRARY_PATH", (machine / "lib").c_str(), 1);
     setenv("FAKENV_RECORD", record.c_str(), 1);
     Outcome outcome;
-    const ProbeResult probed =
-        ProbeGpus({.roots = {(machine / "sys").string(), (machine / "dev").string()},
-                   .query = {MEDIA_CAP_BINARY, deadline},
-                   .measure_sessions = options.measure_sessions});
+    const probe::ProbeResult probed =
+        probe::ProbeGpus({.roots = {(machine / "sys").string(), (machine / "dev").string()},
+                          .query = {MEDIA_CAP_BINARY, deadline},
+                          .measure_sessions = options.measure_sessions});
     EXPECT_TRUE(probed.discovery_errors.empty()) << probed.discovery_errors.front();
-    for (const DeviceReport& report : probed.reports) {
+    for (const probe::DeviceReport& report : probed.reports) {
       outcome.gpus.push_back(report.gpu);
-      outcome.facts.push_back(
-          report.nvidia_facts ? Result<NvidiaFacts>(*report.nvidia_facts)
-                              : Result<NvidiaFacts>(Error{report.failure.value_or("no facts")}));
+      outcome.facts.push_back(report.nvidia_facts ? Result<probe::NvidiaFacts>(*report.nvidia_facts)
+                                                  : Result<probe::NvidiaFacts>(Error{
+                                                        report.failure.value_or("no facts")}));
       outcome.devices.push_back(report.device);
     }
     return outcome;
   }
 
   // One probes a record of one GPU and hands back its facts and device.
-  std::pair<Result<NvidiaFacts>, Device> One(
+  std::pair<Result<probe::NvidiaFacts>, dra::Device> One(
       const std::string& record, Options options = {},
       std::chrono::milliseconds deadline = std::chrono::seconds(20)) {
     Outcome outcome = Probe(record, options, deadline);
     EXPECT_EQ(outcome.devices.size(), 1u);
-    if (outcome.devices.size() != 1) return {Error{"no device"}, Device{}};
+    if (outcome.devices.size() != 1) return {Error{"no device"}, dra::Device{}};
     return {outcome.facts[0], outcome.devices[0]};
   }
 
-  static bool Holds(const Device& device, const char* name) {
-    const AttributeValue* value = device.Attribute(name);
+  static bool Holds(const dra::Device& device, const char* name) {
+    const dra::AttributeValue* value = device.Attribute(name);
     EXPECT_NE(value, nullptr) << name;
     return value && std::get<bool>(*value);
   }
 
-  static std::set<std::string> TrueCapabilities(const Device& device) {
+  static std::set<std::string> TrueCapabilities(const dra::Device& device) {
     std::set<std::string> names;
-    for (const Capability& capability : kCapabilities) {
+    for (const probe::Capability& capability : probe::kCapabilities) {
       if (Holds(device, std::string(capability.name).c_str()))
         names.insert(std::string(capability.name));
     }
     return names;
   }
 
-  static std::string Text(const Device& device, const char* name) {
-    const AttributeValue* value = device.Attribute(name);
+  static std::string Text(const dra::Device& device, const char* name) {
+    const dra::AttributeValue* value = device.Attribute(name);
     return value ? std::get<std::string>(*value) : std::string("<absent>");
   }
 
-  static std::optional<std::int64_t> Capacity(const Device& device, const char* name) {
+  static std::optional<std::int64_t> Capacity(const dra::Device& device, const char* name) {
     for (const auto& [key, value] : device.capacity) {
       if (key == name) return value.value;
     }
@@ -151,7 +152,7 @@ TEST_F(RecordedNvidiaGpu, EveryRecordNamesItsSourceAndItsReportParses) {
     ASSERT_TRUE(record.is_object()) << name;
     EXPECT_FALSE(record.value("source", std::string()).empty()) << name;
     if (record.contains("report")) {
-      Result<NvidiaFacts> facts = ParseNvidiaFacts(record["report"].dump());
+      Result<probe::NvidiaFacts> facts = probe::ParseNvidiaFacts(record["report"].dump());
       EXPECT_TRUE(facts) << name << ": " << facts.error();
     }
   }
@@ -162,7 +163,9 @@ TEST_F(RecordedNvidiaGpu, ReplayingARecordedReportGivesTheSameReportBack) {
                            "no-libnvidia-encode.json"}) {
     auto [facts, device] = One(Record(name));
     ASSERT_TRUE(facts) << name << ": " << facts.error();
-    EXPECT_EQ(NvidiaFactsToJson(*facts), NvidiaFactsToJson(RecordedReport(Record(name)))) << name;
+    EXPECT_EQ(probe::NvidiaFactsToJson(*facts),
+              probe::NvidiaFactsToJson(RecordedReport(Record(name))))
+        << name;
   }
 }
 
@@ -176,11 +179,11 @@ TEST_F(RecordedNvidiaGpu, TheH200DecodesWhatItsDriverStatedAndEncodesNothing) {
                                    "scale8bit", "scale10bit"}));
   EXPECT_EQ(Text(device, "api"), "nvidia");
   EXPECT_EQ(Text(device, "driverVersion"), "580.159.04");
-  EXPECT_EQ(Text(device, kPciBusIdAttribute), "0000:00:06.0");
+  EXPECT_EQ(Text(device, dra::kPciBusIdAttribute), "0000:00:06.0");
   EXPECT_EQ(device.name, "pci-0000-00-06-0");
   EXPECT_EQ(Text(device, "vendor"), "10de");
   EXPECT_EQ(Text(device, "product"), "2335");
-  EXPECT_EQ(Capacity(device, kEncodeSessionsCapacity), std::nullopt);
+  EXPECT_EQ(Capacity(device, probe::kEncodeSessionsCapacity), std::nullopt);
   EXPECT_EQ(facts->encoder.unavailable_reason,
             "NvEncOpenEncodeSessionEx failed: NV_ENC_ERR_UNSUPPORTED_DEVICE (2)");
 }
@@ -188,8 +191,9 @@ TEST_F(RecordedNvidiaGpu, TheH200DecodesWhatItsDriverStatedAndEncodesNothing) {
 TEST_F(RecordedNvidiaGpu, TheH200AgreesWithNvidiasGenerationTable) {
   auto [facts, device] = One(Record("h200.json"));
   ASSERT_TRUE(facts) << facts.error();
-  EXPECT_EQ(NvidiaGeneration(facts->compute_capability), "Hopper (compute-class, H100/H200)");
-  EXPECT_TRUE(GenerationTableWarnings(*facts, EvaluateNvidiaFacts(*facts)).empty());
+  EXPECT_EQ(probe::NvidiaGeneration(facts->compute_capability),
+            "Hopper (compute-class, H100/H200)");
+  EXPECT_TRUE(probe::GenerationTableWarnings(*facts, probe::EvaluateNvidiaFacts(*facts)).empty());
 }
 
 TEST_F(RecordedNvidiaGpu, TheAdaGeForceEncodesAv1AndGetsTheConsumerSessionCap) {
@@ -202,8 +206,8 @@ TEST_F(RecordedNvidiaGpu, TheAdaGeForceEncodesAv1AndGetsTheConsumerSessionCap) {
   EXPECT_TRUE(Holds(device, "decodeAV1Main10"));
   EXPECT_FALSE(Holds(device, "encodeH264LowPower"));
   // Driver 570 is in the 550-589 branches, whose consumer cap is 8.
-  EXPECT_EQ(Capacity(device, kEncodeSessionsCapacity), 8);
-  EXPECT_TRUE(GenerationTableWarnings(*facts, EvaluateNvidiaFacts(*facts)).empty());
+  EXPECT_EQ(Capacity(device, probe::kEncodeSessionsCapacity), 8);
+  EXPECT_TRUE(probe::GenerationTableWarnings(*facts, probe::EvaluateNvidiaFacts(*facts)).empty());
 }
 
 TEST_F(RecordedNvidiaGpu, TheAmpereProfessionalBoardDecodesAv1ButEncodesItNotAndHasNoSessionCap) {
@@ -212,7 +216,7 @@ TEST_F(RecordedNvidiaGpu, TheAmpereProfessionalBoardDecodesAv1ButEncodesItNotAnd
   EXPECT_TRUE(Holds(device, "decodeAV1Main"));
   EXPECT_TRUE(Holds(device, "encodeHEVCMain10"));
   EXPECT_FALSE(Holds(device, "encodeAV1Main"));
-  EXPECT_EQ(Capacity(device, kEncodeSessionsCapacity), std::nullopt);
+  EXPECT_EQ(Capacity(device, probe::kEncodeSessionsCapacity), std::nullopt);
   EXPECT_EQ(Text(device, "driverVersion"), "550.144.03");
 }
 
@@ -220,12 +224,12 @@ TEST_F(RecordedNvidiaGpu, AMachineWithoutLibnvidiaEncodeKeepsItsDecodersAndEncod
   auto [facts, device] = One(Record("no-libnvidia-encode.json"));
   ASSERT_TRUE(facts) << facts.error();
   EXPECT_TRUE(Holds(device, "decodeHEVCMain10"));
-  for (const Capability& capability : kCapabilities) {
+  for (const probe::Capability& capability : probe::kCapabilities) {
     if (std::string(capability.name).starts_with("encode")) {
       EXPECT_FALSE(Holds(device, std::string(capability.name).c_str())) << capability.name;
     }
   }
-  EXPECT_EQ(Capacity(device, kEncodeSessionsCapacity), std::nullopt);
+  EXPECT_EQ(Capacity(device, probe::kEncodeSessionsCapacity), std::nullopt);
   EXPECT_NE(facts->encoder.unavailable_reason.find("libnvidia-encode.so.1"), std::string::npos);
 }
 
@@ -237,7 +241,7 @@ TEST_F(RecordedNvidiaGpu, ACuInitFailurePublishesEveryCapabilityFalseAndNamesThe
   EXPECT_TRUE(TrueCapabilities(device).empty());
   EXPECT_EQ(device.Attribute("driverVersion"), nullptr);
   EXPECT_EQ(Text(device, "api"), "nvidia");
-  EXPECT_EQ(Text(device, kPciBusIdAttribute), "0000:01:00.0");
+  EXPECT_EQ(Text(device, dra::kPciBusIdAttribute), "0000:01:00.0");
 }
 
 TEST_F(RecordedNvidiaGpu, AHangingDriverIsKilledAtTheDeadline) {
@@ -293,7 +297,7 @@ TEST_F(RecordedNvidiaGpu, AContextThatCannotBeCreatedFailsTheWholeQuery) {
   ASSERT_FALSE(facts);
   EXPECT_EQ(facts.error(), "cuCtxCreate failed: CUDA_ERROR_OUT_OF_MEMORY (2): out of memory");
   EXPECT_TRUE(TrueCapabilities(device).empty());
-  EXPECT_EQ(Capacity(device, kEncodeSessionsCapacity), std::nullopt);
+  EXPECT_EQ(Capacity(device, probe::kEncodeSessionsCapacity), std::nullopt);
 }
 
 TEST_F(RecordedNvidiaGpu, AFailingDecoderCapsCallFailsTheWholeQuery) {
@@ -318,7 +322,7 @@ TEST_F(RecordedNvidiaGpu,
       One(AdaWith([](json& r) { r["replay"]["absentLibraries"] = {"libnvidia-ml.so.1"}; }));
   ASSERT_TRUE(facts) << facts.error();
   EXPECT_EQ(device.Attribute("driverVersion"), nullptr);
-  EXPECT_EQ(Capacity(device, kEncodeSessionsCapacity), 3);
+  EXPECT_EQ(Capacity(device, probe::kEncodeSessionsCapacity), 3);
   ASSERT_EQ(facts->warnings.size(), 1u);
   EXPECT_TRUE(facts->warnings[0].starts_with("the driver version is unknown: Cannot load") ||
               facts->warnings[0].starts_with("the driver version is unknown: cannot load"))
@@ -341,7 +345,7 @@ TEST_F(RecordedNvidiaGpu, ADriverOlderThanNvencApi11Point1HasNoEncoder) {
   EXPECT_EQ(facts->encoder.unavailable_reason,
             "the driver's NVENC API 10.0 is older than 11.1, the oldest this program speaks");
   EXPECT_FALSE(Holds(device, "encodeH264"));
-  EXPECT_EQ(Capacity(device, kEncodeSessionsCapacity), std::nullopt);
+  EXPECT_EQ(Capacity(device, probe::kEncodeSessionsCapacity), std::nullopt);
 }
 
 TEST_F(RecordedNvidiaGpu, ADriverThatDisagreesWithTheGenerationTableRaisesAWarning) {
@@ -352,7 +356,7 @@ TEST_F(RecordedNvidiaGpu, ADriverThatDisagreesWithTheGenerationTableRaisesAWarni
   ASSERT_TRUE(facts) << facts.error();
   EXPECT_FALSE(Holds(device, "encodeAV1Main"));
   const std::vector<std::string> warnings =
-      GenerationTableWarnings(*facts, EvaluateNvidiaFacts(*facts));
+      probe::GenerationTableWarnings(*facts, probe::EvaluateNvidiaFacts(*facts));
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_EQ(
       warnings[0],
@@ -365,11 +369,11 @@ TEST_F(RecordedNvidiaGpu, EveryRecordedDeviceStaysWithinTheApisLimits) {
   for (const char* name : {"h200.json", "ada-geforce-rtx4090.json", "ampere-rtx-a4000.json",
                            "no-libnvidia-encode.json", "cuinit-fails.json"}) {
     auto [facts, device] = One(Record(name));
-    EXPECT_LE(device.attributes.size() + device.capacity.size(), kMaxAttributesAndCapacities)
+    EXPECT_LE(device.attributes.size() + device.capacity.size(), dra::kMaxAttributesAndCapacities)
         << name;
     for (const auto& [key, value] : device.attributes) {
       if (const auto* text = std::get_if<std::string>(&value)) {
-        EXPECT_LE(text->size(), kMaxAttributeStringBytes) << key;
+        EXPECT_LE(text->size(), dra::kMaxAttributeStringBytes) << key;
       }
     }
   }
@@ -378,7 +382,7 @@ TEST_F(RecordedNvidiaGpu, EveryRecordedDeviceStaysWithinTheApisLimits) {
 TEST_F(RecordedNvidiaGpu, DiscoveryFindsTheRecordedGpuAsSysfsDescribesIt) {
   Outcome outcome = Probe(Record("h200.json"));
   ASSERT_EQ(outcome.gpus.size(), 1u);
-  const Gpu& gpu = outcome.gpus[0];
+  const probe::Gpu& gpu = outcome.gpus[0];
   EXPECT_EQ(gpu.pci_address, "0000:00:06.0");
   EXPECT_EQ(gpu.kernel_driver, "nvidia");
   EXPECT_EQ(gpu.vendor_id, "10de");
@@ -388,18 +392,18 @@ TEST_F(RecordedNvidiaGpu, DiscoveryFindsTheRecordedGpuAsSysfsDescribesIt) {
 }
 
 TEST_F(RecordedNvidiaGpu, ProbeRecordPrintsTheQueryReportOfARecord) {
-  const ChildOutcome run =
+  const probe::ChildOutcome run =
       testing::RunCommand({FAKENV_PROBE_RECORD, Record("h200.json"), "--query"},
                           {"MEDIA_CAP_BUILD=" MEDIA_CAP_BUILD_DIR});
   ASSERT_EQ(run.code, 0) << run.err;
-  Result<NvidiaFacts> facts = ParseNvidiaFacts(run.out);
+  Result<probe::NvidiaFacts> facts = probe::ParseNvidiaFacts(run.out);
   ASSERT_TRUE(facts) << facts.error();
   EXPECT_EQ(*facts, RecordedReport(Record("h200.json")));
 }
 
 TEST_F(RecordedNvidiaGpu, TheProbePublishesTheH200AsItsDriverStatedIt) {
-  const ChildOutcome run = testing::RunCommand({FAKENV_PROBE_RECORD, Record("h200.json")},
-                                               {"MEDIA_CAP_BUILD=" MEDIA_CAP_BUILD_DIR});
+  const probe::ChildOutcome run = testing::RunCommand({FAKENV_PROBE_RECORD, Record("h200.json")},
+                                                      {"MEDIA_CAP_BUILD=" MEDIA_CAP_BUILD_DIR});
   ASSERT_EQ(run.code, 0) << run.err;
   const json devices = json::parse(run.out, nullptr, false);
   ASSERT_TRUE(devices.is_array()) << run.out;
@@ -424,7 +428,7 @@ TEST_F(RecordedNvidiaGpu, TheProbePublishesTheH200AsItsDriverStatedIt) {
 }
 
 TEST_F(RecordedNvidiaGpu, TheProbePublishesTheConsumerSessionCapAsACapacity) {
-  const ChildOutcome run =
+  const probe::ChildOutcome run =
       testing::RunCommand({FAKENV_PROBE_RECORD, Record("ada-geforce-rtx4090.json")},
                           {"MEDIA_CAP_BUILD=" MEDIA_CAP_BUILD_DIR});
   ASSERT_EQ(run.code, 0) << run.err;
@@ -440,8 +444,8 @@ TEST_F(RecordedNvidiaGpu, AGpuWithARenderNodeAndTheNvidiaLibrariesIsOneDeviceAns
   record["identity"]["renderNode"] = "renderD128";
   testing::TempDir dir;
   const auto file = dir.Write("with-render-node.json", record.dump());
-  const ChildOutcome run = testing::RunCommand({FAKENV_PROBE_RECORD, file.string()},
-                                               {"MEDIA_CAP_BUILD=" MEDIA_CAP_BUILD_DIR});
+  const probe::ChildOutcome run = testing::RunCommand({FAKENV_PROBE_RECORD, file.string()},
+                                                      {"MEDIA_CAP_BUILD=" MEDIA_CAP_BUILD_DIR});
   ASSERT_EQ(run.code, 0) << run.err;
   const json devices = json::parse(run.out, nullptr, false);
   ASSERT_EQ(devices.size(), 1u) << run.out;
@@ -452,7 +456,7 @@ TEST_F(RecordedNvidiaGpu, AGpuWithARenderNodeAndTheNvidiaLibrariesIsOneDeviceAns
 }
 
 TEST_F(RecordedNvidiaGpu, ProbeMeasureSessionsLogsTheCount) {
-  const ChildOutcome run = testing::RunCommand(
+  const probe::ChildOutcome run = testing::RunCommand(
       {FAKENV_PROBE_RECORD, Record("h200.json"), "--", "--output", "json", "--measure-sessions"},
       {"MEDIA_CAP_BUILD=" MEDIA_CAP_BUILD_DIR});
   ASSERT_EQ(run.code, 0) << run.err;

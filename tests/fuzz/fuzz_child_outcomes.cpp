@@ -8,14 +8,14 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  mc::Result<std::vector<mc::ChildOutcome>> outcomes = mc::ParseOutcomes(text);
+  mc::Result<std::vector<mc::probe::ChildOutcome>> outcomes = mc::probe::ParseOutcomes(text);
   if (!outcomes) return 0;
-  mc::Result<std::vector<mc::ChildOutcome>> again =
-      mc::ParseOutcomes(mc::OutcomesToJson(*outcomes));
+  mc::Result<std::vector<mc::probe::ChildOutcome>> again =
+      mc::probe::ParseOutcomes(mc::probe::OutcomesToJson(*outcomes));
   if (!again || again->size() != outcomes->size()) std::abort();
   for (std::size_t i = 0; i < outcomes->size(); ++i) {
-    const mc::ChildOutcome& a = (*outcomes)[i];
-    const mc::ChildOutcome& b = (*again)[i];
+    const mc::probe::ChildOutcome& a = (*outcomes)[i];
+    const mc::probe::ChildOutcome& b = (*again)[i];
     if (a.kind != b.kind || a.code != b.code || a.out != b.out || a.err != b.err) std::abort();
   }
   return 0;

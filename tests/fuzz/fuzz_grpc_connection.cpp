@@ -11,7 +11,7 @@
 #include "dra/grpc_server/connection.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  using namespace mc::grpc_server;
+  using namespace mc::dra;
   std::vector<CallStart> started;
   auto connection = Connection::Create(
       {.serves = [](const std::string& path) { return path == "/fuzz.Echo/Say"; },

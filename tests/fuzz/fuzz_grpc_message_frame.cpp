@@ -8,11 +8,11 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view body(reinterpret_cast<const char*>(data), size);
-  mc::Result<std::string_view> message = mc::grpc_server::ParseSingleMessage(body);
+  mc::Result<std::string_view> message = mc::dra::ParseSingleMessage(body);
   if (!message) {
     if (message.error().empty()) std::abort();
     return 0;
   }
-  if (mc::grpc_server::FrameMessage(*message) != body) std::abort();
+  if (mc::dra::FrameMessage(*message) != body) std::abort();
   return 0;
 }

@@ -9,7 +9,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
-  std::vector<mc::grpc_server::Header> headers;
+  std::vector<mc::dra::Header> headers;
   while (!text.empty()) {
     const std::size_t end = text.find('\n');
     const std::string_view line = text.substr(0, end);
@@ -19,7 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         space == std::string_view::npos ? "" : std::string(line.substr(space + 1)));
     text = end == std::string_view::npos ? "" : text.substr(end + 1);
   }
-  mc::Result<mc::grpc_server::RequestHead> head = mc::grpc_server::ParseRequestHead(headers);
+  mc::Result<mc::dra::RequestHead> head = mc::dra::ParseRequestHead(headers);
   if (!head) {
     if (head.error().empty()) std::abort();
     return 0;

@@ -15,6 +15,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } else {
     slices.push_back(document);
   }
-  mc::RenderNodesOfLikenSlices(slices);
+  mc::dra::RenderNodesOfLikenSlices(slices);
   return 0;
 }

@@ -10,9 +10,10 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  mc::Result<mc::NvidiaFacts> facts = mc::ParseNvidiaFacts(text);
+  mc::Result<mc::probe::NvidiaFacts> facts = mc::probe::ParseNvidiaFacts(text);
   if (!facts) return 0;
-  mc::Result<mc::NvidiaFacts> again = mc::ParseNvidiaFacts(mc::NvidiaFactsToJson(*facts));
+  mc::Result<mc::probe::NvidiaFacts> again =
+      mc::probe::ParseNvidiaFacts(mc::probe::NvidiaFactsToJson(*facts));
   if (!again || !(*again == *facts)) std::abort();
   return 0;
 }

@@ -10,7 +10,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const unsigned vendor = data[0] << 8 | data[1];
   const unsigned device = data[2] << 8 | data[3];
   const std::string_view text(reinterpret_cast<const char*>(data + 4), size - 4);
-  const std::string name = mc::FindPciDeviceName(text, vendor, device);
+  const std::string name = mc::probe::FindPciDeviceName(text, vendor, device);
   if (name.find('\n') != std::string::npos) __builtin_trap();
   return 0;
 }

@@ -12,14 +12,16 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const nlohmann::json document = nlohmann::json::parse(data, data + size, nullptr, false);
   if (document.is_discarded() || !document.is_array()) return 0;
-  const mc::SliceOwner owner{
+  const mc::dra::SliceOwner owner{
       .driver = "media.liken.sh", .node_name = "worker-1", .node_uid = "uid"};
   std::map<std::string, nlohmann::json> current;
   std::size_t index = 0;
-  for (const nlohmann::json& slice : document) current[mc::SliceName(owner, index++ % 3)] = slice;
-  const std::vector<mc::Device> devices = {{.name = "a", .attributes = {{"decodeH264", true}}}};
-  for (const mc::SliceWrite& write : mc::PlanSliceWrites(owner, devices, current)) {
-    for (const auto& [name, slice] : current) mc::SliceDifferences(write.object, slice);
+  for (const nlohmann::json& slice : document)
+    current[mc::dra::SliceName(owner, index++ % 3)] = slice;
+  const std::vector<mc::dra::Device> devices = {
+      {.name = "a", .attributes = {{"decodeH264", true}}}};
+  for (const mc::dra::SliceWrite& write : mc::dra::PlanSliceWrites(owner, devices, current)) {
+    for (const auto& [name, slice] : current) mc::dra::SliceDifferences(write.object, slice);
   }
   return 0;
 }

@@ -9,11 +9,11 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  mc::Result<mc::VaFacts> facts = mc::ParseVaFacts(text);
+  mc::Result<mc::probe::VaFacts> facts = mc::probe::ParseVaFacts(text);
   if (!facts) return 0;
   // Every string the parser accepts is valid UTF-8 (the JSON parser checks), so what it
   // accepts must come back unchanged through the child's writer.
-  mc::Result<mc::VaFacts> again = mc::ParseVaFacts(mc::VaFactsToJson(*facts));
+  mc::Result<mc::probe::VaFacts> again = mc::probe::ParseVaFacts(mc::probe::VaFactsToJson(*facts));
   if (!again || !(*again == *facts)) std::abort();
   return 0;
 }

@@ -2,12 +2,13 @@
 
 namespace mc::testing {
 
-ChildOutcome RunCommand(const std::vector<std::string>& argv, const std::vector<std::string>& env,
-                        std::chrono::milliseconds timeout) {
+probe::ChildOutcome RunCommand(const std::vector<std::string>& argv,
+                               const std::vector<std::string>& env,
+                               std::chrono::milliseconds timeout) {
   std::vector<std::string> command = {"/usr/bin/env"};
   command.insert(command.end(), env.begin(), env.end());
   command.insert(command.end(), argv.begin(), argv.end());
-  return RunChildren({command}, timeout)[0];
+  return probe::RunChildren({command}, timeout)[0];
 }
 
 }  // namespace mc::testing

@@ -11,8 +11,8 @@
 
 namespace mc::testing {
 
-ChildOutcome RunCommand(const std::vector<std::string>& argv,
-                        const std::vector<std::string>& env = {},
-                        std::chrono::milliseconds timeout = std::chrono::seconds(60));
+probe::ChildOutcome RunCommand(const std::vector<std::string>& argv,
+                               const std::vector<std::string>& env = {},
+                               std::chrono::milliseconds timeout = std::chrono::seconds(60));
 
 }  // namespace mc::testing

@@ -25,7 +25,7 @@ constexpr double kClipPixels = 640 * 360;
 // Clip writes a short H.264 test clip, quickly, for the runs to read.
 fs::path Clip(const mc::testing::TempDir& dir) {
   const fs::path clip = dir.path() / "clip.mp4";
-  const ChildOutcome made =
+  const probe::ChildOutcome made =
       mc::testing::RunCommand({"ffmpeg", "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i",
                                "testsrc=size=640x360:rate=25", "-t", "6", "-c:v", "libx264",
                                "-preset", "ultrafast", "-pix_fmt", "yuv420p", clip.string()});
@@ -112,7 +112,8 @@ TEST(CpuFallbackUnderTheSampler,
   const fs::path clip = Clip(dir);
   const fs::path machine = dir.path() / "machine";
   const std::string dump = std::string(FAKEVA_DUMPS_DIR) + "/intel-ihd-dg1-gen12-24.1.txt";
-  const ChildOutcome laid = mc::testing::RunCommand({FAKEVA_FAKE_MACHINE, machine.string(), dump});
+  const probe::ChildOutcome laid =
+      mc::testing::RunCommand({FAKEVA_FAKE_MACHINE, machine.string(), dump});
   ASSERT_EQ(laid.code, 0) << laid.err;
   const std::string node = (machine / "dev/dri/renderD128").string();
 

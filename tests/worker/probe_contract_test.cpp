@@ -14,16 +14,16 @@ namespace {
 
 // ReportWith is a GPU at `address` whose device publishes the named capabilities true and
 // every other row of the capability table false.
-DeviceReport ReportWith(const std::string& address, const std::string& api,
-                        const std::string& pci_vendor,
-                        const std::vector<std::string>& true_attributes) {
-  DeviceReport report;
+probe::DeviceReport ReportWith(const std::string& address, const std::string& api,
+                               const std::string& pci_vendor,
+                               const std::vector<std::string>& true_attributes) {
+  probe::DeviceReport report;
   report.gpu.pci_address = address;
   report.gpu.vendor_id = pci_vendor;
   report.gpu.kernel_driver = api == "nvidia" ? "nvidia" : "i915";
   report.device.name = "pci-" + address.substr(0, 4) + "-" + address.substr(5, 2) + "-" +
                        address.substr(8, 2) + "-0";
-  for (const Capability& capability : kCapabilities) {
+  for (const probe::Capability& capability : probe::kCapabilities) {
     const std::string name(capability.name);
     const bool holds =
         std::find(true_attributes.begin(), true_attributes.end(), name) != true_attributes.end();
@@ -35,8 +35,8 @@ DeviceReport ReportWith(const std::string& address, const std::string& api,
   return report;
 }
 
-ProbeResult Machine(std::vector<DeviceReport> reports) {
-  ProbeResult probe;
+probe::ProbeResult Machine(std::vector<probe::DeviceReport> reports) {
+  probe::ProbeResult probe;
   probe.reports = std::move(reports);
   probe.searched = "/sys/class/drm and /sys/bus/pci/devices";
   return probe;
@@ -55,7 +55,7 @@ TEST(CapabilityKeys, EveryAttributeTheTableNamesIsPublishedByTheCapabilityTable)
     ASSERT_GT(key.attribute_count, 0u) << key.key;
     for (std::size_t j = 0; j < key.attribute_count; ++j) {
       bool published = false;
-      for (const Capability& capability : kCapabilities)
+      for (const probe::Capability& capability : probe::kCapabilities)
         published |= capability.name == key.attributes[j];
       EXPECT_TRUE(published) << key.key << " names " << key.attributes[j];
     }
@@ -97,7 +97,7 @@ TEST(ProbeContract, AGpuThatEncodesNothingFailsClosed) {
 }
 
 TEST(ProbeContract, AFailedQueryFailsClosedWithTheQuerysOwnWords) {
-  DeviceReport report = ReportWith("0000:01:00.0", "nvidia", "10de", {});
+  probe::DeviceReport report = ReportWith("0000:01:00.0", "nvidia", "10de", {});
   report.failure = "the query ran past its deadline of 20 s and was killed";
   const ProbeContract contract = ContractFor(Machine({report}), {"0000:01:00.0", ""});
   EXPECT_FALSE(contract.ok);
@@ -117,7 +117,7 @@ TEST(ProbeContract, AnUnknownGpuFailsClosedNamingTheGpusThatAreThere) {
 }
 
 TEST(ProbeContract, AMachineWithNoGpuFailsClosedSayingWhereItLooked) {
-  ProbeResult probe = Machine({});
+  probe::ProbeResult probe = Machine({});
   probe.discovery_errors.push_back("cannot list /sys/class/drm: No such file or directory");
   const ProbeContract contract = ContractFor(probe, {"pci-0000-00-02-0", ""});
   EXPECT_FALSE(contract.ok);
@@ -136,7 +136,7 @@ TEST(ProbeContract, APciAddressInNvmlsSpellingNamesTheGpu) {
 }
 
 TEST(ProbeContract, ABareNumberIsTheGpusPlaceInPciAddressOrder) {
-  const ProbeResult probe =
+  const probe::ProbeResult probe =
       Machine({ReportWith("0000:01:00.0", "nvidia", "10de", {"encodeH264"}),
                ReportWith("0000:02:00.0", "nvidia", "10de", {"encodeHEVCMain"})});
   const ProbeContract second = ContractFor(probe, {"1", ""});
@@ -181,13 +181,13 @@ TEST(ProbeContract, AnUnknownModuleFailsClosedListingTheModules) {
 }
 
 TEST(ProbeContract, TheLargestEncodeSizeIsTheLargestOfTheEncodersItClaims) {
-  DeviceReport report = ReportWith("0000:01:00.0", "nvidia", "10de", {"encodeH264"});
-  NvidiaFacts facts;
+  probe::DeviceReport report = ReportWith("0000:01:00.0", "nvidia", "10de", {"encodeH264"});
+  probe::NvidiaFacts facts;
   facts.encoder.available = true;
   facts.encoder.codecs = {{"H264", {"High"}, false, 4096, 4096},
                           {"HEVC", {"Main"}, false, 8192, 8192}};
   report.nvidia_facts = facts;
-  report.device.capacity.emplace_back("encodeSessions", Capacity{8, 0});
+  report.device.capacity.emplace_back("encodeSessions", dra::Capacity{8, 0});
   const ProbeContract contract = ContractFor(Machine({report}), {"0000:01:00.0", ""});
   ASSERT_TRUE(contract.ok);
   // HEVC is listed by NVENC but not published as a capability, so its size does not count.
@@ -197,9 +197,9 @@ TEST(ProbeContract, TheLargestEncodeSizeIsTheLargestOfTheEncodersItClaims) {
 }
 
 TEST(ProbeContract, OnVaapiTheLargestSizeIsTheDriversForTheEncodeEntryPointsItClaims) {
-  DeviceReport report =
+  probe::DeviceReport report =
       ReportWith("0000:00:02.0", "vaapi", "8086", {"encodeH264LowPower", "decodeHEVCMain"});
-  VaFacts facts;
+  probe::VaFacts facts;
   facts.configs = {
       {VAProfileH264High, VAEntrypointEncSliceLP, VA_RT_FORMAT_YUV420, 4096, 2304},
       // A decoder's size says nothing of the encoders, and an unclaimed encoder's neither.

@@ -139,7 +139,8 @@ class SelfTestOnStandIn : public ::testing::Test {
     status_ = testing::RunCommand(argv, Environment());
     const json document = json::parse(status_.out, nullptr, false);
     EXPECT_FALSE(document.is_discarded()) << status_.out << status_.err;
-    const ChildOutcome validated = worker::testing::ValidateAgainstSchema(dir_, {status_.out});
+    const probe::ChildOutcome validated =
+        worker::testing::ValidateAgainstSchema(dir_, {status_.out});
     EXPECT_EQ(validated.code, 0) << validated.out << validated.err;
     return document;
   }
@@ -156,8 +157,8 @@ class SelfTestOnStandIn : public ::testing::Test {
   std::string record_;
   fs::path machine_;
   std::string gpu_;
-  ChildOutcome outcome_;
-  ChildOutcome status_;
+  probe::ChildOutcome outcome_;
+  probe::ChildOutcome status_;
 };
 
 TEST_F(SelfTestOnStandIn, OnTheAdaRecordEveryStepPassesWithEvidenceAndMeasuresTheCapAndTheVram) {
@@ -256,7 +257,7 @@ TEST_F(SelfTestOnStandIn, WorkThatNvmlDoesNotAttributeIsNoEvidenceAndFailsTheEnc
 TEST(SelfTestOnThisMachine, WithNoGpuItFailsClosedAtTheGateWithTheReason) {
   mc::testing::TempDir dir;
   dir.Write("sys/class/drm/.keep", "");
-  const ChildOutcome run =
+  const probe::ChildOutcome run =
       testing::RunCommand({MEDIA_CAP_BINARY, "worker", "self-test", "-o", "json", "--gpu",
                            "pci-0000-00-02-0", "--sysfs-root", (dir.path() / "sys").string(),
                            "--state-dir", (dir.path() / "state").string()});

@@ -95,7 +95,7 @@ TEST(StatusDocument, EveryStatesDocumentIsValidAgainstTheSchema) {
   no_self_test.last_job.reset();
   documents.push_back(StatusDocument(no_self_test).dump());
   documents.push_back(StatusDocument(NoGpu()).dump());
-  const ChildOutcome run = testing::ValidateAgainstSchema(dir, documents);
+  const probe::ChildOutcome run = testing::ValidateAgainstSchema(dir, documents);
   EXPECT_EQ(run.code, 0) << run.out << run.err;
 }
 
@@ -109,7 +109,7 @@ TEST(StatusDocument, TheSchemaRefusesADocumentThatBreaksIt) {
   bad_capability["gpu"]["capabilities"]["h264_enc"] = 2;
   for (const nlohmann::ordered_json& document :
        {missing_state, available_without_probe, bad_capability}) {
-    const ChildOutcome run = testing::ValidateAgainstSchema(dir, {document.dump()});
+    const probe::ChildOutcome run = testing::ValidateAgainstSchema(dir, {document.dump()});
     EXPECT_EQ(run.code, 1) << document.dump();
   }
 }

@@ -23,9 +23,9 @@ struct ProbeRun {
   std::string err;
 };
 
-ProbeRun Parse(const ChildOutcome& run) {
+ProbeRun Parse(const probe::ChildOutcome& run) {
   ProbeRun result;
-  result.code = run.kind == ChildOutcome::Kind::kExited ? run.code : -1;
+  result.code = run.kind == probe::ChildOutcome::Kind::kExited ? run.code : -1;
   result.err = run.err;
   result.contract = json::parse(run.out, nullptr, /*allow_exceptions=*/false);
   EXPECT_FALSE(result.contract.is_discarded()) << run.out << run.err;
@@ -37,7 +37,7 @@ ProbeRun ProbeRecord(const mc::testing::TempDir& dir, const std::string& record,
                      std::vector<std::string> extra = {}) {
   const std::string path = std::string(FAKENV_RECORDS_DIR) + "/" + record;
   const fs::path machine = dir.path() / record;
-  const ChildOutcome staged = testing::RunCommand({FAKENV_STAGE, path, machine.string()});
+  const probe::ChildOutcome staged = testing::RunCommand({FAKENV_STAGE, path, machine.string()});
   EXPECT_EQ(staged.code, 0) << staged.err;
   std::string address;
   for (const auto& entry : fs::directory_iterator(machine / "sys/bus/pci/devices")) {
@@ -64,7 +64,7 @@ ProbeRun ProbeRecord(const mc::testing::TempDir& dir, const std::string& record,
 ProbeRun ProbeDump(const mc::testing::TempDir& dir, const fs::path& dump,
                    const std::string& module = "") {
   const fs::path machine = dir.path() / dump.stem();
-  const ChildOutcome laid =
+  const probe::ChildOutcome laid =
       testing::RunCommand({FAKEVA_FAKE_MACHINE, machine.string(), dump.string()});
   EXPECT_EQ(laid.code, 0) << laid.err;
   std::vector<std::string> argv = {MEDIA_CAP_BINARY,

@@ -66,7 +66,7 @@ Served Serve(const mc::testing::TempDir& dir, ServeProcess& server) {
   EXPECT_EQ(status.content_type, "application/json");
   served.status = json::parse(status.body, nullptr, false);
   EXPECT_FALSE(served.status.is_discarded()) << status.body;
-  const ChildOutcome validated = worker::testing::ValidateAgainstSchema(dir, {status.body});
+  const probe::ChildOutcome validated = worker::testing::ValidateAgainstSchema(dir, {status.body});
   EXPECT_EQ(validated.code, 0) << validated.out << validated.err;
 
   const Answer metrics = GetWhenGathered(*address, "/metrics", kStartTimeout);
@@ -116,7 +116,7 @@ TEST(WorkerServe, ListensOnLoopbackPort9464UnlessTold) {
 
 TEST(WorkerServe, AnAddressItCannotListenOnFailsNamingIt) {
   mc::testing::TempDir dir;
-  const ChildOutcome run =
+  const probe::ChildOutcome run =
       testing::RunCommand(ServeArgv(dir, {"--gpu", "0", "--listen", "nowhere"}));
   EXPECT_EQ(run.code, 1);
   EXPECT_NE(run.err.find("--listen: nowhere is not HOST:PORT"), std::string::npos) << run.err;

@@ -14,7 +14,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 struct StatusRun {
-  ChildOutcome outcome;
+  probe::ChildOutcome outcome;
   json document;
 };
 
@@ -45,7 +45,8 @@ StatusRun Status(const mc::testing::TempDir& dir, std::vector<std::string> extra
 }
 
 void ExpectValid(const mc::testing::TempDir& dir, const StatusRun& run) {
-  const ChildOutcome validated = worker::testing::ValidateAgainstSchema(dir, {run.outcome.out});
+  const probe::ChildOutcome validated =
+      worker::testing::ValidateAgainstSchema(dir, {run.outcome.out});
   EXPECT_EQ(validated.code, 0) << validated.out << validated.err;
 }
 
@@ -149,7 +150,7 @@ TEST(WorkerStatus, AMalformedVariableIsRefusedNamingIt) {
   std::vector<std::string> argv = {MEDIA_CAP_BINARY, "worker", "status", "--gpu", "x"};
   const std::vector<std::string> own = OwnDirectories(dir);
   argv.insert(argv.end(), own.begin(), own.end());
-  const ChildOutcome run = testing::RunCommand(argv, {"PT_WORKER_VRAM_FLOOR_MB=lots"});
+  const probe::ChildOutcome run = testing::RunCommand(argv, {"PT_WORKER_VRAM_FLOOR_MB=lots"});
   EXPECT_EQ(run.code, 2);
   EXPECT_NE(run.err.find("PT_WORKER_VRAM_FLOOR_MB: \"lots\""), std::string::npos) << run.err;
 }
@@ -162,7 +163,7 @@ TEST(WorkerStatus, ItsPrometheusTextIsReadByARealParser) {
       "prometheus",     "--kernel-log",     dir.Write("kmsg", "").string()};
   const std::vector<std::string> own = OwnDirectories(dir);
   argv.insert(argv.end(), own.begin(), own.end());
-  const ChildOutcome run = testing::RunCommand(argv);
+  const probe::ChildOutcome run = testing::RunCommand(argv);
   ASSERT_EQ(run.code, 0) << run.err;
   std::string error;
   const json families = worker::testing::ParseMetrics(dir, run.out, error);

@@ -1,7 +1,6 @@
 #include "common/http/http_server.h"
 
 #include <poll.h>
-#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -41,32 +40,18 @@ Result<std::unique_ptr<Server>> Server::Start(const std::string& address, Routes
   server->actions_ = std::move(actions);
   server->limits_ = limits;
   server->listener_ = *listener;
-  server->wake_ = eventfd(0, EFD_CLOEXEC);
-  if (server->wake_ < 0)
-    return Internal("an eventfd for the server on " + address + ": " + std::strerror(errno));
-  server->thread_ = std::thread([raw = server.get()] { raw->Serve(); });
+  Result<std::unique_ptr<ServerShell>> shell = ServerShell::Start(
+      listener->fd, [raw = server.get()](ServerShell& shell) { raw->Serve(shell); });
+  if (!shell) return shell.failure();
+  server->shell_ = std::move(shell).value();
   return server;
 }
 
-Server::~Server() {
-  if (thread_.joinable()) {
-    const std::uint64_t one = 1;
-    [[maybe_unused]] ssize_t written = write(wake_, &one, sizeof one);
-    thread_.join();
-  }
-  if (listener_.fd >= 0) close(listener_.fd);
-  if (wake_ >= 0) close(wake_);
-}
-
-void Server::Serve() {
+void Server::Serve(ServerShell& shell) const {
   std::map<int, Connection> connections;
-  std::vector<pollfd> fds;
-  while (true) {
-    fds.clear();
-    fds.push_back({.fd = wake_, .events = POLLIN, .revents = 0});
+  while (!shell.stopping()) {
     // At the limit the listener is left alone: further clients wait in the backlog.
-    const bool accepting = connections.size() < limits_.max_connections;
-    fds.push_back({.fd = accepting ? listener_.fd : -1, .events = POLLIN, .revents = 0});
+    std::vector<pollfd> fds = shell.PollHead(connections.size() < limits_.max_connections);
     Clock::time_point next = Clock::time_point::max();
     for (const auto& [fd, connection] : connections) {
       const short events = connection.phase == Connection::Phase::kWriting ? POLLOUT : POLLIN;
@@ -79,8 +64,8 @@ void Server::Serve() {
       timeout_ms = static_cast<int>(std::max<std::int64_t>(0, left.count()));
     }
     if (poll(fds.data(), fds.size(), timeout_ms) < 0 && errno != EINTR) break;
-    if (fds[0].revents) break;
-    if (fds[1].revents) Accept(connections);
+    if (fds[0].revents) shell.wake()->Clear();
+    if (fds[1].revents) Accept(shell, connections);
 
     const Clock::time_point now = Clock::now();
     for (std::size_t i = 2; i < fds.size(); ++i) {
@@ -118,9 +103,9 @@ void Server::Serve() {
   for (const auto& [fd, connection] : connections) close(fd);
 }
 
-void Server::Accept(std::map<int, Connection>& connections) const {
+void Server::Accept(const ServerShell& shell, std::map<int, Connection>& connections) const {
   while (connections.size() < limits_.max_connections) {
-    const int fd = accept4(listener_.fd, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+    const int fd = shell.Accept();
     if (fd < 0) return;
     connections[fd] = Connection{.fd = fd, .deadline = Clock::now() + limits_.request_timeout};
   }

@@ -17,9 +17,9 @@
 #include <map>
 #include <memory>
 #include <string>
-#include <thread>
 
 #include "common/base/result.h"
+#include "common/base/server_shell.h"
 #include "common/http/http_message.h"
 #include "common/http/listen_address.h"
 #include "common/http/message_head.h"
@@ -61,7 +61,6 @@ class Server {
   // max_request_bytes (else 413).
   static Result<std::unique_ptr<Server>> Start(const std::string& address, Routes routes,
                                                Limits limits = {}, Actions actions = {});
-  ~Server();
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
 
@@ -74,8 +73,8 @@ class Server {
   struct Connection;
 
   Server() = default;
-  void Serve();
-  void Accept(std::map<int, Connection>& connections) const;
+  void Serve(ServerShell& shell) const;
+  void Accept(const ServerShell& shell, std::map<int, Connection>& connections) const;
   // Each step below advances one connection; false means it is finished and is closed.
   bool Read(Connection& connection) const;
   bool Write(Connection& connection) const;
@@ -91,8 +90,8 @@ class Server {
   Actions actions_;
   Limits limits_;
   Listener listener_;
-  int wake_ = -1;
-  std::thread thread_;
+  // Last, so that it stops before the members its loop reads go.
+  std::unique_ptr<ServerShell> shell_;
 };
 
 }  // namespace mc::http

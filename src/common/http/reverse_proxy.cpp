@@ -1,13 +1,14 @@
 #include "common/http/reverse_proxy.h"
 
 #include <poll.h>
-#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include "common/base/text.h"
@@ -410,26 +411,17 @@ Result<std::unique_ptr<ReverseProxy>> ReverseProxy::Start(const std::string& add
   proxy->hooks_ = std::move(hooks);
   proxy->limits_ = std::move(limits);
   proxy->listener_ = *listener;
-  proxy->wake_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-  if (proxy->wake_ < 0)
-    return Internal("an eventfd for the proxy on " + address + ": " + std::strerror(errno));
-  proxy->thread_ = std::thread([raw = proxy.get()] { raw->AcceptLoop(); });
+  Result<std::unique_ptr<ServerShell>> shell = ServerShell::Start(
+      listener->fd, [raw = proxy.get()](ServerShell& shell) { raw->AcceptLoop(shell); });
+  if (!shell) return shell.failure();
+  proxy->shell_ = std::move(shell).value();
   return proxy;
 }
 
-ReverseProxy::~ReverseProxy() {
-  stopping_ = true;
-  if (thread_.joinable()) {
-    const std::uint64_t one = 1;
-    [[maybe_unused]] ssize_t written = write(wake_, &one, sizeof one);
-    thread_.join();
-  }
-  if (listener_.fd >= 0) close(listener_.fd);
-  if (wake_ >= 0) close(wake_);
-}
+ReverseProxy::~ReverseProxy() = default;
 
-void ReverseProxy::AcceptLoop() {
-  while (!stopping_) {
+void ReverseProxy::AcceptLoop(ServerShell& shell) {
+  while (!shell.stopping()) {
     Reap(/*all=*/false);
     std::size_t open = 0;
     {
@@ -438,17 +430,12 @@ void ReverseProxy::AcceptLoop() {
     }
     // At the limit the listener is left alone: further clients wait in the backlog, and a
     // connection that ends wakes this loop.
-    const bool accepting = open < limits_.max_connections;
-    pollfd fds[2] = {{.fd = wake_, .events = POLLIN, .revents = 0},
-                     {.fd = accepting ? listener_.fd : -1, .events = POLLIN, .revents = 0}};
-    if (poll(fds, 2, -1) < 0 && errno != EINTR) break;
-    if (fds[0].revents) {
-      std::uint64_t count = 0;
-      [[maybe_unused]] ssize_t got = read(wake_, &count, sizeof count);
-    }
-    if (stopping_) break;
+    std::vector<pollfd> fds = shell.PollHead(open < limits_.max_connections);
+    if (poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR) break;
+    if (fds[0].revents) shell.wake()->Clear();
+    if (shell.stopping()) break;
     if (!fds[1].revents) continue;
-    const int fd = accept4(listener_.fd, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+    const int fd = shell.Accept();
     if (fd < 0) continue;
     auto connection = std::make_unique<Connection>();
     Connection* raw = connection.get();
@@ -457,12 +444,12 @@ void ReverseProxy::AcceptLoop() {
       std::lock_guard lock(mutex_);
       connections_.push_back(std::move(connection));
     }
-    raw->thread = std::thread([this, raw, stream = std::move(client)]() mutable {
-      Session(upstream_, hooks_, limits_, raw->registry, std::move(stream)).Run();
-      raw->done = true;
-      const std::uint64_t one = 1;
-      [[maybe_unused]] ssize_t written = write(wake_, &one, sizeof one);
-    });
+    raw->thread =
+        std::thread([this, raw, wake = shell.wake(), stream = std::move(client)]() mutable {
+          Session(upstream_, hooks_, limits_, raw->registry, std::move(stream)).Run();
+          raw->done = true;
+          wake->Wake();
+        });
   }
   {
     std::lock_guard lock(mutex_);

@@ -15,7 +15,6 @@
 // connection and returns once their threads have ended.
 #pragma once
 
-#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -23,9 +22,9 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 
 #include "common/base/result.h"
+#include "common/base/server_shell.h"
 #include "common/http/listen_address.h"
 #include "common/http/message_head.h"
 #include "common/http/transport.h"
@@ -127,18 +126,17 @@ class ReverseProxy {
   struct Connection;
 
   ReverseProxy() = default;
-  void AcceptLoop();
+  void AcceptLoop(ServerShell& shell);
   void Reap(bool all);
 
   Url upstream_;
   ProxyHooks hooks_;
   ProxyLimits limits_;
   Listener listener_;
-  int wake_ = -1;
-  std::atomic<bool> stopping_{false};
   std::mutex mutex_;
   std::list<std::unique_ptr<Connection>> connections_;
-  std::thread thread_;
+  // Last, so that it stops before the members its loop reads go.
+  std::unique_ptr<ServerShell> shell_;
 };
 
 }  // namespace mc::http

@@ -15,7 +15,7 @@
 #include "dra/agent/slice_publisher.h"
 #include "dra/plugin/health_board.h"
 
-namespace mc {
+namespace mc::dra {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -36,7 +36,7 @@ constexpr std::chrono::hours kGivenUpRecheck{1};
 // liken published after the pod's claim was allocated. One with no render node in sysfs is
 // not counted: a new pod would not have it either.
 std::vector<std::string> RenderNodesMissingFromPod(
-    const std::map<std::string, DeviceReport>& reports) {
+    const std::map<std::string, probe::DeviceReport>& reports) {
   std::vector<std::string> missing;
   for (const auto& [name, report] : reports) {
     std::error_code error;
@@ -46,7 +46,7 @@ std::vector<std::string> RenderNodesMissingFromPod(
   return missing;
 }
 
-plugin::DeviceHealth HealthOf(const DeviceReport& report) {
+DeviceHealth HealthOf(const probe::DeviceReport& report) {
   if (report.failure) return {.healthy = false, .message = *report.failure};
   return {.healthy = true, .message = ""};
 }
@@ -55,8 +55,7 @@ plugin::DeviceHealth HealthOf(const DeviceReport& report) {
 // the slices hold what the queries found.
 HealthChecks AgentHealthChecks(const std::atomic<Clock::rep>& heartbeat,
                                const std::atomic<bool>& plugin_listening,
-                               const std::atomic<bool>& published,
-                               const plugin::KubeletPlugin& plugin) {
+                               const std::atomic<bool>& published, const KubeletPlugin& plugin) {
   return {
       .live =
           [&heartbeat] {
@@ -88,14 +87,14 @@ struct Agent::State {
   bool liken_listed = false;
   // What each render node's query found, by device name, and the liken render node it
   // was for; a node is queried again only when it comes back or changes its address.
-  std::map<std::string, DeviceReport> reports;
+  std::map<std::string, probe::DeviceReport> reports;
   std::map<std::string, LikenRenderNode> queried;
   std::vector<std::string> liken_problems;
   // The agent's own eviction: done once asked, and not looked at again before the time.
   bool evicted = false;
   WallClock::time_point eviction_not_before;
   std::set<std::string> given_up_said;
-  plugin::HealthBoard board;
+  HealthBoard board;
   std::atomic<bool> plugin_listening{false};
   std::atomic<bool> published{false};
   std::atomic<Clock::rep> heartbeat{Clock::now().time_since_epoch().count()};
@@ -152,11 +151,11 @@ std::vector<std::string> Agent::QueryNewRenderNodes(State& state) {
     if (!state.queried.contains(node.device_name)) fresh.push_back(node);
   }
   if (fresh.empty()) return changed;
-  ProbeRequest request{.roots = options_.roots, .query = options_.query};
+  probe::ProbeRequest request{.roots = options_.roots, .query = options_.query};
   for (const LikenRenderNode& node : fresh)
     request.named_devices.push_back({node.pci_address, node.device_name});
-  for (DeviceReport& report : ProbeGpus(request).reports) {
-    for (const std::string& line : LogLines(report)) log_(line);
+  for (probe::DeviceReport& report : probe::ProbeGpus(request).reports) {
+    for (const std::string& line : probe::LogLines(report)) log_(line);
     state.board.Set(report.device.name, HealthOf(report));
     changed.push_back(report.device.name);
     state.reports[report.device.name] = std::move(report);
@@ -238,9 +237,9 @@ void Agent::AskForNewPodIfMissing(State& state) {
 // In sysfs mode the node's GPUs are the render nodes and NVIDIA GPUs sysfs shows, asked
 // once: nothing on a running node adds one without a new pod.
 void Agent::QuerySysfsGpus(State& state) {
-  for (DeviceReport& report :
-       ProbeGpus({.roots = options_.roots, .query = options_.query}).reports) {
-    for (const std::string& line : LogLines(report)) log_(line);
+  for (probe::DeviceReport& report :
+       probe::ProbeGpus({.roots = options_.roots, .query = options_.query}).reports) {
+    for (const std::string& line : probe::LogLines(report)) log_(line);
     state.board.Set(report.device.name, HealthOf(report));
     state.reports[report.device.name] = std::move(report);
   }
@@ -301,12 +300,12 @@ int Agent::Run() {
                    : "sysfs (" + options_.roots.sysfs + ")"));
   State state(client_, options_, log_);
 
-  plugin::KubeletPluginConfig plugin_config{.driver_name = options_.driver_name,
-                                            .plugins_dir = options_.plugins_dir,
-                                            .registry_dir = options_.registry_dir,
-                                            .health = {.pool_name = options_.node_name}};
-  auto plugin = plugin::KubeletPlugin::Start(
-      plugin_config, ApiClaimChecker(client_, options_.driver_name), state.board, log_);
+  KubeletPluginConfig plugin_config{.driver_name = options_.driver_name,
+                                    .plugins_dir = options_.plugins_dir,
+                                    .registry_dir = options_.registry_dir,
+                                    .health = {.pool_name = options_.node_name}};
+  auto plugin = KubeletPlugin::Start(plugin_config, ApiClaimChecker(client_, options_.driver_name),
+                                     state.board, log_);
   if (!plugin) {
     log_("agent: the kubelet plugin did not start: " + plugin.error());
     return 1;
@@ -357,4 +356,4 @@ int Agent::Run() {
   return 0;
 }
 
-}  // namespace mc
+}  // namespace mc::dra

@@ -25,7 +25,7 @@
 #include "dra/plugin/kubelet_plugin.h"
 #include "probe/pipeline/probe_pipeline.h"
 
-namespace mc {
+namespace mc::dra {
 
 using AgentLog = std::function<void(const std::string& line)>;
 
@@ -74,8 +74,8 @@ class Agent {
 // LikenDeviceReports queries the given liken render nodes and gives one report per node,
 // named as liken names it: a node whose render node sysfs does not show is reported failed,
 // never left out.
-std::vector<DeviceReport> LikenDeviceReports(const std::vector<LikenRenderNode>& nodes,
-                                             const DiscoveryRoots& roots,
-                                             const QueryCommand& query);
+std::vector<probe::DeviceReport> LikenDeviceReports(const std::vector<LikenRenderNode>& nodes,
+                                                    const probe::DiscoveryRoots& roots,
+                                                    const probe::QueryCommand& query);
 
-}  // namespace mc
+}  // namespace mc::dra

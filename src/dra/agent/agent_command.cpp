@@ -11,7 +11,7 @@
 #include "common/kube/kube_config.h"
 #include "dra/agent/agent.h"
 
-namespace mc {
+namespace mc::dra {
 namespace {
 
 // StopOnSignal blocks SIGTERM and SIGINT in every thread (so it must be made before any
@@ -75,4 +75,4 @@ int RunAgentCommand(AgentCommand command) {
   return agent.Run();
 }
 
-}  // namespace mc
+}  // namespace mc::dra

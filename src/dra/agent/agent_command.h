@@ -7,7 +7,7 @@
 
 #include "dra/agent/agent_options.h"
 
-namespace mc {
+namespace mc::dra {
 
 struct AgentCommand {
   AgentOptions agent;
@@ -18,4 +18,4 @@ struct AgentCommand {
 // RunAgentCommand runs in the module; it gives the process's exit status.
 int RunAgentCommand(AgentCommand command);
 
-}  // namespace mc
+}  // namespace mc::dra

@@ -8,7 +8,7 @@
 #include "probe/gpu/render_node_discovery.h"
 #include "probe/query/query_command.h"
 
-namespace mc {
+namespace mc::dra {
 
 enum class RenderNodeSource { kLiken, kSysfs };
 
@@ -27,11 +27,11 @@ struct AgentOptions {
   PodRef pod;
   std::string driver_name = "media.liken.sh";
   RenderNodeSource source = RenderNodeSource::kLiken;
-  DiscoveryRoots roots;
-  QueryCommand query;
+  probe::DiscoveryRoots roots;
+  probe::QueryCommand query;
   std::filesystem::path plugins_dir = "/var/lib/kubelet/plugins";
   std::filesystem::path registry_dir = "/var/lib/kubelet/plugins_registry";
   std::string health_address = "0.0.0.0:8081";
 };
 
-}  // namespace mc
+}  // namespace mc::dra

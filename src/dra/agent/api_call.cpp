@@ -1,6 +1,6 @@
 #include "dra/agent/api_call.h"
 
-namespace mc {
+namespace mc::dra {
 
 Result<nlohmann::json> SendForObject(kube::KubeClient& client, const kube::HttpRequest& request) {
   const std::string what = request.method + " " + request.target;
@@ -21,4 +21,4 @@ Result<nlohmann::json> SendForObject(kube::KubeClient& client, const kube::HttpR
   return failure;
 }
 
-}  // namespace mc
+}  // namespace mc::dra

@@ -9,8 +9,8 @@
 #include "common/base/result.h"
 #include "common/kube/kube_client.h"
 
-namespace mc {
+namespace mc::dra {
 
 Result<nlohmann::json> SendForObject(kube::KubeClient& client, const kube::HttpRequest& request);
 
-}  // namespace mc
+}  // namespace mc::dra

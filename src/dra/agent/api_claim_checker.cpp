@@ -4,12 +4,11 @@
 
 #include "common/base/json_path.h"
 
-namespace mc {
+namespace mc::dra {
 
-plugin::ClaimChecker ApiClaimChecker(kube::KubeClient& client, std::string driver_name) {
-  return [&client, driver_name](
-             const std::string& claim_namespace, const std::string& name,
-             const std::string& uid) -> Result<std::vector<plugin::PreparedDevice>> {
+ClaimChecker ApiClaimChecker(kube::KubeClient& client, std::string driver_name) {
+  return [&client, driver_name](const std::string& claim_namespace, const std::string& name,
+                                const std::string& uid) -> Result<std::vector<PreparedDevice>> {
     const std::string claim = claim_namespace + "/" + name;
     Result<kube::HttpResponse> response =
         client.Send({.target = "/apis/resource.k8s.io/v1/namespaces/" + claim_namespace +
@@ -29,16 +28,16 @@ plugin::ClaimChecker ApiClaimChecker(kube::KubeClient& client, std::string drive
     // stream to the pod through them, and lists them in its pod-resources API.
     if (!JsonAt(object, {"status", "allocation"}))
       return Error{"claim " + claim + " is not allocated"};
-    std::vector<plugin::PreparedDevice> devices;
+    std::vector<PreparedDevice> devices;
     const nlohmann::json* results = JsonAt(object, {"status", "allocation", "devices", "results"});
     for (const nlohmann::json& result :
          results && results->is_array() ? *results : nlohmann::json::array()) {
       if (JsonStringAt(result, {"driver"}) != driver_name) continue;
       // A subrequest ("request/subrequest") counts as its request, as the kubelet strips it.
       const std::string request = JsonStringAt(result, {"request"});
-      plugin::PreparedDevice device{.request_names = {request.substr(0, request.find('/'))},
-                                    .pool_name = JsonStringAt(result, {"pool"}),
-                                    .device_name = JsonStringAt(result, {"device"})};
+      PreparedDevice device{.request_names = {request.substr(0, request.find('/'))},
+                            .pool_name = JsonStringAt(result, {"pool"}),
+                            .device_name = JsonStringAt(result, {"device"})};
       if (JsonAt(result, {"shareID"})) device.share_id = JsonStringAt(result, {"shareID"});
       devices.push_back(std::move(device));
     }
@@ -46,4 +45,4 @@ plugin::ClaimChecker ApiClaimChecker(kube::KubeClient& client, std::string drive
   };
 }
 
-}  // namespace mc
+}  // namespace mc::dra

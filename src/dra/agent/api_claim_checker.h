@@ -8,9 +8,9 @@
 #include "common/kube/kube_client.h"
 #include "dra/plugin/claim_checker.h"
 
-namespace mc {
+namespace mc::dra {
 
 // The client must outlive the checker.
-plugin::ClaimChecker ApiClaimChecker(kube::KubeClient& client, std::string driver_name);
+ClaimChecker ApiClaimChecker(kube::KubeClient& client, std::string driver_name);
 
-}  // namespace mc
+}  // namespace mc::dra

@@ -6,7 +6,7 @@
 #include <chrono>
 #include <optional>
 
-namespace mc {
+namespace mc::dra {
 
 class Backoff {
  public:
@@ -26,4 +26,4 @@ class Backoff {
   std::chrono::seconds current_ = kFirst;
 };
 
-}  // namespace mc
+}  // namespace mc::dra

@@ -9,7 +9,7 @@
 #include "common/base/json_text.h"
 #include "common/base/read_file.h"
 
-namespace mc {
+namespace mc::dra {
 namespace {
 
 constexpr int kMostEvictions = static_cast<int>(std::size(kEvictionWaits));
@@ -121,4 +121,4 @@ Result<void> SaveEvictionRecords(const std::filesystem::path& file,
   return Ok();
 }
 
-}  // namespace mc
+}  // namespace mc::dra

@@ -16,7 +16,7 @@
 
 #include "common/base/result.h"
 
-namespace mc {
+namespace mc::dra {
 
 using WallClock = std::chrono::system_clock;
 
@@ -66,4 +66,4 @@ Result<EvictionRecords> ParseEvictionRecords(const std::string& text);
 Result<EvictionRecords> LoadEvictionRecords(const std::filesystem::path& file);
 Result<void> SaveEvictionRecords(const std::filesystem::path& file, const EvictionRecords& records);
 
-}  // namespace mc
+}  // namespace mc::dra

@@ -1,6 +1,6 @@
 #include "dra/agent/health_server.h"
 
-namespace mc {
+namespace mc::dra {
 namespace {
 
 http::Response AnswerOf(const std::function<ProbeAnswer()>& check) {
@@ -22,4 +22,4 @@ Result<std::unique_ptr<HealthServer>> HealthServer::Start(const std::string& add
   return std::unique_ptr<HealthServer>(new HealthServer(std::move(*server)));
 }
 
-}  // namespace mc
+}  // namespace mc::dra

@@ -11,7 +11,7 @@
 #include "common/base/result.h"
 #include "common/http/http_server.h"
 
-namespace mc {
+namespace mc::dra {
 
 struct ProbeAnswer {
   bool ok = false;
@@ -39,4 +39,4 @@ class HealthServer {
   std::unique_ptr<http::Server> server_;
 };
 
-}  // namespace mc
+}  // namespace mc::dra

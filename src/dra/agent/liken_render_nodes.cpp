@@ -7,7 +7,7 @@
 #include "common/base/json_path.h"
 #include "probe/gpu/pci_address.h"
 
-namespace mc {
+namespace mc::dra {
 namespace {
 
 using Json = nlohmann::json;
@@ -62,7 +62,7 @@ LikenRenderNodes RenderNodesOfLikenSlices(const std::vector<Json>& slices) {
       std::string address = AttributeString(*attributes, "address");
       if (address.empty())
         address = AttributeString(*attributes, "resource.kubernetes.io/pciBusID");
-      std::optional<std::string> canonical = NormalisePciAddress(address);
+      std::optional<std::string> canonical = probe::NormalisePciAddress(address);
       if (!canonical) {
         result.problems.push_back("liken's render node " + name + " in slice " + slice_name +
                                   (address.empty()
@@ -83,4 +83,4 @@ LikenRenderNodes RenderNodesOfLikenSlices(const std::vector<Json>& slices) {
   return result;
 }
 
-}  // namespace mc
+}  // namespace mc::dra

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace mc {
+namespace mc::dra {
 
 struct LikenRenderNode {
   // The liken device's name, such as "pci-0000-00-02-0"; the media device is published
@@ -32,4 +32,4 @@ struct LikenRenderNodes {
 // liken is rewriting, whose devices may already be gone.
 LikenRenderNodes RenderNodesOfLikenSlices(const std::vector<nlohmann::json>& slices);
 
-}  // namespace mc
+}  // namespace mc::dra

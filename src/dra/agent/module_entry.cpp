@@ -5,11 +5,11 @@
 #include <utility>
 
 extern "C" __attribute__((visibility("default"))) int MediaCapabilitiesAgentMain(
-    mc::AgentCommand* command, std::size_t command_size) {
-  if (command_size != sizeof(mc::AgentCommand)) {
+    mc::dra::AgentCommand* command, std::size_t command_size) {
+  if (command_size != sizeof(mc::dra::AgentCommand)) {
     std::cerr << "agent: the agent module and the binary were built from different sources; "
                  "install them together\n";
     return 1;
   }
-  return mc::RunAgentCommand(std::move(*command));
+  return mc::dra::RunAgentCommand(std::move(*command));
 }

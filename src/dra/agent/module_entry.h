@@ -10,11 +10,11 @@
 
 // `command_size` is sizeof(AgentCommand) as the binary was built: a module built from other
 // sources answers with an error instead of misreading it.
-extern "C" int MediaCapabilitiesAgentMain(mc::AgentCommand* command, std::size_t command_size);
+extern "C" int MediaCapabilitiesAgentMain(mc::dra::AgentCommand* command, std::size_t command_size);
 
-namespace mc {
+namespace mc::dra {
 
 inline constexpr char kAgentModuleFile[] = "media-capabilities-agent.so";
 inline constexpr char kAgentModuleEntry[] = "MediaCapabilitiesAgentMain";
 
-}  // namespace mc
+}  // namespace mc::dra

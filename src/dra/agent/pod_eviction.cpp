@@ -5,7 +5,7 @@
 #include "common/base/json_text.h"
 #include "dra/agent/api_call.h"
 
-namespace mc {
+namespace mc::dra {
 
 Result<void> EvictPod(kube::KubeClient& client, const PodRef& pod) {
   const nlohmann::json eviction = {
@@ -21,4 +21,4 @@ Result<void> EvictPod(kube::KubeClient& client, const PodRef& pod) {
   return Ok();
 }
 
-}  // namespace mc
+}  // namespace mc::dra

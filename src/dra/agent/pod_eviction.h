@@ -9,10 +9,10 @@
 #include "common/kube/kube_client.h"
 #include "dra/agent/agent_options.h"
 
-namespace mc {
+namespace mc::dra {
 
 // EvictPod asks for `pod`'s eviction. A 429 (a disruption budget refuses it now) is an
 // unavailable failure carrying the server's Retry-After; a pod already gone succeeds.
 Result<void> EvictPod(kube::KubeClient& client, const PodRef& pod);
 
-}  // namespace mc
+}  // namespace mc::dra

@@ -4,7 +4,7 @@
 #include "common/kube/list_watch.h"
 #include "dra/agent/api_call.h"
 
-namespace mc {
+namespace mc::dra {
 
 std::string SliceSelector(const std::string& driver, const std::string& node) {
   return "spec.driver=" + driver + ",spec.nodeName=" + node;
@@ -47,4 +47,4 @@ Result<nlohmann::json> SliceApi::GetNode(const std::string& node) {
   return Send({.target = "/api/v1/nodes/" + node});
 }
 
-}  // namespace mc
+}  // namespace mc::dra

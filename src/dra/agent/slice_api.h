@@ -11,7 +11,7 @@
 #include "common/kube/kube_client.h"
 #include "dra/devices/resource_slices.h"
 
-namespace mc {
+namespace mc::dra {
 
 inline constexpr char kResourceSlicesPath[] = "/apis/resource.k8s.io/v1/resourceslices";
 
@@ -35,4 +35,4 @@ class SliceApi {
 // The field selector of a driver's slices on one node.
 std::string SliceSelector(const std::string& driver, const std::string& node);
 
-}  // namespace mc
+}  // namespace mc::dra

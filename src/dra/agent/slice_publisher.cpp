@@ -4,7 +4,7 @@
 
 #include "common/base/json_path.h"
 
-namespace mc {
+namespace mc::dra {
 namespace {
 
 // How many fresh reads one pass makes after conflicts before it backs off: a second
@@ -122,4 +122,4 @@ Result<void> SlicePublisher::Publish(const std::vector<Device>& devices) {
                          " fresh reads"));
 }
 
-}  // namespace mc
+}  // namespace mc::dra

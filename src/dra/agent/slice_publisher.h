@@ -18,7 +18,7 @@
 #include "dra/devices/device.h"
 #include "dra/devices/resource_slices.h"
 
-namespace mc {
+namespace mc::dra {
 
 class SlicePublisher {
  public:
@@ -54,4 +54,4 @@ class SlicePublisher {
   Backoff backoff_;
 };
 
-}  // namespace mc
+}  // namespace mc::dra

@@ -1,6 +1,6 @@
 #include "dra/devices/device.h"
 
-namespace mc {
+namespace mc::dra {
 
 const AttributeValue* Device::Attribute(const std::string& attribute_name) const {
   for (const auto& [name, value] : attributes) {
@@ -9,4 +9,4 @@ const AttributeValue* Device::Attribute(const std::string& attribute_name) const
   return nullptr;
 }
 
-}  // namespace mc
+}  // namespace mc::dra

@@ -10,7 +10,7 @@
 #include <variant>
 #include <vector>
 
-namespace mc {
+namespace mc::dra {
 
 // AttributeValue mirrors the API's DeviceAttribute: exactly one of bool, int or string.
 using AttributeValue = std::variant<bool, std::int64_t, std::string>;
@@ -39,4 +39,4 @@ struct Device {
   bool operator==(const Device&) const = default;
 };
 
-}  // namespace mc
+}  // namespace mc::dra

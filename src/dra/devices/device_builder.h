@@ -9,7 +9,7 @@
 #include "probe/facts/va_facts.h"
 #include "probe/gpu/gpu.h"
 
-namespace mc {
+namespace mc::dra {
 
 // The API's limit on a string attribute's length, in bytes.
 inline constexpr std::size_t kMaxAttributeStringBytes = 64;
@@ -22,7 +22,7 @@ inline constexpr char kPciBusIdAttribute[] = "resource.kubernetes.io/pciBusID";
 
 // BuildVaDevice publishes every capability the facts support as true and every other as
 // false; a failed query publishes them all as false and no vaDriver.
-Device BuildVaDevice(const Gpu& gpu, const Result<VaFacts>& facts);
+Device BuildVaDevice(const probe::Gpu& gpu, const Result<probe::VaFacts>& facts);
 
 // BuildNvidiaDevice does the same from what CUDA, NVDEC and NVENC stated, with api
 // "nvidia", the driver's version as driverVersion, and the encodeSessions capacity where
@@ -30,7 +30,7 @@ Device BuildVaDevice(const Gpu& gpu, const Result<VaFacts>& facts);
 // system, so capped_gpus_on_node, the number of the node's GPUs under that cap, divides it.
 // A failed query publishes every capability false, no driverVersion and no capacity. The
 // name is the PCI ID database's, or CUDA's when the database has none.
-Device BuildNvidiaDevice(const Gpu& gpu, const Result<NvidiaFacts>& facts,
+Device BuildNvidiaDevice(const probe::Gpu& gpu, const Result<probe::NvidiaFacts>& facts,
                          std::size_t capped_gpus_on_node = 1);
 
-}  // namespace mc
+}  // namespace mc::dra

@@ -6,7 +6,7 @@
 
 #include "common/base/json_text.h"
 
-namespace mc {
+namespace mc::dra {
 namespace {
 
 using OrderedJson = nlohmann::ordered_json;
@@ -87,4 +87,4 @@ std::string DevicesToYaml(const std::vector<Device>& devices) {
   return std::string(out.c_str()) + "\n";
 }
 
-}  // namespace mc
+}  // namespace mc::dra

@@ -8,11 +8,11 @@
 
 #include "dra/devices/device.h"
 
-namespace mc {
+namespace mc::dra {
 
 // DevicesJsonValue is the list itself, for a caller that puts it into a larger document.
 nlohmann::ordered_json DevicesJsonValue(const std::vector<Device>& devices);
 std::string DevicesToJson(const std::vector<Device>& devices);
 std::string DevicesToYaml(const std::vector<Device>& devices);
 
-}  // namespace mc
+}  // namespace mc::dra

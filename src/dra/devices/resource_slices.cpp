@@ -6,7 +6,7 @@
 #include "common/base/json_text.h"
 #include "dra/devices/device_json.h"
 
-namespace mc {
+namespace mc::dra {
 namespace {
 
 using Json = nlohmann::json;
@@ -168,4 +168,4 @@ std::vector<std::string> SliceDifferences(const Json& sent, const Json& stored) 
   return out;
 }
 
-}  // namespace mc
+}  // namespace mc::dra

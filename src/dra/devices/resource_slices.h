@@ -12,7 +12,7 @@
 
 #include "dra/devices/device.h"
 
-namespace mc {
+namespace mc::dra {
 
 // The API's limit on the devices of one slice (ResourceSliceMaxDevices).
 inline constexpr std::size_t kMaxDevicesPerSlice = 128;
@@ -66,4 +66,4 @@ std::vector<SliceWrite> PlanSliceWrites(const SliceOwner& owner, std::vector<Dev
 // drops the fields of a feature gate that is off without an error.
 std::vector<std::string> SliceDifferences(const nlohmann::json& sent, const nlohmann::json& stored);
 
-}  // namespace mc
+}  // namespace mc::dra

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 
-namespace mc::doctor {
+namespace mc::dra {
 
 bool AnyFailed(const CheckResults& results) {
   return std::ranges::any_of(
       results, [](const CheckResult& result) { return result.status == Status::kFail; });
 }
 
-}  // namespace mc::doctor
+}  // namespace mc::dra

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace mc::doctor {
+namespace mc::dra {
 
 enum class Status { kOk, kWarn, kFail };
 
@@ -50,4 +50,4 @@ inline CheckResult Fail(std::string_view id, std::string finding, std::string re
 // AnyFailed says whether the doctor exits non-zero.
 bool AnyFailed(const CheckResults& results);
 
-}  // namespace mc::doctor
+}  // namespace mc::dra

@@ -1,6 +1,6 @@
 #include "dra/doctor/check_table.h"
 
-namespace mc::doctor {
+namespace mc::dra {
 
 std::size_t CheckOrder(std::string_view id) {
   for (std::size_t i = 0; i < std::size(kChecks); ++i) {
@@ -9,4 +9,4 @@ std::size_t CheckOrder(std::string_view id) {
   return std::size(kChecks);
 }
 
-}  // namespace mc::doctor
+}  // namespace mc::dra

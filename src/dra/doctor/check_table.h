@@ -7,7 +7,7 @@
 #include <span>
 #include <string_view>
 
-namespace mc::doctor {
+namespace mc::dra {
 
 enum class Scope { kNode, kCluster };
 
@@ -53,4 +53,4 @@ inline constexpr std::span<const CheckSpec> Checks() { return kChecks; }
 // an id it does not hold.
 std::size_t CheckOrder(std::string_view id);
 
-}  // namespace mc::doctor
+}  // namespace mc::dra

@@ -10,7 +10,7 @@
 
 #include "common/base/result.h"
 
-namespace mc::doctor {
+namespace mc::dra {
 
 struct ClusterOptions {
   // A kubeconfig file; empty means the pod's own service account (in-cluster).
@@ -35,4 +35,4 @@ class ClusterApi {
   virtual Result<ApiReply> Post(const std::string& target, const std::string& body) = 0;
 };
 
-}  // namespace mc::doctor
+}  // namespace mc::dra

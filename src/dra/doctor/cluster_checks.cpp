@@ -8,7 +8,7 @@
 #include "dra/doctor/cluster_json.h"
 #include "probe/capabilities/encode_session_cap.h"
 
-namespace mc::doctor {
+namespace mc::dra {
 namespace {
 
 constexpr char kResourceApi[] = "resource-api";
@@ -79,7 +79,7 @@ CheckResult CheckResourceApi(ClusterApi& api) {
 // and stores nothing.
 std::string CapacitySlice(const ClusterTarget& target) {
   Device device{.name = "doctor-capacity-check",
-                .capacity = {{kEncodeSessionsCapacity, {.value = 8, .default_request = 1}}},
+                .capacity = {{probe::kEncodeSessionsCapacity, {.value = 8, .default_request = 1}}},
                 .allow_multiple_allocations = true};
   const nlohmann::ordered_json slice = {
       {"apiVersion", "resource.k8s.io/v1"},
@@ -105,12 +105,12 @@ CheckResult CheckConsumableCapacity(ClusterApi& api, const ClusterTarget& target
   }
   if (reply->status != 200 && reply->status != 201)
     return Fail(kCapacity, "POST " + path + ": " + reply->summary, kKubeconfigRemedy);
-  Result<StoredCapacity> stored = ParseStoredCapacity(reply->body, kEncodeSessionsCapacity);
+  Result<StoredCapacity> stored = ParseStoredCapacity(reply->body, probe::kEncodeSessionsCapacity);
   if (!stored) return Fail(kCapacity, stored.error(), kKubeconfigRemedy);
   std::vector<std::string> dropped;
   if (!stored->allow_multiple_allocations) dropped.push_back("allowMultipleAllocations");
   if (!stored->request_policy)
-    dropped.push_back(std::string("capacity.") + kEncodeSessionsCapacity + ".requestPolicy");
+    dropped.push_back(std::string("capacity.") + probe::kEncodeSessionsCapacity + ".requestPolicy");
   if (!dropped.empty()) {
     std::string list;
     for (const std::string& field : dropped) list += (list.empty() ? "" : " and ") + field;
@@ -122,7 +122,7 @@ CheckResult CheckConsumableCapacity(ClusterApi& api, const ClusterTarget& target
                 "each media device goes to one claim at a time");
   }
   return Ok(kCapacity, "a dry-run ResourceSlice kept allowMultipleAllocations and the " +
-                           std::string(kEncodeSessionsCapacity) +
+                           std::string(probe::kEncodeSessionsCapacity) +
                            " capacity's requestPolicy: DRAConsumableCapacity is on");
 }
 
@@ -278,4 +278,4 @@ CheckResults RunClusterChecks(ClusterApi& api, const ClusterTarget& target) {
   return results;
 }
 
-}  // namespace mc::doctor
+}  // namespace mc::dra

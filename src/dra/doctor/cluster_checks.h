@@ -11,7 +11,7 @@
 #include "dra/doctor/check_result.h"
 #include "dra/doctor/cluster_api.h"
 
-namespace mc::doctor {
+namespace mc::dra {
 
 struct ClusterTarget {
   std::string node;
@@ -26,4 +26,4 @@ CheckResults RunClusterChecks(ClusterApi& api, const ClusterTarget& target);
 // say they were not checked.
 CheckResults ClusterUnreachable(const std::string& why);
 
-}  // namespace mc::doctor
+}  // namespace mc::dra

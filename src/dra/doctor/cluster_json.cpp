@@ -6,7 +6,7 @@
 #include "common/base/json_path.h"
 #include "common/base/text.h"
 
-namespace mc::doctor {
+namespace mc::dra {
 namespace {
 
 using Json = nlohmann::json;
@@ -206,4 +206,4 @@ Result<std::string> ParseNewestEventMessage(std::string_view body) {
   return message;
 }
 
-}  // namespace mc::doctor
+}  // namespace mc::dra

@@ -9,7 +9,7 @@
 
 #include "common/base/result.h"
 
-namespace mc::doctor {
+namespace mc::dra {
 
 // The resource names of an APIResourceList (GET /apis/resource.k8s.io/v1).
 Result<std::vector<std::string>> ParseApiResourceNames(std::string_view body);
@@ -68,4 +68,4 @@ Result<std::vector<PodSummary>> ParsePods(std::string_view body);
 // when the list holds none.
 Result<std::string> ParseNewestEventMessage(std::string_view body);
 
-}  // namespace mc::doctor
+}  // namespace mc::dra

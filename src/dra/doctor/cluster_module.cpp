@@ -3,7 +3,7 @@
 #include "common/base/module_entry_point.h"
 #include "dra/doctor/cluster_module_entry.h"
 
-namespace mc::doctor {
+namespace mc::dra {
 
 Result<std::unique_ptr<ClusterApi>> OpenClusterApi(const ClusterOptions& options,
                                                    const std::filesystem::path& module) {
@@ -17,4 +17,4 @@ Result<std::unique_ptr<ClusterApi>> OpenClusterApi(const ClusterOptions& options
   return std::unique_ptr<ClusterApi>(api);
 }
 
-}  // namespace mc::doctor
+}  // namespace mc::dra

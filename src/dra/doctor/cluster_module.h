@@ -8,7 +8,7 @@
 #include "common/base/result.h"
 #include "dra/doctor/cluster_api.h"
 
-namespace mc::doctor {
+namespace mc::dra {
 
 // OpenClusterApi loads `module` (by default the one in the running binary's directory) and
 // opens the API for `options`: the kubeconfig is read, or the in-cluster service account,
@@ -16,4 +16,4 @@ namespace mc::doctor {
 Result<std::unique_ptr<ClusterApi>> OpenClusterApi(const ClusterOptions& options,
                                                    const std::filesystem::path& module = {});
 
-}  // namespace mc::doctor
+}  // namespace mc::dra

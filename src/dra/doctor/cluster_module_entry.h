@@ -12,12 +12,12 @@
 // `options_size` is sizeof(ClusterOptions) as the binary was built, so that a module built
 // from other sources refuses instead of misreading it. On success it returns an API that the
 // caller owns and deletes; on failure null, with `error` filled.
-extern "C" mc::doctor::ClusterApi* MediaCapabilitiesOpenClusterApi(
-    const mc::doctor::ClusterOptions* options, std::size_t options_size, mc::Error* error);
+extern "C" mc::dra::ClusterApi* MediaCapabilitiesOpenClusterApi(
+    const mc::dra::ClusterOptions* options, std::size_t options_size, mc::Error* error);
 
-namespace mc::doctor {
+namespace mc::dra {
 
 inline constexpr char kClusterModuleFile[] = "media-capabilities-doctor-kube.so";
 inline constexpr char kClusterModuleEntry[] = "MediaCapabilitiesOpenClusterApi";
 
-}  // namespace mc::doctor
+}  // namespace mc::dra

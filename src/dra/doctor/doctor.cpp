@@ -9,12 +9,12 @@
 #include "dra/doctor/render_node_checks.h"
 #include "dra/doctor/va_driver_checks.h"
 
-namespace mc::doctor {
+namespace mc::dra {
 
 NodeInput GatherNodeInput(const NodeRequest& request) {
   NodeInput input{.roots = request.roots, .libva = request.libva};
-  ProbeRequest probe{.roots = request.roots.discovery, .query = request.query};
-  input.probe = ProbeGpus(probe);
+  probe::ProbeRequest probe{.roots = request.roots.discovery, .query = request.query};
+  input.probe = probe::ProbeGpus(probe);
   if (HasNvidia(input)) input.nvml_driver_version = AskNvml(request.query.deadline);
   return input;
 }
@@ -35,4 +35,4 @@ CheckResults InOrder(CheckResults results) {
   return results;
 }
 
-}  // namespace mc::doctor
+}  // namespace mc::dra

@@ -12,13 +12,13 @@
 #include "dra/doctor/node_input.h"
 #include "probe/query/query_command.h"
 
-namespace mc::doctor {
+namespace mc::dra {
 
 struct NodeRequest {
   NodeRoots roots;
   LibvaSettings libva;
   // How the project's driver queries run (the probe's own: forked from this process).
-  QueryCommand query;
+  probe::QueryCommand query;
 };
 
 // GatherNodeInput probes every GPU as `probe` does and asks NVML where there is an NVIDIA GPU.
@@ -31,4 +31,4 @@ CheckResults NodeChecks(const NodeInput& input);
 // InOrder sorts results into the table's order, keeping each check's own order of lines.
 CheckResults InOrder(CheckResults results);
 
-}  // namespace mc::doctor
+}  // namespace mc::dra

@@ -14,7 +14,7 @@
 #include "common/base/read_file.h"
 #include "dra/doctor/huc_info.h"
 
-namespace mc::doctor {
+namespace mc::dra {
 namespace {
 
 namespace fs = std::filesystem;
@@ -23,9 +23,9 @@ constexpr char kHuc[] = "huc-firmware";
 // VAEntrypointEncSliceLP in va.h.
 constexpr std::int32_t kEncSliceLP = 8;
 
-bool ListsLowPowerEncode(const DeviceReport& report) {
+bool ListsLowPowerEncode(const probe::DeviceReport& report) {
   if (!report.va_facts) return false;
-  return std::ranges::any_of(report.va_facts->configs, [](const VaConfig& config) {
+  return std::ranges::any_of(report.va_facts->configs, [](const probe::VaConfig& config) {
     return config.entrypoint == kEncSliceLP;
   });
 }
@@ -94,9 +94,9 @@ std::vector<fs::path> HucInfoFiles(const fs::path& dir) {
   return files;
 }
 
-HucAnswer AskDebugfs(const NodeRoots& roots, const DeviceReport& report) {
+HucAnswer AskDebugfs(const NodeRoots& roots, const probe::DeviceReport& report) {
   HucAnswer answer;
-  const std::string node = RenderNodeForPath(report.gpu.render_node);
+  const std::string node = probe::RenderNodeForPath(report.gpu.render_node);
   std::vector<fs::path> dirs;
   if (const std::string minor = CardMinor(roots, node); !minor.empty())
     dirs.push_back(fs::path(roots.Debugfs()) / "dri" / minor);
@@ -164,7 +164,7 @@ std::string NotRunningRemedy(const HucAnswer& answer, const std::string& kernel)
 
 CheckResults CheckHucFirmware(const NodeInput& input) {
   CheckResults results;
-  for (const DeviceReport& report : input.probe.reports) {
+  for (const probe::DeviceReport& report : input.probe.reports) {
     const std::string& kernel = report.gpu.kernel_driver;
     if (kernel != "i915" && kernel != "xe") continue;
     const std::string node = WhereIs(report);
@@ -201,4 +201,4 @@ CheckResults CheckHucFirmware(const NodeInput& input) {
   return results;
 }
 
-}  // namespace mc::doctor
+}  // namespace mc::dra

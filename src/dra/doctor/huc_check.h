@@ -8,8 +8,8 @@
 #include "dra/doctor/check_result.h"
 #include "dra/doctor/node_input.h"
 
-namespace mc::doctor {
+namespace mc::dra {
 
 CheckResults CheckHucFirmware(const NodeInput& input);
 
-}  // namespace mc::doctor
+}  // namespace mc::dra

@@ -2,7 +2,7 @@
 
 #include "common/base/text.h"
 
-namespace mc::doctor {
+namespace mc::dra {
 namespace {
 
 // A line of the HuC file without the spaces, tabs and carriage return around it.
@@ -34,4 +34,4 @@ Result<HucInfo> ParseHucInfo(std::string_view text) {
   return info;
 }
 
-}  // namespace mc::doctor
+}  // namespace mc::dra

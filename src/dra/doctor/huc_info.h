@@ -14,7 +14,7 @@
 
 #include "common/base/result.h"
 
-namespace mc::doctor {
+namespace mc::dra {
 
 struct HucInfo {
   std::string firmware;  // the firmware file, such as i915/tgl_huc.bin; may be empty
@@ -26,4 +26,4 @@ Result<HucInfo> ParseHucInfo(std::string_view text);
 // HucRunning says whether the state is one in which low-power encode can use the HuC.
 inline bool HucRunning(const HucInfo& info) { return info.status == "RUNNING"; }
 
-}  // namespace mc::doctor
+}  // namespace mc::dra

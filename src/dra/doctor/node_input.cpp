@@ -2,16 +2,16 @@
 
 #include "probe/gpu/nvidia_discovery.h"
 
-namespace mc::doctor {
+namespace mc::dra {
 
-bool IsNvidia(const DeviceReport& report) {
-  return report.gpu.vendor_id == kNvidiaVendorId || report.nvidia_facts.has_value() ||
+bool IsNvidia(const probe::DeviceReport& report) {
+  return report.gpu.vendor_id == probe::kNvidiaVendorId || report.nvidia_facts.has_value() ||
          report.gpu.kernel_driver == "nvidia";
 }
 
-std::string WhereIs(const DeviceReport& report) {
+std::string WhereIs(const probe::DeviceReport& report) {
   if (report.gpu.render_node.empty()) return report.gpu.pci_address;
-  return RenderNodeForPath(report.gpu.render_node);
+  return probe::RenderNodeForPath(report.gpu.render_node);
 }
 
-}  // namespace mc::doctor
+}  // namespace mc::dra

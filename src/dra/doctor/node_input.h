@@ -11,10 +11,10 @@
 #include "probe/gpu/render_node_discovery.h"
 #include "probe/pipeline/probe_pipeline.h"
 
-namespace mc::doctor {
+namespace mc::dra {
 
 struct NodeRoots {
-  DiscoveryRoots discovery;
+  probe::DiscoveryRoots discovery;
   std::string proc = "/proc";
 
   // debugfs is mounted under sysfs, so a fake machine's sysfs holds its debugfs too.
@@ -33,17 +33,17 @@ struct NodeInput {
   NodeRoots roots;
   LibvaSettings libva;
   // ProbeGpus's result for every GPU of the machine.
-  ProbeResult probe;
+  probe::ProbeResult probe;
   // What NVML said when asked in a child of its own (nvml_child.h): the driver's version or
   // why not; absent on a machine with no NVIDIA GPU, where nobody asks.
   std::optional<Result<std::string>> nvml_driver_version;
 };
 
 // IsNvidia says whether a report is of an NVIDIA GPU, which NVIDIA's APIs answer for.
-bool IsNvidia(const DeviceReport& report);
+bool IsNvidia(const probe::DeviceReport& report);
 
 // WhereIs gives "renderD128" for a report's render node, or its PCI address when it
 // has none.
-std::string WhereIs(const DeviceReport& report);
+std::string WhereIs(const probe::DeviceReport& report);
 
-}  // namespace mc::doctor
+}  // namespace mc::dra

@@ -14,7 +14,7 @@
 #include "common/base/read_file.h"
 #include "dra/doctor/nvidia_versions.h"
 
-namespace mc::doctor {
+namespace mc::dra {
 namespace {
 
 namespace fs = std::filesystem;
@@ -207,7 +207,7 @@ CheckResults CheckNvml(const NodeInput& input) {
 
 CheckResults CheckNvidiaQueries(const NodeInput& input) {
   CheckResults results;
-  for (const DeviceReport& report : input.probe.reports) {
+  for (const probe::DeviceReport& report : input.probe.reports) {
     if (!IsNvidia(report)) continue;
     const std::string where =
         report.gpu.pci_address.empty() ? report.device.name : report.gpu.pci_address;
@@ -218,7 +218,7 @@ CheckResults CheckNvidiaQueries(const NodeInput& input) {
       continue;
     }
     if (!report.nvidia_facts) continue;
-    const NvidiaFacts& facts = *report.nvidia_facts;
+    const probe::NvidiaFacts& facts = *report.nvidia_facts;
     std::string finding = where + ": " + facts.name + " answered, CUDA " +
                           std::to_string(facts.cuda_driver_version / 1000) + "." +
                           std::to_string(facts.cuda_driver_version % 1000 / 10) + ", " +
@@ -230,4 +230,4 @@ CheckResults CheckNvidiaQueries(const NodeInput& input) {
   return results;
 }
 
-}  // namespace mc::doctor
+}  // namespace mc::dra

@@ -8,7 +8,7 @@
 #include "dra/doctor/check_result.h"
 #include "dra/doctor/node_input.h"
 
-namespace mc::doctor {
+namespace mc::dra {
 
 // HasNvidia says whether the NVIDIA checks apply: an NVIDIA GPU on the PCI bus, or NVIDIA's
 // kernel module loaded.
@@ -20,4 +20,4 @@ CheckResults CheckNvidiaDeviceNodes(const NodeInput& input);
 CheckResults CheckNvml(const NodeInput& input);
 CheckResults CheckNvidiaQueries(const NodeInput& input);
 
-}  // namespace mc::doctor
+}  // namespace mc::dra

@@ -4,7 +4,7 @@
 
 #include "dra/doctor/va_driver_rules.h"
 
-namespace mc::doctor {
+namespace mc::dra {
 namespace {
 
 bool IsDottedNumber(std::string_view text) {
@@ -51,4 +51,4 @@ std::string LibraryFileVersion(std::string_view file_name, std::string_view stem
   return IsDottedNumber(rest) ? std::string(rest) : "";
 }
 
-}  // namespace mc::doctor
+}  // namespace mc::dra

@@ -14,7 +14,7 @@
 
 #include "common/base/result.h"
 
-namespace mc::doctor {
+namespace mc::dra {
 
 struct NvidiaKernelModule {
   std::string version;  // such as 580.159.04
@@ -28,4 +28,4 @@ Result<NvidiaKernelModule> ParseNvidiaKernelVersion(std::string_view text);
 // soname's number ("libcuda.so.1").
 std::string LibraryFileVersion(std::string_view file_name, std::string_view stem);
 
-}  // namespace mc::doctor
+}  // namespace mc::dra

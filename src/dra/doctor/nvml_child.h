@@ -7,10 +7,10 @@
 
 #include "common/base/result.h"
 
-namespace mc::doctor {
+namespace mc::dra {
 
 // AskNvml runs the project's NVML reader (src/probe/nvidia/nvml_driver_version.h) in a child and
 // gives the driver's version, or why NVML did not answer. The caller must have one thread.
 Result<std::string> AskNvml(std::chrono::milliseconds deadline);
 
-}  // namespace mc::doctor
+}  // namespace mc::dra

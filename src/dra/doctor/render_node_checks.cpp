@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <vector>
 
-namespace mc::doctor {
+namespace mc::dra {
 namespace {
 
 constexpr char kNodes[] = "render-nodes";
@@ -30,7 +30,7 @@ std::string GroupName(gid_t gid) {
   return found->gr_name;
 }
 
-std::string Describe(const Gpu& gpu) {
+std::string Describe(const probe::Gpu& gpu) {
   std::string text = gpu.pci_address.empty() ? "no PCI address" : gpu.pci_address;
   if (!gpu.kernel_driver.empty()) text += ", " + gpu.kernel_driver;
   if (!gpu.product_name.empty()) text += ", " + gpu.product_name;
@@ -55,9 +55,9 @@ std::string AccessRemedy(const std::string& path) {
 
 CheckResults CheckRenderNodes(const NodeInput& input) {
   CheckResults results;
-  std::vector<const DeviceReport*> with_nodes;
+  std::vector<const probe::DeviceReport*> with_nodes;
   bool nvidia = false;
-  for (const DeviceReport& report : input.probe.reports) {
+  for (const probe::DeviceReport& report : input.probe.reports) {
     nvidia = nvidia || IsNvidia(report);
     if (!report.gpu.render_node.empty()) with_nodes.push_back(&report);
   }
@@ -79,8 +79,8 @@ CheckResults CheckRenderNodes(const NodeInput& input) {
     }
     return results;
   }
-  for (const DeviceReport* report : with_nodes) {
-    const std::string node = RenderNodeForPath(report->gpu.render_node);
+  for (const probe::DeviceReport* report : with_nodes) {
+    const std::string node = probe::RenderNodeForPath(report->gpu.render_node);
     const std::string path = DevPath(input, node);
     std::error_code error;
     if (std::filesystem::exists(path, error)) {
@@ -98,9 +98,9 @@ CheckResults CheckRenderNodes(const NodeInput& input) {
 
 CheckResults CheckRenderNodeAccess(const NodeInput& input) {
   CheckResults results;
-  for (const DeviceReport& report : input.probe.reports) {
+  for (const probe::DeviceReport& report : input.probe.reports) {
     if (report.gpu.render_node.empty()) continue;
-    const std::string path = DevPath(input, RenderNodeForPath(report.gpu.render_node));
+    const std::string path = DevPath(input, probe::RenderNodeForPath(report.gpu.render_node));
     std::error_code exists_error;
     if (!std::filesystem::exists(path, exists_error)) continue;  // render-nodes says so
     const int fd = open(path.c_str(), O_RDWR | O_CLOEXEC);
@@ -120,4 +120,4 @@ CheckResults CheckRenderNodeAccess(const NodeInput& input) {
   return results;
 }
 
-}  // namespace mc::doctor
+}  // namespace mc::dra

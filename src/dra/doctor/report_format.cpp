@@ -7,7 +7,7 @@
 #include "common/base/utf8.h"
 #include "dra/doctor/check_table.h"
 
-namespace mc::doctor {
+namespace mc::dra {
 namespace {
 
 struct Counts {
@@ -60,4 +60,4 @@ std::string ReportJson(const CheckResults& results) {
   return JsonText(report, 2) + "\n";
 }
 
-}  // namespace mc::doctor
+}  // namespace mc::dra

@@ -7,9 +7,9 @@
 
 #include "dra/doctor/check_result.h"
 
-namespace mc::doctor {
+namespace mc::dra {
 
 std::string ReportText(const CheckResults& results);
 std::string ReportJson(const CheckResults& results);
 
-}  // namespace mc::doctor
+}  // namespace mc::dra

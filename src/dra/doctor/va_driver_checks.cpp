@@ -6,7 +6,7 @@
 #include "common/base/text.h"
 #include "dra/doctor/va_driver_rules.h"
 
-namespace mc::doctor {
+namespace mc::dra {
 namespace {
 
 constexpr char kDriver[] = "va-driver";
@@ -39,7 +39,7 @@ std::string Where(const LibvaSettings& libva, const std::vector<std::string>& di
 CheckResults CheckVaDrivers(const NodeInput& input) {
   CheckResults results;
   const std::vector<std::string> dirs = SearchDirs(input.libva);
-  for (const DeviceReport& report : input.probe.reports) {
+  for (const probe::DeviceReport& report : input.probe.reports) {
     if (report.gpu.render_node.empty()) continue;
     const std::string node = WhereIs(report);
     const bool nvidia = IsNvidia(report);
@@ -101,7 +101,7 @@ CheckResults CheckVaDrivers(const NodeInput& input) {
 
 CheckResults CheckVaDriverVersions(const NodeInput& input) {
   CheckResults results;
-  for (const DeviceReport& report : input.probe.reports) {
+  for (const probe::DeviceReport& report : input.probe.reports) {
     if (IsNvidia(report)) continue;
     const std::string node = WhereIs(report);
     if (report.failure) {
@@ -138,4 +138,4 @@ CheckResults CheckVaDriverVersions(const NodeInput& input) {
   return results;
 }
 
-}  // namespace mc::doctor
+}  // namespace mc::dra

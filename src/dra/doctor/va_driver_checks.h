@@ -6,9 +6,9 @@
 #include "dra/doctor/check_result.h"
 #include "dra/doctor/node_input.h"
 
-namespace mc::doctor {
+namespace mc::dra {
 
 CheckResults CheckVaDrivers(const NodeInput& input);
 CheckResults CheckVaDriverVersions(const NodeInput& input);
 
-}  // namespace mc::doctor
+}  // namespace mc::dra

@@ -3,7 +3,7 @@
 #include <cctype>
 #include <charconv>
 
-namespace mc::doctor {
+namespace mc::dra {
 namespace {
 
 struct KernelDrivers {
@@ -122,4 +122,4 @@ std::optional<VersionRule> BrokenVersionRule(std::string_view kernel_driver,
   return std::nullopt;
 }
 
-}  // namespace mc::doctor
+}  // namespace mc::dra

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace mc::doctor {
+namespace mc::dra {
 
 // The VA drivers libva tries, in its order, for the GPU's kernel driver: "i915" gives iHD,
 // then i965. Empty for a kernel driver libva has no entry for.
@@ -49,4 +49,4 @@ struct VersionRule {
 std::optional<VersionRule> BrokenVersionRule(std::string_view kernel_driver,
                                              std::string_view va_driver, std::string_view version);
 
-}  // namespace mc::doctor
+}  // namespace mc::dra

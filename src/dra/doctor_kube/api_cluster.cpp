@@ -4,7 +4,7 @@
 
 #include "common/kube/kube_config.h"
 
-namespace mc::doctor {
+namespace mc::dra {
 
 Result<std::unique_ptr<ApiCluster>> ApiCluster::Open(const ClusterOptions& options) {
   Result<kube::KubeConfig> config = options.kubeconfig.empty()
@@ -38,4 +38,4 @@ Result<ApiReply> ApiCluster::Post(const std::string& target, const std::string& 
   return Send({.method = "POST", .target = target, .body = body});
 }
 
-}  // namespace mc::doctor
+}  // namespace mc::dra

@@ -7,7 +7,7 @@
 #include "common/kube/kube_client.h"
 #include "dra/doctor/cluster_api.h"
 
-namespace mc::doctor {
+namespace mc::dra {
 
 class ApiCluster : public ClusterApi {
  public:
@@ -24,4 +24,4 @@ class ApiCluster : public ClusterApi {
   std::unique_ptr<kube::KubeClient> client_;
 };
 
-}  // namespace mc::doctor
+}  // namespace mc::dra

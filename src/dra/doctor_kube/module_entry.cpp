@@ -5,16 +5,16 @@
 #include "dra/doctor/cluster_module_entry.h"
 #include "dra/doctor_kube/api_cluster.h"
 
-extern "C" __attribute__((visibility("default"))) mc::doctor::ClusterApi*
-MediaCapabilitiesOpenClusterApi(const mc::doctor::ClusterOptions* options, std::size_t options_size,
+extern "C" __attribute__((visibility("default"))) mc::dra::ClusterApi*
+MediaCapabilitiesOpenClusterApi(const mc::dra::ClusterOptions* options, std::size_t options_size,
                                 mc::Error* error) {
-  if (options_size != sizeof(mc::doctor::ClusterOptions)) {
+  if (options_size != sizeof(mc::dra::ClusterOptions)) {
     *error = mc::Internal(
         "doctor: the cluster module and the binary were built from different sources; "
         "install them together");
     return nullptr;
   }
-  mc::Result<std::unique_ptr<mc::doctor::ApiCluster>> api = mc::doctor::ApiCluster::Open(*options);
+  mc::Result<std::unique_ptr<mc::dra::ApiCluster>> api = mc::dra::ApiCluster::Open(*options);
   if (!api) {
     *error = api.failure();
     return nullptr;

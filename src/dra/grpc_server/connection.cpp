@@ -12,7 +12,7 @@
 #include "dra/grpc_server/message_frame.h"
 #include "dra/grpc_server/request_head.h"
 
-namespace mc::grpc_server {
+namespace mc::dra {
 namespace {
 
 // How many calls a client may have open on one connection at once. The kubelet has one
@@ -41,7 +41,7 @@ struct Connection::Session {
     bool response_begun = false;
     // Framed messages that nghttp2 has not yet taken.
     std::string pending;
-    std::optional<Status> status;
+    std::optional<GrpcStatus> status;
   };
 
   ConnectionCallbacks callbacks;
@@ -56,7 +56,7 @@ struct Connection::Session {
   }
 
   // A refused request is answered here and its later headers and data are dropped.
-  void Refuse(StreamId id, Stream& stream, Status status) {
+  void Refuse(StreamId id, Stream& stream, GrpcStatus status) {
     stream.answered_here = true;
     Finish(id, status);
   }
@@ -116,7 +116,7 @@ struct Connection::Session {
     nghttp2_session_resume_data(session, id);
   }
 
-  void Finish(StreamId id, const Status& status) {
+  void Finish(StreamId id, const GrpcStatus& status) {
     Stream* stream = Find(id);
     if (!stream || stream->status) return;
     stream->status = status;
@@ -253,7 +253,9 @@ void Connection::Send(StreamId stream, std::string_view message) {
   session_->Send(stream, message);
 }
 
-void Connection::Finish(StreamId stream, const Status& status) { session_->Finish(stream, status); }
+void Connection::Finish(StreamId stream, const GrpcStatus& status) {
+  session_->Finish(stream, status);
+}
 
 void Connection::GoAway() {
   nghttp2_submit_goaway(session_->session, NGHTTP2_FLAG_NONE,
@@ -266,4 +268,4 @@ bool Connection::Alive() const {
          nghttp2_session_want_write(session_->session);
 }
 
-}  // namespace mc::grpc_server
+}  // namespace mc::dra

@@ -18,7 +18,7 @@
 #include "common/base/result.h"
 #include "dra/grpc_server/status.h"
 
-namespace mc::grpc_server {
+namespace mc::dra {
 
 using StreamId = std::int32_t;
 
@@ -54,7 +54,7 @@ class Connection {
   // Send queues one response message of a started call; after Finish it does nothing.
   void Send(StreamId stream, std::string_view message);
   // Finish ends a call with `status`, after the messages sent before it.
-  void Finish(StreamId stream, const Status& status);
+  void Finish(StreamId stream, const GrpcStatus& status);
   // GoAway tells the peer that no new call is taken; the calls open run to their end.
   void GoAway();
 
@@ -69,4 +69,4 @@ class Connection {
   std::unique_ptr<Session> session_;
 };
 
-}  // namespace mc::grpc_server
+}  // namespace mc::dra

@@ -2,7 +2,7 @@
 
 #include <cstdint>
 
-namespace mc::grpc_server {
+namespace mc::dra {
 
 std::string FrameMessage(std::string_view message) {
   const auto length = static_cast<std::uint32_t>(message.size());
@@ -41,4 +41,4 @@ Result<std::string_view> ParseSingleMessage(std::string_view body) {
   return body.substr(kMessagePrefixSize);
 }
 
-}  // namespace mc::grpc_server
+}  // namespace mc::dra

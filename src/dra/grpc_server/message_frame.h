@@ -9,7 +9,7 @@
 
 #include "common/base/result.h"
 
-namespace mc::grpc_server {
+namespace mc::dra {
 
 constexpr std::size_t kMessagePrefixSize = 5;
 
@@ -32,4 +32,4 @@ constexpr bool BodyTooLarge(std::size_t size) {
   return size > kMessagePrefixSize + kMaxRequestMessage;
 }
 
-}  // namespace mc::grpc_server
+}  // namespace mc::dra

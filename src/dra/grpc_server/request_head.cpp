@@ -4,7 +4,7 @@
 
 #include "common/base/text.h"
 
-namespace mc::grpc_server {
+namespace mc::dra {
 namespace {
 
 // A content-type is gRPC's when it is application/grpc, optionally followed by a
@@ -57,4 +57,4 @@ Result<RequestHead> ParseRequestHead(const std::vector<Header>& headers) {
   return RequestHead{*path};
 }
 
-}  // namespace mc::grpc_server
+}  // namespace mc::dra

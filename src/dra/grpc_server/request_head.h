@@ -8,7 +8,7 @@
 
 #include "common/base/result.h"
 
-namespace mc::grpc_server {
+namespace mc::dra {
 
 using Header = std::pair<std::string, std::string>;
 
@@ -27,4 +27,4 @@ struct RequestHead {
 // it held. HTTP/2's own rules (pseudo-headers, lower-case names) are nghttp2's to check.
 Result<RequestHead> ParseRequestHead(const std::vector<Header>& headers);
 
-}  // namespace mc::grpc_server
+}  // namespace mc::dra

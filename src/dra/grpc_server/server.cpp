@@ -1,7 +1,6 @@
 #include "dra/grpc_server/server.h"
 
 #include <poll.h>
-#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -17,9 +16,10 @@
 #include <unordered_map>
 #include <utility>
 
+#include "common/base/server_shell.h"
 #include "dra/grpc_server/connection.h"
 
-namespace mc::grpc_server {
+namespace mc::dra {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -31,17 +31,16 @@ struct Event {
   // The message, or the status when `ends` is set.
   std::string message;
   bool ends = false;
-  Status status;
+  GrpcStatus status;
 };
 
 // Mailbox is what the methods' threads hand the loop, and the count of methods running. Each
 // call holds it, so a method that returns after the loop has gone posts into it harmlessly.
 class Mailbox {
  public:
-  explicit Mailbox(int wake_fd) : wake_fd_(wake_fd) {}
-  ~Mailbox() { close(wake_fd_); }
+  explicit Mailbox(std::shared_ptr<WakeSignal> wake) : wake_(std::move(wake)) {}
 
-  int wake_fd() const { return wake_fd_; }
+  const std::shared_ptr<WakeSignal>& wake() const { return wake_; }
 
   // Post hands the loop an event. The end of a call also counts its method as returned, under
   // the same lock, so that the loop, woken for the event, never finds the method still
@@ -52,18 +51,12 @@ class Mailbox {
       if (event.ends && --running_ == 0) idle_.notify_all();
       events_.push_back(std::move(event));
     }
-    Wake();
+    wake_->Wake();
   }
 
   std::deque<Event> Take() {
     std::lock_guard lock(mutex_);
     return std::exchange(events_, {});
-  }
-
-  void Wake() const {
-    const std::uint64_t one = 1;
-    // A full counter already means "wake up"; nothing is lost when this write fails.
-    [[maybe_unused]] const ssize_t written = write(wake_fd_, &one, sizeof one);
   }
 
   void CallStarted() {
@@ -80,7 +73,7 @@ class Mailbox {
   }
 
  private:
-  const int wake_fd_;
+  const std::shared_ptr<WakeSignal> wake_;
   std::mutex mutex_;
   std::condition_variable idle_;
   std::deque<Event> events_;
@@ -100,7 +93,7 @@ class Call final : public CallWriter {
   bool Cancelled() const override { return cancelled_.load(); }
 
   void Cancel() { cancelled_.store(true); }
-  void End(Status status) {
+  void End(GrpcStatus status) {
     mailbox_->Post({.peer = peer_, .stream = stream_, .ends = true, .status = std::move(status)});
   }
 
@@ -125,22 +118,17 @@ struct Server::Loop {
     bool closing = false;
   };
 
-  int listen_fd = -1;
   std::shared_ptr<Mailbox> mailbox;
   std::unordered_map<std::string, decltype(Method::run)> methods;
   std::map<std::uint64_t, Peer> peers;
   std::uint64_t next_peer = 1;
   std::map<std::pair<std::uint64_t, StreamId>, std::shared_ptr<Call>> calls;
-  std::thread thread;
+  std::unique_ptr<ServerShell> shell;
   bool shut_down = false;
 
   // What Shutdown asks of the loop, under its own lock since Shutdown runs on another thread.
   std::mutex stop_mutex;
   std::optional<Clock::time_point> stop_by;
-
-  ~Loop() {
-    if (listen_fd >= 0) close(listen_fd);
-  }
 
   void Start(std::uint64_t id, CallStart start) {
     auto call = std::make_shared<Call>(mailbox, id, start.stream);
@@ -148,7 +136,7 @@ struct Server::Loop {
     mailbox->CallStarted();
     try {
       std::thread([call, &run, request = std::move(start.request)] {
-        Status status;
+        GrpcStatus status;
         try {
           status = run(request, *call);
         } catch (const std::exception& failure) {
@@ -171,9 +159,9 @@ struct Server::Loop {
     calls.erase(found);
   }
 
-  void Accept() {
+  void Accept(const ServerShell& shell) {
     for (;;) {
-      const int fd = accept4(listen_fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+      const int fd = shell.Accept();
       if (fd < 0) return;
       if (peers.size() >= kMaxPeers) {
         close(fd);
@@ -248,14 +236,13 @@ struct Server::Loop {
     peers.erase(id);
   }
 
-  void BeginStopping() {
-    close(listen_fd);
-    listen_fd = -1;
+  void BeginStopping(ServerShell& shell) {
+    shell.CloseListener();
     for (auto& [id, peer] : peers) peer.connection->GoAway();
     for (auto& [key, call] : calls) call->Cancel();
   }
 
-  void Run() {
+  void Run(ServerShell& shell) {
     bool stopping = false;
     Clock::time_point deadline;
     std::vector<pollfd> polled;
@@ -266,7 +253,7 @@ struct Server::Loop {
         if (stop_by) {
           stopping = true;
           deadline = *stop_by;
-          BeginStopping();
+          BeginStopping(shell);
         }
       }
       Deliver();
@@ -284,9 +271,8 @@ struct Server::Loop {
       // deadline.
       if (stopping && (Clock::now() >= deadline || (flushed && mailbox->Idle()))) break;
 
-      polled.assign({{mailbox->wake_fd(), POLLIN, 0}});
+      polled = shell.PollHead(/*accepting=*/true);
       polled_peers.clear();
-      if (listen_fd >= 0) polled.push_back({listen_fd, POLLIN, 0});
       for (auto& [id, peer] : peers) {
         const short events = peer.output.empty() ? POLLIN : POLLIN | POLLOUT;
         polled.push_back({peer.fd, events, 0});
@@ -300,15 +286,9 @@ struct Server::Loop {
       }
       if (poll(polled.data(), polled.size(), timeout) < 0 && errno != EINTR) break;
 
-      if (polled[0].revents & POLLIN) {
-        std::uint64_t count = 0;
-        [[maybe_unused]] const ssize_t got = read(mailbox->wake_fd(), &count, sizeof count);
-      }
-      std::size_t first_peer = 1;
-      if (listen_fd >= 0) {
-        if (polled[1].revents & POLLIN) Accept();
-        first_peer = 2;
-      }
+      if (polled[0].revents & POLLIN) mailbox->wake()->Clear();
+      if (polled[1].revents & POLLIN) Accept(shell);
+      const std::size_t first_peer = 2;
       for (std::size_t i = 0; i < polled_peers.size(); ++i) {
         auto peer = peers.find(polled_peers[i]);
         if (peer == peers.end() || !polled[first_peer + i].revents) continue;
@@ -331,20 +311,24 @@ Result<std::unique_ptr<Server>> Server::Listen(const std::filesystem::path& sock
   }
   std::memcpy(address.sun_path, socket.c_str(), socket.native().size());
 
-  const int wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-  if (wake_fd < 0) return Internal(std::string("eventfd: ") + std::strerror(errno));
+  Result<std::shared_ptr<WakeSignal>> wake = WakeSignal::Create();
+  if (!wake) return wake.failure();
   auto loop = std::make_unique<Loop>();
-  loop->mailbox = std::make_shared<Mailbox>(wake_fd);
+  loop->mailbox = std::make_shared<Mailbox>(*wake);
   for (Method& method : methods) loop->methods[method.path] = std::move(method.run);
 
-  loop->listen_fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  if (loop->listen_fd < 0) return Internal(std::string("socket: ") + std::strerror(errno));
-  if (bind(loop->listen_fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0 ||
-      listen(loop->listen_fd, 16) != 0) {
-    return Internal("could not listen on " + socket.string() + ": " + std::strerror(errno));
+  const int listener = ::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (listener < 0) return Internal(std::string("socket: ") + std::strerror(errno));
+  if (bind(listener, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0 ||
+      listen(listener, 16) != 0) {
+    const int error = errno;
+    close(listener);
+    return Internal("could not listen on " + socket.string() + ": " + std::strerror(error));
   }
-  Loop* running = loop.get();
-  loop->thread = std::thread([running] { running->Run(); });
+  Result<std::unique_ptr<ServerShell>> shell = ServerShell::Start(
+      listener, [running = loop.get()](ServerShell& shell) { running->Run(shell); }, *wake);
+  if (!shell) return shell.failure();
+  loop->shell = std::move(shell).value();
   return std::unique_ptr<Server>(new Server(std::move(loop)));
 }
 
@@ -359,10 +343,9 @@ void Server::Shutdown(std::chrono::milliseconds grace) {
     std::lock_guard lock(loop_->stop_mutex);
     loop_->stop_by = Clock::now() + grace;
   }
-  loop_->mailbox->Wake();
-  loop_->thread.join();
+  loop_->shell->Stop();
   // The methods hold references into the loop's method table.
   loop_->mailbox->WaitUntilNoCallRuns();
 }
 
-}  // namespace mc::grpc_server
+}  // namespace mc::dra

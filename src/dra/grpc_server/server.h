@@ -18,7 +18,7 @@
 #include "common/base/result.h"
 #include "dra/grpc_server/status.h"
 
-namespace mc::grpc_server {
+namespace mc::dra {
 
 // CallWriter is what a method writes its responses to.
 class CallWriter {
@@ -36,7 +36,7 @@ struct Method {
   std::string path;
   // Runs one call on the request message's bytes. A unary method writes one message; a
   // server-streaming one writes as many as it likes. The status it returns ends the call.
-  std::function<Status(std::string_view request, CallWriter& writer)> run;
+  std::function<GrpcStatus(std::string_view request, CallWriter& writer)> run;
 };
 
 class Server {
@@ -62,4 +62,4 @@ class Server {
   std::unique_ptr<Loop> loop_;
 };
 
-}  // namespace mc::grpc_server
+}  // namespace mc::dra

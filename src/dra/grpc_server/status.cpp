@@ -1,8 +1,8 @@
 #include "dra/grpc_server/status.h"
 
-namespace mc::grpc_server {
+namespace mc::dra {
 
-Status StatusFromError(const Error& error) {
+GrpcStatus StatusFromError(const Error& error) {
   if (error.IsUnsupported()) return {StatusCode::kUnimplemented, error.message};
   return {StatusCode::kInternal, error.message};
 }
@@ -24,4 +24,4 @@ std::string PercentEncodeStatusMessage(std::string_view message) {
   return encoded;
 }
 
-}  // namespace mc::grpc_server
+}  // namespace mc::dra

@@ -7,7 +7,7 @@
 
 #include "common/base/result.h"
 
-namespace mc::grpc_server {
+namespace mc::dra {
 
 // The codes of gRPC's status table that this server answers with; their numbers are the
 // protocol's.
@@ -19,22 +19,22 @@ enum class StatusCode : int {
   kUnavailable = 14,
 };
 
-struct Status {
+struct GrpcStatus {
   StatusCode code = StatusCode::kOk;
   std::string message;
 
   bool ok() const { return code == StatusCode::kOk; }
-  bool operator==(const Status&) const = default;
+  bool operator==(const GrpcStatus&) const = default;
 };
 
 // StatusFromError names a failure of this server's own parsing in gRPC's terms: malformed
 // input from a peer is the peer's protocol error (INTERNAL), as gRPC's own servers answer
 // it, and an unsupported feature is UNIMPLEMENTED.
-Status StatusFromError(const Error& error);
+GrpcStatus StatusFromError(const Error& error);
 
 // PercentEncodeStatusMessage encodes a message for the `grpc-message` trailer: every byte
 // outside printable ASCII, and '%' itself, becomes %XX, so that UTF-8 text survives as a
 // header value and the client decodes it back.
 std::string PercentEncodeStatusMessage(std::string_view message);
 
-}  // namespace mc::grpc_server
+}  // namespace mc::dra

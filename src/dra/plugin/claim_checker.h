@@ -11,7 +11,7 @@
 
 #include "common/base/result.h"
 
-namespace mc::plugin {
+namespace mc::dra {
 
 // One allocated device of a claim, as the kubelet records it for the pod.
 struct PreparedDevice {
@@ -28,4 +28,4 @@ using ClaimChecker = std::function<Result<std::vector<PreparedDevice>>(
 // the tests can read them.
 using PluginLog = std::function<void(const std::string& line)>;
 
-}  // namespace mc::plugin
+}  // namespace mc::dra

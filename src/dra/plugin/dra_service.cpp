@@ -6,7 +6,7 @@
 #include "kubelet/dra/v1/api.pb.h"
 #include "kubelet/dra/v1beta1/api.pb.h"
 
-namespace mc::plugin {
+namespace mc::dra {
 namespace {
 
 namespace v1 = k8s::io::kubelet::pkg::apis::dra::v1;
@@ -71,7 +71,7 @@ void Unprepare(const typename A::UnprepareIn& request, typename A::UnprepareOut&
 }
 
 template <class A>
-std::vector<grpc_server::Method> DraMethods(ClaimChecker checker) {
+std::vector<Method> DraMethods(ClaimChecker checker) {
   const std::string service = std::string("/") + A::kService + "/";
   return {UnaryMethod<typename A::PrepareIn, typename A::PrepareOut>(
               service + "NodePrepareResources",
@@ -84,12 +84,12 @@ std::vector<grpc_server::Method> DraMethods(ClaimChecker checker) {
 
 }  // namespace
 
-std::vector<grpc_server::Method> DraMethodsV1(ClaimChecker checker) {
+std::vector<Method> DraMethodsV1(ClaimChecker checker) {
   return DraMethods<ApiV1>(std::move(checker));
 }
 
-std::vector<grpc_server::Method> DraMethodsV1beta1(ClaimChecker checker) {
+std::vector<Method> DraMethodsV1beta1(ClaimChecker checker) {
   return DraMethods<ApiV1beta1>(std::move(checker));
 }
 
-}  // namespace mc::plugin
+}  // namespace mc::dra

@@ -9,9 +9,9 @@
 #include "dra/grpc_server/server.h"
 #include "dra/plugin/claim_checker.h"
 
-namespace mc::plugin {
+namespace mc::dra {
 
-std::vector<grpc_server::Method> DraMethodsV1(ClaimChecker checker);
-std::vector<grpc_server::Method> DraMethodsV1beta1(ClaimChecker checker);
+std::vector<Method> DraMethodsV1(ClaimChecker checker);
+std::vector<Method> DraMethodsV1beta1(ClaimChecker checker);
 
-}  // namespace mc::plugin
+}  // namespace mc::dra

@@ -9,29 +9,28 @@
 
 #include "dra/grpc_server/server.h"
 
-namespace mc::plugin {
+namespace mc::dra {
 
 // StreamWriter sends one server-streaming call's messages.
 template <class Response>
 class StreamWriter {
  public:
-  explicit StreamWriter(grpc_server::CallWriter& call) : call_(call) {}
+  explicit StreamWriter(CallWriter& call) : call_(call) {}
   // Write says false once the kubelet has closed the stream.
   bool Write(const Response& response) { return call_.Write(response.SerializeAsString()); }
   bool Cancelled() const { return call_.Cancelled(); }
 
  private:
-  grpc_server::CallWriter& call_;
+  CallWriter& call_;
 };
 
 namespace internal {
 
 // A request that does not parse is the client's error; gRPC's own servers answer INTERNAL.
 template <class Request>
-bool ParseRequest(std::string_view bytes, Request& request, grpc_server::Status& refusal) {
+bool ParseRequest(std::string_view bytes, Request& request, GrpcStatus& refusal) {
   if (request.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) return true;
-  refusal = {grpc_server::StatusCode::kInternal,
-             "the request is not a valid " + request.GetTypeName()};
+  refusal = {StatusCode::kInternal, "the request is not a valid " + request.GetTypeName()};
   return false;
 }
 
@@ -39,12 +38,10 @@ bool ParseRequest(std::string_view bytes, Request& request, grpc_server::Status&
 
 // UnaryMethod serves `path` with `run`, which fills the response of one request.
 template <class Request, class Response>
-grpc_server::Method UnaryMethod(std::string path,
-                                std::function<void(const Request&, Response&)> run) {
-  return {std::move(path),
-          [run = std::move(run)](std::string_view bytes, grpc_server::CallWriter& call) {
+Method UnaryMethod(std::string path, std::function<void(const Request&, Response&)> run) {
+  return {std::move(path), [run = std::move(run)](std::string_view bytes, CallWriter& call) {
             Request request;
-            grpc_server::Status status;
+            GrpcStatus status;
             if (!internal::ParseRequest(bytes, request, status)) return status;
             Response response;
             run(request, response);
@@ -56,12 +53,11 @@ grpc_server::Method UnaryMethod(std::string path,
 // StreamMethod serves `path` with `run`, which writes any number of responses to one
 // request and returns when the stream is to end.
 template <class Request, class Response>
-grpc_server::Method StreamMethod(std::string path,
-                                 std::function<void(const Request&, StreamWriter<Response>&)> run) {
-  return {std::move(path),
-          [run = std::move(run)](std::string_view bytes, grpc_server::CallWriter& call) {
+Method StreamMethod(std::string path,
+                    std::function<void(const Request&, StreamWriter<Response>&)> run) {
+  return {std::move(path), [run = std::move(run)](std::string_view bytes, CallWriter& call) {
             Request request;
-            grpc_server::Status status;
+            GrpcStatus status;
             if (!internal::ParseRequest(bytes, request, status)) return status;
             StreamWriter<Response> writer(call);
             run(request, writer);
@@ -69,4 +65,4 @@ grpc_server::Method StreamMethod(std::string path,
           }};
 }
 
-}  // namespace mc::plugin
+}  // namespace mc::dra

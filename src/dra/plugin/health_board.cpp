@@ -1,6 +1,6 @@
 #include "dra/plugin/health_board.h"
 
-namespace mc::plugin {
+namespace mc::dra {
 
 void HealthBoard::Set(const std::string& device, DeviceHealth health) {
   {
@@ -32,4 +32,4 @@ bool HealthBoard::WaitForChange(std::uint64_t seen, std::chrono::milliseconds ti
   return changed_.wait_for(lock, timeout, [&] { return version_ != seen; });
 }
 
-}  // namespace mc::plugin
+}  // namespace mc::dra

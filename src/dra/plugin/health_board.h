@@ -11,7 +11,7 @@
 #include <mutex>
 #include <string>
 
-namespace mc::plugin {
+namespace mc::dra {
 
 struct DeviceHealth {
   bool healthy = false;
@@ -49,4 +49,4 @@ class HealthBoard {
   std::map<std::string, DeviceHealth> devices_;
 };
 
-}  // namespace mc::plugin
+}  // namespace mc::dra

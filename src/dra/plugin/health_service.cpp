@@ -7,7 +7,7 @@
 #include "kubelet/dra-health/v1/api.pb.h"
 #include "kubelet/dra-health/v1alpha1/api.pb.h"
 
-namespace mc::plugin {
+namespace mc::dra {
 namespace {
 
 // The two versions have the same messages under different packages; HealthApi names one
@@ -84,8 +84,8 @@ class HealthStream {
 };
 
 template <class A>
-grpc_server::Method HealthMethod(const HealthBoard& board, HealthStreamSettings settings,
-                                 const std::atomic<bool>& stopping) {
+Method HealthMethod(const HealthBoard& board, HealthStreamSettings settings,
+                    const std::atomic<bool>& stopping) {
   return StreamMethod<typename A::In, typename A::Out>(
       A::kPath, [stream = HealthStream<A>(board, std::move(settings), stopping)](
                     const auto&, auto& writer) { stream.Run(writer); });
@@ -93,14 +93,14 @@ grpc_server::Method HealthMethod(const HealthBoard& board, HealthStreamSettings 
 
 }  // namespace
 
-grpc_server::Method HealthMethodV1alpha1(const HealthBoard& board, HealthStreamSettings settings,
-                                         const std::atomic<bool>& stopping) {
+Method HealthMethodV1alpha1(const HealthBoard& board, HealthStreamSettings settings,
+                            const std::atomic<bool>& stopping) {
   return HealthMethod<HealthApiV1alpha1>(board, std::move(settings), stopping);
 }
 
-grpc_server::Method HealthMethodV1(const HealthBoard& board, HealthStreamSettings settings,
-                                   const std::atomic<bool>& stopping) {
+Method HealthMethodV1(const HealthBoard& board, HealthStreamSettings settings,
+                      const std::atomic<bool>& stopping) {
   return HealthMethod<HealthApiV1>(board, std::move(settings), stopping);
 }
 
-}  // namespace mc::plugin
+}  // namespace mc::dra

@@ -10,7 +10,7 @@
 #include "dra/grpc_server/server.h"
 #include "dra/plugin/health_board.h"
 
-namespace mc::plugin {
+namespace mc::dra {
 
 struct HealthStreamSettings {
   // The pool every device belongs to (the devices' identity is driver, pool, device).
@@ -25,9 +25,9 @@ struct HealthStreamSettings {
 };
 
 // NodeWatchResources of each version. `board` and `stopping` outlive the methods.
-grpc_server::Method HealthMethodV1alpha1(const HealthBoard& board, HealthStreamSettings settings,
-                                         const std::atomic<bool>& stopping);
-grpc_server::Method HealthMethodV1(const HealthBoard& board, HealthStreamSettings settings,
-                                   const std::atomic<bool>& stopping);
+Method HealthMethodV1alpha1(const HealthBoard& board, HealthStreamSettings settings,
+                            const std::atomic<bool>& stopping);
+Method HealthMethodV1(const HealthBoard& board, HealthStreamSettings settings,
+                      const std::atomic<bool>& stopping);
 
-}  // namespace mc::plugin
+}  // namespace mc::dra

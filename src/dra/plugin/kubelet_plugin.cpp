@@ -7,7 +7,7 @@
 #include "dra/plugin/registration_service.h"
 #include "dra/plugin/socket_file.h"
 
-namespace mc::plugin {
+namespace mc::dra {
 std::vector<std::string> SupportedVersions() {
   return {"v1.DRAPlugin", "v1beta1.DRAPlugin", "v1.DRAResourceHealth",
           "v1alpha1.DRAResourceHealth"};
@@ -29,17 +29,16 @@ Result<std::unique_ptr<KubeletPlugin>> KubeletPlugin::Start(const KubeletPluginC
     if (Result<void> prepared = PrepareSocketPath(socket); !prepared) return prepared.failure();
   }
 
-  std::vector<grpc_server::Method> methods = DraMethodsV1(checker);
-  for (grpc_server::Method& method : DraMethodsV1beta1(std::move(checker)))
-    methods.push_back(std::move(method));
+  std::vector<Method> methods = DraMethodsV1(checker);
+  for (Method& method : DraMethodsV1beta1(std::move(checker))) methods.push_back(std::move(method));
   methods.push_back(HealthMethodV1alpha1(board, config.health, plugin->stopping_));
   methods.push_back(HealthMethodV1(board, config.health, plugin->stopping_));
-  Result<std::unique_ptr<grpc_server::Server>> plugin_server =
-      grpc_server::Server::Listen(plugin->plugin_socket_, std::move(methods));
+  Result<std::unique_ptr<Server>> plugin_server =
+      Server::Listen(plugin->plugin_socket_, std::move(methods));
   if (!plugin_server) return plugin_server.failure();
   plugin->plugin_server_ = std::move(plugin_server).value();
 
-  Result<std::unique_ptr<grpc_server::Server>> registration_server = grpc_server::Server::Listen(
+  Result<std::unique_ptr<Server>> registration_server = Server::Listen(
       plugin->registration_socket_,
       RegistrationMethods(RegistrationInfo{config.driver_name, plugin->plugin_socket_.string(),
                                            SupportedVersions()},
@@ -78,4 +77,4 @@ void KubeletPlugin::Shutdown(std::chrono::milliseconds deadline) {
 
 KubeletPlugin::~KubeletPlugin() { Shutdown(std::chrono::milliseconds(0)); }
 
-}  // namespace mc::plugin
+}  // namespace mc::dra

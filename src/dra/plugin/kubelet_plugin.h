@@ -20,7 +20,7 @@
 #include "dra/plugin/health_board.h"
 #include "dra/plugin/health_service.h"
 
-namespace mc::plugin {
+namespace mc::dra {
 
 struct KubeletPluginConfig {
   std::string driver_name;
@@ -63,8 +63,8 @@ class KubeletPlugin {
   std::atomic<bool> stopping_{false};
   std::atomic<bool> registered_{false};
   bool shut_down_ = false;
-  std::unique_ptr<grpc_server::Server> plugin_server_;
-  std::unique_ptr<grpc_server::Server> registration_server_;
+  std::unique_ptr<Server> plugin_server_;
+  std::unique_ptr<Server> registration_server_;
 };
 
-}  // namespace mc::plugin
+}  // namespace mc::dra

@@ -5,7 +5,7 @@
 #include "dra/plugin/grpc_methods.h"
 #include "kubelet/pluginregistration/v1/api.pb.h"
 
-namespace mc::plugin {
+namespace mc::dra {
 namespace {
 
 // The plugin type the kubelet routes to its DRA manager (pluginregistration's constants.go).
@@ -14,8 +14,8 @@ constexpr const char* kService = "/pluginregistration.Registration/";
 
 }  // namespace
 
-std::vector<grpc_server::Method> RegistrationMethods(RegistrationInfo info, PluginLog log,
-                                                     std::atomic<bool>* registered) {
+std::vector<Method> RegistrationMethods(RegistrationInfo info, PluginLog log,
+                                        std::atomic<bool>* registered) {
   auto get_info = [info](const pluginregistration::InfoRequest&,
                          pluginregistration::PluginInfo& reply) {
     reply.set_type(kDraPluginType);
@@ -45,4 +45,4 @@ std::vector<grpc_server::Method> RegistrationMethods(RegistrationInfo info, Plug
               std::string(kService) + "NotifyRegistrationStatus", std::move(notify))};
 }
 
-}  // namespace mc::plugin
+}  // namespace mc::dra

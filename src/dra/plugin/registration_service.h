@@ -10,7 +10,7 @@
 #include "dra/grpc_server/server.h"
 #include "dra/plugin/claim_checker.h"
 
-namespace mc::plugin {
+namespace mc::dra {
 
 struct RegistrationInfo {
   std::string driver_name;
@@ -21,7 +21,7 @@ struct RegistrationInfo {
 
 // GetInfo and NotifyRegistrationStatus. `registered` is set to the kubelet's last verdict; it
 // outlives the methods.
-std::vector<grpc_server::Method> RegistrationMethods(RegistrationInfo info, PluginLog log,
-                                                     std::atomic<bool>* registered);
+std::vector<Method> RegistrationMethods(RegistrationInfo info, PluginLog log,
+                                        std::atomic<bool>* registered);
 
-}  // namespace mc::plugin
+}  // namespace mc::dra

@@ -2,7 +2,7 @@
 
 #include <system_error>
 
-namespace mc::plugin {
+namespace mc::dra {
 
 namespace fs = std::filesystem;
 
@@ -30,4 +30,4 @@ void RemoveSocket(const fs::path& socket) {
   fs::remove(socket, ignored);
 }
 
-}  // namespace mc::plugin
+}  // namespace mc::dra

@@ -6,7 +6,7 @@
 
 #include "common/base/result.h"
 
-namespace mc::plugin {
+namespace mc::dra {
 
 // The longest path AF_UNIX takes (sun_path is 108 bytes with its terminating zero).
 constexpr std::size_t kMaxSocketPath = 107;
@@ -19,4 +19,4 @@ Result<void> PrepareSocketPath(const std::filesystem::path& socket);
 // RemoveSocket removes the socket file if it is there; a missing file is not an error.
 void RemoveSocket(const std::filesystem::path& socket);
 
-}  // namespace mc::plugin
+}  // namespace mc::dra

@@ -5,7 +5,7 @@
 #include "probe/capabilities/capability_table.h"
 #include "probe/capabilities/nvidia_rules.h"
 
-namespace mc {
+namespace mc::probe {
 namespace {
 
 std::string RtFormatName(std::uint32_t rt_format) {
@@ -107,4 +107,4 @@ std::string AttributeReferenceMarkdown() {
   return out;
 }
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -5,8 +5,8 @@
 
 #include <string>
 
-namespace mc {
+namespace mc::probe {
 
 std::string AttributeReferenceMarkdown();
 
-}  // namespace mc
+}  // namespace mc::probe

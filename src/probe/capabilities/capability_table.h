@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace mc {
+namespace mc::probe {
 
 // VaRule says what a VA-API driver must list for a capability to be true.
 struct VaRule {
@@ -223,4 +223,4 @@ inline constexpr std::size_t kCapabilityCount = kCapabilities.size();
 // CapabilityValues holds one value per row of kCapabilities, in its order.
 using CapabilityValues = std::array<bool, kCapabilityCount>;
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -5,7 +5,7 @@
 
 #include "probe/capabilities/nvidia_rules.h"
 
-namespace mc {
+namespace mc::probe {
 namespace {
 
 // kConsumerCaps is the consumer cap by the first driver branch that set it, oldest first.
@@ -69,4 +69,4 @@ std::size_t SessionCappedGpus(const std::vector<Result<NvidiaFacts>>& facts) {
   return count;
 }
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -15,7 +15,7 @@
 #include "common/base/result.h"
 #include "probe/facts/nvidia_facts.h"
 
-namespace mc {
+namespace mc::probe {
 
 // The name under which the cap is published as a capacity.
 inline constexpr char kEncodeSessionsCapacity[] = "encodeSessions";
@@ -50,4 +50,4 @@ int ShareOfSystemCap(int cap, std::size_t capped_gpus);
 // BuildNvidiaDevice divides the cap by.
 std::size_t SessionCappedGpus(const std::vector<Result<NvidiaFacts>>& facts);
 
-}  // namespace mc
+}  // namespace mc::probe

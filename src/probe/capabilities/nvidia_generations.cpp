@@ -5,7 +5,7 @@
 
 #include "probe/capabilities/nvidia_rules.h"
 
-namespace mc {
+namespace mc::probe {
 namespace {
 
 // Expectation is one cell of the tables: a capability the table says a generation
@@ -118,4 +118,4 @@ std::vector<std::string> NvidiaWarnings(const NvidiaFacts& facts) {
   return warnings;
 }
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -12,7 +12,7 @@
 #include "probe/capabilities/capability_table.h"
 #include "probe/facts/nvidia_facts.h"
 
-namespace mc {
+namespace mc::probe {
 
 // NvidiaGeneration names the architecture of a CUDA compute capability ("8.6" is
 // "Ampere"), or returns empty for one the tables do not cover. The compute-class
@@ -30,4 +30,4 @@ std::vector<std::string> GenerationTableWarnings(const NvidiaFacts& facts,
 // generation table's disagreements.
 std::vector<std::string> NvidiaWarnings(const NvidiaFacts& facts);
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -4,7 +4,7 @@
 
 #include "probe/facts/cuvid_names.h"
 
-namespace mc {
+namespace mc::probe {
 namespace {
 
 bool DecoderSupports(const NvidiaFacts& facts, const NvRule& rule) {
@@ -87,4 +87,4 @@ std::string NvRuleText(const NvRule& rule) {
   return "";
 }
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -8,7 +8,7 @@
 #include "probe/capabilities/capability_table.h"
 #include "probe/facts/nvidia_facts.h"
 
-namespace mc {
+namespace mc::probe {
 
 bool NvRuleHolds(const NvRule& rule, const NvidiaFacts& facts);
 
@@ -22,4 +22,4 @@ bool CanEncode(const CapabilityValues& values);
 // such as "`cuvidGetDecoderCaps` supports HEVC 4:2:0 10-bit".
 std::string NvRuleText(const NvRule& rule);
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <span>
 
-namespace mc {
+namespace mc::probe {
 
 bool VaRuleHolds(const VaRule& rule, const VaFacts& facts) {
   if (rule.kind == VaRule::Kind::kVideoProcFormat) {
@@ -26,4 +26,4 @@ CapabilityValues EvaluateVaFacts(const VaFacts& facts) {
   return values;
 }
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -5,10 +5,10 @@
 #include "probe/capabilities/capability_table.h"
 #include "probe/facts/va_facts.h"
 
-namespace mc {
+namespace mc::probe {
 
 bool VaRuleHolds(const VaRule& rule, const VaFacts& facts);
 
 CapabilityValues EvaluateVaFacts(const VaFacts& facts);
 
-}  // namespace mc
+}  // namespace mc::probe

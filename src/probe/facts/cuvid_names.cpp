@@ -9,7 +9,7 @@
 
 #include "common/base/text.h"
 
-namespace mc {
+namespace mc::probe {
 namespace {
 
 template <std::size_t N>
@@ -93,4 +93,4 @@ std::string DecoderCapsLabel(std::int32_t codec, std::int32_t chroma, std::int32
   return CuvidCodecName(codec) + " " + chroma_text + " " + std::to_string(bit_depth) + "-bit";
 }
 
-}  // namespace mc
+}  // namespace mc::probe

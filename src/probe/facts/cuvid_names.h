@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace mc {
+namespace mc::probe {
 
 // The names the report uses: cudaVideoCodec as "H264", "HEVC", "AV1", ...;
 // cudaVideoChromaFormat as "monochrome", "420", "422", "444"; cudaVideoSurfaceFormat as
@@ -23,4 +23,4 @@ std::optional<std::int32_t> CuvidSurfaceFormatFromName(std::string_view name);
 // DecoderCapsLabel names one decode question for logs, such as "HEVC 4:2:0 10-bit".
 std::string DecoderCapsLabel(std::int32_t codec, std::int32_t chroma, std::int32_t bit_depth);
 
-}  // namespace mc
+}  // namespace mc::probe

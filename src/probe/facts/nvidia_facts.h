@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace mc {
+namespace mc::probe {
 
 // NvDecoderCaps is one cuvidGetDecoderCaps answer: the question (codec, chroma format, bit
 // depth) and what the driver said to it.
@@ -106,4 +106,4 @@ struct NvidiaFacts {
   bool operator==(const NvidiaFacts&) const = default;
 };
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -9,7 +9,7 @@
 #include "common/base/utf8.h"
 #include "probe/facts/cuvid_names.h"
 
-namespace mc {
+namespace mc::probe {
 namespace {
 
 using Json = nlohmann::json;
@@ -262,4 +262,4 @@ Result<NvidiaFacts> ParseNvidiaFacts(std::string_view text) {
   return facts;
 }
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -10,7 +10,7 @@
 #include "common/base/result.h"
 #include "probe/facts/nvidia_facts.h"
 
-namespace mc {
+namespace mc::probe {
 
 std::string NvidiaFactsToJson(const NvidiaFacts& facts);
 
@@ -18,4 +18,4 @@ std::string NvidiaFactsToJson(const NvidiaFacts& facts);
 // example "decoders[2].chroma: unknown chroma format \"4:2:1\"".
 Result<NvidiaFacts> ParseNvidiaFacts(std::string_view json);
 
-}  // namespace mc
+}  // namespace mc::probe

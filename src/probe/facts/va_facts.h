@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace mc {
+namespace mc::probe {
 
 // VaConfig is one profile/entrypoint pair the driver lists, with the render-target
 // formats (a VA_RT_FORMAT_* mask) that vaGetConfigAttributes gave for it; 0 when the
@@ -38,4 +38,4 @@ struct VaFacts {
   bool operator==(const VaFacts&) const = default;
 };
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -8,7 +8,7 @@
 #include "common/base/json_text.h"
 #include "common/base/utf8.h"
 
-namespace mc {
+namespace mc::probe {
 
 using nlohmann::json;
 
@@ -94,4 +94,4 @@ Result<VaFacts> ParseVaFacts(std::string_view text) {
   return facts;
 }
 
-}  // namespace mc
+}  // namespace mc::probe

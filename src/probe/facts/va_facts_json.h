@@ -9,7 +9,7 @@
 #include "common/base/result.h"
 #include "probe/facts/va_facts.h"
 
-namespace mc {
+namespace mc::probe {
 
 std::string VaFactsToJson(const VaFacts& facts);
 
@@ -17,4 +17,4 @@ std::string VaFactsToJson(const VaFacts& facts);
 // example "configs[2].entrypoint: expected an integer".
 Result<VaFacts> ParseVaFacts(std::string_view json);
 
-}  // namespace mc
+}  // namespace mc::probe

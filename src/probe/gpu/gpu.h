@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace mc {
+namespace mc::probe {
 
 struct Gpu {
   // The render node to open, such as "/dev/dri/renderD128".
@@ -29,4 +29,4 @@ struct Gpu {
   bool operator==(const Gpu&) const = default;
 };
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -9,7 +9,7 @@
 #include "probe/gpu/pci_address.h"
 #include "probe/gpu/sysfs_files.h"
 
-namespace mc {
+namespace mc::probe {
 namespace fs = std::filesystem;
 namespace {
 
@@ -81,4 +81,4 @@ Result<std::vector<Gpu>> DiscoverNvidiaGpus(const DiscoveryRoots& roots, PciName
   return gpus;
 }
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -13,7 +13,7 @@
 #include "probe/gpu/pci_names.h"
 #include "probe/gpu/render_node_discovery.h"
 
-namespace mc {
+namespace mc::probe {
 
 inline constexpr char kNvidiaVendorId[] = "10de";
 
@@ -24,4 +24,4 @@ inline constexpr char kNvidiaVendorId[] = "10de";
 // only when the bus's directory exists and cannot be read.
 Result<std::vector<Gpu>> DiscoverNvidiaGpus(const DiscoveryRoots& roots, PciNames& names);
 
-}  // namespace mc
+}  // namespace mc::probe

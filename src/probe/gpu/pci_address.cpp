@@ -3,7 +3,7 @@
 #include <cctype>
 #include <cstdio>
 
-namespace mc {
+namespace mc::probe {
 namespace {
 
 // ParseHex reads exactly the hex digits of `text` into `out`; false when a character is
@@ -63,4 +63,4 @@ std::string DeviceNameForPciAddress(std::string_view canonical_address) {
   return name;
 }
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace mc {
+namespace mc::probe {
 
 // NormalisePciAddress accepts "DDDD:BB:DD.F" with a domain of 1 to 8 hex digits (wider
 // domains must have their extra digits zero) and any case, and returns the canonical
@@ -23,4 +23,4 @@ std::string FormatPciAddress(std::uint32_t domain, std::uint32_t bus, std::uint3
 // such as "pci-0000-00-02-0".
 std::string DeviceNameForPciAddress(std::string_view canonical_address);
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <cstring>
 
-namespace mc {
+namespace mc::probe {
 namespace {
 
 std::string Hex4(unsigned id) {
@@ -97,4 +97,4 @@ std::string PciNames::DeviceName(unsigned vendor_id, unsigned device_id) {
   return found_[key] = FindPciDeviceName(database_->text(), vendor_id, device_id);
 }
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-namespace mc {
+namespace mc::probe {
 
 // The places distributions install pci.ids: Debian's pci.ids package, then hwdata.
 inline const std::vector<std::string> kPciIdsPaths = {"/usr/share/misc/pci.ids",
@@ -61,4 +61,4 @@ class PciNames {
   std::map<std::pair<unsigned, unsigned>, std::string> found_;
 };
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -9,7 +9,7 @@
 #include "probe/gpu/pci_address.h"
 #include "probe/gpu/sysfs_files.h"
 
-namespace mc {
+namespace mc::probe {
 namespace fs = std::filesystem;
 namespace {
 
@@ -81,4 +81,4 @@ std::string RenderNodeForPath(const std::string& path) {
   return fs::path(path).filename().string();
 }
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -10,7 +10,7 @@
 #include "probe/gpu/gpu.h"
 #include "probe/gpu/pci_names.h"
 
-namespace mc {
+namespace mc::probe {
 
 struct DiscoveryRoots {
   std::string sysfs = "/sys";
@@ -29,4 +29,4 @@ Gpu DescribeRenderNode(const DiscoveryRoots& roots, const std::string& node, Pci
 // sysfs name of its node; it is the path's last component.
 std::string RenderNodeForPath(const std::string& path);
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -7,7 +7,7 @@
 
 #include "common/base/text.h"
 
-namespace mc {
+namespace mc::probe {
 
 std::string ReadSysfsHex(const std::filesystem::path& file, std::size_t digits,
                          std::string& problem) {
@@ -36,4 +36,4 @@ std::string LinkTargetName(const std::filesystem::path& link) {
   return error ? std::string() : target.filename().string();
 }
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string>
 
-namespace mc {
+namespace mc::probe {
 
 // ReadSysfsHex reads a number file as lowercase hex digits, left-padded to `digits`;
 // empty, with the reason in `problem`, when the file cannot be read or holds something
@@ -18,4 +18,4 @@ std::string ReadSysfsHex(const std::filesystem::path& file, std::size_t digits,
 // device's `driver`; empty when it is no link.
 std::string LinkTargetName(const std::filesystem::path& link);
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -6,7 +6,7 @@
 
 #include "probe/gpu/pci_address.h"
 
-namespace mc {
+namespace mc::probe {
 namespace {
 
 // cuDriverGetVersion is part of every libcuda, but nv-codec-headers' loader does not load
@@ -88,4 +88,4 @@ Result<void> DescribeCudaDevice(const CudaFunctions& cuda, CUdevice device, Nvid
   return Ok();
 }
 
-}  // namespace mc
+}  // namespace mc::probe

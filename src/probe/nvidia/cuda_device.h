@@ -10,7 +10,7 @@
 #include "probe/facts/nvidia_facts.h"
 #include "probe/nvidia/nvidia_loader.h"
 
-namespace mc {
+namespace mc::probe {
 
 // CudaCallError names the call and the CUresult by its name and CUDA's description, such
 // as "cuInit failed: CUDA_ERROR_NO_DEVICE (100): no CUDA-capable device is detected".
@@ -26,4 +26,4 @@ Result<CUdevice> FindCudaDevice(const CudaFunctions& cuda, const std::string& pc
 // library; a failure of the last is a warning, not an error.
 Result<void> DescribeCudaDevice(const CudaFunctions& cuda, CUdevice device, NvidiaFacts& facts);
 
-}  // namespace mc
+}  // namespace mc::probe

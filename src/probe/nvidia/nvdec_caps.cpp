@@ -3,7 +3,7 @@
 #include "probe/facts/cuvid_names.h"
 #include "probe/nvidia/cuda_device.h"
 
-namespace mc {
+namespace mc::probe {
 
 Result<std::vector<NvDecoderCaps>> QueryDecoderCaps(const CudaFunctions& cuda,
                                                     const CuvidFunctions& cuvid) {
@@ -35,4 +35,4 @@ Result<std::vector<NvDecoderCaps>> QueryDecoderCaps(const CudaFunctions& cuda,
   return answers;
 }
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -9,7 +9,7 @@
 #include "probe/facts/nvidia_facts.h"
 #include "probe/nvidia/nvidia_loader.h"
 
-namespace mc {
+namespace mc::probe {
 
 struct DecodeQuestion {
   cudaVideoCodec codec;
@@ -40,4 +40,4 @@ inline constexpr std::array<DecodeQuestion, 10> kDecodeQuestions{{
 Result<std::vector<NvDecoderCaps>> QueryDecoderCaps(const CudaFunctions& cuda,
                                                     const CuvidFunctions& cuvid);
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <utility>
 
-namespace mc {
+namespace mc::probe {
 namespace {
 
 struct NamedGuid {
@@ -109,4 +109,4 @@ std::string NvEncCallError(const char* call, NVENCSTATUS status) {
   return std::string(call) + " failed: " + NvEncStatusText(status);
 }
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -7,7 +7,7 @@
 
 #include "probe/nvidia/nvidia_loader.h"
 
-namespace mc {
+namespace mc::probe {
 
 // The AV1 GUIDs came with Video Codec SDK 12.0; Debian 12's nv-codec-headers (11.1) lacks
 // them, so they are defined here, with the values of NVIDIA's nvEncodeAPI.h 12.0.
@@ -36,4 +36,4 @@ std::string NvEncCallError(const char* call, NVENCSTATUS status);
 
 bool SameGuid(const GUID& a, const GUID& b);
 
-}  // namespace mc
+}  // namespace mc::probe

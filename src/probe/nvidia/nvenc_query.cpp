@@ -8,7 +8,7 @@
 
 #include "probe/nvidia/nvenc_names.h"
 
-namespace mc {
+namespace mc::probe {
 namespace {
 
 // An NVENC API version, as NvEncodeAPIGetMaxSupportedVersion writes it: major << 4 | minor.
@@ -227,4 +227,4 @@ NvSessionCount CountEncodeSessions(CUcontext context) {
   return count;
 }
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -8,7 +8,7 @@
 #include "probe/facts/nvidia_facts.h"
 #include "probe/nvidia/nvidia_loader.h"
 
-namespace mc {
+namespace mc::probe {
 
 // The most sessions the session-slot test opens. Professional boards have no driver cap, so
 // without a limit of its own the test would open sessions until video memory ran out.
@@ -23,4 +23,4 @@ NvEncoderFacts QueryEncoder(CUcontext context);
 // cap counts every process on the system.
 NvSessionCount CountEncodeSessions(CUcontext context);
 
-}  // namespace mc
+}  // namespace mc::probe

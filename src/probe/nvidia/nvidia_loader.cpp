@@ -3,7 +3,7 @@
 #include <cstdarg>
 #include <cstdio>
 
-namespace mc::nvidia_loader {
+namespace mc::probe::nvidia_loader {
 
 void Log(void* log, const char* format, ...) {
   if (!log) return;
@@ -19,4 +19,4 @@ void Log(void* log, const char* format, ...) {
   text += line;
 }
 
-}  // namespace mc::nvidia_loader
+}  // namespace mc::probe::nvidia_loader

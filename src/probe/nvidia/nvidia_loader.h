@@ -9,15 +9,16 @@
 
 #include <string>
 
-namespace mc::nvidia_loader {
+namespace mc::probe::nvidia_loader {
 
 // Log appends one loader message to *static_cast<std::string*>(log); a null log drops it.
 void Log(void* log, const char* format, ...) __attribute__((format(printf, 2, 3)));
 
-}  // namespace mc::nvidia_loader
+}  // namespace mc::probe::nvidia_loader
 
 #ifndef FFNV_LOG_FUNC
-#define FFNV_LOG_FUNC(logctx, msg, ...) ::mc::nvidia_loader::Log((logctx), (msg), __VA_ARGS__)
+#define FFNV_LOG_FUNC(logctx, msg, ...) \
+  ::mc::probe::nvidia_loader::Log((logctx), (msg), __VA_ARGS__)
 #define FFNV_DEBUG_LOG_FUNC(logctx, msg, ...)
 #endif
 #include <ffnvcodec/dynlink_loader.h>

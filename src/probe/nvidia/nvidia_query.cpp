@@ -9,7 +9,7 @@
 #include "probe/nvidia/nvidia_loader.h"
 #include "probe/nvidia/nvml_driver_version.h"
 
-namespace mc {
+namespace mc::probe {
 namespace {
 
 // The holders release what the query took in the reverse order, whichever way it returns.
@@ -85,4 +85,4 @@ Result<NvidiaFacts> QueryNvidiaDriver(const std::string& pci_address,
   return facts;
 }
 
-}  // namespace mc
+}  // namespace mc::probe

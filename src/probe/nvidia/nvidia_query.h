@@ -8,7 +8,7 @@
 #include "common/base/result.h"
 #include "probe/facts/nvidia_facts.h"
 
-namespace mc {
+namespace mc::probe {
 
 struct NvidiaQueryOptions {
   // Run the session-slot test after the query (docs/probe/nvidia.md).
@@ -23,4 +23,4 @@ struct NvidiaQueryOptions {
 Result<NvidiaFacts> QueryNvidiaDriver(const std::string& pci_address,
                                       const NvidiaQueryOptions& options = {});
 
-}  // namespace mc
+}  // namespace mc::probe

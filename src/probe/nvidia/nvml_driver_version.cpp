@@ -2,7 +2,7 @@
 
 #include <dlfcn.h>
 
-namespace mc {
+namespace mc::probe {
 namespace {
 
 // NVML's documented C interface, declared here because no Debian package ships nvml.h
@@ -53,4 +53,4 @@ Result<std::string> NvmlDriverVersion() {
   return std::string(version);
 }
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -13,8 +13,8 @@
 
 #include "common/base/result.h"
 
-namespace mc {
+namespace mc::probe {
 
 Result<std::string> NvmlDriverVersion();
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -17,7 +17,7 @@
 #include "probe/query/child_reports.h"
 #include "probe/query/query_batch.h"
 
-namespace mc {
+namespace mc::probe {
 namespace {
 
 // Targets is what discovery found: the GPUs to ask through VA-API and those to ask NVIDIA.
@@ -43,7 +43,7 @@ DeviceReport NamedGpuMissing(const ProbeRequest& request, const NamedPciDevice& 
   Gpu gpu{.bus = named.pci_address.empty() ? "" : "pci",
           .pci_address = named.pci_address,
           .device_name = named.device_name};
-  return {.gpu = gpu, .device = BuildVaDevice(gpu, Error{why}), .failure = why};
+  return {.gpu = gpu, .device = dra::BuildVaDevice(gpu, Error{why}), .failure = why};
 }
 
 // PathsOfNamedDevices finds the render node of each named GPU; the GPUs sysfs shows none of
@@ -117,7 +117,7 @@ Targets Discover(const ProbeRequest& request, ProbeResult& result) {
 }
 
 DeviceReport VaReport(Gpu gpu, const Result<VaFacts>& facts) {
-  DeviceReport report{.gpu = gpu, .device = BuildVaDevice(gpu, facts)};
+  DeviceReport report{.gpu = gpu, .device = dra::BuildVaDevice(gpu, facts)};
   if (facts) {
     report.driver = facts->vendor;
     report.warnings = facts->warnings;
@@ -129,7 +129,7 @@ DeviceReport VaReport(Gpu gpu, const Result<VaFacts>& facts) {
 }
 
 DeviceReport NvidiaReport(Gpu gpu, const Result<NvidiaFacts>& facts, std::size_t capped_gpus) {
-  DeviceReport report{.gpu = gpu, .device = BuildNvidiaDevice(gpu, facts, capped_gpus)};
+  DeviceReport report{.gpu = gpu, .device = dra::BuildNvidiaDevice(gpu, facts, capped_gpus)};
   if (!facts) {
     report.failure = facts.error();
     return report;
@@ -191,7 +191,7 @@ std::vector<std::string> LogLines(const DeviceReport& report) {
   } else {
     std::string line = head + ", " + JoinLines(ValidUtf8(report.driver)) + "):";
     for (const Capability& capability : kCapabilities) {
-      const AttributeValue* value = report.device.Attribute(std::string(capability.name));
+      const dra::AttributeValue* value = report.device.Attribute(std::string(capability.name));
       const bool holds = value && std::get<bool>(*value);
       line += " " + std::string(capability.name) + "=" + (holds ? "true" : "false");
     }
@@ -204,4 +204,4 @@ std::vector<std::string> LogLines(const DeviceReport& report) {
   return lines;
 }
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -18,7 +18,7 @@
 #include "probe/gpu/render_node_discovery.h"
 #include "probe/query/query_command.h"
 
-namespace mc {
+namespace mc::probe {
 
 // NamedPciDevice is a GPU picked by its PCI address and published under a name given by
 // someone else: liken names its render nodes, and the media device takes the same name.
@@ -44,7 +44,7 @@ struct ProbeRequest {
 // words what its driver said or why it could not say.
 struct DeviceReport {
   Gpu gpu;
-  Device device;
+  dra::Device device;
   // How the driver names itself: the VA vendor string, or the NVIDIA GPU and driver.
   std::string driver;
   // Why the query failed; absent when it succeeded.
@@ -72,4 +72,4 @@ ProbeResult ProbeGpus(const ProbeRequest& request);
 // failure (docs/dra/agent.md shows it), then one line for each warning.
 std::vector<std::string> LogLines(const DeviceReport& report);
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -6,7 +6,7 @@
 
 #include "common/base/text.h"
 
-namespace mc {
+namespace mc::probe {
 namespace {
 
 std::string SecondsText(std::chrono::milliseconds duration) {
@@ -38,4 +38,4 @@ std::optional<std::string> DescribeChildFailure(const ChildOutcome& outcome,
   return "the query failed";
 }
 
-}  // namespace mc
+}  // namespace mc::probe

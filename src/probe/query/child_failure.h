@@ -8,11 +8,11 @@
 
 #include "probe/query/child_process.h"
 
-namespace mc {
+namespace mc::probe {
 
 // DescribeChildFailure gives the reason a child failed, quoting its stderr word for word,
 // or nullopt when it exited 0.
 std::optional<std::string> DescribeChildFailure(const ChildOutcome& outcome,
                                                 std::chrono::milliseconds deadline);
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -6,7 +6,7 @@
 #include "common/base/json_reader.h"
 #include "common/base/json_text.h"
 
-namespace mc {
+namespace mc::probe {
 namespace {
 
 using nlohmann::json;
@@ -78,4 +78,4 @@ Result<std::vector<ChildOutcome>> ParseOutcomes(std::string_view text) {
   return outcomes;
 }
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -10,9 +10,9 @@
 #include "common/base/result.h"
 #include "probe/query/child_process.h"
 
-namespace mc {
+namespace mc::probe {
 
 std::string OutcomesToJson(const std::vector<ChildOutcome>& outcomes);
 Result<std::vector<ChildOutcome>> ParseOutcomes(std::string_view json);
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -18,7 +18,7 @@
 
 extern char** environ;
 
-namespace mc {
+namespace mc::probe {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -237,4 +237,4 @@ std::vector<ChildOutcome> RunChildren(const std::vector<ChildSpec>& children,
   return outcomes;
 }
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace mc {
+namespace mc::probe {
 
 struct ChildOutcome {
   enum class Kind { kExited, kSignalled, kTimedOut, kNotStarted };
@@ -46,4 +46,4 @@ std::vector<ChildOutcome> RunChildren(const std::vector<std::vector<std::string>
                                       std::chrono::milliseconds timeout,
                                       std::size_t max_output = 1 << 20);
 
-}  // namespace mc
+}  // namespace mc::probe

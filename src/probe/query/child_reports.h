@@ -11,7 +11,7 @@
 #include "probe/query/child_failure.h"
 #include "probe/query/child_process.h"
 
-namespace mc {
+namespace mc::probe {
 
 // FactsFromOutcome is one child's result: its failure described, or its report parsed.
 template <typename Facts>
@@ -38,4 +38,4 @@ std::vector<Result<Facts>> FactsFromOutcomes(const std::vector<ChildOutcome>& ou
   return results;
 }
 
-}  // namespace mc
+}  // namespace mc::probe

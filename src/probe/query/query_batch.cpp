@@ -7,7 +7,7 @@
 #include "probe/query/child_failure.h"
 #include "probe/query/child_outcome_json.h"
 
-namespace mc {
+namespace mc::probe {
 namespace {
 
 std::vector<ChildOutcome> EveryTargetFailed(std::size_t count, const std::string& why) {
@@ -56,4 +56,4 @@ int RunQueryBatchChild(const std::vector<QueryTarget>& targets, std::chrono::mil
   return std::cout ? 0 : 1;
 }
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -16,7 +16,7 @@
 #include "probe/query/query_command.h"
 #include "probe/query/query_target.h"
 
-namespace mc {
+namespace mc::probe {
 
 // How much longer than its children's deadline the batch itself may take: it runs no
 // driver code, so only a machine too loaded to schedule it uses this.
@@ -35,4 +35,4 @@ std::vector<ChildOutcome> RunQueryBatch(const QueryCommand& command,
 int RunQueryBatchChild(const std::vector<QueryTarget>& targets, std::chrono::milliseconds deadline,
                        const std::function<int(const QueryTarget&)>& query);
 
-}  // namespace mc
+}  // namespace mc::probe

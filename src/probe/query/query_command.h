@@ -5,7 +5,7 @@
 #include <chrono>
 #include <string>
 
-namespace mc {
+namespace mc::probe {
 
 // The deadline of one GPU's query: a driver that has not answered in 20 s is taken as hung.
 inline constexpr std::chrono::milliseconds kQueryDeadline{20000};
@@ -19,4 +19,4 @@ struct QueryCommand {
   bool fork_from_caller = false;
 };
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -1,6 +1,6 @@
 #include "probe/query/query_target.h"
 
-namespace mc {
+namespace mc::probe {
 
 std::string TargetArgument(const QueryTarget& target) {
   if (target.api == QueryTarget::Api::kVa) return "va=" + target.where;
@@ -27,4 +27,4 @@ Result<QueryTarget> ParseTargetArgument(std::string_view argument) {
   return target;
 }
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -9,7 +9,7 @@
 
 #include "common/base/result.h"
 
-namespace mc {
+namespace mc::probe {
 
 struct QueryTarget {
   enum class Api { kVa, kNvidia };
@@ -24,4 +24,4 @@ struct QueryTarget {
 std::string TargetArgument(const QueryTarget& target);
 Result<QueryTarget> ParseTargetArgument(std::string_view argument);
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -13,7 +13,7 @@
 #include <memory>
 #include <vector>
 
-namespace mc {
+namespace mc::probe {
 namespace {
 
 // libva's messages go to stderr: on a failure the parent quotes them word for word, and
@@ -151,4 +151,4 @@ Result<VaFacts> QueryVaDriver(const std::string& render_node) {
   return facts;
 }
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -8,7 +8,7 @@
 #include "common/base/result.h"
 #include "probe/facts/va_facts.h"
 
-namespace mc {
+namespace mc::probe {
 
 // QueryVaDriver opens `render_node`, initialises libva on it and collects the driver's
 // statements. It fails when the node cannot be opened or libva cannot initialise a driver
@@ -16,4 +16,4 @@ namespace mc {
 // the rest of the answer is kept.
 Result<VaFacts> QueryVaDriver(const std::string& render_node);
 
-}  // namespace mc
+}  // namespace mc::probe

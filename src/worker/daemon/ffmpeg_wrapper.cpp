@@ -86,7 +86,7 @@ Result<std::string> Capture(const std::vector<std::string>& argv) {
 
 // The facts of the input and its duration, from one real ffprobe of it.
 struct ProbedInput {
-  transcode::InputFacts facts;
+  worker::InputFacts facts;
   double duration_seconds = 0;
 };
 
@@ -94,7 +94,7 @@ Result<ProbedInput> ProbeInput(const std::string& ffprobe, const std::string& pa
   Result<std::string> json = Capture(
       {ffprobe, "-v", "error", "-print_format", "json", "-show_streams", "-show_format", path});
   if (!json) return json.failure();
-  Result<transcode::InputFacts> facts = transcode::ParseInputFacts(*json);
+  Result<worker::InputFacts> facts = worker::ParseInputFacts(*json);
   if (!facts) return InvalidInput("ffprobe of " + path + ": " + facts.error());
   ProbedInput probed{.facts = *facts};
   const nlohmann::json value = nlohmann::json::parse(*json, nullptr, false);
@@ -109,8 +109,8 @@ Result<ProbedInput> ProbeInput(const std::string& ffprobe, const std::string& pa
 }
 
 // The picture the job writes: its height from the plan, its width by the input's aspect.
-std::pair<std::int64_t, std::int64_t> OutputSize(const transcode::Plan& plan,
-                                                 const transcode::InputFacts& input) {
+std::pair<std::int64_t, std::int64_t> OutputSize(const worker::Plan& plan,
+                                                 const worker::InputFacts& input) {
   const std::int64_t height = plan.output_height > 0 ? plan.output_height : input.height;
   const std::int64_t width = input.height > 0 ? input.width * height / input.height : input.width;
   return {width, height};
@@ -135,10 +135,10 @@ Result<WrapperContext> AskForGpu(LocalClient& worker) {
 
 // Probes each input the command decodes; gives the first one's facts, which decide the
 // decoder, or nullopt when the command decodes none.
-Result<std::optional<ProbedInput>> ProbeInputs(const transcode::RunnerCommand& command,
+Result<std::optional<ProbedInput>> ProbeInputs(const worker::RunnerCommand& command,
                                                const std::string& ffprobe) {
   std::optional<ProbedInput> input;
-  for (const std::string& path : transcode::InputsToProbe(command)) {
+  for (const std::string& path : worker::InputsToProbe(command)) {
     Result<ProbedInput> probed = ProbeInput(ffprobe, path);
     if (!probed) return probed.failure();
     // The first input a video is decoded from is the one whose facts decide the decoder.
@@ -149,7 +149,7 @@ Result<std::optional<ProbedInput>> ProbeInputs(const transcode::RunnerCommand& c
 
 // The second tripwire on our own translation: every video output names a hardware encoder
 // this device states.
-ArgvVerdict JudgePlanArgv(const transcode::Plan& plan, const transcode::PlanDevice& device,
+ArgvVerdict JudgePlanArgv(const worker::Plan& plan, const worker::PlanDevice& device,
                           const WrapperContext& gpu) {
   const GateDevice gate{.api = device.api,
                         .probe_module = gpu.probe_module,
@@ -161,7 +161,7 @@ ArgvVerdict JudgePlanArgv(const transcode::Plan& plan, const transcode::PlanDevi
 }
 
 // Runs the plan's ffmpeg in the environment its argv assumes, sampled for evidence.
-JobFfmpegRun RunPlan(const transcode::Plan& plan, const transcode::PlanDevice& device,
+JobFfmpegRun RunPlan(const worker::Plan& plan, const worker::PlanDevice& device,
                      const WrapperContext& gpu, const WrapperEnvironment& environment, int runner) {
   // What the plan's argv assumes of the environment (CUDA's device order, for -gpu N).
   for (const std::string& entry : plan.environment) {
@@ -180,7 +180,7 @@ JobFfmpegRun RunPlan(const transcode::Plan& plan, const transcode::PlanDevice& d
 
 // The run's report for the worker: what the plan made, how the run went, and whether the
 // hardware evidence and the CPU time it took hold up.
-WrapperRunReport ReportRun(const transcode::Plan& plan, const JobFfmpegRun& run,
+WrapperRunReport ReportRun(const worker::Plan& plan, const JobFfmpegRun& run,
                            const std::optional<ProbedInput>& input, const ArgvVerdict& argv_verdict,
                            const WrapperContext& gpu) {
   WrapperRunReport report{.job_form = plan.job_form,
@@ -192,7 +192,7 @@ WrapperRunReport ReportRun(const transcode::Plan& plan, const JobFfmpegRun& run,
                           .wall_seconds = run.wall_seconds,
                           .cpu_seconds = run.record.cpu_seconds,
                           .notes = plan.notes};
-  const transcode::InputFacts facts = input ? input->facts : transcode::InputFacts{};
+  const worker::InputFacts facts = input ? input->facts : worker::InputFacts{};
   const auto [width, height] = OutputSize(plan, facts);
   report.width = width;
   report.height = height;
@@ -263,11 +263,11 @@ int RunFfmpegWrapper(const std::vector<std::string>& args, const WrapperEnvironm
   // that died before this line is seen by the check after it.
   prctl(PR_SET_PDEATHSIG, SIGTERM);
   if (getppid() != runner) return Say("the runner is gone", 1);
-  Result<transcode::RunnerCommand> command = transcode::ParseRunnerCommand(args);
+  Result<worker::RunnerCommand> command = worker::ParseRunnerCommand(args);
   if (!command) return Say("refused: " + command.error(), 1);
-  const transcode::CommandKind kind = transcode::KindOf(*command);
+  const worker::CommandKind kind = worker::KindOf(*command);
   // Listings and probes need no GPU and no worker: the runner asks for them at its start.
-  if (kind == transcode::CommandKind::kListing || kind == transcode::CommandKind::kProbe)
+  if (kind == worker::CommandKind::kListing || kind == worker::CommandKind::kProbe)
     return Exec(environment.ffmpeg, args);
 
   if (environment.socket.empty())
@@ -277,22 +277,22 @@ int RunFfmpegWrapper(const std::vector<std::string>& args, const WrapperEnvironm
   Result<WrapperContext> context = AskForGpu(*worker);
   if (!context) return Say("refused: " + context.error(), 1);
   const WrapperContext& gpu = *context;
-  Result<transcode::PlanDevice> device = transcode::ParsePlanDevice(JsonText(gpu.device));
+  Result<worker::PlanDevice> device = worker::ParsePlanDevice(JsonText(gpu.device));
   if (!device) return Say("refused: the worker's device: " + device.error(), 1);
   Result<std::optional<ProbedInput>> input =
       ProbeInputs(*command, gpu.ffprobe.empty() ? environment.ffprobe : gpu.ffprobe);
   if (!input) return Say("refused: " + input.error(), 1);
 
-  const transcode::Plan plan = transcode::PlanCommand(
-      *command, *device, *input ? std::optional((*input)->facts) : std::nullopt,
-      {.nvenc_preset = gpu.nvenc_preset,
-       .cuda_ordinal = gpu.cuda_ordinal,
-       .render_node = gpu.render_node});
-  if (plan.kind == transcode::PlanKind::kPassThrough) {
+  const worker::Plan plan =
+      worker::PlanCommand(*command, *device, *input ? std::optional((*input)->facts) : std::nullopt,
+                          {.nvenc_preset = gpu.nvenc_preset,
+                           .cuda_ordinal = gpu.cuda_ordinal,
+                           .render_node = gpu.render_node});
+  if (plan.kind == worker::PlanKind::kPassThrough) {
     worker = Result<LocalClient>(Unavailable("closed"));
     return Exec(environment.ffmpeg, args);
   }
-  if (plan.kind == transcode::PlanKind::kRefuse) {
+  if (plan.kind == worker::PlanKind::kRefuse) {
     NoteRefusal(*worker, plan.refusal);
     return Say("refused: " + plan.refusal, 1);
   }

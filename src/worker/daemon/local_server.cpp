@@ -1,7 +1,6 @@
 #include "worker/daemon/local_server.h"
 
 #include <poll.h>
-#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -47,25 +46,17 @@ Result<std::unique_ptr<LocalServer>> LocalServer::Start(const std::string& path,
   server->path_ = path;
   server->handler_ = std::move(handler);
   server->closed_ = std::move(closed);
-  server->listener_ = *listener;
-  server->wake_ = eventfd(0, EFD_CLOEXEC);
-  if (server->wake_ < 0) return Internal(std::string("an eventfd: ") + std::strerror(errno));
-  server->thread_ = std::thread([raw = server.get()] { raw->Serve(); });
+  Result<std::unique_ptr<ServerShell>> shell = ServerShell::Start(
+      *listener, [raw = server.get()](ServerShell& shell) { raw->Serve(shell); });
+  if (!shell) return shell.failure();
+  server->shell_ = std::move(shell).value();
   return server;
 }
 
 LocalServer::~LocalServer() {
-  if (thread_.joinable()) {
-    const std::uint64_t one = 1;
-    [[maybe_unused]] ssize_t written = write(wake_, &one, sizeof one);
-    thread_.join();
-  }
-  if (listener_ >= 0) {
-    close(listener_);
-    std::error_code ignored;
-    std::filesystem::remove(path_, ignored);
-  }
-  if (wake_ >= 0) close(wake_);
+  shell_.reset();
+  std::error_code ignored;
+  std::filesystem::remove(path_, ignored);
 }
 
 LocalAnswer LocalServer::AnswerLine(std::uint64_t connection, const std::string& line) const {
@@ -78,24 +69,20 @@ LocalAnswer LocalServer::AnswerLine(std::uint64_t connection, const std::string&
   }
 }
 
-void LocalServer::Serve() {
+void LocalServer::Serve(ServerShell& shell) const {
   std::map<int, Connection> connections;
   std::uint64_t next_id = 1;
-  std::vector<pollfd> fds;
-  while (true) {
-    fds.clear();
-    fds.push_back({.fd = wake_, .events = POLLIN, .revents = 0});
-    const bool accepting = connections.size() < kMaxConnections;
-    fds.push_back({.fd = accepting ? listener_ : -1, .events = POLLIN, .revents = 0});
+  while (!shell.stopping()) {
+    std::vector<pollfd> fds = shell.PollHead(connections.size() < kMaxConnections);
     for (const auto& [fd, connection] : connections) {
       const short events = connection.unsent.empty() ? POLLIN : (POLLIN | POLLOUT);
       fds.push_back({.fd = fd, .events = events, .revents = 0});
     }
     if (poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR) break;
-    if (fds[0].revents) break;
+    if (fds[0].revents) shell.wake()->Clear();
     if (fds[1].revents) {
       while (connections.size() < kMaxConnections) {
-        const int fd = accept4(listener_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+        const int fd = shell.Accept();
         if (fd < 0) break;
         connections[fd] = Connection{.id = next_id++};
       }

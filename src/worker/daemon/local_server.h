@@ -9,9 +9,9 @@
 #include <functional>
 #include <memory>
 #include <string>
-#include <thread>
 
 #include "common/base/result.h"
+#include "common/base/server_shell.h"
 #include "worker/daemon/local_protocol.h"
 
 namespace mc::worker {
@@ -32,16 +32,15 @@ class LocalServer {
 
  private:
   LocalServer() = default;
-  void Serve();
+  void Serve(ServerShell& shell) const;
   // The answer to one request line; a handler that throws answers an error instead.
   LocalAnswer AnswerLine(std::uint64_t connection, const std::string& line) const;
 
   std::string path_;
   Handler handler_;
   Closed closed_;
-  int listener_ = -1;
-  int wake_ = -1;
-  std::thread thread_;
+  // Last, so that it stops before the members its loop reads go.
+  std::unique_ptr<ServerShell> shell_;
 };
 
 }  // namespace mc::worker

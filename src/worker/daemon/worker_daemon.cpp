@@ -55,7 +55,7 @@ Result<std::unique_ptr<WorkerDaemon>> WorkerDaemon::Start(DaemonOptions options)
                      .log = raw->options_.log,
                      .log_name = "worker run",
                      .live = [raw] { return raw->Live(); },
-                     .gathered = [raw](const ProbeResult& probe, const StatusInputs& inputs,
+                     .gathered = [raw](const probe::ProbeResult& probe, const StatusInputs& inputs,
                                        bool probed) { raw->Gathered(probe, inputs, probed); },
                      .amend = [raw](StatusInputs& inputs) { raw->Amend(inputs); },
                      .actions = std::move(actions)};
@@ -115,7 +115,8 @@ LiveFacts WorkerDaemon::Live() {
   return live;
 }
 
-void WorkerDaemon::Gathered(const ProbeResult& probe, const StatusInputs& inputs, bool probed) {
+void WorkerDaemon::Gathered(const probe::ProbeResult& probe, const StatusInputs& inputs,
+                            bool probed) {
   {
     const std::lock_guard lock(mutex_);
     probe_ = probe;
@@ -299,13 +300,13 @@ LocalAnswer WorkerDaemon::Handle(std::uint64_t connection, const LocalRequest& r
 LocalAnswer WorkerDaemon::Context() {
   const std::lock_guard lock(mutex_);
   if (!probe_ || !last_) return StateAnswer(false, "the worker has not probed its GPU yet");
-  const DeviceReport* report = ReportOf(*probe_, last_->probe);
+  const probe::DeviceReport* report = ReportOf(*probe_, last_->probe);
   if (!report || !last_->probe.ok)
     return StateAnswer(
         false, "the worker's GPU is not usable: " + last_->probe.reason.value_or("no device"));
   const WorkerConfig& config = options_.gather.config;
   WrapperContext context{
-      .device = nlohmann::json::parse(JsonText(DevicesJsonValue({report->device})[0])),
+      .device = nlohmann::json::parse(JsonText(dra::DevicesJsonValue({report->device})[0])),
       .render_node = report->gpu.render_node,
       .cuda_ordinal = CudaIndexOf(*probe_, report->gpu.pci_address),
       .ffmpeg = config.ffmpeg,

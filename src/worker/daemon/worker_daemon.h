@@ -74,7 +74,7 @@ class WorkerDaemon {
   LiveFacts Live();
   // Amend brings a rendering's inputs up to date with the worker's own facts.
   void Amend(StatusInputs& inputs);
-  void Gathered(const ProbeResult& probe, const StatusInputs& inputs, bool probed);
+  void Gathered(const probe::ProbeResult& probe, const StatusInputs& inputs, bool probed);
   // Decide is the state now, from the last gathering and the worker's own facts; the caller
   // holds the mutex.
   StateDecision Decide();
@@ -91,7 +91,7 @@ class WorkerDaemon {
   DaemonOptions options_;
   std::mutex mutex_;
   std::condition_variable changed_;
-  std::optional<ProbeResult> probe_;
+  std::optional<probe::ProbeResult> probe_;
   std::optional<StatusInputs> last_;
   WorkerState previous_ = WorkerState::kGpuUnavailable;
   bool drain_ = false;

@@ -10,7 +10,7 @@ namespace {
 // IsFlag says whether an option takes no value; every other option takes one, which is how
 // the gate tells an option's value from an output file. The table is the translation's, so
 // that the gate and the plan read a command line alike.
-bool IsFlag(std::string_view option) { return transcode::TakesNoValue(option); }
+bool IsFlag(std::string_view option) { return worker::TakesNoValue(option); }
 
 // VideoCodecOption says whether an option sets the encoder (or decoder) of video streams:
 // -c:v, -codec:v, -vcodec, -c:v:0, ... The bare -c and -codec set every stream's.

@@ -40,7 +40,7 @@ using CapabilityFlags = std::array<bool, kCapabilityKeys.size()>;
 
 // CapabilityFlagsOf reads the table against a device's boolean attributes; an attribute the
 // device does not publish counts as false.
-CapabilityFlags CapabilityFlagsOf(const Device& device);
+CapabilityFlags CapabilityFlagsOf(const dra::Device& device);
 // The same, for attributes known by name only (a device read back from its JSON form).
 CapabilityFlags CapabilityFlagsOf(const std::function<bool(std::string_view)>& attribute_true);
 

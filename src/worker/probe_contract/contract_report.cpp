@@ -5,17 +5,18 @@
 
 namespace mc::worker {
 
-const DeviceReport* ReportOf(const ProbeResult& probe, const ProbeContract& contract) {
+const probe::DeviceReport* ReportOf(const probe::ProbeResult& probe,
+                                    const ProbeContract& contract) {
   if (contract.devices.empty()) return nullptr;
-  for (const DeviceReport& report : probe.reports) {
+  for (const probe::DeviceReport& report : probe.reports) {
     if (report.device.name == contract.devices[0].name) return &report;
   }
   return nullptr;
 }
 
-int CudaIndexOf(const ProbeResult& probe, const std::string& pci_address) {
+int CudaIndexOf(const probe::ProbeResult& probe, const std::string& pci_address) {
   std::vector<std::string> addresses;
-  for (const DeviceReport& report : probe.reports) {
+  for (const probe::DeviceReport& report : probe.reports) {
     if (report.nvidia_facts) addresses.push_back(report.gpu.pci_address);
   }
   std::sort(addresses.begin(), addresses.end());

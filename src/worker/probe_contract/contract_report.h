@@ -8,10 +8,10 @@
 namespace mc::worker {
 
 // ReportOf gives the report of the contract's GPU, or nullptr when the contract names none.
-const DeviceReport* ReportOf(const ProbeResult& probe, const ProbeContract& contract);
+const probe::DeviceReport* ReportOf(const probe::ProbeResult& probe, const ProbeContract& contract);
 
 // CudaIndexOf gives the GPU's place among the NVIDIA GPUs in PCI address order, which is
 // CUDA's ordinal under CUDA_DEVICE_ORDER=PCI_BUS_ID (and ffmpeg's -gpu N).
-int CudaIndexOf(const ProbeResult& probe, const std::string& pci_address);
+int CudaIndexOf(const probe::ProbeResult& probe, const std::string& pci_address);
 
 }  // namespace mc::worker

@@ -12,20 +12,20 @@
 namespace mc::worker {
 namespace {
 
-std::string TextAttribute(const Device& device, const char* name) {
-  const AttributeValue* value = device.Attribute(name);
+std::string TextAttribute(const dra::Device& device, const char* name) {
+  const dra::AttributeValue* value = device.Attribute(name);
   return value && std::holds_alternative<std::string>(*value) ? std::get<std::string>(*value)
                                                               : std::string();
 }
 
-bool Names(const DeviceReport& report, const std::string& gpu) {
+bool Names(const probe::DeviceReport& report, const std::string& gpu) {
   if (report.device.name == gpu) return true;
   if (!report.gpu.render_node.empty() && report.gpu.render_node == gpu) return true;
-  const std::optional<std::string> address = NormalisePciAddress(gpu);
+  const std::optional<std::string> address = probe::NormalisePciAddress(gpu);
   return address && *address == report.gpu.pci_address;
 }
 
-ContractDevice DescribeDevice(const DeviceReport& report) {
+ContractDevice DescribeDevice(const probe::DeviceReport& report) {
   ContractDevice device;
   device.name = report.device.name;
   device.pci_address = report.gpu.pci_address;
@@ -44,8 +44,8 @@ constexpr std::array<std::string_view, kCapabilityKeys.size()> kNvencCodecOfKey{
                                                                                 "AV1"};
 
 // VaRuleOf gives the VA-API rule of a published attribute, or nullptr.
-const VaRule* VaRuleOf(std::string_view attribute) {
-  for (const Capability& capability : kCapabilities) {
+const probe::VaRule* VaRuleOf(std::string_view attribute) {
+  for (const probe::Capability& capability : probe::kCapabilities) {
     if (capability.name == attribute) return &capability.va;
   }
   return nullptr;
@@ -55,14 +55,14 @@ const VaRule* VaRuleOf(std::string_view attribute) {
 // NVENC's NV_ENC_CAPS_WIDTH_MAX and NV_ENC_CAPS_HEIGHT_MAX, or VA-API's
 // VAConfigAttribMaxPictureWidth and VAConfigAttribMaxPictureHeight of the profile and entry
 // point that made the encode attribute true.
-void SetLargestEncodeSize(const DeviceReport& report, ProbeContract& contract) {
+void SetLargestEncodeSize(const probe::DeviceReport& report, ProbeContract& contract) {
   std::int64_t width = 0;
   std::int64_t height = 0;
   for (std::size_t i = 0; i < kCapabilityKeys.size(); ++i) {
     const CapabilityKey& key = kCapabilityKeys[i];
     if (!key.encodes || !contract.capabilities[i]) continue;
     if (report.nvidia_facts) {
-      for (const NvEncoderCodec& codec : report.nvidia_facts->encoder.codecs) {
+      for (const probe::NvEncoderCodec& codec : report.nvidia_facts->encoder.codecs) {
         if (codec.codec != kNvencCodecOfKey[i]) continue;
         width = std::max<std::int64_t>(width, codec.max_width);
         height = std::max<std::int64_t>(height, codec.max_height);
@@ -70,9 +70,9 @@ void SetLargestEncodeSize(const DeviceReport& report, ProbeContract& contract) {
     }
     if (!report.va_facts) continue;
     for (std::size_t j = 0; j < key.attribute_count; ++j) {
-      const VaRule* rule = VaRuleOf(key.attributes[j]);
-      if (!rule || rule->kind != VaRule::Kind::kConfig) continue;
-      for (const VaConfig& config : report.va_facts->configs) {
+      const probe::VaRule* rule = VaRuleOf(key.attributes[j]);
+      if (!rule || rule->kind != probe::VaRule::Kind::kConfig) continue;
+      for (const probe::VaConfig& config : report.va_facts->configs) {
         const bool listed =
             std::find(rule->entrypoints.begin(), rule->entrypoints.begin() + rule->entrypoint_count,
                       config.entrypoint) != rule->entrypoints.begin() + rule->entrypoint_count;
@@ -86,11 +86,11 @@ void SetLargestEncodeSize(const DeviceReport& report, ProbeContract& contract) {
   if (height > 0) contract.max_height = height;
 }
 
-std::string TrueAttributes(const Device& device) {
+std::string TrueAttributes(const dra::Device& device) {
   std::string list;
   for (const CapabilityKey& key : kCapabilityKeys) {
     for (std::size_t j = 0; j < key.attribute_count; ++j) {
-      const AttributeValue* value = device.Attribute(std::string(key.attributes[j]));
+      const dra::AttributeValue* value = device.Attribute(std::string(key.attributes[j]));
       if (!value || !std::holds_alternative<bool>(*value) || !std::get<bool>(*value)) continue;
       if (list.find(std::string(key.attributes[j])) != std::string::npos) continue;
       list += (list.empty() ? "" : ", ") + std::string(key.attributes[j]);
@@ -105,7 +105,7 @@ ProbeContract Refuse(ProbeContract contract, std::string reason) {
   return contract;
 }
 
-std::string KnownDevices(const ProbeResult& probe) {
+std::string KnownDevices(const probe::ProbeResult& probe) {
   if (probe.reports.empty()) {
     std::string text = "found no GPU in " + probe.searched;
     for (const std::string& error : probe.discovery_errors) text += " (" + error + ")";
@@ -113,14 +113,14 @@ std::string KnownDevices(const ProbeResult& probe) {
   }
   std::string text = "the GPUs here are";
   for (std::size_t i = 0; i < probe.reports.size(); ++i) {
-    const DeviceReport& report = probe.reports[i];
+    const probe::DeviceReport& report = probe.reports[i];
     text += (i == 0 ? " " : ", ") + report.device.name + " (" + report.gpu.pci_address + ")";
   }
   return text;
 }
 
 // EncoderAbsence says why a device that encodes nothing does not, as its driver put it.
-std::string EncoderAbsence(const DeviceReport& report) {
+std::string EncoderAbsence(const probe::DeviceReport& report) {
   if (report.nvidia_facts && !report.nvidia_facts->encoder.available &&
       !report.nvidia_facts->encoder.unavailable_reason.empty()) {
     return "NVENC: " + report.nvidia_facts->encoder.unavailable_reason;
@@ -131,7 +131,7 @@ std::string EncoderAbsence(const DeviceReport& report) {
 
 }  // namespace
 
-ProbeContract ContractFor(const ProbeResult& probe, const ContractRequest& request) {
+ProbeContract ContractFor(const probe::ProbeResult& probe, const ContractRequest& request) {
   ProbeContract contract;
   contract.probe_module = request.module;
   std::optional<ProbeModule> asked;
@@ -149,7 +149,7 @@ ProbeContract ContractFor(const ProbeResult& probe, const ContractRequest& reque
     return Refuse(contract, "no GPU was named; name one by device name or PCI address");
 
   auto found = std::ranges::find_if(
-      probe.reports, [&](const DeviceReport& report) { return Names(report, request.gpu); });
+      probe.reports, [&](const probe::DeviceReport& report) { return Names(report, request.gpu); });
   // A bare number, as PT_WORKER_GPU_DEVICES=0 has it, is the GPU's place in PCI address order,
   // which is the order of the reports and the default order of nvidia-smi.
   const std::optional<unsigned> index =
@@ -160,7 +160,7 @@ ProbeContract ContractFor(const ProbeResult& probe, const ContractRequest& reque
     return Refuse(contract,
                   "no GPU \"" + request.gpu + "\" on this machine: " + KnownDevices(probe));
   }
-  const DeviceReport& report = *found;
+  const probe::DeviceReport& report = *found;
   contract.devices.push_back(DescribeDevice(report));
   const std::string api = TextAttribute(report.device, "api");
   if (!asked) {
@@ -188,7 +188,7 @@ ProbeContract ContractFor(const ProbeResult& probe, const ContractRequest& reque
 
   contract.capabilities = CapabilityFlagsOf(report.device);
   for (const auto& [name, capacity] : report.device.capacity) {
-    if (name == kEncodeSessionsCapacity) contract.max_sessions = capacity.value;
+    if (name == probe::kEncodeSessionsCapacity) contract.max_sessions = capacity.value;
   }
   SetLargestEncodeSize(report, contract);
   contract.evidence = report.device.name + " (" + report.driver + ") through " + api + " states " +

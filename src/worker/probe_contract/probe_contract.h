@@ -67,6 +67,6 @@ struct ContractRequest {
 };
 
 // ContractFor answers the contract for the one GPU the request names.
-ProbeContract ContractFor(const ProbeResult& probe, const ContractRequest& request);
+ProbeContract ContractFor(const probe::ProbeResult& probe, const ContractRequest& request);
 
 }  // namespace mc::worker

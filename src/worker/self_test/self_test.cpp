@@ -64,7 +64,8 @@ struct FfmpegRun {
 
 class SelfTest {
  public:
-  SelfTest(const ProbeResult& probe, const ProbeContract& contract, const SelfTestOptions& options)
+  SelfTest(const probe::ProbeResult& probe, const ProbeContract& contract,
+           const SelfTestOptions& options)
       : probe_(probe), contract_(contract), options_(options), report_(ReportOf(probe, contract)) {}
 
   SelfTestReport Run() {
@@ -235,7 +236,7 @@ class SelfTest {
 
   bool ClaimsAttribute(std::string_view attribute) const {
     if (!report_) return false;
-    const AttributeValue* value = report_->device.Attribute(std::string(attribute));
+    const dra::AttributeValue* value = report_->device.Attribute(std::string(attribute));
     return value && std::holds_alternative<bool>(*value) && std::get<bool>(*value);
   }
 
@@ -278,7 +279,7 @@ class SelfTest {
       return;
     }
     const std::string version = report_->nvidia_facts ? report_->nvidia_facts->driver_version : "";
-    const std::optional<int> branch = DriverBranch(version);
+    const std::optional<int> branch = probe::DriverBranch(version);
     if (!branch || *branch < options_.config.driver_min) {
       step.detail =
           "the NVIDIA driver " + (version.empty() ? std::string("(version unknown)") : version) +
@@ -505,10 +506,10 @@ class SelfTest {
     step.ok = failures.empty();
   }
 
-  const ProbeResult& probe_;
+  const probe::ProbeResult& probe_;
   const ProbeContract& contract_;
   const SelfTestOptions& options_;
-  const DeviceReport* report_;
+  const probe::DeviceReport* report_;
   std::unique_ptr<NvmlLibrary> nvml_;
   void* nvml_device_ = nullptr;
   Clock::time_point step_started_;
@@ -522,7 +523,7 @@ class SelfTest {
 
 }  // namespace
 
-SelfTestReport RunSelfTest(const ProbeResult& probe, const ProbeContract& contract,
+SelfTestReport RunSelfTest(const probe::ProbeResult& probe, const ProbeContract& contract,
                            const SelfTestOptions& options) {
   return SelfTest(probe, contract, options).Run();
 }

@@ -36,7 +36,7 @@ struct SelfTestOptions {
 };
 
 // RunSelfTest runs the five steps on the GPU that the contract speaks for.
-SelfTestReport RunSelfTest(const ProbeResult& probe, const ProbeContract& contract,
+SelfTestReport RunSelfTest(const probe::ProbeResult& probe, const ProbeContract& contract,
                            const SelfTestOptions& options);
 
 }  // namespace mc::worker

@@ -98,14 +98,15 @@ void LoadSavedSelfTest(GatherOptions& options, const std::string& device_name,
 // An NVIDIA GPU's kernel module, generation and driver branch, and what NVML counts of it
 // now. Gives the VRAM free above the floor, where NVML tells it.
 std::optional<double> ReadNvidiaDevice(const GatherOptions& options, const ContractDevice& device,
-                                       const DeviceReport* report, StatusInputs& inputs,
+                                       const probe::DeviceReport* report, StatusInputs& inputs,
                                        StateSignals& signals) {
   const WorkerConfig& config = options.config;
   std::optional<double> vram_free_mb;
   inputs.kernel_module = NvidiaKernelModule(options.proc_root);
   if (report && report->nvidia_facts) {
-    inputs.generation = std::string(NvidiaGeneration(report->nvidia_facts->compute_capability));
-    if (std::optional<int> branch = DriverBranch(report->nvidia_facts->driver_version))
+    inputs.generation =
+        std::string(probe::NvidiaGeneration(report->nvidia_facts->compute_capability));
+    if (std::optional<int> branch = probe::DriverBranch(report->nvidia_facts->driver_version))
       signals.driver_branch = *branch;
   }
   Result<std::unique_ptr<NvmlLibrary>> nvml = NvmlLibrary::Load(options.nvml_library);
@@ -209,7 +210,7 @@ void AddLiveSignals(const GatherOptions& options, const StatusInputs& inputs,
 }  // namespace
 
 StatusInputs GatherStatus(const GatherOptions& options) {
-  return GatherStatus(options, ProbeGpus(options.probe));
+  return GatherStatus(options, probe::ProbeGpus(options.probe));
 }
 
 void ApplyLiveJobs(const LiveFacts& live, StatusInputs& inputs) {
@@ -221,7 +222,7 @@ void ApplyLiveJobs(const LiveFacts& live, StatusInputs& inputs) {
   inputs.transfer = live.transfer;
 }
 
-StatusInputs GatherStatus(const GatherOptions& given, const ProbeResult& probe) {
+StatusInputs GatherStatus(const GatherOptions& given, const probe::ProbeResult& probe) {
   // The saved self-test, when one is read below, fills in what the caller did not give.
   GatherOptions options = given;
   StatusInputs inputs;

@@ -37,7 +37,7 @@ struct LiveFacts {
 
 struct GatherOptions {
   WorkerConfig config;
-  ProbeRequest probe;
+  probe::ProbeRequest probe;
   PlatformRoots platform;
   std::string proc_root = "/proc";
   std::string kernel_log = "/dev/kmsg";
@@ -61,6 +61,6 @@ StatusInputs GatherStatus(const GatherOptions& options);
 
 // GatherStatus with a probe already made reads the counters alone (NVML, the host, the
 // kernel log) and decides again: what a server does between its full probes.
-StatusInputs GatherStatus(const GatherOptions& options, const ProbeResult& probe);
+StatusInputs GatherStatus(const GatherOptions& options, const probe::ProbeResult& probe);
 
 }  // namespace mc::worker

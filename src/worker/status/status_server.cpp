@@ -81,7 +81,7 @@ std::shared_ptr<const StatusServer::Rendering> StatusServer::Current() const {
 }
 
 void StatusServer::GatherLoop() {
-  std::optional<ProbeResult> probe;
+  std::optional<probe::ProbeResult> probe;
   Clock::time_point last_probe;
   Clock::time_point last_counters;
   WorkerState previous = options_.gather.previous;
@@ -100,7 +100,7 @@ void StatusServer::GatherLoop() {
     if (options_.live) gather.live = options_.live();
     const bool probing = plan.full_probe || !probe;
     if (probing) {
-      probe = ProbeGpus(gather.probe);
+      probe = probe::ProbeGpus(gather.probe);
       last_probe = Clock::now();
     }
     const StatusInputs inputs = GatherStatus(gather, *probe);

@@ -32,7 +32,7 @@ struct ServeOptions {
   // A running worker's own facts, read before each gathering; absent for `worker serve`.
   std::function<LiveFacts()> live;
   // Told of each gathering, with the probe it used and whether that probe is new.
-  std::function<void(const ProbeResult&, const StatusInputs&, bool probed)> gathered;
+  std::function<void(const probe::ProbeResult&, const StatusInputs&, bool probed)> gathered;
   // Brings a gathering's inputs up to date with the worker's own facts (its jobs, its state)
   // when a request is answered, so that /status and /metrics never lag behind a job that
   // just ended; it must answer at once. Absent for `worker serve`.

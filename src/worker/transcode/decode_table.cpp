@@ -2,7 +2,7 @@
 
 #include <iterator>
 
-namespace mc::transcode {
+namespace mc::worker {
 namespace {
 
 // The decode attributes of docs/reference/attributes.md, as ffprobe names the codecs. A VP9
@@ -32,4 +32,4 @@ std::optional<DecodeRow> DecodeRowOf(std::string_view codec, int bit_depth) {
   return std::nullopt;
 }
 
-}  // namespace mc::transcode
+}  // namespace mc::worker

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string_view>
 
-namespace mc::transcode {
+namespace mc::worker {
 
 struct DecodeRow {
   std::string_view codec;      // ffprobe's codec_name
@@ -18,4 +18,4 @@ struct DecodeRow {
 // 10-bit, 12-bit streams, still images, codecs without a hardware decoder).
 std::optional<DecodeRow> DecodeRowOf(std::string_view codec, int bit_depth);
 
-}  // namespace mc::transcode
+}  // namespace mc::worker

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <iterator>
 
-namespace mc::transcode {
+namespace mc::worker {
 namespace {
 
 // ffmpeg 5.1's boolean options (OPT_BOOL, and the OPT_EXIT listings, which take no value),
@@ -131,4 +131,4 @@ std::string_view StreamSpecifier(std::string_view option) {
   return colon == std::string_view::npos ? std::string_view{} : option.substr(colon + 1);
 }
 
-}  // namespace mc::transcode
+}  // namespace mc::worker

@@ -5,7 +5,7 @@
 
 #include <string_view>
 
-namespace mc::transcode {
+namespace mc::worker {
 
 // TakesNoValue says whether `option` (as written, "-vn", "-y") is one of ffmpeg's boolean
 // options, which are written without a value. Every other option takes one.
@@ -30,4 +30,4 @@ std::string_view StreamOptionBase(std::string_view option);
 // StreamSpecifier gives what follows the first colon: "v" for "-maxrate:v", "" for "-bf".
 std::string_view StreamSpecifier(std::string_view option);
 
-}  // namespace mc::transcode
+}  // namespace mc::worker

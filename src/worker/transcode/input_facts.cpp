@@ -6,7 +6,7 @@
 #include "common/base/json_reader.h"
 #include "common/base/text.h"
 
-namespace mc::transcode {
+namespace mc::worker {
 namespace {
 
 using Json = nlohmann::json;
@@ -152,4 +152,4 @@ Result<InputFacts> ParseInputFacts(std::string_view ffprobe_json) {
   return facts;
 }
 
-}  // namespace mc::transcode
+}  // namespace mc::worker

@@ -7,7 +7,7 @@
 
 #include "common/base/result.h"
 
-namespace mc::transcode {
+namespace mc::worker {
 
 struct InputFacts {
   bool has_video = false;
@@ -34,4 +34,4 @@ int BitDepthOfPixelFormat(std::string_view pix_fmt);
 // every GPU takes.
 bool IsChroma420(std::string_view pix_fmt);
 
-}  // namespace mc::transcode
+}  // namespace mc::worker

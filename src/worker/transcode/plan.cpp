@@ -6,7 +6,7 @@
 #include "worker/transcode/decode_table.h"
 #include "worker/transcode/video_output.h"
 
-namespace mc::transcode {
+namespace mc::worker {
 namespace {
 
 // ffmpeg 5.1's video encoders that run on the CPU, by name or by family prefix.
@@ -307,4 +307,4 @@ Plan PlanCommand(const RunnerCommand& command, const PlanDevice& device,
   return plan;
 }
 
-}  // namespace mc::transcode
+}  // namespace mc::worker

@@ -11,7 +11,7 @@
 #include "worker/transcode/plan_device.h"
 #include "worker/transcode/runner_command.h"
 
-namespace mc::transcode {
+namespace mc::worker {
 
 struct PlanOptions {
   std::string nvenc_preset = "p5";  // PT_WORKER_FFMPEG_NVENC_PRESET
@@ -59,4 +59,4 @@ Plan PlanArgv(const std::vector<std::string>& args, const PlanDevice& device,
 // (libx264, libx265, libvpx-vp9, libsvtav1, mpeg4, ...); a plan never runs one.
 bool IsSoftwareVideoEncoder(const std::string& name);
 
-}  // namespace mc::transcode
+}  // namespace mc::worker

@@ -5,7 +5,7 @@
 #include "common/base/json_reader.h"
 #include "common/base/text.h"
 
-namespace mc::transcode {
+namespace mc::worker {
 namespace {
 
 using Json = nlohmann::json;
@@ -117,4 +117,4 @@ Result<PlanDevice> ParsePlanDevice(std::string_view device_json) {
   return device;
 }
 
-}  // namespace mc::transcode
+}  // namespace mc::worker

@@ -11,7 +11,7 @@
 
 #include "common/base/result.h"
 
-namespace mc::transcode {
+namespace mc::worker {
 
 struct PlanDevice {
   std::string name;         // "pci-0000-01-00-0"
@@ -30,4 +30,4 @@ struct PlanDevice {
 // "[0].attributes.api.string: expected a string".
 Result<PlanDevice> ParsePlanDevice(std::string_view device_json);
 
-}  // namespace mc::transcode
+}  // namespace mc::worker

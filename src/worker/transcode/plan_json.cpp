@@ -4,7 +4,7 @@
 
 #include "common/base/json_text.h"
 
-namespace mc::transcode {
+namespace mc::worker {
 
 std::string PlanJson(const Plan& plan) {
   nlohmann::ordered_json json;
@@ -33,4 +33,4 @@ std::string PlanJson(const Plan& plan) {
   return JsonText(json);
 }
 
-}  // namespace mc::transcode
+}  // namespace mc::worker

@@ -8,8 +8,8 @@
 
 #include "worker/transcode/plan.h"
 
-namespace mc::transcode {
+namespace mc::worker {
 
 std::string PlanJson(const Plan& plan);
 
-}  // namespace mc::transcode
+}  // namespace mc::worker

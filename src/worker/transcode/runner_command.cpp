@@ -5,7 +5,7 @@
 #include "common/base/text.h"
 #include "worker/transcode/ffmpeg_options.h"
 
-namespace mc::transcode {
+namespace mc::worker {
 namespace {
 
 std::string Place(std::size_t index, const std::string& word) {
@@ -182,4 +182,4 @@ std::vector<std::string> InputsToProbe(const RunnerCommand& command) {
   return paths;
 }
 
-}  // namespace mc::transcode
+}  // namespace mc::worker

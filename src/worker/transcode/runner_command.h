@@ -11,7 +11,7 @@
 
 #include "common/base/result.h"
 
-namespace mc::transcode {
+namespace mc::worker {
 
 struct CommandOption {
   std::string name;                  // "-maxrate:v", as written
@@ -68,4 +68,4 @@ bool DropsVideo(const CommandOutput& output);
 // -c:v:0, and the bare -c and -codec, which set every stream's.
 bool IsVideoCodecOption(const std::string& name);
 
-}  // namespace mc::transcode
+}  // namespace mc::worker

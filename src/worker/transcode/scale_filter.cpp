@@ -6,7 +6,7 @@
 
 #include "common/base/text.h"
 
-namespace mc::transcode {
+namespace mc::worker {
 namespace {
 
 std::vector<std::string_view> Split(std::string_view text, char separator) {
@@ -95,4 +95,4 @@ PictureSize OutputSizeOf(const ScaleRequest& scale, PictureSize input) {
   return output;
 }
 
-}  // namespace mc::transcode
+}  // namespace mc::worker

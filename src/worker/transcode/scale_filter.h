@@ -8,7 +8,7 @@
 
 #include "common/base/result.h"
 
-namespace mc::transcode {
+namespace mc::worker {
 
 struct ScaleRequest {
   std::string width = "iw";   // ffmpeg's expression for the width, as written
@@ -28,4 +28,4 @@ struct PictureSize {
 // `input` of 0x0 (unknown) gives only what the numbers say.
 PictureSize OutputSizeOf(const ScaleRequest& scale, PictureSize input);
 
-}  // namespace mc::transcode
+}  // namespace mc::worker

@@ -5,7 +5,7 @@
 
 #include "worker/transcode/ffmpeg_options.h"
 
-namespace mc::transcode {
+namespace mc::worker {
 namespace {
 
 // What becomes of each option of a translated output; an option not listed is kept as the
@@ -294,4 +294,4 @@ Result<TranslatedOutput> TranslateVideoOutput(const CommandOutput& output,
   return translated;
 }
 
-}  // namespace mc::transcode
+}  // namespace mc::worker

@@ -14,7 +14,7 @@
 #include "worker/transcode/runner_command.h"
 #include "worker/transcode/scale_filter.h"
 
-namespace mc::transcode {
+namespace mc::worker {
 
 // How the output's frames reach its encoder.
 enum class FrameSource {
@@ -46,4 +46,4 @@ Result<TranslatedOutput> TranslateVideoOutput(const CommandOutput& output,
 // The encoder a device uses for H.264, or "" where it encodes none.
 std::string H264EncoderOf(const PlanDevice& device);
 
-}  // namespace mc::transcode
+}  // namespace mc::worker

@@ -32,12 +32,12 @@ TEST(WatchEvent, AnErrorCarriesItsStatusWithoutResourceVersion) {
   EXPECT_TRUE(event->resource_version.empty());
 }
 
-struct Broken {
+struct BrokenEvent {
   const char* line;
   const char* error;
 };
 
-class WatchEventErrors : public ::testing::TestWithParam<Broken> {};
+class WatchEventErrors : public ::testing::TestWithParam<BrokenEvent> {};
 
 TEST_P(WatchEventErrors, SayWhatIsWrong) {
   Result<WatchEvent> event = ParseWatchEvent(GetParam().line);
@@ -45,7 +45,7 @@ TEST_P(WatchEventErrors, SayWhatIsWrong) {
   EXPECT_EQ(event.error(), GetParam().error);
 }
 
-const Broken kBroken[] = {
+const BrokenEvent kBrokenEvents[] = {
     {"", "watch event: not valid JSON"},
     {R"({"type":"ADDED","object":{})", "watch event: not valid JSON"},
     {"[1]", "watch event: event: expected an object"},
@@ -66,7 +66,7 @@ const Broken kBroken[] = {
      "watch event: object.metadata.resourceVersion: empty"},
 };
 
-INSTANTIATE_TEST_SUITE_P(WatchEvent, WatchEventErrors, ::testing::ValuesIn(kBroken));
+INSTANTIATE_TEST_SUITE_P(WatchEvent, WatchEventErrors, ::testing::ValuesIn(kBrokenEvents));
 
 TEST(WatchEvent, BytesThatAreNotUtf8AreAnErrorNotAnException) {
   Result<WatchEvent> event = ParseWatchEvent(

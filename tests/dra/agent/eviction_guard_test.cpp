@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-namespace mc {
+namespace mc::dra {
 namespace {
 
 using std::chrono::minutes;
@@ -104,4 +104,4 @@ TEST(EvictionGuard, ARecordThatCannotBeWrittenIsAnError) {
 }
 
 }  // namespace
-}  // namespace mc
+}  // namespace mc::dra

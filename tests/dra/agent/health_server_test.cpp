@@ -9,7 +9,7 @@
 #include <atomic>
 #include <string>
 
-namespace mc {
+namespace mc::dra {
 namespace {
 
 // Get sends one request to the server on loopback and gives the whole answer.
@@ -84,4 +84,4 @@ TEST(HealthServer, AnAddressWithNoPortIsRefusedWithItsName) {
 }
 
 }  // namespace
-}  // namespace mc
+}  // namespace mc::dra

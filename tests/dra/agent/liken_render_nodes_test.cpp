@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace mc {
+namespace mc::dra {
 namespace {
 
 using Json = nlohmann::json;
@@ -83,4 +83,4 @@ TEST(LikenRenderNodes, ANameListedTwiceIsOneRenderNode) {
 }
 
 }  // namespace
-}  // namespace mc
+}  // namespace mc::dra

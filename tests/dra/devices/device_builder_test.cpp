@@ -6,11 +6,11 @@
 
 #include "probe/capabilities/capability_table.h"
 
-namespace mc {
+namespace mc::dra {
 namespace {
 
-Gpu IntelGpu() {
-  Gpu gpu;
+probe::Gpu IntelGpu() {
+  probe::Gpu gpu;
   gpu.render_node = "/dev/dri/renderD128";
   gpu.bus = "pci";
   gpu.pci_address = "0000:00:02.0";
@@ -22,8 +22,8 @@ Gpu IntelGpu() {
   return gpu;
 }
 
-VaFacts DecodesH264() {
-  VaFacts facts;
+probe::VaFacts DecodesH264() {
+  probe::VaFacts facts;
   facts.vendor = "Intel iHD driver for Intel(R) Gen Graphics - 23.1.1 ()";
   facts.configs = {{VAProfileH264High, VAEntrypointVLD, VA_RT_FORMAT_YUV420}};
   return facts;
@@ -32,7 +32,7 @@ VaFacts DecodesH264() {
 TEST(DeviceBuilder, EveryDeviceHasEveryCapabilityTrueOrFalse) {
   const Device device = BuildVaDevice(IntelGpu(), DecodesH264());
   EXPECT_EQ(device.name, "pci-0000-00-02-0");
-  for (const Capability& capability : kCapabilities) {
+  for (const probe::Capability& capability : probe::kCapabilities) {
     const AttributeValue* value = device.Attribute(std::string(capability.name));
     ASSERT_NE(value, nullptr) << capability.name;
     EXPECT_EQ(std::get<bool>(*value), capability.name == "decodeH264") << capability.name;
@@ -55,7 +55,7 @@ TEST(DeviceBuilder, TheIdentityOfTheGpuIsPublished) {
 
 TEST(DeviceBuilder, AFailedQueryPublishesEveryCapabilityFalseAndNoVaDriver) {
   const Device device = BuildVaDevice(IntelGpu(), Error{"vaInitialize failed"});
-  for (const Capability& capability : kCapabilities) {
+  for (const probe::Capability& capability : probe::kCapabilities) {
     EXPECT_FALSE(std::get<bool>(*device.Attribute(std::string(capability.name))))
         << capability.name;
   }
@@ -64,7 +64,7 @@ TEST(DeviceBuilder, AFailedQueryPublishesEveryCapabilityFalseAndNoVaDriver) {
 }
 
 TEST(DeviceBuilder, AGpuOffPciHasNoPciBusId) {
-  Gpu gpu;
+  probe::Gpu gpu;
   gpu.render_node = "/dev/dri/renderD128";
   gpu.device_name = "renderd128";
   gpu.kernel_driver = "panfrost";
@@ -75,14 +75,14 @@ TEST(DeviceBuilder, AGpuOffPciHasNoPciBusId) {
 }
 
 TEST(DeviceBuilder, ALongVendorStringIsCutTo64BytesWithoutSplittingACharacter) {
-  VaFacts facts = DecodesH264();
+  probe::VaFacts facts = DecodesH264();
   facts.vendor = std::string(63, 'v') + "é and more";
   const Device device = BuildVaDevice(IntelGpu(), facts);
   EXPECT_EQ(std::get<std::string>(*device.Attribute("vaDriver")), std::string(63, 'v'));
 }
 
 TEST(DeviceBuilder, AVendorStringThatIsNotUtf8IsMadeValid) {
-  VaFacts facts = DecodesH264();
+  probe::VaFacts facts = DecodesH264();
   facts.vendor = "vendor \xfe\xff";
   const Device device = BuildVaDevice(IntelGpu(), facts);
   EXPECT_EQ(std::get<std::string>(*device.Attribute("vaDriver")),
@@ -90,7 +90,7 @@ TEST(DeviceBuilder, AVendorStringThatIsNotUtf8IsMadeValid) {
 }
 
 TEST(DeviceBuilder, AnEmptyVendorStringPublishesNoVaDriver) {
-  VaFacts facts = DecodesH264();
+  probe::VaFacts facts = DecodesH264();
   facts.vendor.clear();
   EXPECT_EQ(BuildVaDevice(IntelGpu(), facts).Attribute("vaDriver"), nullptr);
 }
@@ -112,4 +112,4 @@ TEST(DeviceBuilder, AttributeNamesAreUniqueAndWithinTheApisLengthLimit) {
 }
 
 }  // namespace
-}  // namespace mc
+}  // namespace mc::dra

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace mc {
+namespace mc::dra {
 namespace {
 
 Device Example() {
@@ -58,4 +58,4 @@ TEST(DeviceJson, TheYamlFormIsTheSameDocument) {
 }
 
 }  // namespace
-}  // namespace mc
+}  // namespace mc::dra

@@ -6,11 +6,11 @@
 #include "probe/capabilities/capability_table.h"
 #include "probe/capabilities/encode_session_cap.h"
 
-namespace mc {
+namespace mc::dra {
 namespace {
 
-Gpu NvidiaGpu() {
-  Gpu gpu;
+probe::Gpu NvidiaGpu() {
+  probe::Gpu gpu;
   gpu.bus = "pci";
   gpu.pci_address = "0000:01:00.0";
   gpu.kernel_driver = "nvidia";
@@ -21,8 +21,8 @@ Gpu NvidiaGpu() {
   return gpu;
 }
 
-NvidiaFacts GeForceThatEncodesH264() {
-  NvidiaFacts facts;
+probe::NvidiaFacts GeForceThatEncodesH264() {
+  probe::NvidiaFacts facts;
   facts.driver_version = "580.95.05";
   facts.name = "NVIDIA GeForce RTX 4090";
   facts.cuda_context = true;
@@ -34,14 +34,14 @@ NvidiaFacts GeForceThatEncodesH264() {
 
 std::optional<std::int64_t> Sessions(const Device& device) {
   for (const auto& [name, value] : device.capacity) {
-    if (name == kEncodeSessionsCapacity) return value.value;
+    if (name == probe::kEncodeSessionsCapacity) return value.value;
   }
   return std::nullopt;
 }
 
 TEST(NvidiaDeviceBuilder, EveryCapabilityIsPublishedAndTheApiIsNvidia) {
   const Device device = BuildNvidiaDevice(NvidiaGpu(), GeForceThatEncodesH264());
-  for (const Capability& capability : kCapabilities) {
+  for (const probe::Capability& capability : probe::kCapabilities) {
     const AttributeValue* value = device.Attribute(std::string(capability.name));
     ASSERT_NE(value, nullptr) << capability.name;
     const bool expected = capability.name == "decodeH264" || capability.name == "encodeH264" ||
@@ -63,7 +63,7 @@ TEST(NvidiaDeviceBuilder, TheIdentityIsPublishedUnderTheSameNamesAsForVaApi) {
 }
 
 TEST(NvidiaDeviceBuilder, CudasNameStandsInWhenThePciDatabaseHasNone) {
-  Gpu gpu = NvidiaGpu();
+  probe::Gpu gpu = NvidiaGpu();
   gpu.product_name.clear();
   const Device device = BuildNvidiaDevice(gpu, GeForceThatEncodesH264());
   EXPECT_EQ(std::get<std::string>(*device.Attribute("name")), "NVIDIA GeForce RTX 4090");
@@ -78,13 +78,13 @@ TEST(NvidiaDeviceBuilder, TwoGeForcesOnOneNodeShareTheSystemsCap) {
 }
 
 TEST(NvidiaDeviceBuilder, AProfessionalBoardHasNoSessionCapacity) {
-  NvidiaFacts facts = GeForceThatEncodesH264();
+  probe::NvidiaFacts facts = GeForceThatEncodesH264();
   facts.name = "NVIDIA RTX 6000 Ada Generation";
   EXPECT_EQ(Sessions(BuildNvidiaDevice(NvidiaGpu(), facts)), std::nullopt);
 }
 
 TEST(NvidiaDeviceBuilder, AGpuThatCannotEncodeHasNoSessionCapacity) {
-  NvidiaFacts facts = GeForceThatEncodesH264();
+  probe::NvidiaFacts facts = GeForceThatEncodesH264();
   facts.encoder = {};
   facts.encoder.unavailable_reason =
       "NvEncOpenEncodeSessionEx failed: NV_ENC_ERR_UNSUPPORTED_DEVICE (2)";
@@ -96,7 +96,7 @@ TEST(NvidiaDeviceBuilder, AGpuThatCannotEncodeHasNoSessionCapacity) {
 TEST(NvidiaDeviceBuilder, AFailedQueryPublishesEveryCapabilityFalseAndNoDriverVersion) {
   const Device device =
       BuildNvidiaDevice(NvidiaGpu(), Error{"cuInit failed: CUDA_ERROR_NO_DEVICE (100)"});
-  for (const Capability& capability : kCapabilities) {
+  for (const probe::Capability& capability : probe::kCapabilities) {
     EXPECT_FALSE(std::get<bool>(*device.Attribute(std::string(capability.name))))
         << capability.name;
   }
@@ -128,4 +128,4 @@ TEST(NvidiaDeviceBuilder, AttributeNamesAreUniqueAndWithinTheApisLengthLimit) {
 }
 
 }  // namespace
-}  // namespace mc
+}  // namespace mc::dra

@@ -4,7 +4,7 @@
 
 #include <string>
 
-namespace mc {
+namespace mc::dra {
 namespace {
 
 using Json = nlohmann::json;
@@ -183,4 +183,4 @@ TEST(PlanSliceWrites, ServerObjectsOfAnyShapeNeverBreakThePlan) {
 }
 
 }  // namespace
-}  // namespace mc
+}  // namespace mc::dra

@@ -28,7 +28,7 @@
 #include "support/run_command.h"
 #include "support/temp_dir.h"
 
-namespace mc {
+namespace mc::dra {
 namespace {
 
 namespace fs = std::filesystem;
@@ -50,8 +50,8 @@ struct Cluster {
   std::unique_ptr<kube::KubeClient> admin;
   std::string setup_error;
 
-  ChildOutcome Script(const std::string& name, const std::vector<std::string>& args,
-                      const std::vector<std::string>& extra_env = {}) {
+  probe::ChildOutcome Script(const std::string& name, const std::vector<std::string>& args,
+                             const std::vector<std::string>& extra_env = {}) {
     std::vector<std::string> argv = {(kRepo / "tests/cluster" / name).string(), dir.string()};
     argv.insert(argv.end(), args.begin(), args.end());
     return testing::RunCommand(argv, extra_env, std::chrono::seconds(120));
@@ -59,8 +59,8 @@ struct Cluster {
   void Kubectl(const std::vector<std::string>& args) {
     std::vector<std::string> argv = {env["KUBECTL"], "--kubeconfig", env["ADMIN_KUBECONFIG"]};
     argv.insert(argv.end(), args.begin(), args.end());
-    const ChildOutcome outcome = testing::RunCommand(argv);
-    if (outcome.kind != ChildOutcome::Kind::kExited || outcome.code != 0)
+    const probe::ChildOutcome outcome = testing::RunCommand(argv);
+    if (outcome.kind != probe::ChildOutcome::Kind::kExited || outcome.code != 0)
       throw std::runtime_error("kubectl: " + outcome.err + outcome.out);
   }
   long Create(const std::string& target, const Json& object) {
@@ -77,7 +77,7 @@ struct Cluster {
     return Json::parse(response->body, nullptr, false);
   }
   void AddNode(const std::string& name) {
-    const ChildOutcome created = Script("create-node", {name});
+    const probe::ChildOutcome created = Script("create-node", {name});
     if (created.code != 0) throw std::runtime_error("create-node " + name + ": " + created.err);
   }
 };
@@ -147,11 +147,11 @@ Json RunDoctor(const std::string& node, const std::string& kubeconfig) {
   const fs::path machine = cluster->files.path() / "machine";
   fs::create_directories(machine / "sys/class/drm");
   fs::create_directories(machine / "dev");
-  const ChildOutcome run = testing::RunCommand(
+  const probe::ChildOutcome run = testing::RunCommand(
       {MEDIA_CAP_BINARY, "doctor", "--output", "json", "--kubeconfig", kubeconfig, "--node-name",
        node, "--sysfs-root", (machine / "sys").string(), "--dev-root", (machine / "dev").string(),
        "--proc-root", (machine / "proc").string()});
-  EXPECT_EQ(run.kind, ChildOutcome::Kind::kExited) << run.err;
+  EXPECT_EQ(run.kind, probe::ChildOutcome::Kind::kExited) << run.err;
   const Json report = Json::parse(run.out, nullptr, false);
   EXPECT_FALSE(report.is_discarded()) << run.out << run.err;
   return report;
@@ -295,13 +295,13 @@ TEST_F(DoctorCluster, AKubeconfigThatCannotBeReadFailsTheResourceApiCheckAndName
 
 TEST_F(DoctorCluster, AnApiServerWithConsumableCapacityOffFailsTheCapacityCheck) {
   ASSERT_EQ(cluster->Script("stop-control-plane", {"kube-apiserver"}).code, 0);
-  const ChildOutcome off = cluster->Script("start-control-plane", {},
-                                           {"EXTRA_FEATURE_GATES=DRAConsumableCapacity=false"});
+  const probe::ChildOutcome off = cluster->Script(
+      "start-control-plane", {}, {"EXTRA_FEATURE_GATES=DRAConsumableCapacity=false"});
   ASSERT_EQ(off.code, 0) << off.err;
   const Json report = RunDoctor("doctor-node", Admin());
   // The apiserver of every other test, whatever this one found.
   EXPECT_EQ(cluster->Script("stop-control-plane", {"kube-apiserver"}).code, 0);
-  const ChildOutcome on = cluster->Script("start-control-plane", {});
+  const probe::ChildOutcome on = cluster->Script("start-control-plane", {});
   EXPECT_EQ(on.code, 0) << on.err;
 
   const Line capacity = Only(report, "consumable-capacity");
@@ -314,4 +314,4 @@ TEST_F(DoctorCluster, AnApiServerWithConsumableCapacityOffFailsTheCapacityCheck)
 }
 
 }  // namespace
-}  // namespace mc
+}  // namespace mc::dra

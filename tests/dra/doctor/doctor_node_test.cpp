@@ -12,7 +12,7 @@
 #include "support/run_command.h"
 #include "support/temp_dir.h"
 
-namespace mc {
+namespace mc::dra {
 namespace {
 
 namespace fs = std::filesystem;
@@ -50,7 +50,7 @@ class Doctor : public ::testing::Test {
     std::vector<std::string> argv = {MEDIA_CAP_FAKE_MACHINE, Machine().string()};
     for (std::size_t i = 0; i < dumps.size(); ++i)
       argv.push_back(dir_.Write("dumps/" + std::to_string(i) + ".txt", dumps[i]).string());
-    const ChildOutcome made = testing::RunCommand(argv);
+    const probe::ChildOutcome made = testing::RunCommand(argv);
     ASSERT_EQ(made.code, 0) << made.err;
     for (std::size_t i = 0; i < dumps.size(); ++i) {
       char address[32];
@@ -69,7 +69,7 @@ class Doctor : public ::testing::Test {
   // An NVIDIA machine of tests/fakenv's fakenv_stage, for the record named.
   void LayOutNvidia(const fs::path& record) {
     record_ = record;
-    const ChildOutcome made =
+    const probe::ChildOutcome made =
         testing::RunCommand({MEDIA_CAP_FAKENV_STAGE, record.string(), Machine().string()});
     ASSERT_EQ(made.code, 0) << made.err;
   }
@@ -82,8 +82,8 @@ class Doctor : public ::testing::Test {
     return dir_.Write("records/" + name, record.dump());
   }
 
-  ChildOutcome Run(std::vector<std::string> env = {}, std::vector<std::string> prefix = {},
-                   std::vector<std::string> options = {"--output", "json"}) {
+  probe::ChildOutcome Run(std::vector<std::string> env = {}, std::vector<std::string> prefix = {},
+                          std::vector<std::string> options = {"--output", "json"}) {
     std::vector<std::string> argv = prefix;
     argv.insert(argv.end(),
                 {MEDIA_CAP_BINARY, "doctor", "--sysfs-root", (Machine() / "sys").string(),
@@ -105,7 +105,7 @@ class Doctor : public ::testing::Test {
   }
 
   // Lines reads the JSON report's results of check `id`.
-  static std::vector<Line> Lines(const ChildOutcome& run, const std::string& id) {
+  static std::vector<Line> Lines(const probe::ChildOutcome& run, const std::string& id) {
     const json report = json::parse(run.out, nullptr, false);
     EXPECT_FALSE(report.is_discarded()) << run.out << run.err;
     std::vector<Line> lines;
@@ -117,7 +117,7 @@ class Doctor : public ::testing::Test {
   }
 
   // The one result of `id`, which must be there alone.
-  static Line Only(const ChildOutcome& run, const std::string& id) {
+  static Line Only(const probe::ChildOutcome& run, const std::string& id) {
     const std::vector<Line> lines = Lines(run, id);
     EXPECT_EQ(lines.size(), 1u) << id << ": " << run.out;
     return lines.empty() ? Line{} : lines.front();
@@ -134,7 +134,7 @@ class Doctor : public ::testing::Test {
 TEST_F(Doctor, AHealthyIntelNodePassesEveryNodeCheckAndExitsZero) {
   LayOutIntel({kLowPowerIhd});
   WriteHucInfo("0", "RUNNING");
-  const ChildOutcome run = Run();
+  const probe::ChildOutcome run = Run();
   EXPECT_EQ(run.code, 0) << run.out << run.err;
   for (const char* id :
        {"render-nodes", "render-node-access", "va-driver", "va-driver-version", "huc-firmware"}) {
@@ -154,7 +154,7 @@ TEST_F(Doctor, ARenderNodeThisUserCannotOpenFailsAndNamesTheNodesGroup) {
   fs::permissions(node, fs::perms::group_read | fs::perms::group_write);
   // Root opens any file, so the doctor runs without the capabilities that let it: the owner's
   // bits deny it, and uid 0 is not in the node's group.
-  const ChildOutcome run =
+  const probe::ChildOutcome run =
       Run({}, {"setpriv", "--inh-caps=-all", "--bounding-set=-dac_override,-dac_read_search"});
   EXPECT_EQ(run.code, 1) << run.out << run.err;
   const Line access = Only(run, "render-node-access");
@@ -166,7 +166,7 @@ TEST_F(Doctor, ARenderNodeThisUserCannotOpenFailsAndNamesTheNodesGroup) {
 
 TEST_F(Doctor, AMissingVaDriverFailsAndNamesThePackagesThatShipOne) {
   LayOutIntel({kLowPowerIhd});
-  const ChildOutcome run =
+  const probe::ChildOutcome run =
       Run({"LIBVA_DRIVER_NAME=", "LIBVA_DRIVERS_PATH=" + (dir_.path() / "empty").string()});
   EXPECT_EQ(run.code, 1) << run.out << run.err;
   const Line driver = Only(run, "va-driver");
@@ -179,7 +179,7 @@ TEST_F(Doctor, AMissingVaDriverFailsAndNamesThePackagesThatShipOne) {
 
 TEST_F(Doctor, ALibvaDriverNameThatIsNotThereFailsAndSaysSo) {
   LayOutIntel({kLowPowerIhd});
-  const ChildOutcome run = Run({"LIBVA_DRIVER_NAME=nosuch"});
+  const probe::ChildOutcome run = Run({"LIBVA_DRIVER_NAME=nosuch"});
   const Line driver = Only(run, "va-driver");
   EXPECT_EQ(driver.status, "fail");
   EXPECT_TRUE(Has(driver.finding, "no nosuch_drv_video.so")) << driver.finding;
@@ -192,7 +192,7 @@ TEST_F(Doctor, AnIhdOlderThanTheXeKernelDriverNeedsFailsTheVersionCheck) {
   fs::create_directories(Machine() / "sys/bus/pci/drivers/xe");
   fs::remove(dir_.path() / kPciDevice / "driver");
   fs::create_symlink("../../../bus/pci/drivers/xe", dir_.path() / kPciDevice / "driver");
-  const ChildOutcome run = Run();
+  const probe::ChildOutcome run = Run();
   EXPECT_EQ(run.code, 1) << run.out << run.err;
   const Line version = Only(run, "va-driver-version");
   EXPECT_EQ(version.status, "fail");
@@ -202,7 +202,7 @@ TEST_F(Doctor, AnIhdOlderThanTheXeKernelDriverNeedsFailsTheVersionCheck) {
 
 TEST_F(Doctor, ADriverThatCrashesFailsOnlyItsOwnGpusVersionCheck) {
   LayOutIntel({kDecodeOnlyIhd, kDecodeOnlyIhd});
-  const ChildOutcome run = Run({"FAKEVA_MODE_renderD128=crash"});
+  const probe::ChildOutcome run = Run({"FAKEVA_MODE_renderD128=crash"});
   EXPECT_EQ(run.code, 1) << run.out << run.err;
   const std::vector<Line> versions = Lines(run, "va-driver-version");
   ASSERT_EQ(versions.size(), 2u) << run.out;
@@ -218,7 +218,7 @@ TEST_F(Doctor, ADriverThatCrashesFailsOnlyItsOwnGpusVersionCheck) {
 TEST_F(Doctor, AMissingHucFirmwareFailsWhereTheDriverListsLowPowerEncode) {
   LayOutIntel({kLowPowerIhd});
   WriteHucInfo("0", "MISSING");
-  const ChildOutcome run = Run();
+  const probe::ChildOutcome run = Run();
   EXPECT_EQ(run.code, 1) << run.out << run.err;
   const Line huc = Only(run, "huc-firmware");
   EXPECT_EQ(huc.status, "fail");
@@ -228,7 +228,7 @@ TEST_F(Doctor, AMissingHucFirmwareFailsWhereTheDriverListsLowPowerEncode) {
 
 TEST_F(Doctor, AHucStateThatCannotBeReadWarnsAndSaysWhy) {
   LayOutIntel({kLowPowerIhd});
-  const ChildOutcome run = Run();
+  const probe::ChildOutcome run = Run();
   EXPECT_EQ(run.code, 0) << "a warning alone fails nothing: " << run.out << run.err;
   const Line huc = Only(run, "huc-firmware");
   EXPECT_EQ(huc.status, "warn");
@@ -247,7 +247,7 @@ TEST_F(Doctor, ADriverWithoutLowPowerEncodeNeedsNoHuc) {
 TEST_F(Doctor, ARenderNodeThatSysfsListsAndDevLacksFails) {
   LayOutIntel({kDecodeOnlyIhd});
   fs::remove(Machine() / "dev/dri/renderD128");
-  const ChildOutcome run = Run();
+  const probe::ChildOutcome run = Run();
   EXPECT_EQ(run.code, 1);
   const Line nodes = Only(run, "render-nodes");
   EXPECT_EQ(nodes.status, "fail");
@@ -257,7 +257,7 @@ TEST_F(Doctor, ARenderNodeThatSysfsListsAndDevLacksFails) {
 TEST_F(Doctor, AMachineWithNoGpuAtAllFailsTheRenderNodeCheck) {
   fs::create_directories(Machine() / "sys/class/drm");
   fs::create_directories(Machine() / "dev");
-  const ChildOutcome run = Run();
+  const probe::ChildOutcome run = Run();
   EXPECT_EQ(run.code, 1);
   const Line nodes = Only(run, "render-nodes");
   EXPECT_EQ(nodes.status, "fail");
@@ -267,7 +267,7 @@ TEST_F(Doctor, AMachineWithNoGpuAtAllFailsTheRenderNodeCheck) {
 TEST_F(Doctor, TheTextReportSaysWhatToDoUnderAFailure) {
   LayOutIntel({kLowPowerIhd});
   WriteHucInfo("0", "MISSING");
-  const ChildOutcome run = Run({}, {}, {});
+  const probe::ChildOutcome run = Run({}, {}, {});
   EXPECT_EQ(run.code, 1);
   EXPECT_TRUE(Has(run.out, "fail huc-firmware")) << run.out;
   EXPECT_TRUE(Has(run.out, "what to do: install the firmware file")) << run.out;
@@ -276,7 +276,7 @@ TEST_F(Doctor, TheTextReportSaysWhatToDoUnderAFailure) {
 
 TEST_F(Doctor, AHealthyNvidiaNodePassesEveryNvidiaCheck) {
   LayOutNvidia(fs::path(MEDIA_CAP_RECORDS_DIR) / "h200.json");
-  const ChildOutcome run = Run();
+  const probe::ChildOutcome run = Run();
   EXPECT_EQ(run.code, 0) << run.out << run.err;
   EXPECT_TRUE(Has(Only(run, "nvidia-kernel-module").finding, "580.159.04 is loaded"));
   const std::vector<Line> libraries = Lines(run, "nvidia-libraries");
@@ -294,7 +294,7 @@ TEST_F(Doctor, AHealthyNvidiaNodePassesEveryNvidiaCheck) {
 
 TEST_F(Doctor, AMissingNvidiaLibraryFails) {
   LayOutNvidia(fs::path(MEDIA_CAP_RECORDS_DIR) / "no-libnvidia-encode.json");
-  const ChildOutcome run = Run();
+  const probe::ChildOutcome run = Run();
   EXPECT_EQ(run.code, 1) << run.out << run.err;
   int failed = 0;
   for (const Line& library : Lines(run, "nvidia-libraries")) {
@@ -309,7 +309,7 @@ TEST_F(Doctor, LibrariesOfAnotherVersionThanTheKernelModuleFail) {
   LayOutNvidia(fs::path(MEDIA_CAP_RECORDS_DIR) / "h200.json");
   dir_.Write("machine/proc/driver/nvidia/version",
              "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.14  Thu Feb 22 2024\n");
-  const ChildOutcome run = Run();
+  const probe::ChildOutcome run = Run();
   EXPECT_EQ(run.code, 1) << run.out << run.err;
   for (const Line& library : Lines(run, "nvidia-libraries")) {
     EXPECT_EQ(library.status, "fail") << library.finding;
@@ -330,7 +330,7 @@ TEST_F(Doctor, NoNvidiaKernelModuleFails) {
 TEST_F(Doctor, NvmlThatCannotInitialiseFails) {
   // NVML_ERROR_DRIVER_NOT_LOADED.
   LayOutNvidia(RecordLike("h200.json", {{"nvmlInit", 9}}));
-  const ChildOutcome run = Run();
+  const probe::ChildOutcome run = Run();
   EXPECT_EQ(run.code, 1) << run.out << run.err;
   const Line nvml = Only(run, "nvml");
   EXPECT_EQ(nvml.status, "fail");
@@ -353,4 +353,4 @@ TEST_F(Doctor, ACudaThatFailsToInitialiseFailsTheNvidiaQuery) {
 }
 
 }  // namespace
-}  // namespace mc
+}  // namespace mc::dra

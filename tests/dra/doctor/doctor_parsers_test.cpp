@@ -13,7 +13,7 @@
 #include "dra/doctor/report_format.h"
 #include "dra/doctor/va_driver_rules.h"
 
-namespace mc::doctor {
+namespace mc::dra {
 namespace {
 
 TEST(HucInfo, ARunningHucIsReadWithItsFirmwareFile) {
@@ -198,4 +198,4 @@ TEST(Report, TextSaysWhatToDoUnderAResultThatIsNotOk) {
 }
 
 }  // namespace
-}  // namespace mc::doctor
+}  // namespace mc::dra

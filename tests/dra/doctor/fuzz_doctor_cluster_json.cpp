@@ -17,7 +17,7 @@ void Check(const mc::Result<T>& result) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  using namespace mc::doctor;
+  using namespace mc::dra;
   const std::string_view body(reinterpret_cast<const char*>(data), size);
   Check(ParseApiResourceNames(body));
   Check(ParseSlices(body));

@@ -13,23 +13,22 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  if (mc::Result<mc::doctor::HucInfo> huc = mc::doctor::ParseHucInfo(text)) {
+  if (mc::Result<mc::dra::HucInfo> huc = mc::dra::ParseHucInfo(text)) {
     if (huc->status.empty()) std::abort();
   } else if (huc.error().empty()) {
     std::abort();
   }
-  if (mc::Result<mc::doctor::NvidiaKernelModule> module =
-          mc::doctor::ParseNvidiaKernelVersion(text)) {
+  if (mc::Result<mc::dra::NvidiaKernelModule> module = mc::dra::ParseNvidiaKernelVersion(text)) {
     if (module->version.find('.') == std::string::npos) std::abort();
   } else if (module.error().empty()) {
     std::abort();
   }
-  const std::string version = mc::doctor::LibraryFileVersion(text, "libcuda");
+  const std::string version = mc::dra::LibraryFileVersion(text, "libcuda");
   if (!version.empty() && text.find(version) == std::string_view::npos) std::abort();
-  const mc::doctor::VaDriverIdentity identity = mc::doctor::IdentifyVaDriver(text);
+  const mc::dra::VaDriverIdentity identity = mc::dra::IdentifyVaDriver(text);
   if (!identity.version.empty() &&
-      mc::doctor::CompareVersions(identity.version, identity.version) != 0)
+      mc::dra::CompareVersions(identity.version, identity.version) != 0)
     std::abort();
-  (void)mc::doctor::BrokenVersionRule("xe", identity.driver, identity.version);
+  (void)mc::dra::BrokenVersionRule("xe", identity.driver, identity.version);
   return 0;
 }

@@ -12,7 +12,7 @@
 #include "dra/grpc_server/message_frame.h"
 #include "dra/grpc_server/request_head.h"
 
-namespace mc::grpc_server {
+namespace mc::dra {
 namespace {
 
 using namespace std::string_literals;
@@ -306,4 +306,4 @@ TEST_F(ConnectionTest, GoAwayLetsTheOpenCallFinishAndThenTheConnectionEnds) {
 }
 
 }  // namespace
-}  // namespace mc::grpc_server
+}  // namespace mc::dra

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace mc::grpc_server {
+namespace mc::dra {
 namespace {
 
 using namespace std::string_literals;
@@ -66,4 +66,4 @@ TEST(MessageFrameTest, ABodyIsTooLargeOnlyPastOneMessageOfTheLimit) {
 }
 
 }  // namespace
-}  // namespace mc::grpc_server
+}  // namespace mc::dra

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace mc::grpc_server {
+namespace mc::dra {
 namespace {
 
 std::vector<Header> Grpc(std::string path) {
@@ -87,4 +87,4 @@ TEST(RequestHeadTest, AControlCharacterInAHeaderStaysOutOfTheError) {
 }
 
 }  // namespace
-}  // namespace mc::grpc_server
+}  // namespace mc::dra

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace mc::grpc_server {
+namespace mc::dra {
 namespace {
 
 TEST(StatusTest, PrintableAsciiIsSentAsItIs) {
@@ -21,4 +21,4 @@ TEST(StatusTest, TheServersOwnErrorsMapToGrpcCodes) {
 }
 
 }  // namespace
-}  // namespace mc::grpc_server
+}  // namespace mc::dra

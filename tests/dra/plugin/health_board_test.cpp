@@ -4,7 +4,7 @@
 
 #include <thread>
 
-namespace mc::plugin {
+namespace mc::dra {
 namespace {
 
 using std::chrono::milliseconds;
@@ -49,4 +49,4 @@ TEST(HealthBoard, RemovingADeviceIsAChange) {
 }
 
 }  // namespace
-}  // namespace mc::plugin
+}  // namespace mc::dra

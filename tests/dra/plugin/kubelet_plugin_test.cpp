@@ -20,11 +20,11 @@
 #include "kubelet/pluginregistration/v1/api.grpc.pb.h"
 #include "support/temp_dir.h"
 
-namespace mc::plugin {
+namespace mc::dra {
 namespace {
 
 namespace fs = std::filesystem;
-namespace dra = k8s::io::kubelet::pkg::apis::dra::v1;
+namespace kubelet_dra = k8s::io::kubelet::pkg::apis::dra::v1;
 using std::chrono::milliseconds;
 
 constexpr const char* kDriver = "media.liken.sh";
@@ -194,8 +194,8 @@ TEST_F(KubeletPluginTest, AFileThatIsNotASocketIsLeftAloneAndStartFails) {
             "someone else's file");
 }
 
-dra::Claim MakeClaim(const std::string& name, const std::string& uid) {
-  dra::Claim claim;
+kubelet_dra::Claim MakeClaim(const std::string& name, const std::string& uid) {
+  kubelet_dra::Claim claim;
   claim.set_namespace_("default");
   claim.set_name(name);
   claim.set_uid(uid);
@@ -205,14 +205,14 @@ dra::Claim MakeClaim(const std::string& name, const std::string& uid) {
 TEST_F(KubeletPluginTest, PrepareAnswersEveryClaimWithTheCheckersErrorOnlyOnTheFailingOne) {
   auto plugin = StartPlugin();
   ASSERT_TRUE(plugin);
-  auto stub = dra::DRAPlugin::NewStub(Dial(plugin->plugin_socket()));
-  dra::NodePrepareResourcesRequest request;
+  auto stub = kubelet_dra::DRAPlugin::NewStub(Dial(plugin->plugin_socket()));
+  kubelet_dra::NodePrepareResourcesRequest request;
   *request.add_claims() = MakeClaim("good", "uid-1");
   *request.add_claims() = MakeClaim("bad", "uid-2");
   *request.add_claims() = MakeClaim("also-good", "uid-3");
   grpc::ClientContext context;
   WithDeadline(context);
-  dra::NodePrepareResourcesResponse response;
+  kubelet_dra::NodePrepareResourcesResponse response;
   ASSERT_TRUE(stub->NodePrepareResources(&context, request, &response).ok());
   ASSERT_EQ(response.claims_size(), 3);
   EXPECT_EQ(response.claims().at("uid-1").error(), "");
@@ -271,13 +271,13 @@ TEST_F(KubeletPluginTest, TheV1beta1ServiceNamesTheDevicesWithoutAShareId) {
 TEST_F(KubeletPluginTest, UnprepareAnswersEveryClaimWithSuccess) {
   auto plugin = StartPlugin();
   ASSERT_TRUE(plugin);
-  auto stub = dra::DRAPlugin::NewStub(Dial(plugin->plugin_socket()));
-  dra::NodeUnprepareResourcesRequest request;
+  auto stub = kubelet_dra::DRAPlugin::NewStub(Dial(plugin->plugin_socket()));
+  kubelet_dra::NodeUnprepareResourcesRequest request;
   *request.add_claims() = MakeClaim("good", "uid-1");
   *request.add_claims() = MakeClaim("bad", "uid-2");
   grpc::ClientContext context;
   WithDeadline(context);
-  dra::NodeUnprepareResourcesResponse response;
+  kubelet_dra::NodeUnprepareResourcesResponse response;
   ASSERT_TRUE(stub->NodeUnprepareResources(&context, request, &response).ok());
   ASSERT_EQ(response.claims_size(), 2);
   EXPECT_EQ(response.claims().at("uid-1").error(), "");
@@ -350,10 +350,10 @@ TEST_F(KubeletPluginTest, AHealthMessageIsCutToTheKubeletsLimit) {
 TEST_F(KubeletPluginTest, AMethodTheSocketDoesNotServeIsUnimplemented) {
   auto plugin = StartPlugin();
   ASSERT_TRUE(plugin);
-  auto stub = dra::DRAPlugin::NewStub(Dial(plugin->registration_socket()));
+  auto stub = kubelet_dra::DRAPlugin::NewStub(Dial(plugin->registration_socket()));
   grpc::ClientContext context;
   WithDeadline(context);
-  dra::NodePrepareResourcesResponse response;
+  kubelet_dra::NodePrepareResourcesResponse response;
   const grpc::Status status = stub->NodePrepareResources(&context, {}, &response);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::UNIMPLEMENTED);
   EXPECT_NE(status.error_message().find("NodePrepareResources"), std::string::npos)
@@ -412,4 +412,4 @@ TEST_F(KubeletPluginTest, ShutdownEndsAnOpenHealthStreamAndRemovesTheSockets) {
 }
 
 }  // namespace
-}  // namespace mc::plugin
+}  // namespace mc::dra

@@ -73,8 +73,8 @@ struct Cluster {
   std::string Kubectl(const std::vector<std::string>& args) {
     std::vector<std::string> argv = {env["KUBECTL"], "--kubeconfig", env["ADMIN_KUBECONFIG"]};
     argv.insert(argv.end(), args.begin(), args.end());
-    const ChildOutcome outcome = mc::testing::RunCommand(argv);
-    if (outcome.kind != ChildOutcome::Kind::kExited || outcome.code != 0) {
+    const probe::ChildOutcome outcome = mc::testing::RunCommand(argv);
+    if (outcome.kind != probe::ChildOutcome::Kind::kExited || outcome.code != 0) {
       std::string command;
       for (const std::string& arg : args) command += " " + arg;
       throw std::runtime_error("kubectl" + command + ": " + outcome.err + outcome.out);
@@ -112,11 +112,11 @@ void ReadEnv(Cluster& c) {
 // The media.liken.sh slice of a node whose one GPU the record describes: the devices are
 // what `probe --output json` prints for it, exactly as the agent would publish them.
 Json MediaSlice(const std::string& node, const std::string& record) {
-  const ChildOutcome probe =
+  const probe::ChildOutcome probe =
       mc::testing::RunCommand({(kRepo / "tests/fakenv/probe-record").string(),
                                (kRepo / "tests/fakenv/records" / record).string()},
                               {"MEDIA_CAP_BUILD=" MEDIA_CAP_BUILD_DIR});
-  if (probe.kind != ChildOutcome::Kind::kExited || probe.code != 0)
+  if (probe.kind != probe::ChildOutcome::Kind::kExited || probe.code != 0)
     throw std::runtime_error("probe-record " + record + ": " + probe.err);
   return {{"apiVersion", "resource.k8s.io/v1"},
           {"kind", "ResourceSlice"},
@@ -148,9 +148,9 @@ Json LikenSlice(const std::string& node, const std::string& address) {
 }
 
 void AddGpuNode(Cluster& c, const std::string& node, const std::string& record) {
-  const ChildOutcome created = mc::testing::RunCommand(
+  const probe::ChildOutcome created = mc::testing::RunCommand(
       {(kRepo / "tests/cluster/create-node").string(), c.dir.string(), node});
-  if (created.kind != ChildOutcome::Kind::kExited || created.code != 0)
+  if (created.kind != probe::ChildOutcome::Kind::kExited || created.code != 0)
     throw std::runtime_error("create-node " + node + ": " + created.err);
   c.Create("/apis/resource.k8s.io/v1/resourceslices", MediaSlice(node, record));
   c.Create("/apis/resource.k8s.io/v1/resourceslices", LikenSlice(node, "0000:01:00.0"));
@@ -270,8 +270,7 @@ std::unique_ptr<KubernetesPool> OpenPool(const std::string& statefulset,
 class RecordingChannel : public pool::ControlChannel {
  public:
   std::vector<std::string> applied;
-  Result<void> Apply(const pool::Action& action,
-                     const pool::WorkerEndpoint& worker) override {
+  Result<void> Apply(const pool::Action& action, const pool::WorkerEndpoint& worker) override {
     applied.push_back(std::string(pool::ActionKindName(action.kind)) + " " + worker.name);
     return Ok();
   }

@@ -5,7 +5,7 @@
 #include "probe/capabilities/capability_table.h"
 #include "support/temp_dir.h"
 
-namespace mc {
+namespace mc::probe {
 namespace {
 
 TEST(AttributeReference, TheCommittedReferenceIsTheOneTheTableGenerates) {
@@ -34,4 +34,4 @@ TEST(AttributeReference, EveryCapabilityHasARowWithItsRule) {
 }
 
 }  // namespace
-}  // namespace mc
+}  // namespace mc::probe

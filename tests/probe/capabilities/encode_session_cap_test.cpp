@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace mc {
+namespace mc::probe {
 namespace {
 
 TEST(EncodeSessionCap, ConsumerBoardsAreTheGeForceAndTitanOnes) {
@@ -67,4 +67,4 @@ TEST(EncodeSessionCap, OnlyConsumerGpusThatCanEncodeShareTheCap) {
 }
 
 }  // namespace
-}  // namespace mc
+}  // namespace mc::probe

@@ -4,7 +4,7 @@
 
 #include "probe/capabilities/nvidia_rules.h"
 
-namespace mc {
+namespace mc::probe {
 namespace {
 
 NvidiaFacts ComputeClassWithAnEncoder() {
@@ -64,4 +64,4 @@ TEST(NvidiaGenerations, TheLogHearsOfTheQuerysWarningsTheMissingEncoderAndTheTab
 }
 
 }  // namespace
-}  // namespace mc
+}  // namespace mc::probe

@@ -6,7 +6,7 @@
 
 #include "probe/nvidia/nvdec_caps.h"
 
-namespace mc {
+namespace mc::probe {
 namespace {
 
 std::size_t Index(std::string_view name) {
@@ -147,4 +147,4 @@ TEST(NvidiaRules, EveryRowHasAnNvidiaRuleInWords) {
 }
 
 }  // namespace
-}  // namespace mc
+}  // namespace mc::probe

@@ -6,7 +6,7 @@
 #include <set>
 #include <string>
 
-namespace mc {
+namespace mc::probe {
 namespace {
 
 // TrueNames lists the capabilities the facts make true, by name.
@@ -131,4 +131,4 @@ TEST(VaRules, TheTableHoldsTheEighteenCapabilitiesInTheirOrderThenTheAv1Encoders
 }
 
 }  // namespace
-}  // namespace mc
+}  // namespace mc::probe

@@ -6,7 +6,7 @@
 
 #include "probe/facts/cuvid_names.h"
 
-namespace mc {
+namespace mc::probe {
 namespace {
 
 NvidiaFacts SomeFacts() {
@@ -118,4 +118,4 @@ TEST(NvidiaFactsJson, DecoderCapsLabelsReadAsTheTablesWriteThem) {
 }
 
 }  // namespace
-}  // namespace mc
+}  // namespace mc::probe

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace mc {
+namespace mc::probe {
 namespace {
 
 TEST(VaFactsJson, ARoundTripKeepsEveryFact) {
@@ -66,4 +66,4 @@ TEST(VaFactsJson, AReportThatIsNotAnObjectIsRejected) {
 }
 
 }  // namespace
-}  // namespace mc
+}  // namespace mc::probe

@@ -4,7 +4,7 @@
 
 #include "support/temp_dir.h"
 
-namespace mc {
+namespace mc::probe {
 namespace {
 
 struct PciDevice {
@@ -123,4 +123,4 @@ TEST_F(NvidiaDiscovery, AClassFileThatIsNotHexIsNotAGpu) {
 }
 
 }  // namespace
-}  // namespace mc
+}  // namespace mc::probe

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace mc {
+namespace mc::probe {
 namespace {
 
 TEST(PciAddress, TheSysfsFormIsAlreadyCanonical) {
@@ -31,4 +31,4 @@ TEST(PciAddress, TheDeviceNameReplacesColonsAndDotsWithDashes) {
 }
 
 }  // namespace
-}  // namespace mc
+}  // namespace mc::probe

@@ -8,7 +8,7 @@ extern "C" {
 
 #include "support/temp_dir.h"
 
-namespace mc {
+namespace mc::probe {
 namespace {
 
 // libpci calls its message hooks while it loads the database; pci_init would set them, but
@@ -80,4 +80,4 @@ TEST(PciNames, EveryAnswerIsLibpcisAnswer) {
 }
 
 }  // namespace
-}  // namespace mc
+}  // namespace mc::probe

@@ -4,7 +4,7 @@
 
 #include "support/fake_sysfs.h"
 
-namespace mc {
+namespace mc::probe {
 namespace {
 
 using testing::AddFakePciGpu;
@@ -99,4 +99,4 @@ TEST(RenderNodeDiscovery, AUserPathMapsToItsNodeName) {
 }
 
 }  // namespace
-}  // namespace mc
+}  // namespace mc::probe

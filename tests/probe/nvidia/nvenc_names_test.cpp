@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace mc {
+namespace mc::probe {
 namespace {
 
 TEST(NvencNames, CodecGuidsAreNamed) {
@@ -35,4 +35,4 @@ TEST(NvencNames, StatusesAreNamedWithTheirNumber) {
 }
 
 }  // namespace
-}  // namespace mc
+}  // namespace mc::probe

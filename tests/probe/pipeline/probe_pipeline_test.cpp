@@ -4,7 +4,7 @@
 
 #include "support/fake_sysfs.h"
 
-namespace mc {
+namespace mc::probe {
 namespace {
 
 using testing::AddFakePciGpu;
@@ -58,4 +58,4 @@ TEST(ProbePipeline, ANamedGpuWithoutAnAddressIsReportedAsFailed) {
 }
 
 }  // namespace
-}  // namespace mc
+}  // namespace mc::probe

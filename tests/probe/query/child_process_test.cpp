@@ -5,7 +5,7 @@
 
 #include "probe/query/child_failure.h"
 
-namespace mc {
+namespace mc::probe {
 namespace {
 
 using namespace std::chrono_literals;
@@ -98,4 +98,4 @@ TEST(ChildFailure, ASuccessIsNoFailure) {
 }
 
 }  // namespace
-}  // namespace mc
+}  // namespace mc::probe

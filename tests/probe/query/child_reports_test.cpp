@@ -5,7 +5,7 @@
 #include "probe/facts/nvidia_facts_json.h"
 #include "probe/query/query_batch.h"
 
-namespace mc {
+namespace mc::probe {
 namespace {
 
 constexpr std::chrono::milliseconds kDeadline{20000};
@@ -53,4 +53,4 @@ TEST(ChildReports, AProgramThatCannotStartFailsEveryGpu) {
 }
 
 }  // namespace
-}  // namespace mc
+}  // namespace mc::probe

@@ -7,7 +7,7 @@
 #include "probe/query/child_outcome_json.h"
 #include "probe/query/query_target.h"
 
-namespace mc {
+namespace mc::probe {
 namespace {
 
 using namespace std::chrono_literals;
@@ -99,4 +99,4 @@ TEST(QueryBatch, NoTargetsStartNoBatch) {
 }
 
 }  // namespace
-}  // namespace mc
+}  // namespace mc::probe

@@ -7,7 +7,7 @@
 #include "support/run_command.h"
 #include "test_media.h"
 
-namespace mc::transcode {
+namespace mc::worker {
 namespace {
 
 using testing::ScratchDir;
@@ -18,7 +18,7 @@ std::string WriteDevice(const std::string& fixture) {
   return path;
 }
 
-ChildOutcome Plan(std::vector<std::string> arguments) {
+probe::ChildOutcome Plan(std::vector<std::string> arguments) {
   arguments.insert(arguments.begin(), {MEDIA_CAP_BINARY, "ffmpeg-plan"});
   return mc::testing::RunCommand(arguments);
 }
@@ -26,7 +26,7 @@ ChildOutcome Plan(std::vector<std::string> arguments) {
 TEST(FfmpegPlanCommand, PrintsTheRunPlanAndExitsZero) {
   const std::string facts = (ScratchDir() / "h264.facts.json").string();
   std::ofstream(facts) << testing::TestInputNamed("h264").ffprobe_json;
-  const ChildOutcome plan =
+  const probe::ChildOutcome plan =
       Plan({"--device", WriteDevice("ada-geforce-rtx4090"), "--input-facts", facts,
             "--nvenc-preset", "p6", "--cuda-ordinal", "1", "--", "-i", "/w/in", "-y", "-vcodec",
             "libx264", "-vf", "scale=w=-2:h=480", "-bf", "16", "/w/o.mp4"});
@@ -43,7 +43,7 @@ TEST(FfmpegPlanCommand, PrintsTheRunPlanAndExitsZero) {
 }
 
 TEST(FfmpegPlanCommand, ExitsOneWithTheRefusal) {
-  const ChildOutcome plan = Plan(
+  const probe::ChildOutcome plan = Plan(
       {"--device", WriteDevice("h200"), "--", "-i", "/w/in", "-vcodec", "libx264", "/w/o.mp4"});
   EXPECT_EQ(plan.code, 1) << plan.err;
   EXPECT_EQ(nlohmann::json::parse(plan.out)["refuse"],
@@ -52,7 +52,7 @@ TEST(FfmpegPlanCommand, ExitsOneWithTheRefusal) {
 }
 
 TEST(FfmpegPlanCommand, PassesAListingThrough) {
-  const ChildOutcome plan = Plan({"--device", WriteDevice("h200"), "--", "-encoders"});
+  const probe::ChildOutcome plan = Plan({"--device", WriteDevice("h200"), "--", "-encoders"});
   EXPECT_EQ(plan.code, 0) << plan.err;
   EXPECT_EQ(plan.out, "{\"pass\":[\"-encoders\"],\"job_form\":\"listing\"}\n");
 }
@@ -71,7 +71,7 @@ TEST(FfmpegPlanCommand, ExitsTwoOnBadUsageWithTheErrorInWords) {
             "ffmpeg-plan: --cuda-ordinal: expected a whole number, got one\n"},
            {{"--device", ada, "--bogus", "--", "-encoders"},
             "ffmpeg-plan: unknown argument --bogus before --\n"}}) {
-    const ChildOutcome plan = Plan(arguments);
+    const probe::ChildOutcome plan = Plan(arguments);
     EXPECT_EQ(plan.code, 2) << error;
     EXPECT_EQ(plan.err, error);
     EXPECT_EQ(plan.out, "");
@@ -79,4 +79,4 @@ TEST(FfmpegPlanCommand, ExitsTwoOnBadUsageWithTheErrorInWords) {
 }
 
 }  // namespace
-}  // namespace mc::transcode
+}  // namespace mc::worker

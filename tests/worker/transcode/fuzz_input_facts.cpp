@@ -7,6 +7,6 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  (void)mc::transcode::ParseInputFacts(text);
+  (void)mc::worker::ParseInputFacts(text);
   return 0;
 }

@@ -7,7 +7,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  mc::Result<mc::transcode::PlanDevice> device = mc::transcode::ParsePlanDevice(text);
+  mc::Result<mc::worker::PlanDevice> device = mc::worker::ParsePlanDevice(text);
   if (device) (void)device->Flag("encodeH264");
   return 0;
 }

@@ -21,23 +21,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
   }
   if (!word.empty()) args.push_back(word);
-  mc::Result<mc::transcode::RunnerCommand> command = mc::transcode::ParseRunnerCommand(args);
+  mc::Result<mc::worker::RunnerCommand> command = mc::worker::ParseRunnerCommand(args);
   if (!command) return 0;
-  if (mc::transcode::RenderCommand(*command) != args) std::abort();
-  (void)mc::transcode::KindOf(*command);
-  (void)mc::transcode::InputsToProbe(*command);
-  mc::transcode::PlanDevice device;
+  if (mc::worker::RenderCommand(*command) != args) std::abort();
+  (void)mc::worker::KindOf(*command);
+  (void)mc::worker::InputsToProbe(*command);
+  mc::worker::PlanDevice device;
   device.name = "fuzz";
   device.api = size % 2 ? "nvidia" : "vaapi";
   device.flags = {{"encodeH264", true}, {"decodeH264", true}, {"encodeH264LowPower", true}};
-  mc::transcode::InputFacts facts;
+  mc::worker::InputFacts facts;
   facts.has_video = true;
   facts.video_codec = "h264";
   facts.pix_fmt = "yuv420p";
   facts.width = 1280;
   facts.height = 720;
-  mc::transcode::PlanOptions options;
+  mc::worker::PlanOptions options;
   options.render_node = "/dev/dri/renderD128";
-  (void)mc::transcode::PlanCommand(*command, device, facts, options);
+  (void)mc::worker::PlanCommand(*command, device, facts, options);
   return 0;
 }

@@ -4,7 +4,7 @@
 
 #include "test_media.h"
 
-namespace mc::transcode {
+namespace mc::worker {
 namespace {
 
 using testing::TestInputNamed;
@@ -105,4 +105,4 @@ INSTANTIATE_TEST_SUITE_P(
                  "format.format_name: expected a string"}));
 
 }  // namespace
-}  // namespace mc::transcode
+}  // namespace mc::worker

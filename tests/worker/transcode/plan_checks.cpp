@@ -4,7 +4,7 @@
 
 #include "worker/transcode/ffmpeg_options.h"
 
-namespace mc::transcode::testing {
+namespace mc::worker::testing {
 
 bool IsTranslationOption(const std::string& name) {
   static const std::vector<std::string> kBases = {"-preset",  "-tune",     "-b_strategy", "-bf",
@@ -81,4 +81,4 @@ bool HoldsPair(const std::vector<std::string>& argv, const std::string& name,
   return false;
 }
 
-}  // namespace mc::transcode::testing
+}  // namespace mc::worker::testing

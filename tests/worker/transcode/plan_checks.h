@@ -7,7 +7,7 @@
 #include "worker/transcode/plan.h"
 #include "worker/transcode/runner_command.h"
 
-namespace mc::transcode::testing {
+namespace mc::worker::testing {
 
 // The options the plan writes in place of the runner's x264 ones; every other option of a
 // translated output must be kept as written, in order.
@@ -26,4 +26,4 @@ bool Holds(const std::vector<std::string>& argv, const std::string& word);
 bool HoldsPair(const std::vector<std::string>& argv, const std::string& name,
                const std::string& value);
 
-}  // namespace mc::transcode::testing
+}  // namespace mc::worker::testing

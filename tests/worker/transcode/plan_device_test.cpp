@@ -4,7 +4,7 @@
 
 #include "test_media.h"
 
-namespace mc::transcode {
+namespace mc::worker {
 namespace {
 
 using testing::FixtureDeviceNamed;
@@ -84,4 +84,4 @@ INSTANTIATE_TEST_SUITE_P(
                   "device.capacity.encodeSessions.value: missing"}));
 
 }  // namespace
-}  // namespace mc::transcode
+}  // namespace mc::worker

@@ -11,7 +11,7 @@
 #include "test_media.h"
 #include "worker/transcode/plan.h"
 
-namespace mc::transcode {
+namespace mc::worker {
 namespace {
 
 using testing::FixtureDevice;
@@ -161,4 +161,4 @@ TEST(PlanTable, PlansEveryRunnerFormForEveryFixtureGpu) {
 }
 
 }  // namespace
-}  // namespace mc::transcode
+}  // namespace mc::worker

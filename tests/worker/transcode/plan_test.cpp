@@ -9,7 +9,7 @@
 #include "test_media.h"
 #include "worker/transcode/plan_json.h"
 
-namespace mc::transcode {
+namespace mc::worker {
 namespace {
 
 using testing::FixtureDeviceNamed;
@@ -243,4 +243,4 @@ TEST(Plan, PrintsEachKindAsJson) {
 }
 
 }  // namespace
-}  // namespace mc::transcode
+}  // namespace mc::worker

@@ -4,7 +4,7 @@
 
 #include "runner_forms.h"
 
-namespace mc::transcode {
+namespace mc::worker {
 namespace {
 
 using testing::SplitShellWords;
@@ -106,4 +106,4 @@ INSTANTIATE_TEST_SUITE_P(
                       BadArgv{"-i in '' o.mp4", "argument 3 (): an empty argument"}));
 
 }  // namespace
-}  // namespace mc::transcode
+}  // namespace mc::worker

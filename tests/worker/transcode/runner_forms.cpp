@@ -4,7 +4,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace mc::transcode::testing {
+namespace mc::worker::testing {
 
 std::vector<std::string> SplitShellWords(const std::string& line) {
   std::vector<std::string> words;
@@ -101,4 +101,4 @@ std::vector<RunnerForm> SourceForms(const std::filesystem::path& file,
   return forms;
 }
 
-}  // namespace mc::transcode::testing
+}  // namespace mc::worker::testing

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace mc::transcode::testing {
+namespace mc::worker::testing {
 
 struct RunnerForm {
   std::string name;    // "ffmpeg-argv-2runners.log:6", or the source form's name
@@ -27,4 +27,4 @@ std::vector<RunnerForm> RecordedForms(const std::filesystem::path& dir);
 std::vector<RunnerForm> SourceForms(const std::filesystem::path& file,
                                     const std::map<std::string, std::string>& files);
 
-}  // namespace mc::transcode::testing
+}  // namespace mc::worker::testing

@@ -20,7 +20,7 @@
 #include "test_media.h"
 #include "worker/transcode/plan.h"
 
-namespace mc::transcode {
+namespace mc::worker {
 namespace {
 
 namespace fs = std::filesystem;
@@ -65,7 +65,7 @@ RunnerCommand Relocate(RunnerCommand command, const std::vector<fs::path>& input
   return command;
 }
 
-ChildOutcome RunOnStandIn(const Plan& plan) {
+probe::ChildOutcome RunOnStandIn(const Plan& plan) {
   std::vector<std::string> argv = {FAKENV_RUN_ON,  kAdaRecord, "--", "ffmpeg",
                                    "-hide_banner", "-nostdin", "-v", "error"};
   argv.insert(argv.end(), plan.argv.begin(), plan.argv.end());
@@ -94,8 +94,8 @@ void PlanAndRun(const RunnerCommand& command, const PlanDevice& device, const st
   const Plan plan = PlanCommand(command, device, TestInputNamed(input).facts, PlanOptions{});
   ASSERT_EQ(plan.kind, PlanKind::kRun) << plan.refusal;
   EXPECT_EQ(plan.hardware_decode, expect_gpu_decode);
-  const ChildOutcome ran = RunOnStandIn(plan);
-  ASSERT_EQ(ran.kind, ChildOutcome::Kind::kExited);
+  const probe::ChildOutcome ran = RunOnStandIn(plan);
+  ASSERT_EQ(ran.kind, probe::ChildOutcome::Kind::kExited);
   ASSERT_EQ(ran.code, 0) << ran.err;
   const nlohmann::json probe = Probe(output);
   const nlohmann::json* video = VideoStream(probe);
@@ -187,4 +187,4 @@ TEST(StandInRun, MergesAStillImageWithAudioOnTheGpu) {
 }
 
 }  // namespace
-}  // namespace mc::transcode
+}  // namespace mc::worker

@@ -10,7 +10,7 @@
 #include "support/run_command.h"
 #include "support/temp_dir.h"
 
-namespace mc::transcode::testing {
+namespace mc::worker::testing {
 namespace {
 
 std::vector<std::string> BuildEnvironment() {
@@ -69,8 +69,8 @@ std::vector<TestInput> MakeInputs() {
     std::vector<std::string> argv = {"ffmpeg", "-hide_banner", "-nostdin", "-v", "error", "-y"};
     argv.insert(argv.end(), recipe.arguments.begin(), recipe.arguments.end());
     argv.push_back(input.file.string());
-    const ChildOutcome made = mc::testing::RunCommand(argv);
-    if (made.kind != ChildOutcome::Kind::kExited || made.code != 0) {
+    const probe::ChildOutcome made = mc::testing::RunCommand(argv);
+    if (made.kind != probe::ChildOutcome::Kind::kExited || made.code != 0) {
       ADD_FAILURE() << "ffmpeg could not make " << recipe.file << ": " << made.err;
       return {};
     }
@@ -91,11 +91,11 @@ std::optional<FixtureDevice> ProbeFixture(const std::filesystem::path& file, boo
   device.fixture = file.stem().string();
   device.nvidia = nvidia;
   device.source = file;
-  const ChildOutcome probed =
+  const probe::ChildOutcome probed =
       mc::testing::RunCommand({nvidia ? FAKENV_RUN_ON : FAKEVA_RUN_ON, file.string(), "--",
                                MEDIA_CAP_BINARY, "probe", "--output", "json"},
                               BuildEnvironment());
-  if (probed.kind != ChildOutcome::Kind::kExited || probed.code != 0) {
+  if (probed.kind != probe::ChildOutcome::Kind::kExited || probed.code != 0) {
     ADD_FAILURE() << file << ": probe failed: " << probed.err;
     return std::nullopt;
   }
@@ -133,7 +133,7 @@ const std::filesystem::path& ScratchDir() {
 }
 
 std::string Ffprobe(const std::filesystem::path& file) {
-  const ChildOutcome probed =
+  const probe::ChildOutcome probed =
       mc::testing::RunCommand({"ffprobe", "-v", "error", "-print_format", "json", "-show_streams",
                                "-show_format", file.string()});
   EXPECT_EQ(probed.code, 0) << file << ": " << probed.err;
@@ -182,4 +182,4 @@ const PlanDevice& FixtureDeviceNamed(const std::string& fixture) {
   return FixtureNamed(fixture).device;
 }
 
-}  // namespace mc::transcode::testing
+}  // namespace mc::worker::testing

@@ -10,7 +10,7 @@
 #include "worker/transcode/input_facts.h"
 #include "worker/transcode/plan_device.h"
 
-namespace mc::transcode::testing {
+namespace mc::worker::testing {
 
 struct TestInput {
   std::string name;  // "h264", "hevc10", "vp9", "vp9-profile2", "png", "aac"
@@ -47,4 +47,4 @@ std::string Ffprobe(const std::filesystem::path& file);
 // The directory the test process writes into.
 const std::filesystem::path& ScratchDir();
 
-}  // namespace mc::transcode::testing
+}  // namespace mc::worker::testing

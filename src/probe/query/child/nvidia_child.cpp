@@ -3,7 +3,7 @@
 #include "probe/facts/nvidia_facts_json.h"
 #include "probe/query/child/report_child.h"
 
-namespace mc {
+namespace mc::probe {
 
 int RunQueryNvidia(const std::string& pci_address, const NvidiaQueryOptions& options) {
   return RunReportChild("query-nvidia", [&]() -> Result<std::string> {
@@ -13,4 +13,4 @@ int RunQueryNvidia(const std::string& pci_address, const NvidiaQueryOptions& opt
   });
 }
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -6,9 +6,9 @@
 
 #include "probe/nvidia/nvidia_query.h"
 
-namespace mc {
+namespace mc::probe {
 
 // RunQueryNvidia returns 0 after printing a report, 1 after printing the error on stderr.
 int RunQueryNvidia(const std::string& pci_address, const NvidiaQueryOptions& options);
 
-}  // namespace mc
+}  // namespace mc::probe

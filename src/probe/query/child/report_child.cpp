@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-namespace mc {
+namespace mc::probe {
 namespace {
 
 bool WriteAll(int fd, const std::string& text) {
@@ -40,4 +40,4 @@ int RunReportChild(const char* name, const std::function<Result<std::string>()>&
   return 0;
 }
 
-}  // namespace mc
+}  // namespace mc::probe

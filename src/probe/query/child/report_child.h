@@ -8,11 +8,11 @@
 
 #include "common/base/result.h"
 
-namespace mc {
+namespace mc::probe {
 
 // RunReportChild runs `query`, which gives the report's text or the error, and returns the
 // child's exit status: 0 after writing the report, 1 after writing the error on stderr.
 // `name` prefixes its own messages, such as "query-va".
 int RunReportChild(const char* name, const std::function<Result<std::string>()>& query);
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -3,7 +3,7 @@
 #include "probe/query/child/nvidia_child.h"
 #include "probe/query/child/va_child.h"
 
-namespace mc {
+namespace mc::probe {
 
 int RunQueryTarget(const QueryTarget& target) {
   if (target.api == QueryTarget::Api::kVa) return RunQueryVa(target.where);
@@ -11,4 +11,4 @@ int RunQueryTarget(const QueryTarget& target) {
                         NvidiaQueryOptions{.measure_sessions = target.measure_sessions});
 }
 
-}  // namespace mc
+}  // namespace mc::probe

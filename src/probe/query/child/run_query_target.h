@@ -4,10 +4,10 @@
 
 #include "probe/query/query_target.h"
 
-namespace mc {
+namespace mc::probe {
 
 // RunQueryTarget asks the target's driver, prints the JSON report on stdout, and returns the
 // child's exit status: 0 after the report, 1 after the error on stderr.
 int RunQueryTarget(const QueryTarget& target);
 
-}  // namespace mc
+}  // namespace mc::probe

@@ -4,7 +4,7 @@
 #include "probe/query/child/report_child.h"
 #include "probe/va/va_query.h"
 
-namespace mc {
+namespace mc::probe {
 
 int RunQueryVa(const std::string& render_node) {
   return RunReportChild("query-va", [&]() -> Result<std::string> {
@@ -14,4 +14,4 @@ int RunQueryVa(const std::string& render_node) {
   });
 }
 
-}  // namespace mc
+}  // namespace mc::probe

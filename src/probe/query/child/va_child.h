@@ -4,9 +4,9 @@
 
 #include <string>
 
-namespace mc {
+namespace mc::probe {
 
 // RunQueryVa returns 0 after printing a report, 1 after printing the error on stderr.
 int RunQueryVa(const std::string& render_node);
 
-}  // namespace mc
+}  // namespace mc::probe
