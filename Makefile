@@ -89,6 +89,7 @@ $(SAN_BUILD)/build.ninja: CMakeLists.txt | deps
 
 test-sanitize: deps $(SAN_BUILD)/build.ninja
 	ninja -C $(SAN_BUILD) -j$(JOBS)
+	tests/peertube/fetch-peertube-types
 	cd $(SAN_BUILD) && ctest --output-on-failure -j$(JOBS)
 	tests/check-default-dirs $(SAN_BUILD)
 
@@ -97,6 +98,8 @@ test-sanitize: deps $(SAN_BUILD)/build.ninja
 check: build
 	$(call install_missing,$(FORMAT_PACKAGES))
 	tools/check-tree
+	tools/unity-names $(BUILD)
+	tests/peertube/fetch-peertube-types
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
 	tests/check-default-dirs $(BUILD)
 

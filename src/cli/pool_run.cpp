@@ -5,11 +5,11 @@
 
 #include <chrono>
 #include <cmath>
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 
+#include "cli/daemon_support.h"
+#include "common/base/read_file.h"
 #include "common/http/client.h"
 #include "common/http/http_server.h"
 #include "common/http/url.h"
@@ -33,16 +33,6 @@ namespace {
 
 using pool::ServiceConfig;
 using pool::WorkerEndpoint;
-
-void Log(const std::string& line) { std::cerr << line + "\n"; }
-
-Result<std::string> ReadText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return NotFound(path + ": cannot be read");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // GetText is one GET answered 200, its body; any other answer is an error naming the status.
 Result<std::string> GetText(const std::string& url, std::chrono::milliseconds timeout) {
@@ -108,17 +98,8 @@ bool WaitForStop(const sigset_t& stop, pool::Duration wait) {
 }
 
 // Blocks SIGTERM and SIGINT in every thread, so that WaitForStop takes them.
-sigset_t BlockStopSignals() {
-  sigset_t stop;
-  sigemptyset(&stop);
-  sigaddset(&stop, SIGTERM);
-  sigaddset(&stop, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &stop, nullptr);
-  return stop;
-}
-
 Result<ServiceConfig> ReadServiceConfig(const std::string& config_file) {
-  Result<std::string> text = ReadText(config_file);
+  Result<std::string> text = ReadFileText(config_file);
   if (!text) return text.failure();
   return pool::ParseServiceConfig(*text, config_file);
 }

@@ -10,6 +10,7 @@
 #include <functional>
 #include <iostream>
 
+#include "cli/daemon_support.h"
 #include "probe/pipeline/probe_pipeline.h"
 #include "worker/daemon/local_socket.h"
 #include "worker/daemon/registration.h"
@@ -23,8 +24,6 @@ namespace mc {
 namespace fs = std::filesystem;
 
 namespace {
-
-void Log(const std::string& line) { std::cerr << line + "\n"; }
 
 // Resolve finds a program on PATH as execvp would; a name with a slash is taken as it is.
 std::string Resolve(const std::string& program) {
@@ -124,15 +123,6 @@ int RunWorkerRegister(const WorkerRegisterOptions& options) {
 namespace {
 
 // Blocks SIGTERM and SIGINT, before any thread starts, so that the end can wait for them.
-sigset_t BlockStopSignals() {
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGTERM);
-  sigaddset(&stop_signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
-  return stop_signals;
-}
-
 // The runner's name in PeerTube: the configured one, else host:device.
 std::string RunnerName(const worker::WorkerConfig& config, const std::string& device) {
   if (!config.runner_name.empty()) return config.runner_name;

@@ -42,7 +42,7 @@ TEST(Eligibility, ReadsTheSameFromJson) {
 
 TEST(Eligibility, NamesThePartThatIsWrong) {
   const std::pair<const char*, const char*> text_cases[] = {
-      {"types=live-rtmp-hls-transcoding", "part 1 (types): \"live-rtmp-hls-transcoding\" is not"},
+      {"types=vod-av1-transcoding", "part 1 (types): \"vod-av1-transcoding\" is not a runner job"},
       {"max-resolution=1080;max-fps=fast", "part 2 (max-fps): \"fast\" is not a frame rate"},
       {"max-resolution=0", "part 1 (max-resolution): \"0\" is not a resolution"},
       {"max-resolution=1080p", "\"1080p\" is not a resolution"},
@@ -76,6 +76,19 @@ TEST(Eligible, TakesEveryVodTypeAndNothingElseWhenNoTypeIsNamed) {
   EXPECT_TRUE(Eligible(Job("vod-audio-merge-transcoding", 480, 25), all));
   EXPECT_FALSE(Eligible(Job("video-transcription", std::nullopt, std::nullopt), all));
   EXPECT_FALSE(Eligible(Job("live-rtmp-hls-transcoding", std::nullopt, std::nullopt), all));
+  EXPECT_FALSE(Eligible(Job("generate-video-storyboard", std::nullopt, std::nullopt), all));
+  EXPECT_FALSE(Eligible(Job("a-type-of-a-later-peertube", 720, 30), all));
+}
+
+TEST(Eligible, TakesAnotherKindOnlyWhereNamedAndWithoutTheTranscodeLimits) {
+  Result<Eligibility> named =
+      ParseEligibility("types=vod-hls-transcoding,generate-video-storyboard;max-resolution=720");
+  ASSERT_TRUE(named) << named.error();
+  EXPECT_TRUE(Eligible(Job("generate-video-storyboard", std::nullopt, std::nullopt), *named));
+  EXPECT_FALSE(Eligible(Job("video-transcription", std::nullopt, std::nullopt), *named));
+  EXPECT_FALSE(Eligible(Job("vod-hls-transcoding", std::nullopt, 30), *named));
+  EXPECT_EQ(EligibilityText(*named),
+            "types=generate-video-storyboard,vod-hls-transcoding;max-resolution=720");
 }
 
 TEST(Eligible, HoldsTheLimitsAndFailsClosedOnAnUnknownClass) {

@@ -11,15 +11,12 @@
 #include <vector>
 
 #include "common/base/result.h"
+#include "common/peertube/runner_job_types.h"
 
 namespace mc::peertube {
 
-// The job states the pool tells apart (PeerTube's RunnerJobState): only a pending job is
-// work a runner may still take; a completing one has been done and is being stored.
-inline constexpr int kJobPending = 1;
-inline constexpr int kJobProcessing = 2;
-inline constexpr int kJobWaitingForParent = 5;
-inline constexpr int kJobCompleting = 9;
+// Of the job states (runner_job_types.h), only a pending job is work a runner may still
+// take; a completing one has been done and is being stored.
 
 // PendingJob is one job of the admin list. The parser reads jobs of every state; the
 // session's PendingRunnerJobs keeps only the pending ones.

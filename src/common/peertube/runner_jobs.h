@@ -12,13 +12,9 @@
 #include <vector>
 
 #include "common/base/result.h"
+#include "common/peertube/runner_job_types.h"
 
 namespace mc::peertube {
-
-// The job types the worker transcodes (PeerTube 7's VOD types).
-inline constexpr std::string_view kWebVideoJob = "vod-web-video-transcoding";
-inline constexpr std::string_view kHlsJob = "vod-hls-transcoding";
-inline constexpr std::string_view kAudioMergeJob = "vod-audio-merge-transcoding";
 
 struct RunnerJob {
   std::string uuid;

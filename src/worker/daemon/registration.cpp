@@ -1,12 +1,10 @@
 #include "worker/daemon/registration.h"
 
-#include <nlohmann/json.hpp>
-
-#include "common/base/json_reader.h"
 #include "common/base/read_file.h"
 #include "common/base/text.h"
 #include "common/http/client.h"
 #include "common/http/url.h"
+#include "common/peertube/runner_registration.h"
 
 namespace mc::worker {
 
@@ -15,10 +13,9 @@ Result<Registration> RegisterRunner(const RegisterRequest& request) {
   while (!base.empty() && base.back() == '/') base.pop_back();
   Result<http::Url> url = http::ParseUrl(base + "/api/v1/runners/register");
   if (!url) return InvalidInput("--url: " + url.error());
-  Result<http::ClientResponse> answer =
-      http::Request(*url, http::FormRequest({{"registrationToken", request.registration_token},
-                                             {"name", request.runner_name},
-                                             {"description", request.description}}));
+  Result<http::ClientResponse> answer = http::Request(
+      *url, http::FormRequest(peertube::RegisterRunnerForm(
+                request.registration_token, request.runner_name, request.description)));
   if (!answer) return answer.failure();
   if (answer->status != 200) {
     const std::string message = "PeerTube refused the registration (" +
@@ -26,18 +23,13 @@ Result<Registration> RegisterRunner(const RegisterRequest& request) {
     return answer->status == 400 || answer->status == 403 ? PermissionDenied(message)
                                                           : Unavailable(message);
   }
-  const nlohmann::json body = nlohmann::json::parse(answer->body, nullptr, false);
-  JsonReader reader;
-  Registration registration{.server_url = base, .runner_name = request.runner_name};
-  const nlohmann::json* id = nullptr;
-  const nlohmann::json* token = nullptr;
-  if (body.is_discarded() || !reader.Object(body, "") || !(id = reader.Member(body, "", "id")) ||
-      !reader.Int(*id, "id", 0, INT64_MAX, registration.runner_id) ||
-      !(token = reader.Member(body, "", "runnerToken")) ||
-      !reader.String(*token, "runnerToken", registration.runner_token))
-    return InvalidInput("PeerTube's answer to the registration: " +
-                        (reader.error().empty() ? std::string("not JSON") : reader.error()));
-  return registration;
+  Result<peertube::RunnerRegistration> registered =
+      peertube::ParseRegisterRunnerResult(answer->body);
+  if (!registered) return registered.failure();
+  return Registration{.server_url = base,
+                      .runner_name = request.runner_name,
+                      .runner_id = registered->id,
+                      .runner_token = std::move(registered->runner_token)};
 }
 
 Result<std::string> ReadTokenFile(const std::string& path) {

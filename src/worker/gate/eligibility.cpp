@@ -15,10 +15,13 @@ constexpr int kLargestResolution = 100000;
 constexpr double kLargestFps = 1000;
 
 Result<void> AddType(Eligibility& eligibility, std::string_view type, const std::string& place) {
-  if (!VodJobTypes().contains(std::string(type)))
-    return InvalidInput(place + ": \"" + Excerpt(type, 60) +
-                        "\" is not a job type the worker does (vod-web-video-transcoding, "
-                        "vod-hls-transcoding, vod-audio-merge-transcoding)");
+  if (!peertube::FindRunnerJobType(type)) {
+    std::string known;
+    for (const peertube::RunnerJobType& each : peertube::kRunnerJobTypes)
+      known += (known.empty() ? "" : ", ") + std::string(each.name);
+    return InvalidInput(place + ": \"" + Excerpt(type, 60) + "\" is not a runner job type (" +
+                        known + ")");
+  }
   eligibility.job_types.insert(std::string(type));
   return Ok();
 }
@@ -40,13 +43,6 @@ Result<double> ParseFps(std::string_view text, const std::string& place) {
 }
 
 }  // namespace
-
-const std::set<std::string>& VodJobTypes() {
-  static const std::set<std::string> types{std::string(peertube::kWebVideoJob),
-                                           std::string(peertube::kHlsJob),
-                                           std::string(peertube::kAudioMergeJob)};
-  return types;
-}
 
 Result<Eligibility> ParseEligibility(std::string_view text) {
   Eligibility eligibility;
@@ -142,9 +138,11 @@ std::string EligibilityText(const Eligibility& eligibility) {
 }
 
 bool Eligible(const peertube::AvailableJob& job, const Eligibility& eligibility) {
-  const std::set<std::string>& types =
-      eligibility.job_types.empty() ? VodJobTypes() : eligibility.job_types;
-  if (!types.contains(job.type)) return false;
+  const bool transcode = peertube::IsVodTranscoding(job.type);
+  if (eligibility.job_types.empty() ? !transcode : !eligibility.job_types.contains(job.type))
+    return false;
+  // The limits are on a transcode's output; the other kinds state none.
+  if (!transcode) return true;
   if (eligibility.max_resolution &&
       (!job.resolution || *job.resolution > *eligibility.max_resolution))
     return false;

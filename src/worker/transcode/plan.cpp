@@ -121,7 +121,7 @@ Result<std::vector<std::size_t>> VideoOutputsOf(const RunnerCommand& command,
   std::vector<std::size_t> video_outputs;
   for (std::size_t i = 0; i < command.outputs.size(); ++i) {
     const CommandOutput& output = command.outputs[i];
-    if (DropsVideo(output)) continue;
+    if (DropsVideo(output) || WritesImage(output)) continue;
     const std::string codec = VideoCodecOf(output);
     if (codec == "copy") continue;
     const std::string name = "output " + std::to_string(i + 1) + " (" + output.path + ")";
@@ -265,6 +265,8 @@ Plan PlanCommand(const RunnerCommand& command, const PlanDevice& device,
       return PassThrough(args, "probe");
     case CommandKind::kAudioOnly:
       return PassThrough(args, "audio-only");
+    case CommandKind::kImage:
+      return PassThrough(args, "image");
     case CommandKind::kOther:
       return PassThrough(args, "other");
     case CommandKind::kVideoEncode:

@@ -38,7 +38,7 @@ struct Plan {
   int encode_sessions = 0;       // hardware encode contexts the argv opens (one per video output)
   bool hardware_decode = false;  // whether the argv asks the GPU to decode
   std::string encoder;           // "h264_nvenc", "h264_vaapi" (empty for pass-through)
-  // "web-video", "hls", "audio-merge", "listing", "probe", "audio-only", "other".
+  // "web-video", "hls", "audio-merge", "listing", "probe", "audio-only", "image", "other".
   std::string job_form;
   int output_height = 0;  // from scale=w=-2:h=H (0 when unknown)
   double output_fps = 0;  // from -r

@@ -53,6 +53,25 @@ bool DropsVideo(const CommandOutput& output) {
                      [](const CommandOption& option) { return option.name == "-vn"; });
 }
 
+bool WritesImage(const CommandOutput& output) {
+  static constexpr std::string_view kImageFormats[] = {"image2", "mjpeg", "singlejpeg", "apng",
+                                                       "webp", "gif"};
+  static constexpr std::string_view kImageCodecs[] = {"mjpeg", "png", "apng", "libwebp",
+                                                      "bmp", "gif"};
+  static constexpr std::string_view kImageExtensions[] = {".jpg", ".jpeg", ".png", ".webp",
+                                                          ".bmp", ".gif"};
+  const auto listed = [](const auto& table, std::string_view value) {
+    return std::find(std::begin(table), std::end(table), value) != std::end(table);
+  };
+  if (const CommandOption* format = output.Last({"-f"}); format && format->value)
+    return listed(kImageFormats, *format->value);
+  const std::string codec = VideoCodecOf(output);
+  if (!codec.empty()) return listed(kImageCodecs, codec);
+  const std::size_t dot = output.path.rfind('.');
+  if (dot == std::string::npos || output.path.find('/', dot) != std::string::npos) return false;
+  return listed(kImageExtensions, AsciiLower(output.path.substr(dot)));
+}
+
 Result<RunnerCommand> ParseRunnerCommand(const std::vector<std::string>& args) {
   RunnerCommand command;
   std::vector<CommandOption> pending;
@@ -139,12 +158,16 @@ CommandKind KindOf(const RunnerCommand& command) {
   }
   if (command.outputs.empty()) return CommandKind::kProbe;
   bool all_drop_video = true;
+  bool all_images = true;
   for (const CommandOutput& output : command.outputs) {
+    const bool image = WritesImage(output);
+    all_images = all_images && image;
     if (DropsVideo(output)) continue;
     all_drop_video = false;
-    if (VideoCodecOf(output) != "copy") return CommandKind::kVideoEncode;
+    if (!image && VideoCodecOf(output) != "copy") return CommandKind::kVideoEncode;
   }
-  return all_drop_video ? CommandKind::kAudioOnly : CommandKind::kOther;
+  if (all_drop_video) return CommandKind::kAudioOnly;
+  return all_images ? CommandKind::kImage : CommandKind::kOther;
 }
 
 const char* CommandKindName(CommandKind kind) {
@@ -155,6 +178,8 @@ const char* CommandKindName(CommandKind kind) {
       return "probe";
     case CommandKind::kAudioOnly:
       return "audio-only";
+    case CommandKind::kImage:
+      return "image";
     case CommandKind::kVideoEncode:
       return "video-encode";
     case CommandKind::kOther:

@@ -34,7 +34,7 @@ struct CommandOutput {
   const CommandOption* Last(const std::vector<std::string>& names) const;
 };
 
-enum class CommandKind { kListing, kProbe, kAudioOnly, kVideoEncode, kOther };
+enum class CommandKind { kListing, kProbe, kAudioOnly, kImage, kVideoEncode, kOther };
 
 struct RunnerCommand {
   std::vector<CommandOption> global_options;
@@ -63,6 +63,11 @@ std::vector<std::string> InputsToProbe(const RunnerCommand& command);
 // -c:v, -vcodec, -codec:v and the bare -c, -codec; and whether it drops video (-vn).
 std::string VideoCodecOf(const CommandOutput& output);
 bool DropsVideo(const CommandOutput& output);
+
+// WritesImage says whether an output is a still image (PeerTube 8's storyboard writes one
+// .jpg): by its -f, its video codec, or, naming neither, its file's extension, from which
+// ffmpeg chooses an image encoder rather than libx264.
+bool WritesImage(const CommandOutput& output);
 
 // IsVideoCodecOption says whether an option sets the video codec: -c:v, -vcodec, -codec:v,
 // -c:v:0, and the bare -c and -codec, which set every stream's.

@@ -206,7 +206,15 @@ TEST(Plan, PassesListingsAudioAndCopiesThroughUnchanged) {
            {"-h encoder=libx264", "listing"},
            {"-i /w/in", "probe"},
            {"-i /w/in -y -acodec aac -vn -f hls /w/a.m3u8", "audio-only"},
-           {"-i /w/in -y -acodec copy -vcodec copy -f mp4 /w/o.mp4", "other"}}) {
+           {"-i /w/in -y -acodec copy -vcodec copy -f mp4 /w/o.mp4", "other"},
+           // Runner 0.4 and later copy an HLS rendition's codecs where they can.
+           {"-i /w/in -y -c:v copy -c:a copy -f hls -hls_time 4 /w/0.m3u8", "other"},
+           // PeerTube 8's storyboard: one tiled .jpg; ffmpeg chooses mjpeg for it.
+           {"-i /w/in -y -filter_complex fps=1/2,scale=192:108,tile=layout=10x10 -frames:v 1 "
+            "-q:v 2 /w/storyboard.jpg",
+            "image"},
+           {"-i /w/in -y -vf scale=320:-2 -frames:v 1 -f image2 /w/thumb", "image"},
+           {"-i /w/in -y -c:v png -frames:v 1 /w/frame.out", "image"}}) {
     const Plan plan = PlanLine(line, h200, std::nullopt);
     EXPECT_EQ(plan.kind, PlanKind::kPassThrough) << line << ": " << plan.refusal;
     EXPECT_EQ(plan.argv, SplitShellWords(line));
@@ -216,6 +224,16 @@ TEST(Plan, PassesListingsAudioAndCopiesThroughUnchanged) {
   // No codec written and no video stream: ffmpeg opens no video encoder.
   const Plan audio = PlanLine("-i /w/a -acodec aac /w/o.mp4", h200, TestInputNamed("aac").facts);
   EXPECT_EQ(audio.kind, PlanKind::kPassThrough);
+}
+
+TEST(Plan, LeavesAnImageOutputAsItIsBesideAVideoOutputItTranslates) {
+  const Plan plan = PlanLine("-i /w/in -acodec copy /w/o.mp4 -frames:v 1 /w/poster.JPG",
+                             FixtureDeviceNamed("ada-geforce-rtx4090"),
+                             TestInputNamed("h264").facts);
+  ASSERT_EQ(plan.kind, PlanKind::kRun) << plan.refusal;
+  EXPECT_EQ(plan.encode_sessions, 1);
+  EXPECT_EQ(plan.argv.back(), "/w/poster.JPG");
+  EXPECT_EQ(plan.argv[plan.argv.size() - 2], "1");
 }
 
 TEST(Plan, TranslatesAnOutputThatNamesNoCodecButHasAVideoStream) {

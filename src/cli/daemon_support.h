@@ -1,0 +1,18 @@
+// What the subcommands that run until stopped (worker run, pool run) share: the stop signals
+// they wait for, and their log lines.
+#pragma once
+
+#include <signal.h>
+
+#include <string>
+
+namespace mc {
+
+// BlockStopSignals blocks SIGTERM and SIGINT in this thread and the threads it starts, so that
+// the main thread takes them with sigwait, and returns the set.
+sigset_t BlockStopSignals();
+
+// Log writes one line to stderr in one write, so that lines of several threads do not mix.
+void Log(const std::string& line);
+
+}  // namespace mc
