@@ -93,11 +93,20 @@ struct PendingJob {
   std::optional<int> priority;
 };
 
+// Pending jobs of one type the pool does not serve.
+struct OtherPending {
+  int count = 0;
+  Duration oldest_age = Seconds(0);
+};
+
 // QueueSignal is PeerTube's runner-job list as last read.
 struct QueueSignal {
   bool read_ok = true;             // false: this cycle's read failed
   Duration data_age = Seconds(0);  // how old the list below is
   std::vector<PendingJob> pending;
+  // Pending jobs of types the pool does not serve (another kind of work, or a type of a later
+  // PeerTube), by type: shown to a person, never demand.
+  std::map<std::string, OtherPending> not_served;
   std::map<std::string, double> completed_per_minute;  // EWMA, per job type
 
   int PendingOfType(const std::string& type) const;

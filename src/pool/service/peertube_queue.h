@@ -1,9 +1,9 @@
-// PeerTube's queue as the pool manager reads it once a poll: the pending runner jobs of the
-// configured types through the admin session, each job's video from the session's cache (or
-// read once), and the queue signal built from both. It also says in the log when the session
-// had to log in again (a new password grant: a token PeerTube no longer knows, a restarted
-// server with a new database), since an operator reading a fault wants to know that the
-// manager came back with a fresh session and not only that the reads work again.
+// PeerTube's queue as the pool manager reads it once a poll: the pending runner jobs through
+// the admin session, those of the configured types as demand and the others apart, each job's video
+// from the session's cache (or read once), and the queue signal built from both. It also says in
+// the log when the session had to log in again (a new password grant: a token PeerTube no longer
+// knows, a restarted server with a new database), since an operator reading a fault wants to know
+// that the manager came back with a fresh session and not only that the reads work again.
 #pragma once
 
 #include <cstdint>

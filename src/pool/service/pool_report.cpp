@@ -75,10 +75,14 @@ std::string ReportToJson(const PoolReport& report) {
   json["pressure"] = report.pressure;
   json["capacity_slots"] = report.capacity_slots;
   json["demand"] = report.demand;
+  Json not_served = Json::object();
+  for (const auto& [type, row] : report.not_served)
+    not_served[type] = {{"count", row.count}, {"oldest_age_s", row.oldest_age_s}};
   json["queue"] = {{"read_ok", report.queue_read_ok},
                    {"data_age_s", report.queue_data_age_s},
                    {"pending_by_type", report.pending_by_type},
-                   {"oldest_pending_age_s", report.oldest_pending_age_s}};
+                   {"oldest_pending_age_s", report.oldest_pending_age_s},
+                   {"not_served_by_type", not_served}};
   json["workers"] = Json::array();
   for (const WorkerRow& row : report.workers) {
     json["workers"].push_back({{"name", row.name},
@@ -115,6 +119,13 @@ Result<PoolReport> ReportFromJson(const std::string& text) {
     report.queue_data_age_s = queue.at("data_age_s").get<double>();
     report.pending_by_type = queue.at("pending_by_type").get<std::map<std::string, int>>();
     report.oldest_pending_age_s = queue.at("oldest_pending_age_s").get<double>();
+    // A manager from before the jobs it does not serve were shown has none to show.
+    if (const auto not_served = queue.find("not_served_by_type"); not_served != queue.end()) {
+      for (const auto& [type, row] : not_served->items()) {
+        report.not_served[type] = {.count = row.at("count").get<int>(),
+                                   .oldest_age_s = row.at("oldest_age_s").get<double>()};
+      }
+    }
     for (const Json& worker : json.at("workers")) {
       WorkerRow row;
       row.name = worker.at("name").get<std::string>();
@@ -154,6 +165,15 @@ std::string ReportToPrometheus(const PoolReport& report) {
   }
   gauge("pt_pool_oldest_pending_seconds", "Age of the oldest pending runner job.");
   out << "pt_pool_oldest_pending_seconds " << Number(report.oldest_pending_age_s) << "\n";
+  gauge("pt_pool_not_served_jobs", "Pending runner jobs of types this pool does not serve.");
+  for (const auto& [type, row] : report.not_served)
+    out << "pt_pool_not_served_jobs{type=\"" << Escape(type) << "\"} " << row.count << "\n";
+  gauge("pt_pool_not_served_oldest_seconds",
+        "Age of the oldest pending job of each type this pool does not serve.");
+  for (const auto& [type, row] : report.not_served) {
+    out << "pt_pool_not_served_oldest_seconds{type=\"" << Escape(type) << "\"} "
+        << Number(row.oldest_age_s) << "\n";
+  }
   gauge("pt_pool_workers", "Workers in each of the manager's states.");
   for (const char* state : kManagerStates) {
     long count = 0;
@@ -184,6 +204,14 @@ std::string ReportTable(const PoolReport& report) {
   for (const auto& [type, count] : report.pending_by_type) out << " " << type << "=" << count;
   out << ", oldest " << Number(std::round(report.oldest_pending_age_s)) << " s"
       << (report.queue_read_ok ? "" : " (the last read of the queue failed)") << "\n";
+  if (!report.not_served.empty()) {
+    out << "not served by this pool:";
+    for (const auto& [type, row] : report.not_served) {
+      out << " " << type << "=" << row.count << " (oldest " << Number(std::round(row.oldest_age_s))
+          << " s)";
+    }
+    out << "\n";
+  }
   std::size_t width = 6;
   for (const WorkerRow& row : report.workers) width = std::max(width, row.name.size());
   auto pad = [](const std::string& text, std::size_t size) {

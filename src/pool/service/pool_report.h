@@ -37,6 +37,12 @@ struct WorkerRow {
   std::string last_reason;
 };
 
+// Pending jobs of one type the pool does not serve.
+struct NotServedRow {
+  int count = 0;
+  double oldest_age_s = 0;
+};
+
 struct PoolReport {
   std::string generated_at;  // ISO-8601 UTC
   double pressure = 0;
@@ -46,6 +52,7 @@ struct PoolReport {
   double queue_data_age_s = 0;
   std::map<std::string, int> pending_by_type;
   double oldest_pending_age_s = 0;
+  std::map<std::string, NotServedRow> not_served;  // by job type
   std::vector<WorkerRow> workers;
   std::vector<std::string> unservable;
   PoolCounters counters;

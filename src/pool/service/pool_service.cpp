@@ -236,6 +236,8 @@ void PoolService::UpdateReport(const pool::Decision& decision, const pool::Signa
   report.queue_data_age_s = signals.queue.data_age.count();
   for (const pool::PendingJob& job : signals.queue.pending) ++report.pending_by_type[job.type];
   report.oldest_pending_age_s = signals.queue.OldestPendingAge().count();
+  for (const auto& [type, other] : signals.queue.not_served)
+    report.not_served[type] = {.count = other.count, .oldest_age_s = other.oldest_age.count()};
   for (const pool::WorkerRecord& record : state_.workers) {
     WorkerRow row;
     row.name = record.name;

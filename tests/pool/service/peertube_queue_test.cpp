@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace mc::pool {
@@ -36,6 +37,8 @@ struct StandIn {
   // While set, every job list is refused with a 401 and every refresh with a 400, as a
   // PeerTube that no longer knows the session's tokens answers.
   bool tokens_unknown = false;
+  // The job list's answer, where not the recorded one.
+  std::string jobs;
 
   Result<http::ClientResponse> Serve(const http::Url& url, const http::ClientRequest& request) {
     const std::string path = url.path_and_query.substr(0, url.path_and_query.find('?'));
@@ -49,7 +52,7 @@ struct StandIn {
     }
     if (path == "/api/v1/runners/jobs") {
       if (tokens_unknown) return Answer(401, AdminAnswer("invalid-token-401.json"));
-      return Answer(200, AdminAnswer("jobs-pending.json"));
+      return Answer(200, jobs.empty() ? AdminAnswer("jobs-pending.json") : jobs);
     }
     if (path.find("/metadata/") != std::string::npos)
       return Answer(200, AdminAnswer("video-file-metadata-720p.json"));
@@ -74,6 +77,30 @@ TEST(PeerTubeQueue, ReadsThePendingJobsWithTheirVideosShapesAndSaysItLoggedInOnc
   EXPECT_EQ(read->pending[1].shape.source_resolution, 480);
   ASSERT_TRUE(queue.Read(1796276015));
   EXPECT_EQ(log, (std::vector<std::string>{"pool: logged in to PeerTube"}));
+}
+
+TEST(PeerTubeQueue, CountsJobsOfTypesItDoesNotServeApartAndNeverAsDemand) {
+  StandIn server;
+  // The recorded list, its second job a storyboard (PeerTube 8), and a type of a later one.
+  nlohmann::json list = nlohmann::json::parse(AdminAnswer("jobs-pending.json"));
+  list["data"][1]["type"] = "generate-video-storyboard";
+  nlohmann::json later = list["data"][1];
+  later["type"] = "a-type-of-a-later-peertube";
+  later["uuid"] = "11111111-2222-4333-8444-555555555555";
+  list["data"].push_back(later);
+  list["total"] = 3;
+  server.jobs = list.dump();
+  peertube::AdminSession session = server.Session();
+  PeerTubeQueue queue(session, {"vod-web-video-transcoding"}, [](const std::string&) {});
+  // 2026-12-03T05:35:49.597Z: a minute after the storyboard became pending.
+  Result<pool::QueueSignal> read = queue.Read(1796276149.597);
+  ASSERT_TRUE(read) << read.error();
+  ASSERT_EQ(read->pending.size(), 1u);
+  EXPECT_EQ(read->pending[0].type, "vod-web-video-transcoding");
+  ASSERT_EQ(read->not_served.size(), 2u);
+  EXPECT_EQ(read->not_served.at("generate-video-storyboard").count, 1);
+  EXPECT_NEAR(read->not_served.at("generate-video-storyboard").oldest_age.count(), 60, 0.01);
+  EXPECT_EQ(read->not_served.at("a-type-of-a-later-peertube").count, 1);
 }
 
 TEST(PeerTubeQueue, SaysItLoggedInAgainWhenPeerTubeNoLongerKnowsItsTokens) {

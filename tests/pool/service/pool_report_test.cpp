@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 namespace mc::pool {
 namespace {
 
@@ -15,6 +17,7 @@ PoolReport Sample() {
   report.queue_read_ok = true;
   report.pending_by_type = {{"vod-hls-transcoding", 5}, {"vod-web-video-transcoding", 2}};
   report.oldest_pending_age_s = 61.4;
+  report.not_served = {{"generate-video-storyboard", {.count = 4, .oldest_age_s = 300.2}}};
   report.workers.push_back({"box-1:gpu0",
                             "ACTIVE",
                             "BUSY",
@@ -39,6 +42,15 @@ TEST(PoolReport, TheJsonReadsBackToTheSameReport) {
   EXPECT_EQ(again->generated_at, "2026-12-03T06:15:02Z");
   EXPECT_EQ(again->workers[0].last_reason, report.workers[0].last_reason);
   EXPECT_EQ(again->counters.promotions, 2);
+  EXPECT_EQ(again->not_served.at("generate-video-storyboard").count, 4);
+}
+
+TEST(PoolReport, TheReportOfAManagerThatShowsNoJobsItDoesNotServeReadsAsNone) {
+  nlohmann::json older = nlohmann::json::parse(ReportToJson(Sample()));
+  older["queue"].erase("not_served_by_type");
+  Result<PoolReport> report = ReportFromJson(older.dump());
+  ASSERT_TRUE(report) << report.error();
+  EXPECT_TRUE(report->not_served.empty());
 }
 
 TEST(PoolReport, AnotherProgramsAnswerIsNotTakenForAReport) {
@@ -56,6 +68,9 @@ TEST(PoolReport, TheTableHasALinePerWorkerWithItsStatesAndLastReason) {
   EXPECT_NE(table.find("ACTIVE"), std::string::npos);
   EXPECT_NE(table.find("promoted: pressure 0.73"), std::string::npos);
   EXPECT_NE(table.find("unservable: peertube-worker-3"), std::string::npos);
+  EXPECT_NE(table.find("not served by this pool: generate-video-storyboard=4 (oldest 300 s)\n"),
+            std::string::npos)
+      << table;
 }
 
 TEST(PoolReport, TheMetricsCountWorkersPerStateAndCarryTheCounters) {
@@ -66,6 +81,8 @@ TEST(PoolReport, TheMetricsCountWorkersPerStateAndCarryTheCounters) {
   EXPECT_NE(metrics.find("pt_pool_workers{state=\"ACTIVE\"} 1\n"), std::string::npos);
   EXPECT_NE(metrics.find("pt_pool_workers{state=\"COLD\"} 0\n"), std::string::npos);
   EXPECT_NE(metrics.find("pt_pool_promotions_total 2\n"), std::string::npos);
+  EXPECT_NE(metrics.find("pt_pool_not_served_jobs{type=\"generate-video-storyboard\"} 4\n"),
+            std::string::npos);
   EXPECT_NE(metrics.find("pt_pool_worker_weight{worker=\"box-1:gpu0\",class=\"S\"} 1.2\n"),
             std::string::npos);
 }

@@ -7,7 +7,7 @@ namespace mc::pool {
 namespace {
 
 peertube::PendingJob Pending(std::string type, std::optional<int> resolution, std::string video,
-                         double created_at_s) {
+                             double created_at_s) {
   peertube::PendingJob job;
   job.uuid = "job-" + video + "-" + std::to_string(resolution.value_or(0));
   job.type = std::move(type);

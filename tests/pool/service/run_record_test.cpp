@@ -25,7 +25,7 @@ std::string StatusIn(const std::string& state) {
 }
 
 pool::PendingJob PendingAt(const std::string& id, double age_s,
-                     std::optional<int> priority = std::nullopt) {
+                           std::optional<int> priority = std::nullopt) {
   pool::PendingJob job;
   job.id = id;
   job.priority = priority;
@@ -76,7 +76,11 @@ std::string RecordOfABurst() {
     text += CycleLine(record) + "\n";
   });
   const std::vector<std::vector<pool::PendingJob>> lists = {
-      {}, {PendingAt("j1", 1), PendingAt("j2", 1)}, {PendingAt("j2", 4), PendingAt("j3", 0, 102)}, {PendingAt("j3", 3, 102)}, {},
+      {},
+      {PendingAt("j1", 1), PendingAt("j2", 1)},
+      {PendingAt("j2", 4), PendingAt("j3", 0, 102)},
+      {PendingAt("j3", 3, 102)},
+      {},
       {}};
   for (cycle = 0; cycle < static_cast<int>(lists.size()); ++cycle) {
     queue.pending = lists[cycle];
