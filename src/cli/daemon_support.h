@@ -12,6 +12,10 @@ namespace mc {
 // the main thread takes them with sigwait, and returns the set.
 sigset_t BlockStopSignals();
 
+// ResolveProgram finds a program on PATH as execvp would; a name with a slash is taken as it
+// is, and one not found is given back as it was.
+std::string ResolveProgram(const std::string& program);
+
 // Log writes one line to stderr in one write, so that lines of several threads do not mix.
 void Log(const std::string& line);
 

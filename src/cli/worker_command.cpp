@@ -11,6 +11,7 @@
 #include <string>
 
 #include "cli/option_checks.h"
+#include "cli/peertube_pair.h"
 #include "cli/roots_from_environment.h"
 #include "cli/shared_options.h"
 #include "cli/worker_run.h"
@@ -106,6 +107,7 @@ class Worker : public WorkerCommand {
     AddServeCommand(worker);
     AddRunCommand(worker);
     AddRegisterCommand(worker);
+    AddDoctorCommand(worker);
     AddControlCommands(worker);
     ExplainNumberMistakes(worker);
     std::vector<std::string> arguments = command_->remaining();
@@ -178,10 +180,7 @@ class Worker : public WorkerCommand {
     run_->add_option("--registration-token-file", registration_token_file_,
                      "a file holding PeerTube's runner registration token (registers once)");
     run_->add_option("--description", description_, "the runner's description in PeerTube");
-    run_->add_option("--runner", runner_,
-                     "the official runner's command (split at spaces), such as peertube-runner or "
-                     "\"node /opt/peertube-runner.js\"")
-        ->capture_default_str();
+    AddRunnerOption(*run_);
     run_->add_option("--gate-listen", gate_listen_, "HOST:PORT of the admission gate")
         ->capture_default_str();
     run_->add_option("--listen", listen_, "HOST:PORT of /status, /metrics and the control API")
@@ -214,6 +213,23 @@ class Worker : public WorkerCommand {
     register_->add_option("--description", description_, "the runner's description");
   }
 
+  void AddDoctorCommand(CLI::App& worker) {
+    doctor_ = worker.add_subcommand(
+        "doctor",
+        "the PeerTube server's and the official runner's versions, and whether the pair is "
+        "tested, compatible by contract, or known to break");
+    doctor_->add_option("--url", url_, "the PeerTube server")->required();
+    AddRunnerOption(*doctor_);
+  }
+
+  void AddRunnerOption(CLI::App& command) {
+    command
+        .add_option("--runner", runner_,
+                    "the official runner's command (split at spaces), such as peertube-runner "
+                    "or \"node /opt/peertube-runner.js\"")
+        ->capture_default_str();
+  }
+
   // The subcommands that ask a running worker to change: drain, enable, state, concurrency and
   // eligibility.
   void AddControlCommands(CLI::App& worker) {
@@ -243,6 +259,7 @@ class Worker : public WorkerCommand {
     if (self_test_->parsed()) return RunSelfTest();
     if (serve_->parsed()) return RunServeCommand();
     if (run_->parsed()) return RunRunCommand();
+    if (doctor_->parsed()) return RunDoctor();
     if (register_->parsed()) {
       return RunWorkerRegister({.state_dir = StateDir(),
                                 .server_url = url_,
@@ -261,6 +278,21 @@ class Worker : public WorkerCommand {
       return RunWorkerControl(StateDir(), worker::EligibilityRequest{.text = control_value_},
                               "eligibility");
     return 2;
+  }
+
+  // The runner's command, split at spaces.
+  std::vector<std::string> RunnerWords() const {
+    std::vector<std::string> command;
+    std::istringstream words(runner_);
+    for (std::string word; words >> word;) command.push_back(word);
+    return command;
+  }
+
+  int RunDoctor() {
+    const PeerTubePair pair = ReadPeerTubePair(url_, RunnerWords());
+    std::cout << pair.Text(url_, runner_);
+    const bool breaks = pair.verdict.support == peertube::Support::kBreaks || !pair.runner_runs;
+    return breaks ? 1 : 0;
   }
 
   int RunConcurrency() {
@@ -412,8 +444,7 @@ class Worker : public WorkerCommand {
     options.server_url = url_;
     options.registration_token_file = registration_token_file_;
     options.description = description_;
-    std::istringstream words(runner_);
-    for (std::string word; words >> word;) options.runner_command.push_back(word);
+    options.runner_command = RunnerWords();
     if (options.runner_command.empty()) {
       std::cerr << "worker run: --runner names no command\n";
       return 2;
@@ -456,6 +487,7 @@ class Worker : public WorkerCommand {
   CLI::App* run_ = nullptr;
   CommonFlags run_flags_;
   CLI::App* register_ = nullptr;
+  CLI::App* doctor_ = nullptr;
   std::map<std::string, CLI::App*> controls_;
   CLI::App* concurrency_ = nullptr;
   CLI::App* eligibility_ = nullptr;

@@ -11,6 +11,8 @@
 #include <iostream>
 
 #include "cli/daemon_support.h"
+#include "cli/peertube_pair.h"
+#include "common/base/text.h"
 #include "probe/pipeline/probe_pipeline.h"
 #include "worker/daemon/local_socket.h"
 #include "worker/daemon/registration.h"
@@ -24,21 +26,6 @@ namespace mc {
 namespace fs = std::filesystem;
 
 namespace {
-
-// Resolve finds a program on PATH as execvp would; a name with a slash is taken as it is.
-std::string Resolve(const std::string& program) {
-  if (program.find('/') != std::string::npos) return program;
-  const char* path = getenv("PATH");
-  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
-  std::size_t start = 0;
-  while (start <= dirs.size()) {
-    const std::size_t end = std::min(dirs.find(':', start), dirs.size());
-    const fs::path candidate = fs::path(dirs.substr(start, end - start)) / program;
-    if (access(candidate.c_str(), X_OK) == 0) return candidate.string();
-    start = end + 1;
-  }
-  return program;
-}
 
 std::string SelfPath() {
   char buffer[PATH_MAX];
@@ -186,12 +173,24 @@ fs::path RunnerDataHome(const fs::path& runner_root, const std::string& runner_i
   return data_home;
 }
 
+// The versions of the server and the runner, said in the log. A pair known to break, or a
+// runner that does not run, is refused before the worker starts.
+Result<worker::PeerTubeVersions> CheckPeerTubePair(const std::string& server_url,
+                                                   const std::vector<std::string>& runner) {
+  const PeerTubePair pair = ReadPeerTubePair(server_url, runner);
+  if (!pair.runner_runs) return InvalidInput("the runner does not run: " + pair.runner_error);
+  if (pair.verdict.support == peertube::Support::kBreaks)
+    return InvalidInput("PeerTube " + pair.server->text + ": " + pair.verdict.advice);
+  Log("worker run: " + JoinLines(pair.Text(server_url, Joined(runner, " "))));
+  return pair.ForStatus();
+}
+
 // Starts the worker's daemon (the status, the control API, the gate and the socket), and
 // waits for its first status.
-Result<std::unique_ptr<worker::WorkerDaemon>> StartDaemon(const WorkerRunOptions& options,
-                                                          const worker::GatherOptions& gather,
-                                                          const std::string& control_token,
-                                                          const std::string& server_url) {
+Result<std::unique_ptr<worker::WorkerDaemon>> StartDaemon(
+    const WorkerRunOptions& options, const worker::GatherOptions& gather,
+    const std::string& control_token, const std::string& server_url,
+    const worker::PeerTubeVersions& peertube) {
   Result<std::unique_ptr<worker::WorkerDaemon>> daemon =
       worker::WorkerDaemon::Start({.gather = gather,
                                    .state_dir = options.state_dir,
@@ -199,9 +198,10 @@ Result<std::unique_ptr<worker::WorkerDaemon>> StartDaemon(const WorkerRunOptions
                                    .control_token = control_token,
                                    .gate_listen = options.gate_listen,
                                    .server_url = server_url,
-                                   .ffprobe = Resolve(options.ffprobe),
+                                   .ffprobe = ResolveProgram(options.ffprobe),
                                    .drain_timeout = options.drain_timeout,
                                    .registered = true,
+                                   .peertube = peertube,
                                    .log = Log});
   if (!daemon) return daemon;
   (*daemon)->WaitGathered(std::chrono::seconds(120));
@@ -255,6 +255,12 @@ int RunWorkerRun(WorkerRunOptions options) {
     std::cerr << "worker run: " << registration.error() << "\n";
     return 1;
   }
+  Result<worker::PeerTubeVersions> peertube =
+      CheckPeerTubePair(registration->server_url, options.runner_command);
+  if (!peertube) {
+    std::cerr << "worker run: refused: " << peertube.error() << "; no runner started\n";
+    return 1;
+  }
   std::string control_token;
   if (!options.control_token_file.empty()) {
     Result<std::string> token = worker::ReadTokenFile(options.control_token_file);
@@ -269,9 +275,9 @@ int RunWorkerRun(WorkerRunOptions options) {
   gather.self_test = *self_test;
   // From here on the worker has threads: queries run in a query batch.
   gather.probe.query.fork_from_caller = false;
-  gather.config.ffmpeg = Resolve(gather.config.ffmpeg);
+  gather.config.ffmpeg = ResolveProgram(gather.config.ffmpeg);
   Result<std::unique_ptr<worker::WorkerDaemon>> daemon =
-      StartDaemon(options, gather, control_token, registration->server_url);
+      StartDaemon(options, gather, control_token, registration->server_url, *peertube);
   if (!daemon) {
     std::cerr << "worker run: " << daemon.error() << "\n";
     return 1;
@@ -305,7 +311,7 @@ int RunWorkerRun(WorkerRunOptions options) {
                        {"FFPROBE_PATH", (bin / "ffprobe").string()},
                        {"PT_WORKER_SOCKET", (*daemon)->socket_path()},
                        {"PT_WORKER_FFMPEG", config.ffmpeg},
-                       {"PT_WORKER_FFPROBE", Resolve(options.ffprobe)},
+                       {"PT_WORKER_FFPROBE", ResolveProgram(options.ffprobe)},
                        {"CUDA_DEVICE_ORDER", "PCI_BUS_ID"},
                        {"XDG_CONFIG_HOME", (runner_root / "config").string()},
                        {"XDG_CACHE_HOME", (runner_root / "cache").string()},

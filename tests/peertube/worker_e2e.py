@@ -107,7 +107,7 @@ class Worker:
 
     def __init__(self, args, root, name, server, registration_file, fault_file, argv_log, extra=(),
                  record=RECORD, host="127.0.0.1", listen_port=0, runner_name=None,
-                 control_token=None, env=None):
+                 control_token=None, env=None, runner_js=None):
         """`record` is the stand-in GPU; the status and control API listen on HOST:LISTEN_PORT
         (the gate on HOST, at a free port); `runner_name` None is e2e:NAME, and "" leaves the
         name to the environment `env` adds (PT_WORKER_RUNNER_NAME); `control_token` None is a
@@ -129,7 +129,7 @@ class Worker:
                    os.path.join(args.build, "media-capabilities"), "worker", "run",
                    "--gpu", GPU, "--state-dir", self.state, "--url", server,
                    "--registration-token-file", registration_file,
-                   "--runner", "node " + args.runner_js,
+                   "--runner", "node " + (runner_js or args.runner_js),
                    "--gate-listen", f"{host}:0", "--listen", f"{host}:{listen_port}",
                    "--control-token-file", token_file, "--ffmpeg",
                    os.path.join(REPO, "tests/peertube/record-argv"),
@@ -333,6 +333,14 @@ def case_upload(peertube, worker, root, argv_log):
     check(status["last_job"] and status["last_job"]["outcome"] == "success"
           and status["last_job"]["evidence"]["ok"], "the last job's record says it succeeded with evidence")
     check(status["registration_state"] == "registered", "the worker says it is registered")
+    server_version = peertube.call("GET", "/api/v1/config")["serverVersion"]
+    runner_version = subprocess.run(["node", ARGS.runner_js, "--version"], capture_output=True,
+                                    text=True, timeout=60).stdout.strip()
+    check(status.get("peertube") == {"server_version": server_version, "runner_version": runner_version,
+                                     "support": "tested",
+                                     "advice": "tested end to end (make test-peertube)"},
+          f"the worker states the server {server_version} and the runner {runner_version} as the tested "
+          f"pair: {status.get('peertube')}")
     document = os.path.join(root, "status.json")
     with open(document, "w") as f:
         json.dump(status, f)
@@ -622,6 +630,24 @@ def parse_arguments(extra=None):
     return args
 
 
+# Runner 0.2 and later send their version in the job request's body. The kit's runner is 0.1.3;
+# a copy beside it (where its imports resolve) sends the body as the later ones do.
+REQUEST_FIELDS = 'fields: pick(options, ["runnerToken", "jobTypes"])'
+LATER_REQUEST_FIELDS = ('fields: Object.assign(pick(options, ["runnerToken", "jobTypes"]), '
+                        '{ version: "0.2.0" })')
+
+
+def runner_with_later_bodies(runner_js):
+    with open(runner_js) as f:
+        source = f.read()
+    if source.count(REQUEST_FIELDS) != 1:
+        raise Failure(f"{runner_js}: the job request's fields are not where the e2e expects them")
+    later = runner_js.replace(".js", ".later-bodies.js")
+    with open(later, "w") as f:
+        f.write(source.replace(REQUEST_FIELDS, LATER_REQUEST_FIELDS))
+    return later
+
+
 def new_root(prefix):
     root = tempfile.mkdtemp(prefix=prefix, dir="/tmp")
     os.chmod(root, 0o755)
@@ -661,7 +687,8 @@ def main():
         if "no-gpu" in cases:
             case_no_gpu(args, peertube, root, registration_file)
         if set(cases) - {"no-gpu"}:
-            worker = Worker(args, root, "gpu0", peertube.url, registration_file, fault_file, argv_log)
+            worker = Worker(args, root, "gpu0", peertube.url, registration_file, fault_file, argv_log,
+                            runner_js=runner_with_later_bodies(args.runner_js))
             for name in cases:
                 if name == "upload":
                     case_upload(peertube, worker, root, argv_log)

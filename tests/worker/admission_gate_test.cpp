@@ -147,6 +147,24 @@ TEST(AdmissionGate, OffersNothingWhileNotAdmittingAndStillAsksTheServer) {
             "gate: jobs-request: DRAINING (asked to drain): the server offered 5, answered 0");
 }
 
+TEST(AdmissionGate, PassesTheBodyOfALaterRunnerToTheServerByteForByte) {
+  Upstream upstream;
+  ASSERT_GT(upstream.port(), 0);
+  Gate gate(upstream, [] { return Admitting(1); });
+  // Runner 0.2 and later send their version; a later one may send more.
+  const std::string body = R"({"runnerToken":")" + std::string(kRunnerToken) +
+                           R"(","jobTypes":["vod-hls-transcoding"],"version":"0.6.0",)"
+                           R"("aMemberOfALaterRunner":{"x":[1,2]}})";
+  Result<http::ClientResponse> answer =
+      http::Request(*http::ParseUrl((*gate).origin() + "/api/v1/runners/jobs/request"),
+                    http::JsonRequest("POST", body));
+  ASSERT_TRUE(answer) << answer.error();
+  EXPECT_EQ(answer->status, 200) << answer->body;
+  const nlohmann::json seen = upstream.Seen();
+  ASSERT_EQ(CountCalls(seen, "/api/v1/runners/jobs/request"), 1);
+  EXPECT_EQ(std::string(seen[0]["body"]), body);
+}
+
 TEST(AdmissionGate, CutsTheOffersToTheFreeJobsInTheServersOrder) {
   Upstream upstream;
   ASSERT_GT(upstream.port(), 0);

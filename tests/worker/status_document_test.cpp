@@ -95,8 +95,30 @@ TEST(StatusDocument, EveryStatesDocumentIsValidAgainstTheSchema) {
   no_self_test.last_job.reset();
   documents.push_back(StatusDocument(no_self_test).dump());
   documents.push_back(StatusDocument(NoGpu()).dump());
+  StatusInputs running = NvidiaWorker(WorkerState::kAvailable, "a reason in words");
+  running.peertube = PeerTubeVersions{.server = "8.2.3",
+                                      .runner = "",
+                                      .support = "unknown",
+                                      .advice = "the runner's version could not be read"};
+  documents.push_back(StatusDocument(running).dump());
   const probe::ChildOutcome run = testing::ValidateAgainstSchema(dir, documents);
   EXPECT_EQ(run.code, 0) << run.out << run.err;
+}
+
+TEST(StatusDocument, ARunningWorkerStatesThePeerTubeBesideItAndWhatIsKnownOfThePair) {
+  StatusInputs inputs = NvidiaWorker(WorkerState::kAvailable, "a reason in words");
+  EXPECT_FALSE(StatusDocument(inputs).contains("peertube"));
+  inputs.peertube = PeerTubeVersions{.server = "7.2.1",
+                                     .runner = "0.1.3",
+                                     .support = "tested",
+                                     .advice = "tested end to end (make test-peertube)"};
+  const nlohmann::ordered_json document = StatusDocument(inputs);
+  EXPECT_EQ(document["peertube"]["server_version"], "7.2.1");
+  EXPECT_EQ(document["peertube"]["support"], "tested");
+  EXPECT_NE(StatusTable(inputs).find(
+                "peertube:     server 7.2.1, runner 0.1.3: tested (tested end to end"),
+            std::string::npos)
+      << StatusTable(inputs);
 }
 
 TEST(StatusDocument, TheSchemaRefusesADocumentThatBreaksIt) {
@@ -107,8 +129,13 @@ TEST(StatusDocument, TheSchemaRefusesADocumentThatBreaksIt) {
   available_without_probe["state"] = "AVAILABLE";
   nlohmann::ordered_json bad_capability = StatusDocument(NoGpu());
   bad_capability["gpu"]["capabilities"]["h264_enc"] = 2;
+  nlohmann::ordered_json bad_support = StatusDocument(NoGpu());
+  bad_support["peertube"] = {{"server_version", "7.2.1"},
+                             {"runner_version", "0.1.3"},
+                             {"support", "probably"},
+                             {"advice", ""}};
   for (const nlohmann::ordered_json& document :
-       {missing_state, available_without_probe, bad_capability}) {
+       {missing_state, available_without_probe, bad_capability, bad_support}) {
     const probe::ChildOutcome run = testing::ValidateAgainstSchema(dir, {document.dump()});
     EXPECT_EQ(run.code, 1) << document.dump();
   }

@@ -86,6 +86,7 @@ LiveFacts WorkerDaemon::Live() {
   const std::lock_guard lock(mutex_);
   LiveFacts live;
   live.registered = options_.registered;
+  live.peertube = options_.peertube;
   live.drain_requested = drain_;
   live.drain_timed_out = drain_ && Clock::now() - drain_since_ >= options_.drain_timeout;
   live.enable_requested = enable_;

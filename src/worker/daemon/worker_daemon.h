@@ -39,6 +39,8 @@ struct DaemonOptions {
   std::string ffprobe = "ffprobe";
   std::chrono::seconds drain_timeout{1800};
   bool registered = false;
+  // The versions `worker run` read at its start, for the status document.
+  std::optional<PeerTubeVersions> peertube;
   std::function<void(const std::string&)> log = [](const std::string&) {};
 };
 

@@ -66,6 +66,12 @@ nlohmann::ordered_json StatusDocument(const StatusInputs& inputs) {
   json["state_reason"] = inputs.state.reason;
   // Registration is the next part of the worker's work; until then it is never registered.
   json["registration_state"] = inputs.registered ? "registered" : "unregistered";
+  if (inputs.peertube) {
+    json["peertube"] = {{"server_version", inputs.peertube->server},
+                        {"runner_version", inputs.peertube->runner},
+                        {"support", inputs.peertube->support},
+                        {"advice", inputs.peertube->advice}};
+  }
   json["active_jobs"] = inputs.active_jobs;
   json["concurrency"] = inputs.concurrency.value;
   json["concurrency_bound_by"] = inputs.concurrency.bound_by;
@@ -167,6 +173,12 @@ std::string StatusTable(const StatusInputs& inputs) {
         << ", temperature "
         << (telemetry.temp_c ? std::to_string(*telemetry.temp_c) + " C" : std::string("unknown"))
         << "\n";
+  }
+  if (inputs.peertube) {
+    out << "peertube:     server "
+        << (inputs.peertube->server.empty() ? "?" : inputs.peertube->server) << ", runner "
+        << (inputs.peertube->runner.empty() ? "?" : inputs.peertube->runner) << ": "
+        << inputs.peertube->support << " (" << inputs.peertube->advice << ")\n";
   }
   out << "self-test:    "
       << (inputs.self_test ? (inputs.self_test->ok ? "passed " : "failed ") + inputs.self_test->ts

@@ -61,6 +61,15 @@ struct TransferRates {
   bool network_degraded = false;
 };
 
+// The PeerTube server and official runner the worker works beside, and what is known of the
+// pair (peertube_versions.h); empty strings where a version could not be read.
+struct PeerTubeVersions {
+  std::string server;
+  std::string runner;
+  std::string support;  // tested, by-contract, unknown, breaks
+  std::string advice;
+};
+
 struct HostResources {
   std::string cpu_model;
   double cpu_cores = 0;
@@ -75,6 +84,8 @@ struct StatusInputs {
   std::string runner_name;
   // Whether the worker's runner is registered with a PeerTube server.
   bool registered = false;
+  // Known to a running worker (`worker run`), which reads both versions at its start.
+  std::optional<PeerTubeVersions> peertube;
   ProbeContract probe;
   // The NVIDIA architecture ("Ada"), empty where unknown.
   std::string generation;

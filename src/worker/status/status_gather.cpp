@@ -267,6 +267,7 @@ StatusInputs GatherStatus(const GatherOptions& given, const probe::ProbeResult& 
 
   ResolveJobConcurrency(options, vram_free_mb, inputs);
   inputs.registered = options.live.registered;
+  inputs.peertube = options.live.peertube;
   ApplyLiveJobs(options.live, inputs);
   AddLiveSignals(options, inputs, signals);
   inputs.signals = signals;

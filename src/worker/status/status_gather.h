@@ -18,6 +18,7 @@ namespace mc::worker {
 
 struct LiveFacts {
   bool registered = false;
+  std::optional<PeerTubeVersions> peertube;
   bool drain_requested = false;
   bool drain_timed_out = false;
   bool enable_requested = false;
