@@ -17,9 +17,19 @@ namespace mc::worker {
 namespace {
 
 // A request line is small; a client that sends more without a newline is not speaking the
-// protocol and is disconnected.
+// protocol and is disconnected. So is one that lets its answers pile up unread.
 constexpr std::size_t kMaxRequestBytes = 256 * 1024;
+constexpr std::size_t kMaxUnsentBytes = 256 * 1024;
 constexpr std::size_t kMaxConnections = 256;
+
+// Whether the peer runs as this process's user (or as root). The socket's mode lets the
+// group connect; only the worker's own user (its runner and the runner's ffmpeg) may speak.
+bool PeerIsOurs(int fd) {
+  ucred peer{};
+  socklen_t length = sizeof peer;
+  if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &length) != 0) return false;
+  return peer.uid == geteuid() || peer.uid == 0;
+}
 
 struct Connection {
   std::uint64_t id = 0;
@@ -84,6 +94,10 @@ void LocalServer::Serve(ServerShell& shell) const {
       while (connections.size() < kMaxConnections) {
         const int fd = shell.Accept();
         if (fd < 0) break;
+        if (!PeerIsOurs(fd)) {
+          close(fd);
+          continue;
+        }
         connections[fd] = Connection{.id = next_id++};
       }
     }
@@ -111,6 +125,7 @@ void LocalServer::Serve(ServerShell& shell) const {
           SendAll(found->first, connection);
         }
         if (connection.received.size() > kMaxRequestBytes) open = false;
+        if (connection.unsent.size() > kMaxUnsentBytes) open = false;
       }
       if (!open) {
         close(found->first);

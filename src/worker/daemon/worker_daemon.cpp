@@ -334,6 +334,13 @@ LocalAnswer WorkerDaemon::Acquire(std::uint64_t connection, const AcquireRequest
     return StateAnswer(
         false, "the worker is " + std::string(StateName(decision.state)) + ": " + decision.reason);
   }
+  // One ffmpeg opens an encoder per output; no command line of the runner's has more.
+  constexpr std::int64_t kMostSlotsPerWrapper = 16;
+  if (slots_[connection] + request.sessions > kMostSlotsPerWrapper) {
+    return StateAnswer(false, "a wrapper holds at most " + std::to_string(kMostSlotsPerWrapper) +
+                                  " session slots; this one asked for " +
+                                  std::to_string(slots_[connection] + request.sessions));
+  }
   const WorkerConfig& config = options_.gather.config;
   if (last_ && last_->sessions.cap) {
     const std::int64_t usable = *last_->sessions.cap - config.sessions_reserve;
