@@ -41,9 +41,10 @@ std::optional<worker::SelfTestReport> SelfTestGate(const WorkerRunOptions& optio
   const std::string device =
       contract.devices.empty() ? options.gather.config.gpu : contract.devices[0].name;
   const std::string path = worker::SelfTestStatePath(options.state_dir, device);
-  if (options.self_test_max_age.count() > 0) {
+  if (options.self_test_max_age.count() > 0 && !contract.devices.empty()) {
     Result<worker::SelfTestReport> saved =
-        worker::LoadSelfTest(path, std::chrono::system_clock::now());
+        worker::LoadSelfTestOf(path, contract.devices[0], std::chrono::system_clock::now());
+    if (!saved && !saved.failure().IsNotFound()) Log("worker run: " + saved.error());
     if (saved && saved->ok && saved->age_seconds &&
         *saved->age_seconds <= options.self_test_max_age.count()) {
       Log("worker run: taking the self-test of " + saved->ts);

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "status_checks.h"
+#include "worker/self_test/self_test_state.h"
 
 namespace mc {
 namespace {
@@ -88,6 +89,38 @@ TEST(WorkerStatus, OnARecordedGeForceItIsUnavailableUntilTheSelfTestHasRun) {
   EXPECT_EQ(run.document["gpu"]["sessions"]["cap_source"], "driver_class_table");
   EXPECT_EQ(run.document["gpu"]["capabilities"]["av1_enc"], 1);
   ExpectValid(dir, run);
+}
+
+TEST(WorkerStatus, ASelfTestReportIsTakenOnlyForTheCardAndDriverItTested) {
+  mc::testing::TempDir dir;
+  const std::string record = std::string(FAKENV_RECORDS_DIR) + "/ada-geforce-rtx4090.json";
+  const fs::path machine = dir.path() / "machine";
+  ASSERT_EQ(testing::RunCommand({FAKENV_STAGE, record, machine.string()}).code, 0);
+  const std::string report_path =
+      worker::SelfTestStatePath((dir.path() / "state").string(), "pci-0000-01-00-0");
+  const auto status_with = [&](const worker::TestedGpu& gpu) {
+    worker::SelfTestReport report{
+        .ts = "2026-12-05T10:00:00Z", .gpu = gpu, .ok = true, .evidence = "NVML", .detail = ""};
+    EXPECT_TRUE(worker::SaveSelfTest(report_path, report));
+    return Status(dir,
+                  {"--gpu", "0000:01:00.0", "--sysfs-root", (machine / "sys").string(),
+                   "--dev-root", (machine / "dev").string(), "--nvml-library",
+                   (machine / "lib/libnvidia-ml.so.1").string()},
+                  {"LD_LIBRARY_PATH=" + (machine / "lib").string(), "FAKENV_RECORD=" + record});
+  };
+  // Another board in the same slot, then this board under another driver: not this GPU's.
+  for (const worker::TestedGpu& other :
+       {worker::TestedGpu{"10de:2704", "570.133.07"}, worker::TestedGpu{"10de:2684", "580.65.06"},
+        worker::TestedGpu{}}) {
+    const StatusRun run = status_with(other);
+    EXPECT_TRUE(run.document["gpu"]["self_test"].is_null()) << other.pci_ids;
+    EXPECT_NE(run.document["problems"].dump().find("the self-test must run again"),
+              std::string::npos)
+        << run.document["problems"];
+  }
+  const StatusRun same = status_with({"10de:2684", "570.133.07"});
+  EXPECT_EQ(same.document["gpu"]["self_test"]["ok"], true) << same.document["problems"];
+  ExpectValid(dir, same);
 }
 
 TEST(WorkerStatus, OnARecordedIntelGpuTheKernelModuleIsItsDriver) {

@@ -36,6 +36,8 @@ ContractDevice DescribeDevice(const probe::DeviceReport& report) {
   device.driver = report.driver;
   device.driver_version = TextAttribute(report.device, "driverVersion");
   device.kernel_driver = report.gpu.kernel_driver;
+  if (!report.gpu.vendor_id.empty() && !report.gpu.product_id.empty())
+    device.pci_ids = report.gpu.vendor_id + ":" + report.gpu.product_id;
   return device;
 }
 

@@ -34,6 +34,8 @@ struct ContractDevice {
   std::string driver_version;
   // The kernel driver bound to the GPU, such as "i915" or "nvidia".
   std::string kernel_driver;
+  // The PCI vendor and device ids, "10de:2684"; empty for a GPU not on PCI.
+  std::string pci_ids;
 
   bool operator==(const ContractDevice&) const = default;
 };

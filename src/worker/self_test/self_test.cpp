@@ -24,6 +24,7 @@
 #include "worker/probe_contract/utc_time.h"
 #include "worker/self_test/self_test_commands.h"
 #include "worker/self_test/self_test_ffmpeg_log.h"
+#include "worker/self_test/self_test_state.h"
 
 namespace mc::worker {
 namespace {
@@ -71,6 +72,7 @@ class SelfTest {
   SelfTestReport Run() {
     SelfTestReport result;
     result.ts = NowUtc();
+    if (!contract_.devices.empty()) result.gpu = TestedGpuOf(contract_.devices[0]);
     const bool gate = Step(result, "gate", [&](SelfTestStep& step) { Gate(step); });
     bool encoded = false;
     if (gate) {

@@ -13,6 +13,15 @@
 
 namespace mc::worker {
 
+// TestedGpu is which GPU and driver a report is of, so that a report is never taken for
+// another card in the same slot (a swapped board) or the same card under a new driver.
+struct TestedGpu {
+  std::string pci_ids;  // "10de:2684"
+  std::string driver;   // NVIDIA's driver version, or the VA driver's words
+
+  bool operator==(const TestedGpu&) const = default;
+};
+
 struct SelfTestStep {
   // "gate", "encode", "pipeline", "session_slots", "decode_matrix".
   std::string name;
@@ -26,6 +35,7 @@ struct SelfTestStep {
 struct SelfTestReport {
   // When it ran, RFC 3339 in UTC.
   std::string ts;
+  TestedGpu gpu;
   bool ok = false;
   std::string evidence;
   std::string detail;

@@ -42,7 +42,8 @@ json SelfTestReportJson(const SelfTestReport& report) {
           {"sessions_cap", OrNull(report.sessions_cap)},
           {"pipeline_vram_mb", OrNull(report.pipeline_vram_mb)},
           {"cpu_baseline", baseline},
-          {"downgraded", report.downgraded}};
+          {"downgraded", report.downgraded},
+          {"gpu", {{"pci_ids", report.gpu.pci_ids}, {"driver", report.gpu.driver}}}};
 }
 
 namespace {
@@ -70,6 +71,10 @@ SelfTestReport FromJson(const json& document) {
   }
   if (document.contains("downgraded"))
     report.downgraded = document.at("downgraded").get<std::vector<std::string>>();
+  if (document.contains("gpu")) {
+    report.gpu = {document.at("gpu").at("pci_ids").get<std::string>(),
+                  document.at("gpu").at("driver").get<std::string>()};
+  }
   return report;
 }
 
@@ -109,6 +114,24 @@ Result<void> SaveSelfTest(const std::string& path, const SelfTestReport& report)
   if (error)
     return Unavailable("cannot rename " + temporary + " to " + path + ": " + error.message());
   return {};
+}
+
+TestedGpu TestedGpuOf(const ContractDevice& device) {
+  return {device.pci_ids, device.driver_version.empty() ? device.driver : device.driver_version};
+}
+
+Result<SelfTestReport> LoadSelfTestOf(const std::string& path, const ContractDevice& device,
+                                      std::chrono::system_clock::time_point now) {
+  Result<SelfTestReport> report = LoadSelfTest(path, now);
+  if (!report) return report;
+  const TestedGpu here = TestedGpuOf(device);
+  if (report->gpu == here) return report;
+  const auto words = [](const TestedGpu& gpu) {
+    return (gpu.pci_ids.empty() ? std::string("an unnamed GPU") : gpu.pci_ids) + " with driver " +
+           (gpu.driver.empty() ? std::string("unnamed") : "\"" + gpu.driver + "\"");
+  };
+  return InvalidInput("the self-test's report at " + path + " is of " + words(report->gpu) +
+                      ", and this GPU is " + words(here) + ": the self-test must run again");
 }
 
 Result<SelfTestReport> LoadSelfTest(const std::string& path,

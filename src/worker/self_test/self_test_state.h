@@ -8,6 +8,7 @@
 #include <string>
 
 #include "common/base/result.h"
+#include "worker/probe_contract/probe_contract.h"
 #include "worker/probe_contract/worker_config.h"
 #include "worker/self_test/self_test_report.h"
 
@@ -27,6 +28,15 @@ nlohmann::json SelfTestReportJson(const SelfTestReport& report);
 
 // SaveSelfTest writes the report (made atomically: a reader never sees half of it).
 Result<void> SaveSelfTest(const std::string& path, const SelfTestReport& report);
+
+// TestedGpuOf is the identity a report of `device` carries.
+TestedGpu TestedGpuOf(const ContractDevice& device);
+
+// LoadSelfTestOf reads the saved report of `device`, as LoadSelfTest does, and refuses one of
+// another GPU or driver (invalid input naming both), a report from
+// before reports named their GPU among them: its self-test must run again.
+Result<SelfTestReport> LoadSelfTestOf(const std::string& path, const ContractDevice& device,
+                                      std::chrono::system_clock::time_point now);
 
 // LoadSelfTest reads a saved report and sets its age against `now`; a missing file is
 // kNotFound, which means the self-test has not run.

@@ -82,12 +82,12 @@ std::string NvidiaKernelModule(const std::string& proc_root) {
   return version.find("Open Kernel Module") != std::string::npos ? "open" : "proprietary";
 }
 
-// The saved self-test, where the caller gave none and a state directory to read it from.
-void LoadSavedSelfTest(GatherOptions& options, const std::string& device_name,
-                       StatusInputs& inputs) {
-  if (options.self_test || options.self_test_state_dir.empty()) return;
-  const std::string path = SelfTestStatePath(options.self_test_state_dir, device_name);
-  Result<SelfTestReport> saved = LoadSelfTest(path, std::chrono::system_clock::now());
+// The saved self-test of this GPU, where the caller gave none and a state directory to read
+// it from. A report of another card or driver is not this GPU's, and is said to be stale.
+void LoadSavedSelfTest(GatherOptions& options, const ContractDevice* device, StatusInputs& inputs) {
+  if (options.self_test || options.self_test_state_dir.empty() || !device) return;
+  const std::string path = SelfTestStatePath(options.self_test_state_dir, device->name);
+  Result<SelfTestReport> saved = LoadSelfTestOf(path, *device, std::chrono::system_clock::now());
   if (saved) {
     options.self_test = *saved;
   } else if (!saved.failure().IsNotFound()) {
@@ -236,7 +236,7 @@ StatusInputs GatherStatus(const GatherOptions& given, const probe::ProbeResult& 
                            : inputs.hostname + ":" + (device ? device->name : config.gpu);
   inputs.platform = DetectPlatform(options.platform);
   inputs.wsl2_allowed = config.allow_wsl2;
-  LoadSavedSelfTest(options, device ? device->name : config.gpu, inputs);
+  LoadSavedSelfTest(options, device, inputs);
   inputs.self_test = options.self_test;
   inputs.host = HostResourcesOf(options, inputs.problems);
 
