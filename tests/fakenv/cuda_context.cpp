@@ -7,6 +7,7 @@
 #include "cuda_driver.h"
 #include "fake_record.h"
 #include "fake_results.h"
+#include "nvml_views.h"
 
 namespace fakenv {
 namespace {
@@ -24,19 +25,25 @@ bool IsContext(CUcontext context) {
   return Driver().contexts.count(reinterpret_cast<CudaContext*>(context)) != 0;
 }
 
-// NewContext makes a context on GPU `device`, which holds video memory on that GPU alone.
-CudaContext* NewContext(CUdevice device) {
+// NewContext makes a context on GPU `device`, which holds video memory on that GPU alone. A
+// GPU whose memory other clients hold (in any process) has no room for one, and CUDA answers
+// CUDA_ERROR_OUT_OF_MEMORY, as the real driver does.
+CUresult NewContext(CUdevice device, CudaContext** made) {
+  const std::string dir = DeviceStateDir(device);
+  if (UsedVideoMemory(LiveClients(dir)) + kContextBaseBytes >
+      VideoMemoryBytes(*DeviceRecord(device)))
+    return Result(kCudaErrorOutOfMemory);
   ClientRecord record;
   record.kind = ClientKind::kContext;
   record.vram_bytes = kContextBaseBytes;
   bool limited = false;
   std::string error;
   std::unique_ptr<OwnedClient> client =
-      OwnedClient::Register(DeviceStateDir(device), record, std::nullopt, &limited, &error);
-  if (!client) return nullptr;
-  auto* context = new CudaContext{device, std::move(client)};
-  Driver().contexts.insert(context);
-  return context;
+      OwnedClient::Register(dir, record, std::nullopt, &limited, &error);
+  if (!client) return Result(kCudaErrorUnknown);
+  *made = new CudaContext{device, std::move(client)};
+  Driver().contexts.insert(*made);
+  return CUDA_SUCCESS;
 }
 
 void DeleteContext(CudaContext* context) {
@@ -78,8 +85,8 @@ FAKENV_EXPORT CUresult cuCtxCreate_v2(CUcontext* context, unsigned int, CUdevice
   // here the way that box did.
   if (!record->report->cuda_context) return Result(fakenv::kCudaErrorOutOfMemory);
   std::lock_guard<std::mutex> lock(Driver().mutex);
-  fakenv::CudaContext* created = fakenv::NewContext(device);
-  if (!created) return Result(fakenv::kCudaErrorUnknown);
+  fakenv::CudaContext* created = nullptr;
+  if (CUresult made = fakenv::NewContext(device, &created); made != CUDA_SUCCESS) return made;
   // A new context is current on the calling thread, as cuCtxCreate makes it.
   fakenv::ContextStack().push_back(created);
   *context = reinterpret_cast<CUcontext>(created);
@@ -123,10 +130,11 @@ FAKENV_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext* context, CUdevice dev
   if (!record->report->cuda_context) return Result(fakenv::kCudaErrorOutOfMemory);
   std::lock_guard<std::mutex> lock(Driver().mutex);
   fakenv::CudaContext*& primary = Driver().primary[device];
-  if (!primary) primary = fakenv::NewContext(device);
   if (!primary) {
-    Driver().primary.erase(device);
-    return Result(fakenv::kCudaErrorUnknown);
+    if (CUresult made = fakenv::NewContext(device, &primary); made != CUDA_SUCCESS) {
+      Driver().primary.erase(device);
+      return made;
+    }
   }
   ++primary->retains;
   *context = reinterpret_cast<CUcontext>(primary);

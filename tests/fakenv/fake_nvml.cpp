@@ -25,7 +25,6 @@ namespace {
 
 using namespace fakenv::nvml;
 
-constexpr unsigned long long kDefaultVramMiB = 16384;
 constexpr unsigned kDefaultTemperatureC = 40;
 
 // The devices' handles, one byte each by index; nothing dereferences them.
@@ -163,9 +162,7 @@ FAKENV_EXPORT int nvmlDeviceGetPciInfo_v3(void* device, PciInfo* pci) {
 
 FAKENV_EXPORT int nvmlDeviceGetMemoryInfo(void* device, Memory* memory) {
   if (!IsDevice(device) || !memory) return kErrorInvalidArgument;
-  const fakenv::Replay& replay = GpuOf(device).replay;
-  const unsigned long long total =
-      (replay.vram_mib ? static_cast<unsigned long long>(*replay.vram_mib) : kDefaultVramMiB) << 20;
+  const unsigned long long total = fakenv::VideoMemoryBytes(GpuOf(device));
   const unsigned long long used = fakenv::UsedVideoMemory(fakenv::LiveClients(DirOf(device)));
   memory->total = total;
   memory->used = used < total ? used : total;

@@ -243,4 +243,10 @@ const Record* DeviceRecord(int index) {
   return &gpus[static_cast<std::size_t>(index)];
 }
 
+std::uint64_t VideoMemoryBytes(const Record& record) {
+  constexpr std::uint64_t kDefaultVramMiB = 16384;
+  const std::optional<int>& vram = record.replay.vram_mib;
+  return (vram ? static_cast<std::uint64_t>(*vram) : kDefaultVramMiB) << 20;
+}
+
 }  // namespace fakenv

@@ -6,6 +6,7 @@
 // its own PCI address.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -93,5 +94,9 @@ const Record& CurrentRecord();
 
 // DeviceRecord is GPU `index` of the machine, or nullptr when there is no such GPU.
 const Record* DeviceRecord(int index);
+
+// VideoMemoryBytes is the board's video memory: the record's replay.vramMiB, 16384 MiB when
+// unset.
+std::uint64_t VideoMemoryBytes(const Record& record);
 
 }  // namespace fakenv

@@ -178,6 +178,30 @@ TEST_F(TwoGpus, MemoryAnotherProcessHoldsOnGpuOneIsUsedOnGpuOneOnly) {
   EXPECT_EQ(after["memory"]["free"], after["memory"]["total"]) << after.dump();
 }
 
+TEST_F(TwoGpus, AGpuWhoseMemoryAnotherProcessHoldsHasNoRoomForAContextWhileItsSiblingEncodes) {
+  // All of GPU 1's 24564 MiB: the tenant's own context takes 256 MiB of it.
+  Process hold({FAKENV_HOLD, "1", std::to_string(24564 - 256)}, Environment(), dir_.path());
+  bool full = false;
+  for (int tries = 0; tries < 100 && !full; ++tries) {
+    const json second = Smi("1");
+    full = second["memory"]["free"] == 0;
+    if (!full) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_TRUE(full);
+  const std::vector<std::string> encode = {
+      "-f", "lavfi", "-i", "testsrc2=size=320x240", "-t", "1", "-c:v", "h264_nvenc", "-gpu", "1",
+      "-f", "null",  "-"};
+  const Finished refused = testing::Run(Ffmpeg(encode), Environment(), dir_.path());
+  EXPECT_NE(refused.exit_code, 0);
+  EXPECT_NE(refused.err.find("CUDA_ERROR_OUT_OF_MEMORY"), std::string::npos) << refused.err;
+  std::vector<std::string> on_gpu_zero = encode;
+  on_gpu_zero[9] = "0";
+  const Finished encoded = testing::Run(Ffmpeg(on_gpu_zero), Environment(), dir_.path());
+  EXPECT_EQ(encoded.exit_code, 0) << encoded.err;
+  kill(hold.pid(), SIGTERM);
+  hold.Wait();
+}
+
 TEST(TwoGpuMachineFile, GpusOutOfPciAddressOrderOrUnderTwoDriversAreRefused) {
   mc::testing::TempDir dir;
   const std::string records = FAKENV_RECORDS_DIR;
