@@ -25,7 +25,7 @@ namespace {
 
 // VisibleDevices gives the machine's index of each GPU CUDA shows, by CUDA's ordinal. As
 // CUDA reads CUDA_VISIBLE_DEVICES: unset shows every GPU; otherwise a comma-separated list of
-// indices or UUIDs (or a UUID's unique beginning), up to the first entry that names no GPU.
+// indices or UUIDs (or the beginning of one), up to the first entry that names no GPU.
 std::vector<int> ReadVisibleDevices() {
   const std::vector<fakenv::Record>& gpus = fakenv::CurrentMachine().gpus;
   std::vector<int> visible;
@@ -42,9 +42,8 @@ std::vector<int> ReadVisibleDevices() {
     int found = -1;
     for (std::size_t i = 0; i < gpus.size(); ++i) {
       const bool by_index = !entry.empty() && entry == std::to_string(i);
-      const bool by_uuid =
-          entry.size() > 4 && fakenv::GpuUuidText(gpus[i]).starts_with(entry) && found < 0;
-      if (by_index || by_uuid) found = static_cast<int>(i);
+      const bool by_uuid = entry.size() > 4 && fakenv::GpuUuidText(gpus[i]).starts_with(entry);
+      if (found < 0 && (by_index || by_uuid)) found = static_cast<int>(i);
     }
     if (found < 0 || std::find(visible.begin(), visible.end(), found) != visible.end()) break;
     visible.push_back(found);
