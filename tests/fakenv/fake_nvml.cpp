@@ -135,6 +135,12 @@ FAKENV_EXPORT int nvmlDeviceGetName(void* device, char* name, unsigned int lengt
   return kSuccess;
 }
 
+FAKENV_EXPORT int nvmlDeviceGetIndex(void* device, unsigned int* index) {
+  if (!IsDevice(device) || !index) return kErrorInvalidArgument;
+  *index = static_cast<unsigned int>(IndexOf(device));
+  return kSuccess;
+}
+
 FAKENV_EXPORT int nvmlDeviceGetUUID(void* device, char* uuid, unsigned int length) {
   if (!IsDevice(device) || !uuid) return kErrorInvalidArgument;
   const std::string text = fakenv::GpuUuidText(GpuOf(device));
