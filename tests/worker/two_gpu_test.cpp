@@ -305,6 +305,7 @@ TEST_P(OneWorkerAlone, PassesItsSelfTestWithEvidenceFromItsOwnGpuAndNoneOfItsWor
   EXPECT_EQ(status["probe"]["pci_address"], kAddresses[gpu]);
   ASSERT_EQ(status["gpu"]["devices"].size(), 1u) << status["gpu"].dump();
   EXPECT_EQ(status["gpu"]["devices"][0]["uuid"], machine.Smi(gpu)["uuid"]);
+  EXPECT_EQ(status["gpu"]["devices"][0]["index"], gpu);
   EXPECT_EQ(status["gpu"]["self_test"]["ok"], true);
 }
 
