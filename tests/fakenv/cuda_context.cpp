@@ -7,6 +7,7 @@
 #include "cuda_driver.h"
 #include "fake_record.h"
 #include "fake_results.h"
+#include "nvml_views.h"
 
 namespace fakenv {
 namespace {
@@ -24,18 +25,25 @@ bool IsContext(CUcontext context) {
   return Driver().contexts.count(reinterpret_cast<CudaContext*>(context)) != 0;
 }
 
-CudaContext* NewContext() {
+// NewContext makes a context on GPU `device`, which holds video memory on that GPU alone. A
+// GPU whose memory other clients hold (in any process) has no room for one, and CUDA answers
+// CUDA_ERROR_OUT_OF_MEMORY, as the real driver does.
+CUresult NewContext(CUdevice device, CudaContext** made) {
+  const std::string dir = DeviceStateDir(device);
+  if (UsedVideoMemory(LiveClients(dir)) + kContextBaseBytes >
+      VideoMemoryBytes(*DeviceRecord(device)))
+    return Result(kCudaErrorOutOfMemory);
   ClientRecord record;
   record.kind = ClientKind::kContext;
   record.vram_bytes = kContextBaseBytes;
   bool limited = false;
   std::string error;
   std::unique_ptr<OwnedClient> client =
-      OwnedClient::Register(record, std::nullopt, &limited, &error);
-  if (!client) return nullptr;
-  auto* context = new CudaContext{std::move(client)};
-  Driver().contexts.insert(context);
-  return context;
+      OwnedClient::Register(dir, record, std::nullopt, &limited, &error);
+  if (!client) return Result(kCudaErrorUnknown);
+  *made = new CudaContext{device, std::move(client)};
+  Driver().contexts.insert(*made);
+  return CUDA_SUCCESS;
 }
 
 void DeleteContext(CudaContext* context) {
@@ -46,7 +54,7 @@ void DeleteContext(CudaContext* context) {
     std::free(reinterpret_cast<void*>(entry.first));
     return true;
   });
-  if (Driver().primary == context) Driver().primary = nullptr;
+  std::erase_if(Driver().primary, [&](const auto& entry) { return entry.second == context; });
   delete context;
 }
 
@@ -71,13 +79,14 @@ using fakenv::Driver;
 using fakenv::Result;
 
 FAKENV_EXPORT CUresult cuCtxCreate_v2(CUcontext* context, unsigned int, CUdevice device) {
-  if (device != 0) return Result(fakenv::kCudaErrorInvalidDevice);
+  const fakenv::Record* record = fakenv::DeviceOf(device);
+  if (!record) return Result(fakenv::kCudaErrorInvalidDevice);
   // A record whose context failed (a WSL2 box whose GPU memory another tenant held) fails
   // here the way that box did.
-  if (!fakenv::CurrentRecord().report->cuda_context) return Result(fakenv::kCudaErrorOutOfMemory);
+  if (!record->report->cuda_context) return Result(fakenv::kCudaErrorOutOfMemory);
   std::lock_guard<std::mutex> lock(Driver().mutex);
-  fakenv::CudaContext* created = fakenv::NewContext();
-  if (!created) return Result(fakenv::kCudaErrorUnknown);
+  fakenv::CudaContext* created = nullptr;
+  if (CUresult made = fakenv::NewContext(device, &created); made != CUDA_SUCCESS) return made;
   // A new context is current on the calling thread, as cuCtxCreate makes it.
   fakenv::ContextStack().push_back(created);
   *context = reinterpret_cast<CUcontext>(created);
@@ -107,49 +116,58 @@ FAKENV_EXPORT CUresult cuCtxPopCurrent_v2(CUcontext* context) {
 }
 
 FAKENV_EXPORT CUresult cuCtxGetDevice(CUdevice* device) {
-  if (!fakenv::CurrentContext()) return Result(fakenv::kCudaErrorInvalidContext);
-  *device = 0;
+  const fakenv::CudaContext* current = fakenv::CurrentContext();
+  if (!current) return Result(fakenv::kCudaErrorInvalidContext);
+  *device = current->device;
   return CUDA_SUCCESS;
 }
 
 FAKENV_EXPORT CUresult cuCtxSetLimit(CUlimit, size_t) { return CUDA_SUCCESS; }
 
 FAKENV_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext* context, CUdevice device) {
-  if (device != 0) return Result(fakenv::kCudaErrorInvalidDevice);
-  if (!fakenv::CurrentRecord().report->cuda_context) return Result(fakenv::kCudaErrorOutOfMemory);
+  const fakenv::Record* record = fakenv::DeviceOf(device);
+  if (!record) return Result(fakenv::kCudaErrorInvalidDevice);
+  if (!record->report->cuda_context) return Result(fakenv::kCudaErrorOutOfMemory);
   std::lock_guard<std::mutex> lock(Driver().mutex);
-  if (!Driver().primary) Driver().primary = fakenv::NewContext();
-  if (!Driver().primary) return Result(fakenv::kCudaErrorUnknown);
-  ++Driver().primary->retains;
-  *context = reinterpret_cast<CUcontext>(Driver().primary);
+  fakenv::CudaContext*& primary = Driver().primary[device];
+  if (!primary) {
+    if (CUresult made = fakenv::NewContext(device, &primary); made != CUDA_SUCCESS) {
+      Driver().primary.erase(device);
+      return made;
+    }
+  }
+  ++primary->retains;
+  *context = reinterpret_cast<CUcontext>(primary);
   return CUDA_SUCCESS;
 }
 
 FAKENV_EXPORT CUresult cuDevicePrimaryCtxRelease(CUdevice device) {
-  if (device != 0) return Result(fakenv::kCudaErrorInvalidDevice);
+  if (!fakenv::DeviceOf(device)) return Result(fakenv::kCudaErrorInvalidDevice);
   std::lock_guard<std::mutex> lock(Driver().mutex);
-  if (!Driver().primary) return Result(fakenv::kCudaErrorInvalidContext);
-  if (--Driver().primary->retains == 0) fakenv::DeleteContext(Driver().primary);
+  const auto found = Driver().primary.find(device);
+  if (found == Driver().primary.end()) return Result(fakenv::kCudaErrorInvalidContext);
+  if (--found->second->retains == 0) fakenv::DeleteContext(found->second);
   return CUDA_SUCCESS;
 }
 
 FAKENV_EXPORT CUresult cuDevicePrimaryCtxSetFlags(CUdevice device, unsigned int) {
-  return device == 0 ? CUDA_SUCCESS : Result(fakenv::kCudaErrorInvalidDevice);
+  return fakenv::DeviceOf(device) ? CUDA_SUCCESS : Result(fakenv::kCudaErrorInvalidDevice);
 }
 
 FAKENV_EXPORT CUresult cuDevicePrimaryCtxGetState(CUdevice device, unsigned int* flags,
                                                   int* active) {
-  if (device != 0) return Result(fakenv::kCudaErrorInvalidDevice);
+  if (!fakenv::DeviceOf(device)) return Result(fakenv::kCudaErrorInvalidDevice);
   std::lock_guard<std::mutex> lock(Driver().mutex);
   if (flags) *flags = 0;
-  if (active) *active = Driver().primary ? 1 : 0;
+  if (active) *active = Driver().primary.count(device) ? 1 : 0;
   return CUDA_SUCCESS;
 }
 
 FAKENV_EXPORT CUresult cuDevicePrimaryCtxReset(CUdevice device) {
-  if (device != 0) return Result(fakenv::kCudaErrorInvalidDevice);
+  if (!fakenv::DeviceOf(device)) return Result(fakenv::kCudaErrorInvalidDevice);
   std::lock_guard<std::mutex> lock(Driver().mutex);
-  if (Driver().primary) fakenv::DeleteContext(Driver().primary);
+  const auto found = Driver().primary.find(device);
+  if (found != Driver().primary.end()) fakenv::DeleteContext(found->second);
   return CUDA_SUCCESS;
 }
 

@@ -12,6 +12,7 @@
 #include <mutex>
 #include <set>
 
+#include "fake_record.h"
 #include "fakenv_state.h"
 
 #define FAKENV_EXPORT extern "C" __attribute__((visibility("default")))
@@ -19,6 +20,9 @@
 namespace fakenv {
 
 struct CudaContext {
+  // The machine's index of the GPU the context is on (not CUDA's ordinal, which
+  // CUDA_VISIBLE_DEVICES renumbers).
+  int device = 0;
   std::unique_ptr<OwnedClient> client;
   std::size_t allocated_bytes = 0;
   // For the primary context: how many retains are outstanding.
@@ -29,12 +33,18 @@ struct CudaDriver {
   std::mutex mutex;
   bool initialised = false;
   std::set<CudaContext*> contexts;
-  CudaContext* primary = nullptr;
+  // Each GPU's primary context, by the machine's index.
+  std::map<int, CudaContext*> primary;
   // Each allocation's size and the context it was made in.
   std::map<CUdeviceptr, std::pair<std::size_t, CudaContext*>> allocations;
 };
 
 CudaDriver& Driver();
+
+// A CUdevice is the machine's index of the GPU (fake_record.h's DeviceRecord); cuDeviceGet
+// maps CUDA's ordinal to it through CUDA_VISIBLE_DEVICES. DeviceOf gives the GPU's record,
+// or nullptr for a handle that names no visible GPU.
+const Record* DeviceOf(CUdevice device);
 
 // CurrentContext is the calling thread's current context, or null.
 CudaContext* CurrentContext();

@@ -36,7 +36,7 @@ Handoff& CurrentHandoff() {
   return handoff;
 }
 
-std::unique_ptr<VideoParser> VideoParser::Create(const CUVIDPARSERPARAMS& params,
+std::unique_ptr<VideoParser> VideoParser::Create(const CUVIDPARSERPARAMS& params, int device,
                                                  CUresult* result) {
   std::optional<wire::Codec> codec = CodecOf(params.CodecType);
   if (!codec || !params.pfnSequenceCallback || !params.pfnDecodePicture ||
@@ -51,10 +51,11 @@ std::unique_ptr<VideoParser> VideoParser::Create(const CUVIDPARSERPARAMS& params
   bool limited = false;
   std::string error;
   std::unique_ptr<OwnedClient> client =
-      OwnedClient::Register(record, std::nullopt, &limited, &error);
+      OwnedClient::Register(DeviceStateDir(device), record, std::nullopt, &limited, &error);
   std::unique_ptr<EngineClient> engine;
   if (client)
-    engine = EngineClient::Start(EngineClient::Role::kDecoder, client->record().id, &error);
+    engine = EngineClient::Start(EngineClient::Role::kDecoder, client->dir(), client->record().id,
+                                 &error);
   if (!engine) {
     std::fprintf(stderr, "fakenv: %s\n", error.c_str());
     *result = static_cast<CUresult>(kCudaErrorUnknown);

@@ -32,8 +32,10 @@ Handoff& CurrentHandoff();
 
 class VideoParser {
  public:
-  // Create starts the engine; nullptr, with the CUresult in `*result`, when it cannot.
-  static std::unique_ptr<VideoParser> Create(const CUVIDPARSERPARAMS& params, CUresult* result);
+  // Create starts the engine on GPU `device` (the machine's index), whose NVML shows the
+  // parser's work; nullptr, with the CUresult in `*result`, when it cannot.
+  static std::unique_ptr<VideoParser> Create(const CUVIDPARSERPARAMS& params, int device,
+                                             CUresult* result);
   CUresult Parse(const CUVIDSOURCEDATAPACKET& packet);
 
  private:

@@ -24,8 +24,8 @@ std::string EnginePath() {
 
 }  // namespace
 
-std::unique_ptr<EngineClient> EngineClient::Start(Role role, std::uint32_t client_id,
-                                                  std::string* error) {
+std::unique_ptr<EngineClient> EngineClient::Start(Role role, const std::string& state_dir,
+                                                  std::uint32_t client_id, std::string* error) {
   int ends[2];
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) {
     *error = std::string("socketpair failed: ") + std::strerror(errno);
@@ -39,7 +39,7 @@ std::unique_ptr<EngineClient> EngineClient::Start(Role role, std::uint32_t clien
   const std::string role_name = role == Role::kEncoder ? "encode" : "decode";
   const std::string id = std::to_string(client_id);
   const std::string owner = std::to_string(getpid());
-  const std::string state = StateDir();
+  const std::string& state = state_dir;
   // "--detach": the engine leaves the client's process tree, as a GPU's engine is no child
   // of its client; so the client's CPU time, even as wait4 counts it with its children's,
   // is the client's alone.

@@ -19,10 +19,10 @@ class EngineClient {
   enum class Role { kEncoder, kDecoder };
 
   // Start runs the engine (FAKENV_ENGINE, or the one built beside the stand-ins) for the
-  // client `client_id` of this process; nullptr, with the reason in `*error`, when it
-  // cannot be started.
-  static std::unique_ptr<EngineClient> Start(Role role, std::uint32_t client_id,
-                                             std::string* error);
+  // client `client_id` of this process, which appends its samples to `state_dir`, its GPU's
+  // state directory; nullptr, with the reason in `*error`, when it cannot be started.
+  static std::unique_ptr<EngineClient> Start(Role role, const std::string& state_dir,
+                                             std::uint32_t client_id, std::string* error);
   ~EngineClient();
   EngineClient(const EngineClient&) = delete;
   EngineClient& operator=(const EngineClient&) = delete;

@@ -1,15 +1,20 @@
 // The stand-in for libcuda.so.1: the device queries answer from the record named by
-// FAKENV_RECORD; contexts, streams and memory work (cuda_context.cpp, cuda_memory.cpp) with
-// host memory as device memory; scale_cuda's resize kernels run (cuda_kernels.cpp); linking,
-// graphics interop and arrays say CUDA_ERROR_NOT_SUPPORTED. cuInit is where a recorded failure,
-// hang or crash happens, as on a real machine whose driver is broken.
+// FAKENV_RECORD, one GPU for each of the machine's records in PCI address order, less those
+// CUDA_VISIBLE_DEVICES hides; contexts, streams and memory work (cuda_context.cpp,
+// cuda_memory.cpp) with host memory as device memory, each context on one GPU; scale_cuda's
+// resize kernels run (cuda_kernels.cpp); linking, graphics interop and arrays say
+// CUDA_ERROR_NOT_SUPPORTED. cuInit is where a recorded failure, hang or crash happens, as on a
+// real machine whose driver is broken.
 #include <ffnvcodec/dynlink_cuda.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "cuda_driver.h"
 #include "fake_record.h"
@@ -17,6 +22,39 @@
 #include "gpu_uuid.h"
 
 namespace {
+
+// VisibleDevices gives the machine's index of each GPU CUDA shows, by CUDA's ordinal. As
+// CUDA reads CUDA_VISIBLE_DEVICES: unset shows every GPU; otherwise a comma-separated list of
+// indices or UUIDs (or the beginning of one), up to the first entry that names no GPU.
+std::vector<int> ReadVisibleDevices() {
+  const std::vector<fakenv::Record>& gpus = fakenv::CurrentMachine().gpus;
+  std::vector<int> visible;
+  const char* listed = std::getenv("CUDA_VISIBLE_DEVICES");
+  if (!listed) {
+    for (std::size_t i = 0; i < gpus.size(); ++i) visible.push_back(static_cast<int>(i));
+    return visible;
+  }
+  const std::string text = listed;
+  for (std::size_t at = 0; at <= text.size();) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    const std::string entry = text.substr(at, comma - at);
+    at = comma + 1;
+    int found = -1;
+    for (std::size_t i = 0; i < gpus.size(); ++i) {
+      const bool by_index = !entry.empty() && entry == std::to_string(i);
+      const bool by_uuid = entry.size() > 4 && fakenv::GpuUuidText(gpus[i]).starts_with(entry);
+      if (found < 0 && (by_index || by_uuid)) found = static_cast<int>(i);
+    }
+    if (found < 0 || std::find(visible.begin(), visible.end(), found) != visible.end()) break;
+    visible.push_back(found);
+  }
+  return visible;
+}
+
+const std::vector<int>& VisibleDevices() {
+  static const std::vector<int> visible = ReadVisibleDevices();
+  return visible;
+}
 
 const mc::probe::NvidiaFacts& Report() { return *fakenv::CurrentRecord().report; }
 
@@ -55,23 +93,37 @@ FAKENV_EXPORT CUresult cuDriverGetVersion(int* version) {
   return CUDA_SUCCESS;
 }
 
+namespace fakenv {
+
+const Record* DeviceOf(CUdevice device) {
+  const std::vector<int>& visible = VisibleDevices();
+  if (std::find(visible.begin(), visible.end(), device) == visible.end()) return nullptr;
+  const Record* record = DeviceRecord(device);
+  return record && record->report ? record : nullptr;
+}
+
+}  // namespace fakenv
+
 FAKENV_EXPORT CUresult cuDeviceGetCount(int* count) {
   if (!Initialised()) return static_cast<CUresult>(fakenv::kCudaErrorNotInitialized);
-  *count = 1;
+  *count = static_cast<int>(VisibleDevices().size());
   return CUDA_SUCCESS;
 }
 
 FAKENV_EXPORT CUresult cuDeviceGet(CUdevice* device, int ordinal) {
-  if (ordinal != 0) return static_cast<CUresult>(fakenv::kCudaErrorInvalidDevice);
-  *device = 0;
+  const std::vector<int>& visible = VisibleDevices();
+  if (ordinal < 0 || static_cast<std::size_t>(ordinal) >= visible.size())
+    return static_cast<CUresult>(fakenv::kCudaErrorInvalidDevice);
+  *device = visible[static_cast<std::size_t>(ordinal)];
   return CUDA_SUCCESS;
 }
 
 FAKENV_EXPORT CUresult cuDeviceGetAttribute(int* value, CUdevice_attribute attribute,
                                             CUdevice device) {
-  if (device != 0) return static_cast<CUresult>(fakenv::kCudaErrorInvalidDevice);
+  const fakenv::Record* record = fakenv::DeviceOf(device);
+  if (!record) return static_cast<CUresult>(fakenv::kCudaErrorInvalidDevice);
   // The report's address is canonical, "dddd:bb:dd.f".
-  const std::string& address = Report().pci_address;
+  const std::string& address = record->report->pci_address;
   unsigned domain = 0, bus = 0, slot = 0, function = 0;
   if (std::sscanf(address.c_str(), "%x:%x:%x.%x", &domain, &bus, &slot, &function) != 4) {
     return static_cast<CUresult>(fakenv::kCudaErrorUnknown);
@@ -95,22 +147,25 @@ FAKENV_EXPORT CUresult cuDeviceGetAttribute(int* value, CUdevice_attribute attri
 }
 
 FAKENV_EXPORT CUresult cuDeviceGetName(char* name, int length, CUdevice device) {
-  if (device != 0 || length <= 0) return static_cast<CUresult>(fakenv::kCudaErrorInvalidValue);
-  std::snprintf(name, static_cast<std::size_t>(length), "%s", Report().name.c_str());
+  const fakenv::Record* record = fakenv::DeviceOf(device);
+  if (!record || length <= 0) return static_cast<CUresult>(fakenv::kCudaErrorInvalidValue);
+  std::snprintf(name, static_cast<std::size_t>(length), "%s", record->report->name.c_str());
   return CUDA_SUCCESS;
 }
 
 FAKENV_EXPORT CUresult cuDeviceComputeCapability(int* major, int* minor, CUdevice device) {
-  if (device != 0) return static_cast<CUresult>(fakenv::kCudaErrorInvalidDevice);
-  if (std::sscanf(Report().compute_capability.c_str(), "%d.%d", major, minor) != 2) {
+  const fakenv::Record* record = fakenv::DeviceOf(device);
+  if (!record) return static_cast<CUresult>(fakenv::kCudaErrorInvalidDevice);
+  if (std::sscanf(record->report->compute_capability.c_str(), "%d.%d", major, minor) != 2) {
     return static_cast<CUresult>(fakenv::kCudaErrorUnknown);
   }
   return CUDA_SUCCESS;
 }
 
 FAKENV_EXPORT CUresult cuDeviceGetUuid(CUuuid* uuid, CUdevice device) {
-  if (device != 0) return static_cast<CUresult>(fakenv::kCudaErrorInvalidDevice);
-  const std::array<unsigned char, 16> bytes = fakenv::GpuUuid(fakenv::CurrentRecord());
+  const fakenv::Record* record = fakenv::DeviceOf(device);
+  if (!record) return static_cast<CUresult>(fakenv::kCudaErrorInvalidDevice);
+  const std::array<unsigned char, 16> bytes = fakenv::GpuUuid(*record);
   std::memcpy(uuid->bytes, bytes.data(), bytes.size());
   return CUDA_SUCCESS;
 }

@@ -1,10 +1,12 @@
 // The stand-in for libnvcuvid.so.1: cuvidGetDecoderCaps answers each question from the
-// record's decoders, a question the record does not hold as "not supported" (as a driver
-// answers for a codec its silicon lacks). The parser (cuvid_parser.h) has an engine process
-// decode the stream; a decoder is the set of NV12 output surfaces the parser's pictures land
-// in, which cuvidMapVideoFrame hands out as device memory. A decoder asked for outside the
-// stand-in's own parser (libavcodec's NVDEC hwaccel, which parses the stream itself) is
-// refused, so that ffmpeg's `-hwaccel cuda` falls back to decoding on the CPU.
+// decoders of the record of the current CUDA context's GPU, a question the record does not
+// hold as "not supported" (as a driver answers for a codec its silicon lacks). The parser
+// (cuvid_parser.h) has an engine process decode the stream; a decoder is the set of NV12
+// output surfaces the parser's pictures land in, which cuvidMapVideoFrame hands out as device
+// memory. A decoder asked for outside the stand-in's own parser (libavcodec's NVDEC hwaccel,
+// which parses the stream itself) is refused, so that ffmpeg's `-hwaccel cuda` falls back to
+// decoding on the CPU. A parser works on the GPU of the context current when it is made, as
+// NVIDIA's decoder works on its context's.
 #include <ffnvcodec/dynlink_cuda.h>
 #include <ffnvcodec/dynlink_cuviddec.h>
 #include <ffnvcodec/dynlink_nvcuvid.h>
@@ -15,8 +17,10 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
+#include "cuda_client.h"
 #include "cuvid_parser.h"
 #include "fake_record.h"
 #include "fake_results.h"
@@ -59,7 +63,11 @@ T* Find(std::map<void*, std::unique_ptr<T>>& map, void* handle) {
 }  // namespace
 
 FAKENV_EXPORT CUresult cuvidGetDecoderCaps(CUVIDDECODECAPS* caps) {
-  const fakenv::Record& record = fakenv::CurrentRecord();
+  const std::optional<int> device = fakenv::CurrentDevice();
+  if (!device) return Fail(fakenv::kCudaErrorInvalidContext);
+  const fakenv::Record* gpu = fakenv::DeviceRecord(*device);
+  if (!gpu || !gpu->report) return Fail(fakenv::kCudaErrorInvalidContext);
+  const fakenv::Record& record = *gpu;
   if (record.replay.decoder_caps_result)
     return static_cast<CUresult>(*record.replay.decoder_caps_result);
   caps->bIsSupported = 0;
@@ -95,8 +103,11 @@ FAKENV_EXPORT CUresult cuvidGetDecoderCaps(CUVIDDECODECAPS* caps) {
 
 FAKENV_EXPORT CUresult cuvidCreateVideoParser(CUvideoparser* parser, CUVIDPARSERPARAMS* params) {
   if (!parser || !params) return Fail(fakenv::kCudaErrorInvalidValue);
+  const std::optional<int> device = fakenv::CurrentDevice();
+  if (!device) return Fail(fakenv::kCudaErrorInvalidContext);
   CUresult result = CUDA_SUCCESS;
-  std::unique_ptr<fakenv::VideoParser> created = fakenv::VideoParser::Create(*params, &result);
+  std::unique_ptr<fakenv::VideoParser> created =
+      fakenv::VideoParser::Create(*params, *device, &result);
   if (!created) return result;
   std::lock_guard<std::mutex> lock(Driver().mutex);
   *parser = reinterpret_cast<CUvideoparser>(created.get());

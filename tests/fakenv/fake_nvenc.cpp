@@ -1,7 +1,8 @@
 // The stand-in for libnvidia-encode.so.1: an NVENC API instance whose sessions list the
 // record's codecs, profiles and caps, and really encode: each session's pictures go to an
-// engine process (nvenc_session.h). The session cap is the record's, across processes, kept
-// in the state directory (fakenv_state.h).
+// engine process (nvenc_session.h). A session is on the GPU of the CUDA context it is opened
+// with, and answers from that GPU's record. The session cap is the record's, per GPU, across
+// processes, kept in that GPU's state directory (fakenv_state.h).
 #include <ffnvcodec/dynlink_cuda.h>
 #include <ffnvcodec/nvEncodeAPI.h>
 
@@ -9,8 +10,10 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
+#include "cuda_client.h"
 #include "fake_record.h"
 #include "fakenv_faults.h"
 #include "fakenv_state.h"
@@ -23,10 +26,12 @@ namespace {
 
 using fakenv::EncodeSession;
 
-// The driver's state in this process, all of it: the open sessions by handle.
+// The driver's state in this process, all of it: the open sessions by handle, and the record
+// of the GPU each is on.
 struct NvencDriver {
   std::mutex mutex;
   std::map<void*, std::unique_ptr<EncodeSession>> sessions;
+  std::map<void*, const fakenv::Record*> gpus;
 };
 
 NvencDriver& Driver() {
@@ -40,18 +45,31 @@ EncodeSession* Find(void* encoder) {
   return found == Driver().sessions.end() ? nullptr : found->second.get();
 }
 
-const mc::probe::NvEncoderCodec* CodecOf(const GUID& guid) {
-  for (const mc::probe::NvEncoderCodec& codec : fakenv::CurrentRecord().report->encoder.codecs) {
+// GpuOf gives the record of an open session's GPU, or nullptr for a handle that is none.
+const fakenv::Record* GpuOf(void* encoder) {
+  std::lock_guard<std::mutex> lock(Driver().mutex);
+  auto found = Driver().gpus.find(encoder);
+  return found == Driver().gpus.end() ? nullptr : found->second;
+}
+
+const mc::probe::NvEncoderCodec* CodecOf(void* encoder, const GUID& guid) {
+  const fakenv::Record* gpu = GpuOf(encoder);
+  if (!gpu) return nullptr;
+  for (const mc::probe::NvEncoderCodec& codec : gpu->report->encoder.codecs) {
     if (fakenv::SameGuid(fakenv::GuidOf("", codec.codec), guid)) return &codec;
   }
   return nullptr;
 }
 
 NVENCSTATUS NVENCAPI OpenSession(NV_ENC_OPEN_ENCODE_SESSION_EX_PARAMS* params, void** encoder) {
-  const fakenv::Record& record = fakenv::CurrentRecord();
   if (!params || !encoder) return NV_ENC_ERR_INVALID_PTR;
   if (params->deviceType != NV_ENC_DEVICE_TYPE_CUDA || !params->device)
     return NV_ENC_ERR_INVALID_DEVICE;
+  // The session is on the GPU of the client's context.
+  const std::optional<int> device = fakenv::ContextDevice(static_cast<CUcontext>(params->device));
+  const fakenv::Record* gpu = device ? fakenv::DeviceRecord(*device) : nullptr;
+  if (!gpu || !gpu->report) return NV_ENC_ERR_INVALID_DEVICE;
+  const fakenv::Record& record = *gpu;
   const mc::probe::NvEncoderFacts& facts = record.report->encoder;
   // A GPU without an encoder (the H200) refuses here with the status its driver gave.
   if (facts.open_status != 0) return static_cast<NVENCSTATUS>(facts.open_status);
@@ -61,8 +79,8 @@ NVENCSTATUS NVENCAPI OpenSession(NV_ENC_OPEN_ENCODE_SESSION_EX_PARAMS* params, v
   client.attributed = fakenv::CurrentFaults().unattributed ? 0 : 1;
   bool limited = false;
   std::string error;
-  std::unique_ptr<fakenv::OwnedClient> owned =
-      fakenv::OwnedClient::Register(client, record.replay.session_limit, &limited, &error);
+  std::unique_ptr<fakenv::OwnedClient> owned = fakenv::OwnedClient::Register(
+      fakenv::DeviceStateDir(*device), client, record.replay.session_limit, &limited, &error);
   // A driver over its consumer cap refuses the session as out of memory (status 10), the
   // refusal ffmpeg users meet as "OpenEncodeSessionEx failed: out of memory (10)".
   if (limited) return NV_ENC_ERR_OUT_OF_MEMORY;
@@ -73,6 +91,7 @@ NVENCSTATUS NVENCAPI OpenSession(NV_ENC_OPEN_ENCODE_SESSION_EX_PARAMS* params, v
   auto session = std::make_unique<EncodeSession>(std::move(owned));
   std::lock_guard<std::mutex> lock(Driver().mutex);
   *encoder = session.get();
+  Driver().gpus.emplace(session.get(), gpu);
   Driver().sessions.emplace(session.get(), std::move(session));
   return NV_ENC_SUCCESS;
 }
@@ -85,20 +104,23 @@ NVENCSTATUS NVENCAPI DestroyEncoder(void* encoder) {
     if (found == Driver().sessions.end()) return NV_ENC_ERR_INVALID_ENCODERDEVICE;
     session = std::move(found->second);
     Driver().sessions.erase(found);
+    Driver().gpus.erase(encoder);
   }
   return NV_ENC_SUCCESS;
 }
 
 NVENCSTATUS NVENCAPI GetEncodeGuidCount(void* encoder, std::uint32_t* count) {
-  if (!Find(encoder)) return NV_ENC_ERR_INVALID_ENCODERDEVICE;
-  *count = static_cast<std::uint32_t>(fakenv::CurrentRecord().report->encoder.codecs.size());
+  const fakenv::Record* gpu = GpuOf(encoder);
+  if (!gpu) return NV_ENC_ERR_INVALID_ENCODERDEVICE;
+  *count = static_cast<std::uint32_t>(gpu->report->encoder.codecs.size());
   return NV_ENC_SUCCESS;
 }
 
 NVENCSTATUS NVENCAPI GetEncodeGuids(void* encoder, GUID* guids, std::uint32_t size,
                                     std::uint32_t* count) {
-  if (!Find(encoder)) return NV_ENC_ERR_INVALID_ENCODERDEVICE;
-  const auto& codecs = fakenv::CurrentRecord().report->encoder.codecs;
+  const fakenv::Record* gpu = GpuOf(encoder);
+  if (!gpu) return NV_ENC_ERR_INVALID_ENCODERDEVICE;
+  const auto& codecs = gpu->report->encoder.codecs;
   std::uint32_t n = 0;
   for (; n < size && n < codecs.size(); ++n) guids[n] = fakenv::GuidOf("", codecs[n].codec);
   *count = n;
@@ -107,7 +129,7 @@ NVENCSTATUS NVENCAPI GetEncodeGuids(void* encoder, GUID* guids, std::uint32_t si
 
 NVENCSTATUS NVENCAPI GetProfileGuidCount(void* encoder, GUID codec_guid, std::uint32_t* count) {
   if (!Find(encoder)) return NV_ENC_ERR_INVALID_ENCODERDEVICE;
-  const mc::probe::NvEncoderCodec* codec = CodecOf(codec_guid);
+  const mc::probe::NvEncoderCodec* codec = CodecOf(encoder, codec_guid);
   if (!codec) return NV_ENC_ERR_INVALID_PARAM;
   *count = static_cast<std::uint32_t>(codec->profiles.size());
   return NV_ENC_SUCCESS;
@@ -116,7 +138,7 @@ NVENCSTATUS NVENCAPI GetProfileGuidCount(void* encoder, GUID codec_guid, std::ui
 NVENCSTATUS NVENCAPI GetProfileGuids(void* encoder, GUID codec_guid, GUID* guids,
                                      std::uint32_t size, std::uint32_t* count) {
   if (!Find(encoder)) return NV_ENC_ERR_INVALID_ENCODERDEVICE;
-  const mc::probe::NvEncoderCodec* codec = CodecOf(codec_guid);
+  const mc::probe::NvEncoderCodec* codec = CodecOf(encoder, codec_guid);
   if (!codec) return NV_ENC_ERR_INVALID_PARAM;
   std::uint32_t n = 0;
   for (; n < size && n < codec->profiles.size(); ++n)
@@ -130,7 +152,7 @@ NVENCSTATUS NVENCAPI GetProfileGuids(void* encoder, GUID codec_guid, GUID* guids
 NVENCSTATUS NVENCAPI GetEncodeCaps(void* encoder, GUID codec_guid, NV_ENC_CAPS_PARAM* param,
                                    int* value) {
   if (!Find(encoder)) return NV_ENC_ERR_INVALID_ENCODERDEVICE;
-  const mc::probe::NvEncoderCodec* codec = CodecOf(codec_guid);
+  const mc::probe::NvEncoderCodec* codec = CodecOf(encoder, codec_guid);
   if (!codec || !param || !value) return NV_ENC_ERR_INVALID_PARAM;
   switch (param->capsToQuery) {
     case NV_ENC_CAPS_SUPPORT_10BIT_ENCODE:
@@ -155,7 +177,7 @@ NVENCSTATUS NVENCAPI GetEncodeCaps(void* encoder, GUID codec_guid, NV_ENC_CAPS_P
 NVENCSTATUS NVENCAPI GetPresetConfigEx(void* encoder, GUID codec, GUID, NV_ENC_TUNING_INFO,
                                        NV_ENC_PRESET_CONFIG* config) {
   if (!Find(encoder)) return NV_ENC_ERR_INVALID_ENCODERDEVICE;
-  if (!CodecOf(codec) || !config) return NV_ENC_ERR_INVALID_PARAM;
+  if (!CodecOf(encoder, codec) || !config) return NV_ENC_ERR_INVALID_PARAM;
   fakenv::FillPresetConfig(codec, config);
   return NV_ENC_SUCCESS;
 }

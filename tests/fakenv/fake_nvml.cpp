@@ -1,11 +1,15 @@
 // The stand-in for libnvidia-ml.so.1: the driver version from the record, and what a
-// worker's gate and evidence sampler read, from the state directory that every process
-// using the stand-in GPU shares (fakenv_state.h): per-process encoder and decoder samples
+// worker's gate and evidence sampler read of each GPU of the machine (by index in PCI address
+// order, or by PCI bus id), from that GPU's state directory, which every process using it
+// shares (fakenv_state.h): per-process encoder and decoder samples
 // of the engines' real work, the encode session list, and the video memory the live clients
 // hold. nvmlDeviceGetEncoderCapacity is left out on purpose: it reports 100 on a real H200,
 // which has no encoder, so nothing may take it for the truth.
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "fake_record.h"
@@ -21,16 +25,31 @@ namespace {
 
 using namespace fakenv::nvml;
 
-constexpr unsigned long long kDefaultVramMiB = 16384;
 constexpr unsigned kDefaultTemperatureC = 40;
 
-// The one device's handle; nothing dereferences it.
-char device_token;
-void* const kDevice = &device_token;
-
-bool IsDevice(void* device) { return device == kDevice; }
+// The devices' handles, one byte each by index; nothing dereferences them.
+constexpr int kLargestMachine = 64;
+char device_tokens[kLargestMachine];
 
 bool HasGpu() { return fakenv::CurrentRecord().report.has_value(); }
+
+int GpuCount() {
+  return std::min(kLargestMachine, static_cast<int>(fakenv::CurrentMachine().gpus.size()));
+}
+
+// IndexOf gives the index a handle stands for, or -1 for none.
+int IndexOf(void* device) {
+  const auto token = reinterpret_cast<std::uintptr_t>(device);
+  const auto first = reinterpret_cast<std::uintptr_t>(device_tokens);
+  if (token < first || token >= first + static_cast<std::uintptr_t>(GpuCount())) return -1;
+  return static_cast<int>(token - first);
+}
+
+bool IsDevice(void* device) { return IndexOf(device) >= 0; }
+
+// GpuOf and DirOf give a valid handle's record and state directory.
+const fakenv::Record& GpuOf(void* device) { return *fakenv::DeviceRecord(IndexOf(device)); }
+std::string DirOf(void* device) { return fakenv::DeviceStateDir(IndexOf(device)); }
 
 // Fill copies a list into a caller's array, NVML's way: a count of 0 asks for the count, and
 // a short array is answered with the count needed.
@@ -81,15 +100,15 @@ FAKENV_EXPORT const char* nvmlErrorString(int result) { return fakenv::NvmlError
 FAKENV_EXPORT int nvmlDeviceGetCount_v2(unsigned int* count) {
   if (!count) return kErrorInvalidArgument;
   if (!HasGpu()) return kErrorUnknown;
-  *count = 1;
+  *count = static_cast<unsigned int>(GpuCount());
   return kSuccess;
 }
 FAKENV_EXPORT int nvmlDeviceGetCount(unsigned int* count) { return nvmlDeviceGetCount_v2(count); }
 
 FAKENV_EXPORT int nvmlDeviceGetHandleByIndex_v2(unsigned int index, void** device) {
-  if (!device || index != 0) return kErrorInvalidArgument;
+  if (!device || index >= static_cast<unsigned int>(GpuCount())) return kErrorInvalidArgument;
   if (!HasGpu()) return kErrorUnknown;
-  *device = kDevice;
+  *device = &device_tokens[index];
   return kSuccess;
 }
 FAKENV_EXPORT int nvmlDeviceGetHandleByIndex(unsigned int index, void** device) {
@@ -99,9 +118,12 @@ FAKENV_EXPORT int nvmlDeviceGetHandleByIndex(unsigned int index, void** device) 
 FAKENV_EXPORT int nvmlDeviceGetHandleByPciBusId_v2(const char* bus_id, void** device) {
   if (!bus_id || !device) return kErrorInvalidArgument;
   if (!HasGpu()) return kErrorUnknown;
-  if (!SameAddress(bus_id, fakenv::CurrentRecord().identity.pci_address)) return kErrorNotFound;
-  *device = kDevice;
-  return kSuccess;
+  for (int index = 0; index < GpuCount(); ++index) {
+    if (!SameAddress(bus_id, fakenv::DeviceRecord(index)->identity.pci_address)) continue;
+    *device = &device_tokens[index];
+    return kSuccess;
+  }
+  return kErrorNotFound;
 }
 FAKENV_EXPORT int nvmlDeviceGetHandleByPciBusId(const char* bus_id, void** device) {
   return nvmlDeviceGetHandleByPciBusId_v2(bus_id, device);
@@ -109,13 +131,19 @@ FAKENV_EXPORT int nvmlDeviceGetHandleByPciBusId(const char* bus_id, void** devic
 
 FAKENV_EXPORT int nvmlDeviceGetName(void* device, char* name, unsigned int length) {
   if (!IsDevice(device) || !name) return kErrorInvalidArgument;
-  std::snprintf(name, length, "%s", fakenv::CurrentRecord().report->name.c_str());
+  std::snprintf(name, length, "%s", GpuOf(device).report->name.c_str());
+  return kSuccess;
+}
+
+FAKENV_EXPORT int nvmlDeviceGetIndex(void* device, unsigned int* index) {
+  if (!IsDevice(device) || !index) return kErrorInvalidArgument;
+  *index = static_cast<unsigned int>(IndexOf(device));
   return kSuccess;
 }
 
 FAKENV_EXPORT int nvmlDeviceGetUUID(void* device, char* uuid, unsigned int length) {
   if (!IsDevice(device) || !uuid) return kErrorInvalidArgument;
-  const std::string text = fakenv::GpuUuidText(fakenv::CurrentRecord());
+  const std::string text = fakenv::GpuUuidText(GpuOf(device));
   if (length <= text.size()) return kErrorInsufficientSize;
   std::snprintf(uuid, length, "%s", text.c_str());
   return kSuccess;
@@ -123,7 +151,7 @@ FAKENV_EXPORT int nvmlDeviceGetUUID(void* device, char* uuid, unsigned int lengt
 
 FAKENV_EXPORT int nvmlDeviceGetPciInfo_v3(void* device, PciInfo* pci) {
   if (!IsDevice(device) || !pci) return kErrorInvalidArgument;
-  const fakenv::Identity& identity = fakenv::CurrentRecord().identity;
+  const fakenv::Identity& identity = GpuOf(device).identity;
   std::memset(pci, 0, sizeof *pci);
   unsigned function = 0;
   std::sscanf(identity.pci_address.c_str(), "%x:%x:%x.%x", &pci->domain, &pci->bus, &pci->device,
@@ -140,10 +168,8 @@ FAKENV_EXPORT int nvmlDeviceGetPciInfo_v3(void* device, PciInfo* pci) {
 
 FAKENV_EXPORT int nvmlDeviceGetMemoryInfo(void* device, Memory* memory) {
   if (!IsDevice(device) || !memory) return kErrorInvalidArgument;
-  const fakenv::Replay& replay = fakenv::CurrentRecord().replay;
-  const unsigned long long total =
-      (replay.vram_mib ? static_cast<unsigned long long>(*replay.vram_mib) : kDefaultVramMiB) << 20;
-  const unsigned long long used = fakenv::UsedVideoMemory(fakenv::LiveClients(fakenv::StateDir()));
+  const unsigned long long total = fakenv::VideoMemoryBytes(GpuOf(device));
+  const unsigned long long used = fakenv::UsedVideoMemory(fakenv::LiveClients(DirOf(device)));
   memory->total = total;
   memory->used = used < total ? used : total;
   memory->free = total - memory->used;
@@ -153,7 +179,7 @@ FAKENV_EXPORT int nvmlDeviceGetMemoryInfo(void* device, Memory* memory) {
 FAKENV_EXPORT int nvmlDeviceGetTemperature(void* device, unsigned int sensor,
                                            unsigned int* temperature) {
   if (!IsDevice(device) || !temperature || sensor != kTemperatureGpu) return kErrorInvalidArgument;
-  const fakenv::Replay& replay = fakenv::CurrentRecord().replay;
+  const fakenv::Replay& replay = GpuOf(device).replay;
   *temperature =
       replay.temperature_c ? static_cast<unsigned>(*replay.temperature_c) : kDefaultTemperatureC;
   return kSuccess;
@@ -162,8 +188,7 @@ FAKENV_EXPORT int nvmlDeviceGetTemperature(void* device, unsigned int sensor,
 FAKENV_EXPORT int nvmlDeviceGetCurrentClocksThrottleReasons(void* device,
                                                             unsigned long long* reasons) {
   if (!IsDevice(device) || !reasons) return kErrorInvalidArgument;
-  *reasons =
-      static_cast<unsigned long long>(fakenv::CurrentRecord().replay.throttle_reasons.value_or(0));
+  *reasons = static_cast<unsigned long long>(GpuOf(device).replay.throttle_reasons.value_or(0));
   return kSuccess;
 }
 // NVML 12.4 renamed the call; both names answer.
@@ -177,7 +202,7 @@ FAKENV_EXPORT int nvmlDeviceGetProcessUtilization(void* device, ProcessUtilizati
                                                   unsigned long long last_seen) {
   if (!IsDevice(device) || !count) return kErrorInvalidArgument;
   const std::vector<ProcessUtilizationSample> newer =
-      fakenv::ProcessSamples(fakenv::SamplesSince(fakenv::StateDir(), last_seen));
+      fakenv::ProcessSamples(fakenv::SamplesSince(DirOf(device), last_seen));
   // Sizing call: the real driver answers a buffer size even when nothing ran.
   if (!samples || *count < newer.size()) {
     *count = static_cast<unsigned int>(newer.empty() ? 1 : newer.size());
@@ -193,7 +218,7 @@ FAKENV_EXPORT int nvmlDeviceGetProcessUtilization(void* device, ProcessUtilizati
 FAKENV_EXPORT int nvmlDeviceGetEncoderSessions(void* device, unsigned int* count,
                                                EncoderSessionInfo* sessions) {
   if (!IsDevice(device)) return kErrorInvalidArgument;
-  const std::string dir = fakenv::StateDir();
+  const std::string dir = DirOf(device);
   return Fill(fakenv::EncoderSessions(fakenv::LiveClients(dir), fakenv::SamplesSince(dir, 0)),
               count, sessions);
 }
@@ -201,7 +226,7 @@ FAKENV_EXPORT int nvmlDeviceGetEncoderSessions(void* device, unsigned int* count
 FAKENV_EXPORT int nvmlDeviceGetEncoderStats(void* device, unsigned int* count, unsigned int* fps,
                                             unsigned int* latency) {
   if (!IsDevice(device) || !count || !fps || !latency) return kErrorInvalidArgument;
-  const std::string dir = fakenv::StateDir();
+  const std::string dir = DirOf(device);
   const std::vector<EncoderSessionInfo> sessions =
       fakenv::EncoderSessions(fakenv::LiveClients(dir), fakenv::SamplesSince(dir, 0));
   *count = static_cast<unsigned int>(sessions.size());
@@ -219,7 +244,7 @@ FAKENV_EXPORT int nvmlDeviceGetEncoderUtilization(void* device, unsigned int* ut
                                                   unsigned int* period) {
   if (!IsDevice(device) || !utilization || !period) return kErrorInvalidArgument;
   const std::uint64_t now = fakenv::NowMicros();
-  *utilization = fakenv::EngineUtilization(fakenv::SamplesSince(fakenv::StateDir(), 0), now, true);
+  *utilization = fakenv::EngineUtilization(fakenv::SamplesSince(DirOf(device), 0), now, true);
   *period = kSamplingPeriodUs;
   return kSuccess;
 }
@@ -228,7 +253,7 @@ FAKENV_EXPORT int nvmlDeviceGetDecoderUtilization(void* device, unsigned int* ut
                                                   unsigned int* period) {
   if (!IsDevice(device) || !utilization || !period) return kErrorInvalidArgument;
   const std::uint64_t now = fakenv::NowMicros();
-  *utilization = fakenv::EngineUtilization(fakenv::SamplesSince(fakenv::StateDir(), 0), now, false);
+  *utilization = fakenv::EngineUtilization(fakenv::SamplesSince(DirOf(device), 0), now, false);
   *period = kSamplingPeriodUs;
   return kSuccess;
 }

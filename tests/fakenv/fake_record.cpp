@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -110,31 +111,142 @@ mc::Result<Record> ParseRecord(std::string_view text) {
   return record;
 }
 
-mc::Result<Record> LoadRecord(const std::string& path) {
+namespace {
+
+mc::Result<std::string> ReadText(const std::string& path) {
   std::ifstream in(path);
   if (!in) return mc::Error{"cannot read " + path};
   std::stringstream text;
   text << in.rdbuf();
-  mc::Result<Record> record = ParseRecord(text.str());
+  return text.str();
+}
+
+// SameDriver checks that a machine's second or later GPU was recorded under the same driver
+// as its first: the driver's version, its cuInit and nvmlInit, its libraries.
+mc::Result<void> SameDriver(const Record& first, const Record& other) {
+  const auto version = [](const Record& record) {
+    return record.report ? record.report->driver_version : std::string();
+  };
+  if (version(first) != version(other))
+    return mc::Error{"driver " + version(other) + " differs from the first GPU's " +
+                     version(first) + ": one machine has one driver"};
+  if (first.replay.cu_init != other.replay.cu_init ||
+      first.replay.cu_init_result != other.replay.cu_init_result ||
+      first.replay.nvml_init_result != other.replay.nvml_init_result ||
+      first.replay.absent_libraries != other.replay.absent_libraries)
+    return mc::Error{
+        "its replay of cuInit, nvmlInit or the libraries differs from the first "
+        "GPU's: one machine has one driver"};
+  return mc::Ok();
+}
+
+// ParseMachineGpu reads one entry of a machine file's "gpus": its record, moved to its PCI
+// address.
+mc::Result<Record> ParseMachineGpu(const Json& entry, const std::filesystem::path& base,
+                                   const std::string& where) {
+  JsonReader reader;
+  std::string name, address;
+  const Json* record_name = reader.Member(entry, where, "record");
+  const Json* pci = reader.Member(entry, where, "pciAddress");
+  if (!record_name || !reader.String(*record_name, where + ".record", name) || !pci ||
+      !reader.String(*pci, where + ".pciAddress", address))
+    return mc::Error{reader.error()};
+  std::optional<std::string> canonical = mc::probe::NormalisePciAddress(address);
+  if (!canonical) return mc::Error{where + ".pciAddress: \"" + address + "\" is not a PCI address"};
+  mc::Result<Record> record = LoadRecord((base / name).string());
+  if (!record) return mc::Error{where + ": " + record.error()};
+  record->identity.pci_address = *canonical;
+  if (record->report) record->report->pci_address = *canonical;
+  return record;
+}
+
+mc::Result<Machine> ParseMachine(const Json& document, const std::filesystem::path& base) {
+  JsonReader reader;
+  Machine machine;
+  const Json* source = reader.Member(document, "", "source");
+  const Json* gpus = reader.Member(document, "", "gpus");
+  if (!source || !reader.String(*source, "source", machine.source) || !gpus)
+    return mc::Error{reader.error()};
+  if (!gpus->is_array() || gpus->empty())
+    return mc::Error{"gpus: expected a list of one GPU or more"};
+  for (std::size_t i = 0; i < gpus->size(); ++i) {
+    const std::string where = "gpus[" + std::to_string(i) + "]";
+    mc::Result<Record> gpu = ParseMachineGpu((*gpus)[i], base, where);
+    if (!gpu) return mc::Error{gpu.error()};
+    if (!machine.gpus.empty()) {
+      const Record& previous = machine.gpus.back();
+      // In PCI address order, the order of CUDA's and NVML's indices: the list is that order.
+      if (gpu->identity.pci_address <= previous.identity.pci_address)
+        return mc::Error{where + ".pciAddress: " + gpu->identity.pci_address + " does not follow " +
+                         previous.identity.pci_address +
+                         ": list the GPUs in PCI address order, each at its own address"};
+      if (!gpu->identity.render_node.empty() &&
+          gpu->identity.render_node == previous.identity.render_node)
+        return mc::Error{where + ": render node " + gpu->identity.render_node + " is taken"};
+      if (mc::Result<void> same = SameDriver(machine.gpus.front(), *gpu); !same)
+        return mc::Error{where + ": " + same.error()};
+    }
+    machine.gpus.push_back(std::move(gpu).value());
+  }
+  return machine;
+}
+
+}  // namespace
+
+mc::Result<Record> LoadRecord(const std::string& path) {
+  mc::Result<std::string> text = ReadText(path);
+  if (!text) return mc::Error{text.error()};
+  mc::Result<Record> record = ParseRecord(*text);
   if (!record) return mc::Error{path + ": " + record.error()};
   return record;
 }
 
-const Record& CurrentRecord() {
-  static const Record record = [] {
+mc::Result<Machine> LoadMachine(const std::string& path) {
+  mc::Result<std::string> text = ReadText(path);
+  if (!text) return mc::Error{text.error()};
+  const Json document = Json::parse(*text, nullptr, false);
+  if (document.is_object() && document.contains("gpus")) {
+    mc::Result<Machine> machine = ParseMachine(document, std::filesystem::path(path).parent_path());
+    if (!machine) return mc::Error{path + ": " + machine.error()};
+    return machine;
+  }
+  mc::Result<Record> record = LoadRecord(path);
+  if (!record) return mc::Error{record.error()};
+  Machine machine;
+  machine.source = record->source;
+  machine.gpus.push_back(std::move(record).value());
+  return machine;
+}
+
+const Machine& CurrentMachine() {
+  static const Machine machine = [] {
     const char* path = std::getenv("FAKENV_RECORD");
     if (!path) {
       std::fprintf(stderr, "fakenv: FAKENV_RECORD names no record\n");
       std::abort();
     }
-    mc::Result<Record> loaded = LoadRecord(path);
+    mc::Result<Machine> loaded = LoadMachine(path);
     if (!loaded) {
       std::fprintf(stderr, "fakenv: %s\n", loaded.error().c_str());
       std::abort();
     }
     return std::move(loaded).value();
   }();
-  return record;
+  return machine;
+}
+
+const Record& CurrentRecord() { return CurrentMachine().gpus.front(); }
+
+const Record* DeviceRecord(int index) {
+  const std::vector<Record>& gpus = CurrentMachine().gpus;
+  if (index < 0 || static_cast<std::size_t>(index) >= gpus.size()) return nullptr;
+  return &gpus[static_cast<std::size_t>(index)];
+}
+
+std::uint64_t VideoMemoryBytes(const Record& record) {
+  constexpr std::uint64_t kDefaultVramMiB = 16384;
+  const std::optional<int>& vram = record.replay.vram_mib;
+  return (vram ? static_cast<std::uint64_t>(*vram) : kDefaultVramMiB) << 20;
 }
 
 }  // namespace fakenv

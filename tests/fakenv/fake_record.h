@@ -2,8 +2,11 @@
 // is on the PCI bus, what its driver stated (the report `query-nvidia` printed, in the same
 // JSON form, so that a capture on a real GPU is committed as it came), and how the stand-ins
 // should misbehave beyond that (cuInit failing, hanging or crashing, a library missing).
+// A machine of several GPUs is a machine file that names one record per GPU, each placed at
+// its own PCI address.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -59,13 +62,41 @@ struct Record {
   Replay replay;
 };
 
+// A machine: its GPUs in PCI address order, which is the order of their indices in CUDA
+// (as under CUDA_DEVICE_ORDER=PCI_BUS_ID) and in NVML. A record file is a machine of one GPU.
+// A machine file is
+//   {"source": "...", "gpus": [{"record": "ada-geforce-rtx4090.json",
+//                               "pciAddress": "0000:01:00.0"}, ...]}
+// with the records named relative to the machine file: each GPU is its record, moved to the
+// given PCI address (the identity's and the report's). What belongs to the driver rather than
+// to a board (its version, cuInit, nvmlInit, the libraries present) must agree across them,
+// since one machine has one driver.
+struct Machine {
+  std::string source;
+  std::vector<Record> gpus;
+};
+
 // ParseRecord names the first thing that is wrong, as the product's parsers do.
 mc::Result<Record> ParseRecord(std::string_view json);
 mc::Result<Record> LoadRecord(const std::string& path);
 
-// CurrentRecord is the record named by the environment variable FAKENV_RECORD, read once
+// LoadMachine reads a machine file, or a record file as a machine of one GPU.
+mc::Result<Machine> LoadMachine(const std::string& path);
+
+// CurrentMachine is the machine named by the environment variable FAKENV_RECORD, read once
 // per process; a stand-in library that cannot read it says why on stderr and aborts, so a
 // broken fixture can never pass for a driver's answer.
+const Machine& CurrentMachine();
+
+// CurrentRecord is the machine's first GPU, whose record also answers for the driver
+// (cuInit, versions, libraries), which all GPUs share.
 const Record& CurrentRecord();
+
+// DeviceRecord is GPU `index` of the machine, or nullptr when there is no such GPU.
+const Record* DeviceRecord(int index);
+
+// VideoMemoryBytes is the board's video memory: the record's replay.vramMiB, 16384 MiB when
+// unset.
+std::uint64_t VideoMemoryBytes(const Record& record);
 
 }  // namespace fakenv

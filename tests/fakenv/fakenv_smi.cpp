@@ -1,8 +1,10 @@
-// fakenv_smi: what NVML says of GPU 0, as one JSON object on stdout, read through whatever
-// libnvidia-ml.so.1 the dynamic loader finds (run-on puts the stand-in first) with the entry
-// points a worker's gate and evidence sampler use. It is the tests' nvidia-smi: they run it
-// beside ffmpeg to see what the NVML stand-in reports while a job runs.
-//   {"driverVersion", "count", "uuid", "memory": {"total", "free", "used"}, "temperature",
+// fakenv_smi [GPU]: what NVML says of one GPU, as one JSON object on stdout, read through
+// whatever libnvidia-ml.so.1 the dynamic loader finds (run-on puts the stand-in first) with the
+// entry points a worker's gate and evidence sampler use. GPU is NVML's index (default 0) or a
+// PCI bus id such as 0000:02:00.0. It is the tests' nvidia-smi: they run it beside ffmpeg to
+// see what the NVML stand-in reports while a job runs.
+//   {"driverVersion", "count", "name", "pciBusId", "uuid",
+//    "memory": {"total", "free", "used"}, "temperature",
 //    "throttleReasons", "encoderUtilization", "decoderUtilization",
 //    "sessions": [{"sessionId", "pid", "codec", "width", "height", "averageFps",
 //                  "averageLatency"}],
@@ -44,7 +46,8 @@ void Check(int status, const char* call) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  const std::string gpu = argc > 1 ? argv[1] : "0";
   library = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!library) {
     std::printf(
@@ -62,8 +65,22 @@ int main() {
   Check(Symbol<int(unsigned*)>("nvmlDeviceGetCount_v2")(&count), "nvmlDeviceGetCount_v2");
   out["count"] = count;
   void* device = nullptr;
-  Check(Symbol<int(unsigned, void**)>("nvmlDeviceGetHandleByIndex_v2")(0, &device),
-        "nvmlDeviceGetHandleByIndex_v2");
+  if (gpu.find(':') != std::string::npos) {
+    Check(
+        Symbol<int(const char*, void**)>("nvmlDeviceGetHandleByPciBusId_v2")(gpu.c_str(), &device),
+        "nvmlDeviceGetHandleByPciBusId_v2");
+  } else {
+    Check(Symbol<int(unsigned, void**)>("nvmlDeviceGetHandleByIndex_v2")(
+              static_cast<unsigned>(std::stoul(gpu)), &device),
+          "nvmlDeviceGetHandleByIndex_v2");
+  }
+  Check(Symbol<int(void*, char*, unsigned)>("nvmlDeviceGetName")(device, text, sizeof text),
+        "nvmlDeviceGetName");
+  out["name"] = text;
+  PciInfo pci{};
+  Check(Symbol<int(void*, PciInfo*)>("nvmlDeviceGetPciInfo_v3")(device, &pci),
+        "nvmlDeviceGetPciInfo_v3");
+  out["pciBusId"] = pci.busId;
   Check(Symbol<int(void*, char*, unsigned)>("nvmlDeviceGetUUID")(device, text, sizeof text),
         "nvmlDeviceGetUUID");
   out["uuid"] = text;

@@ -1,10 +1,12 @@
-// fakenv_stage RECORD DIR: lays out under DIR the machine a record describes, so that the
-// real probe and the real NVIDIA loader can run on it.
-//   DIR/sys   the sysfs tree of the GPU's PCI device (bus/pci/devices/<address> with its
+// fakenv_stage RECORD DIR: lays out under DIR the machine a record (or a machine file of
+// several GPUs, fake_record.h) describes, so that the real probe and the real NVIDIA loader
+// can run on it.
+//   DIR/sys   the sysfs tree of each GPU's PCI device (bus/pci/devices/<address> with its
 //             vendor, device, class and driver), and class/drm with its render node if the
 //             record has one;
 //   DIR/dev   dev/dri/<render node> when there is one, and the nodes NVIDIA's kernel driver
-//             makes when it loads (nvidiactl, nvidia0, nvidia-uvm), as plain files;
+//             makes when it loads (nvidiactl, nvidia-uvm, and nvidiaN for the Nth GPU), as
+//             plain files;
 //   DIR/proc  driver/nvidia/version, the kernel module's line of the record's driver
 //             version, when the record states one;
 //   DIR/lib   links to the stand-in libraries, less those the record says are absent;
@@ -39,28 +41,16 @@ void Link(const fs::path& link, const fs::path& target) {
   fs::create_symlink(target, link);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: fakenv_stage RECORD DIR\n");
-    return 2;
-  }
-  mc::Result<fakenv::Record> record = fakenv::LoadRecord(argv[1]);
-  if (!record) {
-    std::fprintf(stderr, "fakenv_stage: %s\n", record.error().c_str());
-    return 1;
-  }
-  const fakenv::Identity& id = record->identity;
-  const fs::path dir = fs::absolute(argv[2]);
+// StageGpu lays out one GPU, the machine's `index`th: its PCI device, its render node, and
+// its device node nvidia<index> beside the driver's own.
+void StageGpu(const fakenv::Record& record, int index, const fs::path& dir) {
+  const fakenv::Identity& id = record.identity;
   const fs::path sys = dir / "sys";
   const std::string parent = "pci0000:00";
   const fs::path device = sys / "devices" / parent / id.pci_address;
   WriteFile(device / "vendor", "0x" + id.vendor + "\n");
   WriteFile(device / "device", "0x" + id.device + "\n");
   WriteFile(device / "class", "0x" + id.device_class + "\n");
-  fs::create_directories(sys / "class" / "drm");
-  fs::create_directories(dir / "dev" / "dri");
   Link(device / "subsystem", "../../../bus/pci");
   if (!id.driver.empty()) {
     fs::create_directories(sys / "bus" / "pci" / "drivers" / id.driver);
@@ -74,17 +64,40 @@ int main(int argc, char** argv) {
          "../../devices/" + parent + "/" + id.pci_address + "/drm/" + id.render_node);
     WriteFile(dir / "dev" / "dri" / id.render_node, "");
   }
-  const std::string version = record->report ? record->report->driver_version : "";
   if (id.driver == "nvidia") {
     WriteFile(dir / "dev" / "nvidiactl", "");
-    WriteFile(dir / "dev" / "nvidia0", "");
+    WriteFile(dir / "dev" / ("nvidia" + std::to_string(index)), "");
     WriteFile(dir / "dev" / "nvidia-uvm", "");
-    if (!version.empty()) {
-      WriteFile(dir / "proc" / "driver" / "nvidia" / "version",
-                "NVRM version: NVIDIA UNIX x86_64 Kernel Module  " + version +
-                    "  Thu Jan  1 00:00:00 UTC 2025\nGCC version:  gcc version 12.2.0 (Debian "
-                    "12.2.0-14)\n");
-    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: fakenv_stage RECORD DIR\n");
+    return 2;
+  }
+  mc::Result<fakenv::Machine> machine = fakenv::LoadMachine(argv[1]);
+  if (!machine) {
+    std::fprintf(stderr, "fakenv_stage: %s\n", machine.error().c_str());
+    return 1;
+  }
+  const fs::path dir = fs::absolute(argv[2]);
+  const fs::path sys = dir / "sys";
+  fs::create_directories(sys / "class" / "drm");
+  fs::create_directories(dir / "dev" / "dri");
+  for (std::size_t index = 0; index < machine->gpus.size(); ++index) {
+    StageGpu(machine->gpus[index], static_cast<int>(index), dir);
+  }
+  // The driver is the first GPU's, which every GPU of a machine shares.
+  const fakenv::Record* record = &machine->gpus.front();
+  const std::string version = record->report ? record->report->driver_version : "";
+  if (record->identity.driver == "nvidia" && !version.empty()) {
+    WriteFile(dir / "proc" / "driver" / "nvidia" / "version",
+              "NVRM version: NVIDIA UNIX x86_64 Kernel Module  " + version +
+                  "  Thu Jan  1 00:00:00 UTC 2025\nGCC version:  gcc version 12.2.0 (Debian "
+                  "12.2.0-14)\n");
   }
 
   const fs::path built = fs::path(FAKENV_LIBRARY_DIR);

@@ -165,6 +165,13 @@ std::string StateDir() {
   return dir;
 }
 
+std::string DeviceStateDir(int index) {
+  if (index == 0) return StateDir();
+  const std::string dir = StateDir() + "/gpu" + std::to_string(index);
+  MakeDirectories(dir);
+  return dir;
+}
+
 std::uint64_t NowMicros() {
   timespec now{};
   clock_gettime(CLOCK_REALTIME, &now);
@@ -172,9 +179,9 @@ std::uint64_t NowMicros() {
          static_cast<std::uint64_t>(now.tv_nsec) / 1000;
 }
 
-std::unique_ptr<OwnedClient> OwnedClient::Register(ClientRecord record, std::optional<int> limit,
-                                                   bool* limited, std::string* error) {
-  const std::string dir = StateDir();
+std::unique_ptr<OwnedClient> OwnedClient::Register(const std::string& dir, ClientRecord record,
+                                                   std::optional<int> limit, bool* limited,
+                                                   std::string* error) {
   *limited = false;
   DirectoryLock lock(dir);
   if (!lock.held()) {
@@ -206,11 +213,11 @@ std::unique_ptr<OwnedClient> OwnedClient::Register(ClientRecord record, std::opt
     unlink(path.c_str());
     return nullptr;
   }
-  return std::unique_ptr<OwnedClient>(new OwnedClient(path, fd, record));
+  return std::unique_ptr<OwnedClient>(new OwnedClient(dir, path, fd, record));
 }
 
-OwnedClient::OwnedClient(std::string path, int fd, ClientRecord record)
-    : path_(std::move(path)), fd_(fd), record_(record) {}
+OwnedClient::OwnedClient(std::string dir, std::string path, int fd, ClientRecord record)
+    : dir_(std::move(dir)), path_(std::move(path)), fd_(fd), record_(record) {}
 
 OwnedClient::~OwnedClient() {
   unlink(path_.c_str());

@@ -9,6 +9,9 @@
 //                 by the process that owns it for as long as it lives; a record whose lock
 //                 can be taken belongs to a process that died, and is reclaimed;
 //   samples/ID    the Samples the client's engine appended, one per sampling period.
+// That is the state of the machine's first GPU; each other GPU N has the same layout in its
+// own directory, gpuN inside it, so that its sessions, samples, memory and session cap are its
+// own, as a real GPU's are.
 // Both record kinds are fixed binary structures, read back through the Decode functions,
 // which check every field.
 #pragma once
@@ -72,16 +75,23 @@ std::vector<Sample> DecodeSamples(std::span<const std::byte> bytes);
 // StateDir is the state directory this process uses, created if missing.
 std::string StateDir();
 
+// DeviceStateDir is the state directory of GPU `index` of the machine (CUDA's and NVML's
+// index): StateDir() for GPU 0, as on a machine of one GPU, and StateDir()/gpuN for GPU N;
+// created if missing.
+std::string DeviceStateDir(int index);
+
 // An OwnedClient is a client record this process registered; the record stays in the state
 // directory, locked, for as long as the object lives.
 class OwnedClient {
  public:
-  // Register adds a client of `record.kind` (its id and pid filled in here). With a limit,
-  // it refuses, leaving `*limited` true, once that many live clients of the kind exist in
-  // all processes together. It gives nullptr, with the reason in `*error`, when the state
-  // directory cannot be written.
-  static std::unique_ptr<OwnedClient> Register(ClientRecord record, std::optional<int> limit,
-                                               bool* limited, std::string* error);
+  // Register adds a client of `record.kind` (its id and pid filled in here) to the state
+  // directory `dir` of one GPU (DeviceStateDir). With a limit, it refuses, leaving `*limited`
+  // true, once that many live clients of the kind exist on that GPU in all processes
+  // together. It gives nullptr, with the reason in `*error`, when the state directory cannot
+  // be written.
+  static std::unique_ptr<OwnedClient> Register(const std::string& dir, ClientRecord record,
+                                               std::optional<int> limit, bool* limited,
+                                               std::string* error);
   ~OwnedClient();
   OwnedClient(const OwnedClient&) = delete;
   OwnedClient& operator=(const OwnedClient&) = delete;
@@ -89,9 +99,12 @@ class OwnedClient {
   // Update rewrites the record, for a client whose codec, size or memory became known.
   void Update(const ClientRecord& record);
   const ClientRecord& record() const { return record_; }
+  // The state directory of the client's GPU, where its engine appends its samples.
+  const std::string& dir() const { return dir_; }
 
  private:
-  OwnedClient(std::string path, int fd, ClientRecord record);
+  OwnedClient(std::string dir, std::string path, int fd, ClientRecord record);
+  std::string dir_;
   std::string path_;
   int fd_;
   ClientRecord record_;

@@ -137,7 +137,8 @@ NVENCSTATUS EncodeSession::Initialize(const NV_ENC_INITIALIZE_PARAMS* params) {
   }
 
   std::string error;
-  engine_ = EngineClient::Start(EngineClient::Role::kEncoder, client_->record().id, &error);
+  engine_ = EngineClient::Start(EngineClient::Role::kEncoder, client_->dir(), client_->record().id,
+                                &error);
   if (!engine_) return Fail(NV_ENC_ERR_DEVICE_NOT_EXIST, error);
   if (!engine_->Send(wire::Request::kOpenEncoder, wire::AsBytes(settings))) {
     return Fail(NV_ENC_ERR_DEVICE_NOT_EXIST, "the engine is gone");

@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "probe/capabilities/capability_table.h"
+#include "probe/facts/nvidia_facts.h"
+#include "worker/probe_contract/contract_report.h"
 #include "worker/probe_contract/probe_contract_json.h"
 
 namespace mc::worker {
@@ -145,6 +147,28 @@ TEST(ProbeContract, ABareNumberIsTheGpusPlaceInPciAddressOrder) {
   const ProbeContract third = ContractFor(probe, {"2", ""});
   EXPECT_FALSE(third.ok);
   EXPECT_NE(third.reason->find("no GPU \"2\""), std::string::npos) << *third.reason;
+}
+
+// Failed is an NVIDIA GPU whose query failed with `why`.
+probe::DeviceReport Failed(const std::string& address, const std::string& why) {
+  probe::DeviceReport report = ReportWith(address, "nvidia", "10de", {});
+  report.failure = why;
+  return report;
+}
+
+TEST(CudaIndexOf, CountsASiblingWhoseQueryFailedAfterCudaFoundItButNotOneCudaDoesNotSee) {
+  probe::DeviceReport ok = ReportWith("0000:04:00.0", "nvidia", "10de", {"encodeH264"});
+  ok.nvidia_facts = probe::NvidiaFacts{};
+  const probe::ProbeResult probe = Machine(
+      {ReportWith("0000:00:02.0", "vaapi", "8086", {"encodeH264"}),
+       // No room for a context: CUDA still counts it as its device 0.
+       Failed("0000:01:00.0", "cuCtxCreate failed: CUDA_ERROR_OUT_OF_MEMORY (2): out of memory"),
+       // Hidden from this process: CUDA does not count it.
+       Failed("0000:02:00.0", std::string(probe::kNoCudaDeviceAt) +
+                                  "0000:02:00.0 (CUDA sees 0000:01:00.0, 0000:04:00.0)"),
+       ok});
+  EXPECT_EQ(CudaIndexOf(probe, "0000:01:00.0"), 0);
+  EXPECT_EQ(CudaIndexOf(probe, "0000:04:00.0"), 1);
 }
 
 TEST(ProbeContract, IntelQsvIsVaapiOnIntelAndIsReportedUnderTheNameAskedFor) {

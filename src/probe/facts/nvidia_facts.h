@@ -8,9 +8,16 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mc::probe {
+
+// How the NVIDIA query's failure begins for a GPU that CUDA does not enumerate: one that
+// CUDA_VISIBLE_DEVICES or a container hides, or one bound to another driver. Such a GPU has no
+// place in CUDA's order of devices, unlike one whose query failed after CUDA found it (no room
+// for a context, a query past its deadline), which CUDA still counts.
+inline constexpr std::string_view kNoCudaDeviceAt = "no CUDA device is at PCI address ";
 
 // NvDecoderCaps is one cuvidGetDecoderCaps answer: the question (codec, chroma format, bit
 // depth) and what the driver said to it.

@@ -58,7 +58,7 @@ Result<CUdevice> FindCudaDevice(const CudaFunctions& cuda, const std::string& pc
     if (address == pci_address) return device;
     seen += (seen.empty() ? "" : ", ") + address;
   }
-  return Error{"no CUDA device is at PCI address " + pci_address + " (CUDA sees " +
+  return Error{std::string(kNoCudaDeviceAt) + pci_address + " (CUDA sees " +
                (seen.empty() ? std::string("no device") : seen) + ")"};
 }
 

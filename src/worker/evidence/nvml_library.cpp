@@ -79,6 +79,7 @@ struct NvmlLibrary::Api {
   NvmlReturn (*temperature)(NvmlDevice, int, unsigned int*) = nullptr;
   NvmlReturn (*throttle_reasons)(NvmlDevice, unsigned long long*) = nullptr;
   NvmlReturn (*uuid)(NvmlDevice, char*, unsigned int) = nullptr;
+  NvmlReturn (*index)(NvmlDevice, unsigned int*) = nullptr;
   NvmlReturn (*driver_version)(char*, unsigned int) = nullptr;
 
   std::string Failure(const char* call, NvmlReturn result) const {
@@ -111,6 +112,7 @@ Result<std::unique_ptr<NvmlLibrary>> NvmlLibrary::Load(const std::string& librar
   api->Bind(api->temperature, "nvmlDeviceGetTemperature");
   api->Bind(api->throttle_reasons, "nvmlDeviceGetCurrentClocksThrottleReasons");
   api->Bind(api->uuid, "nvmlDeviceGetUUID");
+  api->Bind(api->index, "nvmlDeviceGetIndex");
   api->Bind(api->driver_version, "nvmlSystemGetDriverVersion");
   if (!api->init || !api->shutdown) {
     dlclose(api->handle);
@@ -187,6 +189,13 @@ NvmlTelemetry NvmlLibrary::Telemetry(void* device) const {
   auto note = [&](const char* call, NvmlReturn result) {
     telemetry.problems.push_back(api_->Failure(call, result));
   };
+  if (api_->index) {
+    unsigned int index = 0;
+    if (const NvmlReturn r = api_->index(device, &index); r == kSuccess)
+      telemetry.index = index;
+    else
+      note("nvmlDeviceGetIndex", r);
+  }
   if (api_->uuid) {
     char uuid[kUuidBufferSize] = {};
     if (const NvmlReturn r = api_->uuid(device, uuid, kUuidBufferSize); r == kSuccess)

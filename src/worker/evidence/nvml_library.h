@@ -40,6 +40,9 @@ struct NvmlEncoderSession {
 
 // What the status document shows of one device; a field NVML would not give is absent.
 struct NvmlTelemetry {
+  // NVML's index of the GPU: its place in PCI address order among the GPUs NVML sees, the
+  // number nvidia-smi shows.
+  std::optional<std::uint32_t> index;
   std::optional<std::string> uuid;
   std::optional<std::uint64_t> memory_total_bytes;
   std::optional<std::uint64_t> memory_free_bytes;

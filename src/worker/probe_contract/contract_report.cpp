@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <vector>
 
+#include "probe/facts/nvidia_facts.h"
+#include "probe/gpu/nvidia_discovery.h"
+
 namespace mc::worker {
 
 const probe::DeviceReport* ReportOf(const probe::ProbeResult& probe,
@@ -14,10 +17,22 @@ const probe::DeviceReport* ReportOf(const probe::ProbeResult& probe,
   return nullptr;
 }
 
+namespace {
+
+// CudaCounts tells whether CUDA enumerates a report's GPU: an NVIDIA GPU whose query found it
+// among CUDA's devices, whether or not the query succeeded after that.
+bool CudaCounts(const probe::DeviceReport& report) {
+  if (report.nvidia_facts) return true;
+  if (report.gpu.vendor_id != probe::kNvidiaVendorId) return false;
+  return !report.failure || report.failure->find(probe::kNoCudaDeviceAt) == std::string::npos;
+}
+
+}  // namespace
+
 int CudaIndexOf(const probe::ProbeResult& probe, const std::string& pci_address) {
   std::vector<std::string> addresses;
   for (const probe::DeviceReport& report : probe.reports) {
-    if (report.nvidia_facts) addresses.push_back(report.gpu.pci_address);
+    if (CudaCounts(report)) addresses.push_back(report.gpu.pci_address);
   }
   std::sort(addresses.begin(), addresses.end());
   const auto found = std::find(addresses.begin(), addresses.end(), pci_address);

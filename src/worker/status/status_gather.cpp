@@ -117,6 +117,8 @@ std::optional<double> ReadNvidiaDevice(const GatherOptions& options, const Contr
   }
   const NvmlTelemetry telemetry = (*nvml)->Telemetry(*handle);
   DeviceTelemetry counters;
+  // NVML's own number for the GPU, so that the second GPU's worker does not call it device 0.
+  if (telemetry.index) counters.index = *telemetry.index;
   counters.uuid = telemetry.uuid;
   if (telemetry.memory_total_bytes)
     counters.vram_total_mb = *telemetry.memory_total_bytes / (1024 * 1024);
