@@ -6,6 +6,8 @@
 #include <numbers>
 #include <random>
 
+#include "pool/policy/work.h"
+
 namespace mc::pool {
 
 namespace {
@@ -19,8 +21,6 @@ constexpr TraceShapeInfo kShapes[] = {
     {TraceShape::kFailingWorker, "failing-worker",
      "a burst like `burst`, for the pool whose fastest worker fails during it"},
 };
-
-constexpr std::array<int, 5> kLadder = {1080, 720, 480, 360, 240};
 
 // A PeerTube VOD upload's resolution and length, drawn from a mix like a small instance's.
 struct Upload {
@@ -87,7 +87,7 @@ void AddUpload(Trace& trace, const std::string& video, double at_s, int resoluti
   const std::string root = video + "-web-" + std::to_string(resolution);
   add(root, "vod-web-video-transcoding", resolution, "");
   add(video + "-hls-" + std::to_string(resolution), "vod-hls-transcoding", resolution, root);
-  for (int height : kLadder) {
+  for (int height : kRenditionLadder) {
     if (height >= resolution) continue;
     const std::string web = video + "-web-" + std::to_string(height);
     add(web, "vod-web-video-transcoding", height, root);

@@ -111,9 +111,13 @@ TEST(PoolService, AnEmptyQueueKeepsOneWorkerActiveAndTheOthersSpare) {
   EXPECT_TRUE(report.queue_read_ok);
 }
 
+// The design's rules, with their windows and stagger (the work-aware profile enables what the
+// work needs at once; its tests are the policy's).
 TEST(PoolService, ASustainedBurstPromotesSpareWorkersOneAtATime) {
   Fixture fixture;
-  auto service = fixture.Make();
+  pool::PoolConfig design;
+  design.profile = pool::PolicyProfile::kDesign;
+  auto service = fixture.Make(design);
   service->Cycle(pool::At(1000));
   ASSERT_EQ(fixture.Count(ActionKind::kEnable), 1);
   fixture.queue = Pending(40, 600);
