@@ -29,6 +29,7 @@ struct PoolOptions {
   std::string plot_file;
   std::string outage;  // FROM:FOR, in seconds
   bool reasons = false;
+  unsigned race_order = 1;
   std::string shape;
   unsigned variant = 1;
   double scale = 1;
@@ -76,6 +77,7 @@ int RunSimulate(const PoolOptions& options) {
   sim.policy = *pool::ParsePolicyKind(options.policy);
   sim.config = *config;
   sim.keep_log = options.reasons;
+  sim.race_order = options.race_order;
   if (!options.outage.empty()) {
     double from = 0, lasts = 0;
     char colon = 0;
@@ -140,8 +142,10 @@ std::function<int()> AddPoolCommand(CLI::App& app) {
   simulate
       ->add_option("--workers", options->workers_file, "the workers, YAML (docs/pool/simulator.md)")
       ->required();
-  simulate->add_option("--policy", options->policy, "ours, hpa, arc or static")
-      ->check(OneOf({"ours", "hpa", "arc", "static"}, "policy", "policies"))
+  simulate
+      ->add_option("--policy", options->policy,
+                   "ours, hpa, keda, arc, static, or bound (the clairvoyant limit)")
+      ->check(OneOf({"ours", "hpa", "keda", "arc", "static", "bound"}, "policy", "policies"))
       ->capture_default_str();
   simulate->add_option("-o,--output", options->output, "table or json")
       ->check(OneOf({"table", "json"}, "format"))
@@ -149,6 +153,8 @@ std::function<int()> AddPoolCommand(CLI::App& app) {
   simulate->add_option("--config", options->config_file, "the pool's YAML configuration");
   simulate->add_option("--plot", options->plot_file, "write P over time as an SVG file");
   simulate->add_option("--queue-outage", options->outage, "FROM:FOR seconds without a job list");
+  simulate->add_option("--race-order", options->race_order,
+                       "which random order the free runners ask in (default 1)");
   simulate->add_flag("--reasons", options->reasons,
                      "print ours' reasons, with their times, on stderr");
 

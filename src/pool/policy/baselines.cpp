@@ -32,6 +32,17 @@ int HpaDesired(HpaState& state, double now_s, int pending, int current, int max_
   return std::min(desired, current + std::max(4, current));
 }
 
+int KedaDesired(KedaState& state, double now_s, int pending, int current, int max_workers,
+                const KedaOptions& options) {
+  const int desired = std::clamp(static_cast<int>(std::ceil(pending / options.target_per_worker)),
+                                 options.min_replicas, std::max(options.min_replicas, max_workers));
+  if (desired >= current) {
+    state.last_active_s = now_s;
+    return desired;
+  }
+  return now_s - state.last_active_s >= options.cooldown_s ? desired : current;
+}
+
 int ArcDesired(int pending, int running, int max_runners, const ArcOptions& options) {
   return std::min(max_runners, pending + running + options.min_runners);
 }

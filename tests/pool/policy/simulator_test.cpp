@@ -33,8 +33,9 @@ SimResult RunShape(TraceShape shape, PolicyKind policy) {
   return Simulate(GenerateTrace(shape), ShippedWorkers(workers), options);
 }
 
-constexpr PolicyKind kPolicies[] = {PolicyKind::kPoolManager, PolicyKind::kHpa, PolicyKind::kArc,
-                                    PolicyKind::kStatic};
+constexpr PolicyKind kPolicies[] = {PolicyKind::kPoolManager, PolicyKind::kHpa,
+                                    PolicyKind::kKeda,        PolicyKind::kArc,
+                                    PolicyKind::kStatic,      PolicyKind::kBound};
 
 TEST(Simulator, EveryJobOfEveryShapeCompletesOrIsReportedUnservableUnderEveryPolicy) {
   for (const TraceShapeInfo& shape : TraceShapes()) {
@@ -66,11 +67,24 @@ TEST(Simulator, TheHpaKillsRunningJobsWhenItScalesDownOnADay) {
   EXPECT_GT(RunShape(TraceShape::kDiurnal, PolicyKind::kHpa).interrupted, 0);
 }
 
-TEST(Simulator, TheUnservable4kJobIsReportedAndPromotesNobody) {
+TEST(Simulator, TheUnservable4kJobIsReportedAndKeepsNoWorkerAwake) {
   const SimResult result = RunShape(TraceShape::kUnservable4k, PolicyKind::kPoolManager);
   EXPECT_EQ(result.unservable, 1);
   ASSERT_EQ(result.unservable_ids.size(), 1u);
   EXPECT_EQ(result.unservable_ids[0], "av1-4k");
+  // The other uploads are served and their workers let go: the trace ends at min_active.
+  ASSERT_FALSE(result.pressure.empty());
+  EXPECT_EQ(result.pressure.back().workers_on, 1);
+  EXPECT_LE(result.worker_hours,
+            RunShape(TraceShape::kUnservable4k, PolicyKind::kHpa).worker_hours);
+}
+
+TEST(Simulator, TheUnservable4kJobPromotesNobodyUnderTheDesignsRules) {
+  SimOptions options;
+  options.config.profile = PolicyProfile::kDesign;
+  const SimResult result =
+      Simulate(GenerateTrace(TraceShape::kUnservable4k), ShippedWorkers(), options);
+  EXPECT_EQ(result.unservable, 1);
   EXPECT_EQ(result.promotions, 0);
   EXPECT_NEAR(result.worker_hours, 2.0, 0.05);  // min_active for the trace's two hours
 }
@@ -91,22 +105,18 @@ TEST(Simulator, ANightUnderOursCostsOnlyMinActive) {
 
 TEST(Simulator, TheQueueSignalLostForTenMinutesScalesNothingDown) {
   SimOptions options;
+  options.keep_log = true;
+  const SimResult kept = Simulate(GenerateTrace(TraceShape::kBurst), ShippedWorkers(), options);
   options.queue_outages = {{1500.0, 600.0}};
   const SimResult lost = Simulate(GenerateTrace(TraceShape::kBurst), ShippedWorkers(), options);
-  const SimResult kept =
-      Simulate(GenerateTrace(TraceShape::kBurst), ShippedWorkers(), SimOptions{});
-  // Without the outage the pool shrinks inside that window; with it, it holds.
-  const auto on_at = [](const SimResult& result, double t) {
-    for (const PressurePoint& point : result.pressure) {
-      if (point.t_s >= t) return point.workers_on;
-    }
-    return -1;
+  // Without the outage the pool lets workers go inside that window; with it, it holds.
+  const auto releases = [](const SimResult& result) {
+    return std::count_if(result.actions.begin(), result.actions.end(), [](const TimedAction& a) {
+      return a.t_s >= 1500 && a.t_s < 2100 && a.action.kind == ActionKind::kDrain;
+    });
   };
-  int smallest = 1 << 30;
-  for (const PressurePoint& point : lost.pressure) {
-    if (point.t_s >= 1500 && point.t_s < 2100) smallest = std::min(smallest, point.workers_on);
-  }
-  EXPECT_GE(smallest, on_at(lost, 1500)) << "a worker left while the queue was lost";
+  EXPECT_GT(releases(kept), 0);
+  EXPECT_EQ(releases(lost), 0) << "a worker was let go while the queue was lost";
   EXPECT_EQ(lost.interrupted, 0);
   EXPECT_EQ(lost.completed, lost.jobs);
   EXPECT_GT(lost.worker_hours, kept.worker_hours);
