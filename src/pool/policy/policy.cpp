@@ -775,6 +775,7 @@ class Cycle {
     const double target_s = config_.sizing.target_drain.count();
     const std::string target = FormatDuration(config_.sizing.target_drain);
     bool unmet = false;
+    bool class_unmet = false;
     // A class no ACTIVE or starting worker serves gets one that does, at once.
     for (Bucket& bucket : buckets_) {
       if (!bucket.Waiting()) continue;
@@ -785,7 +786,7 @@ class Cycle {
         found = true;
         break;
       }
-      unmet = unmet || !found;
+      class_unmet = class_unmet || !found;
     }
     // The ACTIVE workers' rate, their slots, and the slots free now or once started.
     double rate = 0;
@@ -826,7 +827,13 @@ class Cycle {
       unmet = unmet || short_of();
     }
     ReleaseSpare(rate, free, jobs, work_s / target_s, work_s);
-    if (unmet) Wake(Seconds((work_s + to_come_s) / std::max(rate, 1e-9)), work_s + to_come_s);
+    // A class only a box that sleeps can serve wakes it by the design's trigger: P is full
+    // for that class, held for `wake.sustain`.
+    if (class_unmet) {
+      Wake();
+    } else if (unmet) {
+      Wake(Seconds((work_s + to_come_s) / std::max(rate, 1e-9)), work_s + to_come_s);
+    }
     if (decision_.pressure <= config_.hysteresis.down_threshold) Sleep();
   }
 
