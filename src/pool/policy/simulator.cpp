@@ -557,10 +557,15 @@ class Simulation {
           for (const WorkerRecord& record : pool_.workers) {
             if (record.name == action.worker) after = ManagerStateName(record.state);
           }
-          result_.actions.push_back({t, action, before[action.worker], after});
+          std::string said;
+          for (const Reason& reason : decision.reasons) {
+            if (reason.code == action.reason && reason.worker == action.worker) said = reason.text;
+          }
+          result_.actions.push_back({t, action, before[action.worker], after, said});
         }
         for (const Reason& reason : decision.reasons) {
           result_.log.push_back(FormatDuration(Seconds(t)) + " " + reason.text);
+          result_.reasons.push_back({t, reason});
         }
       }
       RecordPressure(t, decision.pressure);

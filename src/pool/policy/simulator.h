@@ -54,6 +54,13 @@ struct TimedAction {
   Action action;
   std::string before;  // the worker's manager state before the cycle, and after it
   std::string after;
+  std::string reason;  // the cycle's sentence about it; empty where the cycle said none
+};
+
+// One reason of ours, with its time (keep_log).
+struct TimedReason {
+  double t_s = 0;
+  Reason reason;
 };
 
 // Which worker ran which job, and when (keep_log).
@@ -97,6 +104,7 @@ struct SimResult {
   std::vector<PressurePoint> pressure;
   std::vector<std::string> log;
   std::vector<TimedAction> actions;
+  std::vector<TimedReason> reasons;
   std::vector<JobRunRecord> runs;
 };
 

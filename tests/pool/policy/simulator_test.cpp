@@ -122,6 +122,36 @@ TEST(Simulator, TheQueueSignalLostForTenMinutesScalesNothingDown) {
   EXPECT_GT(lost.worker_hours, kept.worker_hours);
 }
 
+TEST(Simulator, TheJsonOfARunWithItsLogHoldsEveryActionWithItsStatesAndWhoRanEachJob) {
+  SimOptions options;
+  options.keep_log = true;
+  const SimResult result = Simulate(GenerateTrace(TraceShape::kNight), ShippedWorkers(), options);
+  const nlohmann::json json = nlohmann::json::parse(ResultJson(result));
+  ASSERT_TRUE(json.contains("actions")) << ResultJson(result);
+  ASSERT_EQ(json["actions"].size(), result.actions.size());
+  ASSERT_FALSE(json["actions"].empty());
+  const nlohmann::json& first = json["actions"][0];
+  EXPECT_EQ(first["id"], 1);
+  EXPECT_EQ(first["kind"], "enable");
+  EXPECT_EQ(first["before"], "SPARE");
+  EXPECT_EQ(first["after"], "ACTIVE");
+  EXPECT_FALSE(first["text"].get<std::string>().empty());
+  int completed_runs = 0;
+  for (const nlohmann::json& run : json["runs"]) completed_runs += run["outcome"] == "completed";
+  EXPECT_EQ(completed_runs, result.completed);
+  EXPECT_FALSE(json["reasons"].empty());
+}
+
+TEST(Simulator, TheComparisonHasARowForEachPolicyRun) {
+  std::vector<NamedResult> runs;
+  runs.push_back({"ours", RunShape(TraceShape::kNight, PolicyKind::kPoolManager)});
+  runs.push_back({"keda", RunShape(TraceShape::kNight, PolicyKind::kKeda)});
+  const std::string table = CompareTable(runs);
+  EXPECT_EQ(std::count(table.begin(), table.end(), '\n'), 3) << table;
+  EXPECT_NE(table.find("\nkeda "), std::string::npos) << table;
+  EXPECT_EQ(nlohmann::json::parse(CompareJson(runs)).size(), 2u);
+}
+
 TEST(Simulator, ARunIsTheSameEveryTime) {
   const SimResult a = RunShape(TraceShape::kBurst, PolicyKind::kPoolManager);
   const SimResult b = RunShape(TraceShape::kBurst, PolicyKind::kPoolManager);

@@ -182,6 +182,23 @@ TEST(WorkersFile, ExpandsCountsAndReadsFailures) {
   EXPECT_FALSE((*workers)[3].failure->ActiveAt(900));
 }
 
+TEST(WorkersFile, StatesAWorkersStartingStateWeightProbeAgeAndEnableTime) {
+  Result<std::vector<SimWorkerSpec>> workers = ParseWorkers(
+      "workers:\n"
+      "  - {name: a, state: active, weight: 1.5, probe_age: 4m, enable: 3s}\n"
+      "  - {name: b, state: cold, wakeable: true}\n"
+      "  - {name: c, startup: 9s}\n",
+      "w.yaml");
+  ASSERT_TRUE(workers) << workers.error();
+  ASSERT_EQ(workers->size(), 3u);
+  EXPECT_EQ((*workers)[0].start_state, ManagerState::kActive);
+  EXPECT_EQ((*workers)[0].weight, 1.5);
+  EXPECT_EQ((*workers)[0].probe_age_at_start, 240);
+  EXPECT_EQ((*workers)[0].EnableSeconds(), 3);
+  EXPECT_TRUE((*workers)[1].cold);
+  EXPECT_EQ((*workers)[2].EnableSeconds(), 9);  // without enable, the start-up
+}
+
 TEST(WorkersFile, AnErrorNamesTheEntryAndTheKey) {
   const BadTrace cases[] = {
       {"workers:\n  - name: a\n    speed: fast\n",
@@ -193,6 +210,12 @@ TEST(WorkersFile, AnErrorNamesTheEntryAndTheKey) {
       {"workers:\n  - {name: a, fail: {kind: melt, at: 1}}\n",
        "w.yaml: workers[0].fail.kind: expected gpu_unavailable, thermal, no_evidence or "
        "unreadable"},
+      {"workers:\n  - {name: a, state: asleep}\n",
+       "w.yaml: workers[0].state: expected active, spare, warm or cold"},
+      {"workers:\n  - {name: a, weight: 0}\n",
+       "w.yaml: workers[0].weight: expected a number between 0.01 and 100"},
+      {"workers:\n  - {name: a, enable: soon}\n",
+       "w.yaml: workers[0].enable: expected a duration (seconds, or a number with s, m or h)"},
       {"workers: 3\n", "w.yaml: workers: expected a list of workers"},
       {"workers: []\n", "w.yaml: workers: expected at least one worker"},
   };
