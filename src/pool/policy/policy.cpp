@@ -859,6 +859,11 @@ class Cycle {
   // jobs first, then the cheapest. Each only if the others keep a free slot per pending job and
   // `keep_rate`, and still serve every class that has a job pending. A drain interrupts nothing.
   void ReleaseSpare(double rate, int free, int jobs, double keep_rate, double work_s) {
+    // Each candidate gives up at least one free slot and some rate: with none to spare, none
+    // goes, and a deep queue costs no sort of the pool.
+    if (free <= jobs || rate <= keep_rate || CountActive() <= config_.hysteresis.min_active) {
+      return;
+    }
     std::vector<std::size_t> spare;
     for (std::size_t i = 0; i < state().workers.size(); ++i) {
       const WorkerRecord& record = state().workers[i];
