@@ -83,7 +83,7 @@ struct WakeConfig {
 // work within `target_drain`, and lets an idle worker go once the others would.
 struct SizingConfig {
   Duration target_drain = Seconds(60);
-  Duration idle_before_release = Seconds(15);  // an idle ACTIVE worker is kept this long
+  Duration idle_before_release = Seconds(0);  // an idle ACTIVE worker is kept this long
   double default_speed = 1;  // a worker's realtime factor before its status states one
   // A box is woken only for work that would keep every worker that is up busy this long.
   Duration wake_after_work = Minutes(2);

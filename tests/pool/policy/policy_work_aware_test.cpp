@@ -57,6 +57,7 @@ TEST(WorkAware, AJobThatFitsAFreeSlotEnablesNobody) {
 
 TEST(WorkAware, IdleWorkersTheOthersCanDoWithoutAreDrainedAfterTheGrace) {
   PolicyRun run = WorkAwareRun();
+  run.config.sizing.idle_before_release = Seconds(30);
   run.Add(SpareWorker("a"), ManagerState::kActive);
   run.Add(SpareWorker("b"), ManagerState::kActive);
   run.Add(SpareWorker("c"), ManagerState::kActive);
@@ -68,6 +69,14 @@ TEST(WorkAware, IdleWorkersTheOthersCanDoWithoutAreDrainedAfterTheGrace) {
   for (const WorkerRecord& record : run.pool.workers)
     active += record.state == ManagerState::kActive;
   EXPECT_EQ(active, 1);  // min_active
+}
+
+TEST(WorkAware, ByDefaultAnIdleWorkerTheOthersCanDoWithoutGoesAtTheFirstCycle) {
+  PolicyRun run = WorkAwareRun();
+  run.Add(SpareWorker("a"), ManagerState::kActive);
+  run.Add(SpareWorker("b"), ManagerState::kActive);
+  run.Step();
+  EXPECT_EQ(CountFor(run, ActionKind::kDrain, ReasonCode::kWorkReleased), 1) << run.Reasons();
 }
 
 TEST(WorkAware, AFullWorkerIsKeptAndAPartlyBusyOneOnlyDrainsNeverSuspends) {
