@@ -36,7 +36,8 @@ struct Bucket {
   int slots = 0;           // of the eligible ACTIVE workers that pass its gates
   int starting_slots = 0;  // of the ACTIVE workers still starting that pass its gates
   int starting_workers = 0;
-  bool servable = false;  // some worker of the pool passes its hard gates, now or once up
+  bool active_hard = false;  // some ACTIVE worker, starting or not, passes its hard gates
+  bool servable = false;     // some worker of the pool passes its hard gates, now or once up
   double pressure = 0;
 
   // No ACTIVE worker serves it, nor will one that is starting: it needs a worker brought in.
@@ -332,6 +333,8 @@ class Cycle {
       for (std::size_t i = 0; i < state().workers.size(); ++i) {
         if (!eligible_[i] && !starting_[i]) continue;
         const WorkerStatus& status = *status_[i];
+        if (!PassesHardGates(bucket.need, status)) continue;
+        bucket.active_hard = true;
         if (!PassesGates(bucket.need, status, Weight(state().workers[i], bucket.need.job_class),
                          config_.gates)) {
           continue;
@@ -394,13 +397,7 @@ class Cycle {
                     config_.gates)) {
       return true;
     }
-    if (!PassesHardGates(waiting.need, status)) return false;
-    for (std::size_t k = 0; k < state().workers.size(); ++k) {
-      if ((eligible_[k] || starting_[k]) && PassesHardGates(waiting.need, *status_[k])) {
-        return false;
-      }
-    }
-    return true;
+    return !waiting.active_hard && PassesHardGates(waiting.need, status);
   }
 
   // With no job list to trust, the manager holds: it neither promotes nor demotes, and the

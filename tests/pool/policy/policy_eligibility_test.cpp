@@ -117,6 +117,23 @@ const Situation kSituations[] = {
      true,
      false,
      std::nullopt},
+    {"Where no worker passes a class's soft gates and no ACTIVE one can run it at all, one "
+     "that passes its hard gates is brought in",
+     [](PolicyRun& run) {
+       run.Add(SpareWorker("hd-only"), ManagerState::kActive).capabilities.max_height = 1080;
+       run.Add(SmallWorker("slow-uhd"));
+       WorkerStatus& none = run.Add(SmallWorker("hd-spare"));
+       none.capabilities.max_height = 1080;
+       run.Pending(1, LongUhdJob(Seconds(0)));
+     },
+     Minutes(3),
+     std::nullopt,
+     {},
+     {ReasonCode::kClassUnservable},
+     {"slow-uhd"},
+     false,
+     false,
+     std::nullopt},
     {"An ACTIVE worker without AV1 decode is no capacity for an AV1-source job",
      [](PolicyRun& run) {
        run.Add(SpareWorker("no-av1"), ManagerState::kActive);
