@@ -1,5 +1,6 @@
 #include "cli/pool_command.h"
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -110,6 +111,16 @@ int RunSimulate(const PoolOptions& options) {
   if (!workers) return Fail(workers.error());
   Result<pool::PoolConfig> config = LoadConfig(options.config_file);
   if (!config) return Fail(config.error());
+  // An event about a worker the pool lacks would do nothing: name it instead.
+  for (const pool::TraceEvent& event : trace->events) {
+    if (event.worker.empty()) continue;
+    const bool known = std::any_of(workers->begin(), workers->end(),
+                                   [&](const auto& spec) { return spec.name == event.worker; });
+    if (!known) {
+      return Fail(options.trace_file + ": line " + std::to_string(event.line) +
+                  ": worker: " + event.worker + " is not in " + options.workers_file);
+    }
+  }
 
   pool::SimOptions sim;
   sim.policy = *pool::ParsePolicyKind(options.policy);

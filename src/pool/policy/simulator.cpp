@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <random>
 #include <set>
 #include <unordered_map>
 
+#include "pool/policy/config_yaml.h"
 #include "pool/policy/gates.h"
 #include "pool/policy/policy.h"
 #include "pool/policy/pressure.h"
@@ -59,6 +61,10 @@ struct SimWorker {
   std::optional<LastJob> last_job;
   bool arc_runner = false;
   bool arc_used = false;
+  int held_sessions = 0;  // NVENC sessions another process holds, until `held_until`
+  double held_until = 0;
+  bool evidence_fails_next = false;
+  double probe_fails_until = -1;
 
   bool FaultActive(FailureKind kind, double t) const {
     if (spec->failure && spec->failure->kind == kind && spec->failure->ActiveAt(t)) return true;
@@ -84,7 +90,10 @@ double Percentile(const std::vector<double>& values, double fraction) {
 class Simulation {
  public:
   Simulation(const Trace& trace, const std::vector<SimWorkerSpec>& specs, const SimOptions& options)
-      : options_(options), random_(options.race_order) {
+      : options_(options), config_(options.config), random_(options.race_order) {
+    for (const TraceEvent& event : trace.events) events_.push_back(&event);
+    std::stable_sort(events_.begin(), events_.end(),
+                     [](const TraceEvent* a, const TraceEvent* b) { return a->at_s < b->at_s; });
     result_.policy = options.policy;
     std::unordered_map<std::string, int> index;
     jobs_.resize(trace.jobs.size());
@@ -140,6 +149,7 @@ class Simulation {
     double next_observe = options_.cycles_at_s.empty() ? 0 : options_.cycles_at_s.front();
     double next_sync = 0;
     for (;; t += options_.step_s) {
+      Happen(t);
       Arrive(t);
       StepWorkers(t);
       if (options_.policy == PolicyKind::kArc) ScaleArc(t);
@@ -149,9 +159,8 @@ class Simulation {
         // The workers are read and the policy asked once a cycle, as the service does: at
         // the given instants, then a cycle apart.
         ++cycle;
-        next_observe = cycle < options_.cycles_at_s.size()
-                           ? options_.cycles_at_s[cycle]
-                           : next_observe + options_.config.cycle.count();
+        next_observe = cycle < options_.cycles_at_s.size() ? options_.cycles_at_s[cycle]
+                                                           : next_observe + config_.cycle.count();
       }
       if (options_.policy == PolicyKind::kHpa && t >= next_sync) {
         ScaleHpa(t);
@@ -229,6 +238,41 @@ class Simulation {
         if (options_.policy == PolicyKind::kPoolManager && !options_.start_as_service) {
           pool_.workers.back().state = ManagerState::kActive;
         }
+      }
+    }
+  }
+
+  // The trace's events that are due: a configuration change, sessions another process
+  // holds, one job's failed evidence check, a spell of failing probes.
+  void Happen(double t) {
+    for (; next_event_ < events_.size() && events_[next_event_]->at_s <= t; ++next_event_) {
+      const TraceEvent& event = *events_[next_event_];
+      if (event.kind == TraceEventKind::kConfig) {
+        // Checked when the trace was read; the keys change the configuration in effect.
+        if (Result<PoolConfig> changed = ParsePoolConfig(event.config, "set", config_)) {
+          config_ = *changed;
+        }
+        continue;
+      }
+      auto found = worker_index_.find(event.worker);
+      if (found == worker_index_.end()) continue;
+      SimWorker& worker = workers_[found->second];
+      const double until = event.for_s > 0 ? t + event.for_s : std::numeric_limits<double>::max();
+      switch (event.kind) {
+        case TraceEventKind::kSessions:
+          worker.held_sessions = event.sessions;
+          worker.held_until = until;
+          break;
+        case TraceEventKind::kEvidenceFails:
+          worker.evidence_fails_next = true;
+          break;
+        case TraceEventKind::kProbeFails:
+          // It probes now and fails, and every probe fails until the spell is over.
+          worker.probe_fails_until = until;
+          if (worker.Up(t)) Probe(worker, t);
+          break;
+        case TraceEventKind::kConfig:
+          break;
       }
     }
   }
@@ -346,7 +390,8 @@ class Simulation {
   void Probe(SimWorker& worker, double t) {
     worker.probe_at = t;
     worker.probe_ok = !worker.FaultActive(FailureKind::kGpuUnavailable, t) &&
-                      !worker.FaultActive(FailureKind::kNoEvidence, t);
+                      !worker.FaultActive(FailureKind::kNoEvidence, t) &&
+                      t >= worker.probe_fails_until;
     if (worker.probe_ok) worker.refusing = false;
   }
 
@@ -377,7 +422,8 @@ class Simulation {
       worker.arc_runner = false;
       worker.admission = Admission::kDrained;
     }
-    if (worker.FaultActive(FailureKind::kNoEvidence, t)) {
+    if (worker.FaultActive(FailureKind::kNoEvidence, t) || worker.evidence_fails_next) {
+      worker.evidence_fails_next = false;
       // Finished without hardware evidence: the worker's gate fails the job and refuses more.
       worker.evidence = false;
       ++worker.failed;
@@ -499,7 +545,7 @@ class Simulation {
     }
     status.active_jobs = running;
     status.concurrency = worker.spec->concurrency;
-    status.sessions_active = running;
+    status.sessions_active = running + (t < worker.held_until ? worker.held_sessions : 0);
     status.sessions_cap = worker.spec->sessions_cap;
     status.vram_free_mb = std::max(0.0, worker.spec->vram_free_mb - 400.0 * running);
     status.enc_util_pct = std::min(100.0, 80.0 * running / worker.spec->concurrency);
@@ -548,7 +594,7 @@ class Simulation {
           before.emplace(record.name, ManagerStateName(record.state));
         }
       }
-      Decision decision = Decide(std::move(pool_), signals_, At(t), options_.config);
+      Decision decision = Decide(std::move(pool_), signals_, At(t), config_);
       pool_ = std::move(decision.state);
       for (const Action& action : decision.actions) Apply(action, t);
       if (options_.keep_log) {
@@ -606,7 +652,7 @@ class Simulation {
         bool served = false;
         for (std::size_t i = 0; i < workers_.size() && !served; ++i) {
           served = workers_[i].admission == Admission::kAvailable && workers_[i].Up(t) &&
-                   PassesGates(job.need, signals_.workers[i], 1.0, options_.config.gates);
+                   PassesGates(job.need, signals_.workers[i], 1.0, config_.gates);
         }
         found = needs.insert(needs.end(), {job.need, served});
       }
@@ -615,7 +661,7 @@ class Simulation {
         ++result_.class_gate_waits;
       }
     }
-    return PressureIndex(demand, slots, oldest, options_.config.pressure);
+    return PressureIndex(demand, slots, oldest, config_.pressure);
   }
 
   // Ours' actions, as the control channel would carry them out.
@@ -809,7 +855,7 @@ class Simulation {
     }
     if (waits) return;
     for (SimWorker& worker : workers_) {
-      if (on <= options_.config.hysteresis.min_active) break;
+      if (on <= config_.hysteresis.min_active) break;
       if (worker.admission != Admission::kAvailable || !worker.running.empty()) continue;
       worker.admission = Admission::kDrained;
       ++result_.demotions;
@@ -868,6 +914,9 @@ class Simulation {
   }
 
   const SimOptions& options_;
+  PoolConfig config_;  // options_.config, as the trace's config events change it
+  std::vector<const TraceEvent*> events_;
+  std::size_t next_event_ = 0;
   std::mt19937 random_;
   std::vector<SimJob> jobs_;
   std::vector<int> arrivals_;

@@ -159,6 +159,65 @@ TEST(Simulator, TheComparisonHasARowForEachPolicyRun) {
   EXPECT_EQ(nlohmann::json::parse(CompareJson(runs)).size(), 2u);
 }
 
+// A trace of ten 5-minute uploads with `events` appended, on the shipped pool, under ours.
+SimResult RunWithEvents(const std::string& events) {
+  Trace trace = GenerateTrace(TraceShape::kBurst, 1, 0.2);
+  Result<Trace> parsed = ParseTrace(TraceToJsonl(trace) + events, "events");
+  EXPECT_TRUE(parsed) << parsed.error();
+  SimOptions options;
+  options.keep_log = true;
+  return Simulate(parsed ? *parsed : trace, ShippedWorkers(), options);
+}
+
+bool LogSays(const SimResult& result, const std::string& words) {
+  return std::any_of(result.log.begin(), result.log.end(), [&](const std::string& line) {
+    return line.find(words) != std::string::npos;
+  });
+}
+
+TEST(Simulator, AConfigEventDisablingAVendorDrainsItsWorkersAndTheJobsFinishElsewhere) {
+  const SimResult result =
+      RunWithEvents(R"({"event":"config","at":200,"set":{"vendor_disabled":["nvidia"]}})"
+                    "\n");
+  EXPECT_TRUE(LogSays(result, "vendor nvidia is disabled")) << result.log.size();
+  EXPECT_EQ(result.interrupted, 0);
+  EXPECT_EQ(result.completed, result.jobs);
+  for (const JobRunRecord& run : result.runs) {
+    if (run.start_s > 300) {
+      EXPECT_EQ(run.worker.rfind("qsv", 0), 0u) << run.job << " " << run.worker;
+    }
+  }
+}
+
+TEST(Simulator, OneJobsFailedEvidenceCheckDrainsItsWorkerAndTheJobIsRetried) {
+  const SimResult quiet = RunWithEvents("");
+  const SimResult result = RunWithEvents(R"({"event":"evidence-fails","at":0,"worker":"rtx-1"})"
+                                         "\n");
+  EXPECT_EQ(quiet.retries, 0);
+  EXPECT_EQ(result.retries, 1);
+  EXPECT_TRUE(LogSays(result, "rtx-1 drained at once: a job finished without hardware evidence"));
+  EXPECT_EQ(result.completed, result.jobs);
+}
+
+TEST(Simulator, AProbeThatFailsKeepsItsWorkerFromBeingPromoted) {
+  const SimResult result =
+      RunWithEvents(R"({"event":"probe-fails","at":0,"worker":"rtx-2","for":3000})"
+                    "\n");
+  EXPECT_TRUE(LogSays(result, "rtx-2 not promoted: its last probe failed"));
+  for (const TimedAction& action : result.actions) {
+    if (action.action.kind == ActionKind::kEnable) {
+      EXPECT_NE(action.action.worker, "rtx-2");
+    }
+  }
+}
+
+TEST(Simulator, SessionsHeldByAnotherProcessShiftSmallJobsToVaapi) {
+  const SimResult result =
+      RunWithEvents(R"({"event":"sessions","at":0,"worker":"rtx-1","held":7,"for":3000})"
+                    "\n");
+  EXPECT_TRUE(LogSays(result, "rtx-1 takes no S or M jobs for now: NVENC sessions"));
+}
+
 TEST(Simulator, ARunIsTheSameEveryTime) {
   const SimResult a = RunShape(TraceShape::kBurst, PolicyKind::kPoolManager);
   const SimResult b = RunShape(TraceShape::kBurst, PolicyKind::kPoolManager);

@@ -81,6 +81,54 @@ TEST(Trace, AnErrorNamesTheLineAndTheMember) {
   }
 }
 
+TEST(Trace, ReadsTimedEventsAndWritesThemBack) {
+  const std::string text =
+      R"({"event":"config","at":600.0,"set":{"vendor_disabled":["nvidia"]}})"
+      "\n"
+      R"({"event":"sessions","at":300.0,"worker":"rtx-1","held":6,"for":600.0})"
+      "\n"
+      R"({"event":"evidence-fails","at":400.0,"worker":"rtx-2"})"
+      "\n"
+      R"({"event":"probe-fails","at":100.0,"worker":"t4-1","for":900.0})"
+      "\n";
+  Result<Trace> trace = ParseTrace(text, "t.jsonl");
+  ASSERT_TRUE(trace) << trace.error();
+  ASSERT_EQ(trace->events.size(), 4u);
+  EXPECT_EQ(trace->events[0].kind, TraceEventKind::kConfig);
+  EXPECT_EQ(trace->events[1].kind, TraceEventKind::kSessions);
+  EXPECT_EQ(trace->events[1].sessions, 6);
+  EXPECT_EQ(trace->events[1].line, 2u);
+  EXPECT_EQ(trace->events[2].worker, "rtx-2");
+  EXPECT_EQ(trace->events[3].for_s, 900);
+  EXPECT_EQ(TraceToJsonl(*trace), text);
+}
+
+TEST(Trace, ABadEventIsAnErrorNamingTheLineAndTheMember) {
+  const BadTrace cases[] = {
+      {R"({"event":"reboot","at":1})",
+       "t: line 1: event: expected config, sessions, "
+       "evidence-fails or probe-fails"},
+      {R"({"event":"sessions","at":1,"worker":"w"})",
+       "t: line 1: held: expected a number of "
+       "sessions"},
+      {R"({"event":"probe-fails","at":1})", "t: line 1: worker: expected the name of a worker"},
+      {R"({"event":"config","at":1,"set":{"cycle":"soon"}})",
+       "t: line 1: set: cycle: expected a duration (seconds, or a number with s, m or h) between "
+       "1s and 3600s"},
+      {R"({"event":"config","at":1,"worker":"w","set":{}})",
+       "t: line 1: worker: a config event has none"},
+      {R"({"event":"evidence-fails","at":1,"worker":"w","for":5})",
+       "t: line 1: for: only a sessions or probe-fails event lasts"},
+      {R"({"event":"config","at":1,"set":{},"colour":1})",
+       "t: line 1: colour: unknown key of an event"},
+  };
+  for (const BadTrace& c : cases) {
+    Result<Trace> trace = ParseTrace(std::string(c.text) + "\n", "t");
+    ASSERT_FALSE(trace) << c.text;
+    EXPECT_EQ(trace.error(), c.error);
+  }
+}
+
 TEST(Trace, WrittenOutItReadsBackTheSame) {
   const Trace generated = GenerateTrace(TraceShape::kUnservable4k);
   Result<Trace> read = ParseTrace(TraceToJsonl(generated));
