@@ -629,7 +629,7 @@ class Simulation {
   }
 
   // Marks the pending jobs whose class no serving worker passes the gates of, and returns
-  // P as the design defines it, for the baselines' plot.
+  // the pressure over every class at once, for the baselines' plot (ours plots its own P).
   double MarkGateWaits(double t) {
     int slots = 0;
     for (std::size_t i = 0; i < workers_.size(); ++i) {
