@@ -36,11 +36,16 @@ int KedaDesired(KedaState& state, double now_s, int pending, int current, int ma
                 const KedaOptions& options) {
   const int desired = std::clamp(static_cast<int>(std::ceil(pending / options.target_per_worker)),
                                  options.min_replicas, std::max(options.min_replicas, max_workers));
-  if (desired >= current) {
-    state.last_active_s = now_s;
-    return desired;
+  state.recommendations.emplace_back(now_s, desired);
+  while (state.recommendations.front().first < now_s - options.cooldown_s) {
+    state.recommendations.pop_front();
   }
-  return now_s - state.last_active_s >= options.cooldown_s ? desired : current;
+  if (desired >= current) return desired;
+  int highest = desired;
+  for (const auto& [at, recommendation] : state.recommendations) {
+    highest = std::max(highest, recommendation);
+  }
+  return std::min(current, highest);
 }
 
 int ArcDesired(int pending, int running, int max_runners, const ArcOptions& options) {

@@ -36,12 +36,13 @@ struct KedaOptions {
   int min_replicas = 1;          // KEDA's own default is 0; the pool's floor is min_active
 };
 
+// The polls' recommendations of the last cooldown, newest last.
 struct KedaState {
-  double last_active_s = 0;  // the last poll whose metric asked for at least the current size
+  std::deque<std::pair<double, int>> recommendations;
 };
 
 // KedaDesired is one poll: desired = ceil(pending / target) in [min, max], at once upward;
-// downward only once no poll has asked for the current size for the cooldown.
+// downward only as far as the highest recommendation of the last cooldown.
 int KedaDesired(KedaState& state, double now_s, int pending, int current, int max_workers,
                 const KedaOptions& options);
 

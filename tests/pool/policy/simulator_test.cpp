@@ -280,6 +280,29 @@ TEST(Baselines, TheHpaHoldsWithinItsToleranceAndScalesDownOnlyAfterItsWindow) {
   EXPECT_EQ(HpaDesired(state, 346, 0, 10, 10, options), 1);   // 300 s later it does not
 }
 
+TEST(Baselines, KedaScalesUpAtOnceAndDownOnlyAfterItsCooldown) {
+  KedaOptions options;
+  KedaState state;
+  EXPECT_EQ(KedaDesired(state, 0, 20, 1, 10, options), 10);   // ceil(20 / 2), no step limit
+  EXPECT_EQ(KedaDesired(state, 30, 3, 10, 10, options), 10);  // asks for 2: cooling down
+  EXPECT_EQ(KedaDesired(state, 300, 3, 10, 10, options), 10);
+  EXPECT_EQ(KedaDesired(state, 330, 3, 10, 10, options), 2);  // 10 was asked for 330 s ago
+  EXPECT_EQ(KedaDesired(state, 360, 0, 2, 10, options), 2);   // 2 was asked for until 330 s
+  EXPECT_EQ(KedaDesired(state, 660, 0, 2, 10, options), 1);   // down to its floor
+}
+
+TEST(Baselines, TheClairvoyantLimitKeepsWaitsUnderItsTargetWhereThePoolCanAndInterruptsNothing) {
+  SimOptions options;
+  options.policy = PolicyKind::kBound;
+  options.bound_wait_s = 30;
+  const SimResult result = Simulate(GenerateTrace(TraceShape::kNight), ShippedWorkers(), options);
+  EXPECT_EQ(result.completed, result.jobs);
+  EXPECT_LE(result.wait_max_s, 30 + 2);  // a job's wait, up to the step and the enable
+  EXPECT_EQ(result.interrupted, 0);
+  // Only min_active and the workers its jobs needed: a night is some 8 worker-hours.
+  EXPECT_LT(result.worker_hours, 8.1);
+}
+
 TEST(Baselines, ArcAsksForPendingPlusRunningPlusMinRunners) {
   EXPECT_EQ(ArcDesired(3, 2, 10, ArcOptions{}), 6);
   EXPECT_EQ(ArcDesired(30, 2, 10, ArcOptions{}), 10);
