@@ -83,6 +83,7 @@ struct WakeConfig {
 // work within `target_drain`, and lets an idle worker go once the others would.
 struct SizingConfig {
   Duration target_drain = Seconds(60);
+  Duration enable_after = Seconds(0);         // a job waits this long for a slot that frees first
   Duration idle_before_release = Seconds(0);  // an idle ACTIVE worker is kept this long
   double default_speed = 1;  // a worker's realtime factor before its status states one
   // A box is woken only for work that would keep every worker that is up busy this long.

@@ -59,6 +59,8 @@ const ConfigField kFields[] = {
      [](PoolConfig& c) -> FieldRef { return &c.hysteresis.probe_max_age; }},
     {"sizing", "target_drain", 1, 86400,
      [](PoolConfig& c) -> FieldRef { return &c.sizing.target_drain; }},
+    {"sizing", "enable_after", 0, 86400,
+     [](PoolConfig& c) -> FieldRef { return &c.sizing.enable_after; }},
     {"sizing", "idle_before_release", 0, 86400,
      [](PoolConfig& c) -> FieldRef { return &c.sizing.idle_before_release; }},
     {"sizing", "default_speed", 0.01, 1000,

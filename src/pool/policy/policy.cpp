@@ -30,6 +30,7 @@ bool IsServing(AdmissionState state) {
 struct Bucket {
   JobNeed need;
   int count = 0;
+  int waited = 0;  // pending for `sizing.enable_after` or longer
   Duration oldest = Seconds(0);
   double work_s = 0;       // reference encode-seconds of the pending jobs (work.h)
   double to_come_s = 0;    // of the jobs they release when they complete
@@ -324,6 +325,7 @@ class Cycle {
                                  [&](const Bucket& b) { return b.need == need; });
       if (bucket == buckets_.end()) bucket = buckets_.insert(buckets_.end(), Bucket{need});
       ++bucket->count;
+      bucket->waited += job.age >= config_.sizing.enable_after;
       bucket->oldest = std::max(bucket->oldest, job.age);
       bucket->work_s += ReferenceEncodeSeconds(job.shape);
       bucket->to_come_s += ChildrenOf(job.type, job.shape).seconds;
@@ -800,16 +802,19 @@ class Cycle {
     double work_s = 0;
     double to_come_s = 0;
     int jobs = 0;
+    int waited = 0;
     for (const Bucket& bucket : buckets_) {
       if (!bucket.servable) continue;
       work_s += bucket.work_s;
       to_come_s += bucket.to_come_s;
       jobs += bucket.count;
+      waited += bucket.waited;
     }
-    // Every pending job gets a slot at once, and the pool gets the rate that finishes the
-    // queued work within the target; more slots than jobs finish nothing sooner.
+    // Every job that has waited `sizing.enable_after` gets a slot at once, and the pool gets
+    // the rate that finishes the queued work within the target; more slots than jobs finish
+    // nothing sooner.
     const double needed = work_s / target_s;
-    const auto short_of = [&] { return free < jobs || (rate < needed && slots < jobs + busy); };
+    const auto short_of = [&] { return free < waited || (rate < needed && slots < jobs + busy); };
     if (short_of()) {
       const JobClass job_class = DominantClass();
       for (const auto& [weight, i] : SortedCandidates(nullptr, job_class)) {

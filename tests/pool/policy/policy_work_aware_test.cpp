@@ -46,6 +46,19 @@ TEST(WorkAware, ASmallQueueEnablesOnlyTheSlotsItNeeds) {
   EXPECT_EQ(run.Count(ActionKind::kEnable), 2) << run.Reasons();
 }
 
+TEST(WorkAware, WithEnableAfterAJobWaitsThatLongForASlotBeforeAWorkerIsBroughtIn) {
+  PolicyRun run = WorkAwareRun();
+  run.config.sizing.enable_after = Seconds(30);
+  run.Add(SpareWorker("active"), ManagerState::kActive).active_jobs = 2;
+  run.Add(SpareWorker("spare"));
+  run.Pending(1, Job(720, Seconds(20), Seconds(30)));
+  run.Step();
+  EXPECT_EQ(run.Count(ActionKind::kEnable), 0) << run.Reasons();
+  run.Pending(1, Job(720, Seconds(30), Seconds(30)));
+  run.Step();
+  EXPECT_EQ(run.Count(ActionKind::kEnable), 1) << run.Reasons();
+}
+
 TEST(WorkAware, AJobThatFitsAFreeSlotEnablesNobody) {
   PolicyRun run = WorkAwareRun();
   run.Add(SpareWorker("active"), ManagerState::kActive);
