@@ -139,6 +139,20 @@ TEST(PoolService, ASustainedBurstPromotesSpareWorkersOneAtATime) {
             fixture.log.end());
 }
 
+// The default, work-aware profile enables the spares a burst needs in one cycle, and the
+// counters count each, though the cycle says only a few of its sentences.
+TEST(PoolService, ABurstUnderTheWorkAwareProfileEnablesItsSparesAtOnceAndCountsEach) {
+  Fixture fixture;
+  auto service = fixture.Make();
+  service->Cycle(pool::At(1000));
+  const int after_min_active = fixture.Count(ActionKind::kEnable);
+  fixture.queue = Pending(40, 600);
+  service->Cycle(pool::At(1015));
+  const int enabled = fixture.Count(ActionKind::kEnable) - after_min_active;
+  EXPECT_GE(enabled, 1);
+  EXPECT_EQ(service->Report().counters.promotions, enabled);
+}
+
 TEST(PoolService, AFailedActionIsTriedAgainEachCycleUntilItTakesEffect) {
   Fixture fixture;
   fixture.channel.fail_next = 2;
