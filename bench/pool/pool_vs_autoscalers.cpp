@@ -1,9 +1,10 @@
 // The pool manager's policy against the autoscalers a user would pick instead, on the
 // shipped traces and pool, printed as ratios measured in this one run; then its speed: one
 // decision cycle for 10,000 workers, and a simulated day of 1,000 workers against real time.
-// docs/pool/simulator.md explains every figure and where ours loses.
+// docs/pool/sizing.md explains every figure and where ours loses.
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <ctime>
 #include <fstream>
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "pool/policy/config.h"
 #include "pool/policy/policy.h"
 #include "pool/policy/simulator.h"
 #include "pool/policy/trace_shapes.h"
@@ -33,14 +35,18 @@ double Ratio(double ours, double theirs) {
 
 const char* Verdict(bool met) { return met ? "met" : "MISSED"; }
 
-// Compares ours with the three baselines on every shipped trace; returns whether every
-// target was met.
+// One policy's run of one trace, under its name in the table.
+struct Run {
+  const char* name;
+  SimResult result;
+};
+
+// Compares ours with the baselines, the design's own rules and the clairvoyant limit on every
+// shipped trace; returns whether every target was met.
 bool CompareOnShippedTraces() {
-  std::printf("%-15s %7s %7s %7s %7s | %9s %9s %9s | %6s %6s | %s\n", "trace", "p95", "p95", "p95",
-              "p95", "w-hours", "w-hours", "w-hours", "intr", "intr", "targets");
-  std::printf("%-15s %7s %7s %7s %7s | %9s %9s %9s | %6s %6s |\n", "", "ours s", "hpa s", "arc s",
-              "static", "ours/hpa", "ours/arc", "ours/on", "ours", "hpa");
   bool all_met = true;
+  std::printf("%-15s %-8s %8s %8s %8s %6s\n", "trace", "policy", "p95 s", "w-hours", "busy h",
+              "intr");
   for (const mc::pool::TraceShapeInfo& shape : mc::pool::TraceShapes()) {
     const std::string trace_file = std::string("bench/pool/pool_traces/") + shape.name + ".jsonl";
     const char* workers_file = shape.shape == mc::pool::TraceShape::kFailingWorker
@@ -52,31 +58,101 @@ bool CompareOnShippedTraces() {
       std::fprintf(stderr, "%s\n", !trace ? trace.error().c_str() : workers.error().c_str());
       return false;
     }
-    std::vector<SimResult> results;
-    for (PolicyKind policy :
-         {PolicyKind::kPoolManager, PolicyKind::kHpa, PolicyKind::kArc, PolicyKind::kStatic}) {
+    const auto simulate = [&](PolicyKind policy, mc::pool::PolicyProfile profile,
+                              double bound_wait_s) {
       mc::pool::SimOptions options;
       options.policy = policy;
-      results.push_back(mc::pool::Simulate(*trace, *workers, options));
+      options.config.profile = profile;
+      options.bound_wait_s = bound_wait_s;
+      return mc::pool::Simulate(*trace, *workers, options);
+    };
+    const auto work_aware = mc::pool::PolicyProfile::kWorkAware;
+    std::vector<Run> runs;
+    runs.push_back({"ours", simulate(PolicyKind::kPoolManager, work_aware, 0)});
+    runs.push_back(
+        {"design", simulate(PolicyKind::kPoolManager, mc::pool::PolicyProfile::kDesign, 0)});
+    runs.push_back({"hpa", simulate(PolicyKind::kHpa, work_aware, 0)});
+    runs.push_back({"keda", simulate(PolicyKind::kKeda, work_aware, 0)});
+    runs.push_back({"arc", simulate(PolicyKind::kArc, work_aware, 0)});
+    runs.push_back({"static", simulate(PolicyKind::kStatic, work_aware, 0)});
+    // The limit at ours' p95: every job's wait kept under it, with the fewest worker-hours.
+    runs.push_back({"bound", simulate(PolicyKind::kBound, work_aware,
+                                      std::max(1.0, runs[0].result.wait_p95_s))});
+    for (const Run& run : runs) {
+      std::printf("%-15s %-8s %8.0f %8.2f %8.2f %6d\n", shape.name, run.name, run.result.wait_p95_s,
+                  run.result.worker_hours, run.result.busy_hours, run.result.interrupted);
     }
-    const SimResult& ours = results[0];
-    const SimResult& hpa = results[1];
-    const SimResult& arc = results[2];
-    const SimResult& always_on = results[3];
-    const bool wait_met = ours.wait_p95_s <= hpa.wait_p95_s;
-    const bool hours_vs_hpa = ours.worker_hours <= 1.1 * hpa.worker_hours;
-    const bool hours_vs_on = ours.worker_hours <= 0.8 * always_on.worker_hours;
+    const SimResult& ours = runs[0].result;
+    const SimResult& hpa = runs[2].result;
+    const SimResult& keda = runs[3].result;
+    const SimResult& bound = runs[6].result;
+    // Half a second of slack on the waits: the simulator steps by a second.
+    const bool wait_met = ours.wait_p95_s <= std::min(hpa.wait_p95_s, keda.wait_p95_s) + 0.5;
+    const bool hours_met = ours.worker_hours <= std::min(hpa.worker_hours, keda.worker_hours);
+    const bool bound_met = ours.worker_hours <= 1.3 * bound.worker_hours;
     const bool no_interrupt = ours.interrupted == 0;
-    all_met = all_met && wait_met && hours_vs_hpa && hours_vs_on && no_interrupt;
+    all_met = all_met && wait_met && hours_met && bound_met && no_interrupt;
     std::printf(
-        "%-15s %7.0f %7.0f %7.0f %7.0f | %9.2f %9.2f %9.2f | %6d %6d | p95<=hpa %s, "
-        "hours<=1.1x hpa %s, <=0.8x on %s, 0 interrupted %s\n",
-        shape.name, ours.wait_p95_s, hpa.wait_p95_s, arc.wait_p95_s, always_on.wait_p95_s,
-        Ratio(ours.worker_hours, hpa.worker_hours), Ratio(ours.worker_hours, arc.worker_hours),
-        Ratio(ours.worker_hours, always_on.worker_hours), ours.interrupted, hpa.interrupted,
-        Verdict(wait_met), Verdict(hours_vs_hpa), Verdict(hours_vs_on), Verdict(no_interrupt));
+        "%-15s targets: p95 <= hpa, keda %s (%.0f s against %.0f, %.0f); hours <= hpa, keda %s "
+        "(%.2f against %.2f, %.2f); hours <= 1.3x bound %s (%.2fx); 0 interrupted %s\n\n",
+        shape.name, Verdict(wait_met), ours.wait_p95_s, hpa.wait_p95_s, keda.wait_p95_s,
+        Verdict(hours_met), ours.worker_hours, hpa.worker_hours, keda.worker_hours,
+        Verdict(bound_met), Ratio(ours.worker_hours, bound.worker_hours), Verdict(no_interrupt));
   }
   return all_met;
+}
+
+// The same comparison over five race orders (the random order in which free runners ask): a
+// target met in one order only is noise. Prints, per trace, each policy's range and in how many
+// orders ours' p95 wait and hours were at most both the HPA-like and KEDA-like policies'.
+void CompareOverRaceOrders() {
+  constexpr std::uint32_t kOrders = 5;
+  std::printf("\nover %u race orders: p95 wait and worker-hours, lowest to highest\n", kOrders);
+  std::printf("%-15s %-17s %-17s %-17s %-17s %-17s %-17s | %s\n", "trace", "ours p95 s",
+              "hpa p95 s", "keda p95 s", "ours hours", "hpa hours", "keda hours",
+              "orders ours <= both: p95, hours");
+  for (const mc::pool::TraceShapeInfo& shape : mc::pool::TraceShapes()) {
+    const std::string trace_file = std::string("bench/pool/pool_traces/") + shape.name + ".jsonl";
+    const char* workers_file = shape.shape == mc::pool::TraceShape::kFailingWorker
+                                   ? "bench/pool/pool_traces/workers-failing.yaml"
+                                   : "bench/pool/pool_traces/workers.yaml";
+    auto trace = mc::pool::ParseTrace(ReadSource(trace_file), trace_file);
+    auto workers = mc::pool::ParseWorkers(ReadSource(workers_file), workers_file);
+    if (!trace || !workers) return;
+    const PolicyKind policies[] = {PolicyKind::kPoolManager, PolicyKind::kHpa, PolicyKind::kKeda};
+    std::vector<std::vector<SimResult>> runs(3);
+    int wait_wins = 0;
+    int hours_wins = 0;
+    for (std::uint32_t order = 1; order <= kOrders; ++order) {
+      for (std::size_t k = 0; k < 3; ++k) {
+        mc::pool::SimOptions options;
+        options.policy = policies[k];
+        options.race_order = order;
+        runs[k].push_back(mc::pool::Simulate(*trace, *workers, options));
+      }
+      const SimResult& ours = runs[0].back();
+      wait_wins +=
+          ours.wait_p95_s <= std::min(runs[1].back().wait_p95_s, runs[2].back().wait_p95_s) + 0.5;
+      hours_wins +=
+          ours.worker_hours <= std::min(runs[1].back().worker_hours, runs[2].back().worker_hours);
+    }
+    const auto range = [](const std::vector<SimResult>& results, bool hours) {
+      double low = 1e18, high = 0;
+      for (const SimResult& r : results) {
+        const double value = hours ? r.worker_hours : r.wait_p95_s;
+        low = std::min(low, value);
+        high = std::max(high, value);
+      }
+      char text[32];
+      std::snprintf(text, sizeof text, hours ? "%.2f-%.2f" : "%.0f-%.0f", low, high);
+      return std::string(text);
+    };
+    std::printf("%-15s %-17s %-17s %-17s %-17s %-17s %-17s | %u of %u, %u of %u\n", shape.name,
+                range(runs[0], false).c_str(), range(runs[1], false).c_str(),
+                range(runs[2], false).c_str(), range(runs[0], true).c_str(),
+                range(runs[1], true).c_str(), range(runs[2], true).c_str(), wait_wins, kOrders,
+                hours_wins, kOrders);
+  }
 }
 
 // A pool of `count` workers, half ACTIVE and half SPARE, with learned weights and a queue
@@ -156,6 +232,7 @@ void SimulatedDay(int count, double& wall_s, double& cpu_s, SimResult& result) {
 int main() {
   std::printf("ours against the baselines on the shipped traces (bench/pool/pool_traces)\n\n");
   const bool compared = CompareOnShippedTraces();
+  CompareOverRaceOrders();
 
   const double cycle_ms = DecisionCycleMs(10000);
   std::printf(
@@ -173,7 +250,10 @@ int main() {
       "%d interrupted\n",
       day.jobs, wall_s, cpu_s, day.simulated_s, speed_up, Verdict(speed_up >= 10000),
       day.wait_p95_s, day.interrupted);
-  std::printf("\nall targets met: %s\n",
-              compared && cycle_ms <= 10 && speed_up >= 10000 ? "yes" : "no");
+  const bool all_met = compared && cycle_ms <= 10 && speed_up >= 10000;
+  std::printf("\nall targets met: %s\n", all_met ? "yes" : "no");
+  if (!all_met) {
+    std::printf("why a target is missed, by how much: docs/pool/sizing.md, \"The targets\"\n");
+  }
   return 0;
 }

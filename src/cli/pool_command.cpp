@@ -1,5 +1,6 @@
 #include "cli/pool_command.h"
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -29,6 +30,8 @@ struct PoolOptions {
   std::string plot_file;
   std::string outage;  // FROM:FOR, in seconds
   bool reasons = false;
+  bool compare = false;
+  unsigned race_order = 1;
   std::string shape;
   unsigned variant = 1;
   double scale = 1;
@@ -59,6 +62,43 @@ int Fail(const std::string& message) {
   return 1;
 }
 
+// One trace under ours, the design's rules, every baseline and the clairvoyant limit (held to
+// ours' p95 wait), as a table or JSON; with --plot, one SVG a policy beside FILE.
+int RunCompare(const PoolOptions& options, const pool::Trace& trace,
+               const std::vector<pool::SimWorkerSpec>& workers, pool::SimOptions sim) {
+  std::vector<pool::NamedResult> runs;
+  const auto run = [&](const char* name, pool::PolicyKind kind, pool::PolicyProfile profile) {
+    pool::SimOptions options_of = sim;
+    options_of.policy = kind;
+    options_of.config.profile = profile;
+    runs.push_back({name, pool::Simulate(trace, workers, options_of)});
+  };
+  const pool::PolicyProfile profile = sim.config.profile;
+  run("ours", pool::PolicyKind::kPoolManager, profile);
+  if (profile != pool::PolicyProfile::kDesign) {
+    run("design", pool::PolicyKind::kPoolManager, pool::PolicyProfile::kDesign);
+  }
+  for (pool::PolicyKind kind : {pool::PolicyKind::kHpa, pool::PolicyKind::kKeda,
+                                pool::PolicyKind::kArc, pool::PolicyKind::kStatic}) {
+    run(std::string(pool::PolicyKindName(kind)).c_str(), kind, profile);
+  }
+  sim.bound_wait_s = std::max(1.0, runs.front().result.wait_p95_s);
+  run("bound", pool::PolicyKind::kBound, profile);
+  std::cout << (options.output == "json" ? pool::CompareJson(runs) : pool::CompareTable(runs));
+  if (!options.plot_file.empty()) {
+    std::string base = options.plot_file;
+    if (base.size() > 4 && base.ends_with(".svg")) base.resize(base.size() - 4);
+    for (const pool::NamedResult& named : runs) {
+      const std::string file = base + "-" + named.name + ".svg";
+      std::ofstream plot(file);
+      plot << pool::PressurePlot(named.result, options.trace_file + ", " + named.name);
+      if (!plot) return Fail(file + ": cannot be written");
+    }
+  }
+  std::cout.flush();
+  return std::cout ? 0 : 1;
+}
+
 int RunSimulate(const PoolOptions& options) {
   Result<std::string> trace_text = ReadFile(options.trace_file);
   if (!trace_text) return Fail(trace_text.error());
@@ -71,11 +111,21 @@ int RunSimulate(const PoolOptions& options) {
   if (!workers) return Fail(workers.error());
   Result<pool::PoolConfig> config = LoadConfig(options.config_file);
   if (!config) return Fail(config.error());
+  // An event about a worker the pool lacks would do nothing: name it instead.
+  for (const pool::TraceEvent& event : trace->events) {
+    if (event.worker.empty()) continue;
+    const bool known = std::any_of(workers->begin(), workers->end(),
+                                   [&](const auto& spec) { return spec.name == event.worker; });
+    if (!known) {
+      return Fail(options.trace_file + ": line " + std::to_string(event.line) +
+                  ": worker: " + event.worker + " is not in " + options.workers_file);
+    }
+  }
 
   pool::SimOptions sim;
   sim.policy = *pool::ParsePolicyKind(options.policy);
   sim.config = *config;
-  sim.keep_log = options.reasons;
+  sim.race_order = options.race_order;
   if (!options.outage.empty()) {
     double from = 0, lasts = 0;
     char colon = 0;
@@ -85,8 +135,12 @@ int RunSimulate(const PoolOptions& options) {
     }
     sim.queue_outages.push_back({from, lasts});
   }
+  if (options.compare) return RunCompare(options, *trace, *workers, sim);
+  sim.keep_log = options.reasons || options.output == "json";
   const pool::SimResult result = pool::Simulate(*trace, *workers, sim);
-  for (const std::string& line : result.log) std::cerr << line << "\n";
+  if (options.reasons) {
+    for (const std::string& line : result.log) std::cerr << line << "\n";
+  }
   std::cout << (options.output == "json" ? pool::ResultJson(result) : pool::ResultTable(result));
   if (!options.plot_file.empty()) {
     std::ofstream plot(options.plot_file);
@@ -140,8 +194,10 @@ std::function<int()> AddPoolCommand(CLI::App& app) {
   simulate
       ->add_option("--workers", options->workers_file, "the workers, YAML (docs/pool/simulator.md)")
       ->required();
-  simulate->add_option("--policy", options->policy, "ours, hpa, arc or static")
-      ->check(OneOf({"ours", "hpa", "arc", "static"}, "policy", "policies"))
+  simulate
+      ->add_option("--policy", options->policy,
+                   "ours, hpa, keda, arc, static, or bound (the clairvoyant limit)")
+      ->check(OneOf({"ours", "hpa", "keda", "arc", "static", "bound"}, "policy", "policies"))
       ->capture_default_str();
   simulate->add_option("-o,--output", options->output, "table or json")
       ->check(OneOf({"table", "json"}, "format"))
@@ -149,6 +205,11 @@ std::function<int()> AddPoolCommand(CLI::App& app) {
   simulate->add_option("--config", options->config_file, "the pool's YAML configuration");
   simulate->add_option("--plot", options->plot_file, "write P over time as an SVG file");
   simulate->add_option("--queue-outage", options->outage, "FROM:FOR seconds without a job list");
+  simulate->add_flag("--compare", options->compare,
+                     "run the trace under ours, the design's rules, every baseline and the "
+                     "clairvoyant limit, a row each");
+  simulate->add_option("--race-order", options->race_order,
+                       "which random order the free runners ask in (default 1)");
   simulate->add_flag("--reasons", options->reasons,
                      "print ours' reasons, with their times, on stderr");
 

@@ -32,6 +32,22 @@ int HpaDesired(HpaState& state, double now_s, int pending, int current, int max_
   return std::min(desired, current + std::max(4, current));
 }
 
+int KedaDesired(KedaState& state, double now_s, int pending, int current, int max_workers,
+                const KedaOptions& options) {
+  const int desired = std::clamp(static_cast<int>(std::ceil(pending / options.target_per_worker)),
+                                 options.min_replicas, std::max(options.min_replicas, max_workers));
+  state.recommendations.emplace_back(now_s, desired);
+  while (state.recommendations.front().first < now_s - options.cooldown_s) {
+    state.recommendations.pop_front();
+  }
+  if (desired >= current) return desired;
+  int highest = desired;
+  for (const auto& [at, recommendation] : state.recommendations) {
+    highest = std::max(highest, recommendation);
+  }
+  return std::min(current, highest);
+}
+
 int ArcDesired(int pending, int running, int max_runners, const ArcOptions& options) {
   return std::min(max_runners, pending + running + options.min_runners);
 }

@@ -1,6 +1,7 @@
 // The autoscalers a user would pick instead of the pool manager, reduced to their sizing
-// rules (docs/pool/simulator.md names the sources): the Kubernetes HPA fed the pending depth, the
-// Actions Runner Controller's scale-set rule, and every worker always on.
+// rules (docs/pool/simulator.md names the sources): the Kubernetes HPA fed the pending depth,
+// KEDA's metrics-api scaler, the Actions Runner Controller's scale-set rule, and every worker
+// always on.
 #pragma once
 
 #include <deque>
@@ -26,6 +27,24 @@ struct HpaState {
 // scale-down to the highest recommendation of the window.
 int HpaDesired(HpaState& state, double now_s, int pending, int current, int max_workers,
                const HpaOptions& options);
+
+// KEDA's ScaledObject with a metrics-api trigger on the pending depth.
+struct KedaOptions {
+  double target_per_worker = 2;  // the trigger's targetValue
+  double polling_s = 30;         // pollingInterval
+  double cooldown_s = 300;       // cooldownPeriod
+  int min_replicas = 1;          // KEDA's own default is 0; the pool's floor is min_active
+};
+
+// The polls' recommendations of the last cooldown, newest last.
+struct KedaState {
+  std::deque<std::pair<double, int>> recommendations;
+};
+
+// KedaDesired is one poll: desired = ceil(pending / target) in [min, max], at once upward;
+// downward only as far as the highest recommendation of the last cooldown.
+int KedaDesired(KedaState& state, double now_s, int pending, int current, int max_workers,
+                const KedaOptions& options);
 
 struct ArcOptions {
   int min_runners = 1;

@@ -3,13 +3,25 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pool/policy/job_class.h"
 #include "pool/policy/time.h"
 
 namespace mc::pool {
+
+// Which rules size the pool. Both share the faults, the gates, the lost-signal hold, min_active,
+// the wake tier and the suspend; they differ in how they promote and demote (design.md).
+enum class PolicyProfile {
+  kWorkAware,  // from the queued work against the eligible workers' rates; cheap moves at once
+  kDesign,     // from the pressure index P, through the design's windows and stagger
+};
+
+std::string_view PolicyProfileName(PolicyProfile profile);
+std::optional<PolicyProfile> ParsePolicyProfile(std::string_view name);
 
 struct PressureConfig {
   double depth_waves = 2;            // P = 1 when the queue is this many full waves deep
@@ -67,14 +79,27 @@ struct WakeConfig {
   Duration sleep_after = Seconds(0);  // a SPARE wakeable box idle this long sleeps; 0: never
 };
 
+// The work-aware profile's numbers: the pool holds enough encode rate to finish the queued
+// work within `target_drain`, and lets an idle worker go once the others would.
+struct SizingConfig {
+  Duration target_drain = Seconds(60);
+  Duration enable_after = Seconds(0);         // a job waits this long for a slot that frees first
+  Duration idle_before_release = Seconds(0);  // an idle ACTIVE worker is kept this long
+  double default_speed = 1;  // a worker's realtime factor before its status states one
+  // A box is woken only for work that would keep every worker that is up busy this long.
+  Duration wake_after_work = Minutes(2);
+};
+
 struct QueueConfig {
   Duration stale_after = Minutes(2);  // an older job list is treated as lost
 };
 
 struct PoolConfig {
+  PolicyProfile profile = PolicyProfile::kWorkAware;
   Duration cycle = Seconds(15);
   PressureConfig pressure;
   HysteresisConfig hysteresis;
+  SizingConfig sizing;
   FailureConfig failure;
   WeightConfig weights;
   GateConfig gates;

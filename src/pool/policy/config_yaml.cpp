@@ -14,7 +14,8 @@ namespace mc::pool {
 namespace {
 
 using PerClass = std::array<double, kJobClassCount>;
-using FieldRef = std::variant<double*, int*, Duration*, PerClass*, std::vector<std::string>*>;
+using FieldRef =
+    std::variant<double*, int*, Duration*, PerClass*, std::vector<std::string>*, PolicyProfile*>;
 
 // One key of the file: where it sits, the range it accepts, and the member it sets. The
 // table is the one place that knows the file's layout; the parser and the writer walk it.
@@ -29,6 +30,7 @@ struct ConfigField {
 constexpr double kNoLimit = std::numeric_limits<double>::max();
 
 const ConfigField kFields[] = {
+    {"", "profile", 0, 0, [](PoolConfig& c) -> FieldRef { return &c.profile; }},
     {"", "cycle", 1, 3600, [](PoolConfig& c) -> FieldRef { return &c.cycle; }},
     {"", "vendor_disabled", 0, 0, [](PoolConfig& c) -> FieldRef { return &c.vendors.disabled; }},
     {"", "nvenc_session_reserve", 0, 64,
@@ -55,6 +57,16 @@ const ConfigField kFields[] = {
      [](PoolConfig& c) -> FieldRef { return &c.hysteresis.promotion_spacing; }},
     {"hysteresis", "probe_max_age", 1, 86400,
      [](PoolConfig& c) -> FieldRef { return &c.hysteresis.probe_max_age; }},
+    {"sizing", "target_drain", 1, 86400,
+     [](PoolConfig& c) -> FieldRef { return &c.sizing.target_drain; }},
+    {"sizing", "enable_after", 0, 86400,
+     [](PoolConfig& c) -> FieldRef { return &c.sizing.enable_after; }},
+    {"sizing", "idle_before_release", 0, 86400,
+     [](PoolConfig& c) -> FieldRef { return &c.sizing.idle_before_release; }},
+    {"sizing", "default_speed", 0.01, 1000,
+     [](PoolConfig& c) -> FieldRef { return &c.sizing.default_speed; }},
+    {"sizing", "wake_after_work", 0, 86400,
+     [](PoolConfig& c) -> FieldRef { return &c.sizing.wake_after_work; }},
     {"failure", "failures_to_cooldown", 1, 1000,
      [](PoolConfig& c) -> FieldRef { return &c.failure.failures_to_cooldown; }},
     {"failure", "failure_window", 1, 7 * 86400,
@@ -164,6 +176,12 @@ Result<void> ReadField(const ConfigField& field, const YAML::Node& node, PoolCon
       }
       (*strings)->push_back(vendor);
     }
+  } else if (PolicyProfile** profile = std::get_if<PolicyProfile*>(&ref)) {
+    std::string name;
+    std::optional<PolicyProfile> parsed;
+    if (ReadString(node, name)) parsed = ParsePolicyProfile(name);
+    if (!parsed) return KeyError(file, path, "expected work-aware or design");
+    **profile = *parsed;
   }
   return Ok();
 }
@@ -195,14 +213,33 @@ bool IsSection(const std::string& key) {
 
 }  // namespace
 
-Result<PoolConfig> ParsePoolConfig(const std::string& text, const std::string& file) {
-  Result<YAML::Node> loaded = LoadYaml(text, file);
-  if (!loaded) return loaded.failure();
-  return ParsePoolConfigNode(*loaded, file);
+std::string_view PolicyProfileName(PolicyProfile profile) {
+  switch (profile) {
+    case PolicyProfile::kWorkAware:
+      return "work-aware";
+    case PolicyProfile::kDesign:
+      return "design";
+  }
+  return "?";
 }
 
-Result<PoolConfig> ParsePoolConfigNode(const YAML::Node& root, const std::string& file) {
-  PoolConfig config;
+std::optional<PolicyProfile> ParsePolicyProfile(std::string_view name) {
+  for (PolicyProfile profile : {PolicyProfile::kWorkAware, PolicyProfile::kDesign}) {
+    if (PolicyProfileName(profile) == name) return profile;
+  }
+  return std::nullopt;
+}
+
+Result<PoolConfig> ParsePoolConfig(const std::string& text, const std::string& file,
+                                   const PoolConfig& defaults) {
+  Result<YAML::Node> loaded = LoadYaml(text, file);
+  if (!loaded) return loaded.failure();
+  return ParsePoolConfigNode(*loaded, file, defaults);
+}
+
+Result<PoolConfig> ParsePoolConfigNode(const YAML::Node& root, const std::string& file,
+                                       const PoolConfig& defaults) {
+  PoolConfig config = defaults;
   if (root.IsNull()) return config;
   if (!root.IsMap()) return InvalidInput(file + ": expected a map of settings at the top level");
   if (auto unknown = UnknownKey(root, KnownKeys("").data())) {
@@ -262,6 +299,8 @@ std::string PoolConfigToYaml(const PoolConfig& defaults) {
       out << "[";
       for (std::size_t i = 0; i < (*strings)->size(); ++i) out << (i ? ", " : "") << (**strings)[i];
       out << "]";
+    } else if (PolicyProfile** profile = std::get_if<PolicyProfile*>(&ref)) {
+      out << PolicyProfileName(**profile);
     }
     out << "\n";
   }

@@ -13,12 +13,15 @@
 
 namespace mc::pool {
 
-// ParsePoolConfig reads the YAML `text` of the file called `file` (used in errors only).
-Result<PoolConfig> ParsePoolConfig(const std::string& text, const std::string& file = "pool.yaml");
+// ParsePoolConfig reads the YAML `text` of the file called `file` (used in errors only); a key
+// the file leaves out keeps its value in `defaults`.
+Result<PoolConfig> ParsePoolConfig(const std::string& text, const std::string& file = "pool.yaml",
+                                   const PoolConfig& defaults = PoolConfig{});
 
 // ParsePoolConfigNode is the same for a map already loaded, such as the `policy` section of the
 // pool service's file; `file` prefixes every error ("pool.yaml: policy").
-Result<PoolConfig> ParsePoolConfigNode(const YAML::Node& root, const std::string& file);
+Result<PoolConfig> ParsePoolConfigNode(const YAML::Node& root, const std::string& file,
+                                       const PoolConfig& defaults = PoolConfig{});
 
 // PoolConfigToYaml writes `config` as a file ParsePoolConfig reads back to the same values.
 std::string PoolConfigToYaml(const PoolConfig& config);

@@ -1,12 +1,14 @@
 #include "pool/policy/policy.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string_view>
 #include <unordered_map>
 
 #include "pool/policy/gates.h"
 #include "pool/policy/pressure.h"
 #include "pool/policy/weights.h"
+#include "pool/policy/work.h"
 
 namespace mc::pool {
 
@@ -24,13 +26,23 @@ bool IsServing(AdmissionState state) {
   return state == AdmissionState::kAvailable || state == AdmissionState::kBusy;
 }
 
-// Pending jobs of one need: how many, the oldest, and who can serve them.
+// Pending jobs of one need: how many, the oldest, their work, and who can serve them.
 struct Bucket {
   JobNeed need;
   int count = 0;
+  int waited = 0;  // pending for `sizing.enable_after` or longer
   Duration oldest = Seconds(0);
-  bool active_can = false;  // some eligible ACTIVE worker passes its gates
-  bool pool_can = false;    // some worker of the pool does, or could once promoted or woken
+  double work_s = 0;       // reference encode-seconds of the pending jobs (work.h)
+  double to_come_s = 0;    // of the jobs they release when they complete
+  int slots = 0;           // of the eligible ACTIVE workers that pass its gates
+  int starting_slots = 0;  // of the ACTIVE workers still starting that pass its gates
+  int starting_workers = 0;
+  bool active_hard = false;  // some ACTIVE worker, starting or not, passes its hard gates
+  bool servable = false;     // some worker of the pool passes its hard gates, now or once up
+  double pressure = 0;
+
+  // No ACTIVE worker serves it, nor will one that is starting: it needs a worker brought in.
+  bool Waiting() const { return servable && slots + starting_slots == 0; }
 };
 
 // Cycle is one run of the policy; each step is one rule of docs/pool/design.md, in the order the
@@ -51,7 +63,10 @@ class Cycle {
     if (HoldOnLostQueue()) return std::move(decision_);
     UpdateWindows();
     ShiftSessions();
-    if (!EnsureMinActive()) {
+    if (EnsureMinActive()) return std::move(decision_);
+    if (config_.profile == PolicyProfile::kWorkAware) {
+      SizeToWork();
+    } else {
       if (decision_.pressure >= config_.hysteresis.up_threshold) {
         ScaleUp();
       } else if (decision_.pressure <= config_.hysteresis.down_threshold) {
@@ -141,6 +156,7 @@ class Cycle {
       }
     }
     eligible_.assign(workers.size(), false);
+    enabled_now_.assign(workers.size(), false);
   }
 
   // The failure fast path: a fault drains at once, whatever the pressure; repeated faults
@@ -288,14 +304,19 @@ class Cycle {
     }
   }
 
-  // P over the eligible workers, counting as demand only the jobs some worker of the pool can
-  // serve; a job nobody can serve is reported instead.
+  // P over the workers eligible for each class: a class's pending jobs against the slots of the
+  // ACTIVE workers that pass its gates, those still starting included, and its oldest job's age;
+  // P is the highest of the classes'. A class no worker of the pool could ever run is reported
+  // and counts for nothing, so that one job nobody can encode keeps nobody awake.
   void MeasurePressure() {
     int slots = 0;
+    starting_.assign(state().workers.size(), false);
     for (std::size_t i = 0; i < state().workers.size(); ++i) {
       const WorkerStatus* status = Readable(i);
-      eligible_[i] = state().workers[i].state == ManagerState::kActive && status &&
-                     IsServing(status->state) && !VendorDisabled(*status);
+      const bool active = state().workers[i].state == ManagerState::kActive && status &&
+                          !VendorDisabled(*status) && !IsFault(status->state);
+      eligible_[i] = active && IsServing(status->state);
+      starting_[i] = active && status->state == AdmissionState::kDrained;
       if (eligible_[i]) slots += std::max(0, status->concurrency);
     }
     for (const PendingJob& job : signals_.queue.pending) {
@@ -304,58 +325,81 @@ class Cycle {
                                  [&](const Bucket& b) { return b.need == need; });
       if (bucket == buckets_.end()) bucket = buckets_.insert(buckets_.end(), Bucket{need});
       ++bucket->count;
+      bucket->waited += job.age >= config_.sizing.enable_after;
       bucket->oldest = std::max(bucket->oldest, job.age);
+      bucket->work_s += ReferenceEncodeSeconds(job.shape);
+      bucket->to_come_s += ChildrenOf(job.type, job.shape).seconds;
     }
     int demand = 0;
-    Duration oldest = Seconds(0);
     for (Bucket& bucket : buckets_) {
-      bucket.active_can = AnyPasses(bucket.need, [&](std::size_t i) { return eligible_[i]; });
-      bucket.pool_can = bucket.active_can ||
-                        AnyPasses(bucket.need, [&](std::size_t i) { return IsCandidate(i); }) ||
-                        AnyColdBoxCould(bucket.need);
+      for (std::size_t i = 0; i < state().workers.size(); ++i) {
+        if (!eligible_[i] && !starting_[i]) continue;
+        const WorkerStatus& status = *status_[i];
+        if (!PassesHardGates(bucket.need, status)) continue;
+        bucket.active_hard = true;
+        if (!PassesGates(bucket.need, status, Weight(state().workers[i], bucket.need.job_class),
+                         config_.gates)) {
+          continue;
+        }
+        const int concurrency = std::max(1, status.concurrency);
+        if (eligible_[i]) {
+          bucket.slots += concurrency;
+        } else {
+          bucket.starting_slots += concurrency;
+          ++bucket.starting_workers;
+        }
+      }
+      bucket.servable = bucket.slots + bucket.starting_slots > 0 || AnyWorkerCould(bucket.need);
       const std::string words = GateWords(bucket.need, config_.gates);
       const std::string class_name(JobClassName(bucket.need.job_class));
-      if (!bucket.pool_can) {
-        Say(MakeReason(
-            ReasonCode::kClassUnservable, "",
-            {{"class", class_name}, {"count", std::to_string(bucket.count)}, {"gates", words}}));
+      const std::string count = std::to_string(bucket.count);
+      if (!bucket.servable) {
+        Say(MakeReason(ReasonCode::kClassUnservable, "",
+                       {{"class", class_name}, {"count", count}, {"gates", words}}));
         continue;
       }
-      if (!bucket.active_can) {
-        Say(MakeReason(
-            ReasonCode::kClassGated, "",
-            {{"class", class_name}, {"count", std::to_string(bucket.count)}, {"gates", words}}));
+      if (bucket.Waiting()) {
+        Say(MakeReason(ReasonCode::kClassGated, "",
+                       {{"class", class_name}, {"count", count}, {"gates", words}}));
+      } else if (bucket.slots == 0) {
+        waits_for_starting_ = true;
+        Say(MakeReason(ReasonCode::kClassStarting, "",
+                       {{"class", class_name},
+                        {"count", count},
+                        {"workers", std::to_string(bucket.starting_workers)}}));
       }
+      bucket.pressure = PressureIndex(bucket.count, bucket.slots + bucket.starting_slots,
+                                      bucket.oldest, config_.pressure);
       demand += bucket.count;
-      oldest = std::max(oldest, bucket.oldest);
+      decision_.pressure = std::max(decision_.pressure, bucket.pressure);
     }
     decision_.capacity_slots = slots;
     decision_.demand = demand;
-    decision_.pressure = PressureIndex(demand, slots, oldest, config_.pressure);
   }
 
-  template <typename Filter>
-  bool AnyPasses(const JobNeed& need, Filter filter) const {
-    for (std::size_t i = 0; i < state().workers.size(); ++i) {
-      if (!filter(i)) continue;
-      const WorkerStatus* status = Readable(i);
-      if (!status) continue;
-      const WorkerRecord& record = state().workers[i];
-      if (PassesGates(need, *status, Weight(record, need.job_class), config_.gates)) return true;
-    }
-    return false;
-  }
-
-  // A COLD box is judged by what its inventory says it can do, since it cannot answer.
-  bool AnyColdBoxCould(const JobNeed& need) const {
+  // Whether some worker of the pool could run a job of `need` at all: its hard gates, judged
+  // by its status, or by the inventory for a box that sleeps. One that is busy, drained, faulty
+  // or in cooldown counts: the job waits for it rather than for nothing.
+  bool AnyWorkerCould(const JobNeed& need) const {
     for (std::size_t i = 0; i < state().workers.size(); ++i) {
       const WorkerStatus* status = status_[i];
-      if (state().workers[i].state == ManagerState::kCold && status && status->wakeable &&
-          !VendorDisabled(*status) && PassesHardGates(need, *status)) {
-        return true;
-      }
+      if (!status || VendorDisabled(*status)) continue;
+      const bool cold_box = state().workers[i].state == ManagerState::kCold && status->wakeable;
+      if ((status->readable || cold_box) && PassesHardGates(need, *status)) return true;
     }
     return false;
+  }
+
+  // Whether candidate `i` can serve the class `waiting` needs a worker for: by its gates, or,
+  // where no ACTIVE worker even passes the hard gates, by those alone (a soft gate that no
+  // worker passes must not leave the job to nobody).
+  bool Serves(const Bucket& waiting, std::size_t i) const {
+    const WorkerStatus& status = *status_[i];
+    if (PassesGates(waiting.need, status, Weight(state().workers[i], waiting.need.job_class),
+                    config_.gates)) {
+      return true;
+    }
+    return !waiting.active_hard && PassesHardGates(waiting.need, status);
   }
 
   // With no job list to trust, the manager holds: it neither promotes nor demotes, and the
@@ -386,7 +430,8 @@ class Cycle {
         since = now_;
     };
     track(state().high_since, p >= config_.hysteresis.up_threshold);
-    track(state().low_since, p <= config_.hysteresis.down_threshold);
+    // A job waiting for a worker that is starting is not low pressure, whatever P reads.
+    track(state().low_since, p <= config_.hysteresis.down_threshold && !waits_for_starting_);
     track(state().wake_since, p >= config_.wake.pressure);
   }
 
@@ -446,13 +491,12 @@ class Cycle {
     return true;
   }
 
-  // The bucket that most needs a worker no ACTIVE one provides, if any.
+  // The class that most needs a worker brought in (no ACTIVE or starting one passes its gates),
+  // if any.
   const Bucket* GatedBucket() const {
     const Bucket* gated = nullptr;
     for (const Bucket& bucket : buckets_) {
-      if (bucket.pool_can && !bucket.active_can && (!gated || bucket.count > gated->count)) {
-        gated = &bucket;
-      }
+      if (bucket.Waiting() && (!gated || bucket.count > gated->count)) gated = &bucket;
     }
     return gated;
   }
@@ -460,25 +504,22 @@ class Cycle {
   JobClass DominantClass() const {
     const Bucket* top = nullptr;
     for (const Bucket& bucket : buckets_) {
-      if (bucket.pool_can && (!top || bucket.count > top->count)) top = &bucket;
+      if (bucket.servable && (!top || bucket.count > top->count)) top = &bucket;
     }
     return top ? top->need.job_class : JobClass::kS;
   }
 
-  // Promote the highest-weight SPARE or WARM worker whose probe is fresh and green, passing
-  // the gates of a class no ACTIVE worker serves when there is one.
-  bool Promote(ReasonCode reason, int active_before) {
-    const Bucket* gated = GatedBucket();
-    const JobClass job_class = gated ? gated->need.job_class : DominantClass();
+  // The SPARE and WARM workers, best first for `job_class`: the highest weight; at equal weight
+  // (as before any job is learned) WARM before SPARE, then the faster realtime factor. With
+  // `waiting`, only those that serve it.
+  std::vector<std::pair<double, std::size_t>> SortedCandidates(const Bucket* waiting,
+                                                               JobClass job_class) const {
     std::vector<std::pair<double, std::size_t>> candidates;
     for (std::size_t i = 0; i < state().workers.size(); ++i) {
       if (!IsCandidate(i)) continue;
-      const double weight = Weight(state().workers[i], job_class);
-      if (gated && !PassesGates(gated->need, *status_[i], weight, config_.gates)) continue;
-      candidates.emplace_back(weight, i);
+      if (waiting && !Serves(*waiting, i)) continue;
+      candidates.emplace_back(Weight(state().workers[i], job_class), i);
     }
-    // Equal weights (before any job has been learned, all sit at the prior) fall back on
-    // what the status states: WARM before SPARE, then the faster realtime factor.
     std::sort(candidates.begin(), candidates.end(), [&](const auto& a, const auto& b) {
       if (a.first != b.first) return a.first > b.first;
       const bool a_warm = state().workers[a.second].state == ManagerState::kWarm;
@@ -489,33 +530,46 @@ class Cycle {
       if (a_speed != b_speed) return a_speed > b_speed;
       return state().workers[a.second].name < state().workers[b.second].name;
     });
-    int said = 0;
-    bool probe_asked = false;
-    for (const auto& [weight, i] : candidates) {
+    return candidates;
+  }
+
+  // Whether candidate `i` may be promoted now: only with a fresh, green probe. A stale one is
+  // passed over and the first of them asked to probe.
+  bool ProbeAllows(std::size_t i) {
+    const WorkerRecord& record = state().workers[i];
+    const WorkerStatus& status = *status_[i];
+    if (!status.probe_ok) {
+      if (candidate_said_++ < kCandidateReasonsPerCycle) {
+        Say(MakeReason(ReasonCode::kProbeRed, record.name, {}));
+      }
+      return false;
+    }
+    if (status.probe_age < config_.hysteresis.probe_max_age) return true;
+    if (candidate_said_++ < kCandidateReasonsPerCycle) {
+      Say(MakeReason(ReasonCode::kProbeStale, record.name,
+                     {{"age", FormatDuration(status.probe_age)},
+                      {"max", FormatDuration(config_.hysteresis.probe_max_age)}}));
+    }
+    if (!probe_asked_) {
+      probe_asked_ = true;
+      Act(ActionKind::kProbe, record, ReasonCode::kProbeRequested);
+      Say(MakeReason(ReasonCode::kProbeRequested, record.name,
+                     {{"age", FormatDuration(status.probe_age)}}));
+    }
+    return false;
+  }
+
+  // Promote the highest-weight SPARE or WARM worker whose probe is fresh and green, passing
+  // the gates of a class no ACTIVE worker serves when there is one.
+  bool Promote(ReasonCode reason, int active_before) {
+    const Bucket* gated = GatedBucket();
+    const JobClass job_class = gated ? gated->need.job_class : DominantClass();
+    for (const auto& [weight, i] : SortedCandidates(gated, job_class)) {
+      if (!ProbeAllows(i)) continue;
       WorkerRecord& record = state().workers[i];
-      const WorkerStatus& status = *status_[i];
-      if (!status.probe_ok) {
-        if (said++ < kCandidateReasonsPerCycle)
-          Say(MakeReason(ReasonCode::kProbeRed, record.name, {}));
-        continue;
-      }
-      if (status.probe_age >= config_.hysteresis.probe_max_age) {
-        if (said++ < kCandidateReasonsPerCycle) {
-          Say(MakeReason(ReasonCode::kProbeStale, record.name,
-                         {{"age", FormatDuration(status.probe_age)},
-                          {"max", FormatDuration(config_.hysteresis.probe_max_age)}}));
-        }
-        if (!probe_asked) {
-          probe_asked = true;
-          Act(ActionKind::kProbe, record, ReasonCode::kProbeRequested);
-          Say(MakeReason(ReasonCode::kProbeRequested, record.name,
-                         {{"age", FormatDuration(status.probe_age)}}));
-        }
-        continue;
-      }
+      const int concurrency = std::max(1, status_[i]->concurrency);
       Enter(record, ManagerState::kActive);
       state().last_promotion = now_;
-      const int concurrency = std::max(1, status.concurrency);
       Act(ActionKind::kEnable, record, reason, concurrency);
       const std::string sustained =
           state().high_since ? FormatDuration(now_ - *state().high_since) : "0s";
@@ -559,18 +613,28 @@ class Cycle {
   }
 
   // The Wake-on-LAN tier: the last resort, since a boot takes minutes.
-  void Wake() {
-    if (decision_.pressure < config_.wake.pressure) return;
-    if (!HeldFor(ReasonCode::kWakeNotSustained, *state().wake_since, config_.wake.sustain,
-                 config_.wake.pressure)) {
+  // The design's trigger is P held high for `wake.sustain`; the work-aware one (`busy` given) is
+  // the work queued and to come keeping every worker that is up busy for longer than
+  // `sizing.wake_after_work`. The spacing, the wakes in progress, the daily cap and the battery
+  // guard both.
+  void Wake(std::optional<Duration> busy = std::nullopt, double work_s = 0) {
+    if (!busy) {
+      if (decision_.pressure < config_.wake.pressure) return;
+      if (!HeldFor(ReasonCode::kWakeNotSustained, *state().wake_since, config_.wake.sustain,
+                   config_.wake.pressure)) {
+        return;
+      }
+    } else if (*busy < config_.sizing.wake_after_work) {
       return;
     }
-    const Duration sustained = now_ - *state().wake_since;
+    const Duration sustained = state().wake_since ? now_ - *state().wake_since : Seconds(0);
+    const Bucket* gated = GatedBucket();
     int spare_left = 0;
     int in_progress = 0;
-    // A SPARE worker whose probe failed cannot be promoted, so it does not hold a wake back.
+    // A SPARE worker whose probe failed cannot be promoted, so it does not hold a wake back; nor
+    // does one that cannot serve the class the wake is for.
     for (std::size_t i = 0; i < state().workers.size(); ++i) {
-      spare_left += IsCandidate(i) && status_[i]->probe_ok;
+      spare_left += IsCandidate(i) && status_[i]->probe_ok && (!gated || Serves(*gated, i));
       in_progress += state().workers[i].wake_started.has_value();
     }
     if (spare_left > 0) {
@@ -590,7 +654,6 @@ class Cycle {
                       {"needed", FormatDuration(config_.wake.spacing)}}));
       return;
     }
-    const Bucket* gated = GatedBucket();
     std::vector<std::pair<double, std::size_t>> boxes;
     for (std::size_t i = 0; i < state().workers.size(); ++i) {
       const WorkerRecord& record = state().workers[i];
@@ -621,6 +684,14 @@ class Cycle {
       record.wake_started = now_;
       record.wakes.push_back(now_);
       state().last_wake = now_;
+      if (busy) {
+        Act(ActionKind::kWake, record, ReasonCode::kWorkWoken);
+        Say(MakeReason(ReasonCode::kWorkWoken, record.name,
+                       {{"work", FormatDuration(Seconds(work_s))},
+                        {"busy", FormatDuration(*busy)},
+                        {"outlast", FormatDuration(config_.sizing.wake_after_work)}}));
+        return;
+      }
       Act(ActionKind::kWake, record, ReasonCode::kWoken);
       Say(MakeReason(ReasonCode::kWoken, record.name,
                      {{"p", P()},
@@ -683,6 +754,177 @@ class Cycle {
                     {"weight", FormatPressure(weight)}}));
   }
 
+  // A worker's encode rate, in multiples of real time at 1080p30: its slots × its realtime
+  // factor.
+  double Rate(std::size_t i) const {
+    const WorkerStatus& status = *status_[i];
+    const double speed = status.realtime_factor_ewma > 0 ? status.realtime_factor_ewma
+                                                         : config_.sizing.default_speed;
+    return std::max(1, status.concurrency) * speed;
+  }
+
+  // The work-aware profile: every pending job gets a free slot, and the pool the encode rate
+  // that finishes the queued work within `sizing.target_drain`, brought in at once, since
+  // enabling a worker whose service is up costs seconds; a worker goes as soon as the others
+  // would do as well without it. Only the expensive moves keep their guards: a box is woken for
+  // work queued and to come that outlasts `sizing.wake_after_work`, with the wake tier's
+  // spacing and caps; a suspend keeps its window. Nothing is ever interrupted: a release is a
+  // drain, and a draining worker finishes its jobs.
+  void SizeToWork() {
+    const double target_s = config_.sizing.target_drain.count();
+    const std::string target = FormatDuration(config_.sizing.target_drain);
+    bool unmet = false;
+    bool class_unmet = false;
+    // A class no ACTIVE or starting worker serves gets one that does, at once.
+    for (Bucket& bucket : buckets_) {
+      if (!bucket.Waiting()) continue;
+      bool found = false;
+      for (const auto& [weight, i] : SortedCandidates(&bucket, bucket.need.job_class)) {
+        if (!ProbeAllows(i)) continue;
+        EnableForWork(i, bucket.need.job_class, bucket.work_s, bucket.work_s / target_s, 0);
+        found = true;
+        break;
+      }
+      class_unmet = class_unmet || !found;
+    }
+    // The ACTIVE workers' rate, their slots, and the slots free now or once started.
+    double rate = 0;
+    int slots = 0;
+    int free = 0;
+    for (std::size_t i = 0; i < state().workers.size(); ++i) {
+      if (!eligible_[i] && !starting_[i] && !enabled_now_[i]) continue;
+      const int concurrency = std::max(1, status_[i]->concurrency);
+      rate += Rate(i);
+      slots += concurrency;
+      free += eligible_[i] ? std::max(0, concurrency - status_[i]->active_jobs) : concurrency;
+    }
+    const int busy = slots - free;
+    double work_s = 0;
+    double to_come_s = 0;
+    int jobs = 0;
+    int waited = 0;
+    for (const Bucket& bucket : buckets_) {
+      if (!bucket.servable) continue;
+      work_s += bucket.work_s;
+      to_come_s += bucket.to_come_s;
+      jobs += bucket.count;
+      waited += bucket.waited;
+    }
+    // Every job that has waited `sizing.enable_after` gets a slot at once, and the pool gets
+    // the rate that finishes the queued work within the target; more slots than jobs finish
+    // nothing sooner.
+    const double needed = work_s / target_s;
+    const auto short_of = [&] { return free < waited || (rate < needed && slots < jobs + busy); };
+    if (short_of()) {
+      const JobClass job_class = DominantClass();
+      for (const auto& [weight, i] : SortedCandidates(nullptr, job_class)) {
+        if (!short_of()) break;
+        if (enabled_now_[i] || !ProbeAllows(i)) continue;
+        EnableForWork(i, job_class, work_s, needed, rate);
+        const int concurrency = std::max(1, status_[i]->concurrency);
+        rate += Rate(i);
+        slots += concurrency;
+        free += concurrency;
+      }
+      unmet = unmet || short_of();
+    }
+    ReleaseSpare(rate, free, jobs, work_s / target_s, work_s);
+    // A class only a box that sleeps can serve wakes it by the design's trigger: P is full
+    // for that class, held for `wake.sustain`.
+    if (class_unmet) {
+      Wake();
+    } else if (unmet) {
+      Wake(Seconds((work_s + to_come_s) / std::max(rate, 1e-9)), work_s + to_come_s);
+    }
+    if (decision_.pressure <= config_.hysteresis.down_threshold) Sleep();
+  }
+
+  void EnableForWork(std::size_t i, JobClass job_class, double work_s, double needed, double rate) {
+    WorkerRecord& record = state().workers[i];
+    const int concurrency = std::max(1, status_[i]->concurrency);
+    Enter(record, ManagerState::kActive);
+    state().last_promotion = now_;
+    enabled_now_[i] = true;
+    Act(ActionKind::kEnable, record, ReasonCode::kWorkEnabled, concurrency);
+    if (work_said_++ >= kCandidateReasonsPerCycle) return;
+    Say(MakeReason(ReasonCode::kWorkEnabled, record.name,
+                   {{"concurrency", std::to_string(concurrency)},
+                    {"work", FormatDuration(Seconds(work_s))},
+                    {"class", std::string(JobClassName(job_class))},
+                    {"needed", FormatNumber(std::round(needed * 10) / 10)},
+                    {"target", FormatDuration(config_.sizing.target_drain)},
+                    {"rate", FormatNumber(std::round(rate * 10) / 10)}}));
+  }
+
+  // Drains the ACTIVE workers the pool does not need: those idle for `idle_before_release`, and
+  // those with a free slot beside their jobs, which finish them and take no more; the fewest
+  // jobs first, then the cheapest. Each only if the others keep a free slot per pending job and
+  // `keep_rate`, and still serve every class that has a job pending. A drain interrupts nothing.
+  void ReleaseSpare(double rate, int free, int jobs, double keep_rate, double work_s) {
+    // Each candidate gives up at least one free slot and some rate: with none to spare, none
+    // goes, and a deep queue costs no sort of the pool.
+    if (free <= jobs || rate <= keep_rate || CountActive() <= config_.hysteresis.min_active) {
+      return;
+    }
+    std::vector<std::size_t> spare;
+    for (std::size_t i = 0; i < state().workers.size(); ++i) {
+      const WorkerRecord& record = state().workers[i];
+      if (!eligible_[i]) continue;
+      const int jobs_on = status_[i]->active_jobs;
+      const bool idle_long = jobs_on == 0 && record.idle_since &&
+                             now_ - *record.idle_since >= config_.sizing.idle_before_release;
+      const bool part_busy = jobs_on > 0 && jobs_on < std::max(1, status_[i]->concurrency);
+      if (idle_long || part_busy) spare.push_back(i);
+    }
+    std::sort(spare.begin(), spare.end(), [&](std::size_t a, std::size_t b) {
+      if (status_[a]->active_jobs != status_[b]->active_jobs) {
+        return status_[a]->active_jobs < status_[b]->active_jobs;
+      }
+      return Cheaper(a, b);
+    });
+    int active = CountActive();
+    for (std::size_t i : spare) {
+      if (active <= config_.hysteresis.min_active) return;
+      const int concurrency = std::max(1, status_[i]->concurrency);
+      const int jobs_on = status_[i]->active_jobs;
+      const int free_on = concurrency - jobs_on;
+      if (rate - Rate(i) < keep_rate || free - free_on < jobs || OnlyServer(i)) continue;
+      WorkerRecord& record = state().workers[i];
+      rate -= Rate(i);
+      free -= free_on;
+      --active;
+      for (Bucket& bucket : buckets_) {
+        if (bucket.count > 0 && PassesGates(bucket.need, *status_[i],
+                                            Weight(record, bucket.need.job_class), config_.gates)) {
+          bucket.slots -= concurrency;
+        }
+      }
+      Enter(record, ManagerState::kDraining);
+      record.drain_cause = DrainCause::kScaleDown;
+      Act(ActionKind::kDrain, record, ReasonCode::kWorkReleased);
+      if (work_said_++ >= kCandidateReasonsPerCycle) continue;
+      Say(MakeReason(ReasonCode::kWorkReleased, record.name,
+                     {{"jobs", std::to_string(jobs_on)},
+                      {"rate", FormatNumber(std::round(rate * 10) / 10)},
+                      {"work", FormatDuration(Seconds(work_s))},
+                      {"target", FormatDuration(config_.sizing.target_drain)}}));
+    }
+  }
+
+  // Whether worker `i` is the last ACTIVE one passing the gates of a class with a job pending.
+  bool OnlyServer(std::size_t i) const {
+    for (const Bucket& bucket : buckets_) {
+      if (!bucket.servable || bucket.count == 0) continue;
+      const int concurrency = std::max(1, status_[i]->concurrency);
+      if (bucket.slots + bucket.starting_slots > concurrency) continue;
+      if (PassesGates(bucket.need, *status_[i], Weight(state().workers[i], bucket.need.job_class),
+                      config_.gates)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   // Drain order: low ŵ first, then low download rate (the cheapest to warm again).
   bool Cheaper(std::size_t a, std::size_t b) const {
     const double weight_a = MeanWeight(state().workers[a]);
@@ -720,7 +962,13 @@ class Cycle {
   Decision decision_;
   std::vector<const WorkerStatus*> status_;  // per record; nullptr when not in the signals
   std::vector<bool> eligible_;
+  std::vector<bool> starting_;  // ACTIVE, not yet taking jobs: capacity to come
   std::vector<Bucket> buckets_;
+  bool waits_for_starting_ = false;
+  std::vector<bool> enabled_now_;  // enabled by this cycle's sizing
+  int candidate_said_ = 0;         // reasons about single candidates said this cycle
+  int work_said_ = 0;              // sizing reasons said this cycle
+  bool probe_asked_ = false;
 };
 
 }  // namespace

@@ -29,6 +29,9 @@ constexpr ReasonTemplate kReasons[] = {
      "class {class}: {count} pending job(s) no worker can serve ({gates}); not counted as demand"},
     {R::kClassGated, "class-gated",
      "class {class}: {count} pending job(s) and no ACTIVE worker passes its gates ({gates})"},
+    {R::kClassStarting, "class-starting",
+     "class {class}: {count} pending job(s) wait for {workers} starting worker(s) that pass its "
+     "gates; no scale-down meanwhile"},
     {R::kSessionShift, "session-shift",
      "{worker} takes no S or M jobs for now: NVENC sessions {active} of {cap}; VA-API workers take "
      "them"},
@@ -58,12 +61,23 @@ constexpr ReasonTemplate kReasons[] = {
      "lowest weight {weight}"},
     {R::kDemotionNotSustained, "demotion-not-sustained",
      "no demotion yet: P {p} <= {threshold} for {sustained} of {needed}"},
+    {R::kWorkEnabled, "work-enabled",
+     "{worker} enabled at concurrency {concurrency}, its service up: {work} of 1080p30 encoding "
+     "queued for class {class} needs {needed}x real time to finish within {target}; the ACTIVE "
+     "workers give {rate}x"},
+    {R::kWorkReleased, "work-released",
+     "{worker} drained, its service up, finishing its {jobs} job(s): the other ACTIVE workers keep "
+     "a free slot for each pending job and {rate}x real time, enough for the {work} of 1080p30 "
+     "encoding queued within {target}"},
     {R::kDemotionWaitsIdle, "demotion-waits-idle",
      "no demotion: no ACTIVE worker has been idle for {needed} (the longest: {idle})"},
     {R::kMinActive, "min-active", "no demotion: {active} ACTIVE worker(s), min_active is {min}"},
     {R::kWoken, "woken",
      "{worker} woken over the LAN: P {p} >= {threshold} for {sustained} and no SPARE or WARM "
      "worker is left"},
+    {R::kWorkWoken, "work-woken",
+     "{worker} woken over the LAN: the {work} of 1080p30 encoding queued and to come keeps every "
+     "worker that is up busy for {busy}, longer than {outlast}; no SPARE or WARM worker is left"},
     {R::kWakeNotSustained, "wake-not-sustained",
      "no wake yet: P {p} >= {threshold} for {sustained} of {needed}"},
     {R::kWakeSpareLeft, "wake-spare-left",

@@ -93,6 +93,75 @@ std::string ResultJson(const SimResult& result) {
   }
   out["pressure_series"] = {{"columns", {"t_s", "pressure", "workers_on", "pending"}},
                             {"rows", series}};
+  // With the log kept: every action with its reason and the worker's states, every reason,
+  // and which worker ran which job.
+  if (!result.actions.empty() || !result.reasons.empty() || !result.runs.empty()) {
+    nlohmann::ordered_json actions = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < result.actions.size(); ++i) {
+      const TimedAction& timed = result.actions[i];
+      nlohmann::ordered_json action = {{"id", i + 1},
+                                       {"t_s", timed.t_s},
+                                       {"kind", ActionKindName(timed.action.kind)},
+                                       {"worker", timed.action.worker},
+                                       {"reason", ReasonRow(timed.action.reason).id},
+                                       {"text", timed.reason},
+                                       {"before", timed.before},
+                                       {"after", timed.after}};
+      if (timed.action.kind == ActionKind::kEnable) {
+        action["concurrency"] = timed.action.concurrency;
+      }
+      actions.push_back(std::move(action));
+    }
+    out["actions"] = std::move(actions);
+    nlohmann::ordered_json reasons = nlohmann::ordered_json::array();
+    for (const TimedReason& timed : result.reasons) {
+      reasons.push_back({{"t_s", timed.t_s},
+                         {"reason", ReasonRow(timed.reason.code).id},
+                         {"worker", timed.reason.worker},
+                         {"text", timed.reason.text}});
+    }
+    out["reasons"] = std::move(reasons);
+    nlohmann::ordered_json runs = nlohmann::ordered_json::array();
+    for (const JobRunRecord& run : result.runs) {
+      runs.push_back({{"job", run.job},
+                      {"worker", run.worker},
+                      {"start_s", run.start_s},
+                      {"end_s", run.end_s},
+                      {"outcome", run.outcome}});
+    }
+    out["runs"] = std::move(runs);
+  }
+  return JsonText(out, 2) + "\n";
+}
+
+std::string CompareTable(const std::vector<NamedResult>& runs) {
+  std::string out;
+  char line[160];
+  std::snprintf(line, sizeof line, "%-8s %9s %9s %9s %9s %9s %6s %6s %6s %9s\n", "policy", "p50 s",
+                "p95 s", "max s", "w-hours", "busy h", "intr", "ups", "downs", "completed");
+  out += line;
+  for (const NamedResult& run : runs) {
+    const SimResult& r = run.result;
+    std::snprintf(line, sizeof line, "%-8s %9.0f %9.0f %9.0f %9.2f %9.2f %6d %6d %6d %9d\n",
+                  run.name.c_str(), r.wait_p50_s, r.wait_p95_s, r.wait_max_s, r.worker_hours,
+                  r.busy_hours, r.interrupted, r.promotions, r.demotions, r.completed);
+    out += line;
+  }
+  return out;
+}
+
+std::string CompareJson(const std::vector<NamedResult>& runs) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const NamedResult& run : runs) {
+    nlohmann::ordered_json row;
+    row["policy"] = run.name;
+    for (const Measure& measure : kMeasures) {
+      const std::string key = *measure.unit ? std::string(measure.name) + "_" + measure.unit
+                                            : std::string(measure.name);
+      row[key] = measure.value(run.result);
+    }
+    out.push_back(std::move(row));
+  }
   return JsonText(out, 2) + "\n";
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "pool/policy/simulator.h"
 
@@ -10,6 +11,13 @@ namespace mc::pool {
 
 std::string ResultTable(const SimResult& result);
 std::string ResultJson(const SimResult& result);
+// One trace under several policies, a row each: the comparison `pool simulate --compare` prints.
+struct NamedResult {
+  std::string name;
+  SimResult result;
+};
+std::string CompareTable(const std::vector<NamedResult>& runs);
+std::string CompareJson(const std::vector<NamedResult>& runs);
 // PressurePlot draws P (0..1) and the workers that are on over the simulated span.
 std::string PressurePlot(const SimResult& result, const std::string& title);
 

@@ -8,11 +8,20 @@ namespace mc::pool {
 
 namespace {
 
-const char* const kWorkerKeys[] = {"name",          "count",        "vendor",  "concurrency",
-                                   "speed",         "startup",      "boot",    "probe_every",
-                                   "max_height",    "av1_dec",      "av1_enc", "vram_free_mb",
-                                   "download_mbps", "sessions_cap", "cold",    "wakeable",
-                                   "on_battery",    "fail",         nullptr};
+const char* const kWorkerKeys[] = {
+    "name",       "count",    "vendor",      "concurrency",  "speed",         "startup",
+    "enable",     "boot",     "probe_every", "probe_age",    "state",         "weight",
+    "max_height", "av1_dec",  "av1_enc",     "vram_free_mb", "download_mbps", "sessions_cap",
+    "cold",       "wakeable", "on_battery",  "fail",         nullptr};
+
+struct StartStateName {
+  const char* name;
+  ManagerState state;
+};
+constexpr StartStateName kStartStates[] = {{"active", ManagerState::kActive},
+                                           {"spare", ManagerState::kSpare},
+                                           {"warm", ManagerState::kWarm},
+                                           {"cold", ManagerState::kCold}};
 const char* const kFailKeys[] = {"kind", "at", "for", nullptr};
 
 struct FailureName {
@@ -84,6 +93,12 @@ class WorkerReader {
     number_key("vram_free_mb", 0, spec.vram_free_mb);
     number_key("download_mbps", 0, spec.download_mbps);
     duration_key("startup", spec.startup_s);
+    if (node_["enable"].IsDefined()) {
+      double enable_s = 0;
+      duration_key("enable", enable_s);
+      spec.enable_s = enable_s;
+    }
+    duration_key("probe_age", spec.probe_age_at_start);
     duration_key("boot", spec.boot_s);
     duration_key("probe_every", spec.probe_every_s);
     bool_key("av1_dec", spec.capabilities.av1_dec);
@@ -93,6 +108,27 @@ class WorkerReader {
     bool_key("on_battery", spec.on_battery);
     if (error) return *error;
     if (spec.speed <= 0) return Fail(".speed", "expected a number above 0");
+    if (node_["weight"].IsDefined()) {
+      double weight = 0;
+      if (!ReadNumber(node_["weight"], weight) || weight < 0.01 || weight > 100) {
+        return Fail(".weight", "expected a number between 0.01 and 100");
+      }
+      spec.weight = weight;
+    }
+    if (node_["state"].IsDefined()) {
+      std::string name;
+      bool known = false;
+      if (ReadString(node_["state"], name)) {
+        for (const StartStateName& entry : kStartStates) {
+          if (name == entry.name) {
+            spec.start_state = entry.state;
+            known = true;
+          }
+        }
+      }
+      if (!known) return Fail(".state", "expected active, spare, warm or cold");
+      if (spec.start_state == ManagerState::kCold) spec.cold = true;
+    }
     if (node_["vendor"].IsDefined()) {
       if (!ReadString(node_["vendor"], spec.vendor) ||
           (spec.vendor != "nvidia" && spec.vendor != "intel")) {

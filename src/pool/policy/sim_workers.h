@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/base/result.h"
+#include "pool/policy/pool_state.h"
 #include "pool/policy/signals.h"
 
 namespace mc::pool {
@@ -31,8 +32,12 @@ struct SimWorkerSpec {
   std::string vendor = "nvidia";
   int concurrency = 2;
   double speed = 4;       // realtime factor at 1080p30
-  double startup_s = 20;  // from "enable" to taking jobs
-  double boot_s = 240;    // from a wake to a readable status
+  double startup_s = 20;  // a service or pod started from nothing: to taking jobs
+  // "enable" of a worker whose service is up (SPARE, WARM): to taking jobs; empty: `startup_s`.
+  std::optional<double> enable_s;
+
+  double EnableSeconds() const { return enable_s.value_or(startup_s); }
+  double boot_s = 240;  // from a wake to a readable status
   double probe_every_s = 300;
   Capabilities capabilities;
   double vram_free_mb = 20000;
@@ -47,6 +52,10 @@ struct SimWorkerSpec {
   // age of its last probe then (-1: probes spread over the interval).
   bool starts_available = false;
   double probe_age_at_start = -1;
+  // Where the pool's own policy finds it at the start (ACTIVE: admitting jobs, under every
+  // policy), and its learned weight then, as if from many jobs; empty: the class prior.
+  std::optional<ManagerState> start_state;
+  std::optional<double> weight;
 };
 
 Result<std::vector<SimWorkerSpec>> ParseWorkers(const std::string& text,

@@ -20,7 +20,9 @@ namespace mc::pool {
 
 // The policy a simulation runs: the pool manager's own (policy.h, named "ours" on the command
 // line), or one of the baselines it is compared with (baselines.h).
-enum class PolicyKind { kPoolManager, kHpa, kArc, kStatic };
+// kBound is no autoscaler: the clairvoyant limit (docs/pool/simulator.md), which knows when every
+// running job will end and holds a worker only when a job would otherwise wait past its target.
+enum class PolicyKind { kPoolManager, kHpa, kKeda, kArc, kStatic, kBound };
 std::string_view PolicyKindName(PolicyKind kind);
 std::optional<PolicyKind> ParsePolicyKind(std::string_view name);
 
@@ -28,7 +30,9 @@ struct SimOptions {
   PolicyKind policy = PolicyKind::kPoolManager;
   PoolConfig config;
   HpaOptions hpa;
+  KedaOptions keda;
   ArcOptions arc;
+  double bound_wait_s = 60;  // the clairvoyant limit keeps every job's wait under this
   double step_s = 1;
   std::uint32_t race_order = 1;  // picks the random order in which free runners ask
   // The spells in which the job list cannot be read, each [from, from + for).
@@ -48,6 +52,24 @@ struct SimOptions {
 struct TimedAction {
   double t_s = 0;
   Action action;
+  std::string before;  // the worker's manager state before the cycle, and after it
+  std::string after;
+  std::string reason;  // the cycle's sentence about it; empty where the cycle said none
+};
+
+// One reason of ours, with its time (keep_log).
+struct TimedReason {
+  double t_s = 0;
+  Reason reason;
+};
+
+// Which worker ran which job, and when (keep_log).
+struct JobRunRecord {
+  std::string job;
+  std::string worker;
+  double start_s = 0;
+  double end_s = 0;
+  std::string outcome;  // completed, failed, interrupted
 };
 
 // One point of the P-over-time series, taken at every cycle.
@@ -82,6 +104,8 @@ struct SimResult {
   std::vector<PressurePoint> pressure;
   std::vector<std::string> log;
   std::vector<TimedAction> actions;
+  std::vector<TimedReason> reasons;
+  std::vector<JobRunRecord> runs;
 };
 
 SimResult Simulate(const Trace& trace, const std::vector<SimWorkerSpec>& workers,

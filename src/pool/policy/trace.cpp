@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "common/base/json_text.h"
+#include "pool/policy/config_yaml.h"
 #include "pool/policy/json_values.h"
 
 namespace mc::pool {
@@ -19,6 +20,16 @@ constexpr const char* kKeys[] = {
     "fps", "duration", "parent", "av1_source", "av1_output", "horizon",
     "runs"};
 constexpr const char* kRunKeys[] = {"worker", "run", "again"};
+constexpr const char* kEventKeys[] = {"event", "at", "worker", "set", "held", "for"};
+
+struct EventName {
+  const char* name;
+  TraceEventKind kind;
+};
+constexpr EventName kEventNames[] = {{"config", TraceEventKind::kConfig},
+                                     {"sessions", TraceEventKind::kSessions},
+                                     {"evidence-fails", TraceEventKind::kEvidenceFails},
+                                     {"probe-fails", TraceEventKind::kProbeFails}};
 constexpr double kLongestRun = 7 * 86400;
 
 Error LineError(const std::string& file, std::size_t line, const std::string& what) {
@@ -113,6 +124,72 @@ std::string ReadJob(const nlohmann::json& object, TraceJob& job) {
   return "";
 }
 
+// ReadEvent fills `event` from one line's object, or says what is wrong with it.
+std::string ReadEvent(const nlohmann::json& object, TraceEvent& event) {
+  if (std::string key = UnknownJsonKey(object, kEventKeys); !key.empty()) {
+    return key + ": unknown key of an event";
+  }
+  std::string name;
+  bool known = false;
+  if (ReadJsonString(Member(object, "event"), name)) {
+    for (const EventName& entry : kEventNames) {
+      if (name == entry.name) {
+        event.kind = entry.kind;
+        known = true;
+      }
+    }
+  }
+  if (!known) return "event: expected config, sessions, evidence-fails or probe-fails";
+  if (!ReadJsonNumber(Member(object, "at"), event.at_s) || event.at_s < 0) {
+    return "at: expected a number of seconds of at least 0";
+  }
+  const bool on_worker = event.kind != TraceEventKind::kConfig;
+  if (on_worker != (Member(object, "worker") != nullptr)) {
+    return on_worker ? "worker: expected the name of a worker" : "worker: a config event has none";
+  }
+  if (on_worker &&
+      (!ReadJsonString(Member(object, "worker"), event.worker) || event.worker.empty())) {
+    return "worker: expected the name of a worker";
+  }
+  const nlohmann::json* set = Member(object, "set");
+  if ((event.kind == TraceEventKind::kConfig) != (set != nullptr)) {
+    return set ? "set: only a config event has one" : "set: expected the keys that change";
+  }
+  if (set) {
+    if (!set->is_object()) return "set: expected an object of configuration keys";
+    event.config = set->dump();
+    // The keys must read as a configuration; they are applied over the one in effect.
+    if (Result<PoolConfig> config = ParsePoolConfig(event.config, "set"); !config) {
+      return config.error();
+    }
+  }
+  const nlohmann::json* held = Member(object, "held");
+  if ((event.kind == TraceEventKind::kSessions) != (held != nullptr)) {
+    return held ? "held: only a sessions event has one" : "held: expected a number of sessions";
+  }
+  long long sessions = 0;
+  if (held) {
+    if (!ReadJsonInteger(held, 1, 1000, sessions)) return "held: expected an integer 1 to 1000";
+    event.sessions = static_cast<int>(sessions);
+  }
+  if (const nlohmann::json* lasts = Member(object, "for")) {
+    if (event.kind != TraceEventKind::kSessions && event.kind != TraceEventKind::kProbeFails) {
+      return "for: only a sessions or probe-fails event lasts";
+    }
+    if (!ReadJsonNumber(lasts, event.for_s) || event.for_s < 0 || event.for_s > kLongestRun) {
+      return "for: expected a number of seconds between 0 and 604800";
+    }
+  }
+  return "";
+}
+
+const char* EventKindName(TraceEventKind kind) {
+  for (const auto& entry : kEventNames) {
+    if (entry.kind == kind) return entry.name;
+  }
+  return "?";
+}
+
 }  // namespace
 
 Result<Trace> ParseTrace(std::string_view text, const std::string& file) {
@@ -128,6 +205,15 @@ Result<Trace> ParseTrace(std::string_view text, const std::string& file) {
       if (object.size() != 1 || !ReadJsonNumber(horizon, trace.horizon_s) || trace.horizon_s < 0) {
         return LineError(file, line_number, "horizon: expected a line {\"horizon\": seconds}");
       }
+      continue;
+    }
+    if (Member(object, "event")) {
+      TraceEvent event;
+      if (std::string what = ReadEvent(object, event); !what.empty()) {
+        return LineError(file, line_number, what);
+      }
+      event.line = line_number;
+      trace.events.push_back(std::move(event));
       continue;
     }
     TraceJob job;
@@ -168,6 +254,16 @@ std::string TraceToJsonl(const Trace& trace) {
       if (run.again_s > 0) element["again"] = run.again_s;
       line["runs"].push_back(std::move(element));
     }
+    out += JsonText(line) + "\n";
+  }
+  for (const TraceEvent& event : trace.events) {
+    nlohmann::ordered_json line;
+    line["event"] = EventKindName(event.kind);
+    line["at"] = event.at_s;
+    if (!event.worker.empty()) line["worker"] = event.worker;
+    if (event.kind == TraceEventKind::kConfig) line["set"] = nlohmann::json::parse(event.config);
+    if (event.kind == TraceEventKind::kSessions) line["held"] = event.sessions;
+    if (event.for_s > 0) line["for"] = event.for_s;
     out += JsonText(line) + "\n";
   }
   if (trace.horizon_s > 0) {

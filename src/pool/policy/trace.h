@@ -37,8 +37,27 @@ struct TraceJob {
   std::vector<TraceRun> runs;
 };
 
+// Something that happens to the pool at a time of the trace, beside its jobs.
+enum class TraceEventKind {
+  kConfig,         // the policy's configuration changes: `config` holds the keys that change
+  kSessions,       // another process holds `sessions` NVENC sessions of `worker`, for `for_s`
+  kEvidenceFails,  // the next job `worker` completes fails its hardware-evidence check
+  kProbeFails,     // `worker` probes and fails, and its probes fail for `for_s`
+};
+
+struct TraceEvent {
+  TraceEventKind kind = TraceEventKind::kConfig;
+  double at_s = 0;
+  std::string worker;
+  std::string config;  // JSON text of the configuration keys that change
+  int sessions = 0;
+  double for_s = 0;      // 0: for good
+  std::size_t line = 0;  // the trace's line, for errors found later (a worker not in the pool)
+};
+
 struct Trace {
   std::vector<TraceJob> jobs;
+  std::vector<TraceEvent> events;  // in the order of the trace's lines
   double horizon_s = 0;  // the simulated span ends no earlier than this; 0: at the last job
 };
 

@@ -6,6 +6,8 @@
 #include <numbers>
 #include <random>
 
+#include "pool/policy/work.h"
+
 namespace mc::pool {
 
 namespace {
@@ -18,9 +20,12 @@ constexpr TraceShapeInfo kShapes[] = {
     {TraceShape::kDiurnal, "diurnal", "a day of uploads, quiet at night, busiest in the evening"},
     {TraceShape::kFailingWorker, "failing-worker",
      "a burst like `burst`, for the pool whose fastest worker fails during it"},
+    {TraceShape::kBursts, "bursts", "six hours with three bursts of 12 uploads, two hours apart"},
+    {TraceShape::kUhdTrickle, "4k-trickle", "six hours of 4K uploads, one every half hour or so"},
+    {TraceShape::kClips, "clips", "a hundred short clips uploaded within a minute, then an hour"},
+    {TraceShape::kWeekday, "weekday",
+     "a working day with two peaks, at lunch (12:30) and in the evening (20:30)"},
 };
-
-constexpr std::array<int, 5> kLadder = {1080, 720, 480, 360, 240};
 
 // A PeerTube VOD upload's resolution and length, drawn from a mix like a small instance's.
 struct Upload {
@@ -47,6 +52,22 @@ void AddUploads(Trace& trace, std::mt19937& random, int count, double from_s, do
     const Upload upload = DrawUpload(random);
     AddUpload(trace, prefix + std::to_string(i + 1), times[i], upload.resolution,
               upload.duration_s);
+  }
+}
+
+// Uploads at the times of a Poisson process whose rate is `rate(hour)` at most `peak` per hour
+// (thinning), over `span_s`.
+template <typename Rate>
+void AddPoissonUploads(Trace& trace, std::mt19937& random, double peak, double span_s, Rate rate,
+                       const std::string& prefix) {
+  std::exponential_distribution<double> gap(peak / 3600);
+  std::uniform_real_distribution<double> unit(0, 1);
+  int uploads = 0;
+  for (double at = gap(random); at < span_s; at += gap(random)) {
+    if (unit(random) * peak > rate(at / 3600)) continue;
+    const Upload upload = DrawUpload(random);
+    AddUpload(trace, prefix + std::to_string(++uploads), std::round(at * 10) / 10,
+              upload.resolution, upload.duration_s);
   }
 }
 
@@ -87,7 +108,7 @@ void AddUpload(Trace& trace, const std::string& video, double at_s, int resoluti
   const std::string root = video + "-web-" + std::to_string(resolution);
   add(root, "vod-web-video-transcoding", resolution, "");
   add(video + "-hls-" + std::to_string(resolution), "vod-hls-transcoding", resolution, root);
-  for (int height : kLadder) {
+  for (int height : kRenditionLadder) {
     if (height >= resolution) continue;
     const std::string web = video + "-web-" + std::to_string(height);
     add(web, "vod-web-video-transcoding", height, root);
@@ -137,17 +158,58 @@ Trace GenerateTrace(TraceShape shape, std::uint32_t variant, double scale) {
       break;
     }
     case TraceShape::kDiurnal: {
-      // Thinning of a Poisson process whose rate is DiurnalRate.
       const double peak = 40 * scale;
-      std::exponential_distribution<double> gap(peak / 3600);
-      std::uniform_real_distribution<double> unit(0, 1);
-      int uploads = 0;
-      for (double at = gap(random); at < 86400; at += gap(random)) {
-        if (unit(random) * peak > DiurnalRate(at / 3600, peak)) continue;
-        const Upload upload = DrawUpload(random);
-        AddUpload(trace, "day-" + std::to_string(++uploads), std::round(at * 10) / 10,
-                  upload.resolution, upload.duration_s);
+      AddPoissonUploads(
+          trace, random, peak, 86400, [&](double hour) { return DiurnalRate(hour, peak); }, "day-");
+      trace.horizon_s = 86400;
+      break;
+    }
+    case TraceShape::kBursts:
+      for (int burst = 0; burst < 3; ++burst) {
+        const double from = 1800 + burst * 7200;
+        AddUploads(trace, random, count(12), from, from + 180,
+                   "bursts-" + std::to_string(burst + 1) + "-");
       }
+      trace.horizon_s = 6 * 3600;
+      break;
+    case TraceShape::kUhdTrickle: {
+      std::uniform_real_distribution<double> gap(1200, 2400);
+      std::uniform_real_distribution<double> length(60, 900);
+      int uploads = 0;
+      for (double at = 300; at < 6 * 3600; at += gap(random)) {
+        AddUpload(trace, "uhd-" + std::to_string(++uploads), std::round(at * 10) / 10, 2160,
+                  std::round(length(random)));
+      }
+      trace.horizon_s = 6 * 3600;
+      break;
+    }
+    case TraceShape::kClips: {
+      std::uniform_real_distribution<double> when(120, 180);
+      std::uniform_real_distribution<double> length(15, 60);
+      std::uniform_real_distribution<double> unit(0, 1);
+      for (int i = 0; i < count(100); ++i) {
+        AddUpload(trace, "clip-" + std::to_string(i + 1), std::round(when(random) * 10) / 10,
+                  unit(random) < 0.6 ? 1080 : 720, std::round(length(random)));
+      }
+      std::stable_sort(trace.jobs.begin(), trace.jobs.end(),
+                       [](const TraceJob& a, const TraceJob& b) { return a.at_s < b.at_s; });
+      trace.horizon_s = 3600;
+      break;
+    }
+    case TraceShape::kWeekday: {
+      // Two raised bumps on a low base: lunch, then a larger evening.
+      const double peak = 24 * scale;
+      const auto bump = [](double hour, double centre, double width) {
+        const double x = (hour - centre) / width;
+        return std::exp(-x * x);
+      };
+      AddPoissonUploads(
+          trace, random, peak, 86400,
+          [&](double hour) {
+            return peak *
+                   std::min(1.0, 0.05 + 0.6 * bump(hour, 12.5, 1.2) + 0.95 * bump(hour, 20.5, 1.8));
+          },
+          "weekday-");
       trace.horizon_s = 86400;
       break;
     }

@@ -12,7 +12,17 @@
 
 namespace mc::pool {
 
-enum class TraceShape { kNight, kBurst, kUnservable4k, kDiurnal, kFailingWorker };
+enum class TraceShape {
+  kNight,
+  kBurst,
+  kUnservable4k,
+  kDiurnal,
+  kFailingWorker,
+  kBursts,
+  kUhdTrickle,
+  kClips,
+  kWeekday,
+};
 
 struct TraceShapeInfo {
   TraceShape shape;

@@ -200,10 +200,21 @@ void PoolService::Cycle(pool::TimePoint now) {
   ++counters_.cycles;
   bool held = false;
   for (const pool::Reason& reason : decision.reasons) {
-    if (reason.code == pool::ReasonCode::kPromoted) ++counters_.promotions;
-    if (reason.code == pool::ReasonCode::kDemoted) ++counters_.demotions;
     held |= reason.code == pool::ReasonCode::kQueueLost ||
             reason.code == pool::ReasonCode::kStatusUnreadable;
+  }
+  // Counted from the actions: the work-aware profile says at most a few of its sentences a
+  // cycle, and every enable and drain it makes carries its reason.
+  for (const pool::Action& action : decision.actions) {
+    const pool::ReasonCode why = action.reason;
+    if (action.kind == pool::ActionKind::kEnable &&
+        (why == pool::ReasonCode::kPromoted || why == pool::ReasonCode::kWorkEnabled)) {
+      ++counters_.promotions;
+    }
+    if (action.kind == pool::ActionKind::kDrain &&
+        (why == pool::ReasonCode::kDemoted || why == pool::ReasonCode::kWorkReleased)) {
+      ++counters_.demotions;
+    }
   }
   if (held) ++counters_.held_for_lost_signals;
   LogNewReasons(decision.reasons);

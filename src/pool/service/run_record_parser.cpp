@@ -64,7 +64,11 @@ class LineReader {
         !json_.String(*value, "policy", record.policy_yaml)) {
       return false;
     }
-    Result<pool::PoolConfig> policy = pool::ParsePoolConfig(record.policy_yaml, "policy");
+    // A record that names no profile was made before there were profiles: by the design's rules.
+    pool::PoolConfig made_before_profiles;
+    made_before_profiles.profile = pool::PolicyProfile::kDesign;
+    Result<pool::PoolConfig> policy =
+        pool::ParsePoolConfig(record.policy_yaml, "policy", made_before_profiles);
     if (!policy) return json_.Fail("policy", policy.error());
     record.policy = std::move(*policy);
     return true;

@@ -34,10 +34,15 @@ inline PendingJob Job(int resolution = 720, Duration age = Seconds(0),
   return job;
 }
 
+// PolicyRun runs the design's rules unless a test sets `config.profile`: the rules the tests
+// of the windows and the stagger are about. The work-aware profile has tests of its own.
 class PolicyRun {
  public:
   // The statuses are reserved up front, so that a reference Add returned stays valid.
-  PolicyRun() { signals.workers.reserve(64); }
+  PolicyRun() {
+    signals.workers.reserve(64);
+    config.profile = PolicyProfile::kDesign;
+  }
 
   WorkerStatus& Add(WorkerStatus status, ManagerState state = ManagerState::kSpare) {
     WorkerRecord record;

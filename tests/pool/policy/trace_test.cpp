@@ -81,6 +81,54 @@ TEST(Trace, AnErrorNamesTheLineAndTheMember) {
   }
 }
 
+TEST(Trace, ReadsTimedEventsAndWritesThemBack) {
+  const std::string text =
+      R"({"event":"config","at":600.0,"set":{"vendor_disabled":["nvidia"]}})"
+      "\n"
+      R"({"event":"sessions","at":300.0,"worker":"rtx-1","held":6,"for":600.0})"
+      "\n"
+      R"({"event":"evidence-fails","at":400.0,"worker":"rtx-2"})"
+      "\n"
+      R"({"event":"probe-fails","at":100.0,"worker":"t4-1","for":900.0})"
+      "\n";
+  Result<Trace> trace = ParseTrace(text, "t.jsonl");
+  ASSERT_TRUE(trace) << trace.error();
+  ASSERT_EQ(trace->events.size(), 4u);
+  EXPECT_EQ(trace->events[0].kind, TraceEventKind::kConfig);
+  EXPECT_EQ(trace->events[1].kind, TraceEventKind::kSessions);
+  EXPECT_EQ(trace->events[1].sessions, 6);
+  EXPECT_EQ(trace->events[1].line, 2u);
+  EXPECT_EQ(trace->events[2].worker, "rtx-2");
+  EXPECT_EQ(trace->events[3].for_s, 900);
+  EXPECT_EQ(TraceToJsonl(*trace), text);
+}
+
+TEST(Trace, ABadEventIsAnErrorNamingTheLineAndTheMember) {
+  const BadTrace cases[] = {
+      {R"({"event":"reboot","at":1})",
+       "t: line 1: event: expected config, sessions, "
+       "evidence-fails or probe-fails"},
+      {R"({"event":"sessions","at":1,"worker":"w"})",
+       "t: line 1: held: expected a number of "
+       "sessions"},
+      {R"({"event":"probe-fails","at":1})", "t: line 1: worker: expected the name of a worker"},
+      {R"({"event":"config","at":1,"set":{"cycle":"soon"}})",
+       "t: line 1: set: cycle: expected a duration (seconds, or a number with s, m or h) between "
+       "1s and 3600s"},
+      {R"({"event":"config","at":1,"worker":"w","set":{}})",
+       "t: line 1: worker: a config event has none"},
+      {R"({"event":"evidence-fails","at":1,"worker":"w","for":5})",
+       "t: line 1: for: only a sessions or probe-fails event lasts"},
+      {R"({"event":"config","at":1,"set":{},"colour":1})",
+       "t: line 1: colour: unknown key of an event"},
+  };
+  for (const BadTrace& c : cases) {
+    Result<Trace> trace = ParseTrace(std::string(c.text) + "\n", "t");
+    ASSERT_FALSE(trace) << c.text;
+    EXPECT_EQ(trace.error(), c.error);
+  }
+}
+
 TEST(Trace, WrittenOutItReadsBackTheSame) {
   const Trace generated = GenerateTrace(TraceShape::kUnservable4k);
   Result<Trace> read = ParseTrace(TraceToJsonl(generated));
@@ -182,6 +230,23 @@ TEST(WorkersFile, ExpandsCountsAndReadsFailures) {
   EXPECT_FALSE((*workers)[3].failure->ActiveAt(900));
 }
 
+TEST(WorkersFile, StatesAWorkersStartingStateWeightProbeAgeAndEnableTime) {
+  Result<std::vector<SimWorkerSpec>> workers = ParseWorkers(
+      "workers:\n"
+      "  - {name: a, state: active, weight: 1.5, probe_age: 4m, enable: 3s}\n"
+      "  - {name: b, state: cold, wakeable: true}\n"
+      "  - {name: c, startup: 9s}\n",
+      "w.yaml");
+  ASSERT_TRUE(workers) << workers.error();
+  ASSERT_EQ(workers->size(), 3u);
+  EXPECT_EQ((*workers)[0].start_state, ManagerState::kActive);
+  EXPECT_EQ((*workers)[0].weight, 1.5);
+  EXPECT_EQ((*workers)[0].probe_age_at_start, 240);
+  EXPECT_EQ((*workers)[0].EnableSeconds(), 3);
+  EXPECT_TRUE((*workers)[1].cold);
+  EXPECT_EQ((*workers)[2].EnableSeconds(), 9);  // without enable, the start-up
+}
+
 TEST(WorkersFile, AnErrorNamesTheEntryAndTheKey) {
   const BadTrace cases[] = {
       {"workers:\n  - name: a\n    speed: fast\n",
@@ -193,6 +258,12 @@ TEST(WorkersFile, AnErrorNamesTheEntryAndTheKey) {
       {"workers:\n  - {name: a, fail: {kind: melt, at: 1}}\n",
        "w.yaml: workers[0].fail.kind: expected gpu_unavailable, thermal, no_evidence or "
        "unreadable"},
+      {"workers:\n  - {name: a, state: asleep}\n",
+       "w.yaml: workers[0].state: expected active, spare, warm or cold"},
+      {"workers:\n  - {name: a, weight: 0}\n",
+       "w.yaml: workers[0].weight: expected a number between 0.01 and 100"},
+      {"workers:\n  - {name: a, enable: soon}\n",
+       "w.yaml: workers[0].enable: expected a duration (seconds, or a number with s, m or h)"},
       {"workers: 3\n", "w.yaml: workers: expected a list of workers"},
       {"workers: []\n", "w.yaml: workers: expected at least one worker"},
   };

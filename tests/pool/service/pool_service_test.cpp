@@ -111,9 +111,13 @@ TEST(PoolService, AnEmptyQueueKeepsOneWorkerActiveAndTheOthersSpare) {
   EXPECT_TRUE(report.queue_read_ok);
 }
 
+// The design's rules, with their windows and stagger (the work-aware profile enables what the
+// work needs at once; its tests are the policy's).
 TEST(PoolService, ASustainedBurstPromotesSpareWorkersOneAtATime) {
   Fixture fixture;
-  auto service = fixture.Make();
+  pool::PoolConfig design;
+  design.profile = pool::PolicyProfile::kDesign;
+  auto service = fixture.Make(design);
   service->Cycle(pool::At(1000));
   ASSERT_EQ(fixture.Count(ActionKind::kEnable), 1);
   fixture.queue = Pending(40, 600);
@@ -133,6 +137,20 @@ TEST(PoolService, ASustainedBurstPromotesSpareWorkersOneAtATime) {
                            return l.find("promoted to ACTIVE") != std::string::npos;
                          }),
             fixture.log.end());
+}
+
+// The default, work-aware profile enables the spares a burst needs in one cycle, and the
+// counters count each, though the cycle says only a few of its sentences.
+TEST(PoolService, ABurstUnderTheWorkAwareProfileEnablesItsSparesAtOnceAndCountsEach) {
+  Fixture fixture;
+  auto service = fixture.Make();
+  service->Cycle(pool::At(1000));
+  const int after_min_active = fixture.Count(ActionKind::kEnable);
+  fixture.queue = Pending(40, 600);
+  service->Cycle(pool::At(1015));
+  const int enabled = fixture.Count(ActionKind::kEnable) - after_min_active;
+  EXPECT_GE(enabled, 1);
+  EXPECT_EQ(service->Report().counters.promotions, enabled);
 }
 
 TEST(PoolService, AFailedActionIsTriedAgainEachCycleUntilItTakesEffect) {
