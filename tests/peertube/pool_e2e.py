@@ -29,6 +29,10 @@ from fault_proxy import FaultProxy
 from worker_e2e import COMPLETING, REPO, Failure, Worker, check, make_clip, wait_for
 
 WORKERS = ("gpu0", "gpu1", "gpu2")
+# A promotion and a demotion in the manager's log, under either profile: the design's rules
+# promote on the pressure, the work-aware sizing enables for the queued work.
+PROMOTION = r"(e2e:\S+) (?:promoted to ACTIVE .*P (\S+) >=|enabled at concurrency \d+, its service up)"
+DEMOTION = r"demoted \(drain, then SPARE\)|drained, its service up, finishing"
 # Short windows, so that a burst of a few minutes shows every rule; the rules are the
 # policy's own (docs/pool/design.md), only the numbers are smaller.
 UP_WINDOW_S, UP_WINDOWS = 6, 2
@@ -209,7 +213,7 @@ def case_burst(args, peertube, workers, pool, root, argv_log, faults=None):
         print(f"  figure: the first promotion came {first_promotion[0] - burst_at:.1f} s after the "
               f"burst began; the policy's minimum is {UP_WINDOWS} windows of {UP_WINDOW_S} s = "
               f"{UP_WINDOWS * UP_WINDOW_S} s", flush=True)
-    promotions = re.findall(r"(e2e:\S+) promoted to ACTIVE .*P (\S+) >=", pool.text())
+    promotions = re.findall(PROMOTION, pool.text())
     check(len(promotions) >= 1, f"the manager promoted SPARE workers as the pressure rose: {promotions}")
     check(most_admitting[0] >= 2, f"up to {most_admitting[0]} workers admitted jobs at once")
     # Whether a second promotion comes depends on how the real queue moves after the faults
@@ -427,7 +431,7 @@ def peertube_faults(kit, peertube, pool, proxy, workers, videos):
           f"answered 502 by the proxy) and it logged it: " + first_line(lost, "HTTP 502"))
     check("queue signal failing for" in lost, "the manager said it holds on the lost queue: "
           + first_line(lost, "queue signal failing for"))
-    check(not re.search(r"promoted to ACTIVE .*P \S+ >=|demoted \(drain, then SPARE\)", lost),
+    check(not re.search(PROMOTION + "|" + DEMOTION, lost),
           "no promotion on pressure and no demotion while the queue was lost")
     unexplained = [name for name in re.findall(r"pool: drain (\S+): done", lost)
                    if f"{name} drained at once" not in lost and f"{name} drained: it admits" not in lost]

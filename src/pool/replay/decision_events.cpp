@@ -10,13 +10,15 @@ struct EventRow {
   const char* what;
 };
 
-// A worker enabled to meet the pressure or the pool's minimum is a promotion; one drained for
-// low pressure a demotion. A drain for a fault, a probe or a class change follows the
+// A worker enabled to meet the pressure, the queued work or the pool's minimum is a promotion;
+// one drained for low pressure or for work the others finish in time, a demotion. A drain for a fault, a probe or a class change follows the
 // workers' own faults and timings, which a replay models but does not compare.
 constexpr EventRow kCompared[] = {
     {pool::ActionKind::kEnable, pool::ReasonCode::kPromoted, "promotion"},
     {pool::ActionKind::kEnable, pool::ReasonCode::kBelowMinActive, "promotion"},
+    {pool::ActionKind::kEnable, pool::ReasonCode::kWorkEnabled, "promotion"},
     {pool::ActionKind::kDrain, pool::ReasonCode::kDemoted, "demotion"},
+    {pool::ActionKind::kDrain, pool::ReasonCode::kWorkReleased, "demotion"},
 };
 
 }  // namespace
