@@ -55,7 +55,7 @@ const fs::path& TinyStreams() {
   return dir.path();
 }
 
-// A staged two-GPU machine, with one worker's files (state, work directory, the PIDs of the
+// A staged machine of two GPUs, with one worker's files (state, work directory, the PIDs of the
 // ffmpegs it ran) for each GPU.
 class TwoGpuMachine {
  public:
