@@ -182,8 +182,8 @@ class Worker:
                                "--state-dir", self.state], capture_output=True, text=True, timeout=30)
 
     def runner_pid(self):
-        out = subprocess.run(["pgrep", "-f", "peertube-runner.js --id gpu-"], capture_output=True,
-                             text=True).stdout.split()
+        out = subprocess.run(["pgrep", "-f", r"peertube-runner(\.later-bodies)?\.js --id gpu-"],
+                             capture_output=True, text=True).stdout.split()
         return int(out[0]) if out else None
 
     def stop(self):
