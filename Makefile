@@ -84,8 +84,12 @@ run: probe-deps
 	ninja -C $(BUILD) -j$(JOBS) media-capabilities
 	./$(BUILD)/media-capabilities probe
 
+# The sanitizers' build is unoptimised, with line tables only (-g1): the sanitizers' reports
+# name file and line from them, and the full debugging information cost about a third of each
+# file's compile time (three unity batches, 20-22 s with -g against 15 s with -g1, one core).
 $(SAN_BUILD)/build.ninja: CMakeLists.txt | deps
-	cmake -G Ninja -S . -B $(SAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DMEDIA_CAP_SANITIZE=ON
+	cmake -G Ninja -S . -B $(SAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DMEDIA_CAP_SANITIZE=ON \
+	  -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DCMAKE_C_FLAGS_DEBUG=-g1
 
 test-sanitize: deps $(SAN_BUILD)/build.ninja
 	ninja -C $(SAN_BUILD) -j$(JOBS)
