@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -35,6 +36,27 @@ double Ratio(double ours, double theirs) {
 
 const char* Verdict(bool met) { return met ? "met" : "MISSED"; }
 
+struct ShippedTrace {
+  mc::pool::Trace trace;
+  std::vector<mc::pool::SimWorkerSpec> workers;
+};
+
+// LoadShipped reads a shape's shipped trace and the workers file it runs on; an error is said
+// on stderr.
+std::optional<ShippedTrace> LoadShipped(const mc::pool::TraceShapeInfo& shape) {
+  const std::string trace_file = std::string("bench/pool/pool_traces/") + shape.name + ".jsonl";
+  const char* workers_file = shape.shape == mc::pool::TraceShape::kFailingWorker
+                                 ? "bench/pool/pool_traces/workers-failing.yaml"
+                                 : "bench/pool/pool_traces/workers.yaml";
+  auto trace = mc::pool::ParseTrace(ReadSource(trace_file), trace_file);
+  auto workers = mc::pool::ParseWorkers(ReadSource(workers_file), workers_file);
+  if (!trace || !workers) {
+    std::fprintf(stderr, "%s\n", !trace ? trace.error().c_str() : workers.error().c_str());
+    return std::nullopt;
+  }
+  return ShippedTrace{*std::move(trace), *std::move(workers)};
+}
+
 // One policy's run of one trace, under its name in the table.
 struct Run {
   const char* name;
@@ -48,16 +70,10 @@ bool CompareOnShippedTraces() {
   std::printf("%-15s %-8s %8s %8s %8s %6s\n", "trace", "policy", "p95 s", "w-hours", "busy h",
               "intr");
   for (const mc::pool::TraceShapeInfo& shape : mc::pool::TraceShapes()) {
-    const std::string trace_file = std::string("bench/pool/pool_traces/") + shape.name + ".jsonl";
-    const char* workers_file = shape.shape == mc::pool::TraceShape::kFailingWorker
-                                   ? "bench/pool/pool_traces/workers-failing.yaml"
-                                   : "bench/pool/pool_traces/workers.yaml";
-    auto trace = mc::pool::ParseTrace(ReadSource(trace_file), trace_file);
-    auto workers = mc::pool::ParseWorkers(ReadSource(workers_file), workers_file);
-    if (!trace || !workers) {
-      std::fprintf(stderr, "%s\n", !trace ? trace.error().c_str() : workers.error().c_str());
-      return false;
-    }
+    const std::optional<ShippedTrace> shipped = LoadShipped(shape);
+    if (!shipped) return false;
+    const mc::pool::Trace* trace = &shipped->trace;
+    const std::vector<mc::pool::SimWorkerSpec>* workers = &shipped->workers;
     const auto simulate = [&](PolicyKind policy, mc::pool::PolicyProfile profile,
                               double bound_wait_s) {
       mc::pool::SimOptions options;
@@ -112,13 +128,10 @@ void CompareOverRaceOrders() {
               "hpa p95 s", "keda p95 s", "ours hours", "hpa hours", "keda hours",
               "orders ours <= both: p95, hours");
   for (const mc::pool::TraceShapeInfo& shape : mc::pool::TraceShapes()) {
-    const std::string trace_file = std::string("bench/pool/pool_traces/") + shape.name + ".jsonl";
-    const char* workers_file = shape.shape == mc::pool::TraceShape::kFailingWorker
-                                   ? "bench/pool/pool_traces/workers-failing.yaml"
-                                   : "bench/pool/pool_traces/workers.yaml";
-    auto trace = mc::pool::ParseTrace(ReadSource(trace_file), trace_file);
-    auto workers = mc::pool::ParseWorkers(ReadSource(workers_file), workers_file);
-    if (!trace || !workers) return;
+    const std::optional<ShippedTrace> shipped = LoadShipped(shape);
+    if (!shipped) return;
+    const mc::pool::Trace* trace = &shipped->trace;
+    const std::vector<mc::pool::SimWorkerSpec>* workers = &shipped->workers;
     const PolicyKind policies[] = {PolicyKind::kPoolManager, PolicyKind::kHpa, PolicyKind::kKeda};
     std::vector<std::vector<SimResult>> runs(3);
     int wait_wins = 0;
