@@ -71,6 +71,9 @@ int RunReplay(const ReplayOptions& options) {
     out["notes"] = inputs->notes;
     out["simulated"] = {{"jobs", result.jobs},
                         {"completed", result.completed},
+                        {"errored", result.errored},
+                        {"unservable", result.unservable},
+                        {"unfinished", result.unfinished},
                         {"retries", result.retries},
                         {"makespan", result.makespan_s}};
     std::cout << JsonText(out, 2) << "\n";

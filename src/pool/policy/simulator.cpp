@@ -54,6 +54,7 @@ struct SimWorker {
   double probe_at = 0;
   bool probe_ok = true;
   bool refusing = false;  // its own gate refuses work after a job without evidence
+  bool admitted = false;  // it has admitted jobs at some time of the run
   bool was_down = false;
   std::optional<bool> evidence;
   int completed = 0;
@@ -351,6 +352,7 @@ class Simulation {
   void StepWorkers(double t) {
     for (SimWorker& worker : workers_) {
       if (worker.Up(t)) Advance(worker, t);
+      worker.admitted |= worker.admission == Admission::kAvailable;
       if (!worker.running.empty()) Complete(worker, t);
       // A box woken for ours is held from its wake, as a booting pod is for the baselines.
       const bool booting =
@@ -450,10 +452,22 @@ class Simulation {
     }
   }
 
+  // A replayed job waits for the worker that really ran it, so that the simulated policy
+  // sees the real queue. Where the simulated policy took that worker out of service after it
+  // had admitted jobs, as the real one did not, any worker its gates pass runs it, for its
+  // recorded time: else it would wait for ever.
   bool Takes(const SimWorker& worker, const SimJob& job) const {
-    return PassesHardGates(job.need, worker.spec->capabilities) &&
-           (worker.classes & Bit(job.need.job_class)) &&
-           (!RecordedRun(job) || RecordedRun(job)->worker == worker.spec->name);
+    if (!PassesHardGates(job.need, worker.spec->capabilities) ||
+        !(worker.classes & Bit(job.need.job_class))) {
+      return false;
+    }
+    const TraceRun* run = RecordedRun(job);
+    if (run == nullptr || run->worker == worker.spec->name) return true;
+    const auto owner = worker_index_.find(run->worker);
+    if (owner == worker_index_.end()) return true;
+    const SimWorker& own = workers_[owner->second];
+    return own.admitted &&
+           (own.admission == Admission::kDraining || own.admission == Admission::kDrained);
   }
 
   bool Free(const SimWorker& worker, double t) const {

@@ -407,6 +407,23 @@ TEST(Simulator, AReplayedRunOutlastsASimulatedGpuFaultAsItReallyDid) {
   EXPECT_NEAR(result.busy_hours * 3600, 12, 0.5) << ResultJson(result);
 }
 
+// The simulated policy held SPARE the worker that really ran a job, after it had admitted
+// jobs: the job runs on a worker that admits, for its recorded time, rather than wait for ever.
+TEST(Simulator, AReplayedJobWhoseWorkerTheSimulationDrainedRunsOnAnother) {
+  Result<Trace> trace = ParseTrace(R"({"id":"a","at":1,"runs":[{"worker":"w-2","run":7}]})"
+                                   "\n");
+  ASSERT_TRUE(trace) << trace.error();
+  SimWorkerSpec spec = OneReplayWorker().front();
+  std::vector<SimWorkerSpec> workers = FleetOf(spec, 2);
+  SimOptions options = ReplayOptions();
+  options.keep_log = true;
+  const SimResult result = Simulate(*trace, workers, options);
+  ASSERT_EQ(result.completed, 1) << ResultJson(result);
+  ASSERT_EQ(result.runs.size(), 1u);
+  EXPECT_EQ(result.runs[0].worker, "w-1");
+  EXPECT_NEAR(result.busy_hours * 3600, 7, 0.5);
+}
+
 // The real service's cycles stretch when a read is slow (a silent worker's read waits out its
 // deadline); a replay asks the policy when the real one was asked, then a cycle apart.
 TEST(Simulator, AReplayAsksThePolicyAtTheRealCyclesInstantsThenACycleApart) {

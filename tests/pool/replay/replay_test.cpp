@@ -26,6 +26,9 @@ constexpr const char* kPeerTubeFaults = "pool-e2e-peertube-faults-record.jsonl";
 // The same through PeerTube's faults, recorded with each pending job's priority and its age
 // from when it became pending.
 constexpr const char* kPriorities = "pool-e2e-priorities-record.jsonl";
+// A run of the work-aware profile whose simulated policy drained another worker than the real
+// one, while jobs that worker really ran were still to come.
+constexpr const char* kDiverging = "pool-e2e-diverging-record.jsonl";
 
 pool::RunRecord RealRecord(const char* file = kWorkerFaults) {
   const std::string path = std::string(POOL_REPLAY_DATA_DIR) + "/" + file;
@@ -128,6 +131,21 @@ TEST(Replay, TheSimulatedRunThroughPeerTubesFaultsMakesTheRealRunsDecisions) {
 
 TEST(Replay, TheSimulatedRunWithPeerTubesPrioritiesMakesTheRealRunsDecisions) {
   ExpectBothReplaysAgree(kPriorities, 3);
+}
+
+// The simulation leaves the real run's decisions at its fifth, and the jobs of the worker it
+// drained run elsewhere: every job completes, and the policy alone still agrees exactly.
+TEST(Replay, ASimulatedRunThatDrainsAnotherWorkerThanTheRealOneStillCompletesEveryJob) {
+  const pool::RunRecord record = RealRecord(kDiverging);
+  Result<ReplayInputs> inputs = DeriveInputs(record);
+  ASSERT_TRUE(inputs) << inputs.error();
+  const pool::SimResult result = pool::Simulate(inputs->trace, inputs->workers, inputs->options);
+  EXPECT_EQ(result.jobs, 24);
+  EXPECT_EQ(result.completed, result.jobs);
+  EXPECT_EQ(result.unfinished, 0);
+  Result<StrictResult> strict = StrictReplay(record, record.policy);
+  ASSERT_TRUE(strict) << strict.error();
+  EXPECT_TRUE(strict->agrees) << strict->first_disagreement;
 }
 
 // PeerTube counted the admin's uploads of the week into each job's priority: the burst's three
