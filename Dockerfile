@@ -24,7 +24,7 @@ RUN make build BUILD=/build
 
 FROM debian:bookworm-slim
 # libva2, libva-drm2 (and libdrm2 through them), libyaml-cpp0.7: what the binary links;
-# libnghttp2-14 and libprotobuf-lite32: what the kubelet plugin (src/dra/plugin) links; libmbedtls14
+# libnghttp2-14 and libprotobuf-lite32: what the kubelet plugin (src/dra/plugin) links; libssl3
 # and ca-certificates: TLS for the API client (src/common/kube) and the PeerTube client (src/common/http),
 # opened at the first https URL.
 # pci.ids: the PCI names of the `name` attribute. The VA drivers: intel-media-va-driver (iHD,
@@ -32,7 +32,7 @@ FROM debian:bookworm-slim
 # (AMD's radeonsi, and nouveau).
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      libva2 libva-drm2 libyaml-cpp0.7 libnghttp2-14 libprotobuf-lite32 libmbedtls14 ca-certificates pci.ids \
+      libva2 libva-drm2 libyaml-cpp0.7 libnghttp2-14 libprotobuf-lite32 libssl3 ca-certificates pci.ids \
       intel-media-va-driver i965-va-driver mesa-va-drivers \
  && rm -rf /var/lib/apt/lists/*
 # The agent module and the pool's Kubernetes module go beside the binary, which is where

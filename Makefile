@@ -6,15 +6,16 @@ SAN_BUILD  ?= build-sanitize
 FUZZ_BUILD ?= build-fuzz
 JOBS       ?= $(shell nproc)
 
-# The Debian packages the binary needs to build, which is all that `make run` installs. Mbed
-# TLS's headers give the HTTP client its TLS, which it opens with dlopen at the first https URL.
+# The Debian packages the binary needs to build, which is all that `make run` installs.
+# OpenSSL's headers give the HTTP client its TLS, which it opens with dlopen at the first https
+# URL.
 PROBE_PACKAGES := g++ cmake ninja-build pkg-config \
 	libva-dev libva-drm2 libdrm-dev pci.ids \
 	nlohmann-json3-dev libyaml-cpp-dev libcli11-dev \
-	libffmpeg-nvenc-dev libmbedtls-dev
+	libffmpeg-nvenc-dev libssl-dev
 # Every Debian package the build, the tests and the benchmarks use. The kubelet plugin serves
 # gRPC over libnghttp2 with protobuf-lite (src/dra/grpc_server); gRPC C++ is the plugin tests'
-# client alone. libcurl's, OpenSSL's and GnuTLS's headers serve only bench/tls_client_floor,
+# client alone. libcurl's and GnuTLS's headers serve only bench/tls_client_floor,
 # which weighs the TLS libraries an API client could be built on; the API client is our own.
 # The curl command is a real client of the reverse proxy's tests.
 PACKAGES := $(PROBE_PACKAGES) vainfo \
@@ -25,7 +26,7 @@ PACKAGES := $(PROBE_PACKAGES) vainfo \
 	libnghttp2-dev libprotobuf-dev protobuf-compiler \
 	libgrpc++-dev protobuf-compiler-grpc \
 	python3-jsonschema python3-prometheus-client \
-	libssl-dev libgnutls28-dev openssl
+	libgnutls28-dev openssl
 FUZZ_PACKAGES := clang libclang-rt-14-dev
 # What the real PeerTube server, its database and cache, and the official runner need for the
 # end-to-end tests (Node 20 comes with the machine, or the kit takes it from npm).

@@ -7,7 +7,6 @@
 //   curl     libcurl (Debian's, over OpenSSL, with its other protocols' libraries)
 //   openssl  a bare TLS client on libssl/libcrypto: what an own HTTP client over OpenSSL costs
 //   gnutls   a bare TLS client on GnuTLS and its nettle/gmp/p11-kit stack
-//   mbedtls  a bare TLS client on Mbed TLS (libmbedtls, libmbedx509, libmbedcrypto)
 //
 // Each client is its own executable (bench/common/tls_floor_client.cpp), so that it loads its
 // library alone. This program prints each client's VmRSS and its excess over the baseline. It needs
@@ -68,7 +67,7 @@ int main() {
   std::printf("%-8s %10s %12s\n", "client", "VmRSS MiB", "over none");
   double baseline = 0;
   int failures = 0;
-  for (const char* client : {"none", "curl", "openssl", "gnutls", "mbedtls"}) {
+  for (const char* client : {"none", "curl", "openssl", "gnutls"}) {
     const std::string out = dir + "/" + client + ".out";
     const std::string program = std::string(MEDIA_CAP_BENCH_DIR "/tls_floor_client_") + client;
     const pid_t pid = bench::Spawn({program, std::to_string(port), cert}, {}, out);

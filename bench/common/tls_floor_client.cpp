@@ -1,5 +1,5 @@
 // One HTTPS client of bench/tls_client_floor, compiled once per library with TLS_FLOOR_CLIENT
-// naming it (0 none, 1 libcurl, 2 OpenSSL, 3 GnuTLS, 4 Mbed TLS), so that each process loads that
+// naming it (0 none, 1 libcurl, 2 OpenSSL, 3 GnuTLS), so that each process loads that
 // library alone: a library linked but unused still costs its relocations and its constructors'
 // pages. It makes one verified GET to https://localhost:PORT/ and prints its VmRSS in KiB.
 #include <arpa/inet.h>
@@ -18,11 +18,6 @@
 #include <openssl/ssl.h>
 #elif TLS_FLOOR_CLIENT == 3
 #include <gnutls/gnutls.h>
-#elif TLS_FLOOR_CLIENT == 4
-#include <mbedtls/ctr_drbg.h>
-#include <mbedtls/entropy.h>
-#include <mbedtls/net_sockets.h>
-#include <mbedtls/ssl.h>
 #endif
 
 namespace {
@@ -103,35 +98,6 @@ void Get([[maybe_unused]] int port, [[maybe_unused]] const std::string& ca) {
     got = gnutls_record_recv(session, answer, sizeof answer);
   } while (got == GNUTLS_E_AGAIN || got == GNUTLS_E_INTERRUPTED);
   if (got <= 0) Fail(std::string("GnuTLS: no answer: ") + gnutls_strerror(static_cast<int>(got)));
-#elif TLS_FLOOR_CLIENT == 4
-  mbedtls_entropy_context entropy;
-  mbedtls_ctr_drbg_context random;
-  mbedtls_x509_crt trusted;
-  mbedtls_ssl_config config;
-  mbedtls_ssl_context ssl;
-  mbedtls_entropy_init(&entropy);
-  mbedtls_ctr_drbg_init(&random);
-  mbedtls_x509_crt_init(&trusted);
-  mbedtls_ssl_config_init(&config);
-  mbedtls_ssl_init(&ssl);
-  if (mbedtls_ctr_drbg_seed(&random, mbedtls_entropy_func, &entropy, nullptr, 0) != 0) {
-    Fail("Mbed TLS: no random numbers");
-  }
-  if (mbedtls_x509_crt_parse_file(&trusted, ca.c_str()) != 0) Fail("Mbed TLS: no CA");
-  mbedtls_ssl_config_defaults(&config, MBEDTLS_SSL_IS_CLIENT, MBEDTLS_SSL_TRANSPORT_STREAM,
-                              MBEDTLS_SSL_PRESET_DEFAULT);
-  mbedtls_ssl_conf_authmode(&config, MBEDTLS_SSL_VERIFY_REQUIRED);
-  mbedtls_ssl_conf_ca_chain(&config, &trusted, nullptr);
-  mbedtls_ssl_conf_rng(&config, mbedtls_ctr_drbg_random, &random);
-  mbedtls_ssl_setup(&ssl, &config);
-  mbedtls_ssl_set_hostname(&ssl, "localhost");
-  mbedtls_net_context net;
-  net.fd = ConnectLoopback(port);
-  mbedtls_ssl_set_bio(&ssl, &net, mbedtls_net_send, mbedtls_net_recv, nullptr);
-  if (mbedtls_ssl_handshake(&ssl) != 0) Fail("Mbed TLS: the handshake failed");
-  mbedtls_ssl_write(&ssl, reinterpret_cast<const unsigned char*>(kRequest), std::strlen(kRequest));
-  unsigned char answer[4096];
-  if (mbedtls_ssl_read(&ssl, answer, sizeof answer) <= 0) Fail("Mbed TLS: no answer");
 #endif
 }
 

@@ -13,6 +13,7 @@
 #include "common/http/client.h"
 #include "common/http/http_server.h"
 #include "common/http/url.h"
+#include "common/peertube/plain_http.h"
 #include "common/peertube/admin_credentials.h"
 #include "common/peertube/admin_session.h"
 #include "pool/kube/kubernetes_channel.h"
@@ -185,13 +186,19 @@ int RunPool(const std::string& config_file, const std::string& record_file) {
   Result<ServiceConfig> parsed = ReadServiceConfig(config_file);
   if (!parsed) return Log("pool run: " + parsed.error()), 1;
   const ServiceConfig config = std::move(*parsed);
+  const http::Url peertube_url = *http::ParseUrl(config.peertube.url);
+  if (const std::string warning = peertube::PlainHttpWarning(
+          peertube_url, pool::kPeerTubeSecrets, "peertube.allow_plain_http");
+      !warning.empty()) {
+    Log("pool: " + warning);
+  }
 
   Result<peertube::AdminCredentials> credentials =
       peertube::ReadAdminCredentials(config.peertube.credentials_file);
   if (!credentials) return Log("pool run: " + credentials.error()), 1;
   peertube::AdminSessionOptions session_options;
   session_options.request_budget = config.peertube.request_budget;
-  peertube::AdminSession session(*http::ParseUrl(config.peertube.url), std::move(*credentials),
+  peertube::AdminSession session(peertube_url, std::move(*credentials),
                                  session_options);
 
   Channels channels;

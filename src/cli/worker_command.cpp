@@ -179,6 +179,7 @@ class Worker : public WorkerCommand {
     run_->add_option("--url", url_, "the PeerTube server, such as https://videos.example.org");
     run_->add_option("--registration-token-file", registration_token_file_,
                      "a file holding PeerTube's runner registration token (registers once)");
+    AddAllowPlainHttpFlag(*run_);
     run_->add_option("--description", description_, "the runner's description in PeerTube");
     AddRunnerOption(*run_);
     run_->add_option("--gate-listen", gate_listen_, "HOST:PORT of the admission gate")
@@ -211,6 +212,13 @@ class Worker : public WorkerCommand {
     register_->add_option("--runner-name", runner_name_, "the runner's name, such as w2:gpu0")
         ->required();
     register_->add_option("--description", description_, "the runner's description");
+    AddAllowPlainHttpFlag(*register_);
+  }
+
+  void AddAllowPlainHttpFlag(CLI::App& command) {
+    command.add_flag("--allow-plain-http", allow_plain_http_,
+                     "reach a PeerTube server beyond this host over http://, its tokens in clear "
+                     "(refused otherwise)");
   }
 
   void AddDoctorCommand(CLI::App& worker) {
@@ -265,7 +273,8 @@ class Worker : public WorkerCommand {
                                 .server_url = url_,
                                 .registration_token_file = registration_token_file_,
                                 .runner_name = runner_name_,
-                                .description = description_});
+                                .description = description_,
+                                .allow_plain_http = allow_plain_http_});
     }
     if (controls_["drain"]->parsed())
       return RunWorkerControl(StateDir(), worker::DrainRequest{}, "drain");
@@ -444,6 +453,7 @@ class Worker : public WorkerCommand {
     options.server_url = url_;
     options.registration_token_file = registration_token_file_;
     options.description = description_;
+    options.allow_plain_http = allow_plain_http_;
     options.runner_command = RunnerWords();
     if (options.runner_command.empty()) {
       std::cerr << "worker run: --runner names no command\n";
@@ -493,6 +503,7 @@ class Worker : public WorkerCommand {
   CLI::App* eligibility_ = nullptr;
   std::string control_value_;
   std::string url_;
+  bool allow_plain_http_ = false;
   std::string registration_token_file_;
   std::string description_ = "a GPU transcoding worker (media-capabilities)";
   std::string runner_ = "peertube-runner";

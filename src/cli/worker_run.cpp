@@ -13,6 +13,8 @@
 #include "cli/daemon_support.h"
 #include "cli/peertube_pair.h"
 #include "common/base/text.h"
+#include "common/http/url.h"
+#include "common/peertube/plain_http.h"
 #include "probe/pipeline/probe_pipeline.h"
 #include "worker/daemon/local_socket.h"
 #include "worker/daemon/registration.h"
@@ -65,6 +67,27 @@ std::optional<worker::SelfTestReport> SelfTestGate(const WorkerRunOptions& optio
   return report;
 }
 
+// What crosses a worker's connection to PeerTube, and the flag that allows it in clear.
+constexpr const char* kWorkerSecrets = "the registration token, the runner's token and its jobs' tokens";
+constexpr const char* kAllowPlainHttp = "--allow-plain-http";
+
+// CheckServerUrl refuses plain http:// beyond this host unless allowed, and says so in the log
+// where it is allowed.
+Result<void> CheckServerUrl(const std::string& url, bool allowed) {
+  Result<http::Url> parsed = http::ParseUrl(url);
+  if (!parsed) return InvalidInput("--url: " + parsed.error());
+  if (Result<void> checked =
+          peertube::CheckPlainHttp(*parsed, allowed, kWorkerSecrets, kAllowPlainHttp);
+      !checked) {
+    return checked.failure().WithContext("--url");
+  }
+  if (const std::string warning = peertube::PlainHttpWarning(*parsed, kWorkerSecrets, kAllowPlainHttp);
+      !warning.empty()) {
+    Log("worker: " + warning);
+  }
+  return Ok();
+}
+
 Result<worker::Registration> EnsureRegistered(const WorkerRegisterOptions& options) {
   const std::string path = worker::RegistrationPath(options.state_dir);
   Result<worker::Registration> existing = worker::LoadRegistration(path);
@@ -80,6 +103,8 @@ Result<worker::Registration> EnsureRegistered(const WorkerRegisterOptions& optio
   if (options.registration_token_file.empty())
     return NotFound("the worker is not registered yet: give --url and --registration-token-file");
   if (url.empty()) return InvalidInput("--url is needed to register");
+  if (Result<void> checked = CheckServerUrl(url, options.allow_plain_http); !checked)
+    return checked.failure();
   Result<std::string> token = worker::ReadTokenFile(options.registration_token_file);
   if (!token) return token.failure();
   Result<worker::Registration> registration =
@@ -234,6 +259,13 @@ int RunWorkerRun(WorkerRunOptions options) {
   setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
   std::error_code error;
   fs::create_directories(options.state_dir, error);
+  if (!options.server_url.empty()) {
+    if (Result<void> checked = CheckServerUrl(options.server_url, options.allow_plain_http);
+        !checked) {
+      std::cerr << "worker run: refused: " << checked.error() << "\n";
+      return 2;
+    }
+  }
 
   const probe::ProbeResult probe = probe::ProbeGpus(options.gather.probe);
   const worker::ProbeContract contract =
@@ -251,10 +283,19 @@ int RunWorkerRun(WorkerRunOptions options) {
                         .server_url = options.server_url,
                         .registration_token_file = options.registration_token_file,
                         .runner_name = RunnerName(options.gather.config, device),
-                        .description = options.description});
+                        .description = options.description,
+                        .allow_plain_http = options.allow_plain_http});
   if (!registration) {
     std::cerr << "worker run: " << registration.error() << "\n";
     return 1;
+  }
+  // A registration kept from before names its own server, which the same rule holds.
+  if (options.server_url.empty()) {
+    if (Result<void> checked = CheckServerUrl(registration->server_url, options.allow_plain_http);
+        !checked) {
+      std::cerr << "worker run: refused: " << checked.error() << "\n";
+      return 2;
+    }
   }
   Result<worker::PeerTubeVersions> peertube =
       CheckPeerTubePair(registration->server_url, options.runner_command);

@@ -21,6 +21,8 @@ struct WorkerRunOptions {
   std::string server_url;
   std::string registration_token_file;
   std::string description;
+  // Plain http:// to a PeerTube server beyond this host, which the worker otherwise refuses.
+  bool allow_plain_http = false;
   // The official runner's command line up to its own arguments.
   std::vector<std::string> runner_command;
   std::string gate_listen;
@@ -40,6 +42,7 @@ struct WorkerRegisterOptions {
   std::string registration_token_file;
   std::string runner_name;
   std::string description;
+  bool allow_plain_http = false;
 };
 
 int RunWorkerRegister(const WorkerRegisterOptions& options);

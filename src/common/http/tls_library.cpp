@@ -25,17 +25,17 @@ Loaded Load(const std::string& name) {
   void* handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char* why = dlerror();
-    return {nullptr, "https needs Mbed TLS 2.28 (" + name +
+    return {nullptr, "https needs OpenSSL 3 (" + name +
                          "), which could not be loaded: " + (why ? why : "unknown reason")};
   }
   auto library = std::make_unique<TlsLibrary>();
   std::string missing;
-#define MC_HTTP_MBEDTLS_FIND(name) Find(handle, #name, library->name, missing);
-  MC_HTTP_MBEDTLS_CALLS(MC_HTTP_MBEDTLS_FIND)
-#undef MC_HTTP_MBEDTLS_FIND
+#define MC_HTTP_OPENSSL_FIND(name) Find(handle, #name, library->name, missing);
+  MC_HTTP_OPENSSL_CALLS(MC_HTTP_OPENSSL_FIND)
+#undef MC_HTTP_OPENSSL_FIND
   if (!missing.empty()) {
     dlclose(handle);
-    return {nullptr, "https needs Mbed TLS 2.28, but " + name + " has no " + missing};
+    return {nullptr, "https needs OpenSSL 3, but " + name + " has no " + missing};
   }
   // The library stays loaded for the rest of the process: connections may use it at any time.
   return {std::move(library), ""};
@@ -55,10 +55,14 @@ Result<const TlsLibrary*> LoadTlsLibrary(const std::string& name) {
   return found->second.library.get();
 }
 
-std::string TlsErrorText(const TlsLibrary& tls, int code) {
-  char text[256] = {};
-  tls.mbedtls_strerror(code, text, sizeof text);
-  return text[0] ? std::string(text) : "Mbed TLS error " + std::to_string(code);
+std::string TlsErrorText(const TlsLibrary& tls, const std::string& fallback) {
+  std::string line;
+  while (const unsigned long code = tls.ERR_get_error()) {
+    char text[256] = {};
+    tls.ERR_error_string_n(code, text, sizeof text);
+    line += (line.empty() ? "" : "; ") + std::string(text);
+  }
+  return line.empty() ? fallback : line;
 }
 
 }  // namespace mc::http

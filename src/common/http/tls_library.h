@@ -1,15 +1,16 @@
-// Mbed TLS 2.28 (Debian 12's libmbedtls14), opened with dlopen: the calls a TLS client makes,
-// typed from the library's own headers, so that running without https needs no TLS library
-// at all and the binary's start-up loads none. The soname pins the ABI that the headers'
-// structure layouts describe: libmbedtls.so.14 with libmbedx509.so.1 and libmbedcrypto.so.7.
+// OpenSSL 3 (Debian's libssl3, which its security team keeps current), opened with dlopen:
+// the calls a TLS client makes, typed from OpenSSL's own headers, so that running without
+// https needs no TLS library at all and the binary's start-up loads none. The soname pins
+// the ABI: libssl.so.3, whose dependency libcrypto.so.3 serves the X.509, PEM, BIO and error
+// calls.
 #pragma once
 
-#include <mbedtls/ctr_drbg.h>
-#include <mbedtls/entropy.h>
-#include <mbedtls/error.h>
-#include <mbedtls/pk.h>
-#include <mbedtls/ssl.h>
-#include <mbedtls/x509_crt.h>
+#include <openssl/bio.h>
+#include <openssl/err.h>
+#include <openssl/pem.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+#include <openssl/x509_vfy.h>
 
 #include <string>
 
@@ -19,56 +20,69 @@ namespace mc::http {
 
 // Every call the transport makes, once: the table below declares a pointer for each, and the
 // loader finds each by its name.
-#define MC_HTTP_MBEDTLS_CALLS(CALL)   \
-  CALL(mbedtls_ssl_init)              \
-  CALL(mbedtls_ssl_free)              \
-  CALL(mbedtls_ssl_setup)             \
-  CALL(mbedtls_ssl_set_hostname)      \
-  CALL(mbedtls_ssl_set_bio)           \
-  CALL(mbedtls_ssl_handshake)         \
-  CALL(mbedtls_ssl_read)              \
-  CALL(mbedtls_ssl_write)             \
-  CALL(mbedtls_ssl_get_bytes_avail)   \
-  CALL(mbedtls_ssl_check_pending)     \
-  CALL(mbedtls_ssl_get_verify_result) \
-  CALL(mbedtls_ssl_close_notify)      \
-  CALL(mbedtls_ssl_config_init)       \
-  CALL(mbedtls_ssl_config_free)       \
-  CALL(mbedtls_ssl_config_defaults)   \
-  CALL(mbedtls_ssl_conf_authmode)     \
-  CALL(mbedtls_ssl_conf_ca_chain)     \
-  CALL(mbedtls_ssl_conf_own_cert)     \
-  CALL(mbedtls_ssl_conf_rng)          \
-  CALL(mbedtls_ssl_conf_verify)       \
-  CALL(mbedtls_x509_crt_init)         \
-  CALL(mbedtls_x509_crt_free)         \
-  CALL(mbedtls_x509_crt_parse)        \
-  CALL(mbedtls_x509_crt_parse_file)   \
-  CALL(mbedtls_x509_crt_verify_info)  \
-  CALL(mbedtls_pk_init)               \
-  CALL(mbedtls_pk_free)               \
-  CALL(mbedtls_pk_parse_key)          \
-  CALL(mbedtls_entropy_init)          \
-  CALL(mbedtls_entropy_free)          \
-  CALL(mbedtls_entropy_func)          \
-  CALL(mbedtls_ctr_drbg_init)         \
-  CALL(mbedtls_ctr_drbg_free)         \
-  CALL(mbedtls_ctr_drbg_seed)         \
-  CALL(mbedtls_ctr_drbg_random)       \
-  CALL(mbedtls_strerror)
+#define MC_HTTP_OPENSSL_CALLS(CALL)      \
+  CALL(TLS_client_method)                \
+  CALL(SSL_CTX_new)                      \
+  CALL(SSL_CTX_free)                     \
+  CALL(SSL_CTX_ctrl)                     \
+  CALL(SSL_CTX_set_options)              \
+  CALL(SSL_CTX_set_cipher_list)          \
+  CALL(SSL_CTX_set_verify)               \
+  CALL(SSL_CTX_load_verify_locations)    \
+  CALL(SSL_CTX_get_cert_store)           \
+  CALL(SSL_CTX_use_certificate)          \
+  CALL(SSL_CTX_use_PrivateKey)           \
+  CALL(SSL_CTX_check_private_key)        \
+  CALL(SSL_new)                          \
+  CALL(SSL_free)                         \
+  CALL(SSL_set_bio)                      \
+  CALL(SSL_ctrl)                         \
+  CALL(SSL_set1_host)                    \
+  CALL(SSL_get0_param)                   \
+  CALL(SSL_connect)                      \
+  CALL(SSL_read)                         \
+  CALL(SSL_write)                        \
+  CALL(SSL_has_pending)                  \
+  CALL(SSL_get_error)                    \
+  CALL(SSL_get_verify_result)            \
+  CALL(SSL_shutdown)                     \
+  CALL(X509_VERIFY_PARAM_set1_ip_asc)    \
+  CALL(X509_verify_cert_error_string)    \
+  CALL(X509_STORE_add_cert)              \
+  CALL(X509_free)                        \
+  CALL(EVP_PKEY_free)                    \
+  CALL(PEM_read_bio_X509)                \
+  CALL(PEM_read_bio_PrivateKey)          \
+  CALL(BIO_new_mem_buf)                  \
+  CALL(BIO_new)                          \
+  CALL(BIO_free)                         \
+  CALL(BIO_get_new_index)                \
+  CALL(BIO_meth_new)                     \
+  CALL(BIO_meth_set_write)               \
+  CALL(BIO_meth_set_read)                \
+  CALL(BIO_meth_set_ctrl)                \
+  CALL(BIO_set_data)                     \
+  CALL(BIO_get_data)                     \
+  CALL(BIO_set_init)                     \
+  CALL(BIO_set_flags)                    \
+  CALL(BIO_clear_flags)                  \
+  CALL(ERR_get_error)                    \
+  CALL(ERR_clear_error)                  \
+  CALL(ERR_error_string_n)
 
 struct TlsLibrary {
-#define MC_HTTP_MBEDTLS_POINTER(name) decltype(&::name) name = nullptr;
-  MC_HTTP_MBEDTLS_CALLS(MC_HTTP_MBEDTLS_POINTER)
-#undef MC_HTTP_MBEDTLS_POINTER
+#define MC_HTTP_OPENSSL_POINTER(name) decltype(&::name) name = nullptr;
+  MC_HTTP_OPENSSL_CALLS(MC_HTTP_OPENSSL_POINTER)
+#undef MC_HTTP_OPENSSL_POINTER
 };
 
 // LoadTlsLibrary opens `name` once per name and process and finds every call above in it
-// (the X.509 and crypto calls through its own dependencies); a missing library or call is
-// unsupported, in words that say https needs it.
+// (the libcrypto calls through its dependency); a missing library or call is unsupported, in
+// words that say https needs it.
 Result<const TlsLibrary*> LoadTlsLibrary(const std::string& name);
 
-// TlsErrorText is Mbed TLS's words for one of its error codes.
-std::string TlsErrorText(const TlsLibrary& tls, int code);
+// TlsErrorText is OpenSSL's words for the errors its last failed call queued on this thread,
+// on one line; `fallback` when it queued none.
+std::string TlsErrorText(const TlsLibrary& tls, const std::string& fallback);
 
 }  // namespace mc::http

@@ -4,18 +4,21 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <arpa/inet.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <utility>
 #include <vector>
 
-#include "common/http/certificate_names.h"
 #include "common/http/tls_library.h"
 
 namespace mc::http {
@@ -85,28 +88,70 @@ class SocketStream : public Stream {
 
 // The system's store of trusted certificates, as Debian's ca-certificates writes it.
 constexpr const char* kSystemTrustStore = "/etc/ssl/certs/ca-certificates.crt";
+// TLS 1.2's suites: ECDHE with AES-GCM or ChaCha20 only. TLS 1.3, also offered, has no other.
+constexpr const char* kTls12Suites = "ECDHE+AESGCM:ECDHE+CHACHA20";
 
-// TlsSession is everything Mbed TLS keeps for one connection, at a fixed address: the
-// configuration points at the certificates and the random generator, the context at the
-// configuration and at the socket.
-struct TlsSession {
-  explicit TlsSession(const TlsLibrary& library, int socket) : tls(library), fd(socket) {
-    tls.mbedtls_entropy_init(&entropy);
-    tls.mbedtls_ctr_drbg_init(&random);
-    tls.mbedtls_x509_crt_init(&trusted);
-    tls.mbedtls_x509_crt_init(&own_certificate);
-    tls.mbedtls_pk_init(&own_key);
-    tls.mbedtls_ssl_config_init(&config);
-    tls.mbedtls_ssl_init(&ssl);
+// OpenSSL's BIO calls bring no context of ours, so the socket BIO's functions find the library
+// here: set once, before the first such BIO is made, and never changed afterwards.
+const TlsLibrary* bio_library = nullptr;
+
+// The socket under TLS, as a BIO of our own: OpenSSL's socket BIO writes with write(2), which
+// raises SIGPIPE when the peer has gone; this one sends with MSG_NOSIGNAL. Non-blocking, so
+// that every wait is the stream's poll with its deadline; a reset reads as the end.
+int SocketOf(BIO* bio) { return *static_cast<const int*>(bio_library->BIO_get_data(bio)); }
+
+void AskToRetry(BIO* bio, int direction) {
+  bio_library->BIO_set_flags(bio, direction | BIO_FLAGS_SHOULD_RETRY);
+}
+
+int BioWrite(BIO* bio, const char* data, int size) {
+  bio_library->BIO_clear_flags(bio, BIO_FLAGS_RWS | BIO_FLAGS_SHOULD_RETRY);
+  while (true) {
+    const ssize_t sent = send(SocketOf(bio), data, static_cast<std::size_t>(size), MSG_NOSIGNAL);
+    if (sent >= 0) return static_cast<int>(sent);
+    if (errno == EINTR) continue;
+    if (errno == EAGAIN || errno == EWOULDBLOCK) AskToRetry(bio, BIO_FLAGS_WRITE);
+    return -1;
   }
+}
+
+int BioRead(BIO* bio, char* data, int size) {
+  bio_library->BIO_clear_flags(bio, BIO_FLAGS_RWS | BIO_FLAGS_SHOULD_RETRY);
+  while (true) {
+    const ssize_t got = recv(SocketOf(bio), data, static_cast<std::size_t>(size), 0);
+    if (got >= 0) return static_cast<int>(got);
+    if (errno == EINTR) continue;
+    if (errno == ECONNRESET) return 0;
+    if (errno == EAGAIN || errno == EWOULDBLOCK) AskToRetry(bio, BIO_FLAGS_READ);
+    return -1;
+  }
+}
+
+long BioControl(BIO*, int command, long, void*) { return command == BIO_CTRL_FLUSH ? 1 : 0; }
+
+Result<BIO_METHOD*> SocketBioMethod(const TlsLibrary& tls) {
+  static std::once_flag once;
+  static BIO_METHOD* method = nullptr;
+  std::call_once(once, [&] {
+    bio_library = &tls;
+    method = tls.BIO_meth_new(tls.BIO_get_new_index() | BIO_TYPE_SOURCE_SINK, "socket");
+    if (method && tls.BIO_meth_set_write(method, BioWrite) == 1 &&
+        tls.BIO_meth_set_read(method, BioRead) == 1 &&
+        tls.BIO_meth_set_ctrl(method, BioControl) == 1) {
+      return;
+    }
+    method = nullptr;
+  });
+  if (!method) return Internal("OpenSSL could not make a socket BIO");
+  return method;
+}
+
+// TlsSession is one connection's socket and OpenSSL's state for it, at a fixed address: the
+// BIO points at the socket.
+struct TlsSession {
+  explicit TlsSession(const TlsLibrary& library, int socket) : tls(library), fd(socket) {}
   ~TlsSession() {
-    tls.mbedtls_ssl_free(&ssl);
-    tls.mbedtls_ssl_config_free(&config);
-    tls.mbedtls_pk_free(&own_key);
-    tls.mbedtls_x509_crt_free(&own_certificate);
-    tls.mbedtls_x509_crt_free(&trusted);
-    tls.mbedtls_ctr_drbg_free(&random);
-    tls.mbedtls_entropy_free(&entropy);
+    if (ssl) tls.SSL_free(ssl);  // and the BIO with it
     close(fd);
   }
   TlsSession(const TlsSession&) = delete;
@@ -114,72 +159,29 @@ struct TlsSession {
 
   const TlsLibrary& tls;
   const int fd;
-  // The address the URL names, as raw bytes, when it names one: Mbed TLS checks only DNS
-  // names, so the verification callback checks the certificate's iPAddress names.
-  std::string address;
-  mbedtls_entropy_context entropy;
-  mbedtls_ctr_drbg_context random;
-  mbedtls_x509_crt trusted;
-  mbedtls_x509_crt own_certificate;
-  mbedtls_pk_context own_key;
-  mbedtls_ssl_config config;
-  mbedtls_ssl_context ssl;
+  SSL* ssl = nullptr;
+  bool verifying = false;
 };
-
-// The socket under TLS, for Mbed TLS: non-blocking, so that every wait is the stream's poll
-// with its deadline; a close or a reset reads as the end of the stream.
-int SendToSocket(void* context, const unsigned char* data, std::size_t size) {
-  const int fd = static_cast<TlsSession*>(context)->fd;
-  while (true) {
-    const ssize_t sent = send(fd, data, size, MSG_NOSIGNAL);
-    if (sent >= 0) return static_cast<int>(sent);
-    if (errno == EINTR) continue;
-    if (errno == EAGAIN || errno == EWOULDBLOCK) return MBEDTLS_ERR_SSL_WANT_WRITE;
-    return MBEDTLS_ERR_SSL_INTERNAL_ERROR;
-  }
-}
-
-int ReceiveFromSocket(void* context, unsigned char* data, std::size_t size) {
-  const int fd = static_cast<TlsSession*>(context)->fd;
-  while (true) {
-    const ssize_t got = recv(fd, data, size, 0);
-    if (got >= 0) return static_cast<int>(got);
-    if (errno == EINTR) continue;
-    if (errno == EAGAIN || errno == EWOULDBLOCK) return MBEDTLS_ERR_SSL_WANT_READ;
-    if (errno == ECONNRESET) return 0;
-    return MBEDTLS_ERR_SSL_INTERNAL_ERROR;
-  }
-}
-
-// CheckAddress is Mbed TLS's verification callback: for a URL that names an address, the
-// server's own certificate (depth 0) must list that address among its iPAddress names.
-int CheckAddress(void* context, mbedtls_x509_crt* certificate, int depth, std::uint32_t* flags) {
-  const auto* session = static_cast<const TlsSession*>(context);
-  if (depth != 0 || session->address.empty()) return 0;
-  Result<std::vector<std::string>> addresses = CertificateIpAddresses(
-      std::string_view(reinterpret_cast<const char*>(certificate->raw.p), certificate->raw.len));
-  const bool listed = addresses && std::find(addresses->begin(), addresses->end(),
-                                             session->address) != addresses->end();
-  if (!listed) *flags |= MBEDTLS_X509_BADCERT_CN_MISMATCH;
-  return 0;
-}
 
 class TlsStream : public Stream {
  public:
   explicit TlsStream(std::unique_ptr<TlsSession> session) : session_(std::move(session)) {}
   ~TlsStream() override {
     // A best-effort close_notify; the socket closes with the session either way.
-    session_->tls.mbedtls_ssl_close_notify(&session_->ssl);
+    tls().ERR_clear_error();
+    tls().SSL_shutdown(ssl());
   }
 
   // Handshake runs the client's side of TLS by `deadline` and checks the peer's certificate.
   Result<void> Handshake(const std::string& origin, Deadline deadline) {
     while (true) {
-      const int done = tls().mbedtls_ssl_handshake(ssl());
-      if (done == 0) return Ok();
-      if (done == MBEDTLS_ERR_X509_CERT_VERIFY_FAILED)
+      tls().ERR_clear_error();
+      const int done = tls().SSL_connect(ssl());
+      if (done == 1) return Ok();
+      const long verified = tls().SSL_get_verify_result(ssl());
+      if (session_->verifying && verified != X509_V_OK)
         return Unavailable("TLS with " + origin + ": the server's certificate does not verify: " +
-                           VerifyText(tls().mbedtls_ssl_get_verify_result(ssl())));
+                           tls().X509_verify_cert_error_string(verified));
       Result<bool> waited = WaitForTls(done, deadline);
       if (!waited) return Unavailable("TLS with " + origin + ": " + waited.error());
       if (!*waited) return DeadlineExceeded("TLS with " + origin + ": the handshake timed out");
@@ -187,14 +189,14 @@ class TlsStream : public Stream {
   }
 
   Result<std::size_t> Read(char* data, std::size_t size, Deadline deadline) override {
-    const std::size_t want = std::min<std::size_t>(size, INT_MAX);
+    const int want = static_cast<int>(std::min<std::size_t>(size, INT_MAX));
     while (true) {
-      const int got = tls().mbedtls_ssl_read(ssl(), reinterpret_cast<unsigned char*>(data), want);
+      tls().ERR_clear_error();
+      const int got = tls().SSL_read(ssl(), data, want);
       if (got > 0) return static_cast<std::size_t>(got);
-      // A server that closes without TLS's close_notify ends the stream as a close does; the
-      // HTTP framing above says whether the message was whole.
-      if (got == 0 || got == MBEDTLS_ERR_SSL_PEER_CLOSE_NOTIFY || got == MBEDTLS_ERR_SSL_CONN_EOF)
-        return std::size_t{0};
+      // A server that closes, with or without TLS's close_notify, ends the stream as a close
+      // does; the HTTP framing above says whether the message was whole.
+      if (tls().SSL_get_error(ssl(), got) == SSL_ERROR_ZERO_RETURN) return std::size_t{0};
       Result<bool> waited = WaitForTls(got, deadline);
       if (!waited) return waited.failure();
       if (!*waited) return TimedOut("reading");
@@ -203,9 +205,10 @@ class TlsStream : public Stream {
 
   Result<void> Write(std::string_view data, Deadline deadline) override {
     while (!data.empty()) {
-      const std::size_t size = std::min<std::size_t>(data.size(), 1 << 20);
-      const int sent =
-          tls().mbedtls_ssl_write(ssl(), reinterpret_cast<const unsigned char*>(data.data()), size);
+      // A write that must wait is repeated with the same bytes, as OpenSSL requires.
+      const int size = static_cast<int>(std::min<std::size_t>(data.size(), 1 << 20));
+      tls().ERR_clear_error();
+      const int sent = tls().SSL_write(ssl(), data.data(), size);
       if (sent > 0) {
         data.remove_prefix(static_cast<std::size_t>(sent));
         continue;
@@ -217,107 +220,175 @@ class TlsStream : public Stream {
     return Ok();
   }
 
-  bool HasBuffered() const override {
-    return tls().mbedtls_ssl_get_bytes_avail(&session_->ssl) > 0 ||
-           tls().mbedtls_ssl_check_pending(&session_->ssl) != 0;
-  }
+  bool HasBuffered() const override { return tls().SSL_has_pending(session_->ssl) == 1; }
   int fd() const override { return session_->fd; }
 
  private:
   const TlsLibrary& tls() const { return session_->tls; }
-  mbedtls_ssl_context* ssl() { return &session_->ssl; }
+  SSL* ssl() { return session_->ssl; }
 
-  // WaitForTls waits for what Mbed TLS said the call that answered `result` needs; any other
+  // WaitForTls waits for what OpenSSL said the call that answered `result` needs; any other
   // answer is an error in its words.
   Result<bool> WaitForTls(int result, Deadline deadline) {
-    if (result == MBEDTLS_ERR_SSL_WANT_READ) return WaitFor(fd(), POLLIN, deadline);
-    if (result == MBEDTLS_ERR_SSL_WANT_WRITE) return WaitFor(fd(), POLLOUT, deadline);
-    return Unavailable("TLS: " + TlsErrorText(tls(), result));
-  }
-
-  // VerifyText is Mbed TLS's reasons for refusing a certificate, on one line.
-  std::string VerifyText(std::uint32_t flags) const {
-    char text[1024] = {};
-    tls().mbedtls_x509_crt_verify_info(text, sizeof text, "", flags);
-    std::string line;
-    for (std::string_view rest = text; !rest.empty();) {
-      const std::size_t end = rest.find('\n');
-      const std::string_view reason = rest.substr(0, end);
-      if (!reason.empty()) line += (line.empty() ? "" : "; ") + std::string(reason);
-      rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
-    }
-    return line.empty() ? "no reason given" : line;
+    const int error = tls().SSL_get_error(ssl(), result);
+    if (error == SSL_ERROR_WANT_READ) return WaitFor(fd(), POLLIN, deadline);
+    if (error == SSL_ERROR_WANT_WRITE) return WaitFor(fd(), POLLOUT, deadline);
+    const std::string system = errno ? std::strerror(errno) : "the connection closed";
+    return Unavailable("TLS: " + TlsErrorText(tls(), error == SSL_ERROR_SYSCALL
+                                                         ? system
+                                                         : "error " + std::to_string(error)));
   }
 
   std::unique_ptr<TlsSession> session_;
 };
 
-// PemInput is PEM text as Mbed TLS parses it: with its terminating NUL counted.
-std::pair<const unsigned char*, std::size_t> PemInput(const std::string& pem) {
-  return {reinterpret_cast<const unsigned char*>(pem.c_str()), pem.size() + 1};
+// Certificates reads every certificate of PEM text; none when it holds none that parse.
+std::vector<X509*> Certificates(const TlsLibrary& tls, const std::string& pem) {
+  std::vector<X509*> certificates;
+  BIO* text = tls.BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()));
+  if (!text) return certificates;
+  while (X509* certificate = tls.PEM_read_bio_X509(text, nullptr, nullptr, nullptr))
+    certificates.push_back(certificate);
+  tls.BIO_free(text);
+  tls.ERR_clear_error();  // the end of the text reads as an error
+  return certificates;
 }
 
-// Configure sets up `session` for a client that verifies (or, when told not to, accepts) the
-// server and proves itself with the options' certificate; the error says which part failed.
-Result<void> Configure(TlsSession& session, const Url& url, const TransportOptions& options) {
-  const TlsLibrary& tls = session.tls;
-  if (const int failed = tls.mbedtls_ctr_drbg_seed(&session.random, tls.mbedtls_entropy_func,
-                                                   &session.entropy, nullptr, 0)) {
-    return Internal("no random numbers: " + TlsErrorText(tls, failed));
+// Trust makes `context` trust the options' authorities: the given PEM text, else the given
+// file, else the system's store.
+Result<void> Trust(const TlsLibrary& tls, SSL_CTX* context, const TransportOptions& options) {
+  const std::string source = !options.ca_pem.empty()    ? "the given certificate authority data"
+                             : !options.ca_file.empty() ? options.ca_file
+                                                        : kSystemTrustStore;
+  const std::string failed = "the trusted certificates (" + source + ") could not be loaded: ";
+  if (options.ca_pem.empty()) {
+    const std::string file = options.ca_file.empty() ? kSystemTrustStore : options.ca_file;
+    if (tls.SSL_CTX_load_verify_locations(context, file.c_str(), nullptr) != 1)
+      return Unavailable(failed + TlsErrorText(tls, "none of them could be read"));
+    return Ok();
   }
-  if (const int failed = tls.mbedtls_ssl_config_defaults(&session.config, MBEDTLS_SSL_IS_CLIENT,
-                                                         MBEDTLS_SSL_TRANSPORT_STREAM,
-                                                         MBEDTLS_SSL_PRESET_DEFAULT)) {
-    return Internal("no TLS configuration: " + TlsErrorText(tls, failed));
+  const std::vector<X509*> certificates = Certificates(tls, options.ca_pem);
+  if (certificates.empty()) return Unavailable(failed + "none of them could be read");
+  X509_STORE* store = tls.SSL_CTX_get_cert_store(context);
+  for (X509* certificate : certificates) {
+    tls.X509_STORE_add_cert(store, certificate);  // the store takes its own reference
+    tls.X509_free(certificate);
   }
-  tls.mbedtls_ssl_conf_rng(&session.config, tls.mbedtls_ctr_drbg_random, &session.random);
-  if (options.verify_peer) {
-    const std::string source = !options.ca_pem.empty()    ? "the given certificate authority data"
-                               : !options.ca_file.empty() ? options.ca_file
-                                                          : kSystemTrustStore;
-    int failed = 0;
-    if (!options.ca_pem.empty()) {
-      const auto [data, size] = PemInput(options.ca_pem);
-      failed = tls.mbedtls_x509_crt_parse(&session.trusted, data, size);
-    } else {
-      failed = tls.mbedtls_x509_crt_parse_file(
-          &session.trusted, options.ca_file.empty() ? kSystemTrustStore : options.ca_file.c_str());
-    }
-    // A positive answer counts the certificates of a bundle that could not be read; the
-    // others still serve, as a store with one odd entry should.
-    if (failed < 0 || session.trusted.version == 0)
-      return Unavailable("the trusted certificates (" + source + ") could not be loaded: " +
-                         (failed < 0 ? TlsErrorText(tls, failed) : "none of them could be read"));
-    tls.mbedtls_ssl_conf_authmode(&session.config, MBEDTLS_SSL_VERIFY_REQUIRED);
-    tls.mbedtls_ssl_conf_ca_chain(&session.config, &session.trusted, nullptr);
-    session.address = AddressBytes(url.host);
-    tls.mbedtls_ssl_conf_verify(&session.config, CheckAddress, &session);
-  } else {
-    tls.mbedtls_ssl_conf_authmode(&session.config, MBEDTLS_SSL_VERIFY_NONE);
-  }
+  tls.ERR_clear_error();  // a certificate given twice is not a failure
+  return Ok();
+}
+
+// ProveIdentity makes `context` answer a server that asks with the options' certificate.
+Result<void> ProveIdentity(const TlsLibrary& tls, SSL_CTX* context,
+                           const TransportOptions& options) {
   if (options.client_certificate_pem.empty() != options.client_key_pem.empty())
     return InvalidInput("a client certificate needs its key, and a key its certificate");
-  if (!options.client_certificate_pem.empty()) {
-    const auto [certificate, certificate_size] = PemInput(options.client_certificate_pem);
-    if (const int failed =
-            tls.mbedtls_x509_crt_parse(&session.own_certificate, certificate, certificate_size))
-      return InvalidInput("the client certificate cannot be read: " + TlsErrorText(tls, failed));
-    const auto [key, key_size] = PemInput(options.client_key_pem);
-    if (const int failed = tls.mbedtls_pk_parse_key(&session.own_key, key, key_size, nullptr, 0))
-      return InvalidInput("the client key cannot be read: " + TlsErrorText(tls, failed));
-    if (const int failed = tls.mbedtls_ssl_conf_own_cert(&session.config, &session.own_certificate,
-                                                         &session.own_key))
-      return InvalidInput("the client certificate cannot be used: " + TlsErrorText(tls, failed));
+  if (options.client_certificate_pem.empty()) return Ok();
+  const std::vector<X509*> certificates = Certificates(tls, options.client_certificate_pem);
+  if (certificates.empty()) return InvalidInput("the client certificate cannot be read");
+  const int used = tls.SSL_CTX_use_certificate(context, certificates.front());
+  for (X509* certificate : certificates) tls.X509_free(certificate);
+  if (used != 1)
+    return InvalidInput("the client certificate cannot be used: " + TlsErrorText(tls, "refused"));
+  BIO* text = tls.BIO_new_mem_buf(options.client_key_pem.data(),
+                                  static_cast<int>(options.client_key_pem.size()));
+  EVP_PKEY* key = text ? tls.PEM_read_bio_PrivateKey(text, nullptr, nullptr, nullptr) : nullptr;
+  if (text) tls.BIO_free(text);
+  if (!key)
+    return InvalidInput("the client key cannot be read: " + TlsErrorText(tls, "no PEM key"));
+  const bool matches = tls.SSL_CTX_use_PrivateKey(context, key) == 1 &&
+                       tls.SSL_CTX_check_private_key(context) == 1;
+  tls.EVP_PKEY_free(key);
+  if (!matches)
+    return InvalidInput("the client key does not fit its certificate: " +
+                        TlsErrorText(tls, "refused"));
+  return Ok();
+}
+
+// MakeContext is a client context for the options: TLS 1.2 at least (1.3 offered), 1.2's
+// AEAD suites only, the peer verified unless told not to.
+Result<SSL_CTX*> MakeContext(const TlsLibrary& tls, const TransportOptions& options) {
+  SSL_CTX* context = tls.SSL_CTX_new(tls.TLS_client_method());
+  if (!context) return Internal("no TLS context: " + TlsErrorText(tls, "out of memory"));
+  tls.SSL_CTX_ctrl(context, SSL_CTRL_SET_MIN_PROTO_VERSION, TLS1_2_VERSION, nullptr);
+  tls.SSL_CTX_set_options(context, SSL_OP_IGNORE_UNEXPECTED_EOF | SSL_OP_NO_RENEGOTIATION |
+                                       SSL_OP_NO_COMPRESSION);
+  Result<void> made = tls.SSL_CTX_set_cipher_list(context, kTls12Suites) == 1
+                          ? Ok()
+                          : Internal("no TLS 1.2 suites: " + TlsErrorText(tls, "refused"));
+  if (made && options.verify_peer) made = Trust(tls, context, options);
+  if (made) made = ProveIdentity(tls, context, options);
+  if (!made) {
+    tls.SSL_CTX_free(context);
+    return made.failure();
   }
-  if (const int failed = tls.mbedtls_ssl_setup(&session.ssl, &session.config))
-    return Internal("no TLS context: " + TlsErrorText(tls, failed));
-  // The host name is checked against the certificate's DNS names and sent as SNI, which
-  // names a host, never an address literal (RFC 6066 section 3).
-  if (session.address.empty() && options.verify_peer) {
-    if (const int failed = tls.mbedtls_ssl_set_hostname(&session.ssl, url.host.c_str()))
-      return Internal("the host name check could not be set: " + TlsErrorText(tls, failed));
+  tls.SSL_CTX_set_verify(context, options.verify_peer ? SSL_VERIFY_PEER : SSL_VERIFY_NONE,
+                         nullptr);
+  return context;
+}
+
+// FileVersion names one version of a file: its identity, size and change time.
+std::string FileVersion(const std::string& path) {
+  struct stat facts {};
+  if (stat(path.c_str(), &facts) != 0) return "absent";
+  return std::to_string(facts.st_dev) + ":" + std::to_string(facts.st_ino) + ":" +
+         std::to_string(facts.st_size) + ":" + std::to_string(facts.st_mtim.tv_sec) + "." +
+         std::to_string(facts.st_mtim.tv_nsec);
+}
+
+// ContextFor gives the context of the options' trust and identity, made the first time: the
+// trusted certificates are read once, not for each connection, and again when their file
+// changes (a rotated authority). A process has a handful, kept for its life as the library is.
+Result<SSL_CTX*> ContextFor(const TlsLibrary& tls, const TransportOptions& options) {
+  static std::mutex mutex;
+  static std::map<std::string, SSL_CTX*> contexts;
+  std::string trust = options.ca_pem;
+  if (options.verify_peer && trust.empty()) {
+    const std::string file = options.ca_file.empty() ? kSystemTrustStore : options.ca_file;
+    trust = file + '\0' + FileVersion(file);
   }
-  tls.mbedtls_ssl_set_bio(&session.ssl, &session, SendToSocket, ReceiveFromSocket, nullptr);
+  const std::string key = std::string(options.verify_peer ? "v" : "-") + '\0' + trust + '\0' +
+                          options.client_certificate_pem + '\0' + options.client_key_pem;
+  std::lock_guard lock(mutex);
+  if (const auto found = contexts.find(key); found != contexts.end()) return found->second;
+  Result<SSL_CTX*> made = MakeContext(tls, options);
+  if (made) contexts.emplace(key, *made);
+  return made;
+}
+
+bool IsAddress(const std::string& host) {
+  in6_addr bytes{};
+  return inet_pton(AF_INET, host.c_str(), &bytes) == 1 ||
+         inet_pton(AF_INET6, host.c_str(), &bytes) == 1;
+}
+
+// Configure makes `session`'s connection: checked against the URL's host name or address by
+// the library, with the host name sent as SNI, which names a host, never an address literal
+// (RFC 6066 section 3).
+Result<void> Configure(TlsSession& session, const Url& url, const TransportOptions& options) {
+  const TlsLibrary& tls = session.tls;
+  Result<SSL_CTX*> context = ContextFor(tls, options);
+  if (!context) return context.failure();
+  Result<BIO_METHOD*> method = SocketBioMethod(tls);
+  if (!method) return method.failure();
+  session.ssl = tls.SSL_new(*context);
+  BIO* socket = session.ssl ? tls.BIO_new(*method) : nullptr;
+  if (!socket) return Internal("no TLS connection: " + TlsErrorText(tls, "out of memory"));
+  tls.BIO_set_data(socket, const_cast<int*>(&session.fd));
+  tls.BIO_set_init(socket, 1);
+  tls.SSL_set_bio(session.ssl, socket, socket);
+  const bool address = IsAddress(url.host);
+  if (!address) {
+    tls.SSL_ctrl(session.ssl, SSL_CTRL_SET_TLSEXT_HOSTNAME, TLSEXT_NAMETYPE_host_name,
+                 const_cast<char*>(url.host.c_str()));
+  }
+  session.verifying = options.verify_peer;
+  if (!options.verify_peer) return Ok();
+  const int checked =
+      address ? tls.X509_VERIFY_PARAM_set1_ip_asc(tls.SSL_get0_param(session.ssl), url.host.c_str())
+              : tls.SSL_set1_host(session.ssl, url.host.c_str());
+  if (checked != 1)
+    return Internal("the host name check could not be set: " + TlsErrorText(tls, "refused"));
   return Ok();
 }
 

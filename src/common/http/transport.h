@@ -1,8 +1,9 @@
 // A connected byte stream with deadlines: a plain TCP connection, or TLS over one for https.
-// TLS is Mbed TLS 2.28, opened with dlopen the first time an https URL is connected, so that the
+// TLS is OpenSSL 3, opened with dlopen the first time an https URL is connected, so that the
 // binary, whose probe's start-up is measured, loads no TLS library it does not use
-// (docs/architecture.md, "One binary"). The peer's certificate is verified against the
-// system's trust store and the URL's host name, and the host name is sent as SNI.
+// (docs/architecture.md, "One binary"): TLS 1.2 at least, 1.3 offered. The peer's certificate
+// is verified against the system's trust store and the URL's host name or address, by the
+// library, and a host name is sent as SNI.
 #pragma once
 
 #include <chrono>
@@ -34,7 +35,7 @@ struct TransportOptions {
   // any certificate is accepted, for any name.
   bool verify_peer = true;
   // The library to open for TLS; another name only to test the error of a missing one.
-  std::string tls_library = "libmbedtls.so.14";
+  std::string tls_library = "libssl.so.3";
 };
 
 class Stream {
@@ -59,7 +60,7 @@ class Stream {
 
 // Connect opens a stream to `url`'s host and port (TLS for https) by `deadline`. A host that
 // does not resolve, a refused or timed-out connection, and a certificate that does not verify
-// are unavailable, naming the URL's origin and why; https without libmbedtls.so.14 is unsupported.
+// are unavailable, naming the URL's origin and why; https without libssl.so.3 is unsupported.
 Result<std::unique_ptr<Stream>> Connect(const Url& url, Deadline deadline,
                                         const TransportOptions& options = {});
 

@@ -1,7 +1,7 @@
 // ClusterApi is what the doctor's cluster checks need of the Kubernetes API: a GET and a POST that
 // give the server's answer as it came. It is an interface of plain values so that the binary can
 // hold one without linking the API client: the implementation over the project's API client
-// (src/common/kube, over its own HTTP client and Mbed TLS) lives in the module
+// (src/common/kube, over its own HTTP client and OpenSSL) lives in the module
 // media-capabilities-doctor-kube.so (cluster_module.h opens it).
 #pragma once
 

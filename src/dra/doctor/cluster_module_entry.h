@@ -1,5 +1,5 @@
 // The one symbol of the module media-capabilities-doctor-kube.so, which holds the ClusterApi over
-// the project's API client (src/common/kube, over its own HTTP client and Mbed TLS) so that the
+// the project's API client (src/common/kube, over its own HTTP client and OpenSSL) so that the
 // binary, and every `probe` it runs, never loads it. cluster_module.h opens the module and calls
 // this; nothing else should.
 #pragma once

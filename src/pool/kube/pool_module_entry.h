@@ -1,5 +1,5 @@
 // The one symbol of the module media-capabilities-pool-kube.so, which holds the KubernetesPool over
-// the API client (src/common/kube, over the project's own HTTP client and Mbed TLS) so that the
+// the API client (src/common/kube, over the project's own HTTP client and OpenSSL) so that the
 // binary, and every `probe` it runs, never loads it. pool_module.h opens the module and calls this;
 // nothing else should.
 #pragma once

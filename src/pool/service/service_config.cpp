@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "common/http/url.h"
+#include "common/peertube/plain_http.h"
 #include "pool/policy/config_yaml.h"
 #include "pool/policy/yaml_values.h"
 
@@ -22,8 +23,8 @@ constexpr std::array<std::pair<std::string_view, ControlMode>, 3> kModes = {{
 
 constexpr const char* kTopKeys[] = {"peertube", "control",    "dry_run", "listen",
                                     "workers",  "kubernetes", "policy",  nullptr};
-constexpr const char* kPeerTubeKeys[] = {"url",  "credentials_file", "job_types",
-                                         "poll", "request_budget",   nullptr};
+constexpr const char* kPeerTubeKeys[] = {"url",  "credentials_file", "job_types",       "poll",
+                                         "request_budget", "allow_plain_http", nullptr};
 constexpr const char* kWorkerKeys[] = {"name",     "url",      "control_token_file",
                                        "wakeable", "commands", nullptr};
 constexpr const char* kCommandKeys[] = {"start", "stop", "wake", "suspend", "deadline", nullptr};
@@ -130,8 +131,15 @@ class Reader {
         !HttpUrl(out.url, "peertube.url") ||
         !Required(node["credentials_file"], "peertube.credentials_file", out.credentials_file) ||
         !Strings(node["job_types"], "peertube.job_types", out.job_types) ||
-        !OptionalDuration(node["poll"], "peertube.poll", out.poll)) {
+        !OptionalDuration(node["poll"], "peertube.poll", out.poll) ||
+        !Optional(node["allow_plain_http"], "peertube.allow_plain_http", out.allow_plain_http)) {
       return false;
+    }
+    if (Result<void> checked = peertube::CheckPlainHttp(
+            *http::ParseUrl(out.url), out.allow_plain_http, kPeerTubeSecrets,
+            "peertube.allow_plain_http: true");
+        !checked) {
+      return Fail("peertube.url", checked.error());
     }
     if (out.job_types.empty()) return Fail("peertube.job_types", "expected at least one job type");
     if (const YAML::Node budget = node["request_budget"]; budget.IsDefined()) {

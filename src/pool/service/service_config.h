@@ -19,6 +19,10 @@ enum class ControlMode {
   kKubernetes  // the workers' StatefulSet: its scale for COLD <-> SPARE, its pods' control API
 };
 
+// What crosses the manager's connection to PeerTube: said where plain http:// is refused or
+// allowed.
+inline constexpr const char* kPeerTubeSecrets = "the admin's password and session tokens";
+
 struct PeerTubeSettings {
   std::string url;               // the instance's origin, https://videos.example.org
   std::string credentials_file;  // the admin's username, then the password, one per line
@@ -26,6 +30,9 @@ struct PeerTubeSettings {
                                         "vod-audio-merge-transcoding"};
   pool::Duration poll = pool::Seconds(15);
   int request_budget = 40;  // requests per 10 s; PeerTube's default limit is 50 per IP
+  // Plain http:// beyond this host, which carries the admin's password in clear: refused
+  // unless set.
+  bool allow_plain_http = false;
 };
 
 struct KubernetesSettings {

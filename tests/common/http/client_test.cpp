@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <filesystem>
+
 #include <nlohmann/json.hpp>
 
 #include "common/http/http_server.h"
@@ -147,9 +149,9 @@ TEST(ClientTls, RefusesACertificateForAnotherHostName) {
   EXPECT_NE(answer.error().find("does not verify"), std::string::npos) << answer.error();
 }
 
-TEST(ClientTls, SaysHttpsNeedsMbedTlsWhenTheLibraryIsMissing) {
+TEST(ClientTls, SaysHttpsNeedsOpenSslWhenTheLibraryIsMissing) {
   ClientRequest request;
-  request.transport.tls_library = "libmbedtls-not-here.so.14";
+  request.transport.tls_library = "libssl-not-here.so.3";
   Result<Url> url = ParseUrl("https://127.0.0.1:" + std::to_string(ClosedPort()) + "/");
   ASSERT_TRUE(url);
   PeerProcess peer;
@@ -157,22 +159,25 @@ TEST(ClientTls, SaysHttpsNeedsMbedTlsWhenTheLibraryIsMissing) {
   Result<ClientResponse> answer = Request(*url, request);
   ASSERT_FALSE(answer);
   EXPECT_TRUE(answer.failure().IsUnsupported()) << answer.error();
-  EXPECT_NE(answer.error().find("https needs Mbed TLS 2.28 (libmbedtls-not-here.so.14)"),
+  EXPECT_NE(answer.error().find("https needs OpenSSL 3 (libssl-not-here.so.3)"),
             std::string::npos)
       << answer.error();
 }
 
 // TlsPeer is the test server over https with a certificate of `names`, reached at
 // https://127.0.0.1:PORT; with `client_ca`, it asks every client for a certificate it signed.
+// `more` are the peer's further options (--tls-only, --tls-suites).
 struct TlsPeer {
   explicit TlsPeer(const std::string& names, const std::string& key = testing::kEcP256Key,
-                   const std::string& client_ca = "")
+                   const std::string& client_ca = "", const std::vector<std::string>& more = {})
       : certificate(MakeTestCertificate(directory.path().string(), names, "localhost", key)),
-        peer(PeerArguments(certificate, client_ca)) {}
+        peer(PeerArguments(certificate, client_ca, more)) {}
   static std::vector<std::string> PeerArguments(const testing::TestCertificate& certificate,
-                                                const std::string& client_ca) {
+                                                const std::string& client_ca,
+                                                const std::vector<std::string>& more) {
     std::vector<std::string> arguments{"--tls", certificate.certificate, certificate.key};
     if (!client_ca.empty()) arguments.insert(arguments.end(), {"--client-ca", client_ca});
+    arguments.insert(arguments.end(), more.begin(), more.end());
     return arguments;
   }
   Url At(const std::string& host) const {
@@ -188,6 +193,65 @@ struct TlsPeer {
   testing::TestCertificate certificate;
   PeerProcess peer;
 };
+
+TEST(ClientTls, SpeaksTls13WithAServerThatOffersIt) {
+  TlsPeer server("DNS:localhost");
+  ASSERT_GT(server.peer.port(), 0);
+  Result<ClientResponse> answer = Request(server.At("localhost"), server.Trusting());
+  ASSERT_TRUE(answer) << answer.error();
+  EXPECT_EQ(nlohmann::json::parse(answer->body)["tls_version"], "TLSv1.3");
+}
+
+TEST(ClientTls, SpeaksTls12OnlyWithAnEcdheAeadSuite) {
+  TlsPeer server("DNS:localhost", testing::kEcP256Key, "", {"--tls-only", "TLSv1_2"});
+  ASSERT_GT(server.peer.port(), 0);
+  Result<ClientResponse> answer = Request(server.At("localhost"), server.Trusting());
+  ASSERT_TRUE(answer) << answer.error();
+  const nlohmann::json echo = nlohmann::json::parse(answer->body);
+  EXPECT_EQ(echo["tls_version"], "TLSv1.2");
+  const std::string suite = echo["tls_cipher"];
+  EXPECT_EQ(suite.rfind("ECDHE-", 0), 0u) << suite;
+  EXPECT_TRUE(suite.find("GCM") != std::string::npos || suite.find("CHACHA20") != std::string::npos)
+      << suite;
+}
+
+TEST(ClientTls, RefusesAServerThatSpeaksNothingNewerThanTls11) {
+  TlsPeer server("DNS:localhost", testing::kEcP256Key, "", {"--tls-only", "TLSv1_1"});
+  ASSERT_GT(server.peer.port(), 0);
+  Result<ClientResponse> answer = Request(server.At("localhost"), server.Trusting());
+  ASSERT_FALSE(answer) << "TLS 1.1 was accepted";
+  EXPECT_TRUE(answer.failure().IsUnavailable()) << answer.error();
+}
+
+TEST(ClientTls, RefusesAServerWhoseOnlyTls12SuitesAreCbc) {
+  TlsPeer server("DNS:localhost", testing::kEcP256Key, "",
+                 {"--tls-only", "TLSv1_2", "--tls-suites", "ECDHE-ECDSA-AES128-SHA256"});
+  ASSERT_GT(server.peer.port(), 0);
+  Result<ClientResponse> answer = Request(server.At("localhost"), server.Trusting());
+  ASSERT_FALSE(answer) << "a CBC suite was accepted";
+  EXPECT_TRUE(answer.failure().IsUnavailable()) << answer.error();
+}
+
+// The trusted file is read once while it stays the same, and again once it changes: a
+// rotated authority (a service account's ca.crt) is taken without a restart.
+TEST(ClientTls, ReadsTheTrustedFileAgainWhenItChanges) {
+  TlsPeer server("DNS:localhost");
+  TlsPeer other("DNS:localhost");
+  ASSERT_GT(server.peer.port(), 0);
+  ASSERT_GT(other.peer.port(), 0);
+  mc::testing::TempDir directory;
+  const std::string trusted = (directory.path() / "ca.crt").string();
+  std::filesystem::copy_file(server.certificate.certificate, trusted);
+  ClientRequest request;
+  request.transport.ca_file = trusted;
+  ASSERT_TRUE(Request(server.At("localhost"), request));
+  ASSERT_FALSE(Request(other.At("localhost"), request));
+  std::filesystem::copy_file(other.certificate.certificate, trusted,
+                             std::filesystem::copy_options::overwrite_existing);
+  Result<ClientResponse> answer = Request(other.At("localhost"), request);
+  EXPECT_TRUE(answer) << answer.error();
+  EXPECT_FALSE(Request(server.At("localhost"), request));
+}
 
 TEST(ClientTls, VerifiesACertificateIssuedForTheAddressItIsReachedAt) {
   TlsPeer server("IP:127.0.0.1,DNS:localhost");

@@ -10,8 +10,11 @@ It prints its port on the first line of stdout, then serves until killed:
   /api/v1/runners/... a small PeerTube runner API: jobs/request answers --jobs FILE,
                    accept answers the job with a token (":PORT/" in either becomes the port), files/... answers --file-bytes bytes,
                    success/error/abort read their body and answer 204; /_seen lists the calls.
-Options: --tls CERT KEY serves https; --client-ca CERT then asks every client for a certificate
-signed by CERT, refuses those without one, and /echo names its common name (client_common_name).
+Options: --tls CERT KEY serves https, and /echo names the protocol and suite (tls_version,
+tls_cipher); --client-ca CERT then asks every client for a certificate signed by CERT, refuses
+those without one, and /echo names its common name (client_common_name); --tls-only VERSION
+speaks that version alone (TLSv1_1, TLSv1_2) and --tls-suites LIST offers only those suites of
+TLS 1.2 and older, at OpenSSL's lowest security level, as an old or misconfigured server would.
 """
 import base64, hashlib, json, re, socketserver, ssl, sys, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -84,6 +87,9 @@ class Handler(BaseHTTPRequestHandler):
             echo = {'method': self.command, 'target': self.path, 'headers': [[k, v] for k, v in self.headers.items()],
                     'body': body.decode('latin-1'),
                     'body_length': length, 'body_sha256': sha}
+            if hasattr(self.connection, 'version'):
+                echo['tls_version'] = self.connection.version()
+                echo['tls_cipher'] = self.connection.cipher()[0]
             if hasattr(self.connection, 'getpeercert') and self.connection.getpeercert():
                 subject = dict(part[0] for part in self.connection.getpeercert()['subject'])
                 echo['client_common_name'] = subject.get('commonName', '')
@@ -160,6 +166,10 @@ tls = option('--tls', count=2)
 if tls:
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(tls[0], tls[1])
+    if option('--tls-only'):
+        context.set_ciphers((option('--tls-suites') or 'DEFAULT') + ':@SECLEVEL=0')
+        version = getattr(ssl.TLSVersion, option('--tls-only'))
+        context.minimum_version = context.maximum_version = version
     if option('--client-ca'):
         context.verify_mode = ssl.CERT_REQUIRED
         context.load_verify_locations(option('--client-ca'))

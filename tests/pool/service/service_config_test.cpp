@@ -43,6 +43,26 @@ TEST(ServiceConfig, ABareMetalFileGivesEveryWorkerItsCommandsAndThePolicyItsNumb
   EXPECT_EQ(config->policy.hysteresis.up_windows, 2);
 }
 
+// Plain http:// carries the admin's password: on loopback it stays on the host; elsewhere it
+// is refused unless the file allows it.
+TEST(ServiceConfig, PlainHttpToPeerTubeBeyondThisHostIsRefusedUnlessAllowed) {
+  std::string text = kMinimal;
+  text.replace(text.find("http://127.0.0.1:9000"), 21, "http://10.0.0.5:9000");
+  Result<ServiceConfig> refused = ParseServiceConfig(text, "pool.yaml");
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().find("pool.yaml: peertube.url: http://10.0.0.5:9000 is plain http: "
+                                 "the admin's password and session tokens would cross the "
+                                 "network in clear"),
+            std::string::npos)
+      << refused.error();
+  EXPECT_NE(refused.error().find("peertube.allow_plain_http: true"), std::string::npos);
+  text.insert(text.find("workers:"), "  allow_plain_http: true\n");
+  Result<ServiceConfig> allowed = ParseServiceConfig(text, "pool.yaml");
+  ASSERT_TRUE(allowed) << allowed.error();
+  EXPECT_TRUE(allowed->peertube.allow_plain_http);
+  EXPECT_TRUE(ParseServiceConfig(kMinimal, "pool.yaml"));
+}
+
 TEST(ServiceConfig, TheDefaultsAreTheWorkersModeWithEveryVodJobType) {
   Result<ServiceConfig> config = ParseServiceConfig(kMinimal, "pool.yaml");
   ASSERT_TRUE(config) << config.error();
@@ -55,7 +75,7 @@ TEST(ServiceConfig, TheDefaultsAreTheWorkersModeWithEveryVodJobType) {
 
 TEST(ServiceConfig, AKubernetesFileNamesTheStatefulSetAndNoWorkers) {
   Result<ServiceConfig> config = ParseServiceConfig(R"(peertube:
-  url: http://pt
+  url: https://pt
   credentials_file: /run/admin
 control: kubernetes
 kubernetes:
@@ -86,7 +106,7 @@ TEST(ServiceConfig, AWrongFileIsAnErrorNamingTheFileAndTheKey) {
        "pool.yaml: workers[0].commands: only read with control: bare-metal"},
       {minimal + "policy:\n  hysteresis:\n    up_threshold: 2\n",
        "pool.yaml: policy: hysteresis.up_threshold: expected a number between 0 and 1"},
-      {"peertube:\n  url: http://pt\n  credentials_file: /run/admin\n  poll: -3s\n",
+      {"peertube:\n  url: https://pt\n  credentials_file: /run/admin\n  poll: -3s\n",
        "pool.yaml: peertube.poll: expected a positive duration such as 15s"},
       {minimal + "control: kubernetes\n",
        "pool.yaml: kubernetes: missing (the workers' statefulset and selector)"},
