@@ -135,6 +135,13 @@ Result<void> KubeconfigReader::ReadCluster(const YAML::Node& cluster, const std:
     }
     config.insecure_skip_tls_verify = value;
   }
+  // A CA beside the flag that skips checking against it is a contradiction, which client-go
+  // refuses rather than guess which was meant.
+  if (config.insecure_skip_tls_verify && !config.ca_pem.empty()) {
+    return Fail(where +
+                ": insecure-skip-tls-verify and a certificate authority together: specifying a "
+                "root certificates file with the insecure flag is not allowed");
+  }
   for (const char* unsupported : {"proxy-url", "tls-server-name"}) {
     Result<std::string> value = String(cluster, unsupported, where);
     if (!value) return value.failure();

@@ -218,6 +218,11 @@ const Broken kBroken[] = {
      "clusters: [{name: b, cluster: {server: 'https://h', insecure-skip-tls-verify: maybe}}]\n",
      "kubeconfig: cluster \"b\": insecure-skip-tls-verify: expected true or false"},
     {"current-context: a\ncontexts: [{name: a, context: {cluster: b}}]\n"
+     "clusters: [{name: b, cluster: {server: 'https://h', insecure-skip-tls-verify: true, "
+     "certificate-authority-data: Y2EK}}]\n",
+     "kubeconfig: cluster \"b\": insecure-skip-tls-verify and a certificate authority together: "
+     "specifying a root certificates file with the insecure flag is not allowed"},
+    {"current-context: a\ncontexts: [{name: a, context: {cluster: b}}]\n"
      "clusters: [{name: b, cluster: {server: 'https://h', proxy-url: 'http://proxy'}}]\n",
      "kubeconfig: cluster \"b\": proxy-url is not supported"},
     {"current-context: a\ncontexts: [{name: a, context: {cluster: b, user: u}}]\n"
