@@ -50,8 +50,7 @@ Result<std::unique_ptr<Server>> Server::Start(const std::string& address, Routes
 void Server::Serve(ServerShell& shell) const {
   std::map<int, Connection> connections;
   while (!shell.stopping()) {
-    // At the limit the listener is left alone: further clients wait in the backlog.
-    std::vector<pollfd> fds = shell.PollHead(connections.size() < limits_.max_connections);
+    std::vector<pollfd> fds = shell.PollHead(true);
     Clock::time_point next = Clock::time_point::max();
     for (const auto& [fd, connection] : connections) {
       const short events = connection.phase == Connection::Phase::kWriting ? POLLOUT : POLLIN;
@@ -103,12 +102,38 @@ void Server::Serve(ServerShell& shell) const {
   for (const auto& [fd, connection] : connections) close(fd);
 }
 
+// Accept takes every waiting client and reads at once what each has sent, so that a probe whose
+// request arrived with its connection is answered here. At the limit the connection that has
+// waited longest without sending a whole request makes room: clients that hold connections
+// and send nothing cannot keep a probe out. When every connection is sending its answer, the
+// new one is closed.
 void Server::Accept(const ServerShell& shell, std::map<int, Connection>& connections) const {
-  while (connections.size() < limits_.max_connections) {
+  while (true) {
     const int fd = shell.Accept();
     if (fd < 0) return;
-    connections[fd] = Connection{.fd = fd, .deadline = Clock::now() + limits_.request_timeout};
+    if (connections.size() >= limits_.max_connections && !DropLongestWaiting(connections)) {
+      close(fd);
+      continue;
+    }
+    Connection& connection = connections[fd];
+    connection = Connection{.fd = fd, .deadline = Clock::now() + limits_.request_timeout};
+    if (!Read(connection)) {
+      close(fd);
+      connections.erase(fd);
+    }
   }
+}
+
+bool Server::DropLongestWaiting(std::map<int, Connection>& connections) {
+  auto longest = connections.end();
+  for (auto it = connections.begin(); it != connections.end(); ++it) {
+    if (it->second.phase == Connection::Phase::kWriting) continue;
+    if (longest == connections.end() || it->second.deadline < longest->second.deadline) longest = it;
+  }
+  if (longest == connections.end()) return false;
+  close(longest->first);
+  connections.erase(longest);
+  return true;
 }
 
 bool Server::Read(Connection& connection) const {

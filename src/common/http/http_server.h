@@ -7,8 +7,9 @@
 //
 // A client cannot stop it: connections are served side by side from one poll loop, each
 // request must arrive whole within the request timeout and the size limit (else 408 or 431),
-// and the loop holds no more than a bounded number of connections at once (the rest wait in
-// the kernel's backlog). Destroying the server stops it at once.
+// and the loop holds no more than a bounded number of connections at once: at the limit, the
+// one that has waited longest for its request is closed to make room. Destroying the server
+// stops it at once.
 #pragma once
 
 #include <chrono>
@@ -75,6 +76,9 @@ class Server {
   Server() = default;
   void Serve(ServerShell& shell) const;
   void Accept(const ServerShell& shell, std::map<int, Connection>& connections) const;
+  // Closes the connection that has waited longest for its request; false when every one is
+  // sending its answer.
+  static bool DropLongestWaiting(std::map<int, Connection>& connections);
   // Each step below advances one connection; false means it is finished and is closed.
   bool Read(Connection& connection) const;
   bool Write(Connection& connection) const;

@@ -3,6 +3,7 @@
 #include "common/http/http_server.h"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -155,13 +156,40 @@ TEST(HttpServer, ServesMoreClientsAtOnceThanItsConnectionLimit) {
   auto server =
       StartOnLoopback(StatusRoutes(), {.request_timeout = milliseconds(300), .max_connections = 2});
   ASSERT_TRUE(server);
-  // Two silent clients fill the loop; the third waits in the backlog until their time is up.
+  // Two silent clients fill the loop; the third makes room by closing the one that waited
+  // longest, and is answered before their time is up.
   const int first = testing::Connect(server->port());
   const int second = testing::Connect(server->port());
+  const auto start = steady_clock::now();
   EXPECT_EQ(StatusLine(Exchange(server->port(), "GET /status HTTP/1.1\r\n\r\n")),
             "HTTP/1.1 200 OK");
+  EXPECT_LT(steady_clock::now() - start, milliseconds(250));
   close(first);
   close(second);
+}
+
+// A liveness probe must not fail because others hold connections open and send nothing.
+TEST(HttpServer, AnswersAProbeWithinASecondWhileAThousandIdleConnectionsAreHeld) {
+  rlimit files{};
+  getrlimit(RLIMIT_NOFILE, &files);
+  if (files.rlim_cur < 1200 && files.rlim_max >= 1200) {
+    files.rlim_cur = 1200;
+    setrlimit(RLIMIT_NOFILE, &files);
+  }
+  ASSERT_GE(files.rlim_cur, 1200u) << "too few file descriptors for the test";
+  auto server = StartOnLoopback(StatusRoutes());
+  ASSERT_TRUE(server);
+  std::vector<int> idle;
+  for (int i = 0; i < 1000; ++i) {
+    const int fd = testing::Connect(server->port());
+    ASSERT_GE(fd, 0) << "connection " << i;
+    idle.push_back(fd);
+  }
+  const auto start = steady_clock::now();
+  EXPECT_EQ(StatusLine(Exchange(server->port(), "GET /status HTTP/1.1\r\n\r\n")),
+            "HTTP/1.1 200 OK");
+  EXPECT_LT(steady_clock::now() - start, milliseconds(1000));
+  for (const int fd : idle) close(fd);
 }
 
 TEST(HttpServer, PortZeroPicksAFreePortAndTheBoundAddressSaysWhich) {
