@@ -16,6 +16,7 @@
 #include "common/http/url.h"
 #include "common/peertube/plain_http.h"
 #include "probe/pipeline/probe_pipeline.h"
+#include "worker/daemon/ffmpeg_sandbox.h"
 #include "worker/daemon/local_socket.h"
 #include "worker/daemon/registration.h"
 #include "worker/daemon/runner_config.h"
@@ -85,6 +86,22 @@ Result<void> CheckServerUrl(const std::string& url, bool allowed) {
       !warning.empty()) {
     Log("worker: " + warning);
   }
+  return Ok();
+}
+
+// CheckSandbox says in the log whether the jobs' ffmpeg runs in its box, and refuses to start
+// without one where the settings require it.
+Result<void> CheckSandbox(const worker::WorkerConfig& config) {
+  if (const int abi = worker::LandlockAbi(); abi > 0) {
+    Log("worker run: each job's ffmpeg runs in a Landlock sandbox (ABI " + std::to_string(abi) +
+        ") with no new privileges");
+    return Ok();
+  }
+  if (config.require_sandbox)
+    return Unsupported("the kernel has no Landlock, and PT_WORKER_REQUIRE_SANDBOX asks for "
+                       "ffmpeg's sandbox");
+  Log("worker run: the kernel has no Landlock: each job's ffmpeg runs without a sandbox "
+      "(PT_WORKER_REQUIRE_SANDBOX=1 refuses that)");
   return Ok();
 }
 
@@ -265,6 +282,11 @@ int RunWorkerRun(WorkerRunOptions options) {
       std::cerr << "worker run: refused: " << checked.error() << "\n";
       return 2;
     }
+  }
+
+  if (Result<void> boxed = CheckSandbox(options.gather.config); !boxed) {
+    std::cerr << "worker run: refused: " << boxed.error() << "\n";
+    return 2;
   }
 
   const probe::ProbeResult probe = probe::ProbeGpus(options.gather.probe);

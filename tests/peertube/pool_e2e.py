@@ -508,7 +508,7 @@ def main():
         peertube = kit.connect(root)
         instance = kit.instance
         credentials_file = kit.admin_credentials_file(root)
-        argv_log = os.path.join(root, "argv.log")
+        argv_log = worker_e2e.argv_log_in(root)
         workers = start_workers(args, root, peertube, kit.registration_file, argv_log)
         # The manager reaches PeerTube through the fault proxy, which forwards everything
         # until the burst opens its fault windows.

@@ -668,7 +668,7 @@ def main():
         with open(token_file, "w") as f:
             f.write(control_token + "\n")
         os.chmod(token_file, 0o600)
-        argv_log = os.path.join(root, "argv.log")
+        argv_log = worker_e2e.argv_log_in(root)
 
         cluster = Cluster(root)
         records = set_up_cluster(cluster, args, root, peertube.url)

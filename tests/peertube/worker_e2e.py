@@ -102,6 +102,14 @@ class PeerTube:
         return self.call("GET", "/api/v1/runners?count=100")["data"]
 
 
+def argv_log_in(root):
+    """Where the argv recorder writes: a folder of its own under `root`, apart from the
+    workers' state, which their ffmpeg sandbox keeps out of reach."""
+    folder = os.path.join(root, "ffmpeg-argv")
+    os.makedirs(folder, exist_ok=True)
+    return os.path.join(folder, "argv.log")
+
+
 class Worker:
     """One `worker run` on one stand-in GPU, as an operator starts it."""
 
@@ -121,8 +129,11 @@ class Worker:
         with open(token_file, "w") as f:
             f.write(self.control_token + "\n")
         os.chmod(token_file, 0o600)
+        # The recorder runs inside the worker's ffmpeg sandbox: its folder is let in, and
+        # nothing else of the test's.
         env = dict(os.environ, **(env or {}), MEDIA_CAP_BUILD=args.build, FAKENV_FAULT_FILE=fault_file,
-                   ARGV_LOG=argv_log, STDERR_LOG=argv_log + ".stderr", REAL_FFMPEG="/usr/bin/ffmpeg")
+                   ARGV_LOG=argv_log, STDERR_LOG=argv_log + ".stderr", REAL_FFMPEG="/usr/bin/ffmpeg",
+                   PT_WORKER_SANDBOX_PATHS=os.path.dirname(argv_log))
         env.pop("FAKENV_FAULT", None)
         runner_name = "e2e:" + name if runner_name is None else runner_name
         command = [os.path.join(REPO, "tests/fakenv/run-on"), record, "--",
@@ -683,7 +694,7 @@ def main():
         registration_file = kit.registration_file
         fault_file = os.path.join(root, "fault")
         open(fault_file, "w").close()
-        argv_log = os.path.join(root, "argv.log")
+        argv_log = argv_log_in(root)
         if "no-gpu" in cases:
             case_no_gpu(args, peertube, root, registration_file)
         if set(cases) - {"no-gpu"}:

@@ -17,6 +17,8 @@
 #include "common/base/json_text.h"
 #include "common/base/text.h"
 #include "worker/daemon/ffmpeg_log.h"
+#include "worker/daemon/ffmpeg_sandbox.h"
+#include "worker/probe_contract/worker_config.h"
 #include "worker/daemon/job_ffmpeg.h"
 #include "worker/daemon/local_socket.h"
 #include "worker/evidence/argv_gate.h"
@@ -160,9 +162,27 @@ ArgvVerdict JudgePlanArgv(const worker::Plan& plan, const worker::PlanDevice& de
   return JudgeArgv(plan.argv, gate);
 }
 
+// BoxFor makes the job's sandbox. Where the kernel has no Landlock, ffmpeg runs unboxed with a
+// note, or not at all where the admin requires the box; any other failure refuses the job.
+Result<std::optional<Sandbox>> BoxFor(const worker::RunnerCommand& command,
+                                      const WrapperEnvironment& environment,
+                                      const std::string& ffmpeg) {
+  Result<Sandbox> sandbox =
+      Sandbox::Make(JobSandboxPaths(command, {.ffmpeg = ffmpeg,
+                                              .library_path = environment.library_path,
+                                              .va_drivers_path = environment.va_drivers_path,
+                                              .extra_paths = environment.sandbox_paths}));
+  if (sandbox) return std::optional<Sandbox>(std::move(*sandbox));
+  if (!sandbox.failure().IsUnsupported() || environment.require_sandbox)
+    return sandbox.failure().WithContext("ffmpeg's sandbox");
+  Say("note: ffmpeg runs without a sandbox: " + sandbox.error(), 0);
+  return std::optional<Sandbox>();
+}
+
 // Runs the plan's ffmpeg in the environment its argv assumes, sampled for evidence.
 JobFfmpegRun RunPlan(const worker::Plan& plan, const worker::PlanDevice& device,
-                     const WrapperContext& gpu, const WrapperEnvironment& environment, int runner) {
+                     const WrapperContext& gpu, const WrapperEnvironment& environment, int runner,
+                     const std::optional<Sandbox>& sandbox) {
   // What the plan's argv assumes of the environment (CUDA's device order, for -gpu N).
   for (const std::string& entry : plan.environment) {
     const std::size_t equals = entry.find('=');
@@ -175,7 +195,10 @@ JobFfmpegRun RunPlan(const worker::Plan& plan, const worker::PlanDevice& device,
       .proc_root = gpu.proc_root.empty() ? "/proc" : gpu.proc_root,
       .nvidia_pci_address = device.api == "nvidia" ? device.pci_address : "",
       .nvml_library = gpu.nvml_library.empty() ? "libnvidia-ml.so.1" : gpu.nvml_library};
-  return RunJobFfmpeg({.argv = WithLevelTags(argv), .sampler = sampler, .parent_pid = runner});
+  return RunJobFfmpeg({.argv = WithLevelTags(argv),
+                       .sampler = sampler,
+                       .parent_pid = runner,
+                       .sandbox = sandbox ? &*sandbox : nullptr});
 }
 
 // The run's report for the worker: what the plan made, how the run went, and whether the
@@ -250,6 +273,13 @@ WrapperEnvironment WrapperEnvironmentFrom(
   if (std::optional<std::string> ffprobe = variable("PT_WORKER_FFPROBE");
       ffprobe && !ffprobe->empty())
     environment.ffprobe = *ffprobe;
+  environment.library_path = variable("LD_LIBRARY_PATH").value_or("");
+  environment.va_drivers_path = variable("LIBVA_DRIVERS_PATH").value_or("");
+  // The box's settings are the worker's own, which the runner passes on; settings that do not
+  // read (the worker would not have started with them) require the box.
+  Result<WorkerConfig> config = LoadConfig(variable, {});
+  environment.sandbox_paths = config ? config->sandbox_paths : "";
+  environment.require_sandbox = !config || config->require_sandbox;
   return environment;
 }
 
@@ -288,8 +318,13 @@ int RunFfmpegWrapper(const std::vector<std::string>& args, const WrapperEnvironm
                           {.nvenc_preset = gpu.nvenc_preset,
                            .cuda_ordinal = gpu.cuda_ordinal,
                            .render_node = gpu.render_node});
+  Result<std::optional<Sandbox>> sandbox =
+      BoxFor(*command, environment, gpu.ffmpeg.empty() ? environment.ffmpeg : gpu.ffmpeg);
+  if (!sandbox) return Say("refused: " + sandbox.error(), 1);
   if (plan.kind == worker::PlanKind::kPassThrough) {
     worker = Result<LocalClient>(Unavailable("closed"));
+    // Work that is no video encode (a storyboard, audio, a copy) still reads the upload.
+    if (*sandbox && !(*sandbox)->Enter()) return Say("refused: ffmpeg's sandbox: Landlock refused", 1);
     return Exec(environment.ffmpeg, args);
   }
   if (plan.kind == worker::PlanKind::kRefuse) {
@@ -311,7 +346,7 @@ int RunFfmpegWrapper(const std::vector<std::string>& args, const WrapperEnvironm
   if (!slot->ok) return Say("refused: " + slot->message, 1);
   for (const std::string& note : plan.notes) Say("note: " + note, 0);
 
-  const JobFfmpegRun run = RunPlan(plan, *device, gpu, environment, runner);
+  const JobFfmpegRun run = RunPlan(plan, *device, gpu, environment, runner, *sandbox);
   const WrapperRunReport report = ReportRun(plan, run, *input, argv_verdict, gpu);
   // The report is what moves the worker to GPU_UNAVAILABLE after a run without evidence; if
   // the worker cannot take it, the job still fails below and the line says so.

@@ -19,6 +19,13 @@ struct WrapperEnvironment {
   std::string socket;
   std::string ffmpeg = "/usr/bin/ffmpeg";
   std::string ffprobe = "/usr/bin/ffprobe";
+  // The folders of the sandbox beyond the job's (LD_LIBRARY_PATH, LIBVA_DRIVERS_PATH,
+  // PT_WORKER_SANDBOX_PATHS), and whether a kernel without Landlock refuses every job
+  // (PT_WORKER_REQUIRE_SANDBOX) rather than run ffmpeg unboxed with a note.
+  std::string library_path;
+  std::string va_drivers_path;
+  std::string sandbox_paths;
+  bool require_sandbox = false;
 };
 
 WrapperEnvironment WrapperEnvironmentFrom(

@@ -40,11 +40,17 @@ int ExitCodeOf(int status) {
 // The forked child: it dies with the wrapper, whatever kills the wrapper, and becomes
 // ffmpeg with its stderr on the pipe `stderr_fd`.
 [[noreturn]] void ExecFfmpeg(const std::vector<std::string>& argv, int stderr_fd,
-                             const sigset_t& previous, pid_t wrapper) {
+                             const sigset_t& previous, pid_t wrapper, const Sandbox* sandbox) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != wrapper) _exit(137);
   sigprocmask(SIG_SETMASK, &previous, nullptr);
   dup2(stderr_fd, STDERR_FILENO);
+  if (sandbox && !sandbox->Enter()) {
+    const std::string line = "media-capabilities ffmpeg: the sandbox could not be entered: " +
+                             std::string(std::strerror(errno)) + "\n";
+    [[maybe_unused]] ssize_t n = write(STDERR_FILENO, line.data(), line.size());
+    _exit(126);
+  }
   std::vector<char*> args;
   for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
   args.push_back(nullptr);
@@ -109,7 +115,7 @@ JobFfmpegRun RunJobFfmpeg(const JobFfmpegOptions& options) {
   const pid_t wrapper = getpid();
   const Clock::time_point started = Clock::now();
   const pid_t pid = fork();
-  if (pid == 0) ExecFfmpeg(options.argv, err[1], previous, wrapper);
+  if (pid == 0) ExecFfmpeg(options.argv, err[1], previous, wrapper, options.sandbox);
   close(err[1]);
   if (pid < 0) {
     close(err[0]);

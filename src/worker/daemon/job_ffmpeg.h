@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "worker/evidence/evidence.h"
+#include "worker/daemon/ffmpeg_sandbox.h"
 #include "worker/evidence/evidence_sampler.h"
 
 namespace mc::worker {
@@ -22,6 +23,8 @@ struct JobFfmpegOptions {
   SamplerOptions sampler;
   // The runner's pid: when the wrapper's parent is no longer this one, the runner has died.
   int parent_pid = 0;
+  // The box ffmpeg enters before it starts; none runs it unboxed.
+  const Sandbox* sandbox = nullptr;
 };
 
 struct JobFfmpegRun {

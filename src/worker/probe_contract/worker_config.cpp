@@ -37,7 +37,7 @@ const char* Expected(SettingKind kind) {
 
 }  // namespace
 
-const std::array<Setting, 18> kSettings{{
+const std::array<Setting, 20> kSettings{{
     {"PT_WORKER_GPU_PROBE", "--probe-module", SettingKind::kText, "",
      "The probe module: nvidia-nvenc, vaapi or intel-qsv; empty for the GPU's own.",
      [](WorkerConfig& c, std::string_view t, std::int64_t) { c.probe_module = std::string(t); }},
@@ -102,6 +102,15 @@ const std::array<Setting, 18> kSettings{{
     {"PT_WORKER_RUNNER_NAME", "--runner-name", SettingKind::kText, "",
      "The runner's name in PeerTube, such as w2:gpu0; empty for HOSTNAME:GPU.",
      [](WorkerConfig& c, std::string_view t, std::int64_t) { c.runner_name = std::string(t); }},
+    {"PT_WORKER_SANDBOX_PATHS", "--sandbox-paths", SettingKind::kText, "",
+     "Folders a job's ffmpeg may also read and write beside the job's own (colon-separated), "
+     "such as a driver's cache.",
+     [](WorkerConfig& c, std::string_view t, std::int64_t) { c.sandbox_paths = std::string(t); }},
+    {"PT_WORKER_REQUIRE_SANDBOX", "--require-sandbox", SettingKind::kBool, "0",
+     "Refuse to start where the kernel has no Landlock, rather than run ffmpeg unboxed.",
+     [](WorkerConfig& c, std::string_view t, std::int64_t) {
+       c.require_sandbox = Bool(t).value_or(false);
+     }},
 }};
 
 Environment ProcessEnvironment() {

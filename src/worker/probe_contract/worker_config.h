@@ -37,6 +37,10 @@ struct WorkerConfig {
   std::string runner_name;
   std::int64_t job_cpu_millicores = 500;
   std::int64_t plausible_cpu_pct = 25;
+  // ffmpeg's box: folders it may also write (colon-separated), and whether a kernel without
+  // Landlock keeps the worker from starting rather than run ffmpeg unboxed.
+  std::string sandbox_paths;
+  bool require_sandbox = false;
 };
 
 enum class SettingKind { kText, kCount, kSeconds, kBool, kCountOrAuto };
@@ -51,7 +55,7 @@ struct Setting {
   void (*store)(WorkerConfig&, std::string_view text, std::int64_t number);
 };
 
-extern const std::array<Setting, 18> kSettings;
+extern const std::array<Setting, 20> kSettings;
 
 // The variables' values, by name; the caller gives its environment or a test's.
 using Environment = std::function<std::optional<std::string>(std::string_view variable)>;
