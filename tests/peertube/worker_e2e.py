@@ -418,6 +418,74 @@ def case_hostile_tags(peertube, worker, root, argv_log):
     check(not any("libx264" in line for line in job_argv_lines(argv_log)), "no CPU encode ran")
 
 
+def stretch_stated_duration(path, factor):
+    """Multiplies the duration the file's movie header states (mvhd), not its content."""
+    with open(path, "r+b") as f:
+        data = bytearray(f.read())
+        at = data.find(b"mvhd")
+        version = data[at + 4]
+        offset, width = (at + 20, 4) if version == 0 else (at + 28, 8)
+        stated = int.from_bytes(data[offset:offset + width], "big")
+        data[offset:offset + width] = (stated * factor).to_bytes(width, "big")
+        f.seek(0)
+        f.write(data)
+
+
+def make_hostile_files(root, worker):
+    """Uploads an attacker shapes: a clip stating a hundred times its length, a clip cut off
+    halfway, and an HLS playlist under a video's name that points at the worker's registration
+    and at a URL."""
+    long_claim = os.path.join(root, "long-claim.mp4")
+    make_clip(long_claim, 2, "640x360")
+    stretch_stated_duration(long_claim, 100)
+    truncated = os.path.join(root, "truncated.mp4")
+    whole = os.path.join(root, "whole.mp4")
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i",
+                    "testsrc2=size=640x360:rate=30:duration=3", "-c:v", "libx264", "-preset",
+                    "ultrafast", "-pix_fmt", "yuv420p", "-movflags", "+faststart", whole], check=True)
+    with open(whole, "rb") as f, open(truncated, "wb") as out:
+        data = f.read()
+        out.write(data[:len(data) // 2])
+    playlist = os.path.join(root, "playlist.mp4")
+    with open(playlist, "w") as f:
+        f.write("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-VERSION:3\n"
+                f"#EXTINF:2.0,\nfile://{os.path.join(worker.state, 'registration.json')}\n"
+                "#EXTINF:2.0,\nhttp://127.0.0.1:9/segment.ts\n#EXT-X-ENDLIST\n")
+    return {"long-claim": long_claim, "truncated": truncated, "playlist": playlist}
+
+
+def case_hostile_files(peertube, worker, root, argv_log):
+    print("case: hostile files (a hundredfold stated length, a truncated clip, a playlist under a "
+          "video's name) end as their content deserves; the worker stays available", flush=True)
+    before = worker.status()["jobs"]
+    videos = {}
+    for name, path in make_hostile_files(root, worker).items():
+        try:
+            videos[name] = peertube.upload(path, "e2e-" + name)
+        except Exception as refused:  # PeerTube's own checks may refuse the upload
+            print(f"  figure: PeerTube refused the {name} upload: {str(refused)[:200]}", flush=True)
+    check("long-claim" in videos and "truncated" in videos,
+          f"PeerTube took the two clips: {sorted(videos)}")
+    for name in ("long-claim", "truncated"):
+        jobs = wait_for(f"every job of the {name} upload to complete",
+                        upload_done(peertube, videos[name], worker), 420, 1)
+        check(all(j["failures"] == 0 for j in jobs), f"the {name} upload's {len(jobs)} jobs completed at the first try")
+    if "playlist" in videos:
+        time.sleep(15)
+        jobs = peertube.jobs(videos["playlist"])
+        print(f"  figure: the playlist's jobs: {[(j['type'], j['state']['label']) for j in jobs]}", flush=True)
+    with open(os.path.join(worker.state, "registration.json")) as f:
+        runner_token = json.load(f)["runner_token"]
+    with open(argv_log + ".stderr", errors="replace") as f:
+        check(runner_token not in f.read(), "no ffmpeg printed the runner's token")
+    with open(os.path.join(worker.state, "runner.log"), errors="replace") as f:
+        check("the GPU failed" not in f.read(), "no job was taken for a GPU failure")
+    status = worker.status()
+    check(status["state"] == "AVAILABLE", f"the worker is AVAILABLE: {status['state']} {status.get('state_reason')}")
+    check(status["jobs"]["completed"] > before["completed"], f"the worker completed the clips' jobs: {before} then {status['jobs']}")
+    check(not any("libx264" in line for line in job_argv_lines(argv_log)), "no CPU encode ran")
+
+
 def case_drain(peertube, worker, root, argv_log):
     print("case: a drain lets the running job finish and takes no new one; enable takes them", flush=True)
     clip = os.path.join(root, "drain.mp4")
@@ -678,7 +746,7 @@ def finish(failed, root, log_name, log_tail):
     return 0
 
 
-CASES = ["upload", "hostile-tags", "drain", "gpu-fails", "two-workers", "runner-killed", "server-restarted", "no-gpu"]
+CASES = ["upload", "hostile-tags", "hostile-files", "drain", "gpu-fails", "two-workers", "runner-killed", "server-restarted", "no-gpu"]
 
 
 def main():
@@ -705,6 +773,8 @@ def main():
                     case_upload(peertube, worker, root, argv_log)
                 elif name == "hostile-tags":
                     case_hostile_tags(peertube, worker, root, argv_log)
+                elif name == "hostile-files":
+                    case_hostile_files(peertube, worker, root, argv_log)
                 elif name == "drain":
                     case_drain(peertube, worker, root, argv_log)
                 elif name == "gpu-fails":

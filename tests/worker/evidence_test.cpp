@@ -167,7 +167,8 @@ TEST(PlausibilityGate, ACpuEncodeShapedCpuTimeFails) {
                          .pixels_per_frame = 1920 * 1080,
                          .baseline = CpuBaseline{1.0, 1920 * 1080}});
   EXPECT_FALSE(verdict.ok);
-  EXPECT_NEAR(*verdict.fraction_of_baseline, 0.9, 1e-9);
+  // What it spent beyond ffmpeg's start, 8.5 s, against the 10 s libx264 takes.
+  EXPECT_NEAR(*verdict.fraction_of_baseline, 0.85, 1e-9);
   EXPECT_TRUE(verdict.evidence.starts_with("CPU-encode-shaped"));
 }
 
@@ -178,7 +179,25 @@ TEST(PlausibilityGate, AHardwareJobsSmallCpuTimePassesScaledToItsPictureSize) {
                                                          .pixels_per_frame = 1920 * 1080,
                                                          .baseline = CpuBaseline{0.4, 1280 * 720}});
   EXPECT_TRUE(verdict.ok) << verdict.evidence;
-  EXPECT_NEAR(*verdict.fraction_of_baseline, 1.0 / 9.0, 1e-9);
+  EXPECT_NEAR(*verdict.fraction_of_baseline, 0.5 / 9.0, 1e-9);
+}
+
+// A two-second 360p upload: ffmpeg's start is most of what the tree spends, and libx264 would
+// have spent a quarter of a second; the gate took every such job for a CPU encode before.
+TEST(PlausibilityGate, AShortClipsStartIsNotTakenForACpuEncode) {
+  const PlausibilityVerdict verdict = JudgePlausibility({.tree_cpu_seconds = 0.27,
+                                                         .media_seconds = 2,
+                                                         .pixels_per_frame = 640 * 360,
+                                                         .baseline = CpuBaseline{1.14, 1920 * 1080}});
+  EXPECT_TRUE(verdict.ok) << verdict.evidence;
+}
+
+TEST(PlausibilityGate, AShortClipsCpuEncodeBeyondTheStartStillFails) {
+  const PlausibilityVerdict verdict = JudgePlausibility({.tree_cpu_seconds = 1.5,
+                                                         .media_seconds = 2,
+                                                         .pixels_per_frame = 1920 * 1080,
+                                                         .baseline = CpuBaseline{0.6, 1920 * 1080}});
+  EXPECT_FALSE(verdict.ok) << verdict.evidence;
 }
 
 TEST(PlausibilityGate, NoBaselineFailsClosed) {

@@ -24,6 +24,10 @@ struct PlausibilityInputs {
   // The largest share of the baseline a hardware job may spend; hardware jobs spend a few
   // percent (demuxing, audio, muxing), a CPU encode all of it.
   double max_fraction = 0.25;
+  // ffmpeg's fixed costs, which a hardware job pays as a CPU encode does: its start, the
+  // input's probe, the codecs' opening (some 0.1 to 0.3 CPU s here). Only what the tree spent
+  // beyond them is weighed, so that a clip of a second or two is not taken for a CPU encode.
+  double startup_cpu_seconds = 0.5;
 };
 
 struct PlausibilityVerdict {
