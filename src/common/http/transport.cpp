@@ -341,7 +341,8 @@ std::string FileVersion(const std::string& path) {
 // changes (a rotated authority). A process has a handful, kept for its life as the library is.
 Result<SSL_CTX*> ContextFor(const TlsLibrary& tls, const TransportOptions& options) {
   static std::mutex mutex;
-  static std::map<std::string, SSL_CTX*> contexts;
+  // Never destroyed: a context may be in use until the process ends.
+  static auto* const contexts = new std::map<std::string, SSL_CTX*>;
   std::string trust = options.ca_pem;
   if (options.verify_peer && trust.empty()) {
     const std::string file = options.ca_file.empty() ? kSystemTrustStore : options.ca_file;
@@ -350,9 +351,9 @@ Result<SSL_CTX*> ContextFor(const TlsLibrary& tls, const TransportOptions& optio
   const std::string key = std::string(options.verify_peer ? "v" : "-") + '\0' + trust + '\0' +
                           options.client_certificate_pem + '\0' + options.client_key_pem;
   std::lock_guard lock(mutex);
-  if (const auto found = contexts.find(key); found != contexts.end()) return found->second;
+  if (const auto found = contexts->find(key); found != contexts->end()) return found->second;
   Result<SSL_CTX*> made = MakeContext(tls, options);
-  if (made) contexts.emplace(key, *made);
+  if (made) contexts->emplace(key, *made);
   return made;
 }
 
