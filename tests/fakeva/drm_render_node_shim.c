@@ -13,9 +13,10 @@
  * on a plain file; libva then takes the driver name from LIBVA_DRIVER_NAME.
  *
  * On a fake machine (FAKEVA_MACHINE, which run-on sets) the shim is also the kernel's
- * /dev/dri: opening /dev/dri/NODE opens MACHINE/dev/dri/NODE, so that a client told to use
- * /dev/dri/renderD128 (ffmpeg's -vaapi_device, the worker's commands) reaches the machine's
- * node, as it would on the real machine.
+ * /dev/dri: opening, stat'ing or testing access to /dev/dri/NODE does so to
+ * MACHINE/dev/dri/NODE, so that a client told to use /dev/dri/renderD128 (ffmpeg's
+ * -vaapi_device, the worker's commands and checks) reaches the machine's node, as it would on
+ * the real machine.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -24,6 +25,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <xf86drm.h>
 
 int drmGetNodeTypeFromFd(int fd) {
@@ -89,3 +92,29 @@ REDIRECT_OPENAT(openat64)
 
 REDIRECT_OPEN_2(__open_2)
 REDIRECT_OPEN_2(__open64_2)
+
+/* The stat family and access, which say whether the node exists. */
+#define REDIRECT_PATH_CALL(name, type)                                         \
+  int name(const char* path, type out) {                                       \
+    static int (*real)(const char*, type);                                     \
+    char buffer[4096];                                                         \
+    if (!real) real = (int (*)(const char*, type))dlsym(RTLD_NEXT, #name);     \
+    return real(OnMachine(path, buffer, sizeof buffer), out);                  \
+  }
+
+#define REDIRECT_AT_CALL(name, type)                                                 \
+  int name(int dir, const char* path, type out, int flags) {                         \
+    static int (*real)(int, const char*, type, int);                                 \
+    char buffer[4096];                                                               \
+    if (!real) real = (int (*)(int, const char*, type, int))dlsym(RTLD_NEXT, #name); \
+    return real(dir, OnMachine(path, buffer, sizeof buffer), out, flags);            \
+  }
+
+REDIRECT_PATH_CALL(stat, struct stat*)
+REDIRECT_PATH_CALL(stat64, struct stat64*)
+REDIRECT_PATH_CALL(lstat, struct stat*)
+REDIRECT_PATH_CALL(lstat64, struct stat64*)
+REDIRECT_PATH_CALL(access, int)
+REDIRECT_AT_CALL(fstatat, struct stat*)
+REDIRECT_AT_CALL(fstatat64, struct stat64*)
+REDIRECT_AT_CALL(faccessat, int)
