@@ -1,10 +1,12 @@
 #include "va_encode.h"
 
+#include <unistd.h>
 #include <va/va_enc_h264.h>
 #include <va/va_enc_hevc.h>
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 
 #include "engine_client.h"
 
@@ -166,7 +168,11 @@ bool EncodeSession::Open(const Surface& input, std::string* error) {
     *error = "a bitrate-controlled encode without a bitrate";
     return false;
   }
-  engine_ = fakenv::EngineClient::Start(fakenv::EngineClient::Role::kEncoder, state_dir_, 0, error);
+  // The engine's samples go under this process's id, one file per client process.
+  std::error_code ignored;
+  std::filesystem::create_directories(std::filesystem::path(state_dir_) / "samples", ignored);
+  engine_ = fakenv::EngineClient::Start(fakenv::EngineClient::Role::kEncoder, state_dir_,
+                                        static_cast<std::uint32_t>(getpid()), error);
   if (!engine_) return false;
   std::optional<wire::Message> reply;
   if (!engine_->Send(wire::Request::kOpenEncoder, wire::AsBytes(settings_)) ||
