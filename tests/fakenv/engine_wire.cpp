@@ -101,6 +101,25 @@ std::optional<FrameHeader> ParseFrameHeader(std::span<const std::byte> payload) 
   return frame;
 }
 
+std::optional<ScaleHeader> ParseScaleHeader(std::span<const std::byte> payload) {
+  std::optional<ScaleHeader> scale = ReadFixed<ScaleHeader>(payload);
+  if (!scale) return std::nullopt;
+  const FrameHeader& source = scale->source;
+  if (source.format != PixelFormat::kNv12 || !PictureSide(source.width) ||
+      !PictureSide(source.height) || source.pitch < source.width || source.pitch > 4 * 8192 ||
+      !PictureSide(scale->width) || !PictureSide(scale->height) || scale->pitch < scale->width ||
+      scale->pitch > 4 * 8192 || scale->crop_width == 0 || scale->crop_height == 0 ||
+      scale->crop_x > source.width || scale->crop_width > source.width - scale->crop_x ||
+      scale->crop_y > source.height || scale->crop_height > source.height - scale->crop_y) {
+    return std::nullopt;
+  }
+  if (payload.size() - sizeof(ScaleHeader) !=
+      PictureBytes(source.format, source.pitch, source.height)) {
+    return std::nullopt;
+  }
+  return scale;
+}
+
 std::optional<PacketHeader> ParsePacketHeader(std::span<const std::byte> payload) {
   std::optional<PacketHeader> packet = ReadFixed<PacketHeader>(payload);
   if (!packet || packet->has_pts > 1) return std::nullopt;

@@ -11,6 +11,7 @@
 //   kOpenDecoder    DecoderSettings            kDone
 //   kDecodePacket   PacketHeader, bitstream    kFrame* (NV12 pixels) then kDone
 //   kFlushDecoder                              kFrame* then kDone
+//   kScaleFrame     ScaleHeader, NV12 pixels   kFrame (the scaled NV12 picture) then kDone
 // A failure is a kDone whose status is not 0, with the reason as its bytes.
 #pragma once
 
@@ -35,6 +36,7 @@ enum class Request : std::uint32_t {
   kOpenDecoder = 5,
   kDecodePacket = 6,
   kFlushDecoder = 7,
+  kScaleFrame = 8,
 };
 
 enum class Reply : std::uint32_t { kDone = 1, kBitstream = 2, kHeaders = 3, kFrame = 4 };
@@ -98,6 +100,22 @@ struct FrameHeader {
 };
 static_assert(sizeof(FrameHeader) == 32);
 
+// A picture to scale (a VA stand-in's video processing): the source as a FrameHeader (NV12
+// only, `pts` and `force_idr` unused), the rectangle of it to take, and the size and pitch of
+// the NV12 picture to make of it.
+struct ScaleHeader {
+  FrameHeader source;
+  std::uint32_t crop_x = 0;
+  std::uint32_t crop_y = 0;
+  std::uint32_t crop_width = 0;
+  std::uint32_t crop_height = 0;
+  std::uint32_t width = 0;
+  std::uint32_t height = 0;
+  std::uint32_t pitch = 0;
+  std::uint32_t reserved = 0;
+};
+static_assert(sizeof(ScaleHeader) == 64);
+
 struct DecoderSettings {
   Codec codec = Codec::kH264;
   std::uint32_t reserved = 0;
@@ -130,6 +148,9 @@ std::optional<DecoderSettings> ParseDecoderSettings(std::span<const std::byte> p
 // ParseFrameHeader also checks that the pixels after it are exactly what the header states.
 std::optional<FrameHeader> ParseFrameHeader(std::span<const std::byte> payload);
 std::optional<PacketHeader> ParsePacketHeader(std::span<const std::byte> payload);
+// ParseScaleHeader also checks the rectangle against the source and the source's pixels
+// after it, as ParseFrameHeader does.
+std::optional<ScaleHeader> ParseScaleHeader(std::span<const std::byte> payload);
 // ParseUnitHeader checks a decoded frame's bytes against its size when `frame` is set.
 std::optional<UnitHeader> ParseUnitHeader(std::span<const std::byte> payload, bool frame);
 

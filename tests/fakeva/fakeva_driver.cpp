@@ -133,6 +133,7 @@ VAStatus Initialise(VADriverContextP ctx) {
   ctx->max_display_attributes = 1;
   ctx->str_vendor = state->vendor().c_str();
   InstallVtable(*ctx->vtable);
+  if (ctx->vtable_vpp) InstallVppVtable(*ctx->vtable_vpp);
   ctx->pDriverData = data.release();
   return VA_STATUS_SUCCESS;
 }

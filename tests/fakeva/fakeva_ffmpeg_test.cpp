@@ -126,6 +126,45 @@ TEST_F(FakevaFfmpeg, UploadThenDownloadGivesBackEveryPixel) {
   EXPECT_EQ(through_gpu.out, on_cpu.out);
 }
 
+// scale_vaapi's pictures are the engine's bilinear resize: within the last bits of
+// libswscale's bilinear one, and their time shows as video-enhance work of the render node.
+TEST_F(FakevaFfmpeg, ScaleVaapiGivesPicturesCloseToASoftwareBilinearScale) {
+  const Finished scaled =
+      RunOn(kIntelDump, {"ffmpeg",
+                         "-hide_banner",
+                         "-nostdin",
+                         "-v",
+                         "error",
+                         "-y",
+                         "-vaapi_device",
+                         "/dev/dri/renderD128",
+                         "-f",
+                         "lavfi",
+                         "-i",
+                         "testsrc2=size=1920x1080:rate=30",
+                         "-t",
+                         "1",
+                         "-vf",
+                         "format=nv12,hwupload,scale_vaapi=w=640:h=360,hwdownload,format=nv12",
+                         "-c:v",
+                         "rawvideo",
+                         "-f",
+                         "nut",
+                         Output("scaled.nut")});
+  ASSERT_EQ(scaled.exit_code, 0) << scaled.err;
+  EXPECT_NE(Probe(Output("scaled.nut")).find("width=640|height=360"), std::string::npos);
+  const Finished compared = fakenv::testing::Run(
+      {"ffmpeg", "-hide_banner", "-nostdin", "-i", Output("scaled.nut"), "-f", "lavfi", "-i",
+       "testsrc2=size=1920x1080:rate=30", "-t", "1", "-lavfi",
+       "[1:v]scale=640:360:flags=bilinear,format=nv12[reference];[0:v][reference]psnr", "-f",
+       "null", "-"},
+      {}, dir_.path().string());
+  ASSERT_EQ(compared.exit_code, 0) << compared.err;
+  const std::optional<double> psnr = Number(compared.err, "average:");
+  ASSERT_TRUE(psnr) << compared.err;
+  EXPECT_GT(*psnr, 30.0) << compared.err;
+}
+
 TEST_F(FakevaFfmpeg, H264VaapiAtTwoMegabitsWritesAnMp4ThatFfprobeReadsAndSoftwarePlays) {
   const Finished encoded = Encode(kIntelDump, "h264_vaapi", {"-b:v", "2M"}, Output("out.mp4"));
   ASSERT_EQ(encoded.exit_code, 0) << encoded.err;

@@ -257,6 +257,34 @@ VAStatus PutImage(VADriverContextP ctx, VASurfaceID surface, VAImageID image, in
                                    dest_y, dest_width, dest_height);
 }
 
+// The video processor runs no filters: it scales and converts only (va_process.h).
+VAStatus QueryVideoProcFilters(VADriverContextP, VAContextID, VAProcFilterType*, unsigned* count) {
+  if (!count) return VA_STATUS_ERROR_INVALID_PARAMETER;
+  *count = 0;
+  return VA_STATUS_SUCCESS;
+}
+
+VAStatus QueryVideoProcFilterCaps(VADriverContextP, VAContextID, VAProcFilterType, void*,
+                                  unsigned*) {
+  return VA_STATUS_ERROR_UNSUPPORTED_FILTER;
+}
+
+// The colour standards the video processor takes and makes. The lists are the driver's own:
+// clients (ffmpeg's scale_vaapi) pass the capabilities uninitialised and read them after.
+VAProcColorStandardType kColourStandards[] = {VAProcColorStandardBT601, VAProcColorStandardBT709};
+
+VAStatus QueryVideoProcPipelineCaps(VADriverContextP, VAContextID, VABufferID*, unsigned filters,
+                                    VAProcPipelineCaps* caps) {
+  if (!caps) return VA_STATUS_ERROR_INVALID_PARAMETER;
+  if (filters > 0) return VA_STATUS_ERROR_UNSUPPORTED_FILTER;
+  *caps = VAProcPipelineCaps{};
+  caps->input_color_standards = kColourStandards;
+  caps->num_input_color_standards = std::size(kColourStandards);
+  caps->output_color_standards = kColourStandards;
+  caps->num_output_color_standards = std::size(kColourStandards);
+  return VA_STATUS_SUCCESS;
+}
+
 // The driver offers no subpicture or display-attribute formats: a dump does not say any,
 // and answering "none" keeps a caller that asks from failing for no reason.
 VAStatus QuerySubpictureFormats(VADriverContextP, VAImageFormat*, unsigned* flags,
@@ -284,6 +312,12 @@ void SetUnimplemented(VAStatus (*&entry)(Args...)) {
 }
 
 }  // namespace
+
+void InstallVppVtable(VADriverVTableVPP& vtable) {
+  vtable.vaQueryVideoProcFilters = QueryVideoProcFilters;
+  vtable.vaQueryVideoProcFilterCaps = QueryVideoProcFilterCaps;
+  vtable.vaQueryVideoProcPipelineCaps = QueryVideoProcPipelineCaps;
+}
 
 void InstallVtable(VADriverVTable& vtable) {
   vtable.vaTerminate = Terminate;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <va/va_backend.h>
+#include <va/va_backend_vpp.h>
 
 namespace mc::fakeva {
 
@@ -16,5 +17,9 @@ inline constexpr int kImageFormats = 2;
 // Subpictures and display attributes answer VA_STATUS_ERROR_UNIMPLEMENTED. vaTerminate
 // deletes the context's DriverData.
 void InstallVtable(VADriverVTable& vtable);
+
+// InstallVppVtable answers the video-processing queries: no filters, BT.601 and BT.709 in
+// and out.
+void InstallVppVtable(VADriverVTableVPP& vtable);
 
 }  // namespace mc::fakeva
