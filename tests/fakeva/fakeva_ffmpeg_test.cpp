@@ -249,6 +249,16 @@ TEST_F(FakevaFfmpeg, AnEncoderTheDumpDoesNotListIsRefusedAndNothingIsWritten) {
   EXPECT_EQ(Probe(Output("none.mp4")), "");
 }
 
+// A GPU that falls over mid-encode (the engine killed, as tests/fakenv's engine-dies-after
+// fault does it) fails ffmpeg with the driver's own reason, never a good-looking output.
+TEST_F(FakevaFfmpeg, AnEngineThatDiesMidEncodeFailsFfmpegWithTheDriversReason) {
+  setenv("FAKENV_FAULT", "engine-dies-after:10", 1);
+  const Finished encoded = Encode(kIntelDump, "h264_vaapi", {}, Output("broken.mp4"));
+  unsetenv("FAKENV_FAULT");
+  EXPECT_NE(encoded.exit_code, 0);
+  EXPECT_NE(encoded.err.find("fakeva: the engine is gone"), std::string::npos) << encoded.err;
+}
+
 // The engine does the coding in a process of its own, detached from ffmpeg's tree, as a GPU
 // does it apart from the CPU: ffmpeg's own CPU time (its -benchmark line) stays a small part
 // of the engine's (its samples in the state directory).
