@@ -26,11 +26,13 @@ std::string DumpPath(const std::string& name) { return std::string(FAKEVA_DUMPS_
 // commands this process starts under the product's own sampler.
 class SampledMachine : public ::testing::Test {
  protected:
-  void LayOut(const std::string& dump) {
+  void LayOut(const std::string& dump, const std::vector<std::string>& options = {}) {
     dump_ = DumpPath(dump);
     machine_ = dir_.path() / "machine";
-    const Finished laid =
-        fakenv::testing::Run({FAKEVA_FAKE_MACHINE, machine_.string(), dump_}, {}, dir_.path());
+    std::vector<std::string> argv = {FAKEVA_FAKE_MACHINE, machine_.string()};
+    argv.insert(argv.end(), options.begin(), options.end());
+    argv.push_back(dump_);
+    const Finished laid = fakenv::testing::Run(argv, {}, dir_.path());
     ASSERT_EQ(laid.exit_code, 0) << laid.err;
     fs::create_directories(machine_ / "proc");
     mirror_ = std::make_unique<fakenv::testing::Process>(
@@ -129,6 +131,20 @@ TEST_F(SampledMachine, ALibx264RunHasNoHardwareEvidenceAndAVaapiRunPassesBothGat
                                  .baseline = baseline});
   EXPECT_TRUE(plausible.ok) << plausible.evidence << "; libx264 " << cpu.record.cpu_seconds
                             << " s, h264_vaapi " << gpu.record.cpu_seconds << " s";
+}
+
+// On a machine whose Intel GPU the kernel drives with xe, the engine's work shows as xe's
+// busy cycles of the video engine class, which the sampler takes as encoder work.
+TEST_F(SampledMachine, OnAnXeMachineTheEncodeShowsAsVcsCycles) {
+  LayOut("intel-ihd-dg1-gen12-24.1.txt", {"--kernel-driver", "xe"});
+  const worker::SampledRun gpu = Sampled(Encode(Clip(), "h264_vaapi"));
+  ASSERT_EQ(gpu.exit_code, 0) << gpu.failure;
+  ASSERT_TRUE(gpu.record.drm);
+  EXPECT_EQ(gpu.record.drm->drivers, (std::set<std::string>{"xe"}));
+  EXPECT_GT(gpu.record.drm->time.codec_cycles, 0u);
+  EXPECT_GT(gpu.record.drm->time.codec_total_cycles, gpu.record.drm->time.codec_cycles);
+  EXPECT_EQ(gpu.record.drm->time.codec_ns, 0u);
+  EXPECT_TRUE(worker::JudgeEvidence(gpu.record, {.encode = true}).ok);
 }
 
 // `worker self-test` through run-on, as a person would run it on the recorded machine.
