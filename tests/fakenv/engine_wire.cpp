@@ -19,7 +19,7 @@ bool KnownCodec(Codec codec) {
 
 bool KnownFormat(PixelFormat format) {
   return format == PixelFormat::kNv12 || format == PixelFormat::kYv12 ||
-         format == PixelFormat::kIyuv;
+         format == PixelFormat::kIyuv || format == PixelFormat::kP010;
 }
 
 bool PictureSide(std::uint32_t side) { return side > 0 && side <= kLargestPictureSide; }
@@ -51,9 +51,10 @@ bool ReadAll(int fd, std::byte* out, std::size_t size) {
 std::size_t PictureBytes(PixelFormat format, std::uint32_t pitch, std::uint32_t height) {
   const std::size_t chroma_rows = (height + 1) / 2;
   const std::size_t luma = static_cast<std::size_t>(pitch) * height;
-  // NV12 interleaves both chroma planes at the full pitch; the planar layouts give each
-  // chroma plane half the pitch.
-  if (format == PixelFormat::kNv12) return luma + static_cast<std::size_t>(pitch) * chroma_rows;
+  // NV12 and P010 interleave both chroma planes at the full pitch; the planar layouts give
+  // each chroma plane half the pitch.
+  if (format == PixelFormat::kNv12 || format == PixelFormat::kP010)
+    return luma + static_cast<std::size_t>(pitch) * chroma_rows;
   return luma + 2 * static_cast<std::size_t>(pitch / 2) * chroma_rows;
 }
 
@@ -91,6 +92,7 @@ std::optional<FrameHeader> ParseFrameHeader(std::span<const std::byte> payload) 
   std::optional<FrameHeader> frame = ReadFixed<FrameHeader>(payload);
   if (!frame || !KnownFormat(frame->format) || !PictureSide(frame->width) ||
       !PictureSide(frame->height) || frame->pitch < frame->width || frame->pitch > 4 * 8192 ||
+      (frame->format == PixelFormat::kP010 && frame->pitch < 2 * frame->width) ||
       frame->force_idr > 1) {
     return std::nullopt;
   }

@@ -43,8 +43,14 @@ enum class Reply : std::uint32_t { kDone = 1, kBitstream = 2, kHeaders = 3, kFra
 
 enum class Codec : std::uint32_t { kH264 = 1, kHevc = 2, kVp9 = 3, kAv1 = 4, kMpeg2 = 5, kVp8 = 6 };
 
-// The picture layouts an encoder takes, with NVENC's NV_ENC_BUFFER_FORMAT values.
-enum class PixelFormat : std::uint32_t { kNv12 = 0x1, kYv12 = 0x10, kIyuv = 0x100 };
+// The picture layouts an encoder takes, with NVENC's NV_ENC_BUFFER_FORMAT values. P010 is
+// NV12's layout with two bytes a sample, the ten bits at the top (a VA stand-in's HEVC Main10).
+enum class PixelFormat : std::uint32_t {
+  kNv12 = 0x1,
+  kYv12 = 0x10,
+  kIyuv = 0x100,
+  kP010 = 0x10000
+};
 
 // The picture types a bitstream reports, with NVENC's NV_ENC_PIC_TYPE values.
 enum class PictureType : std::uint32_t { kP = 0, kB = 1, kI = 2, kIdr = 3 };

@@ -186,6 +186,29 @@ TEST_F(FakevaFfmpeg, HevcVaapiWritesAnMp4ThatSoftwarePlays) {
   EXPECT_EQ(PlaysClean(Output("out.mp4")), "");
 }
 
+// A `vainfo -a` dump states HEVC Main10 encode with YUV420_10 surfaces: P010 pictures encode
+// to a 10-bit stream. A plain dump states YUV420 for every pair, so ffmpeg finds no 10-bit
+// surfaces for the same encode and refuses it.
+TEST_F(FakevaFfmpeg, HevcMain10EncodesTenBitsWhereTheDumpStatesTenBitSurfacesOnly) {
+  const std::vector<std::string> main10 = {"-profile:v", "main10", "-b:v", "2M"};
+  std::vector<std::string> arguments = {
+      "-f",   "lavfi",     "-i",  "testsrc2=size=1280x720:rate=30",
+      "-t",   "1",         "-vf", "format=p010,hwupload",
+      "-c:v", "hevc_vaapi"};
+  arguments.insert(arguments.end(), main10.begin(), main10.end());
+  arguments.push_back(Output("main10.mp4"));
+  const Finished encoded = Ffmpeg("amd-radeonsi-navi22-rx6750xt-vainfo-a.txt", arguments);
+  ASSERT_EQ(encoded.exit_code, 0) << encoded.err;
+  EXPECT_NE(Probe(Output("main10.mp4")).find("codec_name=hevc|profile=Main 10"), std::string::npos)
+      << Probe(Output("main10.mp4"));
+  EXPECT_EQ(PlaysClean(Output("main10.mp4")), "");
+
+  arguments.back() = Output("refused.mp4");
+  const Finished refused = Ffmpeg(kIntelDump, arguments);
+  EXPECT_NE(refused.exit_code, 0);
+  EXPECT_NE(refused.err.find("YUV420_10 not supported"), std::string::npos) << refused.err;
+}
+
 // Positions lists which of the pictures in ffprobe's csv output (one line each, whose first
 // field is `yes` or `no`) have `yes`; other lines (a frame's side data) are no pictures.
 std::vector<int> Positions(const std::string& csv, const std::string& yes, const std::string& no) {

@@ -26,8 +26,9 @@ VAStatus VaContexts::Create(const CreatedConfig& config, int width, int height,
       return VA_STATUS_ERROR_UNSUPPORTED_ENTRYPOINT;
     }
     if (config.profile != VAProfileH264ConstrainedBaseline && config.profile != VAProfileH264Main &&
-        config.profile != VAProfileH264High && config.profile != VAProfileHEVCMain) {
-      *error = "the stand-in's engine encodes 8-bit H.264 and HEVC Main only";
+        config.profile != VAProfileH264High && config.profile != VAProfileHEVCMain &&
+        config.profile != VAProfileHEVCMain10) {
+      *error = "the stand-in's engine encodes H.264 (8-bit) and HEVC Main and Main10 only";
       return VA_STATUS_ERROR_UNSUPPORTED_PROFILE;
     }
     context.encode =

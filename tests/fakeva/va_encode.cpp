@@ -47,6 +47,11 @@ std::uint32_t ProfileOf(VAProfile profile) {
   }
 }
 
+// The surface format a profile's pictures come in: P010 for HEVC Main10, NV12 otherwise.
+std::uint32_t FourccFor(VAProfile profile) {
+  return profile == VAProfileHEVCMain10 ? VA_FOURCC_P010 : VA_FOURCC_NV12;
+}
+
 }  // namespace
 
 EncodeSession::EncodeSession(VAProfile profile, std::uint32_t rate_control, std::string state_dir)
@@ -157,8 +162,9 @@ bool EncodeSession::Read(const std::vector<RenderedBuffer>& buffers, EncodePictu
 }
 
 bool EncodeSession::Open(const Surface& input, std::string* error) {
-  if (input.fourcc != VA_FOURCC_NV12) {
-    *error = "the engine encodes 8-bit NV12 pictures only";
+  if (input.fourcc != FourccFor(profile_)) {
+    *error = profile_ == VAProfileHEVCMain10 ? "HEVC Main10 encodes P010 pictures only"
+                                             : "8-bit encodes take NV12 pictures only";
     return false;
   }
   settings_.width = input.width;
@@ -203,12 +209,13 @@ VAStatus EncodeSession::Encode(const Surface& input, const std::vector<RenderedB
   const auto start = std::chrono::steady_clock::now();
   if (!engine_ && !Open(input, error)) return VA_STATUS_ERROR_OPERATION_FAILED;
   if (input.width != settings_.width || input.height != settings_.height ||
-      input.fourcc != VA_FOURCC_NV12) {
+      input.fourcc != FourccFor(profile_)) {
     *error = "the picture's size or format differs from the stream's";
     return VA_STATUS_ERROR_INVALID_SURFACE;
   }
   wire::FrameHeader frame;
-  frame.format = wire::PixelFormat::kNv12;
+  frame.format =
+      input.fourcc == VA_FOURCC_P010 ? wire::PixelFormat::kP010 : wire::PixelFormat::kNv12;
   frame.width = input.width;
   frame.height = input.height;
   frame.pitch = input.pitch;
