@@ -82,7 +82,8 @@ std::optional<EncoderSettings> ParseEncoderSettings(std::span<const std::byte> p
 
 std::optional<DecoderSettings> ParseDecoderSettings(std::span<const std::byte> payload) {
   std::optional<DecoderSettings> settings = ReadFixed<DecoderSettings>(payload);
-  if (!settings || payload.size() != sizeof(DecoderSettings) || !KnownCodec(settings->codec)) {
+  if (!settings || payload.size() != sizeof(DecoderSettings) || !KnownCodec(settings->codec) ||
+      settings->decode_order > 1) {
     return std::nullopt;
   }
   return settings;

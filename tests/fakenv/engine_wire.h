@@ -124,7 +124,10 @@ static_assert(sizeof(ScaleHeader) == 64);
 
 struct DecoderSettings {
   Codec codec = Codec::kH264;
-  std::uint32_t reserved = 0;
+  // 0: the pictures in display order, as a stream decoder gives them (NVDEC's parser). 1: each
+  // packet's own picture right after it, in decode order, as a VA stand-in's decode needs it
+  // (a packet is then one whole access unit).
+  std::uint32_t decode_order = 0;
 };
 static_assert(sizeof(DecoderSettings) == 8);
 

@@ -122,7 +122,7 @@ class Engine {
     std::optional<wire::DecoderSettings> settings = wire::ParseDecoderSettings(payload);
     if (!settings) return SendDone(1, "malformed decoder settings") && false;
     std::string error;
-    decoder_ = fakenv::OpenDecoder(settings->codec, &error);
+    decoder_ = fakenv::OpenDecoder(settings->codec, settings->decode_order == 1, &error);
     return decoder_ ? SendDone(0) : SendDone(1, error);
   }
 

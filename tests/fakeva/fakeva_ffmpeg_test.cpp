@@ -186,6 +186,110 @@ TEST_F(FakevaFfmpeg, HevcVaapiWritesAnMp4ThatSoftwarePlays) {
   EXPECT_EQ(PlaysClean(Output("out.mp4")), "");
 }
 
+// Decode writes each picture into its surface in decode order, from parameter sets the
+// stand-in rebuilds: the pictures must be the software decoder's, bit for bit, through
+// B-pictures, pyramids, weighted prediction, custom scaling lists, several slices, CAVLC and
+// a size that is no multiple of 16.
+TEST_F(FakevaFfmpeg, H264DecodeGivesTheSoftwareDecodersPicturesExactly) {
+  const std::vector<std::vector<std::string>> encodes = {
+      {"-preset", "slow", "-bf", "3", "-refs", "4", "-x264-params",
+       "b-pyramid=normal:weightb=1:cqm=jvt"},
+      {"-preset", "fast", "-slices", "4", "-vf", "crop=638:358"},
+      {"-preset", "ultrafast"}};
+  for (std::size_t i = 0; i < encodes.size(); ++i) {
+    const std::string clip = Output("clip" + std::to_string(i) + ".mp4");
+    std::vector<std::string> make = {"ffmpeg",   "-v",   "error",
+                                     "-nostdin", "-y",   "-f",
+                                     "lavfi",    "-i",   "testsrc2=size=640x360:rate=30",
+                                     "-t",       "2",    "-pix_fmt",
+                                     "yuv420p",  "-c:v", "libx264"};
+    make.insert(make.end(), encodes[i].begin(), encodes[i].end());
+    make.push_back(clip);
+    ASSERT_EQ(fakenv::testing::Run(make, {}, dir_.path().string()).exit_code, 0);
+
+    const Finished on_gpu = RunOn(
+        kAmdDump, {"ffmpeg", "-v", "error", "-nostdin", "-hwaccel", "vaapi", "-hwaccel_device",
+                   "/dev/dri/renderD128", "-hwaccel_output_format", "vaapi", "-i", clip, "-vf",
+                   "hwdownload,format=nv12", "-f", "framemd5", "-"});
+    ASSERT_EQ(on_gpu.exit_code, 0) << on_gpu.err;
+    const Finished on_cpu = fakenv::testing::Run({"ffmpeg", "-v", "error", "-nostdin", "-i", clip,
+                                                  "-vf", "format=nv12", "-f", "framemd5", "-"},
+                                                 {}, dir_.path().string());
+    ASSERT_EQ(on_cpu.exit_code, 0) << on_cpu.err;
+    EXPECT_NE(on_cpu.out.find("0,         59,"), std::string::npos) << on_cpu.out;
+    EXPECT_EQ(on_gpu.out, on_cpu.out) << "encode " << i;
+  }
+}
+
+// What the stand-in cannot rebuild or decode is refused with the driver's reason: interlaced
+// H.264 picture by picture, HEVC at vaCreateContext, where ffmpeg falls back to the CPU.
+TEST_F(FakevaFfmpeg, InterlacedH264AndHevcDecodesAreRefusedWithTheStandInsReason) {
+  ASSERT_EQ(fakenv::testing::Run({"ffmpeg",
+                                  "-v",
+                                  "error",
+                                  "-nostdin",
+                                  "-y",
+                                  "-f",
+                                  "lavfi",
+                                  "-i",
+                                  "testsrc2=size=640x360:rate=30",
+                                  "-t",
+                                  "1",
+                                  "-vf",
+                                  "tinterlace=4",
+                                  "-c:v",
+                                  "libx264",
+                                  "-flags",
+                                  "+ildct",
+                                  "-pix_fmt",
+                                  "yuv420p",
+                                  Output("interlaced.mp4")},
+                                 {}, dir_.path().string())
+                .exit_code,
+            0);
+  const Finished interlaced =
+      RunOn(kIntelDump, {"ffmpeg", "-nostdin", "-hwaccel", "vaapi", "-hwaccel_device",
+                         "/dev/dri/renderD128", "-i", Output("interlaced.mp4"), "-f", "null", "-"});
+  EXPECT_NE(interlaced.err.find("fakeva: interlaced H.264 (field or MBAFF pictures) is not "
+                                "decoded by the stand-in"),
+            std::string::npos)
+      << interlaced.err;
+
+  ASSERT_EQ(fakenv::testing::Run({"ffmpeg", "-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i",
+                                  "testsrc2=size=640x360:rate=30", "-t", "1", "-c:v", "libx265",
+                                  "-preset", "ultrafast", Output("hevc.mp4")},
+                                 {}, dir_.path().string())
+                .exit_code,
+            0);
+  const Finished hevc =
+      RunOn(kIntelDump, {"ffmpeg", "-nostdin", "-hwaccel", "vaapi", "-hwaccel_device",
+                         "/dev/dri/renderD128", "-i", Output("hevc.mp4"), "-f", "null", "-"});
+  EXPECT_EQ(hevc.exit_code, 0) << hevc.err;
+  EXPECT_NE(hevc.err.find("fakeva: the stand-in decodes H.264 only, not VAProfileHEVCMain"),
+            std::string::npos)
+      << hevc.err;
+  EXPECT_NE(hevc.err.find("Failed setup for format vaapi"), std::string::npos) << hevc.err;
+}
+
+// With FAKEVA_DECODE empty the driver decodes nothing, as outside run-on: ffmpeg falls back to
+// the CPU without a word, the silent fallback an evidence gate must catch.
+TEST_F(FakevaFfmpeg, WithDecodingSwitchedOffAnH264DecodeFallsBackToTheCpu) {
+  ASSERT_EQ(fakenv::testing::Run({"ffmpeg", "-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i",
+                                  "testsrc2=size=320x240:rate=30", "-t", "1", "-c:v", "libx264",
+                                  "-pix_fmt", "yuv420p", Output("clip.mp4")},
+                                 {}, dir_.path().string())
+                .exit_code,
+            0);
+  setenv("FAKEVA_DECODE", "", 1);
+  const Finished decoded =
+      RunOn(kIntelDump, {"ffmpeg", "-nostdin", "-hwaccel", "vaapi", "-hwaccel_device",
+                         "/dev/dri/renderD128", "-i", Output("clip.mp4"), "-f", "null", "-"});
+  unsetenv("FAKEVA_DECODE");
+  EXPECT_EQ(decoded.exit_code, 0) << decoded.err;
+  EXPECT_NE(decoded.err.find("FAKEVA_DECODE is not h264"), std::string::npos) << decoded.err;
+  EXPECT_NE(decoded.err.find("Failed setup for format vaapi"), std::string::npos) << decoded.err;
+}
+
 // A `vainfo -a` dump states HEVC Main10 encode with YUV420_10 surfaces: P010 pictures encode
 // to a 10-bit stream. A plain dump states YUV420 for every pair, so ffmpeg finds no 10-bit
 // surfaces for the same encode and refuses it.

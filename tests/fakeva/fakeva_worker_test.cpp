@@ -198,14 +198,20 @@ TEST_F(SelfTestOnFakeva, OnTheAmdDumpTheEncodesPassOnAmdgpuEncodeTime) {
   EXPECT_TRUE(Step(report, "session_slots").value("ok", false)) << report.dump();
 }
 
-// The stand-in does not decode: the decode passes fall back to the CPU, and the self-test
-// must catch that rather than count them, so the worker stays unavailable.
-TEST_F(SelfTestOnFakeva, TheDecodePassesFallBackToTheCpuAndTheSelfTestSaysSo) {
+// On AMD, whose decode ring has a key of its own, the pipeline (H.264 decoded, scaled and
+// encoded on the stand-in) shows decoder and encoder work. The stand-in decodes H.264 only:
+// the HEVC decode pass falls back to the CPU, and the self-test must catch that rather than
+// count it, so the worker stays unavailable.
+TEST_F(SelfTestOnFakeva, OnTheAmdDumpThePipelinePassesAndAnHevcDecodeOnTheCpuIsCaught) {
   const json report = SelfTest("amd-radeonsi-navi22-rx6750xt.txt");
+  const json pipeline = Step(report, "pipeline");
+  EXPECT_TRUE(pipeline.value("ok", false)) << pipeline.dump();
+  EXPECT_EQ(pipeline.value("evidence", "").find("decode 0 ns"), std::string::npos)
+      << pipeline.dump();
   EXPECT_FALSE(report.value("ok", true));
   const json decode = Step(report, "decode_matrix");
   EXPECT_FALSE(decode.value("ok", true));
-  EXPECT_NE(decode.value("detail", "").find("h264: no hardware evidence (no decoder work seen)"),
+  EXPECT_NE(decode.value("detail", "").find("hevc: no hardware evidence (no decoder work seen)"),
             std::string::npos)
       << decode.dump();
 }

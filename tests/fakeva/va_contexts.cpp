@@ -1,5 +1,7 @@
 #include "va_contexts.h"
 
+#include "va_decode.h"
+#include "va_names.h"
 #include "va_process.h"
 
 namespace mc::fakeva {
@@ -7,7 +9,7 @@ namespace mc::fakeva {
 VaContexts::VaContexts() = default;
 VaContexts::~VaContexts() = default;
 
-VAStatus VaContexts::Create(const CreatedConfig& config, int width, int height,
+VAStatus VaContexts::Create(const CreatedConfig& config, int width, int height, bool decode,
                             const std::string& state_dir, VAContextID* id, std::string* error) {
   if (!id) return VA_STATUS_ERROR_INVALID_PARAMETER;
   if (width <= 0 || height <= 0 || width > static_cast<int>(kLargestSide) ||
@@ -35,8 +37,14 @@ VAStatus VaContexts::Create(const CreatedConfig& config, int width, int height,
         std::make_unique<EncodeSession>(config.profile, config.rate_control, state_dir);
   } else if (config.entrypoint == VAEntrypointVideoProc) {
     context.process = std::make_unique<ProcessSession>(state_dir);
+  } else if (decode && IsDecodable(config.profile)) {
+    context.decode = std::make_unique<DecodeSession>(state_dir);
   } else {
-    *error = "the stand-in does not decode (VLD): a client decodes on the CPU instead";
+    *error = decode ? "the stand-in decodes H.264 only, not " +
+                          std::string(ProfileName(config.profile)) +
+                          ": a client decodes on the CPU instead"
+                    : "the stand-in does not decode (VLD) here (FAKEVA_DECODE is not h264): a "
+                      "client decodes on the CPU instead";
     return VA_STATUS_ERROR_UNIMPLEMENTED;
   }
   *id = next_++;
@@ -87,6 +95,10 @@ VAStatus VaContexts::End(VAContextID id, VaMemory& memory, EngineWork* work, std
   if (context.encode) {
     work->engine = EngineClass::kEncode;
     return context.encode->Encode(*target, buffers, memory, &work->busy, error);
+  }
+  if (context.decode) {
+    work->engine = EngineClass::kDecode;
+    return context.decode->Decode(*target, buffers, &work->busy, error);
   }
   work->engine = EngineClass::kEnhance;
   return context.process->Process(*target, buffers, memory, &work->busy, error);

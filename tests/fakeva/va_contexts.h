@@ -22,6 +22,7 @@
 namespace mc::fakeva {
 
 class ProcessSession;
+class DecodeSession;
 
 struct Context {
   CreatedConfig config;
@@ -31,6 +32,7 @@ struct Context {
   std::vector<RenderedBuffer> buffers;
   std::unique_ptr<EncodeSession> encode;
   std::unique_ptr<ProcessSession> process;
+  std::unique_ptr<DecodeSession> decode;
 };
 
 // The work one vaEndPicture did, for the kernel's view.
@@ -44,10 +46,11 @@ class VaContexts {
   VaContexts();
   ~VaContexts();
   // Create makes a context of `config` for pictures of width x height. A decode (VLD) config
-  // is refused with VA_STATUS_ERROR_UNIMPLEMENTED and the reason in `*error`: the stand-in
-  // does not decode, so that a client falls back to decoding on the CPU.
-  VAStatus Create(const CreatedConfig& config, int width, int height, const std::string& state_dir,
-                  VAContextID* id, std::string* error);
+  // is taken for H.264 when `decode` is set (va_decode.h); any other is refused with
+  // VA_STATUS_ERROR_UNIMPLEMENTED and the reason in `*error`, so that a client falls back to
+  // decoding on the CPU.
+  VAStatus Create(const CreatedConfig& config, int width, int height, bool decode,
+                  const std::string& state_dir, VAContextID* id, std::string* error);
   VAStatus Destroy(VAContextID id);
   VAStatus Begin(VAContextID id, VASurfaceID target, VaMemory& memory);
   VAStatus Render(VAContextID id, std::span<const VABufferID> buffers, VaMemory& memory);

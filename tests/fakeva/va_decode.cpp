@@ -1,0 +1,169 @@
+#include "va_decode.h"
+
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+
+#include "engine_client.h"
+#include "h264_parameter_sets.h"
+
+namespace mc::fakeva {
+namespace {
+
+namespace wire = fakenv::wire;
+
+// Slices pairs each slice parameter with the slice data buffer rendered after it, as ffmpeg
+// renders them, and appends each slice's NAL unit with a start code, bounds-checked.
+bool AppendSlices(const std::vector<RenderedBuffer>& buffers, std::vector<std::uint8_t>& slices,
+                  VASliceParameterBufferH264& first, std::string* error) {
+  bool have_first = false;
+  for (std::size_t i = 0; i < buffers.size(); ++i) {
+    if (buffers[i].type != VASliceParameterBufferType) continue;
+    if (i + 1 >= buffers.size() || buffers[i + 1].type != VASliceDataBufferType) {
+      *error = "a slice parameter buffer without its slice data buffer after it";
+      return false;
+    }
+    const std::vector<std::uint8_t>& data = buffers[i + 1].bytes;
+    const std::size_t count = buffers[i].bytes.size() / sizeof(VASliceParameterBufferH264);
+    for (std::size_t n = 0; n < count; ++n) {
+      VASliceParameterBufferH264 slice;
+      std::memcpy(&slice, buffers[i].bytes.data() + n * sizeof slice, sizeof slice);
+      if (slice.slice_data_offset > data.size() ||
+          slice.slice_data_size > data.size() - slice.slice_data_offset ||
+          slice.slice_data_size == 0) {
+        *error = "a slice of " + std::to_string(slice.slice_data_size) + " bytes at " +
+                 std::to_string(slice.slice_data_offset) + " outside its data buffer of " +
+                 std::to_string(data.size());
+        return false;
+      }
+      if (!have_first) first = slice;
+      have_first = true;
+      slices.insert(slices.end(), {0, 0, 1});
+      const auto begin = data.begin() + slice.slice_data_offset;
+      slices.insert(slices.end(), begin, begin + slice.slice_data_size);
+    }
+  }
+  if (!have_first) *error = "the picture has no slices";
+  return have_first;
+}
+
+}  // namespace
+
+bool IsDecodable(VAProfile profile) {
+  return profile == VAProfileH264ConstrainedBaseline || profile == VAProfileH264Main ||
+         profile == VAProfileH264High;
+}
+
+DecodeSession::DecodeSession(std::string state_dir) : state_dir_(std::move(state_dir)) {}
+DecodeSession::~DecodeSession() = default;
+
+bool DecodeSession::AccessUnit(const std::vector<RenderedBuffer>& buffers,
+                               std::vector<std::uint8_t>& unit, std::string* error) {
+  const RenderedBuffer* picture = nullptr;
+  const RenderedBuffer* matrix = nullptr;
+  for (const RenderedBuffer& buffer : buffers) {
+    if (buffer.type == VAPictureParameterBufferType) picture = &buffer;
+    if (buffer.type == VAIQMatrixBufferType) matrix = &buffer;
+  }
+  if (!picture || picture->bytes.size() < sizeof(VAPictureParameterBufferH264)) {
+    *error = "the picture has no whole VAPictureParameterBufferH264";
+    return false;
+  }
+  VAPictureParameterBufferH264 parameters;
+  std::memcpy(&parameters, picture->bytes.data(), sizeof parameters);
+  VAIQMatrixBufferH264 lists;
+  const bool have_lists = matrix && matrix->bytes.size() >= sizeof lists;
+  if (have_lists) std::memcpy(&lists, matrix->bytes.data(), sizeof lists);
+
+  std::vector<std::uint8_t> slices;
+  VASliceParameterBufferH264 first{};
+  if (!AppendSlices(buffers, slices, first, error)) return false;
+  const std::optional<std::uint32_t> pps_id =
+      SlicePpsId(std::span<const std::uint8_t>(slices).subspan(3));
+  if (!pps_id) {
+    *error = "the first slice's header names no picture parameter set";
+    return false;
+  }
+  const PpsChoice choice{*pps_id, first.num_ref_idx_l0_active_minus1,
+                         first.num_ref_idx_l1_active_minus1};
+  if (!H264ParameterSets(parameters, have_lists ? &lists : nullptr, choice, unit, error))
+    return false;
+  unit.insert(unit.end(), slices.begin(), slices.end());
+  return true;
+}
+
+bool DecodeSession::Open(std::string* error) {
+  std::error_code ignored;
+  std::filesystem::create_directories(std::filesystem::path(state_dir_) / "samples", ignored);
+  engine_ = fakenv::EngineClient::Start(fakenv::EngineClient::Role::kDecoder, state_dir_,
+                                        static_cast<std::uint32_t>(getpid()), error);
+  if (!engine_) return false;
+  const wire::DecoderSettings settings{wire::Codec::kH264, 1};
+  std::optional<wire::Message> reply;
+  if (!engine_->Send(wire::Request::kOpenDecoder, wire::AsBytes(settings)) ||
+      !(reply = engine_->Receive()) || reply->header.status != 0) {
+    *error = "the engine did not open an H.264 decoder";
+    engine_.reset();
+    return false;
+  }
+  return true;
+}
+
+VAStatus DecodeSession::Decode(Surface& target, const std::vector<RenderedBuffer>& buffers,
+                               std::chrono::nanoseconds* busy, std::string* error) {
+  std::vector<std::uint8_t> unit;
+  if (!AccessUnit(buffers, unit, error)) return VA_STATUS_ERROR_INVALID_PARAMETER;
+  if (target.fourcc != VA_FOURCC_NV12) {
+    *error = "the stand-in decodes into NV12 surfaces only";
+    return VA_STATUS_ERROR_INVALID_SURFACE;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  if (!engine_ && !Open(error)) return VA_STATUS_ERROR_OPERATION_FAILED;
+  const wire::PacketHeader packet{pictures_++, 1, 0};
+  if (!engine_->Send(wire::Request::kDecodePacket, wire::AsBytes(packet),
+                     std::as_bytes(std::span(unit)))) {
+    *error = "the engine is gone";
+    return VA_STATUS_ERROR_HW_BUSY;
+  }
+  bool written = false;
+  for (;;) {
+    std::optional<wire::Message> reply = engine_->Receive();
+    if (!reply) {
+      *error = "the engine is gone";
+      return VA_STATUS_ERROR_HW_BUSY;
+    }
+    const auto type = static_cast<wire::Reply>(reply->header.type);
+    if (type == wire::Reply::kDone) {
+      if (reply->header.status != 0) {
+        *error = "the engine failed: " +
+                 std::string(reinterpret_cast<const char*>(reply->payload.data()),
+                             reply->payload.size());
+        return VA_STATUS_ERROR_DECODING_ERROR;
+      }
+      break;
+    }
+    const std::optional<wire::UnitHeader> header = wire::ParseUnitHeader(reply->payload, true);
+    if (type != wire::Reply::kFrame || !header) continue;
+    auto* bytes = const_cast<std::uint8_t*>(
+        reinterpret_cast<const std::uint8_t*>(reply->payload.data()) + sizeof(wire::UnitHeader));
+    const PictureView picture{VA_FOURCC_NV12,
+                              header->width,
+                              header->height,
+                              header->pitch,
+                              std::size_t{header->pitch} * header->height,
+                              bytes};
+    const std::uint32_t width = std::min(header->width, target.width) & ~1u;
+    const std::uint32_t height = std::min(header->height, target.height) & ~1u;
+    written = CopyRegion(picture, 0, 0, ViewOf(target), 0, 0, width, height);
+  }
+  if (!written) {
+    *error = "the engine decoded no picture of this access unit";
+    return VA_STATUS_ERROR_DECODING_ERROR;
+  }
+  *busy = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() -
+                                                               start);
+  return VA_STATUS_SUCCESS;
+}
+
+}  // namespace mc::fakeva
