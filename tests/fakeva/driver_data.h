@@ -25,7 +25,7 @@ struct DriverData {
   std::unique_ptr<DrmClientView> view;
   // Where the engines keep their samples.
   std::string state_dir;
-  // Whether H.264 decode contexts are taken (FAKEVA_DECODE=h264, which run-on sets).
+  // Whether H.264 and VP9 decode contexts are taken (FAKEVA_DECODE=on, which run-on sets).
   bool decode = false;
   std::mutex mutex;
 };

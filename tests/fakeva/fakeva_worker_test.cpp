@@ -199,9 +199,9 @@ TEST_F(SelfTestOnFakeva, OnTheAmdDumpTheEncodesPassOnAmdgpuEncodeTime) {
 }
 
 // On AMD, whose decode ring has a key of its own, the pipeline (H.264 decoded, scaled and
-// encoded on the stand-in) shows decoder and encoder work. The stand-in decodes H.264 only:
-// the HEVC decode pass falls back to the CPU, and the self-test must catch that rather than
-// count it, so the worker stays unavailable.
+// encoded on the stand-in) shows decoder and encoder work, and so does the VP9 decode pass.
+// The stand-in decodes no HEVC: that pass falls back to the CPU, and the self-test must catch
+// it rather than count it, so the worker stays unavailable.
 TEST_F(SelfTestOnFakeva, OnTheAmdDumpThePipelinePassesAndAnHevcDecodeOnTheCpuIsCaught) {
   const json report = SelfTest("amd-radeonsi-navi22-rx6750xt.txt");
   const json pipeline = Step(report, "pipeline");
@@ -211,6 +211,9 @@ TEST_F(SelfTestOnFakeva, OnTheAmdDumpThePipelinePassesAndAnHevcDecodeOnTheCpuIsC
   EXPECT_FALSE(report.value("ok", true));
   const json decode = Step(report, "decode_matrix");
   EXPECT_FALSE(decode.value("ok", true));
+  const std::string passed = decode.value("evidence", "");
+  EXPECT_EQ(passed.rfind("vp9: ", 0), 0u) << decode.dump();
+  EXPECT_EQ(passed.find("decode 0 ns"), std::string::npos) << decode.dump();
   EXPECT_NE(decode.value("detail", "").find("hevc: no hardware evidence (no decoder work seen)"),
             std::string::npos)
       << decode.dump();

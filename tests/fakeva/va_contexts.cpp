@@ -38,12 +38,12 @@ VAStatus VaContexts::Create(const CreatedConfig& config, int width, int height, 
   } else if (config.entrypoint == VAEntrypointVideoProc) {
     context.process = std::make_unique<ProcessSession>(state_dir);
   } else if (decode && IsDecodable(config.profile)) {
-    context.decode = std::make_unique<DecodeSession>(state_dir);
+    context.decode = std::make_unique<DecodeSession>(config.profile, state_dir);
   } else {
-    *error = decode ? "the stand-in decodes H.264 only, not " +
+    *error = decode ? "the stand-in decodes H.264 and VP9 profile 0 only, not " +
                           std::string(ProfileName(config.profile)) +
                           ": a client decodes on the CPU instead"
-                    : "the stand-in does not decode (VLD) here (FAKEVA_DECODE is not h264): a "
+                    : "the stand-in does not decode (VLD) here (FAKEVA_DECODE is not on): a "
                       "client decodes on the CPU instead";
     return VA_STATUS_ERROR_UNIMPLEMENTED;
   }

@@ -1,6 +1,7 @@
 #include "va_decode.h"
 
 #include <unistd.h>
+#include <va/va_dec_vp9.h>
 
 #include <cstring>
 #include <filesystem>
@@ -13,10 +14,12 @@ namespace {
 
 namespace wire = fakenv::wire;
 
-// Slices pairs each slice parameter with the slice data buffer rendered after it, as ffmpeg
-// renders them, and appends each slice's NAL unit with a start code, bounds-checked.
-bool AppendSlices(const std::vector<RenderedBuffer>& buffers, std::vector<std::uint8_t>& slices,
-                  VASliceParameterBufferH264& first, std::string* error) {
+// AppendSlices pairs each slice parameter with the slice data buffer rendered after it, as
+// ffmpeg renders them, and appends each slice's bytes, bounds-checked: H.264's NAL units with
+// a start code each, VP9's whole frame as it is.
+template <typename Slice>
+bool AppendSlices(const std::vector<RenderedBuffer>& buffers, bool start_codes,
+                  std::vector<std::uint8_t>& slices, Slice& first, std::string* error) {
   bool have_first = false;
   for (std::size_t i = 0; i < buffers.size(); ++i) {
     if (buffers[i].type != VASliceParameterBufferType) continue;
@@ -25,9 +28,9 @@ bool AppendSlices(const std::vector<RenderedBuffer>& buffers, std::vector<std::u
       return false;
     }
     const std::vector<std::uint8_t>& data = buffers[i + 1].bytes;
-    const std::size_t count = buffers[i].bytes.size() / sizeof(VASliceParameterBufferH264);
+    const std::size_t count = buffers[i].bytes.size() / sizeof(Slice);
     for (std::size_t n = 0; n < count; ++n) {
-      VASliceParameterBufferH264 slice;
+      Slice slice;
       std::memcpy(&slice, buffers[i].bytes.data() + n * sizeof slice, sizeof slice);
       if (slice.slice_data_offset > data.size() ||
           slice.slice_data_size > data.size() - slice.slice_data_offset ||
@@ -39,7 +42,7 @@ bool AppendSlices(const std::vector<RenderedBuffer>& buffers, std::vector<std::u
       }
       if (!have_first) first = slice;
       have_first = true;
-      slices.insert(slices.end(), {0, 0, 1});
+      if (start_codes) slices.insert(slices.end(), {0, 0, 1});
       const auto begin = data.begin() + slice.slice_data_offset;
       slices.insert(slices.end(), begin, begin + slice.slice_data_size);
     }
@@ -48,18 +51,41 @@ bool AppendSlices(const std::vector<RenderedBuffer>& buffers, std::vector<std::u
   return have_first;
 }
 
+// Vp9Frame is the frame ffmpeg hands over whole, VP9's decoder needing no headers rebuilt.
+bool Vp9Frame(const std::vector<RenderedBuffer>& buffers, std::vector<std::uint8_t>& frame,
+              std::string* error) {
+  const RenderedBuffer* picture = nullptr;
+  for (const RenderedBuffer& buffer : buffers) {
+    if (buffer.type == VAPictureParameterBufferType) picture = &buffer;
+  }
+  if (!picture || picture->bytes.size() < sizeof(VADecPictureParameterBufferVP9)) {
+    *error = "the picture has no whole VADecPictureParameterBufferVP9";
+    return false;
+  }
+  VADecPictureParameterBufferVP9 parameters;
+  std::memcpy(&parameters, picture->bytes.data(), sizeof parameters);
+  if (parameters.profile != 0 || parameters.bit_depth != 8) {
+    *error = "the stand-in decodes VP9 profile 0 (8-bit 4:2:0) only";
+    return false;
+  }
+  VASliceParameterBufferVP9 first{};
+  return AppendSlices(buffers, false, frame, first, error);
+}
+
 }  // namespace
 
 bool IsDecodable(VAProfile profile) {
   return profile == VAProfileH264ConstrainedBaseline || profile == VAProfileH264Main ||
-         profile == VAProfileH264High;
+         profile == VAProfileH264High || profile == VAProfileVP9Profile0;
 }
 
-DecodeSession::DecodeSession(std::string state_dir) : state_dir_(std::move(state_dir)) {}
+DecodeSession::DecodeSession(VAProfile profile, std::string state_dir)
+    : vp9_(profile == VAProfileVP9Profile0), state_dir_(std::move(state_dir)) {}
 DecodeSession::~DecodeSession() = default;
 
 bool DecodeSession::AccessUnit(const std::vector<RenderedBuffer>& buffers,
                                std::vector<std::uint8_t>& unit, std::string* error) {
+  if (vp9_) return Vp9Frame(buffers, unit, error);
   const RenderedBuffer* picture = nullptr;
   const RenderedBuffer* matrix = nullptr;
   for (const RenderedBuffer& buffer : buffers) {
@@ -78,7 +104,7 @@ bool DecodeSession::AccessUnit(const std::vector<RenderedBuffer>& buffers,
 
   std::vector<std::uint8_t> slices;
   VASliceParameterBufferH264 first{};
-  if (!AppendSlices(buffers, slices, first, error)) return false;
+  if (!AppendSlices(buffers, true, slices, first, error)) return false;
   const std::optional<std::uint32_t> pps_id =
       SlicePpsId(std::span<const std::uint8_t>(slices).subspan(3));
   if (!pps_id) {
@@ -99,11 +125,11 @@ bool DecodeSession::Open(std::string* error) {
   engine_ = fakenv::EngineClient::Start(fakenv::EngineClient::Role::kDecoder, state_dir_,
                                         static_cast<std::uint32_t>(getpid()), error);
   if (!engine_) return false;
-  const wire::DecoderSettings settings{wire::Codec::kH264, 1};
+  const wire::DecoderSettings settings{vp9_ ? wire::Codec::kVp9 : wire::Codec::kH264, 1};
   std::optional<wire::Message> reply;
   if (!engine_->Send(wire::Request::kOpenDecoder, wire::AsBytes(settings)) ||
       !(reply = engine_->Receive()) || reply->header.status != 0) {
-    *error = "the engine did not open an H.264 decoder";
+    *error = "the engine did not open a decoder";
     engine_.reset();
     return false;
   }
