@@ -3,6 +3,7 @@
 // it is seen, and the entry of a process that is gone (reaped) is removed with whatever the
 // stand-in driver wrote in it. run-on starts it beside the command and ends it after; it also
 // ends by itself once PROC_ROOT is removed or its parent is gone.
+#include <dirent.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -19,18 +20,23 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// How often /proc is read: far more often than the product's sampler (5 Hz at its fastest),
-// so that a process is mirrored before the sampler looks for it.
-constexpr std::chrono::milliseconds kPeriod(20);
+// How often /proc is read: twice as often as the product's sampler reads at its fastest
+// (5 Hz), so that a process is mirrored before the sampler's next look, and seldom enough to
+// cost the machine little (reading /proc is not cheap: about 1.5 ms for 90 processes here).
+constexpr std::chrono::milliseconds kPeriod(100);
 
+// LivePids lists /proc's process directories with readdir alone: it runs often.
 std::set<int> LivePids() {
   std::set<int> pids;
-  std::error_code code;
-  for (const fs::directory_entry& entry : fs::directory_iterator("/proc", code)) {
-    const std::string name = entry.path().filename().string();
-    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
-    pids.insert(std::stoi(name));
+  DIR* proc = opendir("/proc");
+  if (!proc) return pids;
+  while (const dirent* entry = readdir(proc)) {
+    int pid = 0;
+    const char* c = entry->d_name;
+    for (; *c >= '0' && *c <= '9' && pid < 100'000'000; ++c) pid = pid * 10 + (*c - '0');
+    if (*c == '\0' && pid > 0) pids.insert(pid);
   }
+  closedir(proc);
   return pids;
 }
 
