@@ -132,8 +132,8 @@ bool IsEncode(VAEntrypoint entrypoint) {
          entrypoint == VAEntrypointEncPicture;
 }
 
-std::uint32_t EncodeAttribute(VAProfile profile, VAConfigAttribType type) {
-  const bool hevc = profile == VAProfileHEVCMain || profile == VAProfileHEVCMain10;
+std::uint32_t EncodeAttribute(VAProfile, VAConfigAttribType type) {
+  // No largest picture size: a dump does not state one, and the probe would report it.
   switch (type) {
     case VAConfigAttribRateControl:
       return VA_RC_CQP | VA_RC_CBR | VA_RC_VBR;
@@ -146,9 +146,6 @@ std::uint32_t EncodeAttribute(VAProfile profile, VAConfigAttribType type) {
       return 1;
     case VAConfigAttribEncQualityRange:
       return 7;
-    case VAConfigAttribMaxPictureWidth:
-    case VAConfigAttribMaxPictureHeight:
-      return hevc ? 8192 : 4096;
     default:
       return VA_ATTRIB_NOT_SUPPORTED;
   }

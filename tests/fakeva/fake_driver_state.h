@@ -30,7 +30,7 @@ bool IsEncode(VAEntrypoint entrypoint);
 // EncodeAttribute is what the stand-in states of an encode config's attribute `type`, or
 // VA_ATTRIB_NOT_SUPPORTED: rate control CQP, CBR and VBR; no packed headers (the engine writes
 // whole access units, parameter sets in-band); one reference picture and no B-pictures; one
-// slice; quality levels 1 to 7; pictures up to 4096 (H.264) or 8192 (HEVC) a side.
+// slice; quality levels 1 to 7. It states no largest picture size, as no dump does.
 std::uint32_t EncodeAttribute(VAProfile profile, VAConfigAttribType type);
 
 class FakeDriverState {
