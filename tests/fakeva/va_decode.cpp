@@ -1,13 +1,11 @@
 #include "va_decode.h"
 
-#include <unistd.h>
 #include <va/va_dec_vp9.h>
 
 #include <cstring>
-#include <filesystem>
 
-#include "engine_client.h"
 #include "h264_parameter_sets.h"
+#include "va_engine.h"
 
 namespace mc::fakeva {
 namespace {
@@ -120,20 +118,15 @@ bool DecodeSession::AccessUnit(const std::vector<RenderedBuffer>& buffers,
 }
 
 bool DecodeSession::Open(std::string* error) {
-  std::error_code ignored;
-  std::filesystem::create_directories(std::filesystem::path(state_dir_) / "samples", ignored);
-  engine_ = fakenv::EngineClient::Start(fakenv::EngineClient::Role::kDecoder, state_dir_,
-                                        static_cast<std::uint32_t>(getpid()), error);
+  engine_ = StartEngine(fakenv::EngineClient::Role::kDecoder, state_dir_, error);
   if (!engine_) return false;
   const wire::DecoderSettings settings{vp9_ ? wire::Codec::kVp9 : wire::Codec::kH264, 1};
-  std::optional<wire::Message> reply;
-  if (!engine_->Send(wire::Request::kOpenDecoder, wire::AsBytes(settings)) ||
-      !(reply = engine_->Receive()) || reply->header.status != 0) {
-    *error = "the engine did not open a decoder";
-    engine_.reset();
-    return false;
-  }
-  return true;
+  const VAStatus opened = Exchange(
+      *engine_, wire::Request::kOpenDecoder, wire::AsBytes(settings), {},
+      VA_STATUS_ERROR_OPERATION_FAILED, [](const wire::Message&) { return VA_STATUS_SUCCESS; },
+      error);
+  if (opened != VA_STATUS_SUCCESS) engine_.reset();
+  return opened == VA_STATUS_SUCCESS;
 }
 
 VAStatus DecodeSession::Decode(Surface& target, const std::vector<RenderedBuffer>& buffers,
@@ -147,32 +140,14 @@ VAStatus DecodeSession::Decode(Surface& target, const std::vector<RenderedBuffer
   const auto start = std::chrono::steady_clock::now();
   if (!engine_ && !Open(error)) return VA_STATUS_ERROR_OPERATION_FAILED;
   const wire::PacketHeader packet{pictures_++, 1, 0};
-  if (!engine_->Send(wire::Request::kDecodePacket, wire::AsBytes(packet),
-                     std::as_bytes(std::span(unit)))) {
-    *error = "the engine is gone";
-    return VA_STATUS_ERROR_HW_BUSY;
-  }
   bool written = false;
-  for (;;) {
-    std::optional<wire::Message> reply = engine_->Receive();
-    if (!reply) {
-      *error = "the engine is gone";
-      return VA_STATUS_ERROR_HW_BUSY;
-    }
-    const auto type = static_cast<wire::Reply>(reply->header.type);
-    if (type == wire::Reply::kDone) {
-      if (reply->header.status != 0) {
-        *error = "the engine failed: " +
-                 std::string(reinterpret_cast<const char*>(reply->payload.data()),
-                             reply->payload.size());
-        return VA_STATUS_ERROR_DECODING_ERROR;
-      }
-      break;
-    }
-    const std::optional<wire::UnitHeader> header = wire::ParseUnitHeader(reply->payload, true);
-    if (type != wire::Reply::kFrame || !header) continue;
+  // The engine sends the packet's own picture; it goes into the target, cropped to it.
+  const auto take = [&](const wire::Message& reply) {
+    const std::optional<wire::UnitHeader> header = wire::ParseUnitHeader(reply.payload, true);
+    if (static_cast<wire::Reply>(reply.header.type) != wire::Reply::kFrame || !header)
+      return VA_STATUS_SUCCESS;
     auto* bytes = const_cast<std::uint8_t*>(
-        reinterpret_cast<const std::uint8_t*>(reply->payload.data()) + sizeof(wire::UnitHeader));
+        reinterpret_cast<const std::uint8_t*>(reply.payload.data()) + sizeof(wire::UnitHeader));
     const PictureView picture{VA_FOURCC_NV12,
                               header->width,
                               header->height,
@@ -182,7 +157,12 @@ VAStatus DecodeSession::Decode(Surface& target, const std::vector<RenderedBuffer
     const std::uint32_t width = std::min(header->width, target.width) & ~1u;
     const std::uint32_t height = std::min(header->height, target.height) & ~1u;
     written = CopyRegion(picture, 0, 0, ViewOf(target), 0, 0, width, height);
-  }
+    return VA_STATUS_SUCCESS;
+  };
+  const VAStatus status =
+      Exchange(*engine_, wire::Request::kDecodePacket, wire::AsBytes(packet),
+               std::as_bytes(std::span(unit)), VA_STATUS_ERROR_DECODING_ERROR, take, error);
+  if (status != VA_STATUS_SUCCESS) return status;
   if (!written) {
     *error = "the engine decoded no picture of this access unit";
     return VA_STATUS_ERROR_DECODING_ERROR;

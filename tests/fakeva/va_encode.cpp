@@ -1,14 +1,12 @@
 #include "va_encode.h"
 
-#include <unistd.h>
 #include <va/va_enc_h264.h>
 #include <va/va_enc_hevc.h>
 
 #include <algorithm>
 #include <cstring>
-#include <filesystem>
 
-#include "engine_client.h"
+#include "va_engine.h"
 
 namespace mc::fakeva {
 namespace {
@@ -50,6 +48,25 @@ std::uint32_t ProfileOf(VAProfile profile) {
 // The surface format a profile's pictures come in: P010 for HEVC Main10, NV12 otherwise.
 std::uint32_t FourccFor(VAProfile profile) {
   return profile == VAProfileHEVCMain10 ? VA_FOURCC_P010 : VA_FOURCC_NV12;
+}
+
+// AppendUnit adds one access unit the engine sent to the coded buffer, if it fits.
+VAStatus AppendUnit(const wire::Message& reply, Buffer& coded, std::string* error) {
+  if (static_cast<wire::Reply>(reply.header.type) != wire::Reply::kBitstream ||
+      !wire::ParseUnitHeader(reply.payload, false)) {
+    return VA_STATUS_SUCCESS;
+  }
+  const std::span<const std::byte> unit =
+      std::span<const std::byte>(reply.payload).subspan(sizeof(wire::UnitHeader));
+  if (unit.size() > coded.data.size() - coded.coded_size) {
+    *error = "an access unit of " + std::to_string(unit.size()) +
+             " bytes does not fit the coded buffer of " + std::to_string(coded.data.size());
+    coded.coded_status |= VA_CODED_BUF_STATUS_SLICE_OVERFLOW_MASK;
+    return VA_STATUS_ERROR_NOT_ENOUGH_BUFFER;
+  }
+  std::memcpy(coded.data.data() + coded.coded_size, unit.data(), unit.size());
+  coded.coded_size += static_cast<std::uint32_t>(unit.size());
+  return VA_STATUS_SUCCESS;
 }
 
 }  // namespace
@@ -174,25 +191,14 @@ bool EncodeSession::Open(const Surface& input, std::string* error) {
     *error = "a bitrate-controlled encode without a bitrate";
     return false;
   }
-  // The engine's samples go under this process's id, one file per client process.
-  std::error_code ignored;
-  std::filesystem::create_directories(std::filesystem::path(state_dir_) / "samples", ignored);
-  engine_ = fakenv::EngineClient::Start(fakenv::EngineClient::Role::kEncoder, state_dir_,
-                                        static_cast<std::uint32_t>(getpid()), error);
+  engine_ = StartEngine(fakenv::EngineClient::Role::kEncoder, state_dir_, error);
   if (!engine_) return false;
-  std::optional<wire::Message> reply;
-  if (!engine_->Send(wire::Request::kOpenEncoder, wire::AsBytes(settings_)) ||
-      !(reply = engine_->Receive())) {
-    *error = "the engine is gone";
-    return false;
-  }
-  if (reply->header.status != 0) {
-    *error =
-        "the engine refused the encoder: " +
-        std::string(reinterpret_cast<const char*>(reply->payload.data()), reply->payload.size());
-    return false;
-  }
-  return true;
+  const VAStatus opened = Exchange(
+      *engine_, wire::Request::kOpenEncoder, wire::AsBytes(settings_), {},
+      VA_STATUS_ERROR_OPERATION_FAILED, [](const wire::Message&) { return VA_STATUS_SUCCESS; },
+      error);
+  if (opened != VA_STATUS_SUCCESS) engine_.reset();
+  return opened == VA_STATUS_SUCCESS;
 }
 
 VAStatus EncodeSession::Encode(const Surface& input, const std::vector<RenderedBuffer>& buffers,
@@ -221,56 +227,16 @@ VAStatus EncodeSession::Encode(const Surface& input, const std::vector<RenderedB
   frame.pitch = input.pitch;
   frame.pts = pictures_++;
   frame.force_idr = picture.idr ? 1 : 0;
-  // The wire's NV12 has its chroma right after `height` luma rows; an odd height moves it.
-  const std::size_t luma = std::size_t{input.pitch} * input.height;
   std::vector<std::uint8_t> packed;
-  std::span<const std::uint8_t> pixels(input.bytes.data(),
-                                       wire::PictureBytes(frame.format, frame.pitch, frame.height));
-  if (luma != input.chroma_offset()) {
-    packed.assign(input.bytes.begin(), input.bytes.begin() + static_cast<std::ptrdiff_t>(luma));
-    packed.insert(packed.end(),
-                  input.bytes.begin() + static_cast<std::ptrdiff_t>(input.chroma_offset()),
-                  input.bytes.begin() +
-                      static_cast<std::ptrdiff_t>(input.chroma_offset() + pixels.size() - luma));
-    pixels = packed;
-  }
-  if (!engine_->Send(wire::Request::kEncodeFrame, wire::AsBytes(frame), std::as_bytes(pixels))) {
-    *error = "the engine is gone";
-    return VA_STATUS_ERROR_HW_BUSY;
-  }
   coded->coded_size = 0;
   coded->coded_status = 0;
-  for (;;) {
-    std::optional<wire::Message> reply = engine_->Receive();
-    if (!reply) {
-      *error = "the engine is gone";
-      return VA_STATUS_ERROR_HW_BUSY;
-    }
-    const auto type = static_cast<wire::Reply>(reply->header.type);
-    if (type == wire::Reply::kDone) {
-      if (reply->header.status != 0) {
-        *error = "the engine failed: " +
-                 std::string(reinterpret_cast<const char*>(reply->payload.data()),
-                             reply->payload.size());
-        return VA_STATUS_ERROR_ENCODING_ERROR;
-      }
-      break;
-    }
-    if (type != wire::Reply::kBitstream || !wire::ParseUnitHeader(reply->payload, false)) continue;
-    const std::span<const std::byte> unit =
-        std::span<const std::byte>(reply->payload).subspan(sizeof(wire::UnitHeader));
-    if (unit.size() > coded->data.size() - coded->coded_size) {
-      *error = "an access unit of " + std::to_string(unit.size()) +
-               " bytes does not fit the coded buffer of " + std::to_string(coded->data.size());
-      coded->coded_status |= VA_CODED_BUF_STATUS_SLICE_OVERFLOW_MASK;
-      return VA_STATUS_ERROR_NOT_ENOUGH_BUFFER;
-    }
-    std::memcpy(coded->data.data() + coded->coded_size, unit.data(), unit.size());
-    coded->coded_size += static_cast<std::uint32_t>(unit.size());
-  }
+  const VAStatus status = Exchange(
+      *engine_, wire::Request::kEncodeFrame, wire::AsBytes(frame),
+      std::as_bytes(WirePicture(input, packed)), VA_STATUS_ERROR_ENCODING_ERROR,
+      [&](const wire::Message& reply) { return AppendUnit(reply, *coded, error); }, error);
   *busy = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() -
                                                                start);
-  return VA_STATUS_SUCCESS;
+  return status;
 }
 
 }  // namespace mc::fakeva

@@ -1,12 +1,10 @@
 #include "va_process.h"
 
-#include <unistd.h>
 #include <va/va_vpp.h>
 
 #include <cstring>
-#include <filesystem>
 
-#include "engine_client.h"
+#include "va_engine.h"
 
 namespace mc::fakeva {
 namespace {
@@ -40,13 +38,8 @@ ProcessSession::~ProcessSession() = default;
 bool ProcessSession::Scaled(const Surface& source, const VARectangle& from, std::uint32_t width,
                             std::uint32_t height, std::vector<std::uint8_t>& out,
                             std::string* error) {
-  if (!engine_) {
-    std::error_code ignored;
-    std::filesystem::create_directories(std::filesystem::path(state_dir_) / "samples", ignored);
-    engine_ = fakenv::EngineClient::Start(fakenv::EngineClient::Role::kDecoder, state_dir_,
-                                          static_cast<std::uint32_t>(getpid()), error);
-    if (!engine_) return false;
-  }
+  if (!engine_) engine_ = StartEngine(fakenv::EngineClient::Role::kDecoder, state_dir_, error);
+  if (!engine_) return false;
   wire::ScaleHeader scale;
   scale.source.width = source.width;
   scale.source.height = source.height;
@@ -58,45 +51,23 @@ bool ProcessSession::Scaled(const Surface& source, const VARectangle& from, std:
   scale.width = width;
   scale.height = height;
   scale.pitch = (width + 63) / 64 * 64;
-  // The wire's NV12 has its chroma right after `height` luma rows; an odd height moves it.
-  const std::size_t luma = std::size_t{source.pitch} * source.height;
   std::vector<std::uint8_t> packed;
-  std::span<const std::uint8_t> pixels(
-      source.bytes.data(),
-      wire::PictureBytes(wire::PixelFormat::kNv12, source.pitch, source.height));
-  if (luma != source.chroma_offset()) {
-    packed.assign(source.bytes.begin(), source.bytes.begin() + static_cast<std::ptrdiff_t>(luma));
-    const auto chroma = source.bytes.begin() + static_cast<std::ptrdiff_t>(source.chroma_offset());
-    packed.insert(packed.end(), chroma, chroma + static_cast<std::ptrdiff_t>(pixels.size() - luma));
-    pixels = packed;
-  }
-  if (!engine_->Send(wire::Request::kScaleFrame, wire::AsBytes(scale), std::as_bytes(pixels))) {
-    *error = "the engine is gone";
+  const auto take = [&](const wire::Message& reply) {
+    const std::optional<wire::UnitHeader> unit = wire::ParseUnitHeader(reply.payload, true);
+    if (static_cast<wire::Reply>(reply.header.type) == wire::Reply::kFrame && unit &&
+        unit->width == width && unit->height == height && unit->pitch == scale.pitch) {
+      const auto* bytes = reinterpret_cast<const std::uint8_t*>(reply.payload.data());
+      out.assign(bytes + sizeof(wire::UnitHeader), bytes + reply.payload.size());
+    }
+    return VA_STATUS_SUCCESS;
+  };
+  if (Exchange(*engine_, wire::Request::kScaleFrame, wire::AsBytes(scale),
+               std::as_bytes(WirePicture(source, packed)), VA_STATUS_ERROR_OPERATION_FAILED, take,
+               error) != VA_STATUS_SUCCESS) {
     return false;
   }
-  for (;;) {
-    std::optional<wire::Message> reply = engine_->Receive();
-    if (!reply) {
-      *error = "the engine is gone";
-      return false;
-    }
-    const auto type = static_cast<wire::Reply>(reply->header.type);
-    if (type == wire::Reply::kDone) {
-      if (reply->header.status == 0)
-        return !out.empty() || (*error = "the engine gave no picture", false);
-      *error =
-          "the engine failed: " +
-          std::string(reinterpret_cast<const char*>(reply->payload.data()), reply->payload.size());
-      return false;
-    }
-    const std::optional<wire::UnitHeader> unit = wire::ParseUnitHeader(reply->payload, true);
-    if (type != wire::Reply::kFrame || !unit || unit->width != width || unit->height != height ||
-        unit->pitch != scale.pitch) {
-      continue;
-    }
-    const auto* bytes = reinterpret_cast<const std::uint8_t*>(reply->payload.data());
-    out.assign(bytes + sizeof(wire::UnitHeader), bytes + reply->payload.size());
-  }
+  if (out.empty()) *error = "the engine gave no picture";
+  return !out.empty();
 }
 
 VAStatus ProcessSession::Process(Surface& target, const std::vector<RenderedBuffer>& buffers,
