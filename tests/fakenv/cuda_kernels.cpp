@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "bilinear.h"
 #include "cuda_driver.h"
 #include "fake_results.h"
 
@@ -27,13 +28,8 @@ struct Kernel {
   bool chroma = false;              // the "_uv" kernel
 };
 
-struct Texture {
-  const std::uint8_t* pixels = nullptr;
-  std::size_t width = 0;
-  std::size_t height = 0;
-  std::size_t pitch = 0;
-  unsigned channels = 1;
-};
+// A texture is a plane the kernels read (bilinear.h).
+using Texture = Plane;
 
 // The kernels' and textures' registry, part of the driver's state in this process.
 struct KernelRegistry {
@@ -49,53 +45,6 @@ KernelRegistry& Registry() {
 }
 
 char module_token;
-
-// Tap is one output coordinate's bilinear footprint along an axis: the two source texels and
-// the second one's weight in 1/256ths. Texel centres sit at +0.5, and the edges are clamped as
-// CUDA's default address mode does.
-struct Tap {
-  std::size_t first = 0;
-  std::size_t second = 0;
-  unsigned weight = 0;
-};
-
-std::vector<Tap> Taps(std::size_t source_size, int output_size) {
-  std::vector<Tap> taps(static_cast<std::size_t>(output_size));
-  const float step = static_cast<float>(source_size) / static_cast<float>(output_size);
-  for (std::size_t i = 0; i < taps.size(); ++i) {
-    const float position = std::max(0.0f, (static_cast<float>(i) + 0.5f) * step - 0.5f);
-    const auto first = std::min(static_cast<std::size_t>(position), source_size - 1);
-    taps[i] = {first, std::min(first + 1, source_size - 1),
-               static_cast<unsigned>(std::lround((position - static_cast<float>(first)) * 256))};
-  }
-  return taps;
-}
-
-// Resize writes a `width` x `height` plane of `channels` interleaved channels at `out`,
-// bilinearly in fixed point: the stand-in's kernels run in the process that launches them, so
-// they are kept cheap, as a GPU's would cost that process nothing.
-void Resize(const Texture& in, std::uint8_t* out, int width, int height, int pitch,
-            unsigned channels, unsigned first_channel) {
-  const std::vector<Tap> columns = Taps(in.width, width);
-  const std::vector<Tap> rows = Taps(in.height, height);
-  for (std::size_t y = 0; y < rows.size(); ++y) {
-    const std::uint8_t* top = in.pixels + rows[y].first * in.pitch + first_channel;
-    const std::uint8_t* bottom = in.pixels + rows[y].second * in.pitch + first_channel;
-    const unsigned down = rows[y].weight;
-    std::uint8_t* line = out + y * static_cast<std::size_t>(pitch);
-    for (std::size_t x = 0; x < columns.size(); ++x) {
-      const std::size_t left = columns[x].first * in.channels;
-      const std::size_t right = columns[x].second * in.channels;
-      const unsigned across = columns[x].weight;
-      for (unsigned c = 0; c < channels; ++c) {
-        const unsigned upper = top[left + c] * (256 - across) + top[right + c] * across;
-        const unsigned lower = bottom[left + c] * (256 - across) + bottom[right + c] * across;
-        line[x * channels + c] =
-            static_cast<std::uint8_t>((upper * (256 - down) + lower * down + 32768) >> 16);
-      }
-    }
-  }
-}
 
 }  // namespace
 }  // namespace fakenv
@@ -183,18 +132,18 @@ FAKENV_EXPORT CUresult cuLaunchKernel(CUfunction function, unsigned int, unsigne
   if (!kernel.chroma) {
     const fakenv::Texture* luma = texture(0);
     if (!luma || !plane(0)) return Result(fakenv::kCudaErrorInvalidValue);
-    fakenv::Resize(*luma, plane(0), width, height, pitch, 1, 0);
+    fakenv::ResizeBilinear(*luma, plane(0), width, height, pitch, 1, 0);
   } else if (kernel.interleaved_chroma) {
     const fakenv::Texture* chroma = texture(1);
     if (!chroma || chroma->channels != 2 || !plane(1) || pitch < 2 * width)
       return Result(fakenv::kCudaErrorInvalidValue);
-    fakenv::Resize(*chroma, plane(1), width, height, pitch, 2, 0);
+    fakenv::ResizeBilinear(*chroma, plane(1), width, height, pitch, 2, 0);
   } else {
     const fakenv::Texture* u = texture(1);
     const fakenv::Texture* v = texture(2);
     if (!u || !v || !plane(1) || !plane(2)) return Result(fakenv::kCudaErrorInvalidValue);
-    fakenv::Resize(*u, plane(1), width, height, pitch, 1, 0);
-    fakenv::Resize(*v, plane(2), width, height, pitch, 1, 0);
+    fakenv::ResizeBilinear(*u, plane(1), width, height, pitch, 1, 0);
+    fakenv::ResizeBilinear(*v, plane(2), width, height, pitch, 1, 0);
   }
   return CUDA_SUCCESS;
 }

@@ -39,9 +39,15 @@ std::string AvError(int code) {
 
 class AvDecoder : public Decoder {
  public:
-  AvDecoder(AVCodecContext* context, AVPacket* packet, AVFrame* frame)
-      : context_(context), packet_(packet), frame_(frame) {}
+  AvDecoder(AVCodecContext* context, AVPacket* packet, AVFrame* frame, AVFrame* captured)
+      : context_(context), packet_(packet), frame_(frame), captured_(captured) {
+    if (captured_) {
+      context_->opaque = this;
+      context_->get_buffer2 = Capture;
+    }
+  }
   ~AvDecoder() override {
+    av_frame_free(&captured_);
     av_frame_free(&frame_);
     av_packet_free(&packet_);
     avcodec_free_context(&context_);
@@ -55,6 +61,7 @@ class AvDecoder : public Decoder {
     }
     std::memcpy(packet_->data, bytes.data(), bytes.size());
     packet_->pts = pts.value_or(AV_NOPTS_VALUE);
+    if (captured_) av_frame_unref(captured_);
     const int sent = avcodec_send_packet(context_, packet_);
     av_packet_unref(packet_);
     // A damaged packet is the decoder's business, as with NVDEC: what decodes is returned.
@@ -62,15 +69,34 @@ class AvDecoder : public Decoder {
       *error = "avcodec_send_packet failed: " + AvError(sent);
       return false;
     }
-    return Drain(out, error);
+    if (!captured_) return Drain(out, error);
+    // Single-threaded, the picture is whole once the packet is sent; the display-order
+    // output is someone else's business here.
+    std::vector<DecodedPicture> displayed;
+    if (!Drain(displayed, error)) return false;
+    if (!captured_->buf[0]) return true;
+    captured_->best_effort_timestamp = packet_->pts;
+    return ToNv12(captured_, out, error);
   }
 
   bool Flush(std::vector<DecodedPicture>& out, std::string* error) override {
     avcodec_send_packet(context_, nullptr);
-    return Drain(out, error);
+    if (!captured_) return Drain(out, error);
+    std::vector<DecodedPicture> displayed;
+    return Drain(displayed, error);
   }
 
  private:
+  // Capture is the decoder's get_buffer2 in decode order: the default buffer, with a reference
+  // kept to the last one asked for, which is the picture of the packet being decoded.
+  static int Capture(AVCodecContext* context, AVFrame* frame, int flags) {
+    const int got = avcodec_default_get_buffer2(context, frame, flags);
+    if (got < 0) return got;
+    auto* self = static_cast<AvDecoder*>(context->opaque);
+    av_frame_unref(self->captured_);
+    return av_frame_ref(self->captured_, frame);
+  }
+
   bool Drain(std::vector<DecodedPicture>& out, std::string* error) {
     for (;;) {
       const int got = avcodec_receive_frame(context_, frame_);
@@ -79,39 +105,39 @@ class AvDecoder : public Decoder {
         *error = "avcodec_receive_frame failed: " + AvError(got);
         return false;
       }
-      const bool converted = ToNv12(out, error);
+      const bool converted = ToNv12(frame_, out, error);
       av_frame_unref(frame_);
       if (!converted) return false;
     }
   }
 
-  bool ToNv12(std::vector<DecodedPicture>& out, std::string* error) {
-    if (frame_->format != AV_PIX_FMT_YUV420P && frame_->format != AV_PIX_FMT_YUVJ420P) {
-      const char* name = av_get_pix_fmt_name(static_cast<AVPixelFormat>(frame_->format));
+  static bool ToNv12(const AVFrame* frame, std::vector<DecodedPicture>& out, std::string* error) {
+    if (frame->format != AV_PIX_FMT_YUV420P && frame->format != AV_PIX_FMT_YUVJ420P) {
+      const char* name = av_get_pix_fmt_name(static_cast<AVPixelFormat>(frame->format));
       *error = std::string("the engine decodes 8-bit 4:2:0 only, not ") + (name ? name : "?");
       return false;
     }
     DecodedPicture picture;
-    const auto width = static_cast<std::uint32_t>(frame_->width);
-    const auto height = static_cast<std::uint32_t>(frame_->height);
+    const auto width = static_cast<std::uint32_t>(frame->width);
+    const auto height = static_cast<std::uint32_t>(frame->height);
     const std::uint32_t pitch = (width + 1) & ~1u;
     const std::size_t chroma_rows = (height + 1) / 2;
     picture.header.width = width;
     picture.header.height = height;
     picture.header.pitch = pitch;
-    picture.header.pts = frame_->best_effort_timestamp;
-    picture.header.key_frame = frame_->key_frame ? 1 : 0;
+    picture.header.pts = frame->best_effort_timestamp;
+    picture.header.key_frame = frame->key_frame ? 1 : 0;
     picture.header.picture_type =
-        frame_->key_frame ? wire::PictureType::kIdr : wire::PictureType::kP;
+        frame->key_frame ? wire::PictureType::kIdr : wire::PictureType::kP;
     picture.nv12.resize(static_cast<std::size_t>(pitch) * (height + chroma_rows));
     auto* luma = reinterpret_cast<std::uint8_t*>(picture.nv12.data());
     for (std::uint32_t row = 0; row < height; ++row) {
-      std::memcpy(luma + row * pitch, frame_->data[0] + row * frame_->linesize[0], width);
+      std::memcpy(luma + row * pitch, frame->data[0] + row * frame->linesize[0], width);
     }
     std::uint8_t* chroma = luma + static_cast<std::size_t>(pitch) * height;
     for (std::size_t row = 0; row < chroma_rows; ++row) {
-      const std::uint8_t* u = frame_->data[1] + row * frame_->linesize[1];
-      const std::uint8_t* v = frame_->data[2] + row * frame_->linesize[2];
+      const std::uint8_t* u = frame->data[1] + row * frame->linesize[1];
+      const std::uint8_t* v = frame->data[2] + row * frame->linesize[2];
       std::uint8_t* line = chroma + row * pitch;
       for (std::uint32_t x = 0; x < (width + 1) / 2; ++x) {
         line[2 * x] = u[x];
@@ -125,11 +151,13 @@ class AvDecoder : public Decoder {
   AVCodecContext* context_;
   AVPacket* packet_;
   AVFrame* frame_;
+  // The picture of the packet being decoded, in decode order; null in display order.
+  AVFrame* captured_;
 };
 
 }  // namespace
 
-std::unique_ptr<Decoder> OpenDecoder(wire::Codec codec, std::string* error) {
+std::unique_ptr<Decoder> OpenDecoder(wire::Codec codec, bool decode_order, std::string* error) {
   // The decoder's complaints about a packet (a sequence header alone gives "no frame!") are
   // not the client's to read; what fails reaches it as the reply's status.
   av_log_set_level(AV_LOG_FATAL);
@@ -141,15 +169,18 @@ std::unique_ptr<Decoder> OpenDecoder(wire::Codec codec, std::string* error) {
   AVCodecContext* context = avcodec_alloc_context3(decoder);
   AVPacket* packet = av_packet_alloc();
   AVFrame* frame = av_frame_alloc();
+  AVFrame* captured = decode_order ? av_frame_alloc() : nullptr;
   if (context) context->thread_count = 1;
-  if (!context || !packet || !frame || avcodec_open2(context, decoder, nullptr) < 0) {
+  if (!context || !packet || !frame || (decode_order && !captured) ||
+      avcodec_open2(context, decoder, nullptr) < 0) {
+    av_frame_free(&captured);
     av_frame_free(&frame);
     av_packet_free(&packet);
     avcodec_free_context(&context);
     *error = std::string("cannot open the decoder ") + DecoderName(codec);
     return nullptr;
   }
-  return std::make_unique<AvDecoder>(context, packet, frame);
+  return std::make_unique<AvDecoder>(context, packet, frame, captured);
 }
 
 }  // namespace fakenv

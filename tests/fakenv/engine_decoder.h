@@ -30,6 +30,9 @@ class Decoder {
   virtual bool Flush(std::vector<DecodedPicture>& out, std::string* error) = 0;
 };
 
-std::unique_ptr<Decoder> OpenDecoder(wire::Codec codec, std::string* error);
+// With `decode_order`, Decode gives the packet's own picture, taken from the buffer the
+// decoder asked for while decoding it (a custom get_buffer2), and discards what the decoder
+// outputs in display order.
+std::unique_ptr<Decoder> OpenDecoder(wire::Codec codec, bool decode_order, std::string* error);
 
 }  // namespace fakenv

@@ -9,7 +9,7 @@ Planes FindPlanes(const wire::FrameHeader& frame, const std::byte* pixels) {
   Planes planes;
   planes.y = base;
   planes.luma_pitch = static_cast<int>(frame.pitch);
-  if (frame.format == wire::PixelFormat::kNv12) {
+  if (frame.format == wire::PixelFormat::kNv12 || frame.format == wire::PixelFormat::kP010) {
     planes.u = base + luma;
     planes.chroma_pitch = static_cast<int>(frame.pitch);
     return planes;

@@ -26,7 +26,7 @@ struct Planes {
   const std::uint8_t* y = nullptr;
   const std::uint8_t* u = nullptr;
   const std::uint8_t* v = nullptr;
-  // For NV12, `u` points at the interleaved chroma and `v` is null.
+  // For NV12 and P010, `u` points at the interleaved chroma and `v` is null.
   int luma_pitch = 0;
   int chroma_pitch = 0;
 };

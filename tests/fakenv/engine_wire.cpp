@@ -19,7 +19,7 @@ bool KnownCodec(Codec codec) {
 
 bool KnownFormat(PixelFormat format) {
   return format == PixelFormat::kNv12 || format == PixelFormat::kYv12 ||
-         format == PixelFormat::kIyuv;
+         format == PixelFormat::kIyuv || format == PixelFormat::kP010;
 }
 
 bool PictureSide(std::uint32_t side) { return side > 0 && side <= kLargestPictureSide; }
@@ -51,9 +51,10 @@ bool ReadAll(int fd, std::byte* out, std::size_t size) {
 std::size_t PictureBytes(PixelFormat format, std::uint32_t pitch, std::uint32_t height) {
   const std::size_t chroma_rows = (height + 1) / 2;
   const std::size_t luma = static_cast<std::size_t>(pitch) * height;
-  // NV12 interleaves both chroma planes at the full pitch; the planar layouts give each
-  // chroma plane half the pitch.
-  if (format == PixelFormat::kNv12) return luma + static_cast<std::size_t>(pitch) * chroma_rows;
+  // NV12 and P010 interleave both chroma planes at the full pitch; the planar layouts give
+  // each chroma plane half the pitch.
+  if (format == PixelFormat::kNv12 || format == PixelFormat::kP010)
+    return luma + static_cast<std::size_t>(pitch) * chroma_rows;
   return luma + 2 * static_cast<std::size_t>(pitch / 2) * chroma_rows;
 }
 
@@ -81,7 +82,8 @@ std::optional<EncoderSettings> ParseEncoderSettings(std::span<const std::byte> p
 
 std::optional<DecoderSettings> ParseDecoderSettings(std::span<const std::byte> payload) {
   std::optional<DecoderSettings> settings = ReadFixed<DecoderSettings>(payload);
-  if (!settings || payload.size() != sizeof(DecoderSettings) || !KnownCodec(settings->codec)) {
+  if (!settings || payload.size() != sizeof(DecoderSettings) || !KnownCodec(settings->codec) ||
+      settings->decode_order > 1) {
     return std::nullopt;
   }
   return settings;
@@ -91,6 +93,7 @@ std::optional<FrameHeader> ParseFrameHeader(std::span<const std::byte> payload) 
   std::optional<FrameHeader> frame = ReadFixed<FrameHeader>(payload);
   if (!frame || !KnownFormat(frame->format) || !PictureSide(frame->width) ||
       !PictureSide(frame->height) || frame->pitch < frame->width || frame->pitch > 4 * 8192 ||
+      (frame->format == PixelFormat::kP010 && frame->pitch < 2 * frame->width) ||
       frame->force_idr > 1) {
     return std::nullopt;
   }
@@ -99,6 +102,25 @@ std::optional<FrameHeader> ParseFrameHeader(std::span<const std::byte> payload) 
     return std::nullopt;
   }
   return frame;
+}
+
+std::optional<ScaleHeader> ParseScaleHeader(std::span<const std::byte> payload) {
+  std::optional<ScaleHeader> scale = ReadFixed<ScaleHeader>(payload);
+  if (!scale) return std::nullopt;
+  const FrameHeader& source = scale->source;
+  if (source.format != PixelFormat::kNv12 || !PictureSide(source.width) ||
+      !PictureSide(source.height) || source.pitch < source.width || source.pitch > 4 * 8192 ||
+      !PictureSide(scale->width) || !PictureSide(scale->height) || scale->pitch < scale->width ||
+      scale->pitch > 4 * 8192 || scale->crop_width == 0 || scale->crop_height == 0 ||
+      scale->crop_x > source.width || scale->crop_width > source.width - scale->crop_x ||
+      scale->crop_y > source.height || scale->crop_height > source.height - scale->crop_y) {
+    return std::nullopt;
+  }
+  if (payload.size() - sizeof(ScaleHeader) !=
+      PictureBytes(source.format, source.pitch, source.height)) {
+    return std::nullopt;
+  }
+  return scale;
 }
 
 std::optional<PacketHeader> ParsePacketHeader(std::span<const std::byte> payload) {

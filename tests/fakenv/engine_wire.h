@@ -11,6 +11,7 @@
 //   kOpenDecoder    DecoderSettings            kDone
 //   kDecodePacket   PacketHeader, bitstream    kFrame* (NV12 pixels) then kDone
 //   kFlushDecoder                              kFrame* then kDone
+//   kScaleFrame     ScaleHeader, NV12 pixels   kFrame (the scaled NV12 picture) then kDone
 // A failure is a kDone whose status is not 0, with the reason as its bytes.
 #pragma once
 
@@ -35,14 +36,21 @@ enum class Request : std::uint32_t {
   kOpenDecoder = 5,
   kDecodePacket = 6,
   kFlushDecoder = 7,
+  kScaleFrame = 8,
 };
 
 enum class Reply : std::uint32_t { kDone = 1, kBitstream = 2, kHeaders = 3, kFrame = 4 };
 
 enum class Codec : std::uint32_t { kH264 = 1, kHevc = 2, kVp9 = 3, kAv1 = 4, kMpeg2 = 5, kVp8 = 6 };
 
-// The picture layouts an encoder takes, with NVENC's NV_ENC_BUFFER_FORMAT values.
-enum class PixelFormat : std::uint32_t { kNv12 = 0x1, kYv12 = 0x10, kIyuv = 0x100 };
+// The picture layouts an encoder takes, with NVENC's NV_ENC_BUFFER_FORMAT values. P010 is
+// NV12's layout with two bytes a sample, the ten bits at the top (a VA stand-in's HEVC Main10).
+enum class PixelFormat : std::uint32_t {
+  kNv12 = 0x1,
+  kYv12 = 0x10,
+  kIyuv = 0x100,
+  kP010 = 0x10000
+};
 
 // The picture types a bitstream reports, with NVENC's NV_ENC_PIC_TYPE values.
 enum class PictureType : std::uint32_t { kP = 0, kB = 1, kI = 2, kIdr = 3 };
@@ -98,9 +106,28 @@ struct FrameHeader {
 };
 static_assert(sizeof(FrameHeader) == 32);
 
+// A picture to scale (a VA stand-in's video processing): the source as a FrameHeader (NV12
+// only, `pts` and `force_idr` unused), the rectangle of it to take, and the size and pitch of
+// the NV12 picture to make of it.
+struct ScaleHeader {
+  FrameHeader source;
+  std::uint32_t crop_x = 0;
+  std::uint32_t crop_y = 0;
+  std::uint32_t crop_width = 0;
+  std::uint32_t crop_height = 0;
+  std::uint32_t width = 0;
+  std::uint32_t height = 0;
+  std::uint32_t pitch = 0;
+  std::uint32_t reserved = 0;
+};
+static_assert(sizeof(ScaleHeader) == 64);
+
 struct DecoderSettings {
   Codec codec = Codec::kH264;
-  std::uint32_t reserved = 0;
+  // 0: the pictures in display order, as a stream decoder gives them (NVDEC's parser). 1: each
+  // packet's own picture right after it, in decode order, as a VA stand-in's decode needs it
+  // (a packet is then one whole access unit).
+  std::uint32_t decode_order = 0;
 };
 static_assert(sizeof(DecoderSettings) == 8);
 
@@ -130,6 +157,9 @@ std::optional<DecoderSettings> ParseDecoderSettings(std::span<const std::byte> p
 // ParseFrameHeader also checks that the pixels after it are exactly what the header states.
 std::optional<FrameHeader> ParseFrameHeader(std::span<const std::byte> payload);
 std::optional<PacketHeader> ParsePacketHeader(std::span<const std::byte> payload);
+// ParseScaleHeader also checks the rectangle against the source and the source's pixels
+// after it, as ParseFrameHeader does.
+std::optional<ScaleHeader> ParseScaleHeader(std::span<const std::byte> payload);
 // ParseUnitHeader checks a decoded frame's bytes against its size when `frame` is set.
 std::optional<UnitHeader> ParseUnitHeader(std::span<const std::byte> payload, bool frame);
 

@@ -37,6 +37,8 @@ class X264Encoder : public Encoder {
 
   bool Encode(const wire::FrameHeader& frame, const std::byte* pixels,
               std::vector<CodedUnit>& out) override {
+    // 10-bit pictures are for a Main10 HEVC encoder only.
+    if (frame.format == wire::PixelFormat::kP010) return false;
     const Planes planes = FindPlanes(frame, pixels);
     x264_picture_t in;
     x264_picture_init(&in);

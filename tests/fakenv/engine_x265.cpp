@@ -28,22 +28,36 @@ wire::PictureType PictureTypeOf(int slice_type) {
   }
 }
 
+// The encoder is reached through libx265's API of one bit depth (x265_api_get): 8 for Main,
+// 10 for Main10, which Debian's libx265 builds alongside.
 class X265Encoder : public Encoder {
  public:
-  X265Encoder(x265_param* param, x265_encoder* encoder) : param_(param), encoder_(encoder) {}
+  X265Encoder(const x265_api* api, x265_param* param, x265_encoder* encoder)
+      : api_(api), param_(param), encoder_(encoder) {}
   ~X265Encoder() override {
-    x265_encoder_close(encoder_);
-    x265_param_free(param_);
+    api_->encoder_close(encoder_);
+    api_->param_free(param_);
   }
 
   bool Encode(const wire::FrameHeader& frame, const std::byte* pixels,
               std::vector<CodedUnit>& out) override {
     const Planes planes = FindPlanes(frame, pixels);
     x265_picture in;
-    x265_picture_init(param_, &in);
+    api_->picture_init(param_, &in);
     in.pts = frame.pts;
     in.sliceType = frame.force_idr ? X265_TYPE_IDR : X265_TYPE_AUTO;
     in.colorSpace = X265_CSP_I420;
+    if ((frame.format == wire::PixelFormat::kP010) != (api_->bit_depth == 10)) return false;
+    if (frame.format == wire::PixelFormat::kP010) {
+      SplitP010(planes, frame.width, frame.height);
+      in.bitDepth = 10;
+      in.planes[0] = luma16_.data();
+      in.planes[1] = chroma16_u_.data();
+      in.planes[2] = chroma16_v_.data();
+      in.stride[0] = static_cast<int>(frame.width * 2);
+      in.stride[1] = in.stride[2] = static_cast<int>((frame.width + 1) / 2 * 2);
+      return Collect(&in, out);
+    }
     in.bitDepth = 8;
     in.planes[0] = const_cast<std::uint8_t*>(planes.y);
     in.stride[0] = planes.luma_pitch;
@@ -74,7 +88,7 @@ class X265Encoder : public Encoder {
     x265_nal* nals = nullptr;
     std::uint32_t count = 0;
     std::vector<std::byte> sets;
-    if (x265_encoder_headers(encoder_, &nals, &count) < 0) return sets;
+    if (api_->encoder_headers(encoder_, &nals, &count) < 0) return sets;
     for (std::uint32_t i = 0; i < count; ++i) {
       if (nals[i].type != NAL_UNIT_VPS && nals[i].type != NAL_UNIT_SPS &&
           nals[i].type != NAL_UNIT_PPS) {
@@ -101,12 +115,36 @@ class X265Encoder : public Encoder {
     }
   }
 
+  // SplitP010 takes P010's samples down from the top ten bits of each 16 into planar 10-bit
+  // planes, as x265 takes them.
+  void SplitP010(const Planes& planes, std::uint32_t width, std::uint32_t height) {
+    const std::size_t chroma_width = (width + 1) / 2;
+    const std::size_t chroma_rows = (height + 1) / 2;
+    luma16_.resize(std::size_t{width} * height);
+    chroma16_u_.resize(chroma_width * chroma_rows);
+    chroma16_v_.resize(chroma_width * chroma_rows);
+    auto sample = [](const std::uint8_t* at) {
+      return static_cast<std::uint16_t>((at[0] | at[1] << 8) >> 6);
+    };
+    for (std::size_t row = 0; row < height; ++row) {
+      const std::uint8_t* line = planes.y + row * static_cast<std::size_t>(planes.luma_pitch);
+      for (std::size_t x = 0; x < width; ++x) luma16_[row * width + x] = sample(line + 2 * x);
+    }
+    for (std::size_t row = 0; row < chroma_rows; ++row) {
+      const std::uint8_t* line = planes.u + row * static_cast<std::size_t>(planes.chroma_pitch);
+      for (std::size_t x = 0; x < chroma_width; ++x) {
+        chroma16_u_[row * chroma_width + x] = sample(line + 4 * x);
+        chroma16_v_[row * chroma_width + x] = sample(line + 4 * x + 2);
+      }
+    }
+  }
+
   bool Collect(x265_picture* in, std::vector<CodedUnit>& out) {
     x265_nal* nals = nullptr;
     std::uint32_t count = 0;
     x265_picture coded;
-    x265_picture_init(param_, &coded);
-    const int got = x265_encoder_encode(encoder_, &nals, &count, in, &coded);
+    api_->picture_init(param_, &coded);
+    const int got = api_->encoder_encode(encoder_, &nals, &count, in, &coded);
     if (got < 0) return false;
     if (got == 0 || count == 0) return true;
     CodedUnit unit;
@@ -121,19 +159,30 @@ class X265Encoder : public Encoder {
     return true;
   }
 
+  const x265_api* api_;
   x265_param* param_;
   x265_encoder* encoder_;
   std::vector<std::uint8_t> chroma_u_;
   std::vector<std::uint8_t> chroma_v_;
+  std::vector<std::uint16_t> luma16_;
+  std::vector<std::uint16_t> chroma16_u_;
+  std::vector<std::uint16_t> chroma16_v_;
 };
 
 }  // namespace
 
 std::unique_ptr<Encoder> OpenX265(const wire::EncoderSettings& settings, std::string* error) {
-  x265_param* param = x265_param_alloc();
+  // HEVC's profile 2 is Main10.
+  const int depth = settings.profile == 2 ? 10 : 8;
+  const x265_api* api = x265_api_get(depth);
+  if (!api) {
+    *error = "this libx265 has no " + std::to_string(depth) + "-bit encoder";
+    return nullptr;
+  }
+  x265_param* param = api->param_alloc();
   if (!param ||
-      x265_param_default_preset(param, kX265Presets[settings.preset - 1], "zerolatency") < 0) {
-    x265_param_free(param);
+      api->param_default_preset(param, kX265Presets[settings.preset - 1], "zerolatency") < 0) {
+    api->param_free(param);
     *error = "x265 does not know its preset";
     return nullptr;
   }
@@ -149,7 +198,8 @@ std::unique_ptr<Encoder> OpenX265(const wire::EncoderSettings& settings, std::st
   param->frameNumThreads = 1;
   param->scenecutThreshold = 0;
   param->keyframeMax = settings.idr_period == 0 ? -1 : static_cast<int>(settings.idr_period);
-  x265_param_parse(param, "pools", "1");
+  api->param_parse(param, "pools", "1");
+
   switch (settings.rate_control) {
     case wire::RateControl::kConstantQp:
       param->rc.rateControlMode = X265_RC_CQP;
@@ -170,13 +220,18 @@ std::unique_ptr<Encoder> OpenX265(const wire::EncoderSettings& settings, std::st
       }
       break;
   }
-  x265_encoder* encoder = x265_encoder_open(param);
+  if (depth == 10 && api->param_apply_profile(param, "main10") < 0) {
+    api->param_free(param);
+    *error = "x265 cannot apply the profile main10";
+    return nullptr;
+  }
+  x265_encoder* encoder = api->encoder_open(param);
   if (!encoder) {
-    x265_param_free(param);
+    api->param_free(param);
     *error = "x265_encoder_open failed";
     return nullptr;
   }
-  return std::make_unique<X265Encoder>(param, encoder);
+  return std::make_unique<X265Encoder>(api, param, encoder);
 }
 
 }  // namespace fakenv

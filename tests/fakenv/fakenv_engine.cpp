@@ -2,7 +2,8 @@
 // engine. A
 // stand-in library starts one per session, with its end of a socket as standard input, and
 // hands it pictures to encode (ROLE "encode", libx264 or libx265) or a stream to decode
-// (ROLE "decode", libavcodec); the coding happens here, in a process of its own, so that
+// (ROLE "decode", libavcodec) or pictures to scale (a VA stand-in's video processing,
+// bilinear); the coding happens here, in a process of its own, so that
 // the client's CPU time stays what it is with a real GPU. With --detach it forks, and the
 // first process exits at once, so that the engine is nobody's child (the client's rusage
 // never includes it). The engine's busy time goes to the state directory as the client
@@ -20,6 +21,7 @@
 #include "engine_decoder.h"
 #include "engine_encoder.h"
 #include "engine_meter.h"
+#include "engine_scaler.h"
 #include "engine_wire.h"
 #include "fakenv_faults.h"
 
@@ -56,6 +58,8 @@ class Engine {
         return DecodePacket(payload);
       case wire::Request::kFlushDecoder:
         return FlushDecoder();
+      case wire::Request::kScaleFrame:
+        return ScaleFrame(payload);
     }
     return SendDone(1, "unknown request") && false;
   }
@@ -118,7 +122,7 @@ class Engine {
     std::optional<wire::DecoderSettings> settings = wire::ParseDecoderSettings(payload);
     if (!settings) return SendDone(1, "malformed decoder settings") && false;
     std::string error;
-    decoder_ = fakenv::OpenDecoder(settings->codec, &error);
+    decoder_ = fakenv::OpenDecoder(settings->codec, settings->decode_order == 1, &error);
     return decoder_ ? SendDone(0) : SendDone(1, error);
   }
 
@@ -145,6 +149,20 @@ class Engine {
     std::string error;
     if (!decoder_->Flush(pictures, &error)) return SendDone(1, error);
     return SendPictures(pictures, start);
+  }
+
+  // ScaleFrame is a VA stand-in's video processing; it needs no session of its own, and its
+  // time counts where the engine's role puts it.
+  bool ScaleFrame(std::span<const std::byte> payload) {
+    std::optional<wire::ScaleHeader> scale = wire::ParseScaleHeader(payload);
+    if (!scale) return SendDone(1, "malformed picture to scale") && false;
+    const auto start = std::chrono::steady_clock::now();
+    DecodedPicture picture;
+    ScaleNv12(*scale, payload.data() + sizeof(wire::ScaleHeader), picture.nv12);
+    picture.header.width = scale->width;
+    picture.header.height = scale->height;
+    picture.header.pitch = scale->pitch;
+    return SendPictures({picture}, start);
   }
 
   bool SendPictures(const std::vector<DecodedPicture>& pictures,

@@ -29,6 +29,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (unit->pitch < unit->width) __builtin_trap();
   }
   wire::ParseUnitHeader(bytes, false);
+  if (std::optional<wire::ScaleHeader> scale = wire::ParseScaleHeader(bytes)) {
+    if (scale->crop_x + scale->crop_width > scale->source.width ||
+        scale->crop_y + scale->crop_height > scale->source.height) {
+      __builtin_trap();
+    }
+  }
   fakenv::DecodeClientRecord(bytes);
   for (const fakenv::Sample& sample : fakenv::DecodeSamples(bytes)) {
     if (sample.enc_util > 100 || sample.dec_util > 100) __builtin_trap();

@@ -35,9 +35,15 @@ VAStatus FakeDriverState::GetConfigAttributes(VAProfile profile, VAEntrypoint en
   const VainfoConfig* config = Find(profile, entrypoint, &status);
   if (!config) return status;
   if (count > 0 && !attributes) return VA_STATUS_ERROR_INVALID_PARAMETER;
+  const auto pair_profile = static_cast<VAProfile>(config->profile);
+  const bool encode = IsEncode(static_cast<VAEntrypoint>(config->entrypoint));
   for (int i = 0; i < count; ++i) {
-    attributes[i].value =
-        attributes[i].type == VAConfigAttribRTFormat ? config->rt_formats : VA_ATTRIB_NOT_SUPPORTED;
+    if (attributes[i].type == VAConfigAttribRTFormat) {
+      attributes[i].value = config->rt_formats;
+    } else {
+      attributes[i].value =
+          encode ? EncodeAttribute(pair_profile, attributes[i].type) : VA_ATTRIB_NOT_SUPPORTED;
+    }
   }
   return VA_STATUS_SUCCESS;
 }
@@ -50,14 +56,26 @@ VAStatus FakeDriverState::CreateConfig(VAProfile profile, VAEntrypoint entrypoin
   const VainfoConfig* config = Find(profile, entrypoint, &status);
   if (!config) return status;
   if (count > 0 && !attributes) return VA_STATUS_ERROR_INVALID_PARAMETER;
+  const bool encode = IsEncode(entrypoint);
+  std::uint32_t rate_control = encode ? VA_RC_CQP : 0;
   for (int i = 0; i < count; ++i) {
     if (attributes[i].type == VAConfigAttribRTFormat &&
         (attributes[i].value & ~config->rt_formats) != 0) {
       return VA_STATUS_ERROR_UNSUPPORTED_RT_FORMAT;
     }
+    if (attributes[i].type == VAConfigAttribRateControl) {
+      const std::uint32_t mode = attributes[i].value;
+      // Exactly one mode, and one the stand-in states.
+      if (!encode || mode == 0 || (mode & (mode - 1)) != 0 ||
+          (mode & EncodeAttribute(profile, VAConfigAttribRateControl)) == 0) {
+        return VA_STATUS_ERROR_INVALID_VALUE;
+      }
+      rate_control = mode;
+    }
   }
   *config_id = static_cast<VAConfigID>(configs_.size());
   configs_.emplace_back(static_cast<std::size_t>(config - dump_.configs.data()));
+  rate_controls_.push_back(rate_control);
   return VA_STATUS_SUCCESS;
 }
 
@@ -99,6 +117,38 @@ VAStatus FakeDriverState::QuerySurfaceAttributes(VAConfigID config_id, VASurface
     attributes[i] = attribute;
   }
   return VA_STATUS_SUCCESS;
+}
+
+std::optional<CreatedConfig> FakeDriverState::ConfigOf(VAConfigID config_id) const {
+  const VainfoConfig* config = Created(config_id);
+  if (!config) return std::nullopt;
+  return CreatedConfig{static_cast<VAProfile>(config->profile),
+                       static_cast<VAEntrypoint>(config->entrypoint), config->rt_formats,
+                       rate_controls_[config_id]};
+}
+
+bool IsEncode(VAEntrypoint entrypoint) {
+  return entrypoint == VAEntrypointEncSlice || entrypoint == VAEntrypointEncSliceLP ||
+         entrypoint == VAEntrypointEncPicture;
+}
+
+std::uint32_t EncodeAttribute(VAProfile, VAConfigAttribType type) {
+  // No largest picture size: a dump does not state one, and the probe would report it.
+  switch (type) {
+    case VAConfigAttribRateControl:
+      return VA_RC_CQP | VA_RC_CBR | VA_RC_VBR;
+    case VAConfigAttribEncPackedHeaders:
+      return VA_ENC_PACKED_HEADER_NONE;
+    case VAConfigAttribEncMaxRefFrames:
+      // One reference in list 0, none in list 1: I and P pictures only.
+      return 1;
+    case VAConfigAttribEncMaxSlices:
+      return 1;
+    case VAConfigAttribEncQualityRange:
+      return 7;
+    default:
+      return VA_ATTRIB_NOT_SUPPORTED;
+  }
 }
 
 const VainfoConfig* FakeDriverState::Find(VAProfile profile, VAEntrypoint entrypoint,

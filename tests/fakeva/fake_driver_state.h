@@ -15,6 +15,24 @@
 
 namespace mc::fakeva {
 
+// A config the client created: its pair, its formats and the rate control it chose.
+struct CreatedConfig {
+  VAProfile profile = VAProfileNone;
+  VAEntrypoint entrypoint = VAEntrypointVLD;
+  std::uint32_t rt_formats = 0;
+  // One VA_RC_* mode for an encode config (the client's choice, else constant QP); 0 otherwise.
+  std::uint32_t rate_control = 0;
+};
+
+// IsEncode says whether an entrypoint encodes (VAEntrypointEncSlice, EncSliceLP, EncPicture).
+bool IsEncode(VAEntrypoint entrypoint);
+
+// EncodeAttribute is what the stand-in states of an encode config's attribute `type`, or
+// VA_ATTRIB_NOT_SUPPORTED: rate control CQP, CBR and VBR; no packed headers (the engine writes
+// whole access units, parameter sets in-band); one reference picture and no B-pictures; one
+// slice; quality levels 1 to 7. It states no largest picture size, as no dump does.
+std::uint32_t EncodeAttribute(VAProfile profile, VAConfigAttribType type);
+
 class FakeDriverState {
  public:
   // `dump` is one of an initialised run; the driver's init refuses the others.
@@ -30,12 +48,14 @@ class FakeDriverState {
   // The entrypoints listed for `profile`, in the dump's order, into `entrypoints` (room
   // for max_entrypoints()); VA_STATUS_ERROR_UNSUPPORTED_PROFILE when none are.
   VAStatus QueryEntrypoints(VAProfile profile, VAEntrypoint* entrypoints, int* count) const;
-  // VAConfigAttribRTFormat gets the pair's formats; every other type VA_ATTRIB_NOT_SUPPORTED.
+  // VAConfigAttribRTFormat gets the pair's formats; an encode pair's other attributes are
+  // EncodeAttribute's; every other type VA_ATTRIB_NOT_SUPPORTED.
   VAStatus GetConfigAttributes(VAProfile profile, VAEntrypoint entrypoint,
                                VAConfigAttrib* attributes, int count) const;
   // A config for a listed pair. An unlisted profile is VA_STATUS_ERROR_UNSUPPORTED_PROFILE;
   // a listed profile with an unlisted entrypoint VA_STATUS_ERROR_UNSUPPORTED_ENTRYPOINT; an
-  // RTFormat request beyond the pair's formats VA_STATUS_ERROR_UNSUPPORTED_RT_FORMAT.
+  // RTFormat request beyond the pair's formats VA_STATUS_ERROR_UNSUPPORTED_RT_FORMAT; a rate
+  // control mode the stand-in does not state VA_STATUS_ERROR_INVALID_VALUE.
   VAStatus CreateConfig(VAProfile profile, VAEntrypoint entrypoint,
                         const VAConfigAttrib* attributes, int count, VAConfigID* config);
   VAStatus DestroyConfig(VAConfigID config);
@@ -47,6 +67,8 @@ class FakeDriverState {
   // VA_STATUS_ERROR_MAX_NUM_EXCEEDED and the room needed, as va.h asks of drivers.
   VAStatus QuerySurfaceAttributes(VAConfigID config, VASurfaceAttrib* attributes,
                                   unsigned* count) const;
+  // The config the client created as `config`; nullopt for an unknown or destroyed one.
+  std::optional<CreatedConfig> ConfigOf(VAConfigID config) const;
 
  private:
   // The dump's config for the pair, or the status that says why there is none.
@@ -56,8 +78,10 @@ class FakeDriverState {
   VainfoDump dump_;
   std::vector<VAProfile> profiles_;
   int max_entrypoints_ = 1;
-  // VAConfigID i is configs_[i]: an index into dump_.configs, empty once destroyed.
+  // VAConfigID i is configs_[i]: an index into dump_.configs, empty once destroyed, and the
+  // rate control it was created with.
   std::vector<std::optional<std::size_t>> configs_;
+  std::vector<std::uint32_t> rate_controls_;
 };
 
 // PixelFormatsFor is the FourCCs the fake driver gives a config's surfaces: NV12 for

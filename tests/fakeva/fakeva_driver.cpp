@@ -13,10 +13,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
 
+#include "driver_data.h"
 #include "fake_driver_state.h"
 #include "fakeva_render_node.h"
 #include "fakeva_vtable.h"
@@ -72,6 +74,39 @@ Result<VainfoDump> DumpFor(const std::optional<RenderNode>& node, std::string& s
   return dump;
 }
 
+// The kernel driver a GPU without a fake machine's sysfs gets: amdgpu under Mesa, else i915.
+std::string KernelDriverForVendor(const std::string& vendor) {
+  return vendor.find("Mesa") != std::string::npos || vendor.find("AMD") != std::string::npos ||
+                 vendor.find("radeon") != std::string::npos
+             ? "amdgpu"
+             : "i915";
+}
+
+// OpenKernelView sets up what the kernel would show of this display on a fake machine
+// (FAKEVA_MACHINE, which run-on sets): the render node's fdinfo in MACHINE/proc, with the
+// keys of the kernel driver MACHINE/sys gives the node; and the engines' state directory,
+// MACHINE/state (FAKEVA_STATE_DIR overrides it). Outside a fake machine there is no view.
+bool OpenKernelView(const std::optional<RenderNode>& node, DriverData& data, std::string& error) {
+  const char* decode = std::getenv("FAKEVA_DECODE");
+  data.decode = decode && std::string(decode) == "on";
+  const char* machine = std::getenv("FAKEVA_MACHINE");
+  const char* state_dir = std::getenv("FAKEVA_STATE_DIR");
+  if (state_dir && *state_dir) {
+    data.state_dir = state_dir;
+  } else {
+    data.state_dir = machine && *machine ? std::string(machine) + "/state"
+                                         : "/tmp/fakeva-state-" + std::to_string(getuid());
+  }
+  if (!machine || !*machine || !node || node->name().empty()) return true;
+  auto [driver, pdev] = KernelDriverOf(machine, node->name());
+  if (driver.empty()) driver = KernelDriverForVendor(data.state.vendor());
+  std::string why;
+  data.view = DrmClientView::Open(std::filesystem::path(machine) / "proc", node->name(), node->fd,
+                                  driver, pdev, &why);
+  if (!data.view) error = "the fake machine's /proc: " + why;
+  return data.view != nullptr;
+}
+
 VAStatus Initialise(VADriverContextP ctx) {
   const std::optional<RenderNode> node = RenderNodeOf(ctx);
   const std::string mode = ModeFor(node);
@@ -87,18 +122,21 @@ VAStatus Initialise(VADriverContextP ctx) {
   if (!dump) return Refuse(ctx, dump.error());
   if (!dump->initialised) return Refuse(ctx, source + " records a run whose vaInitialize failed");
 
-  auto state = std::make_unique<FakeDriverState>(std::move(dump).value());
+  auto data = std::make_unique<DriverData>(std::move(dump).value());
+  const FakeDriverState* state = &data->state;
+  if (std::string error; !OpenKernelView(node, *data, error)) return Refuse(ctx, error);
   // libva sizes the callers' arrays by these maxima and refuses a driver that leaves any
   // of them 0, so each is at least 1 even where the driver lists nothing.
   ctx->max_profiles = std::max(1, static_cast<int>(state->profiles().size()));
   ctx->max_entrypoints = state->max_entrypoints();
   ctx->max_attributes = 1;
-  ctx->max_image_formats = 1;
+  ctx->max_image_formats = kImageFormats;
   ctx->max_subpic_formats = 1;
   ctx->max_display_attributes = 1;
   ctx->str_vendor = state->vendor().c_str();
   InstallVtable(*ctx->vtable);
-  ctx->pDriverData = state.release();
+  if (ctx->vtable_vpp) InstallVppVtable(*ctx->vtable_vpp);
+  ctx->pDriverData = data.release();
   return VA_STATUS_SUCCESS;
 }
 

@@ -3,14 +3,23 @@
 #pragma once
 
 #include <va/va_backend.h>
+#include <va/va_backend_vpp.h>
 
 namespace mc::fakeva {
 
+// The image formats vaQueryImageFormats lists: NV12 and P010, the surfaces' own.
+inline constexpr int kImageFormats = 2;
+
 // InstallVtable fills every entry libva 2.17 insists on (the CHECK_VTABLE list in va.c,
-// which makes vaInitialize fail with "No valid vtable entry for va..." when one is null)
-// and vaQuerySurfaceAttributes. What a dump cannot state (surfaces, contexts, buffers,
-// images, subpictures) answers VA_STATUS_ERROR_UNIMPLEMENTED. vaTerminate deletes the
-// context's FakeDriverState.
+// which makes vaInitialize fail with "No valid vtable entry for va..." when one is null),
+// vaQuerySurfaceAttributes, vaCreateSurfaces2 and vaBufferInfo: the queries answer from the
+// dump, surfaces, images, buffers and contexts are the stand-in GPU's (driver_data.h).
+// Subpictures and display attributes answer VA_STATUS_ERROR_UNIMPLEMENTED. vaTerminate
+// deletes the context's DriverData.
 void InstallVtable(VADriverVTable& vtable);
+
+// InstallVppVtable answers the video-processing queries: no filters, BT.601 and BT.709 in
+// and out.
+void InstallVppVtable(VADriverVTableVPP& vtable);
 
 }  // namespace mc::fakeva

@@ -197,7 +197,9 @@ TEST_F(RealLibva, VainfoPrintsThePlainDumpsVendorAndPairsLineForLine) {
   }
 }
 
-TEST_F(RealLibva, VainfoAllPrintsTheAllDumpsRtFormatsAndNoOtherAttribute) {
+// Decoders and video processors state their render-target formats and nothing else; encoders
+// also what the stand-in's engine does (rate control, references, packed headers, ...).
+TEST_F(RealLibva, VainfoAllPrintsTheAllDumpsRtFormatsAndOnlyEncodersStateMore) {
   const ChildOutcome vainfo = RunChild(Vainfo(WriteDump(kIhdAttributes), /*all=*/true));
   ASSERT_TRUE(vainfo.exited && vainfo.exit_code == 0) << Describe(vainfo);
 
@@ -206,11 +208,19 @@ TEST_F(RealLibva, VainfoAllPrintsTheAllDumpsRtFormatsAndNoOtherAttribute) {
   EXPECT_TRUE(printed.has_formats);
   EXPECT_EQ(printed.vendor, dump.vendor);
   EXPECT_THAT(printed.configs, ElementsAreArray(dump.configs));
+  bool encoder = false;
+  int encoder_lines = 0;
   for (const std::string& line : Lines(vainfo.out)) {
-    if (line.find("VAConfigAttrib") != std::string::npos) {
+    if (line.find("/VAEntrypoint") != std::string::npos)
+      encoder = line.find("VAEntrypointEnc") != std::string::npos;
+    if (line.find("VAConfigAttrib") == std::string::npos) continue;
+    if (encoder) {
+      encoder_lines += line.find("VAConfigAttribRateControl") != std::string::npos;
+    } else {
       EXPECT_THAT(line, HasSubstr("VAConfigAttribRTFormat"));
     }
   }
+  EXPECT_GT(encoder_lines, 0) << vainfo.out;
 }
 
 TEST_F(RealLibva, VainfoWithoutAllListsAnAllDumpsPairs) {

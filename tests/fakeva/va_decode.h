@@ -1,0 +1,50 @@
+// A decode context of the stand-in GPU (VAEntrypointVLD), for H.264 and VP9 profile 0. For
+// H.264 ffmpeg parses the stream and hands over the picture's parameters and its slices' NAL
+// units, and the stand-in rebuilds the parameter sets (h264_parameter_sets.h); a VP9 frame
+// comes whole. The engine decodes the access unit with libavcodec, and the picture is in the
+// target surface before vaEndPicture returns, in decode order, as VA asks.
+#pragma once
+
+#include <va/va.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "va_encode.h"
+#include "va_memory.h"
+
+namespace fakenv {
+class EngineClient;
+}
+
+namespace mc::fakeva {
+
+// IsDecodable says whether the stand-in decodes `profile` (H.264's 8-bit profiles, VP9
+// profile 0).
+bool IsDecodable(VAProfile profile);
+
+class DecodeSession {
+ public:
+  DecodeSession(VAProfile profile, std::string state_dir);
+  ~DecodeSession();
+  DecodeSession(const DecodeSession&) = delete;
+  DecodeSession& operator=(const DecodeSession&) = delete;
+
+  VAStatus Decode(Surface& target, const std::vector<RenderedBuffer>& buffers,
+                  std::chrono::nanoseconds* busy, std::string* error);
+
+ private:
+  // AccessUnit gathers the rebuilt parameter sets and the slices' NAL units.
+  bool AccessUnit(const std::vector<RenderedBuffer>& buffers, std::vector<std::uint8_t>& unit,
+                  std::string* error);
+  bool Open(std::string* error);
+
+  const bool vp9_;
+  const std::string state_dir_;
+  std::unique_ptr<fakenv::EngineClient> engine_;
+  std::int64_t pictures_ = 0;
+};
+
+}  // namespace mc::fakeva
