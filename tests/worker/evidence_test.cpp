@@ -46,13 +46,32 @@ TEST(JudgeEvidence, FlatCountersAreNoEvidence) {
   EXPECT_EQ(verdict.method, "none");
 }
 
-TEST(JudgeEvidence, ASharedVideoEngineProvesADecodeOnlyOnADecodeOnlyPass) {
+// i915 and xe count one video engine for decoding and encoding: its time proves both, on
+// an Intel pass that decodes and encodes as on one that does either; otherwise no Intel
+// worker could pass its self-test's pipeline or run a job that decodes on the GPU.
+TEST(JudgeEvidence, IntelsOneVideoEngineProvesTheDecodeBesideTheEncode) {
+  for (const MediaEngineTime time : {MediaEngineTime{.codec_ns = 5'000'000},
+                                     MediaEngineTime{.codec_cycles = 90'000}}) {
+    EvidenceRecord record;
+    record.samples = 3;
+    record.drm = DrmEvidence{.clients = 1, .time = time};
+    EXPECT_TRUE(JudgeEvidence(record, {.decode = true}).ok);
+    EXPECT_TRUE(JudgeEvidence(record, {.encode = true, .decode = true}).ok);
+    EXPECT_TRUE(JudgeEvidence(record, {.encode = true}).ok);
+  }
+}
+
+// amdgpu counts its encode and decode engines apart: the encode engine's time proves a decode
+// only on a pass that encodes nothing (newer parts decode on it too).
+TEST(JudgeEvidence, AmdsEncodeEngineProvesADecodeOnlyOnADecodeOnlyPass) {
   EvidenceRecord record;
   record.samples = 3;
-  record.drm = DrmEvidence{.clients = 1, .time = {.codec_ns = 5'000'000}};
+  record.drm = DrmEvidence{.clients = 1, .time = {.encode_ns = 5'000'000}};
   EXPECT_TRUE(JudgeEvidence(record, {.decode = true}).ok);
   EXPECT_FALSE(JudgeEvidence(record, {.encode = true, .decode = true}).ok);
   EXPECT_TRUE(JudgeEvidence(record, {.encode = true}).ok);
+  record.drm->time.decode_ns = 3'000'000;
+  EXPECT_TRUE(JudgeEvidence(record, {.encode = true, .decode = true}).ok);
 }
 
 TEST(JudgeEvidence, AJobThatAsksTheGpuForNothingProvesNothing) {

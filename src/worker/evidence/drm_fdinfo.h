@@ -42,11 +42,11 @@ Result<DrmFdinfo> ParseDrmFdinfo(std::string_view text);
 
 // MediaEngineTime is the part of a client's counters that is media-engine work.
 struct MediaEngineTime {
-  // Engines that do only encoding or only decoding (amdgpu's enc and enc_1, dec), in ns.
+  // amdgpu's encode engines (enc and enc_1) and its decode engine (dec), in ns; its VCN 4
+  // and later run decode on the encode ring too.
   std::uint64_t encode_ns = 0;
   std::uint64_t decode_ns = 0;
-  // Engines that do both, so that their time proves work but not which (i915's video, the
-  // VCS; amdgpu's VCN 4 and later run decode on the encode ring too).
+  // The engine that does both, whose time proves work but not which (i915's video, the VCS).
   std::uint64_t codec_ns = 0;
   // Scaling and colour conversion (i915's video-enhance, VECS).
   std::uint64_t enhance_ns = 0;

@@ -19,9 +19,9 @@ EvidenceVerdict JudgeEvidence(const EvidenceRecord& record, const Expectation& e
 
   bool encode = false;
   bool decode = false;
-  // Engines shared by encode and decode prove work; they prove decoding only on a pass that
-  // encodes nothing on the GPU.
-  bool shared_engine = false;
+  // amdgpu's encode engine serves decoding too on its newer parts (one unified queue): it
+  // proves decoding only on a pass that encodes nothing on the GPU.
+  bool encode_engine = false;
   if (record.nvml) {
     const NvmlEvidence& nvml = *record.nvml;
     seen << "; NVML: " << nvml.max_sessions_of_tree
@@ -50,15 +50,19 @@ EvidenceVerdict JudgeEvidence(const EvidenceRecord& record, const Expectation& e
          << " cycles";
     if (time.encode_ns > 0 || time.codec_ns > 0 || time.codec_cycles > 0) {
       encode = true;
-      shared_engine = time.codec_ns > 0 || time.codec_cycles > 0 || time.encode_ns > 0;
+      encode_engine = time.encode_ns > 0;
       AddMethod(verdict.method, "drm_fdinfo");
     }
-    if (time.decode_ns > 0) {
+    // Intel's video engine (i915's "video", xe's vcs) decodes and encodes alike, and the
+    // kernel counts its time as one: that time proves the decode beside the encode. A decode
+    // that fell back to the CPU cannot hide behind it, since the plan keeps the decoded
+    // pictures on the GPU (-hwaccel_output_format vaapi), where CPU pictures fail the filters.
+    if (time.decode_ns > 0 || time.codec_ns > 0 || time.codec_cycles > 0) {
       decode = true;
       AddMethod(verdict.method, "drm_fdinfo");
     }
   }
-  if (!expectation.encode && shared_engine) decode = true;
+  if (!expectation.encode && encode_engine) decode = true;
   for (const std::string& problem : record.problems) seen << "; " << problem;
 
   verdict.encode_proven = expectation.encode && encode;

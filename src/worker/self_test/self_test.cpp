@@ -255,10 +255,9 @@ class SelfTest {
     }
     std::vector<std::string> seen;
     if (!Nvidia()) {
-      const std::string node =
-          options_.dev_root + contract_.devices[0].render_node.substr(std::min<std::size_t>(
-                                  4, contract_.devices[0].render_node.size()));
-      if (contract_.devices[0].render_node.empty() || !fs::exists(node)) {
+      // The probe's path holds the dev root already.
+      const std::string& node = contract_.devices[0].render_node;
+      if (node.empty() || !fs::exists(node)) {
         step.detail = "the render node " + contract_.devices[0].render_node + " is missing";
         return;
       }
