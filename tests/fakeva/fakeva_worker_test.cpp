@@ -147,13 +147,14 @@ TEST_F(SampledMachine, OnAnXeMachineTheEncodeShowsAsVcsCycles) {
   EXPECT_TRUE(worker::JudgeEvidence(gpu.record, {.encode = true}).ok);
 }
 
-// `worker self-test` through run-on, as a person would run it on the recorded machine.
+// `worker self-test` through run-on, as a person would run it on the recorded machine: the
+// render node is the fake machine's (its dev root from run-on), as the probe names it.
 class SelfTestOnFakeva : public ::testing::Test {
  protected:
   json SelfTest(const std::string& dump) {
     const std::string script =
         std::string(MEDIA_CAP_BINARY) +
-        " worker self-test -o json --gpu 0 --ffmpeg ffmpeg --step-deadline 120 --dev-root /dev"
+        " worker self-test -o json --gpu 0 --ffmpeg ffmpeg --step-deadline 120"
         " --proc-root \"$MEDIA_CAP_PROC_ROOT\" --state-dir " +
         (dir_.path() / "state").string() + " --work-dir " + (dir_.path() / "work").string();
     const Finished run = fakenv::testing::Run(
