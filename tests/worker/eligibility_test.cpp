@@ -61,6 +61,7 @@ TEST(Eligibility, NamesThePartThatIsWrong) {
       {R"({"max_fps":0})", "eligibility.max_fps: expected a frame rate"},
       {R"({"maxFps":30})", "eligibility.maxFps: unknown member"},
       {"[", "not JSON"},
+      {R"({"max_fps":1e330})", "a number out of range"},
   };
   for (const auto& [text, why] : json_cases) {
     Result<Eligibility> eligibility = ParseEligibilityJson(text);

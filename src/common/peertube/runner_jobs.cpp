@@ -22,6 +22,9 @@ Result<Document> ParseDocument(std::string_view text) {
     return Document::parse(text);
   } catch (const nlohmann::json::parse_error& error) {
     return InvalidInput("not JSON (at byte " + std::to_string(error.byte) + ")");
+  } catch (const nlohmann::json::exception&) {
+    // A number beyond a double's range, such as 1e330, is no parse error to the library.
+    return InvalidInput("not JSON: a number out of range");
   }
 }
 

@@ -88,6 +88,9 @@ Result<Eligibility> ParseEligibilityJson(std::string_view json) {
     document = nlohmann::json::parse(json);
   } catch (const nlohmann::json::parse_error& error) {
     return InvalidInput("eligibility: not JSON (at byte " + std::to_string(error.byte) + ")");
+  } catch (const nlohmann::json::exception&) {
+    // A number beyond a double's range, such as 1e330, is no parse error to the library.
+    return InvalidInput("eligibility: a number out of range");
   }
   JsonReader reader;
   Eligibility eligibility;
