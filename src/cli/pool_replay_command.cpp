@@ -62,9 +62,8 @@ int RunReplay(const ReplayOptions& options) {
   if (options.reasons) {
     for (const std::string& line : result.log) std::cerr << line << "\n";
   }
-  const pool::Comparison comparison =
-      pool::Compare(pool::RecordedEvents(*record),
-                           pool::SimulatedEvents(result), record->policy.cycle.count());
+  const pool::Comparison comparison = pool::Compare(
+      pool::RecordedEvents(*record), pool::SimulatedEvents(result), record->policy.cycle.count());
   if (options.json) {
     nlohmann::json out = nlohmann::json::parse(pool::ComparisonJson(comparison));
     out["mode"] = "simulator";

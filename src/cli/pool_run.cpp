@@ -13,9 +13,9 @@
 #include "common/http/client.h"
 #include "common/http/http_server.h"
 #include "common/http/url.h"
-#include "common/peertube/plain_http.h"
 #include "common/peertube/admin_credentials.h"
 #include "common/peertube/admin_session.h"
+#include "common/peertube/plain_http.h"
 #include "pool/kube/kubernetes_channel.h"
 #include "pool/kube/pod_endpoints.h"
 #include "pool/kube/pool_module.h"
@@ -128,8 +128,7 @@ Result<void> OpenChannels(const ServiceConfig& config, Channels& channels,
     options.ns = config.kubernetes.namespace_name;
     options.statefulset = config.kubernetes.statefulset;
     options.selector = config.kubernetes.selector;
-    Result<std::unique_ptr<pool::KubernetesPool>> opened =
-        pool::OpenKubernetesPool(options);
+    Result<std::unique_ptr<pool::KubernetesPool>> opened = pool::OpenKubernetesPool(options);
     if (!opened) return opened.failure();
     kubernetes.pool = std::move(*opened);
     kubernetes.endpoints = {config.kubernetes.worker_port, config.kubernetes.control_token_file};
@@ -169,8 +168,7 @@ http::Routes ReportRoutes(pool::PoolService& service) {
 }
 
 // A cycle every `cycle`, until SIGTERM or SIGINT.
-void CycleUntilStopped(pool::PoolService& service, const sigset_t& stop,
-                       pool::Duration cycle) {
+void CycleUntilStopped(pool::PoolService& service, const sigset_t& stop, pool::Duration cycle) {
   while (true) {
     const auto started = std::chrono::system_clock::now();
     service.Cycle(pool::TimePoint(started.time_since_epoch()));
@@ -187,8 +185,8 @@ int RunPool(const std::string& config_file, const std::string& record_file) {
   if (!parsed) return Log("pool run: " + parsed.error()), 1;
   const ServiceConfig config = std::move(*parsed);
   const http::Url peertube_url = *http::ParseUrl(config.peertube.url);
-  if (const std::string warning = peertube::PlainHttpWarning(
-          peertube_url, pool::kPeerTubeSecrets, "peertube.allow_plain_http");
+  if (const std::string warning = peertube::PlainHttpWarning(peertube_url, pool::kPeerTubeSecrets,
+                                                             "peertube.allow_plain_http");
       !warning.empty()) {
     Log("pool: " + warning);
   }
@@ -198,8 +196,7 @@ int RunPool(const std::string& config_file, const std::string& record_file) {
   if (!credentials) return Log("pool run: " + credentials.error()), 1;
   peertube::AdminSessionOptions session_options;
   session_options.request_budget = config.peertube.request_budget;
-  peertube::AdminSession session(peertube_url, std::move(*credentials),
-                                 session_options);
+  peertube::AdminSession session(peertube_url, std::move(*credentials), session_options);
 
   Channels channels;
   pool::ServiceInputs inputs;
@@ -214,7 +211,7 @@ int RunPool(const std::string& config_file, const std::string& record_file) {
   };
 
   pool::PoolService service(config.policy, config.peertube.poll, std::move(inputs),
-                                    *channels.channel, Log);
+                            *channels.channel, Log);
   std::optional<pool::RunRecorder> recorder;
   if (!record_file.empty()) {
     Result<pool::RunRecorder> opened =

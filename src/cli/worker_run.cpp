@@ -69,7 +69,8 @@ std::optional<worker::SelfTestReport> SelfTestGate(const WorkerRunOptions& optio
 }
 
 // What crosses a worker's connection to PeerTube, and the flag that allows it in clear.
-constexpr const char* kWorkerSecrets = "the registration token, the runner's token and its jobs' tokens";
+constexpr const char* kWorkerSecrets =
+    "the registration token, the runner's token and its jobs' tokens";
 constexpr const char* kAllowPlainHttp = "--allow-plain-http";
 
 // CheckServerUrl refuses plain http:// beyond this host unless allowed, and says so in the log
@@ -82,7 +83,8 @@ Result<void> CheckServerUrl(const std::string& url, bool allowed) {
       !checked) {
     return checked.failure().WithContext("--url");
   }
-  if (const std::string warning = peertube::PlainHttpWarning(*parsed, kWorkerSecrets, kAllowPlainHttp);
+  if (const std::string warning =
+          peertube::PlainHttpWarning(*parsed, kWorkerSecrets, kAllowPlainHttp);
       !warning.empty()) {
     Log("worker: " + warning);
   }
@@ -98,8 +100,9 @@ Result<void> CheckSandbox(const worker::WorkerConfig& config) {
     return Ok();
   }
   if (config.require_sandbox)
-    return Unsupported("the kernel has no Landlock, and PT_WORKER_REQUIRE_SANDBOX asks for "
-                       "ffmpeg's sandbox");
+    return Unsupported(
+        "the kernel has no Landlock, and PT_WORKER_REQUIRE_SANDBOX asks for "
+        "ffmpeg's sandbox");
   Log("worker run: the kernel has no Landlock: each job's ffmpeg runs without a sandbox "
       "(PT_WORKER_REQUIRE_SANDBOX=1 refuses that)");
   return Ok();

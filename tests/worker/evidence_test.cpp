@@ -50,8 +50,8 @@ TEST(JudgeEvidence, FlatCountersAreNoEvidence) {
 // an Intel pass that decodes and encodes as on one that does either; otherwise no Intel
 // worker could pass its self-test's pipeline or run a job that decodes on the GPU.
 TEST(JudgeEvidence, IntelsOneVideoEngineProvesTheDecodeBesideTheEncode) {
-  for (const MediaEngineTime time : {MediaEngineTime{.codec_ns = 5'000'000},
-                                     MediaEngineTime{.codec_cycles = 90'000}}) {
+  for (const MediaEngineTime time :
+       {MediaEngineTime{.codec_ns = 5'000'000}, MediaEngineTime{.codec_cycles = 90'000}}) {
     EvidenceRecord record;
     record.samples = 3;
     record.drm = DrmEvidence{.clients = 1, .time = time};
@@ -204,18 +204,20 @@ TEST(PlausibilityGate, AHardwareJobsSmallCpuTimePassesScaledToItsPictureSize) {
 // A two-second 360p upload: ffmpeg's start is most of what the tree spends, and libx264 would
 // have spent a quarter of a second; the gate took every such job for a CPU encode before.
 TEST(PlausibilityGate, AShortClipsStartIsNotTakenForACpuEncode) {
-  const PlausibilityVerdict verdict = JudgePlausibility({.tree_cpu_seconds = 0.27,
-                                                         .media_seconds = 2,
-                                                         .pixels_per_frame = 640 * 360,
-                                                         .baseline = CpuBaseline{1.14, 1920 * 1080}});
+  const PlausibilityVerdict verdict =
+      JudgePlausibility({.tree_cpu_seconds = 0.27,
+                         .media_seconds = 2,
+                         .pixels_per_frame = 640 * 360,
+                         .baseline = CpuBaseline{1.14, 1920 * 1080}});
   EXPECT_TRUE(verdict.ok) << verdict.evidence;
 }
 
 TEST(PlausibilityGate, AShortClipsCpuEncodeBeyondTheStartStillFails) {
-  const PlausibilityVerdict verdict = JudgePlausibility({.tree_cpu_seconds = 1.5,
-                                                         .media_seconds = 2,
-                                                         .pixels_per_frame = 1920 * 1080,
-                                                         .baseline = CpuBaseline{0.6, 1920 * 1080}});
+  const PlausibilityVerdict verdict =
+      JudgePlausibility({.tree_cpu_seconds = 1.5,
+                         .media_seconds = 2,
+                         .pixels_per_frame = 1920 * 1080,
+                         .baseline = CpuBaseline{0.6, 1920 * 1080}});
   EXPECT_FALSE(verdict.ok) << verdict.evidence;
 }
 

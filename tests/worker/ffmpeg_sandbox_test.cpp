@@ -29,8 +29,8 @@ struct JobLayout {
     Write(registration_token, "ptrrt-secret\n");
   }
   RunnerCommand Command() const {
-    Result<RunnerCommand> command = ParseRunnerCommand(
-        {"-i", input.string(), "-c:v", "libx264", output.string()});
+    Result<RunnerCommand> command =
+        ParseRunnerCommand({"-i", input.string(), "-c:v", "libx264", output.string()});
     EXPECT_TRUE(command) << command.error();
     return command ? *command : RunnerCommand{};
   }
@@ -38,13 +38,11 @@ struct JobLayout {
   std::vector<std::string> Script() const {
     const fs::path copy = output.parent_path() / "copy";
     return {"/bin/sh", "-c",
-            "cat '" + input.string() + "' > '" + copy.string() + "' || exit 10; " +
-                "cat '" + registration.string() + "' && exit 11; " +
-                "cat '" + runner_config.string() + "' && exit 12; " +
-                "cat '" + registration_token.string() + "' && exit 13; " +
-                "ls '" + registration.parent_path().string() + "' && exit 14; " +
-                "echo x > '" + (registration.parent_path() / "planted").string() + "' && exit 15; " +
-                "exit 0"};
+            "cat '" + input.string() + "' > '" + copy.string() + "' || exit 10; " + "cat '" +
+                registration.string() + "' && exit 11; " + "cat '" + runner_config.string() +
+                "' && exit 12; " + "cat '" + registration_token.string() + "' && exit 13; " +
+                "ls '" + registration.parent_path().string() + "' && exit 14; " + "echo x > '" +
+                (registration.parent_path() / "planted").string() + "' && exit 15; " + "exit 0"};
   }
   mc::testing::TempDir root;
   fs::path input = root.path() / "cache/transcoding/job-1/input.mp4";
@@ -61,8 +59,7 @@ int RunBoxed(const std::vector<std::string>& argv, const Sandbox* sandbox) {
 TEST(FfmpegSandbox, FfmpegReadsItsInputAndWritesItsOutputButOpensNoSecretOfTheWorker) {
   if (LandlockAbi() == 0) GTEST_SKIP() << "this kernel has no Landlock";
   JobLayout job;
-  Result<Sandbox> sandbox =
-      Sandbox::Make(JobSandboxPaths(job.Command(), {.ffmpeg = "/bin/sh"}));
+  Result<Sandbox> sandbox = Sandbox::Make(JobSandboxPaths(job.Command(), {.ffmpeg = "/bin/sh"}));
   ASSERT_TRUE(sandbox) << sandbox.error();
   EXPECT_EQ(RunBoxed(job.Script(), &*sandbox), 0);
   std::ifstream copy(job.output.parent_path() / "copy");
@@ -84,17 +81,17 @@ TEST(FfmpegSandbox, TheBoxHoldsTheInputsAndOutputsFoldersTheProgramsAndTheEnviro
                                       .library_path = "/machine/lib::/usr/local/lib",
                                       .va_drivers_path = "/machine/dri",
                                       .extra_paths = "/var/cache/nv"});
-  EXPECT_EQ(paths.read, (std::vector<std::string>{job.input.parent_path().string(),
-                                                  "/opt/ffmpeg/bin", "/machine/lib",
-                                                  "/usr/local/lib", "/machine/dri"}));
-  EXPECT_EQ(paths.read_write, (std::vector<std::string>{job.output.parent_path().string(),
-                                                        "/var/cache/nv"}));
+  EXPECT_EQ(paths.read,
+            (std::vector<std::string>{job.input.parent_path().string(), "/opt/ffmpeg/bin",
+                                      "/machine/lib", "/usr/local/lib", "/machine/dri"}));
+  EXPECT_EQ(paths.read_write,
+            (std::vector<std::string>{job.output.parent_path().string(), "/var/cache/nv"}));
 }
 
 TEST(FfmpegSandbox, AnInputThatIsAUrlOrAPipeOpensNoFolder) {
-  Result<RunnerCommand> command = ParseRunnerCommand(
-      {"-i", "http://127.0.0.1:9000/api/v1/runners/jobs/x/files/video", "-i", "pipe:0", "-f",
-       "null", "-"});
+  Result<RunnerCommand> command =
+      ParseRunnerCommand({"-i", "http://127.0.0.1:9000/api/v1/runners/jobs/x/files/video", "-i",
+                          "pipe:0", "-f", "null", "-"});
   ASSERT_TRUE(command) << command.error();
   const SandboxPaths paths = JobSandboxPaths(*command, {});
   EXPECT_TRUE(paths.read.empty());

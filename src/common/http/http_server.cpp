@@ -128,7 +128,8 @@ bool Server::DropLongestWaiting(std::map<int, Connection>& connections) {
   auto longest = connections.end();
   for (auto it = connections.begin(); it != connections.end(); ++it) {
     if (it->second.phase == Connection::Phase::kWriting) continue;
-    if (longest == connections.end() || it->second.deadline < longest->second.deadline) longest = it;
+    if (longest == connections.end() || it->second.deadline < longest->second.deadline)
+      longest = it;
   }
   if (longest == connections.end()) return false;
   close(longest->first);

@@ -1,10 +1,10 @@
 #include "common/http/transport.h"
 
+#include <arpa/inet.h>
 #include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <arpa/inet.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -296,8 +296,8 @@ Result<void> ProveIdentity(const TlsLibrary& tls, SSL_CTX* context,
   if (text) tls.BIO_free(text);
   if (!key)
     return InvalidInput("the client key cannot be read: " + TlsErrorText(tls, "no PEM key"));
-  const bool matches = tls.SSL_CTX_use_PrivateKey(context, key) == 1 &&
-                       tls.SSL_CTX_check_private_key(context) == 1;
+  const bool matches =
+      tls.SSL_CTX_use_PrivateKey(context, key) == 1 && tls.SSL_CTX_check_private_key(context) == 1;
   tls.EVP_PKEY_free(key);
   if (!matches)
     return InvalidInput("the client key does not fit its certificate: " +
@@ -311,8 +311,8 @@ Result<SSL_CTX*> MakeContext(const TlsLibrary& tls, const TransportOptions& opti
   SSL_CTX* context = tls.SSL_CTX_new(tls.TLS_client_method());
   if (!context) return Internal("no TLS context: " + TlsErrorText(tls, "out of memory"));
   tls.SSL_CTX_ctrl(context, SSL_CTRL_SET_MIN_PROTO_VERSION, TLS1_2_VERSION, nullptr);
-  tls.SSL_CTX_set_options(context, SSL_OP_IGNORE_UNEXPECTED_EOF | SSL_OP_NO_RENEGOTIATION |
-                                       SSL_OP_NO_COMPRESSION);
+  tls.SSL_CTX_set_options(
+      context, SSL_OP_IGNORE_UNEXPECTED_EOF | SSL_OP_NO_RENEGOTIATION | SSL_OP_NO_COMPRESSION);
   Result<void> made = tls.SSL_CTX_set_cipher_list(context, kTls12Suites) == 1
                           ? Ok()
                           : Internal("no TLS 1.2 suites: " + TlsErrorText(tls, "refused"));
@@ -322,8 +322,7 @@ Result<SSL_CTX*> MakeContext(const TlsLibrary& tls, const TransportOptions& opti
     tls.SSL_CTX_free(context);
     return made.failure();
   }
-  tls.SSL_CTX_set_verify(context, options.verify_peer ? SSL_VERIFY_PEER : SSL_VERIFY_NONE,
-                         nullptr);
+  tls.SSL_CTX_set_verify(context, options.verify_peer ? SSL_VERIFY_PEER : SSL_VERIFY_NONE, nullptr);
   return context;
 }
 

@@ -14,8 +14,7 @@
 // that the caller owns and deletes (its destructor is the module's); on failure it returns
 // null and fills `error`.
 extern "C" mc::pool::KubernetesPool* MediaCapabilitiesOpenKubernetesPool(
-    const mc::pool::KubernetesPoolOptions* options, std::size_t options_size,
-    mc::Error* error);
+    const mc::pool::KubernetesPoolOptions* options, std::size_t options_size, mc::Error* error);
 
 namespace mc::pool {
 

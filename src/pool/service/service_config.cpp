@@ -23,8 +23,8 @@ constexpr std::array<std::pair<std::string_view, ControlMode>, 3> kModes = {{
 
 constexpr const char* kTopKeys[] = {"peertube", "control",    "dry_run", "listen",
                                     "workers",  "kubernetes", "policy",  nullptr};
-constexpr const char* kPeerTubeKeys[] = {"url",  "credentials_file", "job_types",       "poll",
-                                         "request_budget", "allow_plain_http", nullptr};
+constexpr const char* kPeerTubeKeys[] = {
+    "url", "credentials_file", "job_types", "poll", "request_budget", "allow_plain_http", nullptr};
 constexpr const char* kWorkerKeys[] = {"name",     "url",      "control_token_file",
                                        "wakeable", "commands", nullptr};
 constexpr const char* kCommandKeys[] = {"start", "stop", "wake", "suspend", "deadline", nullptr};
@@ -135,9 +135,9 @@ class Reader {
         !Optional(node["allow_plain_http"], "peertube.allow_plain_http", out.allow_plain_http)) {
       return false;
     }
-    if (Result<void> checked = peertube::CheckPlainHttp(
-            *http::ParseUrl(out.url), out.allow_plain_http, kPeerTubeSecrets,
-            "peertube.allow_plain_http: true");
+    if (Result<void> checked =
+            peertube::CheckPlainHttp(*http::ParseUrl(out.url), out.allow_plain_http,
+                                     kPeerTubeSecrets, "peertube.allow_plain_http: true");
         !checked) {
       return Fail("peertube.url", checked.error());
     }

@@ -33,11 +33,22 @@ constexpr std::uint64_t kFileRights = kReadFile | kWriteFile;
 // The system's files a decode and an encode read: the loader, the libraries, the VA and GPU
 // drivers, the kernel's views of the devices. /etc holds more than the loader's files (the
 // pool's credentials may live there), so only those are named.
-constexpr const char* kSystemRead[] = {
-    "/usr",           "/lib",     "/lib32",          "/lib64",
-    "/libx32",        "/bin",     "/sbin",           "/etc/ld.so.cache",
-    "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/libva.conf", "/etc/localtime",
-    "/etc/alternatives", "/etc/fonts", "/proc",      "/sys"};
+constexpr const char* kSystemRead[] = {"/usr",
+                                       "/lib",
+                                       "/lib32",
+                                       "/lib64",
+                                       "/libx32",
+                                       "/bin",
+                                       "/sbin",
+                                       "/etc/ld.so.cache",
+                                       "/etc/ld.so.conf",
+                                       "/etc/ld.so.conf.d",
+                                       "/etc/libva.conf",
+                                       "/etc/localtime",
+                                       "/etc/alternatives",
+                                       "/etc/fonts",
+                                       "/proc",
+                                       "/sys"};
 // The device nodes (the render node, /dev/nvidia*, /dev/null): opened for reading and writing.
 constexpr const char* kDevices = "/dev";
 // POSIX shared memory, which GPU libraries make and remove.
@@ -86,7 +97,8 @@ Result<void> AddRule(int ruleset, const std::string& path, std::uint64_t rights,
   const long added = syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0);
   const int error = errno;
   close(fd);
-  if (added != 0) return Internal("Landlock refused the rule for " + path + ": " + std::strerror(error));
+  if (added != 0)
+    return Internal("Landlock refused the rule for " + path + ": " + std::strerror(error));
   return Ok();
 }
 
@@ -101,8 +113,11 @@ SandboxPaths JobSandboxPaths(const RunnerCommand& command, const SandboxEnvironm
     if (std::string folder = FolderOf(output.path); !folder.empty())
       paths.read_write.push_back(folder);
   }
-  if (std::string folder = FolderOf(environment.ffmpeg); !folder.empty())
-    paths.read.push_back(folder);
+  // A program named without a folder is found on PATH, in the system's folders.
+  if (environment.ffmpeg.find('/') != std::string::npos) {
+    if (std::string folder = FolderOf(environment.ffmpeg); !folder.empty())
+      paths.read.push_back(folder);
+  }
   AddSplit(environment.library_path, paths.read);
   AddSplit(environment.va_drivers_path, paths.read);
   AddSplit(environment.extra_paths, paths.read_write);
@@ -110,7 +125,8 @@ SandboxPaths JobSandboxPaths(const RunnerCommand& command, const SandboxEnvironm
 }
 
 int LandlockAbi() {
-  const long abi = syscall(SYS_landlock_create_ruleset, nullptr, 0, LANDLOCK_CREATE_RULESET_VERSION);
+  const long abi =
+      syscall(SYS_landlock_create_ruleset, nullptr, 0, LANDLOCK_CREATE_RULESET_VERSION);
   return abi > 0 ? static_cast<int>(abi) : 0;
 }
 

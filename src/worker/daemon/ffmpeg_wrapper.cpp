@@ -18,12 +18,12 @@
 #include "common/base/text.h"
 #include "worker/daemon/ffmpeg_log.h"
 #include "worker/daemon/ffmpeg_sandbox.h"
-#include "worker/probe_contract/worker_config.h"
 #include "worker/daemon/job_ffmpeg.h"
 #include "worker/daemon/local_socket.h"
 #include "worker/evidence/argv_gate.h"
 #include "worker/evidence/plausibility_gate.h"
 #include "worker/probe_contract/capability_keys.h"
+#include "worker/probe_contract/worker_config.h"
 #include "worker/transcode/input_facts.h"
 #include "worker/transcode/plan.h"
 #include "worker/transcode/plan_device.h"
@@ -324,7 +324,8 @@ int RunFfmpegWrapper(const std::vector<std::string>& args, const WrapperEnvironm
   if (plan.kind == worker::PlanKind::kPassThrough) {
     worker = Result<LocalClient>(Unavailable("closed"));
     // Work that is no video encode (a storyboard, audio, a copy) still reads the upload.
-    if (*sandbox && !(*sandbox)->Enter()) return Say("refused: ffmpeg's sandbox: Landlock refused", 1);
+    if (*sandbox && !(*sandbox)->Enter())
+      return Say("refused: ffmpeg's sandbox: Landlock refused", 1);
     return Exec(environment.ffmpeg, args);
   }
   if (plan.kind == worker::PlanKind::kRefuse) {

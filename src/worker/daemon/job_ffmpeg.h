@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "worker/evidence/evidence.h"
 #include "worker/daemon/ffmpeg_sandbox.h"
+#include "worker/evidence/evidence.h"
 #include "worker/evidence/evidence_sampler.h"
 
 namespace mc::worker {

@@ -25,9 +25,9 @@ PlausibilityVerdict JudgePlausibility(const PlausibilityInputs& inputs) {
   const double fraction = beyond_start / expected;
   verdict.fraction_of_baseline = fraction;
   std::ostringstream evidence;
-  evidence << "the process tree spent " << inputs.tree_cpu_seconds << " CPU s, "
-           << beyond_start << " beyond ffmpeg's start (" << inputs.startup_cpu_seconds << " s): "
-           << static_cast<int>(fraction * 100 + 0.5) << " % of the " << expected
+  evidence << "the process tree spent " << inputs.tree_cpu_seconds << " CPU s, " << beyond_start
+           << " beyond ffmpeg's start (" << inputs.startup_cpu_seconds
+           << " s): " << static_cast<int>(fraction * 100 + 0.5) << " % of the " << expected
            << " s a libx264 encode of the same work takes here (at most "
            << static_cast<int>(inputs.max_fraction * 100 + 0.5) << " %)";
   verdict.ok = fraction <= inputs.max_fraction;

@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <filesystem>
-
 #include <nlohmann/json.hpp>
 
 #include "common/http/http_server.h"
@@ -159,8 +158,7 @@ TEST(ClientTls, SaysHttpsNeedsOpenSslWhenTheLibraryIsMissing) {
   Result<ClientResponse> answer = Request(*url, request);
   ASSERT_FALSE(answer);
   EXPECT_TRUE(answer.failure().IsUnsupported()) << answer.error();
-  EXPECT_NE(answer.error().find("https needs OpenSSL 3 (libssl-not-here.so.3)"),
-            std::string::npos)
+  EXPECT_NE(answer.error().find("https needs OpenSSL 3 (libssl-not-here.so.3)"), std::string::npos)
       << answer.error();
 }
 
