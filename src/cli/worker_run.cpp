@@ -73,8 +73,7 @@ constexpr const char* kWorkerSecrets =
     "the registration token, the runner's token and its jobs' tokens";
 constexpr const char* kAllowPlainHttp = "--allow-plain-http";
 
-// CheckServerUrl refuses plain http:// beyond this host unless allowed, and says so in the log
-// where it is allowed.
+// CheckServerUrl refuses plain http:// beyond this host unless allowed.
 Result<void> CheckServerUrl(const std::string& url, bool allowed) {
   Result<http::Url> parsed = http::ParseUrl(url);
   if (!parsed) return InvalidInput("--url: " + parsed.error());
@@ -83,12 +82,19 @@ Result<void> CheckServerUrl(const std::string& url, bool allowed) {
       !checked) {
     return checked.failure().WithContext("--url");
   }
+  return Ok();
+}
+
+// SayPlainHttp says in the log, once a worker is registered, what an allowed http:// beyond
+// this host carries in clear.
+void SayPlainHttp(const std::string& url) {
+  Result<http::Url> parsed = http::ParseUrl(url);
+  if (!parsed) return;
   if (const std::string warning =
           peertube::PlainHttpWarning(*parsed, kWorkerSecrets, kAllowPlainHttp);
       !warning.empty()) {
     Log("worker: " + warning);
   }
-  return Ok();
 }
 
 // CheckSandbox says in the log whether the jobs' ffmpeg runs in its box, and refuses to start
@@ -148,6 +154,7 @@ int RunWorkerRegister(const WorkerRegisterOptions& options) {
     std::cerr << "worker register: " << registration.error() << "\n";
     return 1;
   }
+  SayPlainHttp(registration->server_url);
   std::cout << "registered with " << registration->server_url << " as " << registration->runner_name
             << " (runner " << registration->runner_id << ")\n";
   return 0;
@@ -315,13 +322,12 @@ int RunWorkerRun(WorkerRunOptions options) {
     return 1;
   }
   // A registration kept from before names its own server, which the same rule holds.
-  if (options.server_url.empty()) {
-    if (Result<void> checked = CheckServerUrl(registration->server_url, options.allow_plain_http);
-        !checked) {
-      std::cerr << "worker run: refused: " << checked.error() << "\n";
-      return 2;
-    }
+  if (Result<void> checked = CheckServerUrl(registration->server_url, options.allow_plain_http);
+      !checked) {
+    std::cerr << "worker run: refused: " << checked.error() << "\n";
+    return 2;
   }
+  SayPlainHttp(registration->server_url);
   Result<worker::PeerTubeVersions> peertube =
       CheckPeerTubePair(registration->server_url, options.runner_command);
   if (!peertube) {
