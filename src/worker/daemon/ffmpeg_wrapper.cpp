@@ -318,6 +318,10 @@ int RunFfmpegWrapper(const std::vector<std::string>& args, const WrapperEnvironm
                           {.nvenc_preset = gpu.nvenc_preset,
                            .cuda_ordinal = gpu.cuda_ordinal,
                            .render_node = gpu.render_node});
+  if (plan.kind == worker::PlanKind::kRefuse) {
+    NoteRefusal(*worker, plan.refusal);
+    return Say("refused: " + plan.refusal, 1);
+  }
   Result<std::optional<Sandbox>> sandbox =
       BoxFor(*command, environment, gpu.ffmpeg.empty() ? environment.ffmpeg : gpu.ffmpeg);
   if (!sandbox) return Say("refused: " + sandbox.error(), 1);
@@ -327,10 +331,6 @@ int RunFfmpegWrapper(const std::vector<std::string>& args, const WrapperEnvironm
     if (*sandbox && !(*sandbox)->Enter())
       return Say("refused: ffmpeg's sandbox: Landlock refused", 1);
     return Exec(environment.ffmpeg, args);
-  }
-  if (plan.kind == worker::PlanKind::kRefuse) {
-    NoteRefusal(*worker, plan.refusal);
-    return Say("refused: " + plan.refusal, 1);
   }
   const ArgvVerdict argv_verdict = JudgePlanArgv(plan, *device, gpu);
   if (!argv_verdict.ok) {
