@@ -86,6 +86,54 @@ TEST(JobBook, CountsASuccessWithoutHardwareEvidenceAsFailed) {
   EXPECT_NE(evidence->evidence.find("no ffmpeg run"), std::string::npos);
 }
 
+TEST(JobBook, OfTwoJobsOfOneShapeTheOneThatEndsFirstTakesTheRunThatEndedFirst) {
+  JobBook book;
+  book.RecordAccepted(Accepted(kA, peertube::kWebVideoJob, 720), kStart);
+  book.RecordAccepted(Accepted(kB, peertube::kWebVideoJob, 720), kStart + seconds(1));
+  // B's ffmpeg ends first; nothing in its report tells it from A's, so A holds it until B ends.
+  ASSERT_EQ(book.RecordRun(Report("web-video", 720)), kA);
+  book.RecordOutcome(kB, JobOutcome::kSuccess, 204, kStart + seconds(6));
+  ASSERT_EQ(book.RecordRun(Report("web-video", 720)), kA);
+  book.RecordOutcome(kA, JobOutcome::kSuccess, 204, kStart + seconds(9));
+  const JobCountersView counters = book.Counters();
+  EXPECT_EQ(counters.completed, 2);
+  EXPECT_EQ(counters.failed, 0);
+  EXPECT_EQ(counters.hw_fallback_prevented, 0);
+  for (const JobRecord& job : book.Recent()) {
+    EXPECT_EQ(job.runs, 1) << job.uuid;
+    EXPECT_EQ(job.evidence_ok, true) << job.uuid;
+  }
+}
+
+TEST(JobBook, AnErrorBesideATwinWhoseRunFailedTakesThatRunAndLeavesTheTwinClean) {
+  JobBook book;
+  book.RecordAccepted(Accepted(kA, peertube::kHlsJob, 480), kStart);
+  book.RecordAccepted(Accepted(kB, peertube::kHlsJob, 480), kStart);
+  RunReport failed = Report("hls", 480, /*evidence_ok=*/false);
+  failed.exit_code = 1;
+  ASSERT_EQ(book.RecordRun(failed), kA);
+  book.RecordOutcome(kB, JobOutcome::kError, 204, kStart + seconds(2));
+  ASSERT_EQ(book.RecordRun(Report("hls", 480)), kA);
+  book.RecordOutcome(kA, JobOutcome::kSuccess, 204, kStart + seconds(5));
+  const JobCountersView counters = book.Counters();
+  EXPECT_EQ(counters.failed, 1);
+  EXPECT_EQ(counters.completed, 1);
+  EXPECT_EQ(counters.hw_fallback_prevented, 0);
+}
+
+TEST(JobBook, AnErrorBeforeAnyRunLeavesItsTwinsGoodRunWithTheTwin) {
+  JobBook book;
+  book.RecordAccepted(Accepted(kA, peertube::kHlsJob, 480), kStart);
+  book.RecordAccepted(Accepted(kB, peertube::kHlsJob, 480), kStart);
+  ASSERT_EQ(book.RecordRun(Report("hls", 480)), kA);
+  book.RecordOutcome(kB, JobOutcome::kError, 204, kStart + seconds(2));  // its download failed
+  book.RecordOutcome(kA, JobOutcome::kSuccess, 204, kStart + seconds(5));
+  const JobCountersView counters = book.Counters();
+  EXPECT_EQ(counters.completed, 1);
+  EXPECT_EQ(counters.failed, 1);
+  EXPECT_EQ(counters.hw_fallback_prevented, 0);
+}
+
 TEST(JobBook, CountsErrorsAsFailedAndAbortsApartAndIgnoresRefusedReports) {
   JobBook book;
   book.RecordAccepted(Accepted(kA, peertube::kWebVideoJob, 720), kStart);

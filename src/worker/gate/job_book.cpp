@@ -19,6 +19,27 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 3> kJobForms
 constexpr std::string_view kNoRunReported =
     "no ffmpeg run of this job was reported, so nothing shows the GPU did the work";
 
+bool SameShape(const JobRecord& a, const JobRecord& b) {
+  return a.type == b.type && a.resolution == b.resolution;
+}
+
+// Exchanges what two records learned from their runs, and nothing else.
+void SwapRuns(JobRecord& a, JobRecord& b) {
+  using std::swap;
+  swap(a.runs, b.runs);
+  swap(a.sessions_used, b.sessions_used);
+  swap(a.realtime_factor, b.realtime_factor);
+  swap(a.output_pixel_rate, b.output_pixel_rate);
+  swap(a.evidence_ok, b.evidence_ok);
+  swap(a.evidence, b.evidence);
+  swap(a.source_width, b.source_width);
+  swap(a.source_height, b.source_height);
+  swap(a.source_codec, b.source_codec);
+  swap(a.run_media_seconds, b.run_media_seconds);
+  swap(a.run_wall_seconds, b.run_wall_seconds);
+  swap(a.output_pixels, b.output_pixels);
+}
+
 template <typename T>
 nlohmann::json Optional(const std::optional<T>& value) {
   return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
@@ -78,6 +99,17 @@ void JobBook::RecordOutcome(const std::string& uuid, JobOutcome outcome, int ser
   auto found = std::find_if(active_.begin(), active_.end(),
                             [&](const JobRecord& record) { return record.uuid == uuid; });
   if (found == active_.end()) return;
+  // A run names its job's form and output height only, so of two jobs of one shape at once
+  // the first run to end went to the job accepted first, whichever job it was. A runner
+  // reports a job only once its ffmpeg has exited: a success with no run, beside a job of
+  // its shape that has one, ran that one; so does an error beside one whose run failed.
+  if (found->runs == 0 && outcome != JobOutcome::kAbort) {
+    auto twin = std::find_if(active_.begin(), active_.end(), [&](const JobRecord& other) {
+      return other.runs > 0 && SameShape(other, *found) &&
+             (outcome == JobOutcome::kSuccess || !other.evidence_ok.value_or(true));
+    });
+    if (twin != active_.end()) SwapRuns(*twin, *found);
+  }
   JobRecord record = std::move(*found);
   active_.erase(found);
   record.outcome = outcome;

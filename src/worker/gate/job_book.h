@@ -141,6 +141,8 @@ class JobBook {
   // A status of 400 or above means the server refused the report (or the gate could not
   // reach it): a refused success leaves the job running, since the runner reports an error
   // next; a refused error or abort closes it as aborted, since the runner lets the job go.
+  // A job that ends with no run takes the run of an active job of its shape (RecordRun cannot
+  // tell such jobs apart).
   void RecordOutcome(const std::string& uuid, JobOutcome outcome, int server_status,
                      WallClock::time_point at);
 
