@@ -226,13 +226,13 @@ def case_burst(args, peertube, workers, pool, root, argv_log, faults=None):
     # How many jobs the failed GPU takes before the drain lands depends on timing: a re-probe
     # that passes between two failed encodes opens the worker again for a moment. What must
     # hold is that every retried job failed on that GPU (the others fail none, below) and
-    # completed on another worker.
+    # completed; on another worker, or on that one, since its fault is cleared once it is
+    # drained and the pool may take it back for the rest of the burst.
     retried = [j for j in jobs if j.get("failures", 0) > 0]
     failed_on_first = first.status()["jobs"]["failed"]
-    check(1 <= len(retried) <= failed_on_first
-          and all(j["runner"]["name"] != f"e2e:{first.name}" for j in retried),
+    check(1 <= len(retried) <= failed_on_first,
           f"only the failed GPU's jobs were retried ({failed_on_first} failed on it), and each "
-          f"completed elsewhere: {[(j['uuid'][:8], j['runner']['name']) for j in retried]}")
+          f"completed: {[(j['uuid'][:8], j['runner']['name']) for j in retried]}")
     for worker in workers:
         status = worker.status()
         failed = status["jobs"]["failed"]
@@ -376,6 +376,7 @@ def peertube_faults(kit, peertube, pool, proxy, workers, videos):
           flush=True)
     before = pool.report()["counters"]
     log_at = len(pool.text())
+    faults_from = time.time()
 
     limited = proxy.open_window(429, FAULT_429_S)
     time.sleep(FAULT_429_S)
@@ -421,26 +422,11 @@ def peertube_faults(kit, peertube, pool, proxy, workers, videos):
     finally:
         for pid in runners:
             os.kill(pid, signal.SIGCONT)
-    # The log from the first failed read to the server's return: the policy had no list to
-    # trust for most of it, and the few good reads between the faults are too short for any
-    # window, so it may neither promote nor demote.
     lost = pool.text()[log_at:]
     lost = lost[lost.find("PeerTube's job list could not be read"):]
-    # It ends with the last cycle that held on the lost queue: the next one reads it again, and
-    # the work-aware sizing acts on it at once.
-    held = lost.rfind("queue signal failing for")
-    lost = lost[:lost.find("\n", held) + 1] if held >= 0 else lost
     check(proxy.unanswered > unanswered and "HTTP 502" in lost,
           f"while the server was down the manager's reads found nobody ({proxy.unanswered - unanswered} "
           f"answered 502 by the proxy) and it logged it: " + first_line(lost, "HTTP 502"))
-    check("queue signal failing for" in lost, "the manager said it holds on the lost queue: "
-          + first_line(lost, "queue signal failing for"))
-    check(not re.search(PROMOTION + "|" + DEMOTION, lost),
-          "no promotion on pressure and no demotion while the queue was lost")
-    unexplained = [name for name in re.findall(r"pool: drain (\S+): done", lost)
-                   if f"{name} drained at once" not in lost and f"{name} drained: it admits" not in lost]
-    check(not unexplained, f"no drain on lost data: {unexplained}")
-
     report = wait_for("the manager to read PeerTube's queue again after the restart",
                       lambda: (r := pool.report()) and r["queue"]["read_ok"]
                       and r["counters"]["queue_reads"] > reads and r, 90, 1)
@@ -449,6 +435,7 @@ def peertube_faults(kit, peertube, pool, proxy, workers, videos):
     check(True, "the manager reads the queue again after the restart, "
           + ("logged in again: " + first_line(text, "logged in to PeerTube again") if relogin else
              "with the token PeerTube kept in its database (no new login was needed)"))
+    held_cycles_took_only_fault_actions(pool, faults_from)
     after = report["counters"]
     failures = after["queue_read_failures"] - before["queue_read_failures"]
     held = after["held_for_lost_signals"] - before["held_for_lost_signals"]
@@ -459,6 +446,29 @@ def peertube_faults(kit, peertube, pool, proxy, workers, videos):
           f"pt_pool_held_for_lost_signals_total counts them: {metric.group(1) if metric else None}")
     print(f"  figure: PeerTube's faults: 1 request in the {FAULT_429_S} s 429 window, {tried} in the "
           f"{FAULT_500_S} s 500 window, {failures} failed reads, {held} cycles held", flush=True)
+
+
+# What a cycle may do while it holds on a lost job list: the fault rules, which run before the
+# queue is looked at (docs/pool/design.md). Promotions and demotions wait for a list to trust.
+HELD_CYCLE_ACTIONS = {"fault-drain", "cooldown", "vendor-disabled", "admission-reconciled"}
+
+
+def held_cycles_took_only_fault_actions(pool, since):
+    """Judges the cycles since `since` from the manager's record, each with the queue signal it
+    was given: a cycle that had no list to trust says it holds and takes no scaling action. The
+    cycles that read the list between two faults act on it, as they should."""
+    with open(pool.record_path) as f:
+        cycles = [json.loads(line) for line in f.read().splitlines()[1:] if line.endswith("}")]
+    cycles = [c for c in cycles if c["t"] >= since]
+    held = [c for c in cycles if not c["queue"]["read_ok"]]
+    silent = [c["t"] for c in held if not any(r["reason"] == "queue-lost" for r in c["reasons"])]
+    check(len(held) >= 3 and not silent,
+          f"{len(held)} of the {len(cycles)} cycles since the first fault had no job list to trust, "
+          f"and each said it holds (silent: {silent})")
+    taken = [f'{a["kind"]} {a["worker"]} ({a["reason"]})' for c in held for a in c["actions"]]
+    scaled = [a for a in taken if a[a.rindex("(") + 1:-1] not in HELD_CYCLE_ACTIONS]
+    check(not scaled, "no promotion and no demotion while the queue was lost; the held cycles took "
+          f"{taken or 'no action'}; beyond the fault rules: {scaled}")
 
 
 def first_line(text, words):
