@@ -764,27 +764,19 @@ def main():
         open(fault_file, "w").close()
         argv_log = argv_log_in(root)
         if "no-gpu" in cases:
+            began = time.time()
             case_no_gpu(args, peertube, root, registration_file)
+            print(f"  time: the case no-gpu took {time.time() - began:.0f} s", flush=True)
         if set(cases) - {"no-gpu"}:
+            began = time.time()
             worker = Worker(args, root, "gpu0", peertube.url, registration_file, fault_file, argv_log,
                             runner_js=runner_with_later_bodies(args.runner_js))
-            for name in cases:
-                if name == "upload":
-                    case_upload(peertube, worker, root, argv_log)
-                elif name == "hostile-tags":
-                    case_hostile_tags(peertube, worker, root, argv_log)
-                elif name == "hostile-files":
-                    case_hostile_files(peertube, worker, root, argv_log)
-                elif name == "drain":
-                    case_drain(peertube, worker, root, argv_log)
-                elif name == "gpu-fails":
-                    case_gpu_fails(peertube, worker, root, argv_log, fault_file)
-                elif name == "two-workers":
-                    case_two_workers(args, peertube, worker, root, registration_file, fault_file, argv_log)
-                elif name == "runner-killed":
-                    case_runner_killed(peertube, worker, root, argv_log)
-                elif name == "server-restarted":
-                    case_server_restarted(kit, peertube, worker, root, argv_log)
+            print(f"  time: the worker started (its self-test, its registration) in "
+                  f"{time.time() - began:.0f} s", flush=True)
+            for name in (c for c in cases if c != "no-gpu"):
+                began = time.time()
+                run_case(name, args, kit, peertube, worker, root, registration_file, fault_file, argv_log)
+                print(f"  time: the case {name} took {time.time() - began:.0f} s", flush=True)
     except (Failure, urllib.error.URLError, subprocess.CalledProcessError, KeyError) as error:
         failed = error
     finally:
@@ -792,6 +784,25 @@ def main():
             worker.stop()
         kit.stop()
     return finish(failed, root, "worker", worker.tail if worker else None)
+
+
+def run_case(name, args, kit, peertube, worker, root, registration_file, fault_file, argv_log):
+    if name == "upload":
+        case_upload(peertube, worker, root, argv_log)
+    elif name == "hostile-tags":
+        case_hostile_tags(peertube, worker, root, argv_log)
+    elif name == "hostile-files":
+        case_hostile_files(peertube, worker, root, argv_log)
+    elif name == "drain":
+        case_drain(peertube, worker, root, argv_log)
+    elif name == "gpu-fails":
+        case_gpu_fails(peertube, worker, root, argv_log, fault_file)
+    elif name == "two-workers":
+        case_two_workers(args, peertube, worker, root, registration_file, fault_file, argv_log)
+    elif name == "runner-killed":
+        case_runner_killed(peertube, worker, root, argv_log)
+    elif name == "server-restarted":
+        case_server_restarted(kit, peertube, worker, root, argv_log)
 
 
 if __name__ == "__main__":
