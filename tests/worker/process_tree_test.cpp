@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "fake_proc.h"
 #include "worker/evidence/evidence_sampler.h"
@@ -127,6 +128,35 @@ TEST(EvidenceSamplerOnAFakeProc, AMissingNvmlIsNamedAndGivesNoNvidiaEvidence) {
   EXPECT_NE(record.problems[0].find("cannot load libnvidia-ml-absent.so.1"), std::string::npos)
       << record.problems[0];
   EXPECT_FALSE(JudgeEvidence(record, {.encode = true}).ok);
+}
+
+// A command that counts its own SIGINT as exit 7, and otherwise ends by itself after
+// about `seconds`.
+std::vector<std::string> CountsItsInterrupt(int seconds) {
+  return {"sh", "-c",
+          "trap 'exit 7' INT; i=0; while [ $i -lt " + std::to_string(seconds * 20) +
+              " ]; do sleep 0.05; i=$((i+1)); done"};
+}
+
+TEST(RunSampled, InterruptsTheCommandOnceTheEvidenceIsEnough) {
+  const auto began = std::chrono::steady_clock::now();
+  const SampledRun run =
+      RunSampled(CountsItsInterrupt(30), {.interval = std::chrono::milliseconds(100)},
+                 std::chrono::seconds(60), "",
+                 [](const EvidenceRecord& record) { return record.samples >= 3; });
+  EXPECT_TRUE(run.stopped);
+  EXPECT_FALSE(run.timed_out);
+  EXPECT_EQ(run.exit_code, 7) << run.failure;
+  EXPECT_GE(run.record.samples, 3);
+  EXPECT_LT(std::chrono::steady_clock::now() - began, std::chrono::seconds(20));
+}
+
+TEST(RunSampled, LetsTheCommandEndWhenTheEvidenceIsNeverEnough) {
+  const SampledRun run =
+      RunSampled(CountsItsInterrupt(1), {.interval = std::chrono::milliseconds(100)},
+                 std::chrono::seconds(60), "", [](const EvidenceRecord&) { return false; });
+  EXPECT_FALSE(run.stopped);
+  EXPECT_EQ(run.exit_code, 0) << run.failure;
 }
 
 }  // namespace

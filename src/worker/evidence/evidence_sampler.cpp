@@ -137,7 +137,8 @@ EvidenceRecord EvidenceSampler::Record() const {
 }
 
 SampledRun RunSampled(const std::vector<std::string>& argv, const SamplerOptions& options,
-                      std::chrono::milliseconds deadline, const std::string& log_path) {
+                      std::chrono::milliseconds deadline, const std::string& log_path,
+                      const EnoughEvidence& enough) {
   SampledRun run;
   if (argv.empty()) {
     run.failure = "no command to run";
@@ -176,6 +177,11 @@ SampledRun RunSampled(const std::vector<std::string>& argv, const SamplerOptions
     while (!exited) {
       lock.unlock();
       sampler.Sample(pid);
+      // The root has not been reaped (the wait below leaves it), so its PID is still its own.
+      if (enough && !run.stopped && enough(sampler.Record())) {
+        run.stopped = true;
+        kill(pid, SIGINT);
+      }
       lock.lock();
       wake.wait_for(lock, options.interval, [&] { return exited; });
     }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -58,15 +59,23 @@ struct SampledRun {
   // The exit status; -1 when the command was killed or could not start.
   int exit_code = -1;
   bool timed_out = false;
+  // Stopped with SIGINT once the evidence settled the question (its exit status is then
+  // ffmpeg's for an interrupted run, not a failure).
+  bool stopped = false;
   // Why it could not start, or what killed it.
   std::string failure;
   EvidenceRecord record;
 };
 
+// Whether the record so far settles what the run is for, so that it may stop.
+using EnoughEvidence = std::function<bool(const EvidenceRecord&)>;
+
 // RunSampled starts argv (argv[0] is looked up on PATH) with stdout and stderr sent to
 // `log_path` (or /dev/null when empty), samples it until it exits or the deadline passes, and
-// kills its process group at the deadline.
+// kills its process group at the deadline. With `enough`, a sample after which it holds
+// interrupts the command (SIGINT, on which ffmpeg ends its output and exits).
 SampledRun RunSampled(const std::vector<std::string>& argv, const SamplerOptions& options,
-                      std::chrono::milliseconds deadline, const std::string& log_path = "");
+                      std::chrono::milliseconds deadline, const std::string& log_path = "",
+                      const EnoughEvidence& enough = {});
 
 }  // namespace mc::worker
