@@ -209,7 +209,8 @@ TEST_F(SelfTestOnFakeva, OnTheAmdDumpTheEncodesPassOnAmdgpuEncodeTime) {
 }
 
 // On AMD, whose decode ring has a key of its own, the pipeline (H.264 decoded, scaled and
-// encoded on the stand-in) shows decoder and encoder work, and so does the VP9 decode pass.
+// encoded on the stand-in) shows decoder and encoder work, and so do the H.264 and VP9 decode
+// passes.
 // The stand-in decodes no HEVC: that pass falls back to the CPU, and the self-test must catch
 // it rather than count it, so the worker stays unavailable.
 TEST_F(SelfTestOnFakeva, OnTheAmdDumpThePipelinePassesAndAnHevcDecodeOnTheCpuIsCaught) {
@@ -222,7 +223,8 @@ TEST_F(SelfTestOnFakeva, OnTheAmdDumpThePipelinePassesAndAnHevcDecodeOnTheCpuIsC
   const json decode = Step(report, "decode_matrix");
   EXPECT_FALSE(decode.value("ok", true));
   const std::string passed = decode.value("evidence", "");
-  EXPECT_EQ(passed.rfind("vp9: ", 0), 0u) << decode.dump();
+  EXPECT_EQ(passed.rfind("h264: ", 0), 0u) << decode.dump();
+  EXPECT_NE(passed.find("; vp9: "), std::string::npos) << decode.dump();
   EXPECT_EQ(passed.find("decode 0 ns"), std::string::npos) << decode.dump();
   EXPECT_NE(decode.value("detail", "").find("hevc: no hardware evidence (no decoder work seen)"),
             std::string::npos)

@@ -87,6 +87,18 @@ TEST(SelfTestCommands, AnNvidiaDecodePassUsesTheCuvidDecoderWhichCannotFallBackT
   EXPECT_EQ(line.find("-hwaccel"), std::string::npos) << line;
 }
 
+TEST(SelfTestCommands, AVaapiDecodePassLoopsItsStreamWithThePicturesBackInMemory) {
+  const worker::SelfTestTarget target{
+      .api = "vaapi", .cuda_index = 0, .render_node = "/dev/dri/renderD128"};
+  const std::string line =
+      Line(worker::DecodeArgv("ffmpeg", target, worker::kDecodeFamilies[0], "h264.mp4", 10));
+  EXPECT_NE(line.find("-hwaccel vaapi -hwaccel_device /dev/dri/renderD128 -stream_loop 9 -i "
+                      "h264.mp4 -f null -"),
+            std::string::npos)
+      << line;
+  EXPECT_EQ(line.find("-hwaccel_output_format"), std::string::npos) << line;
+}
+
 // A stand-in machine, staged from a record, on which the self-test and the status run.
 class SelfTestOnStandIn : public ::testing::Test {
  protected:

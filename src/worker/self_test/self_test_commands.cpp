@@ -88,8 +88,11 @@ std::vector<std::string> DecodeArgv(const std::string& ffmpeg, const SelfTestTar
     Append(argv, {"-c:v", std::string(family.nvidia_decoder), "-gpu",
                   std::to_string(target.cuda_index), "-stream_loop", loop, "-i", input});
   } else {
-    Append(argv, {"-hwaccel", "vaapi", "-hwaccel_device", target.render_node,
-                  "-hwaccel_output_format", "vaapi", "-stream_loop", loop, "-i", input});
+    // The pictures come back to memory for the null sink. Kept on the GPU, they make ffmpeg
+    // 5.1 rebuild its filters where the loop starts again, which fails ("Impossible to
+    // convert between the formats supported by the filter"); the decode is the GPU's alike.
+    Append(argv, {"-hwaccel", "vaapi", "-hwaccel_device", target.render_node, "-stream_loop", loop,
+                  "-i", input});
   }
   Output(argv, "");
   return argv;
