@@ -137,13 +137,22 @@ TEST(FilterAvailableJobs, AnswersNothingWithTheOtherMembersKept) {
   EXPECT_EQ(NoAvailableJobs("not json"), R"({"availableJobs":[]})");
 }
 
-TEST(ParseAcceptedJob, ReadsTheJobAndKeepsNoToken) {
+TEST(ParseAcceptedJob, ReadsTheJobAndKeepsItsTokenApartFromEveryOtherField) {
   Result<AcceptedJob> job = ParseAcceptedJob(AcceptedRecorded());
   ASSERT_TRUE(job) << job.error();
   EXPECT_EQ(job->uuid, kWebUuid);
   EXPECT_EQ(job->resolution, 720);
+  EXPECT_EQ(job->job_token, "ptrjt-11111111-2222-3333-4444-555555555555");
   const std::string everything = job->uuid + job->type + job->input_urls[0];
   EXPECT_EQ(everything.find("ptrjt"), std::string::npos);
+}
+
+TEST(AbortJobJson, IsTheBodyTheRunnerSendsWhenItStops) {
+  const nlohmann::json body = nlohmann::json::parse(
+      AbortJobJson("ptrt-runner", "ptrjt-job \"quoted\"", "Runner stopped"));
+  EXPECT_EQ(body, (nlohmann::json{{"runnerToken", "ptrt-runner"},
+                                  {"jobToken", "ptrjt-job \"quoted\""},
+                                  {"reason", "Runner stopped"}}));
 }
 
 TEST(ParseAcceptedJob, NamesAMissingTokenOrJob) {

@@ -114,13 +114,17 @@ Result<AcceptedJob> ParseAcceptedJob(std::string_view json) {
   const Json* value =
       reader.Object(*document, "(answer)") ? reader.Member(*document, "", "job") : nullptr;
   if (value && ReadJob(reader, *value, "job", job)) {
-    // The token must be there for the runner to go on, but it is not kept.
-    std::string token;
     if (const Json* member = reader.Member(*value, "job", "jobToken"))
-      reader.String(*member, "job.jobToken", token);
+      reader.String(*member, "job.jobToken", job.job_token);
   }
   if (!reader.error().empty()) return reader.failure();
   return job;
+}
+
+std::string AbortJobJson(std::string_view runner_token, std::string_view job_token,
+                         std::string_view reason) {
+  return Dump(
+      OrderedJson{{"runnerToken", runner_token}, {"jobToken", job_token}, {"reason", reason}});
 }
 
 Result<std::string> RewriteInputUrls(std::string_view json,

@@ -26,6 +26,9 @@ struct RunnerJob {
   // Every URL of payload.input (videoFileUrl, separatedAudioFileUrl[], audioFileUrl,
   // previewFileUrl): the files the runner will download.
   std::vector<std::string> input_urls;
+  // accept's answer only: the job's token, with which a job whose runner died is handed back
+  // (AbortJobJson). A secret: it goes into no log line, document or command line.
+  std::string job_token;
 };
 
 using AvailableJob = RunnerJob;
@@ -45,9 +48,13 @@ Result<std::string> FilterAvailableJobs(
 // {"availableJobs":[]} when `json` is not an object.
 std::string NoAvailableJobs(std::string_view json);
 
-// ParseAcceptedJob reads the answer of accept; the job's token is checked to be there and
-// dropped.
+// ParseAcceptedJob reads the answer of accept, the job's token with it.
 Result<AcceptedJob> ParseAcceptedJob(std::string_view json);
+
+// AbortJobJson is the body of POST /api/v1/runners/jobs/{uuid}/abort, which gives a job back to
+// PeerTube's queue at once (its failures not counted), as the runner sends it when it stops.
+std::string AbortJobJson(std::string_view runner_token, std::string_view job_token,
+                         std::string_view reason);
 
 // RewriteInputUrls writes the answer of accept again with each input URL of the job's
 // payload that points at the server (its origin is one of `server_origins`, or its path is

@@ -1,11 +1,15 @@
 #include "worker/daemon/worker_daemon.h"
 
 #include <algorithm>
+#include <thread>
 
 #include "common/base/json_text.h"
+#include "common/http/client.h"
 #include "common/http/url.h"
+#include "common/peertube/runner_jobs.h"
 #include "dra/devices/device_json.h"
 #include "worker/daemon/local_socket.h"
+#include "worker/daemon/runner_config.h"
 #include "worker/probe_contract/concurrency.h"
 #include "worker/probe_contract/contract_report.h"
 #include "worker/probe_contract/utc_time.h"
@@ -232,10 +236,41 @@ void WorkerDaemon::RunnerEnded() {
   const std::vector<JobRecord> orphaned = book_.Active();
   for (const JobRecord& job : orphaned) {
     book_.RecordOutcome(job.uuid, JobOutcome::kAbort, 0, WallClock::now());
-    options_.log("worker: job " + job.uuid + " ended with the runner");
+    options_.log("worker: job " + job.uuid + " ended with the runner; " + HandBack(job));
   }
   changed_.notify_all();
   KickIfOpened();
+}
+
+std::string WorkerDaemon::HandBack(const JobRecord& job) {
+  constexpr std::string_view kWatchdog = "PeerTube's stalled-job watchdog gives it out again";
+  if (job.job_token.empty() || options_.server_url.empty()) return std::string(kWatchdog);
+  const Result<Registration> registration =
+      LoadRegistration(RegistrationPath(options_.state_dir));
+  if (!registration)
+    return "it cannot be handed back (" + registration.error() + "): " + std::string(kWatchdog);
+  std::string base = options_.server_url;
+  while (!base.empty() && base.back() == '/') base.pop_back();
+  const Result<http::Url> url = http::ParseUrl(base + "/api/v1/runners/jobs/" + job.uuid + "/abort");
+  if (!url) return "it cannot be handed back (" + url.error() + "): " + std::string(kWatchdog);
+  http::ClientRequest request = http::JsonRequest(
+      "POST", peertube::AbortJobJson(registration->runner_token, job.job_token,
+                                     "its runner died; the worker hands it back"));
+  request.timeout = std::chrono::seconds(5);
+  // A few tries, a second apart and then two: the next runner waits for them, and a server
+  // that stays away has its watchdog for the job.
+  std::string failure;
+  for (int attempt = 1; attempt <= 3; ++attempt) {
+    if (attempt > 1) std::this_thread::sleep_for(std::chrono::seconds(attempt - 1));
+    const Result<http::ClientResponse> answer = http::Request(*url, request);
+    if (answer && answer->status >= 200 && answer->status < 300)
+      return "handed back to PeerTube's queue (the abort was answered " +
+             std::to_string(answer->status) + ")";
+    failure = answer ? "HTTP " + std::to_string(answer->status) : answer.error();
+    // A refusal other than a throttle is for good: the job is no longer this runner's.
+    if (answer && answer->status < 500 && answer->status != 429) break;
+  }
+  return "handing it back failed (" + failure + "): " + std::string(kWatchdog);
 }
 
 LocalAnswer WorkerDaemon::StateAnswer(bool ok, std::string message) {

@@ -67,13 +67,17 @@ class WorkerDaemon {
   // Drain asks for a drain (as `worker drain` does); WaitIdle waits until no job runs.
   void Drain();
   bool WaitIdle(std::chrono::milliseconds timeout);
-  // RunnerEnded closes the records of the jobs the runner had: they died with it, and
-  // PeerTube gives them to a runner again once it notices (an abort, or its stall timeout).
+  // RunnerEnded closes the records of the jobs the runner had, which died with it, and hands
+  // each back to PeerTube's queue at once (an abort with the job's token), as the runner
+  // itself does when it stops; a job that cannot be handed back waits for PeerTube's
+  // stalled-job watchdog.
   void RunnerEnded();
 
  private:
   explicit WorkerDaemon(DaemonOptions options) : options_(std::move(options)) {}
   LiveFacts Live();
+  // HandBack sends PeerTube the abort of a job whose runner died; it says what came of it.
+  std::string HandBack(const JobRecord& job);
   // Amend brings a rendering's inputs up to date with the worker's own facts.
   void Amend(StatusInputs& inputs);
   void Gathered(const probe::ProbeResult& probe, const StatusInputs& inputs, bool probed);

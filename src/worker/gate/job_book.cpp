@@ -80,7 +80,8 @@ void JobBook::RecordAccepted(const peertube::AcceptedJob& job, WallClock::time_p
                               .type = job.type,
                               .resolution = job.resolution,
                               .fps = job.fps,
-                              .accepted_at = at});
+                              .accepted_at = at,
+                              .job_token = job.job_token});
   // A job whose end the gate never saw (the runner was killed) must not stay active for ever.
   while (active_.size() > limits_.max_active) active_.pop_front();
 }
@@ -112,6 +113,7 @@ void JobBook::RecordOutcome(const std::string& uuid, JobOutcome outcome, int ser
   }
   JobRecord record = std::move(*found);
   active_.erase(found);
+  record.job_token.clear();
   record.outcome = outcome;
   record.server_status = server_status;
   record.finished_at = at;

@@ -79,6 +79,9 @@ struct JobRecord {
   double run_media_seconds = 0;
   double run_wall_seconds = 0;
   double output_pixels = 0;
+  // The job's token from accept, while it runs, for handing it back should its runner die. A
+  // secret: in no log line or document, and gone once the job ends.
+  std::string job_token;
 
   // WallSeconds is from accepted to finished; nothing while it runs.
   std::optional<double> WallSeconds() const;
