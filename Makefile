@@ -169,7 +169,7 @@ test-peertube: build
 test-cluster: build
 	$(call install_missing,openssl)
 	@tools/timed control-plane-build sh -c 'tests/cluster/build-control-plane >/dev/null'
-	@tools/timed cluster-go-tests sh -c 'cd tests/cluster && go test -timeout 60m -count=1 ./...'
+	@tools/timed cluster-go-tests sh -c 'cd tests/cluster && go test -timeout 60m -count=1 -parallel 8 ./...'
 	@dir=$$(mktemp -d); trap 'tests/cluster/stop-control-plane "$$dir"; rm -rf "$$dir"' EXIT; \
 	  tests/cluster/start-control-plane "$$dir" && tests/deploy/check-against-apiserver "$$dir" && \
 	  MEDIA_CAP_CLUSTER_DIR="$$dir" $(BUILD)/tests/kube_cluster_tests && \

@@ -76,6 +76,7 @@ func (a *agent) waitForReady(t *testing.T) {
 }
 
 func TestTheAgentEvictsItsOwnPodForANewRenderNodeAndItsNewPodHoldsIt(t *testing.T) {
+	t.Parallel() // each test has a control plane of its own
 	agentBinary(t)
 	c := startCluster(t)
 	ctx := context.Background()

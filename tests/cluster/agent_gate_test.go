@@ -14,9 +14,9 @@ import (
 // stored slice with what it would send, it would otherwise write the slice again
 // at every event of its own watch, each write waking the scheduler.
 func TestTheAgentNamesAFieldTheServerDroppedAndDoesNotWriteItAgainAndAgain(t *testing.T) {
+	t.Parallel() // each test has a control plane of its own
 	agentBinary(t)
-	t.Setenv("EXTRA_FEATURE_GATES", "DRAConsumableCapacity=false")
-	c := startCluster(t)
+	c := startCluster(t, "EXTRA_FEATURE_GATES=DRAConsumableCapacity=false")
 	applyDeploy(t, c)
 	n := setUpNode(t, c, "gate-node", vaMachine(t, vaDumps...), false)
 	a := n.startAgent(t, "", "--render-nodes", "sysfs")

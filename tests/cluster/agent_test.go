@@ -410,6 +410,7 @@ func kubectl(t *testing.T, c *cluster, args ...string) string {
 // encodeSessions capacity (NVIDIA, render nodes from sysfs). The third node's
 // GPUs fail their queries; they must be published, and never chosen.
 func TestTheSchedulerAllocatesByWhatTheAgentPublishes(t *testing.T) {
+	t.Parallel() // each test has a control plane of its own
 	agentBinary(t)
 	c := startCluster(t)
 	ctx := context.Background()
@@ -686,19 +687,57 @@ func claimingPod(name, template string) *corev1.Pod {
 	}
 }
 
-// TestTheAgentConvergesAfterEveryFault runs one agent on one node through one
-// fault after another, then a second agent through a fault-injecting proxy.
-// After each fault the agent's slice must be right again; over the whole test,
-// every version etcd stored must have held both GPUs, and the slices of liken
-// and of another driver on the node must never have been written.
-func TestTheAgentConvergesAfterEveryFault(t *testing.T) {
+// faultNode is one control plane with one node for the fault tests: every
+// version of the slices etcd stores is recorded from the start, and the
+// versions of the other drivers' slices on the node are kept, so that the end
+// can show each version held both GPUs and no other driver's slice was written.
+type faultNode struct {
+	c            *cluster
+	n            *agentNode
+	history      *sliceHistory
+	othersBefore map[string]string
+}
+
+func newFaultNode(t *testing.T) *faultNode {
 	agentBinary(t)
 	c := startCluster(t)
-	ctx := context.Background()
 	applyDeploy(t, c)
 	history := recordSlices(t, c)
 	n := setUpNode(t, c, "fault-node", vaMachine(t, vaDumps...), true)
-	othersBefore := resourceVersions(t, c, n.others)
+	return &faultNode{c: c, n: n, history: history, othersBefore: resourceVersions(t, c, n.others)}
+}
+
+// step runs one fault as a subtest. The faults build on each other, so once
+// the agent's slice is wrong after one, the rest are not tried.
+func (f *faultNode) step(t *testing.T, name string, fault func(t *testing.T)) {
+	if !t.Run(name, fault) && f.n.slicesProblem(f.c) != nil {
+		t.FailNow()
+	}
+}
+
+// checkTheWholeRun checks the history of the run that the agents made.
+func (f *faultNode) checkTheWholeRun(t *testing.T, agents ...*agent) {
+	t.Run("EveryVersionHeldBothGPUsAndNoOtherDriversSliceWasTouched", func(t *testing.T) {
+		checkHistory(t, f.history, f.n)
+		if after := resourceVersions(t, f.c, f.n.others); !apiequality.Semantic.DeepEqual(after, f.othersBefore) {
+			t.Errorf("other drivers' slices changed: resourceVersions %v, before %v", after, f.othersBefore)
+		}
+		for _, a := range agents {
+			checkNeverRefused(t, a)
+		}
+	})
+}
+
+// TestTheAgentConvergesAfterEveryFault runs one agent on one node through one
+// fault of the control plane and of other writers after another. After each
+// the agent's slice must be right again; over the whole test, every version
+// etcd stored must have held both GPUs, and the slices of liken and of another
+// driver on the node must never have been written.
+func TestTheAgentConvergesAfterEveryFault(t *testing.T) {
+	t.Parallel() // each test has a control plane of its own
+	f := newFaultNode(t)
+	c, n := f.c, f.n
+	ctx := context.Background()
 	slicesAPI := c.admin.ResourceV1().ResourceSlices()
 	a := n.startAgent(t, "")
 
@@ -753,13 +792,7 @@ func TestTheAgentConvergesAfterEveryFault(t *testing.T) {
 		deleteTheSlice(t, a)
 	}
 
-	// step runs one fault as a subtest. The faults build on each other, so
-	// once the agent's slice is wrong after one, the rest are not tried.
-	step := func(name string, f func(t *testing.T)) {
-		if !t.Run(name, f) && n.slicesProblem(c) != nil {
-			t.FailNow()
-		}
-	}
+	step := func(name string, fault func(t *testing.T)) { f.step(t, name, fault) }
 
 	step("TheAgentPublishesItsSliceThroughTheRealPermissions", func(t *testing.T) {
 		n.waitForTheRightSlices(t, c, 60*time.Second)
@@ -893,13 +926,24 @@ func TestTheAgentConvergesAfterEveryFault(t *testing.T) {
 		}
 	})
 
-	// A second agent takes over through the fault proxy. It starts while the
-	// proxy does not listen yet: an agent whose server is down at its start.
-	// Its slice is deleted first, so that it has something to publish.
+	f.checkTheWholeRun(t, a)
+}
+
+// TestTheAgentRetriesWhatAFaultProxyRefuses runs an agent whose every request
+// goes through a proxy that fails the writes it is told to: the server down at
+// the agent's start, writes answered 429 and 500, a long Retry-After, and then
+// silence. The slice must converge after each, with every version whole.
+func TestTheAgentRetriesWhatAFaultProxyRefuses(t *testing.T) {
+	t.Parallel() // each test has a control plane of its own
+	f := newFaultNode(t)
+	c, n := f.c, f.n
+	ctx := context.Background()
+	slicesAPI := c.admin.ResourceV1().ResourceSlices()
+	step := func(name string, fault func(t *testing.T)) { f.step(t, name, fault) }
+
+	// The agent starts while the proxy does not listen yet: an agent whose
+	// server is down at its start.
 	proxy := newFaultProxy(t, c)
-	if err := slicesAPI.Delete(ctx, n.sliceName(), metav1.DeleteOptions{}); err != nil {
-		t.Fatal(err)
-	}
 	b := n.startAgent(t, n.id.writeKubeconfig(t, filepath.Join(n.dir, "proxied.kubeconfig"), proxy.url()))
 
 	step("AnAgentWhoseServerIsDownAtStartPublishesOnceItIsUp", func(t *testing.T) {
@@ -1038,15 +1082,7 @@ func TestTheAgentConvergesAfterEveryFault(t *testing.T) {
 		}
 	})
 
-	t.Run("EveryVersionHeldBothGPUsAndNoOtherDriversSliceWasTouched", func(t *testing.T) {
-		checkHistory(t, history, n)
-		if after := resourceVersions(t, c, n.others); !apiequality.Semantic.DeepEqual(after, othersBefore) {
-			t.Errorf("other drivers' slices changed: resourceVersions %v, before %v", after, othersBefore)
-		}
-		for _, ag := range []*agent{a, b} {
-			checkNeverRefused(t, ag)
-		}
-	})
+	f.checkTheWholeRun(t, b)
 
 	t.Run("TheProxiedAgentStopsCleanly", func(t *testing.T) {
 		b.stop(t)

@@ -50,7 +50,14 @@ type cluster struct {
 // run runs one of the scripts beside this file, its output going to the test log.
 func run(t *testing.T, script string, args ...string) {
 	t.Helper()
+	runWith(t, nil, script, args...)
+}
+
+// runWith runs a script as run does, with env added to this process's environment.
+func runWith(t *testing.T, env []string, script string, args ...string) {
+	t.Helper()
 	cmd := exec.Command("./"+script, args...)
+	cmd.Env = append(os.Environ(), env...)
 	out, err := cmd.CombinedOutput()
 	t.Logf("%s %s:\n%s", script, strings.Join(args, " "), out)
 	if err != nil {
@@ -82,7 +89,9 @@ func buildIfMissing(t *testing.T) {
 	}
 }
 
-func startCluster(t *testing.T) *cluster {
+// startCluster starts a control plane of the test's own, with env added to the
+// start script's environment (EXTRA_FEATURE_GATES=...).
+func startCluster(t *testing.T, env ...string) *cluster {
 	t.Helper()
 	buildIfMissing(t)
 	dir := t.TempDir()
@@ -96,7 +105,7 @@ func startCluster(t *testing.T) *cluster {
 		}
 	})
 	begin := time.Now()
-	run(t, "start-control-plane", dir)
+	runWith(t, env, "start-control-plane", dir)
 	t.Logf("control plane ready in %v", time.Since(begin).Round(time.Millisecond))
 
 	c := &cluster{dir: dir, env: readEnv(t, filepath.Join(dir, "cluster.env"))}
@@ -171,6 +180,7 @@ func waitFor(t *testing.T, timeout time.Duration, what string, check func() (boo
 }
 
 func TestTheControlPlaneServesWhatTheDriverNeeds(t *testing.T) {
+	t.Parallel() // each test has a control plane of its own
 	c := startCluster(t)
 	ctx := context.Background()
 

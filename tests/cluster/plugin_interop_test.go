@@ -55,6 +55,7 @@ var interopGPUs = []struct {
 }
 
 func TestTheKubeletsOwnCodeRegistersPreparesAndWatchesTheAgentsPlugin(t *testing.T) {
+	t.Parallel() // each test has a control plane of its own
 	// Before anything starts: without the agent there is nothing to test,
 	// and saying so early beats a timeout later.
 	agentBinary(t)
