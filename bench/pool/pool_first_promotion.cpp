@@ -37,8 +37,7 @@ std::string WorkerDocument(const std::string& state) {
 // Sets each worker's admission as its control API would, and nothing else.
 class AdmissionChannel : public pool::ControlChannel {
  public:
-  Result<void> Apply(const pool::Action& action,
-                     const pool::WorkerEndpoint& worker) override {
+  Result<void> Apply(const pool::Action& action, const pool::WorkerEndpoint& worker) override {
     if (action.kind == pool::ActionKind::kEnable) states[worker.name] = "AVAILABLE";
     if (action.kind == pool::ActionKind::kDrain) states[worker.name] = "DRAINED";
     return Ok();
@@ -55,8 +54,8 @@ class AdmissionChannel : public pool::ControlChannel {
 double FirstPromotion(const pool::PoolConfig& policy, double offset) {
   AdmissionChannel channel;
   const std::vector<pool::WorkerEndpoint> workers = {{.name = "a:gpu0", .url = "http://a"},
-                                                             {.name = "b:gpu0", .url = "http://b"},
-                                                             {.name = "c:gpu0", .url = "http://c"}};
+                                                     {.name = "b:gpu0", .url = "http://b"},
+                                                     {.name = "c:gpu0", .url = "http://c"}};
   for (const auto& worker : workers) channel.states[worker.name] = "DRAINED";
   const double cycle = policy.cycle.count();
   // The burst: three uploads' first jobs and their children, as the end-to-end test's.
@@ -75,11 +74,9 @@ double FirstPromotion(const pool::PoolConfig& policy, double offset) {
   inputs.read_status = [&](const pool::WorkerEndpoint& worker) -> Result<std::string> {
     return WorkerDocument(channel.states[worker.name]);
   };
-  inputs.list_workers = [&]() -> Result<std::vector<pool::WorkerEndpoint>> {
-    return workers;
-  };
+  inputs.list_workers = [&]() -> Result<std::vector<pool::WorkerEndpoint>> { return workers; };
   pool::PoolService service(policy, policy.cycle, std::move(inputs), channel,
-                                    [](const std::string&) {});
+                            [](const std::string&) {});
   for (now = 0; now < burst_at + 600; now += cycle) {
     service.Cycle(pool::At(1000 + now));
     if (service.Report().counters.promotions > 0) return now - burst_at;

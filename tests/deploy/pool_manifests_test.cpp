@@ -207,8 +207,7 @@ TEST(PoolDeployment, SecretsComeOnlyAsFiles) {
 
 TEST(PoolConfig, IsAFileThePoolServiceReads) {
   const std::string text = Find(kPool, "ConfigMap")["data"]["pool.yaml"].as<std::string>();
-  mc::Result<mc::pool::ServiceConfig> config =
-      mc::pool::ParseServiceConfig(text, "pool.yaml");
+  mc::Result<mc::pool::ServiceConfig> config = mc::pool::ParseServiceConfig(text, "pool.yaml");
   ASSERT_TRUE(config) << config.error();
   EXPECT_EQ(config->control, mc::pool::ControlMode::kKubernetes);
   EXPECT_EQ(config->listen, "0.0.0.0:9465");

@@ -53,19 +53,18 @@ class SampledMachine : public ::testing::Test {
     // In a sanitizer build the shim and the driver carry AddressSanitizer, whose runtime goes
     // first; ffmpeg's own allocations left at exit are not this test's to report.
     const std::string asan_runtime = FAKEVA_ASAN_RUNTIME;
-    std::vector<std::string> argv = {"env",
-                                     "LD_PRELOAD=" +
-                                         (asan_runtime.empty() ? "" : asan_runtime + ":") +
-                                         std::string(FAKEVA_SHIM),
-                                     "ASAN_OPTIONS=detect_leaks=0",
-                                     "LIBVA_DRIVERS_PATH=" + std::string(FAKEVA_DRIVER_DIR),
-                                     "LIBVA_DRIVER_NAME=fakeva",
-                                     "FAKEVA_DUMP=" + dump_,
-                                     "FAKEVA_MACHINE=" + machine_.string(),
-                                     "ffmpeg",
-                                     "-hide_banner",
-                                     "-nostdin",
-                                     "-y"};
+    std::vector<std::string> argv = {
+        "env",
+        "LD_PRELOAD=" + (asan_runtime.empty() ? "" : asan_runtime + ":") + std::string(FAKEVA_SHIM),
+        "ASAN_OPTIONS=detect_leaks=0",
+        "LIBVA_DRIVERS_PATH=" + std::string(FAKEVA_DRIVER_DIR),
+        "LIBVA_DRIVER_NAME=fakeva",
+        "FAKEVA_DUMP=" + dump_,
+        "FAKEVA_MACHINE=" + machine_.string(),
+        "ffmpeg",
+        "-hide_banner",
+        "-nostdin",
+        "-y"};
     argv.insert(argv.end(), arguments.begin(), arguments.end());
     worker::SamplerOptions sampling{.proc_root = (machine_ / "proc").string(),
                                     .interval = std::chrono::milliseconds(200)};

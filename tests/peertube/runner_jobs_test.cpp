@@ -148,8 +148,8 @@ TEST(ParseAcceptedJob, ReadsTheJobAndKeepsItsTokenApartFromEveryOtherField) {
 }
 
 TEST(AbortJobJson, IsTheBodyTheRunnerSendsWhenItStops) {
-  const nlohmann::json body = nlohmann::json::parse(
-      AbortJobJson("ptrt-runner", "ptrjt-job \"quoted\"", "Runner stopped"));
+  const nlohmann::json body =
+      nlohmann::json::parse(AbortJobJson("ptrt-runner", "ptrjt-job \"quoted\"", "Runner stopped"));
   EXPECT_EQ(body, (nlohmann::json{{"runnerToken", "ptrt-runner"},
                                   {"jobToken", "ptrjt-job \"quoted\""},
                                   {"reason", "Runner stopped"}}));

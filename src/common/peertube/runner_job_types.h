@@ -17,9 +17,9 @@ inline constexpr std::string_view kAudioMergeJob = "vod-audio-merge-transcoding"
 enum class JobKind {
   kVodTranscoding,  // a video file re-encoded: the worker's work
   kLiveTranscoding,
-  kStudioEdit,      // intro, outro, watermark, cut: ffmpeg filter graphs
-  kTranscription,   // speech to subtitles (Whisper)
-  kStoryboard,      // the seek-bar's sprite sheet: one image
+  kStudioEdit,     // intro, outro, watermark, cut: ffmpeg filter graphs
+  kTranscription,  // speech to subtitles (Whisper)
+  kStoryboard,     // the seek-bar's sprite sheet: one image
 };
 
 struct RunnerJobType {

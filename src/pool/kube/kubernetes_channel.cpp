@@ -118,8 +118,7 @@ Result<void> KubernetesChannel::ScaleUp(std::string& done) {
   return written;
 }
 
-Result<void> KubernetesChannel::ScaleDown(const pool::WorkerEndpoint& worker,
-                                          std::string& done) {
+Result<void> KubernetesChannel::ScaleDown(const pool::WorkerEndpoint& worker, std::string& done) {
   Result<std::vector<WorkerPod>> pods = pool_.WorkerPods();
   if (!pods) return pods.failure();
   const WorkerPod* pod = nullptr;

@@ -33,8 +33,7 @@ class KubernetesChannel : public pool::ControlChannel {
   KubernetesChannel(KubernetesPool& pool, pool::ControlChannel& workers,
                     KubernetesChannelSettings settings = {});
 
-  Result<void> Apply(const pool::Action& action,
-                     const pool::WorkerEndpoint& worker) override;
+  Result<void> Apply(const pool::Action& action, const pool::WorkerEndpoint& worker) override;
   std::string Describe(const pool::Action& action,
                        const pool::WorkerEndpoint& worker) const override;
 

@@ -22,7 +22,7 @@ pool::WorkerEndpoint EndpointOf(const WorkerPod& pod, const EndpointSettings& se
 }
 
 std::vector<pool::WorkerEndpoint> ReachableEndpoints(const std::vector<WorkerPod>& pods,
-                                                             const EndpointSettings& settings) {
+                                                     const EndpointSettings& settings) {
   int highest = -1;
   for (const WorkerPod& pod : pods) {
     if (!pod.terminating) highest = std::max(highest, pod.ordinal);

@@ -33,7 +33,7 @@ pool::WorkerEndpoint EndpointOf(const WorkerPod& pod, const EndpointSettings& se
 // back), so the policy may put it to sleep once it has rested SPARE for `wake.sleep_after`;
 // a lower ordinal cannot be given back before it and is not.
 std::vector<pool::WorkerEndpoint> ReachableEndpoints(const std::vector<WorkerPod>& pods,
-                                                             const EndpointSettings& settings);
+                                                     const EndpointSettings& settings);
 
 // UnservableLines is one line for each pod the scheduler has not placed, naming the
 // StatefulSet (the workers' class: one GPU claim for all its pods), the pod, and the

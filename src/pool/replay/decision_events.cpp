@@ -11,8 +11,9 @@ struct EventRow {
 };
 
 // A worker enabled to meet the pressure, the queued work or the pool's minimum is a promotion;
-// one drained for low pressure or for work the others finish in time, a demotion. A drain for a fault, a probe or a class change follows the
-// workers' own faults and timings, which a replay models but does not compare.
+// one drained for low pressure or for work the others finish in time, a demotion. A drain for a
+// fault, a probe or a class change follows the workers' own faults and timings, which a replay
+// models but does not compare.
 constexpr EventRow kCompared[] = {
     {pool::ActionKind::kEnable, pool::ReasonCode::kPromoted, "promotion"},
     {pool::ActionKind::kEnable, pool::ReasonCode::kBelowMinActive, "promotion"},

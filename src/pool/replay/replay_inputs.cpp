@@ -175,8 +175,7 @@ Result<Histories> ReadHistories(const std::vector<pool::CycleRecord>& cycles) {
         history.lost[c] = true;
         continue;
       }
-      Result<pool::WorkerStatus> status =
-          pool::ParseWorkerStatus(worker.document, worker.name);
+      Result<pool::WorkerStatus> status = pool::ParseWorkerStatus(worker.document, worker.name);
       if (!status) return status.failure();
       status->wakeable = worker.wakeable;
       history.states[c] = status->state;
@@ -190,8 +189,8 @@ Result<Histories> ReadHistories(const std::vector<pool::CycleRecord>& cycles) {
 
 // How soon an enabled worker really took a job: from the cycle that enabled it while jobs
 // were waiting to the first job it accepted after. The median, with a note saying so.
-double StartupDelay(const std::vector<pool::CycleRecord>& cycles,
-                    const Histories& histories, double cycle_s, std::vector<std::string>& notes) {
+double StartupDelay(const std::vector<pool::CycleRecord>& cycles, const Histories& histories,
+                    double cycle_s, std::vector<std::string>& notes) {
   std::vector<double> take_delays;
   for (std::size_t c = 0; c < cycles.size(); ++c) {
     if (cycles[c].queue.pending.empty()) continue;
@@ -262,9 +261,8 @@ void AddFaults(const WorkerHistory& history, const std::vector<pool::CycleRecord
 
 // The simulated worker of one real one: what its first document stated, and its faults.
 pool::SimWorkerSpec DeriveWorker(const WorkerHistory& history,
-                                 const std::vector<pool::CycleRecord>& cycles,
-                                 const Timeline& time, double startup_s,
-                                 std::vector<std::string>& notes) {
+                                 const std::vector<pool::CycleRecord>& cycles, const Timeline& time,
+                                 double startup_s, std::vector<std::string>& notes) {
   pool::SimWorkerSpec spec;
   spec.name = history.name;
   spec.startup_s = startup_s;
@@ -319,8 +317,8 @@ pool::SimOptions DeriveOptions(const pool::RunRecord& record, const Timeline& ti
 
 // The jobs to replay: those the record listed, then those taken between two reads, each with
 // the runs their workers' documents state, in the order they arrived; and a note counting them.
-pool::Trace DeriveTrace(const pool::RunRecord& record, const RunsByJob& runs,
-                        double start_s, std::vector<std::string>& notes) {
+pool::Trace DeriveTrace(const pool::RunRecord& record, const RunsByJob& runs, double start_s,
+                        std::vector<std::string>& notes) {
   pool::Trace trace;
   // PeerTube offers the pending jobs in its priority's order (it counts the user's uploads of
   // the week into it, so a burst's later videos wait behind the earlier ones' later jobs); the

@@ -42,8 +42,7 @@ std::string Differ(const char* what, const std::vector<T>& recorded, const std::
 
 }  // namespace
 
-Result<StrictResult> StrictReplay(const pool::RunRecord& record,
-                                  const pool::PoolConfig& policy) {
+Result<StrictResult> StrictReplay(const pool::RunRecord& record, const pool::PoolConfig& policy) {
   StrictResult result;
   pool::PoolState state;
   const double start = record.cycles.empty() ? 0 : record.cycles.front().t_s;

@@ -22,8 +22,7 @@ struct StrictResult {
 
 // The policy is the record's unless `policy` is given. An error: a cycle's signals could not
 // be had again (a document the reader no longer takes).
-Result<StrictResult> StrictReplay(const pool::RunRecord& record,
-                                  const pool::PoolConfig& policy);
+Result<StrictResult> StrictReplay(const pool::RunRecord& record, const pool::PoolConfig& policy);
 
 std::string StrictTable(const StrictResult& result);
 

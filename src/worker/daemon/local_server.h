@@ -1,9 +1,9 @@
 // LocalServer serves the worker's local socket (local_socket.h) on a thread of its own: it
 // reads one request per line from each connection, hands it to the worker, and writes the
 // answer back. It serves only peers of the worker's own user (SO_PEERCRED), and drops one
-// whose request or unread answers pass 256 KiB. A connection's end, however it comes (the wrapper exits, is killed, or its
-// machine of a parent dies), is reported once, so that what the connection held is given
-// back.
+// whose request or unread answers pass 256 KiB. A connection's end, however it comes (the wrapper
+// exits, is killed, or its machine of a parent dies), is reported once, so that what the connection
+// held is given back.
 #pragma once
 
 #include <cstdint>

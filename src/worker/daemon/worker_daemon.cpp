@@ -245,13 +245,13 @@ void WorkerDaemon::RunnerEnded() {
 std::string WorkerDaemon::HandBack(const JobRecord& job) {
   constexpr std::string_view kWatchdog = "PeerTube's stalled-job watchdog gives it out again";
   if (job.job_token.empty() || options_.server_url.empty()) return std::string(kWatchdog);
-  const Result<Registration> registration =
-      LoadRegistration(RegistrationPath(options_.state_dir));
+  const Result<Registration> registration = LoadRegistration(RegistrationPath(options_.state_dir));
   if (!registration)
     return "it cannot be handed back (" + registration.error() + "): " + std::string(kWatchdog);
   std::string base = options_.server_url;
   while (!base.empty() && base.back() == '/') base.pop_back();
-  const Result<http::Url> url = http::ParseUrl(base + "/api/v1/runners/jobs/" + job.uuid + "/abort");
+  const Result<http::Url> url =
+      http::ParseUrl(base + "/api/v1/runners/jobs/" + job.uuid + "/abort");
   if (!url) return "it cannot be handed back (" + url.error() + "): " + std::string(kWatchdog);
   http::ClientRequest request = http::JsonRequest(
       "POST", peertube::AbortJobJson(registration->runner_token, job.job_token,

@@ -54,12 +54,12 @@ bool DropsVideo(const CommandOutput& output) {
 }
 
 bool WritesImage(const CommandOutput& output) {
-  static constexpr std::string_view kImageFormats[] = {"image2", "mjpeg", "singlejpeg", "apng",
-                                                       "webp", "gif"};
-  static constexpr std::string_view kImageCodecs[] = {"mjpeg", "png", "apng", "libwebp",
-                                                      "bmp", "gif"};
-  static constexpr std::string_view kImageExtensions[] = {".jpg", ".jpeg", ".png", ".webp",
-                                                          ".bmp", ".gif"};
+  static constexpr std::string_view kImageFormats[] = {"image2", "mjpeg", "singlejpeg",
+                                                       "apng",   "webp",  "gif"};
+  static constexpr std::string_view kImageCodecs[] = {"mjpeg",   "png", "apng",
+                                                      "libwebp", "bmp", "gif"};
+  static constexpr std::string_view kImageExtensions[] = {".jpg",  ".jpeg", ".png",
+                                                          ".webp", ".bmp",  ".gif"};
   const auto listed = [](const auto& table, std::string_view value) {
     return std::find(std::begin(table), std::end(table), value) != std::end(table);
   };

@@ -227,9 +227,9 @@ TEST(Plan, PassesListingsAudioAndCopiesThroughUnchanged) {
 }
 
 TEST(Plan, LeavesAnImageOutputAsItIsBesideAVideoOutputItTranslates) {
-  const Plan plan = PlanLine("-i /w/in -acodec copy /w/o.mp4 -frames:v 1 /w/poster.JPG",
-                             FixtureDeviceNamed("ada-geforce-rtx4090"),
-                             TestInputNamed("h264").facts);
+  const Plan plan =
+      PlanLine("-i /w/in -acodec copy /w/o.mp4 -frames:v 1 /w/poster.JPG",
+               FixtureDeviceNamed("ada-geforce-rtx4090"), TestInputNamed("h264").facts);
   ASSERT_EQ(plan.kind, PlanKind::kRun) << plan.refusal;
   EXPECT_EQ(plan.encode_sessions, 1);
   EXPECT_EQ(plan.argv.back(), "/w/poster.JPG");

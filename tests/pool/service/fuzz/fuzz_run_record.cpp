@@ -15,8 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (record.error().rfind("fuzz: ", 0) != 0) std::abort();
     return 0;
   }
-  std::string written =
-      mc::pool::RecordHeaderLine(record->policy, record->queue_poll) + "\n";
+  std::string written = mc::pool::RecordHeaderLine(record->policy, record->queue_poll) + "\n";
   for (const mc::pool::CycleRecord& cycle : record->cycles) {
     if (!mc::pool::SignalsOf(cycle)) std::abort();
     written += mc::pool::CycleLine(cycle) + "\n";
