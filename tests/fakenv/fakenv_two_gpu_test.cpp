@@ -160,16 +160,18 @@ TEST_F(TwoGpus, CudaVisibleDevicesRenumbersSoThatOrdinalZeroIsTheGpuItNames) {
 
 TEST_F(TwoGpus, MemoryAnotherProcessHoldsOnGpuOneIsUsedOnGpuOneOnly) {
   Process hold({FAKENV_HOLD, "1", "4096"}, Environment(), dir_.path());
+  // The tenant's context (256 MiB) and its allocation, once both are recorded: the two are
+  // written one after the other, and a read between them sees one alone.
+  constexpr std::uint64_t kHeld = (4096ull + 256) << 20;
   json second;
   bool held = false;
   for (int tries = 0; tries < 100 && !held; ++tries) {
     second = Smi("1");
-    held = second["memory"]["used"].get<std::uint64_t>() >= (4096ull << 20);
+    held = second["memory"]["used"].get<std::uint64_t>() >= kHeld;
     if (!held) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   EXPECT_TRUE(held) << second.dump();
-  // The tenant's context (256 MiB) and its allocations.
-  EXPECT_EQ(second["memory"]["used"], (4096ull + 256) << 20);
+  EXPECT_EQ(second["memory"]["used"], kHeld);
   const json first = Smi("0");
   EXPECT_EQ(first["memory"]["free"], first["memory"]["total"]) << first.dump();
   kill(hold.pid(), SIGTERM);
