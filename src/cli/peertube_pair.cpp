@@ -14,9 +14,8 @@ namespace {
 
 constexpr std::chrono::seconds kDeadline{10};
 
-Result<peertube::Version> ServerVersion(std::string base) {
-  while (!base.empty() && base.back() == '/') base.pop_back();
-  Result<http::Url> url = http::ParseUrl(base + "/api/v1/config");
+Result<peertube::Version> ServerVersion(const std::string& base) {
+  Result<http::Url> url = http::ParseUrl(http::UnderBase(base, "/api/v1/config"));
   if (!url) return InvalidInput("--url: " + url.error());
   http::ClientRequest request;
   request.timeout = kDeadline;

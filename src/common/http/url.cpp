@@ -27,6 +27,11 @@ std::string Url::HostHeader() const {
 
 std::string Url::Origin() const { return scheme + "://" + HostHeader(); }
 
+std::string UnderBase(std::string_view base, std::string_view path) {
+  while (!base.empty() && base.back() == '/') base.remove_suffix(1);
+  return std::string(base) + std::string(path);
+}
+
 Result<Url> ParseUrl(std::string_view text) {
   for (const unsigned char c : text) {
     if (c <= 0x20 || c == 0x7f) return Bad(text, "holds a space or a control character");

@@ -33,6 +33,11 @@ struct Url {
 // control character is invalid input naming the URL and what was wrong.
 Result<Url> ParseUrl(std::string_view text);
 
+// UnderBase is `path` (which starts with '/') under the base URL `base`, whose trailing
+// slashes are dropped: "https://tube.example/" and "/api/v1/config" give
+// "https://tube.example/api/v1/config".
+std::string UnderBase(std::string_view base, std::string_view path);
+
 // DefaultPort is 80 for http and 443 for https.
 int DefaultPort(std::string_view scheme);
 

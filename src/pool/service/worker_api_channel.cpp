@@ -29,17 +29,13 @@ std::string Prefix(const WorkerEndpoint& worker, std::string_view what) {
 }
 
 Result<http::Url> ControlUrl(const WorkerEndpoint& worker, std::string_view path) {
-  std::string base = worker.url;
-  while (!base.empty() && base.back() == '/') base.pop_back();
-  Result<http::Url> url = http::ParseUrl(base + std::string(path));
+  Result<http::Url> url = http::ParseUrl(http::UnderBase(worker.url, path));
   if (!url) return InvalidInput("the worker's URL: " + url.error());
   return url;
 }
 
 std::string UrlText(const WorkerEndpoint& worker, std::string_view path) {
-  std::string base = worker.url;
-  while (!base.empty() && base.back() == '/') base.pop_back();
-  return base + std::string(path);
+  return http::UnderBase(worker.url, path);
 }
 
 // AnswerWords is what an answer says in one line: the worker's JSON answer's "message" when

@@ -248,10 +248,8 @@ std::string WorkerDaemon::HandBack(const JobRecord& job) {
   const Result<Registration> registration = LoadRegistration(RegistrationPath(options_.state_dir));
   if (!registration)
     return "it cannot be handed back (" + registration.error() + "): " + std::string(kWatchdog);
-  std::string base = options_.server_url;
-  while (!base.empty() && base.back() == '/') base.pop_back();
-  const Result<http::Url> url =
-      http::ParseUrl(base + "/api/v1/runners/jobs/" + job.uuid + "/abort");
+  const Result<http::Url> url = http::ParseUrl(
+      http::UnderBase(options_.server_url, "/api/v1/runners/jobs/" + job.uuid + "/abort"));
   if (!url) return "it cannot be handed back (" + url.error() + "): " + std::string(kWatchdog);
   http::ClientRequest request = http::JsonRequest(
       "POST", peertube::AbortJobJson(registration->runner_token, job.job_token,

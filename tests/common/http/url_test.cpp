@@ -8,6 +8,14 @@
 namespace mc::http {
 namespace {
 
+TEST(UnderBase, PutsThePathUnderTheBaseWhateverItsTrailingSlashes) {
+  EXPECT_EQ(UnderBase("https://tube.example", "/api/v1/config"),
+            "https://tube.example/api/v1/config");
+  EXPECT_EQ(UnderBase("https://tube.example//", "/api/v1/config"),
+            "https://tube.example/api/v1/config");
+  EXPECT_EQ(UnderBase("http://10.0.0.5:9464/pool/", "/status"), "http://10.0.0.5:9464/pool/status");
+}
+
 TEST(ParseUrl, ReadsSchemeHostPortAndPath) {
   Result<Url> url = ParseUrl("http://127.0.0.1:9001/api/v1/runners/jobs/request?x=1#top");
   ASSERT_TRUE(url) << url.error();
