@@ -117,8 +117,7 @@ Result<void> CheckSandbox(const worker::WorkerConfig& config) {
 Result<worker::Registration> EnsureRegistered(const WorkerRegisterOptions& options) {
   const std::string path = worker::RegistrationPath(options.state_dir);
   Result<worker::Registration> existing = worker::LoadRegistration(path);
-  std::string url = options.server_url;
-  while (!url.empty() && url.back() == '/') url.pop_back();
+  const std::string url = http::UnderBase(options.server_url, "");
   if (existing) {
     if (!url.empty() && existing->server_url != url)
       return Conflict("this worker is registered with " + existing->server_url + ", not " + url +

@@ -35,7 +35,7 @@ Result<Url> ParseUrl(std::string_view text);
 
 // UnderBase is `path` (which starts with '/') under the base URL `base`, whose trailing
 // slashes are dropped: "https://tube.example/" and "/api/v1/config" give
-// "https://tube.example/api/v1/config".
+// "https://tube.example/api/v1/config"; an empty path gives the base without them.
 std::string UnderBase(std::string_view base, std::string_view path);
 
 // DefaultPort is 80 for http and 443 for https.

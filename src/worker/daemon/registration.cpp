@@ -9,8 +9,7 @@
 namespace mc::worker {
 
 Result<Registration> RegisterRunner(const RegisterRequest& request) {
-  std::string base = request.server_url;
-  while (!base.empty() && base.back() == '/') base.pop_back();
+  const std::string base = http::UnderBase(request.server_url, "");
   Result<http::Url> url = http::ParseUrl(base + "/api/v1/runners/register");
   if (!url) return InvalidInput("--url: " + url.error());
   Result<http::ClientResponse> answer = http::Request(

@@ -14,6 +14,7 @@ TEST(UnderBase, PutsThePathUnderTheBaseWhateverItsTrailingSlashes) {
   EXPECT_EQ(UnderBase("https://tube.example//", "/api/v1/config"),
             "https://tube.example/api/v1/config");
   EXPECT_EQ(UnderBase("http://10.0.0.5:9464/pool/", "/status"), "http://10.0.0.5:9464/pool/status");
+  EXPECT_EQ(UnderBase("https://tube.example///", ""), "https://tube.example");
 }
 
 TEST(ParseUrl, ReadsSchemeHostPortAndPath) {
