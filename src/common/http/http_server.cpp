@@ -18,6 +18,13 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+IoStep OfSystemCall(ssize_t result, short wait) {
+  if (result > 0) return {.bytes = static_cast<std::size_t>(result)};
+  if (result < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+    return {.wait = wait};
+  return {.end = true};
+}
+
 }  // namespace
 
 struct Server::Connection {
@@ -29,16 +36,36 @@ struct Server::Connection {
   std::string answer;
   std::size_t sent = 0;
   Clock::time_point deadline;
+  // An HTTPS connection's TLS, and what it last waited for, which need not be what the phase
+  // does (a handshake writes while the request is being read).
+  std::unique_ptr<TlsAccepted> tls;
+  short wait = 0;
+
+  // Receive and Send move bytes over the socket or through TLS.
+  IoStep Receive(char* data, std::size_t size) {
+    const IoStep step = tls ? tls->Read(data, size) : OfSystemCall(read(fd, data, size), POLLIN);
+    wait = step.wait;
+    return step;
+  }
+  IoStep Send(std::string_view data) {
+    const IoStep step =
+        tls ? tls->Write(data)
+            : OfSystemCall(send(fd, data.data(), data.size(), MSG_NOSIGNAL), POLLOUT);
+    wait = step.wait;
+    return step;
+  }
 };
 
 Result<std::unique_ptr<Server>> Server::Start(const std::string& address, Routes routes,
-                                              Limits limits, Actions actions) {
+                                              Limits limits, Actions actions,
+                                              std::shared_ptr<const ServerTls> tls) {
   Result<Listener> listener = Listen(address);
   if (!listener) return listener.failure();
   std::unique_ptr<Server> server(new Server());
   server->routes_ = std::move(routes);
   server->actions_ = std::move(actions);
   server->limits_ = limits;
+  server->tls_ = std::move(tls);
   server->listener_ = *listener;
   Result<std::unique_ptr<ServerShell>> shell = ServerShell::Start(
       listener->fd, [raw = server.get()](ServerShell& shell) { raw->Serve(shell); });
@@ -53,7 +80,9 @@ void Server::Serve(ServerShell& shell) const {
     std::vector<pollfd> fds = shell.PollHead(true);
     Clock::time_point next = Clock::time_point::max();
     for (const auto& [fd, connection] : connections) {
-      const short events = connection.phase == Connection::Phase::kWriting ? POLLOUT : POLLIN;
+      const short events = connection.wait                                   ? connection.wait
+                           : connection.phase == Connection::Phase::kWriting ? POLLOUT
+                                                                             : POLLIN;
       fds.push_back({.fd = fd, .events = events, .revents = 0});
       next = std::min(next, connection.deadline);
     }
@@ -94,12 +123,16 @@ void Server::Serve(ServerShell& shell) const {
         }
       }
       if (!open) {
-        close(connection.fd);
-        connections.erase(found);
+        const int fd = connection.fd;
+        connections.erase(found);  // its TLS first, then the socket it uses
+        close(fd);
       }
     }
   }
-  for (const auto& [fd, connection] : connections) close(fd);
+  for (auto& [fd, connection] : connections) {
+    connection.tls.reset();
+    close(fd);
+  }
 }
 
 // Accept takes every waiting client and reads at once what each has sent, so that a probe whose
@@ -117,9 +150,10 @@ void Server::Accept(const ServerShell& shell, std::map<int, Connection>& connect
     }
     Connection& connection = connections[fd];
     connection = Connection{.fd = fd, .deadline = Clock::now() + limits_.request_timeout};
-    if (!Read(connection)) {
-      close(fd);
+    if (tls_) connection.tls = tls_->Accept(fd);
+    if ((tls_ && !connection.tls) || !Read(connection)) {
       connections.erase(fd);
+      close(fd);
     }
   }
 }
@@ -132,19 +166,20 @@ bool Server::DropLongestWaiting(std::map<int, Connection>& connections) {
       longest = it;
   }
   if (longest == connections.end()) return false;
-  close(longest->first);
+  const int fd = longest->first;
   connections.erase(longest);
+  close(fd);
   return true;
 }
 
 bool Server::Read(Connection& connection) const {
   char buffer[4096];
   while (true) {
-    const ssize_t got = read(connection.fd, buffer, sizeof buffer);
-    if (got < 0) return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR;
+    const IoStep got = connection.Receive(buffer, sizeof buffer);
+    if (got.wait) return true;
     // The client closed before its request was whole: there is no one to answer.
-    if (got == 0) return false;
-    connection.received.append(buffer, static_cast<std::size_t>(got));
+    if (got.end) return false;
+    connection.received.append(buffer, got.bytes);
     if (const std::optional<std::size_t> end = HeadEnd(connection.received);
         end && *end <= limits_.max_request_bytes) {
       const std::string_view head = std::string_view(connection.received).substr(0, *end);
@@ -233,11 +268,14 @@ void Server::Answer(Connection& connection, const Response& response,
 
 bool Server::Write(Connection& connection) const {
   while (connection.sent < connection.answer.size()) {
-    const ssize_t n = send(connection.fd, connection.answer.data() + connection.sent,
-                           connection.answer.size() - connection.sent, MSG_NOSIGNAL);
-    if (n < 0) return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR;
-    connection.sent += static_cast<std::size_t>(n);
+    const IoStep sent =
+        connection.Send(std::string_view(connection.answer).substr(connection.sent));
+    if (sent.wait) return true;
+    if (sent.end) return false;
+    connection.sent += sent.bytes;
   }
+  if (connection.tls) connection.tls->Shutdown();
+  connection.wait = 0;
   shutdown(connection.fd, SHUT_WR);
   connection.phase = Connection::Phase::kLingering;
   connection.deadline = Clock::now() + std::min(kLingerAfterAnswer, limits_.request_timeout);
@@ -249,9 +287,9 @@ bool Server::Drain(Connection& connection) const {
   // deadline ends it.
   char buffer[4096];
   for (int turn = 0; turn < 16; ++turn) {
-    const ssize_t got = read(connection.fd, buffer, sizeof buffer);
-    if (got < 0) return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR;
-    if (got == 0) return false;
+    const IoStep got = connection.Receive(buffer, sizeof buffer);
+    if (got.wait) return true;
+    if (got.end) return false;
   }
   return true;
 }

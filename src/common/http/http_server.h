@@ -24,6 +24,7 @@
 #include "common/http/http_message.h"
 #include "common/http/listen_address.h"
 #include "common/http/message_head.h"
+#include "common/http/server_tls.h"
 
 namespace mc::http {
 
@@ -59,9 +60,10 @@ class Server {
   // Start listens on `address` ("HOST:PORT"; port 0 picks a free one) and serves `routes`
   // until the server is destroyed. Any other path is 404, any other method 405.
   // `actions` answer POSTs of their paths; the request and its body together must fit in
-  // max_request_bytes (else 413).
+  // max_request_bytes (else 413). With `tls`, every connection speaks HTTPS.
   static Result<std::unique_ptr<Server>> Start(const std::string& address, Routes routes,
-                                               Limits limits = {}, Actions actions = {});
+                                               Limits limits = {}, Actions actions = {},
+                                               std::shared_ptr<const ServerTls> tls = nullptr);
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
 
@@ -93,6 +95,7 @@ class Server {
   Routes routes_;
   Actions actions_;
   Limits limits_;
+  std::shared_ptr<const ServerTls> tls_;
   Listener listener_;
   // Last, so that it stops before the members its loop reads go.
   std::unique_ptr<ServerShell> shell_;

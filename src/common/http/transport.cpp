@@ -88,64 +88,6 @@ class SocketStream : public Stream {
 
 // The system's store of trusted certificates, as Debian's ca-certificates writes it.
 constexpr const char* kSystemTrustStore = "/etc/ssl/certs/ca-certificates.crt";
-// TLS 1.2's suites: ECDHE with AES-GCM or ChaCha20 only. TLS 1.3, also offered, has no other.
-constexpr const char* kTls12Suites = "ECDHE+AESGCM:ECDHE+CHACHA20";
-
-// OpenSSL's BIO calls bring no context of ours, so the socket BIO's functions find the library
-// here: set once, before the first such BIO is made, and never changed afterwards.
-const TlsLibrary* bio_library = nullptr;
-
-// The socket under TLS, as a BIO of our own: OpenSSL's socket BIO writes with write(2), which
-// raises SIGPIPE when the peer has gone; this one sends with MSG_NOSIGNAL. Non-blocking, so
-// that every wait is the stream's poll with its deadline; a reset reads as the end.
-int SocketOf(BIO* bio) { return *static_cast<const int*>(bio_library->BIO_get_data(bio)); }
-
-void AskToRetry(BIO* bio, int direction) {
-  bio_library->BIO_set_flags(bio, direction | BIO_FLAGS_SHOULD_RETRY);
-}
-
-int BioWrite(BIO* bio, const char* data, int size) {
-  bio_library->BIO_clear_flags(bio, BIO_FLAGS_RWS | BIO_FLAGS_SHOULD_RETRY);
-  while (true) {
-    const ssize_t sent = send(SocketOf(bio), data, static_cast<std::size_t>(size), MSG_NOSIGNAL);
-    if (sent >= 0) return static_cast<int>(sent);
-    if (errno == EINTR) continue;
-    if (errno == EAGAIN || errno == EWOULDBLOCK) AskToRetry(bio, BIO_FLAGS_WRITE);
-    return -1;
-  }
-}
-
-int BioRead(BIO* bio, char* data, int size) {
-  bio_library->BIO_clear_flags(bio, BIO_FLAGS_RWS | BIO_FLAGS_SHOULD_RETRY);
-  while (true) {
-    const ssize_t got = recv(SocketOf(bio), data, static_cast<std::size_t>(size), 0);
-    if (got >= 0) return static_cast<int>(got);
-    if (errno == EINTR) continue;
-    if (errno == ECONNRESET) return 0;
-    if (errno == EAGAIN || errno == EWOULDBLOCK) AskToRetry(bio, BIO_FLAGS_READ);
-    return -1;
-  }
-}
-
-long BioControl(BIO*, int command, long, void*) { return command == BIO_CTRL_FLUSH ? 1 : 0; }
-
-Result<BIO_METHOD*> SocketBioMethod(const TlsLibrary& tls) {
-  static std::once_flag once;
-  static BIO_METHOD* method = nullptr;
-  std::call_once(once, [&] {
-    bio_library = &tls;
-    method = tls.BIO_meth_new(tls.BIO_get_new_index() | BIO_TYPE_SOURCE_SINK, "socket");
-    if (method && tls.BIO_meth_set_write(method, BioWrite) == 1 &&
-        tls.BIO_meth_set_read(method, BioRead) == 1 &&
-        tls.BIO_meth_set_ctrl(method, BioControl) == 1) {
-      return;
-    }
-    method = nullptr;
-  });
-  if (!method) return Internal("OpenSSL could not make a socket BIO");
-  return method;
-}
-
 // TlsSession is one connection's socket and OpenSSL's state for it, at a fixed address: the
 // BIO points at the socket.
 struct TlsSession {
@@ -308,21 +250,17 @@ Result<void> ProveIdentity(const TlsLibrary& tls, SSL_CTX* context,
 // MakeContext is a client context for the options: TLS 1.2 at least (1.3 offered), 1.2's
 // AEAD suites only, the peer verified unless told not to.
 Result<SSL_CTX*> MakeContext(const TlsLibrary& tls, const TransportOptions& options) {
-  SSL_CTX* context = tls.SSL_CTX_new(tls.TLS_client_method());
-  if (!context) return Internal("no TLS context: " + TlsErrorText(tls, "out of memory"));
-  tls.SSL_CTX_ctrl(context, SSL_CTRL_SET_MIN_PROTO_VERSION, TLS1_2_VERSION, nullptr);
-  tls.SSL_CTX_set_options(
-      context, SSL_OP_IGNORE_UNEXPECTED_EOF | SSL_OP_NO_RENEGOTIATION | SSL_OP_NO_COMPRESSION);
-  Result<void> made = tls.SSL_CTX_set_cipher_list(context, kTls12Suites) == 1
-                          ? Ok()
-                          : Internal("no TLS 1.2 suites: " + TlsErrorText(tls, "refused"));
-  if (made && options.verify_peer) made = Trust(tls, context, options);
-  if (made) made = ProveIdentity(tls, context, options);
+  Result<SSL_CTX*> context = NewContext(tls, tls.TLS_client_method());
+  if (!context) return context.failure();
+  Result<void> made = Ok();
+  if (options.verify_peer) made = Trust(tls, *context, options);
+  if (made) made = ProveIdentity(tls, *context, options);
   if (!made) {
-    tls.SSL_CTX_free(context);
+    tls.SSL_CTX_free(*context);
     return made.failure();
   }
-  tls.SSL_CTX_set_verify(context, options.verify_peer ? SSL_VERIFY_PEER : SSL_VERIFY_NONE, nullptr);
+  tls.SSL_CTX_set_verify(*context, options.verify_peer ? SSL_VERIFY_PEER : SSL_VERIFY_NONE,
+                         nullptr);
   return context;
 }
 
@@ -369,13 +307,9 @@ Result<void> Configure(TlsSession& session, const Url& url, const TransportOptio
   const TlsLibrary& tls = session.tls;
   Result<SSL_CTX*> context = ContextFor(tls, options);
   if (!context) return context.failure();
-  Result<BIO_METHOD*> method = SocketBioMethod(tls);
-  if (!method) return method.failure();
   session.ssl = tls.SSL_new(*context);
-  BIO* socket = session.ssl ? tls.BIO_new(*method) : nullptr;
+  BIO* socket = session.ssl ? NewSocketBio(tls, &session.fd) : nullptr;
   if (!socket) return Internal("no TLS connection: " + TlsErrorText(tls, "out of memory"));
-  tls.BIO_set_data(socket, const_cast<int*>(&session.fd));
-  tls.BIO_set_init(socket, 1);
   tls.SSL_set_bio(session.ssl, socket, socket);
   const bool address = IsAddress(url.host);
   if (!address) {

@@ -12,7 +12,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/http/client.h"
 #include "loopback_client.h"
+#include "support/temp_dir.h"
+#include "test_peer.h"
 
 namespace mc::http {
 namespace {
@@ -22,6 +25,7 @@ using std::chrono::steady_clock;
 using testing::Body;
 using testing::Exchange;
 using testing::Header;
+using testing::MakeTestCertificate;
 using testing::StatusLine;
 
 Routes StatusRoutes() {
@@ -236,4 +240,89 @@ TEST(HttpServer, APortInUseIsUnavailableNamingTheAddress) {
 }
 
 }  // namespace
+// An HTTPS server on a test certificate: the client of the project trusts the certificate's
+// authority and checks the address; OpenSSL serves both sides.
+struct TlsTestServer {
+  explicit TlsTestServer(const std::string& names = "IP:127.0.0.1") {
+    certificate = MakeTestCertificate(directory.path().string(), names, "worker");
+    Result<std::shared_ptr<const ServerTls>> tls =
+        ServerTls::Load({.certificate_file = certificate.certificate, .key_file = certificate.key});
+    EXPECT_TRUE(tls) << tls.error();
+    if (!tls) return;
+    Actions actions;
+    actions["/drain"] = [](const ActionRequest& request) {
+      return Response{.status = 200, .body = "drained by " + request.authorization + "\n"};
+    };
+    Result<std::unique_ptr<Server>> started =
+        Server::Start("127.0.0.1:0", StatusRoutes(), {}, std::move(actions), *tls);
+    EXPECT_TRUE(started) << started.error();
+    if (started) server = std::move(*started);
+  }
+  Result<ClientResponse> Ask(const std::string& method, const std::string& path,
+                             const std::string& ca_file) const {
+    ClientRequest request{.method = method, .body = method == "POST" ? "x" : ""};
+    request.headers.push_back({"Authorization", "Bearer t"});
+    request.transport.ca_file = ca_file;
+    Result<Url> url = ParseUrl("https://127.0.0.1:" + std::to_string(server->port()) + path);
+    if (!url) return url.failure();
+    return Request(*url, request);
+  }
+
+  mc::testing::TempDir directory;
+  testing::TestCertificate certificate;
+  std::unique_ptr<Server> server;
+};
+
+TEST(HttpsServer, AnswersAClientThatTrustsItsCertificateWithGetsAndActions) {
+  TlsTestServer https;
+  ASSERT_TRUE(https.server);
+  Result<ClientResponse> status = https.Ask("GET", "/status", https.certificate.certificate);
+  ASSERT_TRUE(status) << status.error();
+  EXPECT_EQ(status->status, 200);
+  EXPECT_EQ(status->body, "{\"ok\":true}\n");
+  Result<ClientResponse> drained = https.Ask("POST", "/drain", https.certificate.certificate);
+  ASSERT_TRUE(drained) << drained.error();
+  EXPECT_EQ(drained->body, "drained by Bearer t\n");
+}
+
+TEST(HttpsServer, AClientThatDoesNotTrustItsCertificateGetsNoAnswerAndTheServerGoesOn) {
+  TlsTestServer https;
+  ASSERT_TRUE(https.server);
+  Result<ClientResponse> refused = https.Ask("GET", "/status", "");
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().find("does not verify"), std::string::npos) << refused.error();
+  Result<ClientResponse> answered = https.Ask("GET", "/status", https.certificate.certificate);
+  EXPECT_TRUE(answered) << answered.error();
+}
+
+TEST(HttpsServer, APlainHttpRequestIsNotAnsweredInClearAndTheServerGoesOn) {
+  TlsTestServer https;
+  ASSERT_TRUE(https.server);
+  const std::string answer = Exchange(https.server->port(), "GET /status HTTP/1.1\r\n\r\n");
+  EXPECT_EQ(answer.find("{\"ok\":true}"), std::string::npos) << answer;
+  EXPECT_EQ(answer.find("HTTP/1.1 200"), std::string::npos) << answer;
+  Result<ClientResponse> answered = https.Ask("GET", "/status", https.certificate.certificate);
+  EXPECT_TRUE(answered) << answered.error();
+}
+
+TEST(HttpsServer, AKeyThatIsNotItsCertificatesIsRefusedNamingBothFiles) {
+  mc::testing::TempDir directory;
+  const testing::TestCertificate one = MakeTestCertificate(directory.path().string(), "DNS:a", "a");
+  const testing::TestCertificate other =
+      MakeTestCertificate(directory.path().string(), "DNS:b", "b");
+  Result<std::shared_ptr<const ServerTls>> tls =
+      ServerTls::Load({.certificate_file = one.certificate, .key_file = other.key});
+  ASSERT_FALSE(tls);
+  EXPECT_TRUE(tls.failure().IsInvalidInput()) << tls.error();
+  EXPECT_NE(tls.error().find(other.key), std::string::npos) << tls.error();
+  EXPECT_NE(tls.error().find(one.certificate), std::string::npos) << tls.error();
+}
+
+TEST(HttpsServer, ACertificateFileThatIsMissingIsRefusedNamingIt) {
+  Result<std::shared_ptr<const ServerTls>> tls =
+      ServerTls::Load({.certificate_file = "/nonexistent/cert.pem", .key_file = "/nonexistent/k"});
+  ASSERT_FALSE(tls);
+  EXPECT_NE(tls.error().find("/nonexistent/cert.pem"), std::string::npos) << tls.error();
+}
+
 }  // namespace mc::http
