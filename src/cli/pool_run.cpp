@@ -131,7 +131,12 @@ Result<void> OpenChannels(const ServiceConfig& config, Channels& channels,
     Result<std::unique_ptr<pool::KubernetesPool>> opened = pool::OpenKubernetesPool(options);
     if (!opened) return opened.failure();
     kubernetes.pool = std::move(*opened);
-    kubernetes.endpoints = {config.kubernetes.worker_port, config.kubernetes.control_token_file};
+    kubernetes.endpoints = {.port = config.kubernetes.worker_port,
+                            .control_port = config.kubernetes.control_port,
+                            .control_ca_file = config.kubernetes.control_ca_file,
+                            .control_key_file = config.kubernetes.control_key_file,
+                            .tls_name_suffix = "." + config.kubernetes.statefulset + "." +
+                                               config.kubernetes.namespace_name + ".svc"};
     kubernetes.statefulset = config.kubernetes.statefulset;
     kubernetes.max_replicas = config.kubernetes.max_replicas;
     channels.kubernetes_channel = std::make_unique<pool::KubernetesChannel>(

@@ -107,6 +107,7 @@ class Worker : public WorkerCommand {
     AddServeCommand(worker);
     AddRunCommand(worker);
     AddRegisterCommand(worker);
+    AddControlTokenCommand(worker);
     AddDoctorCommand(worker);
     AddControlCommands(worker);
     ExplainNumberMistakes(worker);
@@ -184,10 +185,17 @@ class Worker : public WorkerCommand {
     AddRunnerOption(*run_);
     run_->add_option("--gate-listen", gate_listen_, "HOST:PORT of the admission gate")
         ->capture_default_str();
-    run_->add_option("--listen", listen_, "HOST:PORT of /status, /metrics and the control API")
+    run_->add_option("--listen", listen_, "HOST:PORT of the read-only /status and /metrics")
+        ->capture_default_str();
+    run_->add_option("--control-listen", control_listen_,
+                     "HOST:PORT of the control API (drain, enable, concurrency, eligibility); "
+                     "none: the API is off")
         ->capture_default_str();
     run_->add_option("--control-token-file", control_token_file_,
-                     "a file holding the control API's bearer token (no file: the API is off)");
+                     "a file holding this worker's control API token");
+    run_->add_option("--control-tls-cert", control_tls_cert_,
+                     "the control API's certificate chain (PEM); needed beyond loopback");
+    run_->add_option("--control-tls-key", control_tls_key_, "the key of --control-tls-cert (PEM)");
     run_->add_option("--drain-timeout", drain_timeout_s_,
                      "seconds a drain waits for running jobs before it counts as DRAINED")
         ->capture_default_str();
@@ -213,6 +221,20 @@ class Worker : public WorkerCommand {
         ->required();
     register_->add_option("--description", description_, "the runner's description");
     AddAllowPlainHttpFlag(*register_);
+  }
+
+  void AddControlTokenCommand(CLI::App& worker) {
+    control_token_ = worker.add_subcommand(
+        "control-token",
+        "write this worker's control API token, derived from the pool's control key, where "
+        "`worker run --control-token-file` reads it (run where the key is mounted, then never "
+        "again)");
+    control_token_->add_option("--key-file", control_key_file_, "the pool's control key")
+        ->required();
+    control_token_->add_option("--name", runner_name_, "the worker's runner name in PeerTube")
+        ->required();
+    control_token_->add_option("--out", control_token_file_, "the token file to write (mode 0600)")
+        ->required();
   }
 
   void AddAllowPlainHttpFlag(CLI::App& command) {
@@ -276,6 +298,8 @@ class Worker : public WorkerCommand {
                                 .description = description_,
                                 .allow_plain_http = allow_plain_http_});
     }
+    if (control_token_->parsed())
+      return RunWorkerControlToken(control_key_file_, runner_name_, control_token_file_);
     if (controls_["drain"]->parsed())
       return RunWorkerControl(StateDir(), worker::DrainRequest{}, "drain");
     if (controls_["enable"]->parsed())
@@ -461,7 +485,10 @@ class Worker : public WorkerCommand {
     }
     options.gate_listen = gate_listen_;
     options.status_listen = listen_;
+    options.control_listen = control_listen_;
     options.control_token_file = control_token_file_;
+    options.control_tls_cert = control_tls_cert_;
+    options.control_tls_key = control_tls_key_;
     options.drain_timeout = std::chrono::seconds(drain_timeout_s_);
     options.self_test_max_age = std::chrono::seconds(self_test_max_age_s_);
     options.ffprobe = ffprobe_;
@@ -497,6 +524,8 @@ class Worker : public WorkerCommand {
   CLI::App* run_ = nullptr;
   CommonFlags run_flags_;
   CLI::App* register_ = nullptr;
+  CLI::App* control_token_ = nullptr;
+  std::string control_key_file_;
   CLI::App* doctor_ = nullptr;
   std::map<std::string, CLI::App*> controls_;
   CLI::App* concurrency_ = nullptr;
@@ -509,7 +538,10 @@ class Worker : public WorkerCommand {
   std::string runner_ = "peertube-runner";
   std::string runner_name_;
   std::string gate_listen_ = "127.0.0.1:9465";
+  std::string control_listen_;
   std::string control_token_file_;
+  std::string control_tls_cert_;
+  std::string control_tls_key_;
   std::int64_t drain_timeout_s_ = 1800;
   std::int64_t self_test_max_age_s_ = 0;
   std::string ffprobe_ = "ffprobe";

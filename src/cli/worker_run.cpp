@@ -15,6 +15,7 @@
 #include "common/base/text.h"
 #include "common/http/url.h"
 #include "common/peertube/plain_http.h"
+#include "pool/service/control_token.h"
 #include "probe/pipeline/probe_pipeline.h"
 #include "worker/daemon/ffmpeg_sandbox.h"
 #include "worker/daemon/local_socket.h"
@@ -237,6 +238,12 @@ Result<worker::PeerTubeVersions> CheckPeerTubePair(const std::string& server_url
   return pair.ForStatus();
 }
 
+std::optional<http::ServerTlsFiles> ControlTls(const WorkerRunOptions& options) {
+  if (options.control_tls_cert.empty()) return std::nullopt;
+  return http::ServerTlsFiles{.certificate_file = options.control_tls_cert,
+                              .key_file = options.control_tls_key};
+}
+
 // Starts the worker's daemon (the status, the control API, the gate and the socket), and
 // waits for its first status.
 Result<std::unique_ptr<worker::WorkerDaemon>> StartDaemon(
@@ -247,7 +254,9 @@ Result<std::unique_ptr<worker::WorkerDaemon>> StartDaemon(
       worker::WorkerDaemon::Start({.gather = gather,
                                    .state_dir = options.state_dir,
                                    .status_listen = options.status_listen,
+                                   .control_listen = options.control_listen,
                                    .control_token = control_token,
+                                   .control_tls = ControlTls(options),
                                    .gate_listen = options.gate_listen,
                                    .server_url = server_url,
                                    .ffprobe = ResolveProgram(options.ffprobe),
@@ -257,8 +266,11 @@ Result<std::unique_ptr<worker::WorkerDaemon>> StartDaemon(
                                    .log = Log});
   if (!daemon) return daemon;
   (*daemon)->WaitGathered(std::chrono::seconds(120));
-  Log("worker run: status on " + (*daemon)->status_address() + ", gate on " +
-      (*daemon)->gate_address() + ", socket " + (*daemon)->socket_path());
+  const std::string control = (*daemon)->control_address();
+  Log("worker run: status on " + (*daemon)->status_address() + ", control API " +
+      (control.empty() ? "off"
+                       : "on " + control + (options.control_tls_cert.empty() ? "" : " (TLS)")) +
+      ", gate on " + (*daemon)->gate_address() + ", socket " + (*daemon)->socket_path());
   return daemon;
 }
 
@@ -333,6 +345,10 @@ int RunWorkerRun(WorkerRunOptions options) {
     std::cerr << "worker run: refused: " << peertube.error() << "; no runner started\n";
     return 1;
   }
+  if (options.control_tls_cert.empty() != options.control_tls_key.empty()) {
+    std::cerr << "worker run: --control-tls-cert and --control-tls-key go together\n";
+    return 2;
+  }
   std::string control_token;
   if (!options.control_token_file.empty()) {
     Result<std::string> token = worker::ReadTokenFile(options.control_token_file);
@@ -392,6 +408,21 @@ int RunWorkerRun(WorkerRunOptions options) {
        .stale_files = {RunnerSocket(data_home, runner_id).string()},
        .ended = [&daemon] { (*daemon)->RunnerEnded(); }});
   WaitAndStop(stop_signals, *daemon, runner, options.drain_timeout);
+  return 0;
+}
+
+int RunWorkerControlToken(const std::string& key_file, const std::string& name,
+                          const std::string& out) {
+  Result<std::string> token = pool::ControlTokenOf("", key_file, name);
+  if (!token) {
+    std::cerr << "worker control-token: " << token.error() << "\n";
+    return 1;
+  }
+  if (Result<void> written = worker::WritePrivateFile(out, *token + "\n"); !written) {
+    std::cerr << "worker control-token: " << written.error() << "\n";
+    return 1;
+  }
+  std::cout << "wrote the control token of " << name << " to " << out << "\n";
   return 0;
 }
 

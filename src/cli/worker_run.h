@@ -27,7 +27,12 @@ struct WorkerRunOptions {
   std::vector<std::string> runner_command;
   std::string gate_listen;
   std::string status_listen;
+  // The control API's own listener, off when empty; its token, and its TLS certificate and
+  // key (both or neither; needed beyond loopback).
+  std::string control_listen;
   std::string control_token_file;
+  std::string control_tls_cert;
+  std::string control_tls_key;
   std::chrono::seconds drain_timeout{1800};
   // A green self-test this young is taken instead of running one; 0 always runs one.
   std::chrono::seconds self_test_max_age{0};
@@ -46,6 +51,11 @@ struct WorkerRegisterOptions {
 };
 
 int RunWorkerRegister(const WorkerRegisterOptions& options);
+
+// RunWorkerControlToken writes the control token of the worker named `name`, derived from the
+// pool's key in `key_file`, to `out` (mode 0600); it prints where, never the token.
+int RunWorkerControlToken(const std::string& key_file, const std::string& name,
+                          const std::string& out);
 
 // RunWorkerControl sends one request to the worker of `state_dir` and prints its answer.
 int RunWorkerControl(const std::string& state_dir, const worker::LocalRequest& request,

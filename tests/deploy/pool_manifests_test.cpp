@@ -191,18 +191,97 @@ TEST(PoolDeployment, SecretsComeOnlyAsFiles) {
   }
   EXPECT_EQ(SecretMounts().size(), 2u);
   const YAML::Node config = PoolConfig();
-  for (const std::string& file : {config["kubernetes"]["control_token_file"].as<std::string>(),
+  for (const std::string& file : {config["kubernetes"]["control_key_file"].as<std::string>(),
+                                  config["kubernetes"]["control_ca_file"].as<std::string>(),
                                   config["peertube"]["credentials_file"].as<std::string>()}) {
     EXPECT_TRUE(UnderASecretMount(file)) << file << " is not in a mounted Secret";
   }
-  // The control token is the workers' own, from their Secret (deploy/worker/).
-  const YAML::Node worker_pod = Find(kWorker, "StatefulSet")["spec"]["template"]["spec"];
-  std::set<std::string> pool_secrets;
-  for (const YAML::Node& volume : PoolPod()["volumes"]) {
-    if (volume["secret"]) pool_secrets.insert(volume["secret"]["secretName"].as<std::string>());
+}
+
+// The Secret a pod volume of `pod` holds, by the volume's name; empty for another volume.
+std::string SecretOfVolume(const YAML::Node& pod, const std::string& volume) {
+  for (const YAML::Node& entry : pod["volumes"]) {
+    if (entry["name"].as<std::string>() == volume && entry["secret"])
+      return entry["secret"]["secretName"].as<std::string>();
   }
-  EXPECT_TRUE(
-      pool_secrets.contains(worker_pod["volumes"][0]["secret"]["secretName"].as<std::string>()));
+  return "";
+}
+
+std::set<std::string> SecretsMountedBy(const YAML::Node& pod, const YAML::Node& container) {
+  std::set<std::string> secrets;
+  for (const YAML::Node& mount : container["volumeMounts"]) {
+    const std::string secret = SecretOfVolume(pod, mount["name"].as<std::string>());
+    if (!secret.empty()) secrets.insert(secret);
+  }
+  return secrets;
+}
+
+// Each worker's control token is derived from the pool's key by an init container; the
+// worker's own container, where uploads are decoded, never mounts the key.
+TEST(WorkerStatefulSet, TheWorkersContainerHoldsItsOwnControlTokenAndNeverThePoolsKey) {
+  const YAML::Node worker_pod = Find(kWorker, "StatefulSet")["spec"]["template"]["spec"];
+  const std::string key_secret = SecretOfVolume(PoolPod(), "control");
+  ASSERT_FALSE(key_secret.empty());
+  EXPECT_FALSE(SecretsMountedBy(worker_pod, worker_pod["containers"][0]).contains(key_secret));
+  bool derived = false;
+  for (const YAML::Node& init : worker_pod["initContainers"]) {
+    if (!SecretsMountedBy(worker_pod, init).contains(key_secret)) continue;
+    const std::string args = YAML::Dump(init["args"]);
+    derived = args.find("control-token") != std::string::npos &&
+              args.find("--out=/run/worker-control/token") != std::string::npos;
+  }
+  EXPECT_TRUE(derived) << "no init container derives the token from " << key_secret;
+  const std::string worker_args = YAML::Dump(worker_pod["containers"][0]["args"]);
+  EXPECT_NE(worker_args.find("--control-token-file=/run/worker-control/token"), std::string::npos);
+  EXPECT_NE(worker_args.find("--control-tls-cert="), std::string::npos);
+}
+
+// A NetworkPolicy's rules that admit `port`, as the pod selectors of their sources.
+std::vector<YAML::Node> SourcesOfPort(const YAML::Node& policy, int port) {
+  std::vector<YAML::Node> sources;
+  for (const YAML::Node& rule : policy["spec"]["ingress"]) {
+    bool admits = false;
+    for (const YAML::Node& allowed : rule["ports"]) admits |= allowed["port"].as<int>() == port;
+    if (!admits) continue;
+    for (const YAML::Node& from : rule["from"]) sources.push_back(from);
+  }
+  return sources;
+}
+
+bool Matches(const YAML::Node& selector, const YAML::Node& labels) {
+  for (const auto& label : selector["matchLabels"]) {
+    const YAML::Node value = labels[label.first.as<std::string>()];
+    if (!value || value.as<std::string>() != label.second.as<std::string>()) return false;
+  }
+  return true;
+}
+
+TEST(WorkerNetworkPolicy, OnlyThePoolManagersPodsReachTheControlPort) {
+  const YAML::Node policy = Find(kWorker, "NetworkPolicy");
+  const YAML::Node statefulset = Find(kWorker, "StatefulSet");
+  EXPECT_TRUE(Matches(policy["spec"]["podSelector"],
+                      statefulset["spec"]["template"]["metadata"]["labels"]));
+  const std::vector<YAML::Node> control =
+      SourcesOfPort(policy, PoolConfig()["kubernetes"]["control_port"].as<int>());
+  ASSERT_EQ(control.size(), 1u);
+  EXPECT_FALSE(control[0]["namespaceSelector"]) << "the pool's own namespace only";
+  EXPECT_TRUE(Matches(control[0]["podSelector"],
+                      Find(kPool, "Deployment")["spec"]["template"]["metadata"]["labels"]));
+  // The status port: the pool and the scrapers, never everyone.
+  for (const YAML::Node& source :
+       SourcesOfPort(policy, PoolConfig()["kubernetes"]["worker_port"].as<int>()))
+    EXPECT_TRUE(source["podSelector"] && source["podSelector"]["matchLabels"]);
+}
+
+TEST(PoolNetworkPolicy, OnlyScrapersReachTheReport) {
+  const YAML::Node policy = Find(kPool, "NetworkPolicy");
+  EXPECT_TRUE(Matches(policy["spec"]["podSelector"],
+                      Find(kPool, "Deployment")["spec"]["template"]["metadata"]["labels"]));
+  const std::vector<YAML::Node> sources = SourcesOfPort(policy, 9465);
+  ASSERT_EQ(sources.size(), 1u);
+  EXPECT_EQ(
+      sources[0]["podSelector"]["matchLabels"]["media-capabilities.io/scraper"].as<std::string>(),
+      "true");
 }
 
 TEST(PoolConfig, IsAFileThePoolServiceReads) {
@@ -229,6 +308,17 @@ TEST(PoolConfig, NamesTheWorkersOfDeployWorkerAsTheyAre) {
   EXPECT_EQ(kubernetes["selector"].as<std::string>(), own);
   const YAML::Node worker = statefulset["spec"]["template"]["spec"]["containers"][0];
   EXPECT_EQ(kubernetes["worker_port"].as<int>(), worker["ports"][0]["containerPort"].as<int>());
+  EXPECT_EQ(kubernetes["control_port"].as<int>(), worker["ports"][1]["containerPort"].as<int>());
+  EXPECT_NE(
+      YAML::Dump(worker["args"])
+          .find("--control-listen=0.0.0.0:" + std::to_string(kubernetes["control_port"].as<int>())),
+      std::string::npos);
+  // The pool checks each pod's certificate for POD.STATEFULSET.NAMESPACE.svc: the StatefulSet's
+  // headless service must bear its name.
+  EXPECT_EQ(statefulset["spec"]["serviceName"].as<std::string>(), WorkerStatefulSet());
+  const YAML::Node service = Find(kWorker, "Service");
+  EXPECT_EQ(service["metadata"]["name"].as<std::string>(), WorkerStatefulSet());
+  EXPECT_EQ(service["spec"]["clusterIP"].as<std::string>(), "None");
   EXPECT_TRUE(config["peertube"]["url"].as<std::string>().starts_with("https://"));
 }
 

@@ -10,14 +10,20 @@
 
 namespace mc::http {
 
+std::string ListenHost(const std::string& address) {
+  const std::size_t colon = address.rfind(':');
+  std::string host = address.substr(0, colon == std::string::npos ? address.size() : colon);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']')
+    host = host.substr(1, host.size() - 2);
+  return host;
+}
+
 Result<Listener> Listen(const std::string& address) {
   const std::size_t colon = address.rfind(':');
   if (colon == std::string::npos || colon + 1 == address.size()) {
     return InvalidInput(address + " is not HOST:PORT");
   }
-  std::string host = address.substr(0, colon);
-  if (host.size() >= 2 && host.front() == '[' && host.back() == ']')
-    host = host.substr(1, host.size() - 2);
+  const std::string host = ListenHost(address);
   const std::string port = address.substr(colon + 1);
 
   addrinfo hints{};

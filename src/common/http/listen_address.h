@@ -19,6 +19,9 @@ struct Listener {
 // fails (the port taken, the host not this machine's) is unavailable, each naming the address.
 Result<Listener> Listen(const std::string& address);
 
+// ListenHost is the HOST of "HOST:PORT", brackets removed: empty for every address (":8081").
+std::string ListenHost(const std::string& address);
+
 // BoundAddress is the listener's HOST:PORT.
 std::string BoundAddress(const Listener& listener);
 

@@ -300,9 +300,9 @@ bool IsAddress(const std::string& host) {
          inet_pton(AF_INET6, host.c_str(), &bytes) == 1;
 }
 
-// Configure makes `session`'s connection: checked against the URL's host name or address by
-// the library, with the host name sent as SNI, which names a host, never an address literal
-// (RFC 6066 section 3).
+// Configure makes `session`'s connection: checked against the URL's host name or address (or
+// the options' server name) by the library, with the host name sent as SNI, which names a host,
+// never an address literal (RFC 6066 section 3).
 Result<void> Configure(TlsSession& session, const Url& url, const TransportOptions& options) {
   const TlsLibrary& tls = session.tls;
   Result<SSL_CTX*> context = ContextFor(tls, options);
@@ -311,16 +311,17 @@ Result<void> Configure(TlsSession& session, const Url& url, const TransportOptio
   BIO* socket = session.ssl ? NewSocketBio(tls, &session.fd) : nullptr;
   if (!socket) return Internal("no TLS connection: " + TlsErrorText(tls, "out of memory"));
   tls.SSL_set_bio(session.ssl, socket, socket);
-  const bool address = IsAddress(url.host);
+  const std::string& name = options.server_name.empty() ? url.host : options.server_name;
+  const bool address = IsAddress(name);
   if (!address) {
     tls.SSL_ctrl(session.ssl, SSL_CTRL_SET_TLSEXT_HOSTNAME, TLSEXT_NAMETYPE_host_name,
-                 const_cast<char*>(url.host.c_str()));
+                 const_cast<char*>(name.c_str()));
   }
   session.verifying = options.verify_peer;
   if (!options.verify_peer) return Ok();
   const int checked =
-      address ? tls.X509_VERIFY_PARAM_set1_ip_asc(tls.SSL_get0_param(session.ssl), url.host.c_str())
-              : tls.SSL_set1_host(session.ssl, url.host.c_str());
+      address ? tls.X509_VERIFY_PARAM_set1_ip_asc(tls.SSL_get0_param(session.ssl), name.c_str())
+              : tls.SSL_set1_host(session.ssl, name.c_str());
   if (checked != 1)
     return Internal("the host name check could not be set: " + TlsErrorText(tls, "refused"));
   return Ok();

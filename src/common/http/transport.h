@@ -31,6 +31,10 @@ struct TransportOptions {
   // both or neither.
   std::string client_certificate_pem;
   std::string client_key_pem;
+  // The name the server's certificate must hold, where it is not the URL's host: a URL that
+  // names an address no certificate can hold (a pod's IP), as client-go's tls-server-name.
+  // It is sent as SNI too.
+  std::string server_name;
   // False only where the configuration says so (a kubeconfig's insecure-skip-tls-verify):
   // any certificate is accepted, for any name.
   bool verify_peer = true;

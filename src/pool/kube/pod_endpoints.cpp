@@ -13,10 +13,13 @@ pool::WorkerEndpoint EndpointOf(const WorkerPod& pod, const EndpointSettings& se
   endpoint.name = RunnerNameOf(pod);
   if (!pod.pod_ip.empty()) {
     const bool v6 = pod.pod_ip.find(':') != std::string::npos;
-    endpoint.url = "http://" + (v6 ? "[" + pod.pod_ip + "]" : pod.pod_ip) + ":" +
-                   std::to_string(settings.port);
+    const std::string host = v6 ? "[" + pod.pod_ip + "]" : pod.pod_ip;
+    endpoint.url = "http://" + host + ":" + std::to_string(settings.port);
+    endpoint.control_url = "https://" + host + ":" + std::to_string(settings.control_port);
   }
-  endpoint.control_token_file = settings.control_token_file;
+  endpoint.control_ca_file = settings.control_ca_file;
+  endpoint.control_tls_name = pod.name + settings.tls_name_suffix;
+  endpoint.control_key_file = settings.control_key_file;
   endpoint.wakeable = false;
   return endpoint;
 }

@@ -11,10 +11,18 @@
 namespace mc::pool {
 
 struct EndpointSettings {
-  // The port of the worker's status and control API (deploy/worker: --listen=0.0.0.0:9464).
+  // The port of the worker's /status and /metrics (deploy/worker: --listen=0.0.0.0:9464).
   int port = 9464;
-  // The file holding the control API's token, the Secret mounted into the manager's pod.
-  std::string control_token_file;
+  // The port of its control API, over TLS (--control-listen=0.0.0.0:9466).
+  int control_port = 9466;
+  // The authority the workers' control certificates chain to, and the pool's control key,
+  // from which each pod's own token is derived: files of the Secrets mounted into the
+  // manager's pod.
+  std::string control_ca_file;
+  std::string control_key_file;
+  // What follows the pod's name in the name its certificate holds: ".STATEFULSET.NAMESPACE.svc",
+  // the pod's stable DNS name under the StatefulSet's headless service.
+  std::string tls_name_suffix;
 };
 
 // RunnerNameOf is the worker's name in PeerTube and in the policy: the pod's annotation
@@ -22,9 +30,10 @@ struct EndpointSettings {
 // deploy/worker's pods give their runner (PT_WORKER_RUNNER_NAME from metadata.name).
 std::string RunnerNameOf(const WorkerPod& pod);
 
-// EndpointOf is the pod as a worker endpoint: http://POD-IP:PORT (an IPv6 address in
-// brackets), or an empty url while the pod has no IP. Alone, a pod is not wakeable: the
-// StatefulSet's scale, not the pod, brings a worker up.
+// EndpointOf is the pod as a worker endpoint: http://POD-IP:PORT for its status and
+// https://POD-IP:CONTROL-PORT for its control API (an IPv6 address in brackets), checked
+// against the pod's stable name; empty urls while the pod has no IP. Alone, a pod is not wakeable:
+// the StatefulSet's scale, not the pod, brings a worker up.
 pool::WorkerEndpoint EndpointOf(const WorkerPod& pod, const EndpointSettings& settings);
 
 // ReachableEndpoints are the endpoints of the pods that can answer now, by ordinal: those

@@ -25,12 +25,19 @@ constexpr const char* kTopKeys[] = {"peertube", "control",    "dry_run", "listen
                                     "workers",  "kubernetes", "policy",  nullptr};
 constexpr const char* kPeerTubeKeys[] = {
     "url", "credentials_file", "job_types", "poll", "request_budget", "allow_plain_http", nullptr};
-constexpr const char* kWorkerKeys[] = {"name",     "url",      "control_token_file",
-                                       "wakeable", "commands", nullptr};
+constexpr const char* kWorkerKeys[] = {"name",
+                                       "url",
+                                       "control_url",
+                                       "control_ca_file",
+                                       "control_tls_name",
+                                       "control_token_file",
+                                       "wakeable",
+                                       "commands",
+                                       nullptr};
 constexpr const char* kCommandKeys[] = {"start", "stop", "wake", "suspend", "deadline", nullptr};
-constexpr const char* kKubernetesKeys[] = {"kubeconfig",   "namespace",   "statefulset",
-                                           "selector",     "worker_port", "control_token_file",
-                                           "max_replicas", nullptr};
+constexpr const char* kKubernetesKeys[] = {
+    "kubeconfig",   "namespace",       "statefulset",      "selector",     "worker_port",
+    "control_port", "control_ca_file", "control_key_file", "max_replicas", nullptr};
 
 // Reader walks the file and keeps the first error; each Read* names its key's full path.
 class Reader {
@@ -124,6 +131,21 @@ class Reader {
     if (!url) return Fail(path, "expected http://HOST:PORT or https://HOST (" + url.error() + ")");
     return true;
   }
+  // A control URL carries the worker's token: TLS, unless it stays on this host.
+  bool ControlUrl(const std::string& text, const std::string& path) {
+    if (!HttpUrl(text, path)) return false;
+    const http::Url url = *http::ParseUrl(text);
+    if (url.scheme == "http" && !peertube::IsLoopback(url.host))
+      return Fail(path, "expected https://HOST:PORT: over http:// to " + url.host +
+                            " the worker's control token would cross the network in clear");
+    return true;
+  }
+  bool Port(const YAML::Node& node, const std::string& path, int& out) {
+    if (!node.IsDefined()) return true;
+    if (!pool::ReadInteger(node, out) || out < 1 || out > 65535)
+      return Fail(path, "expected a port between 1 and 65535");
+    return true;
+  }
 
   bool ReadPeerTube(const YAML::Node& node, PeerTubeSettings& out) {
     if (!node.IsDefined()) return Fail("peertube", "missing (the url and credentials_file)");
@@ -176,6 +198,11 @@ class Reader {
       if (!Map(entry, path, kWorkerKeys) || !Required(entry["name"], path + ".name", worker.name) ||
           !Required(entry["url"], path + ".url", worker.url) ||
           !HttpUrl(worker.url, path + ".url") ||
+          !Required(entry["control_url"], path + ".control_url", worker.control_url) ||
+          !ControlUrl(worker.control_url, path + ".control_url") ||
+          !Optional(entry["control_ca_file"], path + ".control_ca_file", worker.control_ca_file) ||
+          !Optional(entry["control_tls_name"], path + ".control_tls_name",
+                    worker.control_tls_name) ||
           !Required(entry["control_token_file"], path + ".control_token_file",
                     worker.control_token_file) ||
           !Optional(entry["wakeable"], path + ".wakeable", worker.wakeable)) {
@@ -216,15 +243,11 @@ class Reader {
         !Required(node["namespace"], path + ".namespace", out.namespace_name) ||
         !Required(node["statefulset"], path + ".statefulset", out.statefulset) ||
         !Required(node["selector"], path + ".selector", out.selector) ||
-        !Required(node["control_token_file"], path + ".control_token_file",
-                  out.control_token_file)) {
+        !Port(node["worker_port"], path + ".worker_port", out.worker_port) ||
+        !Port(node["control_port"], path + ".control_port", out.control_port) ||
+        !Required(node["control_ca_file"], path + ".control_ca_file", out.control_ca_file) ||
+        !Required(node["control_key_file"], path + ".control_key_file", out.control_key_file)) {
       return false;
-    }
-    if (const YAML::Node port = node["worker_port"]; port.IsDefined()) {
-      if (!pool::ReadInteger(port, out.worker_port) || out.worker_port < 1 ||
-          out.worker_port > 65535) {
-        return Fail(path + ".worker_port", "expected a port between 1 and 65535");
-      }
     }
     if (const YAML::Node most = node["max_replicas"]; most.IsDefined()) {
       if (!pool::ReadInteger(most, out.max_replicas) || out.max_replicas < 1 ||

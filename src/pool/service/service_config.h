@@ -39,9 +39,14 @@ struct KubernetesSettings {
   std::string kubeconfig;  // empty: the pod's own service account
   std::string namespace_name;
   std::string statefulset;
-  std::string selector;  // the workers' pods, app.kubernetes.io/name=peertube-worker
-  int worker_port = 9464;
-  std::string control_token_file;
+  std::string selector;    // the workers' pods, app.kubernetes.io/name=peertube-worker
+  int worker_port = 9464;  // /status and /metrics
+  // The control API, over TLS: its port, the authority its certificates chain to, and the
+  // key each pod's own token is derived from (a pod's certificate holds the name
+  // POD.STATEFULSET.NAMESPACE.svc, its stable name under the StatefulSet's service).
+  int control_port = 9466;
+  std::string control_ca_file;
+  std::string control_key_file;
   // The most workers the StatefulSet is scaled to: the ordinals past its replicas are the
   // pool's COLD workers, which a wake brings up one at a time.
   int max_replicas = 1;

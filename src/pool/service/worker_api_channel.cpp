@@ -28,14 +28,22 @@ std::string Prefix(const WorkerEndpoint& worker, std::string_view what) {
   return Context(worker, what) + ": ";
 }
 
-Result<http::Url> ControlUrl(const WorkerEndpoint& worker, std::string_view path) {
-  Result<http::Url> url = http::ParseUrl(http::UnderBase(worker.url, path));
+Result<http::Url> StatusUrl(const WorkerEndpoint& worker) {
+  Result<http::Url> url = http::ParseUrl(http::UnderBase(worker.url, "/status"));
   if (!url) return InvalidInput("the worker's URL: " + url.error());
   return url;
 }
 
+Result<http::Url> ControlUrl(const WorkerEndpoint& worker, std::string_view path) {
+  if (worker.control_url.empty())
+    return Unsupported("the worker has no control API configured (control_url)");
+  Result<http::Url> url = http::ParseUrl(http::UnderBase(worker.control_url, path));
+  if (!url) return InvalidInput("the worker's control URL: " + url.error());
+  return url;
+}
+
 std::string UrlText(const WorkerEndpoint& worker, std::string_view path) {
-  return http::UnderBase(worker.url, path);
+  return http::UnderBase(worker.control_url, path);
 }
 
 // AnswerWords is what an answer says in one line: the worker's JSON answer's "message" when
@@ -70,13 +78,16 @@ Result<void> WorkerApiChannel::Post(const WorkerEndpoint& worker, std::string_vi
   const std::string context = Context(worker, what);
   Result<http::Url> url = ControlUrl(worker, path);
   if (!url) return url.failure().WithContext(context);
-  Result<std::string> token = ReadControlToken(worker.control_token_file);
+  Result<std::string> token =
+      ControlTokenOf(worker.control_token_file, worker.control_key_file, worker.name);
   if (!token) return token.failure().WithContext(context);
 
   http::ClientRequest request{.method = "POST",
                               .body = std::move(body),
                               .timeout = options_.request_deadline,
                               .max_body_bytes = 64 * 1024};
+  request.transport.ca_file = worker.control_ca_file;
+  request.transport.server_name = worker.control_tls_name;
   request.headers.push_back({"Content-Type", "text/plain"});
   Result<http::ClientResponse> answer = http::Request(*url, http::WithBearer(request, *token));
   if (!answer) {
@@ -94,7 +105,7 @@ Result<void> WorkerApiChannel::Post(const WorkerEndpoint& worker, std::string_vi
 
 Result<void> WorkerApiChannel::Answers(const WorkerEndpoint& worker,
                                        std::chrono::milliseconds timeout) const {
-  Result<http::Url> url = ControlUrl(worker, "/status");
+  Result<http::Url> url = StatusUrl(worker);
   if (!url) return url.failure().WithContext(worker.name);
   Result<http::ClientResponse> answer =
       http::Request(*url, {.timeout = timeout, .max_body_bytes = 4 * 1024 * 1024});

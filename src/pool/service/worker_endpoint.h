@@ -22,11 +22,22 @@ struct BareMetalCommands {
 struct WorkerEndpoint {
   // The runner's name in PeerTube, and the policy's name for the worker.
   std::string name;
-  // The base URL of the worker's status and control API (http://HOST:PORT).
+  // The base URL of the worker's read-only /status and /metrics (http://HOST:PORT).
   std::string url;
-  // The file holding the control API's token; read at each use, so a rotated token is
-  // picked up, and never copied into a log or a command line.
+  // The base URL of its control API, a listener of its own: https://HOST:PORT, or
+  // http://127.0.0.1:PORT on the manager's own host. Empty: the worker has none.
+  std::string control_url;
+  // The authority the control API's certificate must chain to (PEM); empty: the system's.
+  std::string control_ca_file;
+  // The name the control API's certificate must hold, where the URL names an address that no
+  // certificate can (a pod's IP); empty: the URL's host.
+  std::string control_tls_name;
+  // The worker's own token, from a file of its own (`control_token_file`), or derived from
+  // the pool's control key and the worker's name (`control_key_file`, which wins). Each is
+  // read at each use, so a rotation is picked up, and never copied into a log or a command
+  // line.
   std::string control_token_file;
+  std::string control_key_file;
   bool wakeable = false;
   BareMetalCommands commands;
 };

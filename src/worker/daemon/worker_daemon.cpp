@@ -5,7 +5,9 @@
 
 #include "common/base/json_text.h"
 #include "common/http/client.h"
+#include "common/http/listen_address.h"
 #include "common/http/url.h"
+#include "common/peertube/plain_http.h"
 #include "common/peertube/runner_jobs.h"
 #include "dra/devices/device_json.h"
 #include "worker/daemon/local_socket.h"
@@ -50,10 +52,7 @@ Result<std::unique_ptr<WorkerDaemon>> WorkerDaemon::Start(DaemonOptions options)
   if (!local) return local.failure().WithContext("the local socket");
   daemon->local_ = std::move(*local);
 
-  http::Actions actions;
-  for (const char* path : {"/drain", "/enable", "/concurrency", "/eligibility"}) {
-    actions[path] = [raw](const http::ActionRequest& request) { return raw->Control(request); };
-  }
+  if (Result<void> control = raw->StartControl(); !control) return control.failure();
   ServeOptions serve{.gather = raw->options_.gather,
                      .listen = raw->options_.status_listen,
                      .log = raw->options_.log,
@@ -61,8 +60,7 @@ Result<std::unique_ptr<WorkerDaemon>> WorkerDaemon::Start(DaemonOptions options)
                      .live = [raw] { return raw->Live(); },
                      .gathered = [raw](const probe::ProbeResult& probe, const StatusInputs& inputs,
                                        bool probed) { raw->Gathered(probe, inputs, probed); },
-                     .amend = [raw](StatusInputs& inputs) { raw->Amend(inputs); },
-                     .actions = std::move(actions)};
+                     .amend = [raw](StatusInputs& inputs) { raw->Amend(inputs); }};
   Result<std::unique_ptr<StatusServer>> status = StatusServer::Start(std::move(serve));
   if (!status) return status.failure();
   daemon->status_ = std::move(*status);
@@ -79,8 +77,36 @@ Result<std::unique_ptr<WorkerDaemon>> WorkerDaemon::Start(DaemonOptions options)
   return daemon;
 }
 
+Result<void> WorkerDaemon::StartControl() {
+  const std::string& address = options_.control_listen;
+  if (address.empty()) return Ok();
+  if (options_.control_token.empty())
+    return InvalidInput("--control-listen " + address +
+                        ": the control API needs this worker's token (--control-token-file)");
+  if (!options_.control_tls && !peertube::IsLoopback(http::ListenHost(address)))
+    return InvalidInput("--control-listen " + address +
+                        " is beyond loopback, where the control API is served only over TLS: "
+                        "give --control-tls-cert and --control-tls-key");
+  std::shared_ptr<const http::ServerTls> tls;
+  if (options_.control_tls) {
+    Result<std::shared_ptr<const http::ServerTls>> loaded =
+        http::ServerTls::Load(*options_.control_tls);
+    if (!loaded) return loaded.failure().WithContext("the control API's TLS");
+    tls = *loaded;
+  }
+  http::Actions actions;
+  for (const char* path : {"/drain", "/enable", "/concurrency", "/eligibility"})
+    actions[path] = [this](const http::ActionRequest& request) { return Control(request); };
+  Result<std::unique_ptr<http::Server>> server =
+      http::Server::Start(address, {}, {}, std::move(actions), std::move(tls));
+  if (!server) return server.failure().WithContext("--control-listen");
+  control_ = std::move(*server);
+  return Ok();
+}
+
 WorkerDaemon::~WorkerDaemon() {
   // The doors close first, so that nothing asks the parts that are being taken down.
+  control_.reset();
   gate_.reset();
   local_.reset();
   status_.reset();
@@ -462,9 +488,6 @@ LocalAnswer WorkerDaemon::Enable() {
 }
 
 http::Response WorkerDaemon::Control(const http::ActionRequest& request) {
-  if (options_.control_token.empty())
-    return {.status = 403,
-            .body = "the control API is off: the worker was started without a control token\n"};
   const std::string_view bearer = "Bearer ";
   if (!request.authorization.starts_with(bearer) ||
       !SameToken(std::string_view(request.authorization).substr(bearer.size()),

@@ -3,8 +3,9 @@
 // between gatherings decides again at once whenever one of its own facts changes: a job is
 // accepted or ends, a wrapper takes or gives back session slots, an operator or the pool
 // drains, enables, or sets the concurrency or the eligibility. Three doors lead in: the local
-// socket (the wrappers and `worker drain|enable|...`), the HTTP control API beside /status
-// (the pool manager, with a token), and the admission gate (the runner's job requests).
+// socket (the wrappers and `worker drain|enable|...`), the control API on a listener of its
+// own (the pool manager, with this worker's token, over TLS beyond loopback), and the
+// admission gate (the runner's job requests). /status and /metrics are read-only.
 #pragma once
 
 #include <chrono>
@@ -17,6 +18,8 @@
 #include <string>
 
 #include "common/base/result.h"
+#include "common/http/http_server.h"
+#include "common/http/server_tls.h"
 #include "worker/daemon/local_protocol.h"
 #include "worker/daemon/local_server.h"
 #include "worker/gate/admission_gate.h"
@@ -29,10 +32,15 @@ namespace mc::worker {
 struct DaemonOptions {
   GatherOptions gather;
   std::string state_dir;
-  // /status, /metrics and the control API.
+  // /status and /metrics, read-only.
   std::string status_listen = kDefaultStatusAddress;
-  // The bearer token of the control API; empty turns the API off (every action answers 403).
+  // The control API's own listener (POST /drain, /enable, /concurrency, /eligibility); empty
+  // keeps the API off. Beyond loopback it listens only over TLS.
+  std::string control_listen;
+  // The control API's bearer token, this worker's own; a control listener needs one.
   std::string control_token;
+  // The control listener's certificate and key; none: plain HTTP, on loopback only.
+  std::optional<http::ServerTlsFiles> control_tls;
   // The admission gate's address and the PeerTube server behind it; no gate without a server.
   std::string gate_listen = "127.0.0.1:9465";
   std::string server_url;
@@ -52,6 +60,7 @@ class WorkerDaemon {
   WorkerDaemon& operator=(const WorkerDaemon&) = delete;
 
   std::string status_address() const { return status_->address(); }
+  std::string control_address() const { return control_ ? control_->address() : ""; }
   std::string gate_address() const { return gate_ ? gate_->address() : ""; }
   const std::string& socket_path() const { return local_->path(); }
 
@@ -92,6 +101,8 @@ class WorkerDaemon {
   LocalAnswer Finished(const WrapperRunReport& report);
   LocalAnswer Enable();
   LocalAnswer StateAnswer(bool ok, std::string message);
+  // StartControl opens the control API's listener where one is asked for.
+  Result<void> StartControl();
   http::Response Control(const http::ActionRequest& request);
 
   DaemonOptions options_;
@@ -117,6 +128,7 @@ class WorkerDaemon {
   std::int64_t held_ = 0;
   JobBook book_;
   std::unique_ptr<StatusServer> status_;
+  std::unique_ptr<http::Server> control_;
   std::unique_ptr<LocalServer> local_;
   std::unique_ptr<AdmissionGate> gate_;
 };

@@ -38,7 +38,7 @@ Result<std::unique_ptr<StatusServer>> StatusServer::Start(ServeOptions options) 
                           .body = current->metrics_text};
   };
   Result<std::unique_ptr<http::Server>> server =
-      http::Server::Start(status->options_.listen, std::move(routes), {}, status->options_.actions);
+      http::Server::Start(status->options_.listen, std::move(routes));
   if (!server) return server.failure().WithContext("--listen");
   status->server_ = std::move(*server);
   status->gatherer_ = std::thread([raw = status.get()] { raw->GatherLoop(); });

@@ -37,8 +37,6 @@ struct ServeOptions {
   // when a request is answered, so that /status and /metrics never lag behind a job that
   // just ended; it must answer at once. Absent for `worker serve`.
   std::function<void(StatusInputs&)> amend;
-  // POST paths served beside /status and /metrics (the worker's control API).
-  http::Actions actions;
 };
 
 class StatusServer {

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "common/http/hmac.h"
 #include "common/http/http_server.h"
 #include "support/temp_dir.h"
 #include "test_peer.h"
@@ -344,4 +345,14 @@ TEST(ClientTls, AcceptsAnyCertificateOnlyWhenVerificationIsTurnedOff) {
 }
 
 }  // namespace
+// RFC 4231's second test case: a short key and message, HMAC-SHA-256 as the RFC prints it.
+TEST(HmacSha256, IsTheDigestRfc4231Gives) {
+  Result<std::string> digest = HmacSha256Hex("Jefe", "what do ya want for nothing?");
+  ASSERT_TRUE(digest) << digest.error();
+  EXPECT_EQ(*digest, "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+  Result<std::string> other = HmacSha256Hex("Jefe", "what do ya want for nothing!");
+  ASSERT_TRUE(other);
+  EXPECT_NE(*other, *digest);
+}
+
 }  // namespace mc::http

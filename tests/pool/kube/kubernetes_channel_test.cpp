@@ -239,16 +239,25 @@ TEST_F(KubernetesChannelTest, DescribeSaysWhatItWouldDoAndDoesNothing) {
   EXPECT_TRUE(pool_.events.empty());
 }
 
-TEST(PodEndpoints, ARunningPodIsItsIpAndTheWorkersPortWithTheTokenFile) {
+TEST(PodEndpoints, ARunningPodIsItsIpWithTheStatusPortAndItsControlApiOverTlsUnderItsStableName) {
   WorkerPod pod = PodOf(1);
-  const WorkerEndpoint endpoint = EndpointOf(
-      pod, {.port = 9464, .control_token_file = "/run/secrets/media-pool/control-token"});
+  const WorkerEndpoint endpoint =
+      EndpointOf(pod, {.port = 9464,
+                       .control_port = 9466,
+                       .control_ca_file = "/run/secrets/media-pool-control/ca.crt",
+                       .control_key_file = "/run/secrets/media-pool-control/key",
+                       .tls_name_suffix = ".peertube-worker.peertube-workers.svc"});
   EXPECT_EQ(endpoint.name, "peertube-worker-1");
   EXPECT_EQ(endpoint.url, "http://10.0.0.11:9464");
-  EXPECT_EQ(endpoint.control_token_file, "/run/secrets/media-pool/control-token");
+  EXPECT_EQ(endpoint.control_url, "https://10.0.0.11:9466");
+  EXPECT_EQ(endpoint.control_tls_name, "peertube-worker-1.peertube-worker.peertube-workers.svc");
+  EXPECT_EQ(endpoint.control_ca_file, "/run/secrets/media-pool-control/ca.crt");
+  EXPECT_EQ(endpoint.control_key_file, "/run/secrets/media-pool-control/key");
+  EXPECT_TRUE(endpoint.control_token_file.empty()) << "each pod's token is derived, never shared";
   EXPECT_FALSE(endpoint.wakeable);
   pod.pod_ip = "fd00::7";
   EXPECT_EQ(EndpointOf(pod, {}).url, "http://[fd00::7]:9464");
+  EXPECT_EQ(EndpointOf(pod, {}).control_url, "https://[fd00::7]:9466");
   pod.runner_name = "w1:gpu0";
   EXPECT_EQ(EndpointOf(pod, {}).name, "w1:gpu0");
 }

@@ -55,10 +55,14 @@ class Lines {
   std::vector<std::string> lines_;
 };
 
-WorkerEndpoint Box(const mc::testing::TempDir& dir, std::string url, BareMetalCommands commands) {
+// Box is a worker whose status and control API answer at `url` (a recorder answers both), or at
+// `control_url` for the control API where one is given.
+WorkerEndpoint Box(const mc::testing::TempDir& dir, std::string url, BareMetalCommands commands,
+                   std::string control_url = "") {
   return {
       .name = "gpu-box-1:gpu0",
-      .url = std::move(url),
+      .url = url,
+      .control_url = control_url.empty() ? url : control_url,
       .control_token_file = dir.Write("control-token", std::string(kWorkerToken) + "\n").string(),
       .wakeable = true,
       .commands = std::move(commands)};
@@ -186,12 +190,14 @@ TEST(CommandChannel, AnEnableStartsAServiceThatIsDownThenEnablesTheRealWorker) {
   const std::string asked = (dir.path() / "start-asked").string();
   const std::string ready = (dir.path() / "worker-ready").string();
   const int port = mc::testing::FreePort();
+  const int control_port = mc::testing::FreePort();
   std::unique_ptr<RealWorker> worker;
   std::thread starter([&] {
     for (int i = 0; i < 1000 && !std::filesystem::exists(asked); ++i)
       std::this_thread::sleep_for(milliseconds(10));
     if (!std::filesystem::exists(asked)) return;
-    worker = std::make_unique<RealWorker>(kWorkerToken, "127.0.0.1:" + std::to_string(port));
+    worker = std::make_unique<RealWorker>(kWorkerToken, "127.0.0.1:" + std::to_string(port),
+                                          "127.0.0.1:" + std::to_string(control_port));
     dir.Write("worker-ready", "");
   });
 
@@ -201,7 +207,8 @@ TEST(CommandChannel, AnEnableStartsAServiceThatIsDownThenEnablesTheRealWorker) {
       Box(dir, "http://127.0.0.1:" + std::to_string(port),
           {.start = {"/bin/sh", "-c",
                      "touch '" + asked + "'; while [ ! -e '" + ready + "' ]; do sleep 0.05; done"},
-           .deadline = std::chrono::seconds(30)});
+           .deadline = std::chrono::seconds(30)},
+          "http://127.0.0.1:" + std::to_string(control_port));
   Result<void> enabled = channel.Apply(ActionOn(ActionKind::kEnable, 3), box);
   starter.join();
   ASSERT_TRUE(worker && worker->started());

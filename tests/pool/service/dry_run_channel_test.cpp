@@ -55,6 +55,7 @@ TEST(DryRunChannel, AroundTheRealChannelsNothingReachesTheWorkerAndNoCommandRuns
   const WorkerEndpoint worker{
       .name = "gpu-box-1:gpu0",
       .url = recorder.url(),
+      .control_url = recorder.url(),
       .control_token_file = dir.Write("control-token", "t\n").string(),
       .commands = {.start = {"/usr/bin/touch", touched}, .wake = {"/usr/bin/touch", touched}}};
   std::vector<std::string> log;

@@ -7,7 +7,8 @@
 
 namespace mc::pool::testing {
 
-RealWorker::RealWorker(std::string token, std::string listen) {
+RealWorker::RealWorker(std::string token, std::string listen, std::string control_listen,
+                       std::optional<http::ServerTlsFiles> tls) {
   std::filesystem::create_directories(dir_.path() / "sys/class/drm");
   std::filesystem::create_directories(dir_.path() / "dev");
   std::filesystem::create_directories(dir_.path() / "state");
@@ -26,13 +27,17 @@ RealWorker::RealWorker(std::string token, std::string listen) {
       worker::WorkerDaemon::Start({.gather = gather,
                                    .state_dir = (dir_.path() / "state").string(),
                                    .status_listen = std::move(listen),
+                                   .control_listen = std::move(control_listen),
                                    .control_token = std::move(token),
+                                   .control_tls = std::move(tls),
                                    .log = [this](const std::string& line) {
                                      const std::lock_guard lock(mutex_);
                                      log_.push_back(line);
                                    }});
-  EXPECT_TRUE(daemon) << daemon.error();
-  if (!daemon) return;
+  if (!daemon) {
+    start_error_ = daemon.error();
+    return;
+  }
   daemon_ = std::move(*daemon);
   // Its first gathering probes the missing GPU, so that the enable meets a fresh red probe.
   EXPECT_TRUE(daemon_->WaitGathered(std::chrono::seconds(30)));
@@ -41,6 +46,9 @@ RealWorker::RealWorker(std::string token, std::string listen) {
 WorkerEndpoint RealWorker::Endpoint(const std::string& token_in_file) const {
   return {.name = "gpu-box-1:gpu0",
           .url = daemon_ ? "http://" + daemon_->status_address() : "http://127.0.0.1:1",
+          .control_url = !daemon_ || daemon_->control_address().empty()
+                             ? ""
+                             : "http://" + daemon_->control_address(),
           .control_token_file = dir_.Write("control-token", token_in_file + "\n").string()};
 }
 

@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,12 +31,16 @@ inline bool Has(const std::string& text, const std::string& words) {
 
 class RealWorker {
  public:
-  // `token` empty starts the worker with its control API off; `listen` is where its status
-  // and control API listen.
-  explicit RealWorker(std::string token = kWorkerToken, std::string listen = "127.0.0.1:0");
+  // `listen` is where its status listens; `control_listen` where its control API does, with
+  // `token` and, given `tls`, over TLS; empty: the API is off.
+  explicit RealWorker(std::string token = kWorkerToken, std::string listen = "127.0.0.1:0",
+                      std::string control_listen = "127.0.0.1:0",
+                      std::optional<http::ServerTlsFiles> tls = std::nullopt);
 
   // The endpoint of this worker, its token file holding `token_in_file`.
   WorkerEndpoint Endpoint(const std::string& token_in_file = kWorkerToken) const;
+  // Why the worker did not start; empty when it did.
+  const std::string& start_error() const { return start_error_; }
   // Log is what the worker has logged so far.
   std::vector<std::string> Log() const;
   bool Logged(const std::string& words) const;
@@ -47,6 +52,7 @@ class RealWorker {
   mutable std::mutex mutex_;
   std::vector<std::string> log_;
   std::unique_ptr<worker::WorkerDaemon> daemon_;
+  std::string start_error_;
 };
 
 }  // namespace mc::pool::testing

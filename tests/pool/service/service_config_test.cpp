@@ -19,6 +19,7 @@ constexpr const char* kMinimal = R"(peertube:
 workers:
   - name: a:gpu0
     url: http://127.0.0.1:9464
+    control_url: http://127.0.0.1:9466
     control_token_file: /run/a.token
 )";
 
@@ -35,6 +36,10 @@ TEST(ServiceConfig, ABareMetalFileGivesEveryWorkerItsCommandsAndThePolicyItsNumb
   EXPECT_EQ(config->workers[0].commands.start,
             (std::vector<std::string>{"systemctl", "start", "media-worker@0"}));
   EXPECT_EQ(config->workers[0].commands.deadline, std::chrono::seconds(120));
+  EXPECT_EQ(config->workers[0].control_url, "https://10.0.0.5:9466");
+  EXPECT_EQ(config->workers[0].control_ca_file, "/etc/media-pool/workers-ca.crt");
+  EXPECT_EQ(config->workers[0].control_tls_name, "box-1.example.lan");
+  EXPECT_EQ(config->workers[1].control_url, "https://box-2.example.lan:9466");
   EXPECT_FALSE(config->workers[0].wakeable);
   EXPECT_TRUE(config->workers[1].wakeable);
   EXPECT_EQ(config->workers[1].commands.suspend.size(), 4u);
@@ -82,13 +87,17 @@ kubernetes:
   namespace: peertube-workers
   statefulset: peertube-worker
   selector: app.kubernetes.io/name=peertube-worker
-  control_token_file: /run/token
+  control_ca_file: /run/control/ca.crt
+  control_key_file: /run/control/key
   max_replicas: 4
 )",
                                                     "pool.yaml");
   ASSERT_TRUE(config) << config.error();
   EXPECT_EQ(config->kubernetes.statefulset, "peertube-worker");
   EXPECT_EQ(config->kubernetes.worker_port, 9464);
+  EXPECT_EQ(config->kubernetes.control_port, 9466);
+  EXPECT_EQ(config->kubernetes.control_ca_file, "/run/control/ca.crt");
+  EXPECT_EQ(config->kubernetes.control_key_file, "/run/control/key");
   EXPECT_EQ(config->kubernetes.max_replicas, 4);
 }
 
@@ -100,8 +109,19 @@ TEST(ServiceConfig, AWrongFileIsAnErrorNamingTheFileAndTheKey) {
       {minimal + "control: swarm\n",
        "pool.yaml: control: expected workers, bare-metal or kubernetes"},
       {minimal + "    urll: x\n", "pool.yaml: workers[0].urll: unknown key"},
-      {minimal + "  - name: a:gpu0\n    url: http://h:1\n    control_token_file: t\n",
+      {minimal + "  - name: a:gpu0\n    url: http://h:1\n    control_url: https://h:2\n"
+                 "    control_token_file: t\n",
        "pool.yaml: workers[1].name: \"a:gpu0\" names an earlier worker too"},
+      {minimal + "  - name: b:gpu0\n    url: http://h:1\n    control_token_file: t\n",
+       "pool.yaml: workers[1].control_url: missing"},
+      {minimal + "  - name: b:gpu0\n    url: http://h:1\n    control_url: http://h:2\n"
+                 "    control_token_file: t\n",
+       "pool.yaml: workers[1].control_url: expected https://HOST:PORT: over http:// to h the "
+       "worker's control token would cross the network in clear"},
+      {"peertube:\n  url: https://pt\n  credentials_file: /run/admin\ncontrol: kubernetes\n"
+       "kubernetes:\n  namespace: n\n  statefulset: s\n  selector: a=b\n"
+       "  control_ca_file: /ca\n",
+       "pool.yaml: kubernetes.control_key_file: missing"},
       {minimal + "    commands: {start: [true]}\n",
        "pool.yaml: workers[0].commands: only read with control: bare-metal"},
       {minimal + "policy:\n  hysteresis:\n    up_threshold: 2\n",

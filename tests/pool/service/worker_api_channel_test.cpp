@@ -8,9 +8,15 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "control_recorder.h"
+#include "pool/service/control_token.h"
 #include "real_worker.h"
 #include "support/free_port.h"
+#include "support/run_command.h"
+#include "test_peer.h"
 
 namespace mc::pool {
 namespace {
@@ -29,6 +35,7 @@ using testing::RealWorker;
 WorkerEndpoint EndpointAt(const mc::testing::TempDir& dir, const std::string& url) {
   return {.name = "gpu-box-1:gpu0",
           .url = url,
+          .control_url = url,
           .control_token_file = dir.Write("control-token", std::string(kWorkerToken) + "\n")};
 }
 
@@ -70,14 +77,82 @@ TEST(WorkerApiChannel, TheTokenIsReadAtEachUseSoARotatedOneIsPickedUp) {
   EXPECT_TRUE(drained) << drained.error();
 }
 
-TEST(WorkerApiChannel, AWorkerWithItsControlApiOffIsPermissionDeniedSayingSo) {
-  RealWorker worker("");
-  ASSERT_TRUE(worker.started());
+TEST(WorkerApiChannel, AWorkerWithItsControlApiOffHasNoControlListenerAndItsStatusPortNoAction) {
+  RealWorker worker(kWorkerToken, "127.0.0.1:0", "");
+  ASSERT_TRUE(worker.started()) << worker.start_error();
   WorkerApiChannel channel;
-  Result<void> drained = channel.Apply(ActionOn(ActionKind::kDrain), worker.Endpoint());
+  WorkerEndpoint endpoint = worker.Endpoint();
+  ASSERT_TRUE(endpoint.control_url.empty());
+  Result<void> drained = channel.Apply(ActionOn(ActionKind::kDrain), endpoint);
   ASSERT_FALSE(drained);
-  EXPECT_TRUE(drained.failure().IsPermissionDenied()) << drained.error();
-  EXPECT_TRUE(Has(drained.error(), "answered 403: the control API is off")) << drained.error();
+  EXPECT_TRUE(drained.failure().IsUnsupported()) << drained.error();
+  EXPECT_TRUE(Has(drained.error(), "no control API configured")) << drained.error();
+  // /status and /metrics are read-only: the status port takes no action, token or not.
+  endpoint.control_url = endpoint.url;
+  drained = channel.Apply(ActionOn(ActionKind::kDrain), endpoint);
+  ASSERT_FALSE(drained);
+  EXPECT_TRUE(drained.failure().IsUnsupported()) << drained.error();
+  EXPECT_TRUE(Has(drained.error(), "answered 404")) << drained.error();
+  EXPECT_FALSE(worker.Logged("worker: drain asked"));
+}
+
+TEST(WorkerApiChannel, AControlListenerWithoutATokenIsRefusedAtTheStart) {
+  RealWorker worker("", "127.0.0.1:0", "127.0.0.1:0");
+  EXPECT_FALSE(worker.started());
+  EXPECT_TRUE(Has(worker.start_error(), "needs this worker's token")) << worker.start_error();
+}
+
+TEST(WorkerApiChannel, AControlListenerBeyondLoopbackWithoutTlsIsRefusedAtTheStart) {
+  for (const char* address : {"0.0.0.0:0", ":0", "[::]:0"}) {
+    RealWorker worker(kWorkerToken, "127.0.0.1:0", address);
+    EXPECT_FALSE(worker.started()) << address;
+    EXPECT_TRUE(Has(worker.start_error(), "only over TLS")) << worker.start_error();
+  }
+}
+
+TEST(WorkerApiChannel, OverTlsTheChannelChecksTheWorkersCertificateByItsStableNameAndDrainsIt) {
+  mc::testing::TempDir certificates;
+  const http::testing::TestCertificate certificate = http::testing::MakeTestCertificate(
+      certificates.path().string(), "DNS:peertube-worker-0.peertube-worker.peertube-workers.svc",
+      "peertube-worker-0");
+  ASSERT_FALSE(certificate.certificate.empty()) << "openssl req failed";
+  RealWorker worker(kWorkerToken, "127.0.0.1:0", "0.0.0.0:0",
+                    http::ServerTlsFiles{.certificate_file = certificate.certificate,
+                                         .key_file = certificate.key});
+  ASSERT_TRUE(worker.started()) << worker.start_error();
+  WorkerEndpoint endpoint = worker.Endpoint();
+  const std::string port = endpoint.control_url.substr(endpoint.control_url.rfind(':'));
+  endpoint.control_url = "https://127.0.0.1" + port;
+  endpoint.control_ca_file = certificate.certificate;
+  WorkerApiChannel channel;
+  // The address is no name the certificate holds: refused until the stable name is given.
+  Result<void> refused = channel.Apply(ActionOn(ActionKind::kDrain), endpoint);
+  ASSERT_FALSE(refused);
+  EXPECT_TRUE(Has(refused.error(), "does not verify")) << refused.error();
+  EXPECT_FALSE(worker.Logged("worker: drain asked"));
+  endpoint.control_tls_name = "peertube-worker-0.peertube-worker.peertube-workers.svc";
+  Result<void> drained = channel.Apply(ActionOn(ActionKind::kDrain), endpoint);
+  ASSERT_TRUE(drained) << drained.error();
+  EXPECT_TRUE(worker.Logged("worker: drain asked")) << "the drain reached the worker";
+}
+
+TEST(WorkerApiChannel, ATokenDerivedFromThePoolsKeyIsTheOneTheWorkerWasGiven) {
+  mc::testing::TempDir dir;
+  const std::string key = dir.Write("control-key", "pool-control-key\n").string();
+  Result<std::string> token = DeriveControlToken("pool-control-key", "gpu-box-1:gpu0");
+  ASSERT_TRUE(token) << token.error();
+  RealWorker worker(*token);
+  ASSERT_TRUE(worker.started()) << worker.start_error();
+  WorkerEndpoint endpoint = worker.Endpoint("not the token");
+  endpoint.control_key_file = key;
+  WorkerApiChannel channel;
+  Result<void> drained = channel.Apply(ActionOn(ActionKind::kDrain), endpoint);
+  ASSERT_TRUE(drained) << drained.error();
+  // Another worker's token, derived from the same key, is refused.
+  endpoint.name = "gpu-box-2:gpu0";
+  Result<void> other = channel.Apply(ActionOn(ActionKind::kDrain), endpoint);
+  ASSERT_FALSE(other);
+  EXPECT_TRUE(other.failure().IsPermissionDenied()) << other.error();
 }
 
 TEST(WorkerApiChannel, AnEnableSetsTheConcurrencyFirstAndNamesTheWorkersRefusal) {
@@ -264,15 +339,44 @@ TEST(WorkerApiChannel, AnEnableAskedWithNoConcurrencyIsRefusedBeforeAnyRequest) 
 
 TEST(WorkerApiChannel, DescribeSaysWhatWouldBeSent) {
   WorkerApiChannel channel;
-  const WorkerEndpoint endpoint{.name = "gpu-box-1:gpu0", .url = "http://10.0.0.5:9464"};
+  const WorkerEndpoint endpoint{.name = "gpu-box-1:gpu0",
+                                .url = "http://10.0.0.5:9464",
+                                .control_url = "https://10.0.0.5:9466"};
   EXPECT_EQ(channel.Describe(ActionOn(ActionKind::kDrain), endpoint),
-            "POST http://10.0.0.5:9464/drain");
+            "POST https://10.0.0.5:9466/drain");
   EXPECT_EQ(channel.Describe(ActionOn(ActionKind::kEnable, 3), endpoint),
-            "POST http://10.0.0.5:9464/concurrency 3, then POST http://10.0.0.5:9464/enable");
+            "POST https://10.0.0.5:9466/concurrency 3, then POST https://10.0.0.5:9466/enable");
   EXPECT_EQ(channel.Describe(ActionOn(ActionKind::kSetClasses, 0, Bit(JobClass::kS)), endpoint),
-            "POST http://10.0.0.5:9464/eligibility \"max-resolution=1080\" (classes S)");
+            "POST https://10.0.0.5:9466/eligibility \"max-resolution=1080\" (classes S)");
   EXPECT_TRUE(channel.Describe(ActionOn(ActionKind::kWake), endpoint).starts_with("nothing: "));
 }
 
 }  // namespace
+// The init container's step: the token the pool derives for this worker's name, written
+// privately; neither the token nor the key is printed.
+TEST(WorkerControlToken, WritesTheTokenThePoolDerivesForTheNameAndPrintsNeither) {
+  mc::testing::TempDir dir;
+  const std::string key = dir.Write("key", "the pool's control key\n").string();
+  const std::string out = (dir.path() / "token").string();
+  const probe::ChildOutcome run =
+      mc::testing::RunCommand({MEDIA_CAP_BINARY, "worker", "control-token", "--key-file", key,
+                               "--name", "peertube-worker-0", "--out", out});
+  ASSERT_EQ(run.code, 0) << run.err;
+  Result<std::string> expected = DeriveControlToken("the pool's control key", "peertube-worker-0");
+  ASSERT_TRUE(expected) << expected.error();
+  std::ifstream written(out);
+  std::string token;
+  std::getline(written, token);
+  EXPECT_EQ(token, *expected);
+  EXPECT_EQ(std::filesystem::status(out).permissions() & std::filesystem::perms::all,
+            std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  EXPECT_EQ((run.out + run.err).find(*expected), std::string::npos);
+  EXPECT_EQ((run.out + run.err).find("the pool's control key"), std::string::npos);
+  const probe::ChildOutcome missing = mc::testing::RunCommand(
+      {MEDIA_CAP_BINARY, "worker", "control-token", "--key-file", (dir.path() / "none").string(),
+       "--name", "peertube-worker-0", "--out", out});
+  EXPECT_EQ(missing.code, 1);
+  EXPECT_NE(missing.err.find((dir.path() / "none").string()), std::string::npos) << missing.err;
+}
+
 }  // namespace mc::pool
