@@ -8,6 +8,7 @@
 
 #include "support/temp_dir.h"
 #include "worker/daemon/job_ffmpeg.h"
+#include "worker/probe_contract/landlock.h"
 
 namespace mc::worker {
 namespace {
