@@ -20,6 +20,7 @@
 #include "probe/pipeline/probe_pipeline.h"
 #include "probe/query/query_command.h"
 #include "worker/probe_contract/concurrency.h"
+#include "worker/probe_contract/landlock.h"
 #include "worker/probe_contract/probe_contract.h"
 #include "worker/probe_contract/probe_contract_json.h"
 #include "worker/probe_contract/worker_config.h"
@@ -43,16 +44,21 @@ struct CommonFlags {
 
   void AddTo(CLI::App* command, const std::vector<std::string>& outputs) {
     roots = RootsFromEnvironment();
+    AddSettingsTo(command);
+    command->add_option("-o,--output", output, "the form of the answer")
+        ->check(OneOf(outputs, "format"));
+    AddDiscoveryRootOptions(*command, roots);
+    AddQueryDeadlineOption(*command, deadline_seconds);
+  }
+
+  // AddSettingsTo gives a command the settings table's flags alone.
+  void AddSettingsTo(CLI::App* command) {
     for (const worker::Setting& setting : worker::kSettings) {
       const std::string flag(setting.flag);
       options[flag] = command->add_option(
           flag, values[flag],
           std::string(setting.meaning) + " (" + std::string(setting.variable) + ")");
     }
-    command->add_option("-o,--output", output, "the form of the answer")
-        ->check(OneOf(outputs, "format"));
-    AddDiscoveryRootOptions(*command, roots);
-    AddQueryDeadlineOption(*command, deadline_seconds);
   }
 
   // Config reads the settings: the flags given, else the environment, else the defaults.
@@ -246,10 +252,13 @@ class Worker : public WorkerCommand {
   void AddDoctorCommand(CLI::App& worker) {
     doctor_ = worker.add_subcommand(
         "doctor",
-        "the PeerTube server's and the official runner's versions, and whether the pair is "
-        "tested, compatible by contract, or known to break");
+        "the PeerTube server's and the official runner's versions, whether the pair is "
+        "tested, compatible by contract, or known to break, and whether ffmpeg runs in its "
+        "sandbox");
     doctor_->add_option("--url", url_, "the PeerTube server")->required();
     AddRunnerOption(*doctor_);
+    // The worker's own settings, of which the sandbox's requirement is read.
+    doctor_flags_.AddSettingsTo(doctor_);
   }
 
   void AddRunnerOption(CLI::App& command) {
@@ -321,11 +330,23 @@ class Worker : public WorkerCommand {
     return command;
   }
 
+  // RunDoctor checks what the worker needs beside its GPU: the PeerTube pair, and ffmpeg's
+  // sandbox on this kernel. A pair that breaks, a runner that does not run, and a sandbox that
+  // is required and missing each fail it; an unboxed ffmpeg is a warning in words.
   int RunDoctor() {
+    Result<worker::WorkerConfig> config = doctor_flags_.Config();
+    if (!config) {
+      std::cerr << "worker doctor: " << config.error() << "\n";
+      return 2;
+    }
     const PeerTubePair pair = ReadPeerTubePair(url_, RunnerWords());
-    std::cout << pair.Text(url_, runner_);
+    const worker::FfmpegSandbox sandbox =
+        worker::FfmpegSandboxOf(worker::LandlockAbi(), config->require_sandbox);
+    std::cout << pair.Text(url_, runner_) << "ffmpeg's sandbox: " << worker::SandboxVerdict(sandbox)
+              << ": " << worker::SandboxFinding(sandbox) << "\n";
     const bool breaks = pair.verdict.support == peertube::Support::kBreaks || !pair.runner_runs;
-    return breaks ? 1 : 0;
+    const bool unsafe = !sandbox.ffmpeg_boxed && sandbox.required;
+    return breaks || unsafe ? 1 : 0;
   }
 
   int RunConcurrency() {
@@ -527,6 +548,7 @@ class Worker : public WorkerCommand {
   CLI::App* control_token_ = nullptr;
   std::string control_key_file_;
   CLI::App* doctor_ = nullptr;
+  CommonFlags doctor_flags_;
   std::map<std::string, CLI::App*> controls_;
   CLI::App* concurrency_ = nullptr;
   CLI::App* eligibility_ = nullptr;

@@ -17,12 +17,12 @@
 #include "common/peertube/plain_http.h"
 #include "pool/service/control_token.h"
 #include "probe/pipeline/probe_pipeline.h"
-#include "worker/daemon/ffmpeg_sandbox.h"
 #include "worker/daemon/local_socket.h"
 #include "worker/daemon/registration.h"
 #include "worker/daemon/runner_config.h"
 #include "worker/daemon/runner_supervisor.h"
 #include "worker/daemon/worker_daemon.h"
+#include "worker/probe_contract/landlock.h"
 #include "worker/probe_contract/probe_contract.h"
 #include "worker/self_test/self_test_state.h"
 
@@ -98,20 +98,17 @@ void SayPlainHttp(const std::string& url) {
   }
 }
 
-// CheckSandbox says in the log whether the jobs' ffmpeg runs in its box, and refuses to start
-// without one where the settings require it.
+// CheckSandbox says in the log whether the jobs' ffmpeg runs in its box, as the status document
+// and `worker doctor` say it, and refuses to start without one where the settings require it.
 Result<void> CheckSandbox(const worker::WorkerConfig& config) {
-  if (const int abi = worker::LandlockAbi(); abi > 0) {
-    Log("worker run: each job's ffmpeg runs in a Landlock sandbox (ABI " + std::to_string(abi) +
-        ") with no new privileges");
-    return Ok();
-  }
-  if (config.require_sandbox)
+  const worker::FfmpegSandbox sandbox =
+      worker::FfmpegSandboxOf(worker::LandlockAbi(), config.require_sandbox);
+  if (!sandbox.ffmpeg_boxed && sandbox.required)
     return Unsupported(
         "the kernel has no Landlock, and PT_WORKER_REQUIRE_SANDBOX asks for "
         "ffmpeg's sandbox");
-  Log("worker run: the kernel has no Landlock: each job's ffmpeg runs without a sandbox "
-      "(PT_WORKER_REQUIRE_SANDBOX=1 refuses that)");
+  Log("worker run: ffmpeg's sandbox: " + std::string(worker::SandboxVerdict(sandbox)) + ": " +
+      worker::SandboxFinding(sandbox));
   return Ok();
 }
 

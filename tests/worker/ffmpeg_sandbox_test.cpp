@@ -1,13 +1,16 @@
 // ffmpeg's box: a shell standing in for ffmpeg, run as the wrapper runs ffmpeg, reads the
-// job's input and writes its output folder, and opens none of the worker's secrets.
+// job's input and writes its output folder, and opens none of the worker's secrets; and `worker
+// run` on a kernel without Landlock, which refuses to start where the settings require the box.
 #include "worker/daemon/ffmpeg_sandbox.h"
 
 #include <gtest/gtest.h>
 
 #include <fstream>
 
+#include "support/run_command.h"
 #include "support/temp_dir.h"
 #include "worker/daemon/job_ffmpeg.h"
+#include "worker/probe_contract/landlock.h"
 
 namespace mc::worker {
 namespace {
@@ -96,6 +99,20 @@ TEST(FfmpegSandbox, AnInputThatIsAUrlOrAPipeOpensNoFolder) {
   const SandboxPaths paths = JobSandboxPaths(*command, {});
   EXPECT_TRUE(paths.read.empty());
   EXPECT_TRUE(paths.read_write.empty());
+}
+
+// The cheap end of `worker run`: it checks the box before it probes, tests or registers.
+TEST(WorkerRun, OnAKernelWithoutLandlockItRefusesToStartWhereTheSettingsRequireTheBox) {
+  mc::testing::TempDir dir;
+  const probe::ChildOutcome run = mc::testing::RunCommand(
+      {WITHOUT_LANDLOCK, MEDIA_CAP_BINARY, "worker", "run", "--gpu", "0", "--state-dir",
+       (dir.path() / "state").string(), "--work-dir", (dir.path() / "work").string()},
+      {"PT_WORKER_REQUIRE_SANDBOX=1"});
+  EXPECT_EQ(run.code, 2) << run.err;
+  EXPECT_NE(run.err.find("worker run: refused: the kernel has no Landlock, and "
+                         "PT_WORKER_REQUIRE_SANDBOX asks for ffmpeg's sandbox"),
+            std::string::npos)
+      << run.err;
 }
 
 }  // namespace

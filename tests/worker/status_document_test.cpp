@@ -134,8 +134,13 @@ TEST(StatusDocument, TheSchemaRefusesADocumentThatBreaksIt) {
                              {"runner_version", "0.1.3"},
                              {"support", "probably"},
                              {"advice", ""}};
+  // A box on a kernel without Landlock is a contradiction.
+  nlohmann::ordered_json boxed_without_landlock = StatusDocument(NoGpu());
+  boxed_without_landlock["sandbox"] = {
+      {"landlock_abi", 0}, {"ffmpeg_boxed", true}, {"required", false}};
   for (const nlohmann::ordered_json& document :
-       {missing_state, available_without_probe, bad_capability, bad_support}) {
+       {missing_state, available_without_probe, bad_capability, bad_support,
+        boxed_without_landlock}) {
     const probe::ChildOutcome run = testing::ValidateAgainstSchema(dir, {document.dump()});
     EXPECT_EQ(run.code, 1) << document.dump();
   }
@@ -153,6 +158,46 @@ TEST(StatusDocument, HoldsTheVendorGenericGpuBlock) {
   EXPECT_TRUE(document["concurrency_limiters"]["bw"].is_null());
   EXPECT_EQ(document["concurrency_bound_by"], "vram");
   EXPECT_EQ(document["cpu"]["util_pct"], 40);
+}
+
+TEST(StatusDocument, SaysWhetherEachJobsFfmpegRunsInItsSandbox) {
+  mc::testing::TempDir dir;
+  StatusInputs inputs = NvidiaWorker(WorkerState::kAvailable, "room");
+  std::vector<std::string> documents;
+  const auto says = [&](const FfmpegSandbox& sandbox, const std::string& line) {
+    inputs.sandbox = sandbox;
+    const nlohmann::ordered_json document = StatusDocument(inputs);
+    EXPECT_EQ(document["sandbox"]["landlock_abi"], sandbox.landlock_abi);
+    EXPECT_EQ(document["sandbox"]["ffmpeg_boxed"], sandbox.ffmpeg_boxed);
+    EXPECT_EQ(document["sandbox"]["required"], sandbox.required);
+    EXPECT_NE(StatusTable(inputs).find(line), std::string::npos) << StatusTable(inputs);
+    documents.push_back(document.dump());
+  };
+  says(FfmpegSandboxOf(7, false),
+       "sandbox:      boxed: each job's ffmpeg runs under Landlock (ABI 7) with no new "
+       "privileges");
+  says(FfmpegSandboxOf(0, false),
+       "sandbox:      unboxed: the kernel has no Landlock (or has it turned off): each job's "
+       "ffmpeg decodes uploads unboxed, beside the worker's secrets");
+  says(FfmpegSandboxOf(0, true),
+       "sandbox:      missing: the kernel has no Landlock (or has it turned off) and "
+       "PT_WORKER_REQUIRE_SANDBOX=1 requires ffmpeg's box: worker run refuses to start");
+  const probe::ChildOutcome run = testing::ValidateAgainstSchema(dir, documents);
+  EXPECT_EQ(run.code, 0) << run.out << run.err;
+}
+
+TEST(PrometheusText, AnUnboxedFfmpegIsAnAlertableZero) {
+  mc::testing::TempDir dir;
+  StatusInputs inputs = NvidiaWorker(WorkerState::kAvailable, "room");
+  for (const int abi : {7, 0}) {
+    SCOPED_TRACE("Landlock ABI " + std::to_string(abi));
+    inputs.sandbox = FfmpegSandboxOf(abi, false);
+    std::string error;
+    const nlohmann::json families = testing::ParseMetrics(dir, PrometheusText(inputs), error);
+    ASSERT_FALSE(families.is_discarded()) << error;
+    EXPECT_EQ(families["pt_worker_ffmpeg_boxed"]["samples"][0][2], abi > 0 ? 1.0 : 0.0);
+    EXPECT_EQ(families["pt_worker_landlock_abi"]["samples"][0][2], static_cast<double>(abi));
+  }
 }
 
 TEST(PrometheusText, ARealParserReadsTheSeriesTheDesignNames) {

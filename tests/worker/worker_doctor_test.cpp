@@ -1,5 +1,6 @@
 // `worker doctor` against a server answering PeerTube 7.2.1's recorded config and a runner
-// command that prints a version: the pair in words and the exit status of each kind of pair.
+// command that prints a version: the pair in words and the exit status of each kind of pair;
+// and ffmpeg's sandbox on this kernel and, through without_landlock, on one without Landlock.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -10,6 +11,7 @@
 #include "common/http/http_server.h"
 #include "support/run_command.h"
 #include "support/temp_dir.h"
+#include "worker/probe_contract/landlock.h"
 
 namespace mc::worker {
 namespace {
@@ -36,9 +38,21 @@ std::string Runner(const mc::testing::TempDir& dir, const std::string& output, i
   return path;
 }
 
-probe::ChildOutcome Doctor(const http::Server& server, const std::string& runner) {
-  return mc::testing::RunCommand({MEDIA_CAP_BINARY, "worker", "doctor", "--url",
-                                  "http://" + server.address(), "--runner", runner});
+// How the doctor runs beside the server and the runner: `before` (a program that runs the
+// rest) in front of the binary, `flags` after its own, `env` added to the environment.
+struct DoctorRun {
+  std::vector<std::string> before;
+  std::vector<std::string> flags;
+  std::vector<std::string> env;
+};
+
+probe::ChildOutcome Doctor(const http::Server& server, const std::string& runner,
+                           const DoctorRun& how = {}) {
+  std::vector<std::string> argv = how.before;
+  argv.insert(argv.end(), {MEDIA_CAP_BINARY, "worker", "doctor", "--url",
+                           "http://" + server.address(), "--runner", runner});
+  argv.insert(argv.end(), how.flags.begin(), how.flags.end());
+  return mc::testing::RunCommand(argv, how.env);
 }
 
 TEST(WorkerDoctor, SaysTheTestedPairIsTested) {
@@ -77,6 +91,58 @@ TEST(WorkerDoctor, ARunnerThatFailsIsOneAWorkerCannotWorkWith) {
   EXPECT_EQ(run.code, 1);
   EXPECT_NE(run.out.find("official runner: unknown ("), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("exited 127"), std::string::npos) << run.out;
+}
+
+TEST(WorkerDoctor, OnAKernelWithLandlockItSaysEachJobsFfmpegIsBoxed) {
+  const int abi = LandlockAbi();
+  if (abi == 0) GTEST_SKIP() << "this kernel has no Landlock";
+  mc::testing::TempDir dir;
+  std::unique_ptr<http::Server> server = ConfigServer("7.2.1");
+  ASSERT_NE(server, nullptr);
+  const probe::ChildOutcome run = Doctor(*server, Runner(dir, "0.1.3\\n"));
+  EXPECT_EQ(run.code, 0) << run.err;
+  EXPECT_NE(run.out.find("ffmpeg's sandbox: boxed: each job's ffmpeg runs under Landlock (ABI " +
+                         std::to_string(abi) + ") with no new privileges"),
+            std::string::npos)
+      << run.out;
+}
+
+TEST(WorkerDoctor, OnAKernelWithoutLandlockItWarnsThatFfmpegDecodesUploadsUnboxed) {
+  mc::testing::TempDir dir;
+  std::unique_ptr<http::Server> server = ConfigServer("7.2.1");
+  ASSERT_NE(server, nullptr);
+  const probe::ChildOutcome run =
+      Doctor(*server, Runner(dir, "0.1.3\\n"), {.before = {WITHOUT_LANDLOCK}});
+  // A warning: the worker runs, and says so.
+  EXPECT_EQ(run.code, 0) << run.err;
+  EXPECT_NE(run.out.find("the pair: tested"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("ffmpeg's sandbox: unboxed: the kernel has no Landlock (or has it turned "
+                         "off): each job's ffmpeg decodes uploads unboxed, beside the worker's "
+                         "secrets"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("PT_WORKER_REQUIRE_SANDBOX=1 refuses that"), std::string::npos) << run.out;
+}
+
+TEST(WorkerDoctor, OnAKernelWithoutLandlockARequiredSandboxFailsIt) {
+  mc::testing::TempDir dir;
+  std::unique_ptr<http::Server> server = ConfigServer("7.2.1");
+  ASSERT_NE(server, nullptr);
+  for (const bool by_flag : {false, true}) {
+    SCOPED_TRACE(by_flag ? "--require-sandbox 1" : "PT_WORKER_REQUIRE_SANDBOX=1");
+    DoctorRun how{.before = {WITHOUT_LANDLOCK}};
+    if (by_flag) {
+      how.flags = {"--require-sandbox", "1"};
+    } else {
+      how.env = {"PT_WORKER_REQUIRE_SANDBOX=1"};
+    }
+    const probe::ChildOutcome run = Doctor(*server, Runner(dir, "0.1.3\\n"), how);
+    EXPECT_EQ(run.code, 1) << run.out << run.err;
+    EXPECT_NE(run.out.find("ffmpeg's sandbox: missing: the kernel has no Landlock"),
+              std::string::npos)
+        << run.out;
+    EXPECT_NE(run.out.find("worker run refuses to start"), std::string::npos) << run.out;
+  }
 }
 
 }  // namespace

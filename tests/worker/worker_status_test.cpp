@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "status_checks.h"
+#include "worker/probe_contract/landlock.h"
 #include "worker/self_test/self_test_state.h"
 
 namespace mc {
@@ -49,6 +50,31 @@ void ExpectValid(const mc::testing::TempDir& dir, const StatusRun& run) {
   const probe::ChildOutcome validated =
       worker::testing::ValidateAgainstSchema(dir, {run.outcome.out});
   EXPECT_EQ(validated.code, 0) << validated.out << validated.err;
+}
+
+// StatusOnTheGeForce runs `worker status` on the stand-in RTX 4090 through tests/fakenv/run-on,
+// with `before` (a program that runs the rest) in front of the binary, and the test's own
+// directories and empty kernel log.
+probe::ChildOutcome StatusOnTheGeForce(const mc::testing::TempDir& dir,
+                                       const std::vector<std::string>& before,
+                                       const std::string& output,
+                                       const std::vector<std::string>& env = {}) {
+  std::vector<std::string> argv = {
+      FAKENV_RUN_ON, std::string(FAKENV_RECORDS_DIR) + "/ada-geforce-rtx4090.json", "--"};
+  argv.insert(argv.end(), before.begin(), before.end());
+  argv.insert(argv.end(), {MEDIA_CAP_BINARY, "worker", "status", "--gpu", "0", "--output", output,
+                           "--kernel-log", dir.Write("empty-kmsg", "").string()});
+  const std::vector<std::string> own = OwnDirectories(dir);
+  argv.insert(argv.end(), own.begin(), own.end());
+  std::vector<std::string> environment = {"MEDIA_CAP_BUILD=" MEDIA_CAP_BUILD_DIR};
+  environment.insert(environment.end(), env.begin(), env.end());
+  return testing::RunCommand(argv, environment);
+}
+
+StatusRun DocumentOf(const probe::ChildOutcome& outcome) {
+  StatusRun run{.outcome = outcome, .document = json::parse(outcome.out, nullptr, false)};
+  EXPECT_FALSE(run.document.is_discarded()) << outcome.out << outcome.err;
+  return run;
 }
 
 TEST(WorkerStatus, OnThisMachineWithNoGpuItSaysGpuUnavailable) {
@@ -176,6 +202,63 @@ TEST(WorkerStatus, OnWsl2ItSaysSoAndStaysUnavailableUnlessAllowed) {
   // Allowed on WSL2, it still needs a GPU that passes its probe.
   EXPECT_EQ(allowed.document["state"], "GPU_UNAVAILABLE");
   EXPECT_EQ(allowed.document["state_reason"].get<std::string>().find("WSL2"), std::string::npos);
+}
+
+TEST(WorkerStatus, OnAKernelWithLandlockTheDocumentSaysEachJobsFfmpegRunsBoxed) {
+  const int abi = worker::LandlockAbi();
+  if (abi == 0) GTEST_SKIP() << "this kernel has no Landlock";
+  mc::testing::TempDir dir;
+  const StatusRun run = DocumentOf(StatusOnTheGeForce(dir, {}, "json"));
+  EXPECT_EQ(run.outcome.code, 0) << run.outcome.err;
+  EXPECT_EQ(run.document["gpu"]["vendor"], "nvidia");
+  EXPECT_EQ(run.document["sandbox"],
+            (json{{"landlock_abi", abi}, {"ffmpeg_boxed", true}, {"required", false}}));
+  ExpectValid(dir, run);
+  const probe::ChildOutcome table = StatusOnTheGeForce(dir, {}, "table");
+  EXPECT_NE(table.out.find("sandbox:      boxed: each job's ffmpeg runs under Landlock (ABI " +
+                           std::to_string(abi) + ")"),
+            std::string::npos)
+      << table.out;
+}
+
+TEST(WorkerStatus, OnAKernelWithoutLandlockTheDocumentSaysFfmpegRunsUnboxed) {
+  mc::testing::TempDir dir;
+  const StatusRun run = DocumentOf(StatusOnTheGeForce(dir, {WITHOUT_LANDLOCK}, "json"));
+  EXPECT_EQ(run.outcome.code, 0) << run.outcome.err;
+  // The same GPU as with Landlock: only the box differs.
+  EXPECT_EQ(run.document["gpu"]["vendor"], "nvidia");
+  EXPECT_EQ(run.document["sandbox"],
+            (json{{"landlock_abi", 0}, {"ffmpeg_boxed", false}, {"required", false}}));
+  ExpectValid(dir, run);
+
+  const probe::ChildOutcome table = StatusOnTheGeForce(dir, {WITHOUT_LANDLOCK}, "table");
+  EXPECT_NE(table.out.find("sandbox:      unboxed: the kernel has no Landlock"), std::string::npos)
+      << table.out;
+  EXPECT_NE(table.out.find("PT_WORKER_REQUIRE_SANDBOX=1 refuses that"), std::string::npos)
+      << table.out;
+
+  const probe::ChildOutcome metrics = StatusOnTheGeForce(dir, {WITHOUT_LANDLOCK}, "prometheus");
+  std::string error;
+  const json families = worker::testing::ParseMetrics(dir, metrics.out, error);
+  ASSERT_FALSE(families.is_discarded()) << error << metrics.out;
+  EXPECT_EQ(families["pt_worker_ffmpeg_boxed"]["samples"][0][2], 0.0);
+  EXPECT_EQ(families["pt_worker_landlock_abi"]["samples"][0][2], 0.0);
+}
+
+TEST(WorkerStatus, OnAKernelWithoutLandlockARequiredSandboxIsMissing) {
+  mc::testing::TempDir dir;
+  const StatusRun run = DocumentOf(
+      StatusOnTheGeForce(dir, {WITHOUT_LANDLOCK}, "json", {"PT_WORKER_REQUIRE_SANDBOX=1"}));
+  // The status is an answer whatever it says; `worker run` is what refuses to start.
+  EXPECT_EQ(run.outcome.code, 0) << run.outcome.err;
+  EXPECT_EQ(run.document["sandbox"],
+            (json{{"landlock_abi", 0}, {"ffmpeg_boxed", false}, {"required", true}}));
+  ExpectValid(dir, run);
+  const probe::ChildOutcome table =
+      StatusOnTheGeForce(dir, {WITHOUT_LANDLOCK}, "table", {"PT_WORKER_REQUIRE_SANDBOX=1"});
+  EXPECT_NE(table.out.find("sandbox:      missing: the kernel has no Landlock"), std::string::npos)
+      << table.out;
+  EXPECT_NE(table.out.find("worker run refuses to start"), std::string::npos) << table.out;
 }
 
 TEST(WorkerStatus, AMalformedVariableIsRefusedNamingIt) {

@@ -13,6 +13,8 @@
 #include <filesystem>
 #include <string_view>
 
+#include "worker/probe_contract/landlock.h"
+
 namespace mc::worker {
 namespace {
 
@@ -122,12 +124,6 @@ SandboxPaths JobSandboxPaths(const RunnerCommand& command, const SandboxEnvironm
   AddSplit(environment.va_drivers_path, paths.read);
   AddSplit(environment.extra_paths, paths.read_write);
   return paths;
-}
-
-int LandlockAbi() {
-  const long abi =
-      syscall(SYS_landlock_create_ruleset, nullptr, 0, LANDLOCK_CREATE_RULESET_VERSION);
-  return abi > 0 ? static_cast<int>(abi) : 0;
 }
 
 Result<Sandbox> Sandbox::Make(const SandboxPaths& paths) {

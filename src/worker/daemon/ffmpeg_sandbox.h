@@ -2,7 +2,8 @@
 // privileges and under a Landlock ruleset that lets it read the system's files, the job's
 // inputs and the GPU's device nodes, and write only the job's output folders. It cannot open
 // the worker's state directory, the tokens or the runner's configuration, and Landlock keeps
-// it from tracing the processes outside its box.
+// it from tracing the processes outside its box. Whether the kernel has Landlock at all
+// (LandlockAbi) is in worker/probe_contract/landlock.h, which the status document reads too.
 #pragma once
 
 #include <string>
@@ -32,9 +33,6 @@ struct SandboxEnvironment {
 // JobSandboxPaths gives the job's paths: each local input's folder to read, each output's
 // folder to write, the program's folder and the environment's folders.
 SandboxPaths JobSandboxPaths(const RunnerCommand& command, const SandboxEnvironment& environment);
-
-// LandlockAbi is the kernel's Landlock ABI version; 0 where it has none or has it disabled.
-int LandlockAbi();
 
 // Sandbox is a Landlock ruleset made before the fork; the child enters it before exec.
 class Sandbox {

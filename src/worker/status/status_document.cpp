@@ -119,6 +119,9 @@ nlohmann::ordered_json StatusDocument(const StatusInputs& inputs) {
                       {"allowed", !inputs.platform.wsl2 || inputs.wsl2_allowed},
                       {"kernel", inputs.platform.kernel},
                       {"evidence", inputs.platform.evidence}};
+  json["sandbox"] = {{"landlock_abi", inputs.sandbox.landlock_abi},
+                     {"ffmpeg_boxed", inputs.sandbox.ffmpeg_boxed},
+                     {"required", inputs.sandbox.required}};
   const double util =
       inputs.host.cpu_cores > 0 ? 100.0 * inputs.host.load_1m / inputs.host.cpu_cores : 0;
   json["cpu"] = {{"model", inputs.host.cpu_model},
@@ -186,6 +189,8 @@ std::string StatusTable(const StatusInputs& inputs) {
       << "\n";
   out << "platform:     " << (inputs.platform.wsl2 ? "WSL2" : "native") << " ("
       << inputs.platform.evidence << ")\n";
+  out << "sandbox:      " << SandboxVerdict(inputs.sandbox) << ": "
+      << SandboxFinding(inputs.sandbox) << "\n";
   for (const std::string& problem : inputs.problems) out << "problem:      " << problem << "\n";
   return out.str();
 }
@@ -291,6 +296,13 @@ std::string PrometheusText(const StatusInputs& inputs) {
            static_cast<double>(inputs.jobs.hw_fallback_prevented));
   e.Family("pt_worker_platform_wsl2", "gauge", "1 when the worker runs on WSL2.");
   e.Sample("pt_worker_platform_wsl2", {}, inputs.platform.wsl2 ? 1 : 0);
+  e.Family("pt_worker_ffmpeg_boxed", "gauge",
+           "1 when each job's ffmpeg runs in its Landlock sandbox, 0 when it runs unboxed "
+           "(or, where the sandbox is required, the worker does not start).");
+  e.Sample("pt_worker_ffmpeg_boxed", {}, inputs.sandbox.ffmpeg_boxed ? 1 : 0);
+  e.Family("pt_worker_landlock_abi", "gauge",
+           "The kernel's Landlock ABI version; 0 where it has none or has it turned off.");
+  e.Sample("pt_worker_landlock_abi", {}, inputs.sandbox.landlock_abi);
   auto device_gauge = [&](const char* name, const char* help,
                           std::optional<std::int64_t> DeviceTelemetry::*field) {
     bool any = false;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "worker/probe_contract/concurrency.h"
+#include "worker/probe_contract/landlock.h"
 #include "worker/probe_contract/platform.h"
 #include "worker/probe_contract/probe_contract.h"
 #include "worker/self_test/self_test_report.h"
@@ -109,6 +110,8 @@ struct StatusInputs {
   TransferRates transfer;
   Platform platform;
   bool wsl2_allowed = false;
+  // Whether each job's ffmpeg runs in its box on this kernel, and whether the settings require it.
+  FfmpegSandbox sandbox;
   HostResources host;
   // What could not be read while gathering, in words.
   std::vector<std::string> problems;
@@ -120,7 +123,8 @@ nlohmann::ordered_json StatusDocument(const StatusInputs& inputs);
 std::string StatusTable(const StatusInputs& inputs);
 
 // PrometheusText is the Prometheus text exposition of the same facts: pt_worker_up,
-// pt_worker_gpu_sessions{vendor,cap_source}, pt_worker_hw_evidence_ok and the rest.
+// pt_worker_gpu_sessions{vendor,cap_source}, pt_worker_hw_evidence_ok, pt_worker_ffmpeg_boxed
+// and the rest.
 std::string PrometheusText(const StatusInputs& inputs);
 
 }  // namespace mc::worker

@@ -14,6 +14,7 @@
 #include "worker/evidence/kernel_log.h"
 #include "worker/evidence/nvml_library.h"
 #include "worker/probe_contract/contract_report.h"
+#include "worker/probe_contract/landlock.h"
 #include "worker/probe_contract/utc_time.h"
 #include "worker/self_test/self_test_state.h"
 
@@ -238,6 +239,7 @@ StatusInputs GatherStatus(const GatherOptions& given, const probe::ProbeResult& 
                            : inputs.hostname + ":" + (device ? device->name : config.gpu);
   inputs.platform = DetectPlatform(options.platform);
   inputs.wsl2_allowed = config.allow_wsl2;
+  inputs.sandbox = FfmpegSandboxOf(LandlockAbi(), config.require_sandbox);
   LoadSavedSelfTest(options, device, inputs);
   inputs.self_test = options.self_test;
   inputs.host = HostResourcesOf(options, inputs.problems);
