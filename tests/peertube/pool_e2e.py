@@ -65,6 +65,7 @@ class Pool:
                     "  poll: 3s\ncontrol: workers\nlisten: 127.0.0.1:0\nworkers:\n")
             for worker in workers:
                 f.write(f"  - name: e2e:{worker.name}\n    url: {worker.status_url}\n"
+                        f"    control_url: {worker.control_url}\n"
                         f"    control_token_file: {worker.token_file}\n")
             f.write(POLICY)
         self.log_path = os.path.join(self.dir, "pool.log")

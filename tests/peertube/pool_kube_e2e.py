@@ -24,7 +24,7 @@ worker SIGTERM (the worker drains first), waits for it to exit, and deletes the 
 period 0. The GPU model's self-test runs once before any pod, and each pod's worker finds its
 report in its state, as pool_e2e's workers share one. Everything else is the real thing: the StatefulSet controller makes the pods, the
 resourceclaim controller their claims, the scheduler allocates them, and the manager scales
-and talks to the workers by pod IP.
+and talks to the workers by pod IP, their control API over TLS with each pod's own token.
 
 What it proves, each with a check that can fail:
   1. the manager scales the StatefulSet from zero (COLD to SPARE through the scale
@@ -64,9 +64,11 @@ NAMESPACE = "peertube-workers"
 WORKERS = "peertube-worker"
 AV1_WORKERS = "peertube-worker-av1"
 NODES = ("gpu-node-a", "gpu-node-b")
-# The workers' status and control API (deploy/worker's --listen, 9464 there): a port of its own
-# on each pod's loopback address, out of the way of anything else on the machine.
+# The workers' status and control API (deploy/worker's --listen and --control-listen, 9464 and
+# 9466 there): ports of their own on each pod's loopback address, out of the way of anything
+# else on the machine.
 WORKER_PORT = 19464
+CONTROL_PORT = 19466
 MAX_REPLICAS = 3
 # The clips are long enough that the queue's pressure outlasts two wakes on a machine faster
 # than this one: with 6 s clips a quiet run here finished the burst with two pods, at the edge
@@ -260,9 +262,11 @@ def worker_statefulset(cluster, name, claim_template, peertube_url):
     pod["spec"]["volumes"].append({"name": "state", "emptyDir": {}})
     del spec["volumeClaimTemplates"]
     container = pod["spec"]["containers"][0]
-    container["args"] = [f"--listen=0.0.0.0:{WORKER_PORT}" if a.startswith("--listen=") else a
-                         for a in container["args"]]
+    container["args"] = [f"--listen=0.0.0.0:{WORKER_PORT}" if a.startswith("--listen=")
+                         else f"--control-listen=0.0.0.0:{CONTROL_PORT}" if a.startswith("--control-listen=")
+                         else a for a in container["args"]]
     container["ports"][0]["containerPort"] = WORKER_PORT
+    container["ports"][1]["containerPort"] = CONTROL_PORT
     for variable in container["env"]:
         if variable["name"] == "PEERTUBE_URL":
             variable["value"] = peertube_url
@@ -307,12 +311,12 @@ class Kubelet:
     see the module's docstring. One thread watches the pods (a list every half second); each
     start and each stop runs in a thread of its own, as a kubelet's pod workers do."""
 
-    def __init__(self, cluster, args, root, peertube_url, registration_file, control_token,
-                 argv_log, records, self_tests):
+    def __init__(self, cluster, args, root, peertube_url, registration_file, control, argv_log,
+                 records, self_tests):
         self.cluster, self.args, self.root = cluster, args, root
         self.self_tests = self_tests  # record -> the directory of its self-test's report
         self.peertube_url, self.registration_file = peertube_url, registration_file
-        self.control_token, self.argv_log, self.records = control_token, argv_log, records
+        self.control, self.argv_log, self.records = control, argv_log, records
         self.pods = {}        # uid -> PodWorker
         self.next_address = 11
         self.lock = threading.Lock()
@@ -397,7 +401,8 @@ class Kubelet:
             entry.worker = Worker(self.args, self.root, entry.name + "-" + entry.uid[:8], env["PEERTUBE_URL"],
                                   self.registration_file, fault_file, self.argv_log, record=record,
                                   host=entry.ip, listen_port=WORKER_PORT, runner_name="",
-                                  control_token=self.control_token, env=env)
+                                  control_token=self.control.token_of(entry.name), env=env,
+                                  control_port=CONTROL_PORT, control_tls=self.control.tls())
             wait_for(f"{entry.name}'s status document", lambda: self.answers(entry), 60, 0.5)
             now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
             conditions = [{"type": kind, "status": "True", "lastTransitionTime": now}
@@ -459,7 +464,7 @@ class KubePool(pool_e2e.Pool):
     of workers."""
 
     def __init__(self, args, root, name, peertube_url, credentials_file, kubeconfig, statefulset,
-                 token_file, max_replicas):
+                 control, max_replicas):
         self.dir = os.path.join(root, name)
         os.makedirs(self.dir)
         config = os.path.join(self.dir, "pool.yaml")
@@ -468,7 +473,8 @@ class KubePool(pool_e2e.Pool):
                     "  poll: 3s\ncontrol: kubernetes\nlisten: 127.0.0.1:0\n"
                     f"kubernetes:\n  kubeconfig: {kubeconfig}\n  namespace: {NAMESPACE}\n"
                     f"  statefulset: {statefulset}\n  selector: app.kubernetes.io/name={statefulset}\n"
-                    f"  worker_port: {WORKER_PORT}\n  control_token_file: {token_file}\n"
+                    f"  worker_port: {WORKER_PORT}\n  control_port: {CONTROL_PORT}\n"
+                    f"  control_ca_file: {control.ca}\n  control_key_file: {control.key_file}\n"
                     f"  max_replicas: {max_replicas}\n" + POLICY)
         self.log_path = os.path.join(self.dir, "pool.log")
         self.log = open(self.log_path, "w")
@@ -476,6 +482,49 @@ class KubePool(pool_e2e.Pool):
         self.process = subprocess.Popen([self.binary, "pool", "run", "--config", config],
                                         stdout=self.log, stderr=subprocess.STDOUT)
         self.url = "http://" + wait_for(f"the {name} manager's report address in its log", self.address, 30, 0.5)
+
+
+class ControlSecrets:
+    """What deploy/worker's Secrets hold for the control API, made for the test: the pool's
+    control key (media-pool-control's key), an authority (its ca.crt) and the workers'
+    certificate for every pod's stable name under both classes' services
+    (peertube-worker-control-tls). Each pod's token is derived as its init container derives it,
+    by `worker control-token`."""
+
+    def __init__(self, args, root):
+        self.args = args
+        self.dir = os.path.join(root, "control-secrets")
+        os.makedirs(self.dir)
+        self.key_file = os.path.join(self.dir, "key")
+        with open(self.key_file, "w") as f:
+            f.write(os.urandom(32).hex() + "\n")
+        os.chmod(self.key_file, 0o600)
+        self.ca = os.path.join(self.dir, "ca.crt")
+        ca_key = os.path.join(self.dir, "ca.key")
+        self.certificate = os.path.join(self.dir, "tls.crt")
+        self.certificate_key = os.path.join(self.dir, "tls.key")
+        request = os.path.join(self.dir, "tls.csr")
+        names = ",".join(f"DNS:*.{service}.{NAMESPACE}.svc" for service in (WORKERS, AV1_WORKERS))
+        ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]
+        subprocess.run(["openssl", "req", "-x509", *ec, "-keyout", ca_key, "-out", self.ca,
+                        "-days", "2", "-subj", "/CN=workers-ca"], check=True, capture_output=True)
+        subprocess.run(["openssl", "req", "-new", *ec, "-keyout", self.certificate_key, "-out", request,
+                        "-subj", "/CN=peertube-worker", "-addext", "subjectAltName=" + names],
+                       check=True, capture_output=True)
+        subprocess.run(["openssl", "x509", "-req", "-in", request, "-CA", self.ca, "-CAkey", ca_key,
+                        "-CAcreateserial", "-days", "2", "-copy_extensions", "copy", "-out", self.certificate],
+                       check=True, capture_output=True)
+
+    def tls(self):
+        return (self.certificate, self.certificate_key, self.ca)
+
+    def token_of(self, pod):
+        out = os.path.join(self.dir, pod + ".token")
+        subprocess.run([os.path.join(self.args.build, "media-capabilities"), "worker", "control-token",
+                        "--key-file", self.key_file, "--name", pod, "--out", out], check=True,
+                       capture_output=True)
+        with open(out) as f:
+            return f.read().strip()
 
 
 def set_up_cluster(cluster, args, root, peertube_url):
@@ -556,7 +605,9 @@ def case_burst(args, cluster, kubelet, peertube, pool, av1_pool, root, argv_log,
     check(all(j.get("failures", 0) == 0 for j in jobs), "no job failed or was given back to the queue")
 
     # 1. Every pod the scheduler placed got a GPU that encodes H.264, consuming its sessions,
-    # and the manager reached each worker it admitted at the pod's IP.
+    # and the manager reached each worker it admitted at the pod's IP, over TLS, checking the
+    # certificate for the pod's stable name and sending the pod's own derived token (a worker
+    # answers another's token 401, so an enable that is done proves the token).
     placed = list(kubelet.pods.values())
     check(len(placed) >= 2, f"the manager woke {len(placed)} workers: {[p.name for p in placed]}")
     slices = {node: cluster.get(f"/apis/resource.k8s.io/v1/resourceslices/{node}-media.liken.sh") for node in NODES}
@@ -568,11 +619,12 @@ def case_burst(args, cluster, kubelet, peertube, pool, av1_pool, root, argv_log,
               f"{entry.name}: the scheduler gave it {entry.node}'s {entry.device}, which encodes H.264, "
               f"consuming {entry.consumed.get('encodeSessions')} encodeSessions")
     log = pool.text()
-    enabled = re.findall(r"pool: enable (\S+) at concurrency \d+: done \(POST http://([\d.]+):(\d+)/", log)
+    enabled = re.findall(r"pool: enable (\S+) at concurrency \d+: done \(POST https://([\d.]+):(\d+)/", log)
     by_name = {p.name: p for p in placed}
     check(enabled and all(name in by_name and ip in {p.ip for p in placed if p.name == name}
-                          and int(port) == WORKER_PORT for name, ip, port in enabled),
-          f"the manager enabled workers through their control API at the pod's IP: {sorted(set(enabled))}")
+                          and int(port) == CONTROL_PORT for name, ip, port in enabled),
+          f"the manager enabled workers through their control API over TLS at the pod's IP: "
+          f"{sorted(set(enabled))}")
 
     # 2. The promotions came one at a time, the jobs ran on the pool's runners with hardware
     # evidence, and no ffmpeg ran libx264.
@@ -662,12 +714,7 @@ def main():
         peertube = kit.connect(root)
         instance = kit.instance
         credentials_file = kit.admin_credentials_file(root)
-        # The workers' Secret's control-token, as the manager's and the workers' pods mount it.
-        control_token = os.urandom(16).hex()
-        token_file = os.path.join(root, "control-token")
-        with open(token_file, "w") as f:
-            f.write(control_token + "\n")
-        os.chmod(token_file, 0o600)
+        control = ControlSecrets(args, root)
         argv_log = worker_e2e.argv_log_in(root)
 
         cluster = Cluster(root)
@@ -681,12 +728,12 @@ def main():
 
         record = next(iter(records.values()))
         self_tests = {record: seed_self_test(args, root, record, argv_log)}
-        kubelet = Kubelet(cluster, args, root, peertube.url, kit.registration_file, control_token, argv_log,
+        kubelet = Kubelet(cluster, args, root, peertube.url, kit.registration_file, control, argv_log,
                           records, self_tests)
         pools.append(KubePool(args, root, "pool", peertube.url, credentials_file, pool_kubeconfig, WORKERS,
-                              token_file, MAX_REPLICAS))
+                              control, MAX_REPLICAS))
         pools.append(KubePool(args, root, "pool-av1", peertube.url, credentials_file, av1_kubeconfig,
-                              AV1_WORKERS, token_file, 1))
+                              AV1_WORKERS, control, 1))
         case_burst(args, cluster, kubelet, peertube, pools[0], pools[1], root, argv_log, token)
         check(all(instance["PEERTUBE_ADMIN_PASSWORD"] not in p.text() and token not in p.text() for p in pools),
               "neither the admin's password nor the ServiceAccount's token is in any log line")

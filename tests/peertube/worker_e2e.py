@@ -15,6 +15,7 @@ import os
 import re
 import shutil
 import signal
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -115,11 +116,12 @@ class Worker:
 
     def __init__(self, args, root, name, server, registration_file, fault_file, argv_log, extra=(),
                  record=RECORD, host="127.0.0.1", listen_port=0, runner_name=None,
-                 control_token=None, env=None, runner_js=None):
-        """`record` is the stand-in GPU; the status and control API listen on HOST:LISTEN_PORT
-        (the gate on HOST, at a free port); `runner_name` None is e2e:NAME, and "" leaves the
-        name to the environment `env` adds (PT_WORKER_RUNNER_NAME); `control_token` None is a
-        new one."""
+                 control_token=None, env=None, runner_js=None, control_port=0, control_tls=None):
+        """`record` is the stand-in GPU; the status listens on HOST:LISTEN_PORT, the control API
+        on HOST:CONTROL_PORT, over TLS with `control_tls` (its certificate file, its key file and
+        the authority's file), and the gate on HOST, at a free port; `runner_name` None is
+        e2e:NAME, and "" leaves the name to the environment `env` adds (PT_WORKER_RUNNER_NAME);
+        `control_token` None is a new one."""
         self.dir = os.path.join(root, name)
         os.makedirs(self.dir, exist_ok=True)
         self.state = os.path.join(self.dir, "state")
@@ -142,7 +144,10 @@ class Worker:
                    "--registration-token-file", registration_file,
                    "--runner", "node " + (runner_js or args.runner_js),
                    "--gate-listen", f"{host}:0", "--listen", f"{host}:{listen_port}",
-                   "--control-token-file", token_file, "--ffmpeg",
+                   "--control-listen", f"{host}:{control_port}", "--control-token-file", token_file,
+                   *(("--control-tls-cert", control_tls[0], "--control-tls-key", control_tls[1])
+                     if control_tls else ()),
+                   "--ffmpeg",
                    os.path.join(REPO, "tests/peertube/record-argv"),
                    "--self-test-max-age", "3600", "--drain-timeout", "900",
                    *(("--runner-name", runner_name) if runner_name else ()),
@@ -162,13 +167,16 @@ class Worker:
                                         start_new_session=True)
         line = wait_for("the worker's addresses in its log", self.addresses, 240, 1)
         self.status_url = "http://" + line[0]
+        self.control_url = ("https://" if control_tls else "http://") + line[1]
+        self.control_ca = control_tls[2] if control_tls else None
 
     def addresses(self):
         if self.process.poll() is not None:
             raise Failure(f"the worker exited with {self.process.returncode}: {self.tail()}")
         with open(self.log_path) as f:
-            found = re.search(r"worker run: status on (\S+), gate on (\S+),", f.read())
-        return (found.group(1), found.group(2)) if found else None
+            found = re.search(r"worker run: status on (\S+), control API on (\S+)(?: \(TLS\))?, "
+                              r"gate on (\S+),", f.read())
+        return (found.group(1), found.group(2), found.group(3)) if found else None
 
     def tail(self):
         with open(self.log_path) as f:
@@ -179,11 +187,17 @@ class Worker:
             return json.loads(response.read())
 
     def control(self, verb, body=""):
-        request = urllib.request.Request(self.status_url + "/" + verb, data=body.encode(),
+        request = urllib.request.Request(self.control_url + "/" + verb, data=body.encode(),
                                          method="POST",
                                          headers={"Authorization": "Bearer " + self.control_token})
+        # Over TLS the certificate names the pod's stable name, not the address dialled: the
+        # authority is checked, the name is the pool's to check (pool_kube_e2e).
+        context = None
+        if self.control_ca:
+            context = ssl.create_default_context(cafile=self.control_ca)
+            context.check_hostname = False
         try:
-            with urllib.request.urlopen(request, timeout=10) as response:
+            with urllib.request.urlopen(request, timeout=10, context=context) as response:
                 return json.loads(response.read())
         except urllib.error.HTTPError as error:
             return json.loads(error.read() or b"{}") | {"http_status": error.code}
