@@ -25,8 +25,6 @@ struct DriverData {
   std::unique_ptr<DrmClientView> view;
   // Where the engines keep their samples.
   std::string state_dir;
-  // Whether H.264 and VP9 decode contexts are taken (FAKEVA_DECODE=on, which run-on sets).
-  bool decode = false;
   std::mutex mutex;
 };
 

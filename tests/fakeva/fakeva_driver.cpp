@@ -87,8 +87,6 @@ std::string KernelDriverForVendor(const std::string& vendor) {
 // keys of the kernel driver MACHINE/sys gives the node; and the engines' state directory,
 // MACHINE/state (FAKEVA_STATE_DIR overrides it). Outside a fake machine there is no view.
 bool OpenKernelView(const std::optional<RenderNode>& node, DriverData& data, std::string& error) {
-  const char* decode = std::getenv("FAKEVA_DECODE");
-  data.decode = decode && std::string(decode) == "on";
   const char* machine = std::getenv("FAKEVA_MACHINE");
   const char* state_dir = std::getenv("FAKEVA_STATE_DIR");
   if (state_dir && *state_dir) {

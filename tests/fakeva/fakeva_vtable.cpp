@@ -147,8 +147,8 @@ VAStatus CreateContext(VADriverContextP ctx, VAConfigID config_id, int width, in
   const std::optional<CreatedConfig> config = State(ctx).ConfigOf(config_id);
   if (!config) return VA_STATUS_ERROR_INVALID_CONFIG;
   std::string error;
-  const VAStatus status = Data(ctx).contexts.Create(*config, width, height, Data(ctx).decode,
-                                                    Data(ctx).state_dir, context, &error);
+  const VAStatus status =
+      Data(ctx).contexts.Create(*config, width, height, Data(ctx).state_dir, context, &error);
   return status == VA_STATUS_SUCCESS ? status : Complain(ctx, status, error);
 }
 

@@ -9,7 +9,7 @@ namespace mc::fakeva {
 VaContexts::VaContexts() = default;
 VaContexts::~VaContexts() = default;
 
-VAStatus VaContexts::Create(const CreatedConfig& config, int width, int height, bool decode,
+VAStatus VaContexts::Create(const CreatedConfig& config, int width, int height,
                             const std::string& state_dir, VAContextID* id, std::string* error) {
   if (!id) return VA_STATUS_ERROR_INVALID_PARAMETER;
   if (width <= 0 || height <= 0 || width > static_cast<int>(kLargestSide) ||
@@ -37,14 +37,11 @@ VAStatus VaContexts::Create(const CreatedConfig& config, int width, int height, 
         std::make_unique<EncodeSession>(config.profile, config.rate_control, state_dir);
   } else if (config.entrypoint == VAEntrypointVideoProc) {
     context.process = std::make_unique<ProcessSession>(state_dir);
-  } else if (decode && IsDecodable(config.profile)) {
+  } else if (IsDecodable(config.profile)) {
     context.decode = std::make_unique<DecodeSession>(config.profile, state_dir);
   } else {
-    *error = decode ? "the stand-in decodes H.264 and VP9 profile 0 only, not " +
-                          std::string(ProfileName(config.profile)) +
-                          ": a client decodes on the CPU instead"
-                    : "the stand-in does not decode (VLD) here (FAKEVA_DECODE is not on): a "
-                      "client decodes on the CPU instead";
+    *error = "the stand-in decodes H.264 and VP9 profile 0 only, not " +
+             std::string(ProfileName(config.profile)) + ": a client decodes on the CPU instead";
     return VA_STATUS_ERROR_UNIMPLEMENTED;
   }
   *id = next_++;

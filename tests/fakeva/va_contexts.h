@@ -46,11 +46,11 @@ class VaContexts {
   VaContexts();
   ~VaContexts();
   // Create makes a context of `config` for pictures of width x height. A decode (VLD) config
-  // is taken for H.264 and VP9 profile 0 when `decode` is set (va_decode.h); any other is refused
-  // with VA_STATUS_ERROR_UNIMPLEMENTED and the reason in `*error`, so that a client falls back to
+  // is taken for H.264 and VP9 profile 0 (va_decode.h); any other is refused with
+  // VA_STATUS_ERROR_UNIMPLEMENTED and the reason in `*error`, so that a client falls back to
   // decoding on the CPU.
-  VAStatus Create(const CreatedConfig& config, int width, int height, bool decode,
-                  const std::string& state_dir, VAContextID* id, std::string* error);
+  VAStatus Create(const CreatedConfig& config, int width, int height, const std::string& state_dir,
+                  VAContextID* id, std::string* error);
   VAStatus Destroy(VAContextID id);
   VAStatus Begin(VAContextID id, VASurfaceID target, VaMemory& memory);
   VAStatus Render(VAContextID id, std::span<const VABufferID> buffers, VaMemory& memory);

@@ -114,7 +114,9 @@ TEST(CpuFallbackUnderTheSampler,
   mc::testing::TempDir dir;
   const fs::path clip = Clip(dir);
   const fs::path machine = dir.path() / "machine";
-  const std::string dump = std::string(FAKEVA_DUMPS_DIR) + "/intel-ihd-dg1-gen12-24.1.txt";
+  // A Mesa build without its video codecs: the device opens, but states no H.264 decode.
+  const std::string dump =
+      std::string(FAKEVA_DUMPS_DIR) + "/amd-radeonsi-navi22-rx6700xt-no-codecs.txt";
   const probe::ChildOutcome laid =
       mc::testing::RunCommand({FAKEVA_FAKE_MACHINE, machine.string(), dump});
   ASSERT_EQ(laid.code, 0) << laid.err;

@@ -6,15 +6,24 @@
 
 namespace mc::pool {
 
-Result<std::string> ReadControlToken(const std::string& path) {
-  if (path.empty()) return InvalidInput("no control token file is configured");
+namespace {
+
+// FirstLine reads the secret on the first line of `path`, which `what` names in an error.
+Result<std::string> FirstLine(const std::string& path, const std::string& what) {
+  if (path.empty()) return InvalidInput("no " + what + " is configured");
   Result<std::string> text = ReadFileText(path);
-  if (!text) return Error{"the control token file " + text.error(), text.error_code()};
+  if (!text) return Error{"the " + what + " " + text.error(), text.error_code()};
   const std::string_view first_line = std::string_view(*text).substr(0, text->find('\n'));
-  const std::string_view token = Trim(first_line);
-  if (token.empty())
-    return InvalidInput("the control token file " + path + " holds no token on its first line");
-  return std::string(token);
+  const std::string_view secret = Trim(first_line);
+  if (secret.empty())
+    return InvalidInput("the " + what + " " + path + " holds nothing on its first line");
+  return std::string(secret);
+}
+
+}  // namespace
+
+Result<std::string> ReadControlToken(const std::string& path) {
+  return FirstLine(path, "control token file");
 }
 
 Result<std::string> DeriveControlToken(std::string_view key, std::string_view worker_name) {
@@ -26,8 +35,8 @@ Result<std::string> DeriveControlToken(std::string_view key, std::string_view wo
 Result<std::string> ControlTokenOf(const std::string& token_file, const std::string& key_file,
                                    std::string_view worker_name) {
   if (key_file.empty()) return ReadControlToken(token_file);
-  Result<std::string> key = ReadControlToken(key_file);
-  if (!key) return Error{"the control key: " + key.error(), key.error_code()};
+  Result<std::string> key = FirstLine(key_file, "control key file");
+  if (!key) return key.failure();
   return DeriveControlToken(*key, worker_name);
 }
 

@@ -192,7 +192,11 @@ TEST(HttpServer, AnswersAProbeWithinASecondWhileAThousandIdleConnectionsAreHeld)
   const auto start = steady_clock::now();
   EXPECT_EQ(StatusLine(Exchange(server->port(), "GET /status HTTP/1.1\r\n\r\n")),
             "HTTP/1.1 200 OK");
-  EXPECT_LT(steady_clock::now() - start, milliseconds(1000));
+  const auto took = steady_clock::now() - start;
+  EXPECT_LT(took, milliseconds(1000));
+  // The figure itself, for --gtest_output=xml.
+  RecordProperty("answer_microseconds",
+                 std::to_string(std::chrono::duration_cast<std::chrono::microseconds>(took).count()));
   for (const int fd : idle) close(fd);
 }
 
