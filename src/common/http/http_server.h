@@ -1,9 +1,10 @@
 // Server answers GET requests by path over HTTP/1.1, one answer per connection, on a thread of
 // its own: the agent's liveness and readiness probes and the worker's /status and /metrics;
 // and POST requests with a small body to the paths given as actions (the worker's control
-// API, on a listener of its own). Given a certificate and key it speaks HTTPS (server_tls.h). It is a few hundred lines on purpose: a probe, a scrape or a command needs a
-// request line, a header or two, a small body and one whole answer, nothing else of
-// HTTP/1.1, and a library for it would be the largest part of the agent.
+// API, on a listener of its own). Given a certificate and key it speaks HTTPS (server_tls.h). It is
+// a few hundred lines on purpose: a probe, a scrape or a command needs a request line, a header or
+// two, a small body and one whole answer, nothing else of HTTP/1.1, and a library for it would be
+// the largest part of the agent.
 //
 // A client cannot stop it: connections are served side by side from one poll loop, each
 // request must arrive whole within the request timeout and the size limit (else 408 or 431),

@@ -195,8 +195,9 @@ TEST(HttpServer, AnswersAProbeWithinASecondWhileAThousandIdleConnectionsAreHeld)
   const auto took = steady_clock::now() - start;
   EXPECT_LT(took, milliseconds(1000));
   // The figure itself, for --gtest_output=xml.
-  RecordProperty("answer_microseconds",
-                 std::to_string(std::chrono::duration_cast<std::chrono::microseconds>(took).count()));
+  RecordProperty(
+      "answer_microseconds",
+      std::to_string(std::chrono::duration_cast<std::chrono::microseconds>(took).count()));
   for (const int fd : idle) close(fd);
 }
 
