@@ -185,7 +185,9 @@ class Worker : public WorkerCommand {
     AddStateDirOption(*run_, files_.state_dir);
     run_->add_option("--url", url_, "the PeerTube server, such as https://videos.example.org");
     run_->add_option("--registration-token-file", registration_token_file_,
-                     "a file holding PeerTube's runner registration token (registers once)");
+                     "a file holding PeerTube's runner registration token, to register first "
+                     "where the state directory holds no registration (the deployments run "
+                     "worker register instead, so that the running worker never holds it)");
     AddAllowPlainHttpFlag(*run_);
     run_->add_option("--description", description_, "the runner's description in PeerTube");
     AddRunnerOption(*run_);
@@ -216,14 +218,18 @@ class Worker : public WorkerCommand {
   }
 
   void AddRegisterCommand(CLI::App& worker) {
-    register_ = worker.add_subcommand("register", "register the runner with PeerTube, once");
+    register_ = worker.add_subcommand(
+        "register",
+        "register the runner with PeerTube, once, under the name `worker run` then uses: the "
+        "only step that reads the registration token");
+    // The settings that name the runner (--runner-name, else the host and --gpu's device) are
+    // worker run's own, so that both name it alike.
+    register_flags_.AddTo(register_, {"table"});
     AddStateDirOption(*register_, files_.state_dir);
     register_->add_option("--url", url_, "the PeerTube server")->required();
     register_
         ->add_option("--registration-token-file", registration_token_file_,
                      "a file holding PeerTube's runner registration token")
-        ->required();
-    register_->add_option("--runner-name", runner_name_, "the runner's name, such as w2:gpu0")
         ->required();
     register_->add_option("--description", description_, "the runner's description");
     AddAllowPlainHttpFlag(*register_);
@@ -299,14 +305,7 @@ class Worker : public WorkerCommand {
     if (serve_->parsed()) return RunServeCommand();
     if (run_->parsed()) return RunRunCommand();
     if (doctor_->parsed()) return RunDoctor();
-    if (register_->parsed()) {
-      return RunWorkerRegister({.state_dir = StateDir(),
-                                .server_url = url_,
-                                .registration_token_file = registration_token_file_,
-                                .runner_name = runner_name_,
-                                .description = description_,
-                                .allow_plain_http = allow_plain_http_});
-    }
+    if (register_->parsed()) return RunRegisterCommand();
     if (control_token_->parsed())
       return RunWorkerControlToken(control_key_file_, runner_name_, control_token_file_);
     if (controls_["drain"]->parsed())
@@ -480,6 +479,37 @@ class Worker : public WorkerCommand {
     return RunServe(options, listen_);
   }
 
+  // `worker register`: the runner's name as `worker run` gives it. Without a configured name
+  // it is HOSTNAME:DEVICE, and the device's name (--gpu 0 is pci-0000-01-00-0) comes from a
+  // probe, as in `worker run`.
+  int RunRegisterCommand() {
+    Result<worker::WorkerConfig> config = register_flags_.Config();
+    if (!config) {
+      std::cerr << "worker register: " << config.error() << "\n";
+      return 2;
+    }
+    std::string device;
+    if (config->runner_name.empty()) {
+      const probe::ProbeResult probe = probe::ProbeGpus(register_flags_.Request());
+      PrintLogLines(probe);
+      const worker::ProbeContract contract =
+          worker::ContractFor(probe, {config->gpu, config->probe_module});
+      if (contract.devices.empty()) {
+        std::cerr << "worker register: no GPU " << config->gpu
+                  << " here to name the runner after; give --runner-name (or "
+                     "PT_WORKER_RUNNER_NAME) as worker run will have it\n";
+        return 1;
+      }
+      device = contract.devices[0].name;
+    }
+    return RunWorkerRegister({.state_dir = StateDir(),
+                              .server_url = url_,
+                              .registration_token_file = registration_token_file_,
+                              .runner_name = RunnerName(config->runner_name, device),
+                              .description = description_,
+                              .allow_plain_http = allow_plain_http_});
+  }
+
   int RunRunCommand() {
     Result<worker::WorkerConfig> config = run_flags_.Config();
     if (!config) {
@@ -545,6 +575,7 @@ class Worker : public WorkerCommand {
   CLI::App* run_ = nullptr;
   CommonFlags run_flags_;
   CLI::App* register_ = nullptr;
+  CommonFlags register_flags_;
   CLI::App* control_token_ = nullptr;
   std::string control_key_file_;
   CLI::App* doctor_ = nullptr;
@@ -558,6 +589,7 @@ class Worker : public WorkerCommand {
   std::string registration_token_file_;
   std::string description_ = "a GPU transcoding worker (media-capabilities)";
   std::string runner_ = "peertube-runner";
+  // The worker's runner name, as `worker control-token --name` takes it.
   std::string runner_name_;
   std::string gate_listen_ = "127.0.0.1:9465";
   std::string control_listen_;

@@ -112,6 +112,28 @@ Result<void> CheckSandbox(const worker::WorkerConfig& config) {
   return Ok();
 }
 
+// NotRegistered is the answer to a worker with no registration and no token to make one: the
+// deployments register with `worker register` before `worker run` starts, so that the running
+// worker never holds the registration token.
+Error NotRegistered(const std::string& path) {
+  return NotFound("the worker is not registered (no " + path +
+                  ") and was given no --registration-token-file: register it first with "
+                  "`media-capabilities worker register --url URL --registration-token-file FILE` "
+                  "and the same --state-dir, --gpu and runner name (docs/worker/worker.md)");
+}
+
+// CheckRegistrationAtHand refuses at once, before the self-test, a worker that could never
+// register: no registration kept in the state directory and no token file to make one.
+Result<void> CheckRegistrationAtHand(const std::string& state_dir,
+                                     const std::string& registration_token_file) {
+  if (!registration_token_file.empty()) return Ok();
+  const std::string path = worker::RegistrationPath(state_dir);
+  Result<worker::Registration> existing = worker::LoadRegistration(path);
+  if (existing) return Ok();
+  if (!existing.failure().IsNotFound()) return existing.failure();
+  return NotRegistered(path);
+}
+
 Result<worker::Registration> EnsureRegistered(const WorkerRegisterOptions& options) {
   const std::string path = worker::RegistrationPath(options.state_dir);
   Result<worker::Registration> existing = worker::LoadRegistration(path);
@@ -123,8 +145,7 @@ Result<worker::Registration> EnsureRegistered(const WorkerRegisterOptions& optio
     return existing;
   }
   if (!existing.failure().IsNotFound()) return existing.failure();
-  if (options.registration_token_file.empty())
-    return NotFound("the worker is not registered yet: give --url and --registration-token-file");
+  if (options.registration_token_file.empty()) return NotRegistered(path);
   if (url.empty()) return InvalidInput("--url is needed to register");
   if (Result<void> checked = CheckServerUrl(url, options.allow_plain_http); !checked)
     return checked.failure();
@@ -145,6 +166,13 @@ Result<worker::Registration> EnsureRegistered(const WorkerRegisterOptions& optio
 
 }  // namespace
 
+std::string RunnerName(const std::string& configured, const std::string& device) {
+  if (!configured.empty()) return configured;
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  return std::string(host) + ":" + device;
+}
+
 int RunWorkerRegister(const WorkerRegisterOptions& options) {
   Result<worker::Registration> registration = EnsureRegistered(options);
   if (!registration) {
@@ -158,15 +186,6 @@ int RunWorkerRegister(const WorkerRegisterOptions& options) {
 }
 
 namespace {
-
-// Blocks SIGTERM and SIGINT, before any thread starts, so that the end can wait for them.
-// The runner's name in PeerTube: the configured one, else host:device.
-std::string RunnerName(const worker::WorkerConfig& config, const std::string& device) {
-  if (!config.runner_name.empty()) return config.runner_name;
-  char host[256] = {};
-  gethostname(host, sizeof host - 1);
-  return std::string(host) + ":" + device;
-}
 
 // The runner's ffmpeg and ffprobe: links in `bin` to this binary, which wraps the real ones.
 bool LinkWrappers(const fs::path& bin) {
@@ -306,6 +325,12 @@ int RunWorkerRun(WorkerRunOptions options) {
     std::cerr << "worker run: refused: " << boxed.error() << "\n";
     return 2;
   }
+  if (Result<void> at_hand =
+          CheckRegistrationAtHand(options.state_dir, options.registration_token_file);
+      !at_hand) {
+    std::cerr << "worker run: " << at_hand.error() << "\n";
+    return 1;
+  }
 
   const probe::ProbeResult probe = probe::ProbeGpus(options.gather.probe);
   const worker::ProbeContract contract =
@@ -318,17 +343,24 @@ int RunWorkerRun(WorkerRunOptions options) {
     return 3;
   }
   const std::string device = contract.devices[0].name;
+  const std::string runner_name = RunnerName(options.gather.config.runner_name, device);
   Result<worker::Registration> registration =
       EnsureRegistered({.state_dir = options.state_dir,
                         .server_url = options.server_url,
                         .registration_token_file = options.registration_token_file,
-                        .runner_name = RunnerName(options.gather.config, device),
+                        .runner_name = runner_name,
                         .description = options.description,
                         .allow_plain_http = options.allow_plain_http});
   if (!registration) {
     std::cerr << "worker run: " << registration.error() << "\n";
     return 1;
   }
+  // The runner keeps the name it was registered with; a name the settings give now that
+  // differs from it (a registration made with other options) is said, not taken.
+  if (registration->runner_name != runner_name)
+    Log("worker run: the runner is registered as " + registration->runner_name +
+        ", which it keeps, though the settings now name it " + runner_name + " (remove " +
+        worker::RegistrationPath(options.state_dir) + " and register anew to rename it)");
   // A registration kept from before names its own server, which the same rule holds.
   if (Result<void> checked = CheckServerUrl(registration->server_url, options.allow_plain_http);
       !checked) {

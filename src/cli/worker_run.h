@@ -57,6 +57,10 @@ int RunWorkerRegister(const WorkerRegisterOptions& options);
 int RunWorkerControlToken(const std::string& key_file, const std::string& name,
                           const std::string& out);
 
+// RunnerName is the runner's name in PeerTube, which `worker register` and `worker run` both
+// give it: the configured one (PT_WORKER_RUNNER_NAME, --runner-name), else HOSTNAME:DEVICE.
+std::string RunnerName(const std::string& configured, const std::string& device);
+
 // RunWorkerControl sends one request to the worker of `state_dir` and prints its answer.
 int RunWorkerControl(const std::string& state_dir, const worker::LocalRequest& request,
                      const std::string& name);
