@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -19,6 +20,7 @@
 #include "worker/daemon/ffmpeg_log.h"
 #include "worker/daemon/ffmpeg_sandbox.h"
 #include "worker/daemon/job_ffmpeg.h"
+#include "worker/daemon/local_protocol.h"
 #include "worker/daemon/local_socket.h"
 #include "worker/evidence/argv_gate.h"
 #include "worker/evidence/plausibility_gate.h"
@@ -108,14 +110,6 @@ Result<ProbedInput> ProbeInput(const std::string& ffprobe, const std::string& pa
     }
   }
   return probed;
-}
-
-// The picture the job writes: its height from the plan, its width by the input's aspect.
-std::pair<std::int64_t, std::int64_t> OutputSize(const worker::Plan& plan,
-                                                 const worker::InputFacts& input) {
-  const std::int64_t height = plan.output_height > 0 ? plan.output_height : input.height;
-  const std::int64_t width = input.height > 0 ? input.width * height / input.height : input.width;
-  return {width, height};
 }
 
 // NoteRefusal tells the worker that the wrapper refused a command itself, for its counters;
@@ -216,7 +210,7 @@ WrapperRunReport ReportRun(const worker::Plan& plan, const JobFfmpegRun& run,
                           .cpu_seconds = run.record.cpu_seconds,
                           .notes = plan.notes};
   const worker::InputFacts facts = input ? input->facts : worker::InputFacts{};
-  const auto [width, height] = OutputSize(plan, facts);
+  const auto [width, height] = ReportedOutputSize(plan.output_height, facts);
   report.width = width;
   report.height = height;
   // What ffmpeg processed, by its own progress lines; the duration the container states, which
@@ -231,7 +225,7 @@ WrapperRunReport ReportRun(const worker::Plan& plan, const JobFfmpegRun& run,
   // The same job on the CPU would decode every input picture and encode every output one;
   // both are counted at the encoder's rate, which is generous to the job (decoding costs
   // less), so that a downscaling job's fixed costs are not mistaken for an encode.
-  const double job_pixels = static_cast<double>(width * height) +
+  const double job_pixels = static_cast<double>(width) * static_cast<double>(height) +
                             static_cast<double>(facts.width) * static_cast<double>(facts.height);
   const PlausibilityVerdict plausible =
       JudgePlausibility({.tree_cpu_seconds = run.record.cpu_seconds,
@@ -262,6 +256,18 @@ int ExitStatusOf(const JobFfmpegRun& run, const WrapperRunReport& report) {
 }
 
 }  // namespace
+
+std::pair<std::int64_t, std::int64_t> ReportedOutputSize(std::int64_t plan_height,
+                                                         const InputFacts& input) {
+  // The input's sides are at most kMaxPictureSide (input_facts.h) and a plan's height an int,
+  // so the product below holds in 64 bits; the quotient is then held to what a report carries.
+  const std::int64_t height = std::clamp<std::int64_t>(plan_height > 0 ? plan_height : input.height,
+                                                       0, kMaxReportedPictureSide);
+  const std::int64_t width = input.height > 0
+                                 ? static_cast<std::int64_t>(input.width) * height / input.height
+                                 : static_cast<std::int64_t>(input.width);
+  return {std::clamp<std::int64_t>(width, 0, kMaxReportedPictureSide), height};
+}
 
 WrapperEnvironment WrapperEnvironmentFrom(
     const std::function<std::optional<std::string>(std::string_view)>& variable) {

@@ -5,11 +5,15 @@
 // job when the GPU showed no work. It never runs a software encoder.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
+
+#include "worker/transcode/input_facts.h"
 
 namespace mc::worker {
 
@@ -38,6 +42,14 @@ inline constexpr std::string_view kWrapperPrefix = "media-capabilities ffmpeg: "
 // RunFfmpegWrapper is the whole command; `args` are ffmpeg's arguments without the program
 // name. It returns the exit status (it does not return when it passes through: it execs).
 int RunFfmpegWrapper(const std::vector<std::string>& args, const WrapperEnvironment& environment);
+
+// ReportedOutputSize is the picture a run writes, as its report to the worker states it: the
+// plan's height (else the input's) and the width by the input's aspect. The input's size is
+// what the upload states: each side is worked out in 64 bits and held to
+// kMaxReportedPictureSide (local_protocol.h), so that a hostile aspect neither overflows nor
+// makes the worker refuse the run's report.
+std::pair<std::int64_t, std::int64_t> ReportedOutputSize(std::int64_t plan_height,
+                                                         const InputFacts& input);
 
 // RunFfprobeWrapper execs the real ffprobe: probing is never a GPU's work.
 int RunFfprobeWrapper(const std::vector<std::string>& args, const WrapperEnvironment& environment);

@@ -49,8 +49,8 @@ bool ReadReport(JsonReader& reader, const Json& object, WrapperRunReport& report
             OptionalNumber(reader, object, "media_seconds", report.media_seconds) &&
             OptionalNumber(reader, object, "wall_seconds", report.wall_seconds) &&
             OptionalNumber(reader, object, "cpu_seconds", report.cpu_seconds) &&
-            OptionalInt(reader, object, "width", 0, kMaxCount, report.width) &&
-            OptionalInt(reader, object, "height", 0, kMaxCount, report.height);
+            OptionalInt(reader, object, "width", 0, kMaxReportedPictureSide, report.width) &&
+            OptionalInt(reader, object, "height", 0, kMaxReportedPictureSide, report.height);
   if (!ok) return false;
   report.exit_code = static_cast<int>(exit_code);
   if (const Json* evidence_ok = JsonReader::OptionalMember(object, "evidence_ok")) {

@@ -37,6 +37,9 @@ struct WrapperContext {
   double plausible_cpu_fraction = 0.25;
 };
 
+// The widest and tallest picture a run's report states; the worker refuses a report past it.
+constexpr std::int64_t kMaxReportedPictureSide = 1 << 20;
+
 // The wrapper's report of one ffmpeg run, for the job book and the worker's state.
 struct WrapperRunReport {
   std::string job_form;
@@ -55,6 +58,7 @@ struct WrapperRunReport {
   double media_seconds = 0;
   double wall_seconds = 0;
   double cpu_seconds = 0;
+  // The picture it wrote, each side at most kMaxReportedPictureSide.
   std::int64_t width = 0;
   std::int64_t height = 0;
   // What the plan said of itself (a CPU decode, for one).

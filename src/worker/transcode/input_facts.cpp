@@ -1,6 +1,7 @@
 #include "worker/transcode/input_facts.h"
 
 #include <charconv>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "common/base/json_reader.h"
@@ -23,12 +24,22 @@ bool ReadOptionalString(JsonReader& reader, const Json& object, const std::strin
   return !member || reader.String(*member, JsonReader::Child(path, name), out);
 }
 
-bool ReadOptionalInt(JsonReader& reader, const Json& object, const std::string& path,
+// ReadPictureSide reads a width or a height. ffprobe prints what the container states where no
+// decoder could open the stream, and a container may state 65535x65535 or more: a side past
+// kMaxPictureSide is refused here, naming the field, so that no product of two sides (a pixel
+// count, a scaled width) can overflow downstream.
+bool ReadPictureSide(JsonReader& reader, const Json& object, const std::string& path,
                      const char* name, int& out) {
   const Json* member = JsonReader::OptionalMember(object, name);
   if (!member) return true;
+  const std::string place = JsonReader::Child(path, name);
   std::int64_t number = 0;
-  if (!reader.Int(*member, JsonReader::Child(path, name), 0, 1 << 20, number)) return false;
+  if (!reader.Int(*member, place, std::numeric_limits<std::int64_t>::min(),
+                  std::numeric_limits<std::int64_t>::max(), number))
+    return false;
+  if (number < 0 || number > kMaxPictureSide)
+    return reader.Fail(place, std::to_string(number) + " pixels is not a picture's side (0 to " +
+                                  std::to_string(kMaxPictureSide) + ")");
   out = static_cast<int>(number);
   return true;
 }
@@ -58,8 +69,8 @@ bool ReadVideoStream(JsonReader& reader, const Json& stream, const std::string& 
   if (!ReadOptionalString(reader, stream, path, "codec_name", facts.video_codec) ||
       !ReadOptionalString(reader, stream, path, "profile", facts.video_profile) ||
       !ReadOptionalString(reader, stream, path, "pix_fmt", facts.pix_fmt) ||
-      !ReadOptionalInt(reader, stream, path, "width", facts.width) ||
-      !ReadOptionalInt(reader, stream, path, "height", facts.height) ||
+      !ReadPictureSide(reader, stream, path, "width", facts.width) ||
+      !ReadPictureSide(reader, stream, path, "height", facts.height) ||
       !RateOf(reader, stream, path, "avg_frame_rate", facts.fps)) {
     return false;
   }

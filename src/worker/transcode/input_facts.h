@@ -9,14 +9,19 @@
 
 namespace mc::worker {
 
+// The largest width or height taken from ffprobe (2^20): past any encoder's (NVENC's and
+// VA-API's reach 8192 or 16384), and small enough that two sides, or a side and a scaled
+// height, multiply in 64 bits with room to spare.
+constexpr int kMaxPictureSide = 1 << 20;
+
 struct InputFacts {
   bool has_video = false;
   std::string video_codec;    // ffprobe's codec_name: "h264", "hevc", "vp9", "av1", "png", ...
   std::string video_profile;  // ffprobe's profile: "High", "Main 10", "Profile 2", ...
   std::string pix_fmt;        // "yuv420p", "yuv420p10le", ...
   int bit_depth = 8;          // from pix_fmt (or bits_per_raw_sample)
-  int width = 0, height = 0;
-  double fps = 0;  // avg_frame_rate, else r_frame_rate
+  int width = 0, height = 0;  // each at most kMaxPictureSide
+  double fps = 0;             // avg_frame_rate, else r_frame_rate
   bool has_audio = false;
   std::string audio_codec;
   bool still_image = false;  // a single-picture input (a png or jpeg image, one frame)

@@ -1,6 +1,9 @@
 #include "worker/transcode/scale_filter.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -80,17 +83,25 @@ PictureSize OutputSizeOf(const ScaleRequest& scale, PictureSize input) {
   const std::optional<int> width_number = ParseInteger<int>(scale.width);
   const std::optional<int> height_number = ParseInteger<int>(scale.height);
   // -n keeps the aspect ratio and rounds to a multiple of n, as ff_scale_eval_dimensions
-  // does (av_rescale rounds to the nearest).
-  const auto keep_aspect = [](int other, int in_other, int in_this, int divisor) {
-    if (in_other <= 0 || in_this <= 0 || other <= 0) return 0;
+  // does (av_rescale rounds to the nearest). The input's size is what the upload states: an
+  // aspect such as 1048576x1 scaled to a height of 4320 asks for a width past what an int
+  // holds, which saturates at the largest multiple of n that it holds, so that the encoder's
+  // size check refuses it whole rather than an overflow wrapping it into a plausible size.
+  const auto keep_aspect = [](int other, int in_other, int in_this, std::int64_t divisor) {
+    if (in_other <= 0 || in_this <= 0 || other <= 0 || divisor <= 0) return 0;
     const double exact = static_cast<double>(other) * in_this / in_other / divisor;
-    return static_cast<int>(std::lround(exact)) * divisor;
+    const std::int64_t most = std::numeric_limits<int>::max() / divisor;
+    const double rounded = std::min(std::round(exact), static_cast<double>(most));
+    return static_cast<int>(static_cast<std::int64_t>(rounded) * divisor);
   };
+  // The divisor is the number's negation, taken in 64 bits: -n of INT_MIN has no int.
   if (width_number && *width_number < 0 && output.height > 0) {
-    output.width = keep_aspect(output.height, input.height, input.width, -*width_number);
+    output.width = keep_aspect(output.height, input.height, input.width,
+                               -static_cast<std::int64_t>(*width_number));
   }
   if (height_number && *height_number < 0 && output.width > 0) {
-    output.height = keep_aspect(output.width, input.width, input.height, -*height_number);
+    output.height = keep_aspect(output.width, input.width, input.height,
+                                -static_cast<std::int64_t>(*height_number));
   }
   return output;
 }

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <limits>
+
 #include "test_media.h"
 
 namespace mc::worker {
@@ -78,6 +81,27 @@ struct BadFacts {
   const char* error;
 };
 
+TEST(InputFacts, AStatedSizeWhosePixelCountOverflowsAnIntIsTakenSideBySideWithinTheBound) {
+  // What ffprobe prints for a Matroska stream no decoder opens: the container's 65535x65535.
+  Result<InputFacts> facts = ParseInputFacts(
+      R"({"streams":[{"codec_type":"video","width":65535,"height":65535,"avg_frame_rate":"5/1"}],
+          "format":{"format_name":"matroska,webm","duration":"1.000000"}})");
+  ASSERT_TRUE(facts) << facts.error();
+  EXPECT_EQ(facts->width, 65535);
+  EXPECT_EQ(facts->height, 65535);
+  EXPECT_EQ(facts->video_codec, "");
+  // Its pixel count is past an int's, and a 64-bit count holds it.
+  EXPECT_GT(static_cast<std::int64_t>(facts->width) * facts->height,
+            std::numeric_limits<int>::max());
+}
+
+TEST(InputFacts, ASideOfTwoToTheTwentiethIsTheLargestTaken) {
+  Result<InputFacts> facts =
+      ParseInputFacts(R"({"streams":[{"codec_type":"video","width":1048576,"height":1048576}]})");
+  ASSERT_TRUE(facts) << facts.error();
+  EXPECT_EQ(facts->width, kMaxPictureSide);
+}
+
 class InputFactsBadInput : public ::testing::TestWithParam<BadFacts> {};
 
 TEST_P(InputFactsBadInput, NamesThePlaceOfTheError) {
@@ -96,7 +120,12 @@ INSTANTIATE_TEST_SUITE_P(
         BadFacts{R"({"streams":[{"codec_type":"video","width":"wide"}]})",
                  "streams[0].width: expected an integer"},
         BadFacts{R"({"streams":[{"codec_type":"audio"},{"codec_type":"video","height":-1}]})",
-                 "streams[1].height: value -1 is out of range"},
+                 "streams[1].height: -1 pixels is not a picture's side (0 to 1048576)"},
+        BadFacts{R"({"streams":[{"codec_type":"video","width":1048577,"height":1}]})",
+                 "streams[0].width: 1048577 pixels is not a picture's side (0 to 1048576)"},
+        BadFacts{R"({"streams":[{"codec_type":"video","width":1,"height":18446744073709551615}]})",
+                 "streams[0].height: 9223372036854775807 pixels is not a picture's side (0 to "
+                 "1048576)"},
         BadFacts{R"({"streams":[{"codec_type":"video","avg_frame_rate":"30/x"}]})",
                  "streams[0].avg_frame_rate: expected a rate such as \"30/1\", got \"30/x\""},
         BadFacts{R"({"streams":[{"codec_type":"audio","codec_name":5}]})",

@@ -174,6 +174,26 @@ TEST(Plan, RefusesOnTheH200NamingTheMissingCapability) {
   EXPECT_TRUE(plan.argv.empty());
 }
 
+TEST(Plan, AnUploadWhoseStatedSizeOverflowsAnIntIsRefusedForThePictureItWouldAskOfNvenc) {
+  const PlanDevice& ada = FixtureDeviceNamed("ada-geforce-rtx4090");
+  // A Matroska stream no decoder opens: ffprobe prints the container's 65535x65535 and no codec.
+  InputFacts square;
+  square.has_video = true;
+  square.width = square.height = 65535;
+  square.fps = 5;
+  EXPECT_EQ(
+      PlanLine("-i /w/in -vcodec libx264 -vf scale=w=-2:h=65534 /w/o.mp4", ada, square).refusal,
+      "output 1 (/w/o.mp4): the picture 65534x65534 is larger than h264_nvenc takes "
+      "(4096x4096) on pci-0000-01-00-0");
+  // A line of 2^20 pixels scaled to 4320 lines: its width saturates, and is refused whole.
+  InputFacts line = square;
+  line.width = kMaxPictureSide;
+  line.height = 1;
+  EXPECT_EQ(PlanLine("-i /w/in -vcodec libx264 -vf scale=w=-2:h=4320 /w/o.mp4", ada, line).refusal,
+            "output 1 (/w/o.mp4): the picture 2147483646x4320 is larger than h264_nvenc takes "
+            "(4096x4096) on pci-0000-01-00-0");
+}
+
 TEST(Plan, RefusesWhatItCannotTranslate) {
   const PlanDevice& ada = FixtureDeviceNamed("ada-geforce-rtx4090");
   const InputFacts& h264 = TestInputNamed("h264").facts;
