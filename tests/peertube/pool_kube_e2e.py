@@ -15,8 +15,10 @@ consumer driver's cap of 8 encode sessions. It encodes H.264 and no AV1.
 
 The only stand-in is the kubelet's container runtime: no kubelet can run here. The test plays
 the kubelet for the StatefulSet's pods, and only that. For each pod the real scheduler has
-bound, its claim allocated to a device of a Node, it starts that pod's worker as a local
-process (`media-capabilities worker run` with its own official runner, on the stand-in GPU of
+bound, its claim allocated to a device of a Node, it runs the pod's init container's
+registration (`worker register`, with the pod's environment) and then starts that pod's worker
+as a local process (`media-capabilities worker run` with no registration token and its own
+official runner, on the stand-in GPU of
 that Node, listening on a loopback address of its own, 127.0.0.N, at the pod's port) and
 writes the pod's status (podIP 127.0.0.N, phase Running, Ready) through the status
 subresource with the admin's credentials. When a pod gets a deletionTimestamp, it sends the
@@ -267,7 +269,7 @@ def worker_statefulset(cluster, name, claim_template, peertube_url):
                          else a for a in container["args"]]
     container["ports"][0]["containerPort"] = WORKER_PORT
     container["ports"][1]["containerPort"] = CONTROL_PORT
-    for variable in container["env"]:
+    for variable in (v for c in pod["spec"]["initContainers"] + [container] for v in c.get("env", [])):
         if variable["name"] == "PEERTUBE_URL":
             variable["value"] = peertube_url
     return statefulset

@@ -138,10 +138,23 @@ class Worker:
                    PT_WORKER_SANDBOX_PATHS=os.path.dirname(argv_log))
         env.pop("FAKENV_FAULT", None)
         runner_name = "e2e:" + name if runner_name is None else runner_name
+        naming = ("--runner-name", runner_name) if runner_name else ()
+        # As the deployments do (the init container, the oneshot unit): `worker register` with
+        # the options that name the runner, then `worker run` with no registration token.
+        self.register_log_path = os.path.join(self.dir, "register.log")
+        with open(self.register_log_path, "w") as register_log:
+            registered = subprocess.run(
+                [os.path.join(REPO, "tests/fakenv/run-on"), record, "--",
+                 os.path.join(args.build, "media-capabilities"), "worker", "register",
+                 "--gpu", GPU, "--state-dir", self.state, "--url", server,
+                 "--registration-token-file", registration_file, *naming],
+                stdout=register_log, stderr=subprocess.STDOUT, env=env, timeout=300)
+        if registered.returncode != 0:
+            with open(self.register_log_path) as f:
+                raise Failure(f"worker register exited with {registered.returncode}: {f.read()[-2000:]}")
         command = [os.path.join(REPO, "tests/fakenv/run-on"), record, "--",
                    os.path.join(args.build, "media-capabilities"), "worker", "run",
                    "--gpu", GPU, "--state-dir", self.state, "--url", server,
-                   "--registration-token-file", registration_file,
                    "--runner", "node " + (runner_js or args.runner_js),
                    "--gate-listen", f"{host}:0", "--listen", f"{host}:{listen_port}",
                    "--control-listen", f"{host}:{control_port}", "--control-token-file", token_file,
@@ -149,8 +162,7 @@ class Worker:
                      if control_tls else ()),
                    "--ffmpeg",
                    os.path.join(REPO, "tests/peertube/record-argv"),
-                   "--self-test-max-age", "3600", "--drain-timeout", "900",
-                   *(("--runner-name", runner_name) if runner_name else ()),
+                   "--self-test-max-age", "3600", "--drain-timeout", "900", *naming,
                    # The test machine's load is the test itself (PeerTube, PostgreSQL, the
                    # runner): the CPU is left out of the concurrency, the sessions bound it.
                    "--job-cpu-millicores", "0",
@@ -205,6 +217,23 @@ class Worker:
     def cli(self, *words):
         return subprocess.run([os.path.join(ARGS.build, "media-capabilities"), "worker", *words,
                                "--state-dir", self.state], capture_output=True, text=True, timeout=30)
+
+    def worker_pid(self):
+        """The `worker run` process itself: run-on's child."""
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as f:
+                    argv = f.read().split(b"\0")
+                with open(f"/proc/{entry}/stat") as f:
+                    parent = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            if argv[1:3] == [b"worker", b"run"] and self.state.encode() in argv and \
+                    parent == self.process.pid:
+                return int(entry)
+        return None
 
     def runner_pid(self):
         out = subprocess.run(["pgrep", "-f", r"peertube-runner(\.later-bodies)?\.js --id gpu-"],
@@ -326,8 +355,48 @@ def job_argv_lines(argv_log):
         return [line for line in f if "/transcoding\t" in line.split("\t")[0] + "\t"]
 
 
+def process_view(pid):
+    """What a process shows of itself: its command line, its environment and the paths of its
+    open files, as bytes."""
+    with open(f"/proc/{pid}/cmdline", "rb") as f:
+        cmdline = f.read()
+    with open(f"/proc/{pid}/environ", "rb") as f:
+        environ = f.read()
+    files = []
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            files.append(os.readlink(f"/proc/{pid}/fd/{fd}").encode())
+        except OSError:
+            pass  # closed since the listing
+    return cmdline, environ, files
+
+
+def check_no_registration_token(worker, registration_file):
+    """The running worker and its runner hold no registration token: `worker register` read it,
+    `worker run` was never given it."""
+    with open(registration_file) as f:
+        token = f.read().strip().encode()
+    names = (token, os.path.realpath(registration_file).encode(), b"registration-token")
+    for who, pid in (("worker", worker.worker_pid()), ("runner", worker.runner_pid())):
+        check(pid is not None, f"the running {who} is found (pid {pid})")
+        cmdline, environ, files = process_view(pid)
+        check(not any(name in cmdline for name in names),
+              f"the {who}'s /proc/{pid}/cmdline names no registration token")
+        check(not any(name in environ for name in names),
+              f"the {who}'s /proc/{pid}/environ holds no registration token")
+        check(not any(name in path for name in names for path in files),
+              f"none of the {who}'s {len(files)} open files (/proc/{pid}/fd) is a registration token")
+    for log in (worker.log_path, os.path.join(worker.state, "runner.log"), worker.register_log_path):
+        with open(log, "rb") as f:
+            check(b"ptrrt-" not in f.read(), f"{os.path.basename(log)} holds no ptrrt-")
+
+
 def case_upload(peertube, worker, root, argv_log):
     print("case: an upload is transcoded on the GPU, every rendition, with evidence", flush=True)
+    check_no_registration_token(worker, ARGS.registration_file)
+    with open(os.path.join(worker.state, "registration.json")) as f:
+        registered_as = json.load(f)["runner_name"]
+    check(registered_as == "e2e:gpu0", f"worker register named the runner as worker run has it: {registered_as}")
     clip = os.path.join(root, "upload.mp4")
     make_clip(clip, 5)
     video = peertube.upload(clip, "e2e-upload")
@@ -807,7 +876,7 @@ def main():
     failed = None
     try:
         peertube = kit.connect(root)
-        registration_file = kit.registration_file
+        registration_file = args.registration_file = kit.registration_file
         fault_file = os.path.join(root, "fault")
         open(fault_file, "w").close()
         argv_log = argv_log_in(root)
