@@ -16,6 +16,7 @@ import re
 import shutil
 import signal
 import ssl
+import struct
 import subprocess
 import sys
 import tempfile
@@ -266,11 +267,15 @@ def make_clip(path, seconds, size="1280x720"):
                    check=True)
 
 
-# PeerTube's RunnerJobState.COMPLETING (packages/models, runner-job-state.model.ts), and the
-# states' names for a failure's words.
+# PeerTube's RunnerJobState.COMPLETING and the states a job ends in (packages/models,
+# runner-job-state.model.ts), and the states' names for a failure's words.
 COMPLETING = 9
+CANCELLED, PARENT_ERRORED, PARENT_CANCELLED = 6, 7, 8
+ENDED = (COMPLETED, ERRORED, CANCELLED, PARENT_ERRORED, PARENT_CANCELLED)
 STATE_NAMES = {PENDING: "Pending", PROCESSING: "Processing", COMPLETED: "Completed",
-               ERRORED: "Errored", WAITING: "Waiting for parent", COMPLETING: "Completing"}
+               ERRORED: "Errored", WAITING: "Waiting for parent", COMPLETING: "Completing",
+               CANCELLED: "Cancelled", PARENT_ERRORED: "Parent errored",
+               PARENT_CANCELLED: "Parent cancelled"}
 # PeerTube 7.2.1 can leave a job Completing for good on its own: when two jobs of one video
 # finish together, the save that ends one fails to serialize and is not retried, though the
 # server took the result and answered the runner's success 204. Such a job is done as far as
@@ -397,6 +402,7 @@ def case_upload(peertube, worker, root, argv_log):
     with open(os.path.join(worker.state, "registration.json")) as f:
         registered_as = json.load(f)["runner_name"]
     check(registered_as == "e2e:gpu0", f"worker register named the runner as worker run has it: {registered_as}")
+    before = worker.status()["jobs"]
     clip = os.path.join(root, "upload.mp4")
     make_clip(clip, 5)
     video = peertube.upload(clip, "e2e-upload")
@@ -420,8 +426,10 @@ def case_upload(peertube, worker, root, argv_log):
     check(not any("libx264" in line for line in lines), "no job's ffmpeg ran libx264")
     check(all("h264_nvenc" in line for line in lines), "every job's ffmpeg ran h264_nvenc")
     status = worker.status()
-    check(status["jobs"]["completed"] >= 8 and status["jobs"]["failed"] == 0,
-          f"the worker counts the jobs: {status['jobs']}")
+    # Counted from before the upload: a case run before this one may have failed jobs on purpose.
+    check(status["jobs"]["completed"] >= before["completed"] + 8 and
+          status["jobs"]["failed"] == before["failed"],
+          f"the worker counts the jobs, 8 more completed and none failed: {before} then {status['jobs']}")
     check(status["hw_evidence_last_job"] and status["hw_evidence_last_job"]["ok"],
           f"the last job had hardware evidence: {status['hw_evidence_last_job']}")
     check(status["last_job"] and status["last_job"]["outcome"] == "success"
@@ -514,10 +522,69 @@ def stretch_stated_duration(path, factor):
         f.write(data)
 
 
+def ebml(element_id, payload):
+    """One Matroska (EBML) element: its id, its size in eight bytes, its payload."""
+    return element_id + b"\x01" + len(payload).to_bytes(7, "big") + payload
+
+
+def ebml_uint(element_id, value):
+    return ebml(element_id, value.to_bytes(max(1, (value.bit_length() + 7) // 8), "big"))
+
+
+def make_stated_size_mkv(path, width, height, seconds=2, fps=5):
+    """A Matroska file of two video tracks. The first states WIDTHxHEIGHT in a codec no decoder
+    opens (V_MC_HOSTILE), so that ffprobe prints the container's size as it stands (a decoder
+    that opens would first refuse a size past ffmpeg's image checks); PeerTube, the runner and
+    the worker's wrapper take the first video stream's size. The second is a 64x64 MJPEG clip
+    that ffmpeg itself picks, for PeerTube's thumbnail and the runner's jobs: its stream
+    selection weighs each stream by width * height in an int, which the first one's overflows."""
+    frames_dir = path + ".frames"
+    os.makedirs(frames_dir, exist_ok=True)
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"testsrc2=size=64x64:rate={fps}",
+                    "-frames:v", str(seconds * fps), "-c:v", "mjpeg", os.path.join(frames_dir, "%03d.jpg")],
+                   check=True)
+    frames = []
+    for name in sorted(os.listdir(frames_dir)):
+        with open(os.path.join(frames_dir, name), "rb") as f:
+            frames.append(f.read())
+    header = ebml(b"\x1a\x45\xdf\xa3", ebml_uint(b"\x42\x86", 1) + ebml_uint(b"\x42\xf7", 1) +
+                  ebml_uint(b"\x42\xf2", 4) + ebml_uint(b"\x42\xf3", 8) + ebml(b"\x42\x82", b"matroska") +
+                  ebml_uint(b"\x42\x87", 4) + ebml_uint(b"\x42\x85", 2))
+    info = ebml(b"\x15\x49\xa9\x66", ebml_uint(b"\x2a\xd7\xb1", 1000000) +
+                ebml(b"\x44\x89", struct.pack(">d", seconds * 1000.0)) +
+                ebml(b"\x4d\x80", b"e2e") + ebml(b"\x57\x41", b"e2e"))
+
+    def track(number, codec, track_width, track_height):
+        return ebml(b"\xae", ebml_uint(b"\xd7", number) + ebml_uint(b"\x73\xc5", number) +
+                    ebml_uint(b"\x83", 1) + ebml(b"\x86", codec) +
+                    ebml(b"\xe0", ebml_uint(b"\xb0", track_width) + ebml_uint(b"\xba", track_height)))
+    tracks = ebml(b"\x16\x54\xae\x6b", track(1, b"V_MC_HOSTILE", width, height) + track(2, b"V_MJPEG", 64, 64))
+    # Keyframes (SimpleBlock: the track, a 16-bit time in ms, the keyframe flag): 64 bytes of
+    # nothing for the first track, a JPEG picture for the second.
+    blocks = b""
+    for i, frame in enumerate(frames):
+        at = (i * 1000 // fps).to_bytes(2, "big")
+        blocks += ebml(b"\xa3", b"\x81" + at + b"\x80" + bytes(64)) + ebml(b"\xa3", b"\x82" + at + b"\x80" + frame)
+    cluster = ebml(b"\x1f\x43\xb6\x75", ebml_uint(b"\xe7", 0) + blocks)
+    with open(path, "wb") as f:
+        f.write(header + ebml(b"\x18\x53\x80\x67", info + tracks + cluster))
+
+
+# The hostile files whose stated size is the attack, and the words of what stops each in the
+# worker. Both sizes' areas overflow a 32-bit int, so that ffmpeg decodes the 64x64 track.
+STATED_SIZES = {
+    # 65535x65535: each side within the input facts' bound (2^20), so the plan works the scale
+    # out and refuses it for NVENC's largest picture.
+    "huge-square": ((65535, 65535), "is larger than h264_nvenc takes"),
+    # 16777216x256: a side past the bound, which the input facts refuse naming the field.
+    "past-bound": ((1 << 24, 256), "streams[0].width: 16777216 pixels is not a picture's side"),
+}
+
+
 def make_hostile_files(root, worker):
     """Uploads an attacker shapes: a clip stating a hundred times its length, a clip cut off
-    halfway, and an HLS playlist under a video's name that points at the worker's registration
-    and at a URL."""
+    halfway, an HLS playlist under a video's name that points at the worker's registration
+    and at a URL, and video tracks stating sizes whose arithmetic overflows (STATED_SIZES)."""
     long_claim = os.path.join(root, "long-claim.mp4")
     make_clip(long_claim, 2, "640x360")
     stretch_stated_duration(long_claim, 100)
@@ -534,12 +601,39 @@ def make_hostile_files(root, worker):
         f.write("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-VERSION:3\n"
                 f"#EXTINF:2.0,\nfile://{os.path.join(worker.state, 'registration.json')}\n"
                 "#EXTINF:2.0,\nhttp://127.0.0.1:9/segment.ts\n#EXT-X-ENDLIST\n")
-    return {"long-claim": long_claim, "truncated": truncated, "playlist": playlist}
+    files = {"long-claim": long_claim, "truncated": truncated, "playlist": playlist}
+    for name, ((width, height), _) in STATED_SIZES.items():
+        files[name] = os.path.join(root, name + ".mkv")
+        make_stated_size_mkv(files[name], width, height)
+    return files
+
+
+def check_stated_size_refused(peertube, worker, name, video, words):
+    """The jobs of an upload stating a hostile size: the ones given out fail as their content
+    deserves, with the worker's words for what refused them, until PeerTube gives up on them,
+    and the jobs waiting on them end with them; none completes."""
+    def ended():
+        jobs = peertube.jobs(video)
+        return jobs if jobs and all(j["state"]["id"] in ENDED for j in jobs) else None
+    jobs = wait_for(f"the {name} upload's jobs to end", ended, 420, 1)
+    failed = [j for j in jobs if j["state"]["id"] == ERRORED]
+    for job in failed:
+        print(f"  figure: {name}: {job['type']} at {((job.get('payload') or {}).get('output') or {}).get('resolution')} "
+              f"Errored after {job['failures']} failures: {(job.get('error') or '').strip()[-200:]}",
+              flush=True)
+    states = sorted({STATE_NAMES.get(j["state"]["id"], str(j["state"]["id"])) for j in jobs})
+    print(f"  figure: {name}: {len(jobs)} jobs, {len(failed)} given out and Errored; their states "
+          f"{states}", flush=True)
+    check(failed and all(j["state"]["id"] in (ERRORED, PARENT_ERRORED) for j in jobs),
+          f"every job of the {name} upload failed or ended with the job it waited on: {len(jobs)} jobs")
+    check(all(words in (j.get("error") or "") for j in failed),
+          f"each failed {name} job's error is the worker's refusal naming what refused it ({words})")
 
 
 def case_hostile_files(peertube, worker, root, argv_log):
     print("case: hostile files (a hundredfold stated length, a truncated clip, a playlist under a "
-          "video's name) end as their content deserves; the worker stays available", flush=True)
+          "video's name, sizes whose arithmetic overflows) end as their content deserves; the worker "
+          "stays available", flush=True)
     before = worker.status()["jobs"]
     videos = {}
     for name, path in make_hostile_files(root, worker).items():
@@ -557,6 +651,18 @@ def case_hostile_files(peertube, worker, root, argv_log):
         time.sleep(15)
         jobs = peertube.jobs(videos["playlist"])
         print(f"  figure: the playlist's jobs: {[(j['type'], j['state']['label']) for j in jobs]}", flush=True)
+    for name, (size, words) in STATED_SIZES.items():
+        if name in videos:
+            stated = peertube.video(videos[name])
+            print(f"  figure: PeerTube took the {name} upload ({size[0]}x{size[1]}): state "
+                  f"{stated['state']['label']}, {len(peertube.jobs(videos[name]))} jobs", flush=True)
+            check_stated_size_refused(peertube, worker, name, videos[name], words)
+    with open(os.path.join(worker.state, "runner.log"), errors="replace") as f:
+        runner_log = f.read()
+    for name, (size, words) in STATED_SIZES.items():
+        if name in videos:
+            check("media-capabilities ffmpeg: refused: " in runner_log and words in runner_log,
+                  f"the runner sent PeerTube the wrapper's refusal of the {name} upload")
     with open(os.path.join(worker.state, "registration.json")) as f:
         runner_token = json.load(f)["runner_token"]
     with open(argv_log + ".stderr", errors="replace") as f:
