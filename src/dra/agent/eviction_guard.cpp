@@ -15,8 +15,9 @@ namespace {
 constexpr int kMostEvictions = static_cast<int>(std::size(kEvictionWaits));
 // The record's format, so that a later agent can tell an older file from a malformed one.
 constexpr std::int64_t kRecordVersion = 1;
-// Far beyond any real time (the year 36812), small enough that no time arithmetic overflows.
-constexpr std::int64_t kLatestUnixSeconds = std::int64_t{1} << 40;
+// Far beyond any real time (the year 2106), and within what the system clock holds: it counts
+// nanoseconds in 64 bits, to the year 2262, so a later second would overflow on conversion.
+constexpr std::int64_t kLatestUnixSeconds = std::int64_t{1} << 32;
 
 std::int64_t UnixSeconds(WallClock::time_point t) {
   return std::chrono::duration_cast<std::chrono::seconds>(t.time_since_epoch()).count();

@@ -79,6 +79,22 @@ TEST(EvictionGuard, AMalformedRecordIsAnErrorThatNamesThePlace) {
   EXPECT_FALSE(ParseEvictionRecords(R"({"version": 1})"));
 }
 
+// The clock counts nanoseconds in 64 bits: a second past the year 2262 would overflow when it
+// became a time, so a record's time is bounded well before it.
+TEST(EvictionGuard, ARecordedTimeBeyondWhatTheClockHoldsIsRefusedNamingThePlace) {
+  Result<EvictionRecords> parsed = ParseEvictionRecords(
+      R"({"version": 1, "render_nodes": {"pci-0000-03-00-0": {"evictions": 0, "last_unix_s": 18000000000}}})");
+  ASSERT_FALSE(parsed);
+  EXPECT_NE(parsed.error().find("render_nodes.pci-0000-03-00-0.last_unix_s"), std::string::npos)
+      << parsed.error();
+  Result<EvictionRecords> latest = ParseEvictionRecords(
+      R"({"version": 1, "render_nodes": {"pci-0000-03-00-0": {"evictions": 0, "last_unix_s": 4294967296}}})");
+  ASSERT_TRUE(latest) << latest.error();
+  Result<EvictionRecords> again = ParseEvictionRecords(EvictionRecordsJson(*latest));
+  ASSERT_TRUE(again) << again.error();
+  EXPECT_EQ(*again, *latest);
+}
+
 TEST(EvictionGuard, AFileThatDoesNotExistIsAnEmptyRecordAndASavedOneLoadsBack) {
   const std::filesystem::path dir = ::testing::TempDir() + "/eviction-guard-test";
   std::filesystem::remove_all(dir);
