@@ -186,17 +186,21 @@ TEST_F(FakevaFfmpeg, HevcVaapiWritesAnMp4ThatSoftwarePlays) {
   EXPECT_EQ(PlaysClean(Output("out.mp4")), "");
 }
 
-// Decode writes each picture into its surface in decode order, H.264's from parameter sets the
-// stand-in rebuilds: the pictures must be the software decoder's, bit for bit, through
-// B-pictures, pyramids, weighted prediction, custom scaling lists, several slices, CAVLC and
-// a size that is no multiple of 16.
+// Decode writes each picture into its surface in decode order, H.264's and HEVC's from
+// parameter sets the stand-in rebuilds: the pictures must be the software decoder's, bit for
+// bit, through B-pictures, pyramids, weighted prediction, custom scaling lists (H.264),
+// several slices, wavefronts (HEVC), CAVLC and a size that is no multiple of 16.
 // VP9 frames come whole, hidden alternate reference frames among them.
-TEST_F(FakevaFfmpeg, H264AndVp9DecodesGiveTheSoftwareDecodersPicturesExactly) {
+TEST_F(FakevaFfmpeg, H264HevcAndVp9DecodesGiveTheSoftwareDecodersPicturesExactly) {
   const std::vector<std::vector<std::string>> encodes = {
       {"-c:v", "libx264", "-preset", "slow", "-bf", "3", "-refs", "4", "-x264-params",
        "b-pyramid=normal:weightb=1:cqm=jvt"},
       {"-c:v", "libx264", "-preset", "fast", "-slices", "4", "-vf", "crop=638:358"},
       {"-c:v", "libx264", "-preset", "ultrafast"},
+      {"-c:v", "libx265", "-preset", "medium", "-x265-params",
+       "log-level=error:bframes=4:b-pyramid=1:weightp=1:weightb=1:ref=3"},
+      {"-c:v", "libx265", "-preset", "ultrafast", "-x265-params", "log-level=error:slices=3", "-vf",
+       "crop=630:350"},
       {"-c:v", "libvpx-vp9", "-deadline", "good", "-cpu-used", "5", "-auto-alt-ref", "1",
        "-lag-in-frames", "16", "-b:v", "500k", "-f", "webm"}};
   for (std::size_t i = 0; i < encodes.size(); ++i) {
@@ -225,8 +229,9 @@ TEST_F(FakevaFfmpeg, H264AndVp9DecodesGiveTheSoftwareDecodersPicturesExactly) {
 }
 
 // What the stand-in cannot rebuild or decode is refused with the driver's reason: interlaced
-// H.264 picture by picture, HEVC at vaCreateContext, where ffmpeg falls back to the CPU.
-TEST_F(FakevaFfmpeg, InterlacedH264AndHevcDecodesAreRefusedWithTheStandInsReason) {
+// H.264 picture by picture, HEVC Main 10 at vaCreateContext, where ffmpeg falls back to the
+// CPU.
+TEST_F(FakevaFfmpeg, InterlacedH264AndHevcMain10DecodesAreRefusedWithTheStandInsReason) {
   ASSERT_EQ(fakenv::testing::Run({"ffmpeg",
                                   "-v",
                                   "error",
@@ -258,19 +263,21 @@ TEST_F(FakevaFfmpeg, InterlacedH264AndHevcDecodesAreRefusedWithTheStandInsReason
             std::string::npos)
       << interlaced.err;
 
-  ASSERT_EQ(fakenv::testing::Run({"ffmpeg", "-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i",
-                                  "testsrc2=size=640x360:rate=30", "-t", "1", "-c:v", "libx265",
-                                  "-preset", "ultrafast", Output("hevc.mp4")},
-                                 {}, dir_.path().string())
-                .exit_code,
-            0);
+  ASSERT_EQ(
+      fakenv::testing::Run({"ffmpeg", "-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i",
+                            "testsrc2=size=640x360:rate=30", "-t", "1", "-pix_fmt", "yuv420p10le",
+                            "-c:v", "libx265", "-preset", "ultrafast", Output("hevc.mp4")},
+                           {}, dir_.path().string())
+          .exit_code,
+      0);
   const Finished hevc =
       RunOn(kIntelDump, {"ffmpeg", "-nostdin", "-hwaccel", "vaapi", "-hwaccel_device",
                          "/dev/dri/renderD128", "-i", Output("hevc.mp4"), "-f", "null", "-"});
   EXPECT_EQ(hevc.exit_code, 0) << hevc.err;
-  EXPECT_NE(hevc.err.find(
-                "fakeva: the stand-in decodes H.264 and VP9 profile 0 only, not VAProfileHEVCMain"),
-            std::string::npos)
+  EXPECT_NE(
+      hevc.err.find("fakeva: the stand-in decodes H.264, HEVC Main and VP9 profile 0 only, not "
+                    "VAProfileHEVCMain10"),
+      std::string::npos)
       << hevc.err;
   EXPECT_NE(hevc.err.find("Failed setup for format vaapi"), std::string::npos) << hevc.err;
 }

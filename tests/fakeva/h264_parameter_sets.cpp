@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "rbsp.h"
+
 namespace mc::fakeva {
 namespace {
 
@@ -14,59 +16,6 @@ constexpr std::array<std::uint8_t, 64> kZigzag8x8 = {
     0,  1,  8,  16, 9,  2,  3,  10, 17, 24, 32, 25, 18, 11, 4,  5,  12, 19, 26, 33, 40, 48,
     41, 34, 27, 20, 13, 6,  7,  14, 21, 28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23,
     30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63};
-
-// BitWriter writes an RBSP: fixed-width fields and Exp-Golomb codes.
-class BitWriter {
- public:
-  void Bits(std::uint32_t value, int count) {
-    for (int bit = count - 1; bit >= 0; --bit) Bit((value >> bit) & 1);
-  }
-  void Bit(std::uint32_t bit) {
-    current_ = static_cast<std::uint8_t>(current_ << 1 | (bit & 1));
-    if (++filled_ == 8) {
-      bytes_.push_back(current_);
-      current_ = 0;
-      filled_ = 0;
-    }
-  }
-  void Unsigned(std::uint32_t value) {
-    const std::uint64_t code = std::uint64_t{value} + 1;
-    int length = 0;
-    while ((code >> length) > 1) ++length;
-    Bits(0, length);
-    for (int bit = length; bit >= 0; --bit) Bit(static_cast<std::uint32_t>(code >> bit) & 1);
-  }
-  void Signed(std::int32_t value) {
-    Unsigned(value > 0 ? static_cast<std::uint32_t>(2 * value - 1)
-                       : static_cast<std::uint32_t>(-2 * static_cast<std::int64_t>(value)));
-  }
-  // Finish ends the RBSP with its stop bit and alignment.
-  std::vector<std::uint8_t> Finish() {
-    Bit(1);
-    while (filled_ != 0) Bit(0);
-    return bytes_;
-  }
-
- private:
-  std::vector<std::uint8_t> bytes_;
-  std::uint8_t current_ = 0;
-  int filled_ = 0;
-};
-
-// AppendNal adds a NAL unit with its start code, header byte and emulation prevention.
-void AppendNal(std::uint8_t header, const std::vector<std::uint8_t>& rbsp,
-               std::vector<std::uint8_t>& out) {
-  out.insert(out.end(), {0, 0, 0, 1, header});
-  int zeros = 0;
-  for (const std::uint8_t byte : rbsp) {
-    if (zeros == 2 && byte <= 3) {
-      out.push_back(3);
-      zeros = 0;
-    }
-    out.push_back(byte);
-    zeros = byte == 0 ? zeros + 1 : 0;
-  }
-}
 
 // ScalingList writes one list in coded order, as deltas from the previous entry.
 template <std::size_t N>
@@ -164,42 +113,10 @@ std::optional<std::uint32_t> SlicePpsId(std::span<const std::uint8_t> nal) {
   if (nal.size() < 2) return std::nullopt;
   const int type = nal[0] & 0x1f;
   if (type != 1 && type != 5) return std::nullopt;
-  // The first three Exp-Golomb codes of the header, read past emulation prevention bytes.
-  std::vector<std::uint8_t> rbsp;
-  int zeros = 0;
-  for (std::size_t i = 1; i < nal.size() && rbsp.size() < 16; ++i) {
-    if (zeros == 2 && nal[i] == 3) {
-      zeros = 0;
-      continue;
-    }
-    rbsp.push_back(nal[i]);
-    zeros = nal[i] == 0 ? zeros + 1 : 0;
-  }
-  std::size_t position = 0;
-  auto bit = [&]() -> std::optional<int> {
-    if (position / 8 >= rbsp.size()) return std::nullopt;
-    const int value = (rbsp[position / 8] >> (7 - position % 8)) & 1;
-    ++position;
-    return value;
-  };
-  auto code = [&]() -> std::optional<std::uint32_t> {
-    int zeros_before = 0;
-    for (;;) {
-      const std::optional<int> b = bit();
-      if (!b || zeros_before > 31) return std::nullopt;
-      if (*b) break;
-      ++zeros_before;
-    }
-    std::uint64_t value = 1;
-    for (int i = 0; i < zeros_before; ++i) {
-      const std::optional<int> b = bit();
-      if (!b) return std::nullopt;
-      value = value << 1 | static_cast<std::uint64_t>(*b);
-    }
-    return static_cast<std::uint32_t>(value - 1);
-  };
-  if (!code() || !code()) return std::nullopt;
-  const std::optional<std::uint32_t> pps_id = code();
+  // The third Exp-Golomb code of the header, after first_mb_in_slice and slice_type.
+  BitReader bits(nal.subspan(1));
+  if (!bits.Unsigned() || !bits.Unsigned()) return std::nullopt;
+  const std::optional<std::uint32_t> pps_id = bits.Unsigned();
   if (!pps_id || *pps_id > 255) return std::nullopt;
   return pps_id;
 }
@@ -222,8 +139,8 @@ bool H264ParameterSets(const VAPictureParameterBufferH264& picture,
     *error = "the stand-in decodes 8-bit 4:2:0 H.264 only";
     return false;
   }
-  AppendNal(0x67, Sps(picture), out);
-  AppendNal(0x68, Pps(picture, matrix, choice), out);
+  AppendNal(std::array<std::uint8_t, 1>{0x67}, Sps(picture), out);
+  AppendNal(std::array<std::uint8_t, 1>{0x68}, Pps(picture, matrix, choice), out);
   return true;
 }
 

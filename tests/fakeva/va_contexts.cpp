@@ -40,7 +40,7 @@ VAStatus VaContexts::Create(const CreatedConfig& config, int width, int height,
   } else if (IsDecodable(config.profile)) {
     context.decode = std::make_unique<DecodeSession>(config.profile, state_dir);
   } else {
-    *error = "the stand-in decodes H.264 and VP9 profile 0 only, not " +
+    *error = "the stand-in decodes H.264, HEVC Main and VP9 profile 0 only, not " +
              std::string(ProfileName(config.profile)) + ": a client decodes on the CPU instead";
     return VA_STATUS_ERROR_UNIMPLEMENTED;
   }

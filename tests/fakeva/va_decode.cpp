@@ -1,10 +1,12 @@
 #include "va_decode.h"
 
+#include <va/va_dec_hevc.h>
 #include <va/va_dec_vp9.h>
 
 #include <cstring>
 
 #include "h264_parameter_sets.h"
+#include "hevc_parameter_sets.h"
 #include "va_engine.h"
 
 namespace mc::fakeva {
@@ -13,8 +15,8 @@ namespace {
 namespace wire = fakenv::wire;
 
 // AppendSlices pairs each slice parameter with the slice data buffer rendered after it, as
-// ffmpeg renders them, and appends each slice's bytes, bounds-checked: H.264's NAL units with
-// a start code each, VP9's whole frame as it is.
+// ffmpeg renders them, and appends each slice's bytes, bounds-checked: H.264's and HEVC's NAL
+// units with a start code each, VP9's whole frame as it is.
 template <typename Slice>
 bool AppendSlices(const std::vector<RenderedBuffer>& buffers, bool start_codes,
                   std::vector<std::uint8_t>& slices, Slice& first, std::string* error) {
@@ -49,19 +51,28 @@ bool AppendSlices(const std::vector<RenderedBuffer>& buffers, bool start_codes,
   return have_first;
 }
 
-// Vp9Frame is the frame ffmpeg hands over whole, VP9's decoder needing no headers rebuilt.
-bool Vp9Frame(const std::vector<RenderedBuffer>& buffers, std::vector<std::uint8_t>& frame,
-              std::string* error) {
+// PictureParameters copies the picture's parameter buffer, which must be whole.
+template <typename Parameters>
+bool PictureParameters(const std::vector<RenderedBuffer>& buffers, const char* name,
+                       Parameters& parameters, std::string* error) {
   const RenderedBuffer* picture = nullptr;
   for (const RenderedBuffer& buffer : buffers) {
     if (buffer.type == VAPictureParameterBufferType) picture = &buffer;
   }
-  if (!picture || picture->bytes.size() < sizeof(VADecPictureParameterBufferVP9)) {
-    *error = "the picture has no whole VADecPictureParameterBufferVP9";
+  if (!picture || picture->bytes.size() < sizeof parameters) {
+    *error = std::string("the picture has no whole ") + name;
     return false;
   }
-  VADecPictureParameterBufferVP9 parameters;
   std::memcpy(&parameters, picture->bytes.data(), sizeof parameters);
+  return true;
+}
+
+// Vp9Frame is the frame ffmpeg hands over whole, VP9's decoder needing no headers rebuilt.
+bool Vp9Frame(const std::vector<RenderedBuffer>& buffers, std::vector<std::uint8_t>& frame,
+              std::string* error) {
+  VADecPictureParameterBufferVP9 parameters;
+  if (!PictureParameters(buffers, "VADecPictureParameterBufferVP9", parameters, error))
+    return false;
   if (parameters.profile != 0 || parameters.bit_depth != 8) {
     *error = "the stand-in decodes VP9 profile 0 (8-bit 4:2:0) only";
     return false;
@@ -70,32 +81,15 @@ bool Vp9Frame(const std::vector<RenderedBuffer>& buffers, std::vector<std::uint8
   return AppendSlices(buffers, false, frame, first, error);
 }
 
-}  // namespace
-
-bool IsDecodable(VAProfile profile) {
-  return profile == VAProfileH264ConstrainedBaseline || profile == VAProfileH264Main ||
-         profile == VAProfileH264High || profile == VAProfileVP9Profile0;
-}
-
-DecodeSession::DecodeSession(VAProfile profile, std::string state_dir)
-    : vp9_(profile == VAProfileVP9Profile0), state_dir_(std::move(state_dir)) {}
-DecodeSession::~DecodeSession() = default;
-
-bool DecodeSession::AccessUnit(const std::vector<RenderedBuffer>& buffers,
-                               std::vector<std::uint8_t>& unit, std::string* error) {
-  if (vp9_) return Vp9Frame(buffers, unit, error);
-  const RenderedBuffer* picture = nullptr;
+// H264AccessUnit is the picture's slices after an SPS and a PPS rebuilt for them.
+bool H264AccessUnit(const std::vector<RenderedBuffer>& buffers, std::vector<std::uint8_t>& unit,
+                    std::string* error) {
+  VAPictureParameterBufferH264 parameters;
+  if (!PictureParameters(buffers, "VAPictureParameterBufferH264", parameters, error)) return false;
   const RenderedBuffer* matrix = nullptr;
   for (const RenderedBuffer& buffer : buffers) {
-    if (buffer.type == VAPictureParameterBufferType) picture = &buffer;
     if (buffer.type == VAIQMatrixBufferType) matrix = &buffer;
   }
-  if (!picture || picture->bytes.size() < sizeof(VAPictureParameterBufferH264)) {
-    *error = "the picture has no whole VAPictureParameterBufferH264";
-    return false;
-  }
-  VAPictureParameterBufferH264 parameters;
-  std::memcpy(&parameters, picture->bytes.data(), sizeof parameters);
   VAIQMatrixBufferH264 lists;
   const bool have_lists = matrix && matrix->bytes.size() >= sizeof lists;
   if (have_lists) std::memcpy(&lists, matrix->bytes.data(), sizeof lists);
@@ -117,10 +111,65 @@ bool DecodeSession::AccessUnit(const std::vector<RenderedBuffer>& buffers,
   return true;
 }
 
+// HevcAccessUnit is the picture's slice segments after a VPS, an SPS and a PPS rebuilt for
+// them.
+bool HevcAccessUnit(const std::vector<RenderedBuffer>& buffers, std::vector<std::uint8_t>& unit,
+                    std::string* error) {
+  VAPictureParameterBufferHEVC parameters;
+  if (!PictureParameters(buffers, "VAPictureParameterBufferHEVC", parameters, error)) return false;
+  std::vector<std::uint8_t> slices;
+  VASliceParameterBufferHEVC first{};
+  if (!AppendSlices(buffers, true, slices, first, error)) return false;
+  const std::optional<std::uint32_t> pps_id =
+      HevcSlicePpsId(std::span<const std::uint8_t>(slices).subspan(3));
+  if (!pps_id) {
+    *error = "the first slice segment's header names no picture parameter set";
+    return false;
+  }
+  if (!HevcParameterSets(parameters, *pps_id, unit, error)) return false;
+  unit.insert(unit.end(), slices.begin(), slices.end());
+  return true;
+}
+
+wire::Codec CodecOf(VAProfile profile) {
+  switch (profile) {
+    case VAProfileHEVCMain:
+      return wire::Codec::kHevc;
+    case VAProfileVP9Profile0:
+      return wire::Codec::kVp9;
+    default:
+      return wire::Codec::kH264;
+  }
+}
+
+}  // namespace
+
+bool IsDecodable(VAProfile profile) {
+  return profile == VAProfileH264ConstrainedBaseline || profile == VAProfileH264Main ||
+         profile == VAProfileH264High || profile == VAProfileHEVCMain ||
+         profile == VAProfileVP9Profile0;
+}
+
+DecodeSession::DecodeSession(VAProfile profile, std::string state_dir)
+    : codec_(CodecOf(profile)), state_dir_(std::move(state_dir)) {}
+DecodeSession::~DecodeSession() = default;
+
+bool DecodeSession::AccessUnit(const std::vector<RenderedBuffer>& buffers,
+                               std::vector<std::uint8_t>& unit, std::string* error) {
+  switch (codec_) {
+    case wire::Codec::kVp9:
+      return Vp9Frame(buffers, unit, error);
+    case wire::Codec::kHevc:
+      return HevcAccessUnit(buffers, unit, error);
+    default:
+      return H264AccessUnit(buffers, unit, error);
+  }
+}
+
 bool DecodeSession::Open(std::string* error) {
   engine_ = StartEngine(fakenv::EngineClient::Role::kDecoder, state_dir_, error);
   if (!engine_) return false;
-  const wire::DecoderSettings settings{vp9_ ? wire::Codec::kVp9 : wire::Codec::kH264, 1};
+  const wire::DecoderSettings settings{codec_, 1};
   const VAStatus opened = Exchange(
       *engine_, wire::Request::kOpenDecoder, wire::AsBytes(settings), {},
       VA_STATUS_ERROR_OPERATION_FAILED, [](const wire::Message&) { return VA_STATUS_SUCCESS; },

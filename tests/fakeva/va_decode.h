@@ -1,8 +1,9 @@
-// A decode context of the stand-in GPU (VAEntrypointVLD), for H.264 and VP9 profile 0. For
-// H.264 ffmpeg parses the stream and hands over the picture's parameters and its slices' NAL
-// units, and the stand-in rebuilds the parameter sets (h264_parameter_sets.h); a VP9 frame
-// comes whole. The engine decodes the access unit with libavcodec, and the picture is in the
-// target surface before vaEndPicture returns, in decode order, as VA asks.
+// A decode context of the stand-in GPU (VAEntrypointVLD), for H.264, HEVC Main and VP9
+// profile 0. For H.264 and HEVC ffmpeg parses the stream and hands over the picture's
+// parameters and its slices' NAL units, and the stand-in rebuilds the parameter sets
+// (h264_parameter_sets.h, hevc_parameter_sets.h); a VP9 frame comes whole. The engine decodes the
+// access unit with libavcodec, and the picture is in the target surface before vaEndPicture
+// returns, in decode order, as VA asks.
 #pragma once
 
 #include <va/va.h>
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "engine_wire.h"
 #include "va_encode.h"
 #include "va_memory.h"
 
@@ -21,8 +23,8 @@ class EngineClient;
 
 namespace mc::fakeva {
 
-// IsDecodable says whether the stand-in decodes `profile` (H.264's 8-bit profiles, VP9
-// profile 0).
+// IsDecodable says whether the stand-in decodes `profile` (H.264's 8-bit profiles, HEVC
+// Main, VP9 profile 0).
 bool IsDecodable(VAProfile profile);
 
 class DecodeSession {
@@ -36,12 +38,13 @@ class DecodeSession {
                   std::chrono::nanoseconds* busy, std::string* error);
 
  private:
-  // AccessUnit gathers the rebuilt parameter sets and the slices' NAL units.
+  // AccessUnit gives what the engine decodes: the rebuilt parameter sets and the slices' NAL
+  // units, or VP9's frame.
   bool AccessUnit(const std::vector<RenderedBuffer>& buffers, std::vector<std::uint8_t>& unit,
                   std::string* error);
   bool Open(std::string* error);
 
-  const bool vp9_;
+  const fakenv::wire::Codec codec_;
   const std::string state_dir_;
   std::unique_ptr<fakenv::EngineClient> engine_;
   std::int64_t pictures_ = 0;
