@@ -28,6 +28,9 @@ import uuid
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RECORD = os.path.join(REPO, "tests/fakenv/records/ada-geforce-rtx4090.json")
+# The Intel GPU most self-hosted boxes have: a UHD 630-class iGPU on Intel's iHD driver, whose
+# dump states no codec the VA stand-in cannot decode, so its worker's self-test passes whole.
+INTEL_DUMP = os.path.join(REPO, "tests/fakeva/dumps/intel-ihd-gen9.5-class-nonfree-20.2.txt")
 GPU = "0000:01:00.0"
 PENDING, PROCESSING, COMPLETED, ERRORED, WAITING = 1, 2, 3, 4, 5
 
@@ -117,8 +120,9 @@ class Worker:
 
     def __init__(self, args, root, name, server, registration_file, fault_file, argv_log, extra=(),
                  record=RECORD, host="127.0.0.1", listen_port=0, runner_name=None,
-                 control_token=None, env=None, runner_js=None, control_port=0, control_tls=None):
-        """`record` is the stand-in GPU; the status listens on HOST:LISTEN_PORT, the control API
+                 control_token=None, env=None, runner_js=None, control_port=0, control_tls=None,
+                 va_dump=None):
+        """`record` is the stand-in NVIDIA GPU, or `va_dump` a stand-in VA-API GPU; the status listens on HOST:LISTEN_PORT, the control API
         on HOST:CONTROL_PORT, over TLS with `control_tls` (its certificate file, its key file and
         the authority's file), and the gate on HOST, at a free port; `runner_name` None is
         e2e:NAME, and "" leaves the name to the environment `env` adds (PT_WORKER_RUNNER_NAME);
@@ -139,22 +143,22 @@ class Worker:
                    PT_WORKER_SANDBOX_PATHS=os.path.dirname(argv_log))
         env.pop("FAKENV_FAULT", None)
         runner_name = "e2e:" + name if runner_name is None else runner_name
+        machine = ([os.path.join(REPO, "tests/fakeva/run-on"), va_dump] if va_dump else
+                   [os.path.join(REPO, "tests/fakenv/run-on"), record])
         naming = ("--runner-name", runner_name) if runner_name else ()
         # As the deployments do (the init container, the oneshot unit): `worker register` with
         # the options that name the runner, then `worker run` with no registration token.
         self.register_log_path = os.path.join(self.dir, "register.log")
         with open(self.register_log_path, "w") as register_log:
             registered = subprocess.run(
-                [os.path.join(REPO, "tests/fakenv/run-on"), record, "--",
-                 os.path.join(args.build, "media-capabilities"), "worker", "register",
+                [*machine, "--", os.path.join(args.build, "media-capabilities"), "worker", "register",
                  "--gpu", GPU, "--state-dir", self.state, "--url", server,
                  "--registration-token-file", registration_file, *naming],
                 stdout=register_log, stderr=subprocess.STDOUT, env=env, timeout=300)
         if registered.returncode != 0:
             with open(self.register_log_path) as f:
                 raise Failure(f"worker register exited with {registered.returncode}: {f.read()[-2000:]}")
-        command = [os.path.join(REPO, "tests/fakenv/run-on"), record, "--",
-                   os.path.join(args.build, "media-capabilities"), "worker", "run",
+        command = [*machine, "--", os.path.join(args.build, "media-capabilities"), "worker", "run",
                    "--gpu", GPU, "--state-dir", self.state, "--url", server,
                    "--runner", "node " + (runner_js or args.runner_js),
                    "--gate-listen", f"{host}:0", "--listen", f"{host}:{listen_port}",
@@ -175,6 +179,11 @@ class Worker:
                    # CPU, some 8 s each when the machine is idle: 30 s for the three is too
                    # close when PeerTube and a build share the two cores.
                    "--step-deadline", "120", *extra]
+        if va_dump:
+            # The VA stand-in's work shows in the fake machine's /proc, which run-on names in
+            # the environment of the command it runs.
+            command[len(machine) + 1:len(machine) + 1] = [
+                "sh", "-c", 'exec "$0" "$@" --proc-root "$MEDIA_CAP_PROC_ROOT"']
         self.log = open(self.log_path, "w")
         self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, env=env,
                                         start_new_session=True)
@@ -853,6 +862,49 @@ def case_two_workers(args, peertube, worker, root, registration_file, fault_file
         second.stop()
 
 
+def case_intel_upload(args, peertube, worker, root, registration_file, fault_file, argv_log):
+    print("case: an upload is transcoded on an Intel GPU (the VA-API stand-in), every rendition by "
+          "h264_vaapi on its render node, with evidence", flush=True)
+    intel = Worker(args, root, "intel0", peertube.url, registration_file, fault_file, argv_log,
+                   va_dump=INTEL_DUMP)
+    try:
+        status = intel.status()
+        check(status["state"] == "AVAILABLE" and status["gpu"]["vendor"] == "intel",
+              f"the Intel worker passed its self-test and is AVAILABLE: {status['state']}, {status['gpu']}")
+        wait_for("the Intel worker's runner asking its gate for jobs",
+                 lambda: "gate: jobs-request:" in intel.tail(), 240, 1)
+        # The NVIDIA worker drains, so that the queue is the Intel worker's alone.
+        check(worker.control("drain")["ok"], "the NVIDIA worker drains")
+        before = intel.status()["jobs"]
+        lines_before = len(job_argv_lines(argv_log))
+        clip = os.path.join(root, "intel.mp4")
+        make_clip(clip, 5)
+        video = peertube.upload(clip, "e2e-intel")
+        jobs = wait_for("every job of the upload to complete", upload_done(peertube, video, intel), 420, 1)
+        check(len(jobs) == 8, f"the upload made 8 jobs: {len(jobs)}")
+        check(all(j["runner"]["name"] == "e2e:intel0" for j in jobs), "every job ran on the Intel worker's runner")
+        info = wait_for("the video to be published", lambda: (v := peertube.video(video))["state"]["id"] == 1 and v, 60)
+        for f in info["files"] + [f for p in info["streamingPlaylists"] for f in p["files"]]:
+            played = subprocess.run(["ffmpeg", "-v", "error", "-nostdin", "-i", f["fileUrl"], "-f", "null", "-"],
+                                    capture_output=True, text=True, timeout=120)
+            check(played.returncode == 0 and not played.stderr.strip(),
+                  f"the served {f['resolution']['id']}p file plays clean in a software decoder: {played.stderr[-300:]}")
+        lines = job_argv_lines(argv_log)[lines_before:]
+        check(len(lines) >= 8, f"the argv log holds the jobs' ffmpeg runs: {len(lines)}")
+        check(not any("libx264" in line for line in lines), "no job's ffmpeg ran libx264")
+        check(all("h264_vaapi" in line and "/dev/dri/renderD128" in line for line in lines),
+              "every job's ffmpeg ran h264_vaapi on the render node")
+        status = intel.status()
+        check(status["jobs"]["completed"] >= before["completed"] + 8 and status["jobs"]["failed"] == before["failed"],
+              f"the Intel worker counts 8 more jobs completed and none failed: {before} then {status['jobs']}")
+        evidence = status["hw_evidence_last_job"]
+        check(evidence and evidence["ok"] and evidence["method"] == "drm_fdinfo",
+              f"the last job's evidence is the render node's DRM fdinfo: {evidence}")
+    finally:
+        worker.control("enable")
+        intel.stop()
+
+
 def case_no_gpu(args, peertube, root, registration_file):
     print("case: on a machine with no GPU the worker registers nothing and starts no runner", flush=True)
     empty = os.path.join(root, "no-gpu")
@@ -969,7 +1021,8 @@ def finish(failed, root, log_name, log_tail):
     return 0
 
 
-CASES = ["upload", "hostile-tags", "hostile-files", "drain", "gpu-fails", "two-workers", "runner-killed", "server-restarted", "no-gpu"]
+CASES = ["upload", "hostile-tags", "hostile-files", "drain", "gpu-fails", "two-workers", "intel-upload",
+         "runner-killed", "server-restarted", "no-gpu"]
 
 
 def main():
@@ -1022,6 +1075,8 @@ def run_case(name, args, kit, peertube, worker, root, registration_file, fault_f
         case_gpu_fails(peertube, worker, root, argv_log, fault_file)
     elif name == "two-workers":
         case_two_workers(args, peertube, worker, root, registration_file, fault_file, argv_log)
+    elif name == "intel-upload":
+        case_intel_upload(args, peertube, worker, root, registration_file, fault_file, argv_log)
     elif name == "runner-killed":
         case_runner_killed(peertube, worker, root, argv_log)
     elif name == "server-restarted":

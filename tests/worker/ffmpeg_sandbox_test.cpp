@@ -87,8 +87,30 @@ TEST(FfmpegSandbox, TheBoxHoldsTheInputsAndOutputsFoldersTheProgramsAndTheEnviro
   EXPECT_EQ(paths.read,
             (std::vector<std::string>{job.input.parent_path().string(), "/opt/ffmpeg/bin",
                                       "/machine/lib", "/usr/local/lib", "/machine/dri"}));
-  EXPECT_EQ(paths.read_write,
-            (std::vector<std::string>{job.output.parent_path().string(), "/var/cache/nv"}));
+  EXPECT_EQ(paths.read_write, (std::vector<std::string>{job.output.parent_path().string()}));
+  EXPECT_EQ(paths.admin, (std::vector<std::string>{"/var/cache/nv"}));
+}
+
+// A link in the job's output folder could point the runner, which reads what ffmpeg leaves
+// there, at a file outside the box; the admin's folders (a driver's state) may hold links.
+TEST(FfmpegSandbox, FfmpegMakesLinksInTheAdminsFoldersButNotInTheJobsOutputFolder) {
+  if (LandlockAbi() == 0) GTEST_SKIP() << "this kernel has no Landlock";
+  JobLayout job;
+  const fs::path admin = job.root.path() / "driver-state";
+  fs::create_directories(admin);
+  Result<Sandbox> sandbox = Sandbox::Make(
+      JobSandboxPaths(job.Command(), {.ffmpeg = "/bin/sh", .extra_paths = admin.string()}));
+  ASSERT_TRUE(sandbox) << sandbox.error();
+  const fs::path in_output = job.output.parent_path() / "link";
+  EXPECT_EQ(RunBoxed({"/bin/sh", "-c",
+                      "ln -s /dev/dri/renderD128 '" + (admin / "3").string() + "' || exit 10; " +
+                          "echo x > '" + (admin / "file").string() + "' || exit 11; " +
+                          "ln -s '" + job.registration.string() + "' '" + in_output.string() +
+                          "' && exit 12; exit 0"},
+                     &*sandbox),
+            0);
+  EXPECT_EQ(fs::read_symlink(admin / "3"), "/dev/dri/renderD128");
+  EXPECT_FALSE(fs::is_symlink(in_output));
 }
 
 TEST(FfmpegSandbox, AnInputThatIsAUrlOrAPipeOpensNoFolder) {

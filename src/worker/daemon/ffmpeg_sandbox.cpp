@@ -29,6 +29,8 @@ constexpr std::uint64_t kWriteFile = LANDLOCK_ACCESS_FS_WRITE_FILE | kTruncate;
 constexpr std::uint64_t kWriteDirectory =
     kReadDirectory | kWriteFile | LANDLOCK_ACCESS_FS_REMOVE_FILE | LANDLOCK_ACCESS_FS_REMOVE_DIR |
     LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_MAKE_DIR;
+// The admin's folders: a folder's rights and symbolic links.
+constexpr std::uint64_t kAdminDirectory = kWriteDirectory | LANDLOCK_ACCESS_FS_MAKE_SYM;
 // What a rule on a file (rather than a folder) may grant.
 constexpr std::uint64_t kFileRights = kReadFile | kWriteFile;
 
@@ -122,7 +124,7 @@ SandboxPaths JobSandboxPaths(const RunnerCommand& command, const SandboxEnvironm
   }
   AddSplit(environment.library_path, paths.read);
   AddSplit(environment.va_drivers_path, paths.read);
-  AddSplit(environment.extra_paths, paths.read_write);
+  AddSplit(environment.extra_paths, paths.admin);
   return paths;
 }
 
@@ -147,8 +149,11 @@ Result<Sandbox> Sandbox::Make(const SandboxPaths& paths) {
   for (const std::string& path : paths.read) {
     if (Result<void> added = add(path, kReadDirectory); !added) return added.failure();
   }
-  for (const std::string& path : paths.read_write) {
-    if (Result<void> added = add(path, kWriteDirectory); !added) return added.failure();
+  for (const auto& [folders, rights] : {std::pair{&paths.read_write, kWriteDirectory},
+                                        std::pair{&paths.admin, kAdminDirectory}}) {
+    for (const std::string& path : *folders) {
+      if (Result<void> added = add(path, rights); !added) return added.failure();
+    }
   }
   return sandbox;
 }

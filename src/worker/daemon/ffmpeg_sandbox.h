@@ -18,6 +18,10 @@ namespace mc::worker {
 struct SandboxPaths {
   std::vector<std::string> read;        // files and folders, read and run
   std::vector<std::string> read_write;  // folders it also creates, writes and removes files in
+  // The admin's folders, where ffmpeg may also make symbolic links (a driver's state may hold
+  // them). A job's output folder never gets that right: the runner reads what ffmpeg leaves
+  // there, and a link could point it at a file outside the box.
+  std::vector<std::string> admin;
 };
 
 // The environment the paths come from: the dynamic loader's and libva's search paths, and
@@ -31,7 +35,8 @@ struct SandboxEnvironment {
 };
 
 // JobSandboxPaths gives the job's paths: each local input's folder to read, each output's
-// folder to write, the program's folder and the environment's folders.
+// folder to write, the program's folder and the loader's and libva's folders to read, and the
+// admin's folders.
 SandboxPaths JobSandboxPaths(const RunnerCommand& command, const SandboxEnvironment& environment);
 
 // Sandbox is a Landlock ruleset made before the fork; the child enters it before exec.
