@@ -26,7 +26,7 @@ import urllib.request
 
 import worker_e2e
 from fault_proxy import FaultProxy
-from worker_e2e import COMPLETING, REPO, Failure, Worker, check, make_clip, wait_for
+from worker_e2e import COMPLETING, INTEL_DUMP, REPO, Failure, Worker, check, make_clip, wait_for
 
 WORKERS = ("gpu0", "gpu1", "gpu2")
 # A promotion and a demotion in the manager's log, under either profile: the design's rules
@@ -56,8 +56,9 @@ POLICY = f"""policy:
 class Pool:
     """One `pool run`, as an operator starts it, with its file written from the workers."""
 
-    def __init__(self, args, root, peertube_url, credentials_file, workers):
-        self.dir = os.path.join(root, "pool")
+    def __init__(self, args, root, peertube_url, credentials_file, workers, name="pool", settings=""):
+        """`settings` are more lines of its policy section (vendor_disabled, say)."""
+        self.dir = os.path.join(root, name)
         os.makedirs(self.dir)
         config = os.path.join(self.dir, "pool.yaml")
         with open(config, "w") as f:
@@ -67,7 +68,7 @@ class Pool:
                 f.write(f"  - name: e2e:{worker.name}\n    url: {worker.status_url}\n"
                         f"    control_url: {worker.control_url}\n"
                         f"    control_token_file: {worker.token_file}\n")
-            f.write(POLICY)
+            f.write(POLICY + settings)
         self.log_path = os.path.join(self.dir, "pool.log")
         self.log = open(self.log_path, "w")
         self.binary = os.path.join(args.build, "media-capabilities")
@@ -108,6 +109,52 @@ class Pool:
             self.process.kill()
             self.process.wait()
         self.log.close()
+
+
+def case_vendor_disabled(args, peertube, workers, root, argv_log, credentials_file, registration_file):
+    print("case: NVIDIA and Intel workers under one pool manager: vendor_disabled: [nvidia] drains "
+          "the NVIDIA workers and the Intel worker carries the queue", flush=True)
+    fault_file = os.path.join(root, "intel0-fault")
+    open(fault_file, "w").close()
+    intel = Worker(args, root, "intel0", peertube.url, registration_file, fault_file, argv_log,
+                   va_dump=INTEL_DUMP, extra=("--concurrency-max", "2"))
+    intel.name = "intel0"
+    intel.token_file = os.path.join(intel.dir, "control-token")
+    every = [*workers, intel]
+    admitting = [w.name for w in workers if w.status()["state"] in ("AVAILABLE", "BUSY")]
+    pool = Pool(args, root, peertube.url, credentials_file, every, name="pool-vendors",
+                settings="  vendor_disabled: [nvidia]\n")
+    try:
+        states = wait_for("the NVIDIA workers drained and the Intel worker admitting jobs",
+                          lambda: (s := admissions(every)) and s["intel0"] == "AVAILABLE" and
+                          all(s[w.name] in ("DRAINED", "GPU_UNAVAILABLE") for w in workers) and s, 90, 1)
+        check(True, f"the pool drained every NVIDIA worker and admits on the Intel one: {states}")
+        # A new manager takes every worker as SPARE: one that admits jobs is drained back, and
+        # with its vendor disabled an NVIDIA worker is no candidate for a promotion.
+        check(all(f"e2e:{name} drained" in pool.text() for name in admitting),
+              f"the NVIDIA workers that admitted jobs ({admitting}) were drained")
+        before = {w.name: w.status()["jobs"]["completed"] for w in workers}
+        lines_before = len(worker_e2e.job_argv_lines(argv_log))
+        clip = os.path.join(root, "vendors.mp4")
+        make_clip(clip, 4)
+        video = peertube.upload(clip, "e2e-vendors")
+        jobs = wait_burst_done(peertube, [video], every)
+        names = {j["runner"]["name"] for j in jobs}
+        check(names == {"e2e:intel0"}, f"every job ran on the Intel worker: {sorted(names)}")
+        check(all(w.status()["jobs"]["completed"] == before[w.name] for w in workers),
+              "the NVIDIA workers took no job")
+        lines = worker_e2e.job_argv_lines(argv_log)[lines_before:]
+        check(lines and all("h264_vaapi" in line for line in lines),
+              f"each of the {len(lines)} ffmpeg runs encoded with h264_vaapi")
+        promoted = re.findall(r"e2e:gpu\d promoted|enable e2e:gpu\d", pool.text())
+        check(not promoted, f"no NVIDIA worker was promoted while the upload's jobs waited: {promoted}")
+        managed = {w["name"]: w["manager_state"] for w in pool.report()["workers"]}
+        check(managed["e2e:intel0"] == "ACTIVE" and
+              all(managed[f"e2e:{w.name}"] != "ACTIVE" for w in workers),
+              f"the report holds the Intel worker ACTIVE and no NVIDIA one: {managed}")
+    finally:
+        pool.stop()
+        intel.stop()
 
 
 def admissions(workers):
@@ -528,6 +575,10 @@ def main():
         faults = lambda videos: peertube_faults(kit, peertube, pool, proxy, workers, videos)
         case_burst(args, peertube, workers, pool, root, argv_log, faults)
         check(instance["PEERTUBE_ADMIN_PASSWORD"] not in pool.text(), "the admin's password is in no log line")
+        pool.stop()
+        began = time.time()
+        case_vendor_disabled(args, peertube, workers, root, argv_log, credentials_file, kit.registration_file)
+        print(f"  time: the vendors case took {time.time() - began:.0f} s", flush=True)
     except (Failure, urllib.error.URLError, subprocess.CalledProcessError, KeyError, StopIteration) as error:
         failed = error
     finally:

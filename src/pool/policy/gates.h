@@ -1,7 +1,7 @@
 // Which workers count as capacity for which pending jobs. Hard gates are what a worker
-// cannot do at all (an AV1 source without AV1 decode, a height above its maximum): its own
-// admission gate refuses such a job. Soft gates are the class thresholds of docs/pool/design.md:
-// a worker failing them may still take the job, but the manager does not count on it.
+// cannot do on its GPU (an AV1 source without AV1 decode, a height above its maximum). Soft
+// gates are the class thresholds of docs/pool/design.md. A worker failing either may still
+// take the job, but the manager does not count on it.
 #pragma once
 
 #include <string>

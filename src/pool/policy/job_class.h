@@ -1,8 +1,8 @@
 // Job classes S, M, L and XL sort pending work by how hard it is on a worker, from what
 // PeerTube knows while the job is pending: its resolution, its frame rate and the video's
 // length. Each class has gates a worker must pass to count as capacity for it; the gates
-// are soft (PeerTube still hands a job to whoever asks), except the codec and size ones,
-// which a worker's admission gate enforces itself.
+// are the manager's accounting (PeerTube still hands a job to whoever asks; docs/pool/design.md
+// says what a worker does with a job beyond its codecs or size).
 #pragma once
 
 #include <array>
