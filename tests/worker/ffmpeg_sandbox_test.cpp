@@ -104,8 +104,8 @@ TEST(FfmpegSandbox, FfmpegMakesLinksInTheAdminsFoldersButNotInTheJobsOutputFolde
   const fs::path in_output = job.output.parent_path() / "link";
   EXPECT_EQ(RunBoxed({"/bin/sh", "-c",
                       "ln -s /dev/dri/renderD128 '" + (admin / "3").string() + "' || exit 10; " +
-                          "echo x > '" + (admin / "file").string() + "' || exit 11; " +
-                          "ln -s '" + job.registration.string() + "' '" + in_output.string() +
+                          "echo x > '" + (admin / "file").string() + "' || exit 11; " + "ln -s '" +
+                          job.registration.string() + "' '" + in_output.string() +
                           "' && exit 12; exit 0"},
                      &*sandbox),
             0);

@@ -149,8 +149,8 @@ Result<Sandbox> Sandbox::Make(const SandboxPaths& paths) {
   for (const std::string& path : paths.read) {
     if (Result<void> added = add(path, kReadDirectory); !added) return added.failure();
   }
-  for (const auto& [folders, rights] : {std::pair{&paths.read_write, kWriteDirectory},
-                                        std::pair{&paths.admin, kAdminDirectory}}) {
+  for (const auto& [folders, rights] :
+       {std::pair{&paths.read_write, kWriteDirectory}, std::pair{&paths.admin, kAdminDirectory}}) {
     for (const std::string& path : *folders) {
       if (Result<void> added = add(path, rights); !added) return added.failure();
     }
