@@ -2,9 +2,12 @@
 // machine's /proc (real processes, the stand-in's DRM fdinfo), and `worker self-test` run
 // through run-on on recorded Intel and AMD dumps, with and without an encoder.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "support/temp_dir.h"
 #include "test_process.h"
@@ -38,6 +41,13 @@ class SampledMachine : public ::testing::Test {
     mirror_ = std::make_unique<fakenv::testing::Process>(
         std::vector<std::string>{FAKEVA_PROC_MIRROR, (machine_ / "proc").string()},
         std::vector<std::string>{}, dir_.path().string());
+    // The machine is ready once the mirror shows this process: a run started before would go
+    // unseen by the sampler while the mirror starts, on a busy machine.
+    const fs::path self = machine_ / "proc" / std::to_string(getpid());
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (!fs::exists(self) && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    ASSERT_TRUE(fs::exists(self)) << "the mirror did not show this process within 30 s";
   }
 
   void TearDown() override {
