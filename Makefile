@@ -144,8 +144,9 @@ prefetch:
 	  >$(BUILD)/peertube-build.log 2>&1 &
 
 # test-peertube runs the worker in PeerTube's path end to end (tests/peertube/README.md): the
-# real server and runner, the worker on the stand-in NVIDIA GPU, Debian's ffmpeg; then the pool
-# manager over three such workers and a burst of uploads; then the pool manager in Kubernetes
+# real server and runner, the worker on the stand-in NVIDIA GPU (and on the stand-in Intel GPU),
+# Debian's ffmpeg; then the pool manager over three such workers and a burst of uploads, and
+# with an Intel worker beside them under vendor_disabled; then the pool manager in Kubernetes
 # mode, on the real control plane of tests/cluster, which is built first as test-cluster builds
 # it (the binaries cached in ~/.cache/media-capabilities; 8 to 10 minutes the first time).
 E2E_ARGS = --build $(BUILD) --kit $(PEERTUBE_KIT) --cache $(PEERTUBE_CACHE)

@@ -7,7 +7,8 @@ the stand-in NVIDIA GPU of tests/fakenv, each with its own real official runner,
 and admitting and draining the workers through their control API. A burst of uploads: the
 manager promotes SPARE workers as the pressure rises, every job completes on the GPU, a
 worker that stops answering changes nothing, and once the queue is empty the workers drain
-back to SPARE without a job interrupted.
+back to SPARE without a job interrupted. Then a worker on the stand-in Intel GPU joins them
+under a manager whose policy disables the NVIDIA vendor, and carries an upload alone.
 
     pool_e2e.py --build BUILD --kit KIT --cache CACHE
 """

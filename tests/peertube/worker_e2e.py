@@ -3,7 +3,8 @@
 
 A real PeerTube server (with real PostgreSQL and Redis) and the real official runner, started
 by `media-capabilities worker run` on the stand-in NVIDIA GPU of tests/fakenv, which really
-encodes; Debian's real ffmpeg under the worker's wrapper, with an argv recorder between them.
+encodes (and, in one case, on the stand-in Intel GPU of tests/fakeva); Debian's real ffmpeg
+under the worker's wrapper, with an argv recorder between them.
 Each case below prints what it checked and fails the run with the reason when a check fails.
 
     worker_e2e.py --build BUILD --kit KIT --cache CACHE [--case NAME ...]
