@@ -122,10 +122,11 @@ def case_vendor_disabled(args, peertube, workers, root, argv_log, credentials_fi
     intel.name = "intel0"
     intel.token_file = os.path.join(intel.dir, "control-token")
     every = [*workers, intel]
-    admitting = [w.name for w in workers if w.status()["state"] in ("AVAILABLE", "BUSY")]
-    pool = Pool(args, root, peertube.url, credentials_file, every, name="pool-vendors",
-                settings="  vendor_disabled: [nvidia]\n")
+    pool = None
     try:
+        admitting = [w.name for w in workers if w.status()["state"] in ("AVAILABLE", "BUSY")]
+        pool = Pool(args, root, peertube.url, credentials_file, every, name="pool-vendors",
+                    settings="  vendor_disabled: [nvidia]\n")
         states = wait_for("the NVIDIA workers drained and the Intel worker admitting jobs",
                           lambda: (s := admissions(every)) and s["intel0"] == "AVAILABLE" and
                           all(s[w.name] in ("DRAINED", "GPU_UNAVAILABLE") for w in workers) and s, 90, 1)
@@ -154,7 +155,8 @@ def case_vendor_disabled(args, peertube, workers, root, argv_log, credentials_fi
               all(managed[f"e2e:{w.name}"] != "ACTIVE" for w in workers),
               f"the report holds the Intel worker ACTIVE and no NVIDIA one: {managed}")
     finally:
-        pool.stop()
+        if pool:
+            pool.stop()
         intel.stop()
 
 

@@ -247,7 +247,12 @@ class Worker:
         return None
 
     def runner_pid(self):
-        out = subprocess.run(["pgrep", "-f", r"peertube-runner(\.later-bodies)?\.js --id gpu-"],
+        """This worker's official runner: its child (workers on GPUs of the same address run
+        runners of the same id)."""
+        worker = self.worker_pid()
+        if worker is None:
+            return None
+        out = subprocess.run(["pgrep", "-P", str(worker), "-f", r"peertube-runner(\.later-bodies)?\.js --id gpu-"],
                              capture_output=True, text=True).stdout.split()
         return int(out[0]) if out else None
 
