@@ -51,6 +51,20 @@ bool AppendSlices(const std::vector<RenderedBuffer>& buffers, bool start_codes,
   return have_first;
 }
 
+// Slices appends the picture's slice NAL units, each after a start code, and gives the id of
+// the picture parameter set the first one's header names, which `read` takes from it.
+template <typename Slice>
+std::optional<std::uint32_t> Slices(
+    const std::vector<RenderedBuffer>& buffers,
+    std::optional<std::uint32_t> (*read)(std::span<const std::uint8_t>),
+    std::vector<std::uint8_t>& slices, Slice& first, std::string* error) {
+  if (!AppendSlices(buffers, true, slices, first, error)) return std::nullopt;
+  const std::optional<std::uint32_t> pps_id =
+      read(std::span<const std::uint8_t>(slices).subspan(3));
+  if (!pps_id) *error = "the first slice's header names no picture parameter set";
+  return pps_id;
+}
+
 // PictureParameters copies the picture's parameter buffer, which must be whole.
 template <typename Parameters>
 bool PictureParameters(const std::vector<RenderedBuffer>& buffers, const char* name,
@@ -96,13 +110,8 @@ bool H264AccessUnit(const std::vector<RenderedBuffer>& buffers, std::vector<std:
 
   std::vector<std::uint8_t> slices;
   VASliceParameterBufferH264 first{};
-  if (!AppendSlices(buffers, true, slices, first, error)) return false;
-  const std::optional<std::uint32_t> pps_id =
-      SlicePpsId(std::span<const std::uint8_t>(slices).subspan(3));
-  if (!pps_id) {
-    *error = "the first slice's header names no picture parameter set";
-    return false;
-  }
+  const std::optional<std::uint32_t> pps_id = Slices(buffers, SlicePpsId, slices, first, error);
+  if (!pps_id) return false;
   const PpsChoice choice{*pps_id, first.num_ref_idx_l0_active_minus1,
                          first.num_ref_idx_l1_active_minus1};
   if (!H264ParameterSets(parameters, have_lists ? &lists : nullptr, choice, unit, error))
@@ -119,13 +128,8 @@ bool HevcAccessUnit(const std::vector<RenderedBuffer>& buffers, std::vector<std:
   if (!PictureParameters(buffers, "VAPictureParameterBufferHEVC", parameters, error)) return false;
   std::vector<std::uint8_t> slices;
   VASliceParameterBufferHEVC first{};
-  if (!AppendSlices(buffers, true, slices, first, error)) return false;
-  const std::optional<std::uint32_t> pps_id =
-      HevcSlicePpsId(std::span<const std::uint8_t>(slices).subspan(3));
-  if (!pps_id) {
-    *error = "the first slice segment's header names no picture parameter set";
-    return false;
-  }
+  const std::optional<std::uint32_t> pps_id = Slices(buffers, HevcSlicePpsId, slices, first, error);
+  if (!pps_id) return false;
   if (!HevcParameterSets(parameters, *pps_id, unit, error)) return false;
   unit.insert(unit.end(), slices.begin(), slices.end());
   return true;

@@ -411,6 +411,18 @@ def check_no_registration_token(worker, registration_file):
             check(b"ptrrt-" not in f.read(), f"{os.path.basename(log)} holds no ptrrt-")
 
 
+def transcode_upload(peertube, worker, root, name, runner):
+    """Uploads a 5 s 720p clip as e2e-NAME and waits for its 8 jobs, all on RUNNER, and for the
+    video to be published; gives the video's description."""
+    clip = os.path.join(root, name + ".mp4")
+    make_clip(clip, 5)
+    video = peertube.upload(clip, "e2e-" + name)
+    jobs = wait_for("every job of the upload to complete", upload_done(peertube, video, worker), 420, 1)
+    check(len(jobs) == 8, f"the upload made 8 jobs (web video and HLS at 720, 480, 360, 240): {len(jobs)}")
+    check(all(j["runner"]["name"] == runner for j in jobs), f"every job ran on {runner}'s runner")
+    return wait_for("the video to be published", lambda: (v := peertube.video(video))["state"]["id"] == 1 and v, 60)
+
+
 def case_upload(peertube, worker, root, argv_log):
     print("case: an upload is transcoded on the GPU, every rendition, with evidence", flush=True)
     check_no_registration_token(worker, ARGS.registration_file)
@@ -418,13 +430,7 @@ def case_upload(peertube, worker, root, argv_log):
         registered_as = json.load(f)["runner_name"]
     check(registered_as == "e2e:gpu0", f"worker register named the runner as worker run has it: {registered_as}")
     before = worker.status()["jobs"]
-    clip = os.path.join(root, "upload.mp4")
-    make_clip(clip, 5)
-    video = peertube.upload(clip, "e2e-upload")
-    jobs = wait_for("every job of the upload to complete", upload_done(peertube, video, worker), 420, 1)
-    check(len(jobs) == 8, f"the upload made 8 jobs (web video and HLS at 720, 480, 360, 240): {len(jobs)}")
-    check(all(j["runner"]["name"] == "e2e:gpu0" for j in jobs), "every job ran on the worker's runner")
-    info = wait_for("the video to be published", lambda: (v := peertube.video(video))["state"]["id"] == 1 and v, 60)
+    info = transcode_upload(peertube, worker, root, "upload", "e2e:gpu0")
     web = sorted((f["resolution"]["id"] for f in info["files"]), reverse=True)
     hls = sorted((f["resolution"]["id"] for p in info["streamingPlaylists"] for f in p["files"]), reverse=True)
     check(web == [720, 480, 360, 240], f"web videos at every resolution: {web}")
@@ -883,13 +889,7 @@ def case_intel_upload(args, peertube, worker, root, registration_file, fault_fil
         check(worker.control("drain")["ok"], "the NVIDIA worker drains")
         before = intel.status()["jobs"]
         lines_before = len(job_argv_lines(argv_log))
-        clip = os.path.join(root, "intel.mp4")
-        make_clip(clip, 5)
-        video = peertube.upload(clip, "e2e-intel")
-        jobs = wait_for("every job of the upload to complete", upload_done(peertube, video, intel), 420, 1)
-        check(len(jobs) == 8, f"the upload made 8 jobs: {len(jobs)}")
-        check(all(j["runner"]["name"] == "e2e:intel0" for j in jobs), "every job ran on the Intel worker's runner")
-        info = wait_for("the video to be published", lambda: (v := peertube.video(video))["state"]["id"] == 1 and v, 60)
+        info = transcode_upload(peertube, intel, root, "intel", "e2e:intel0")
         for f in info["files"] + [f for p in info["streamingPlaylists"] for f in p["files"]]:
             played = subprocess.run(["ffmpeg", "-v", "error", "-nostdin", "-i", f["fileUrl"], "-f", "null", "-"],
                                     capture_output=True, text=True, timeout=120)
