@@ -70,9 +70,11 @@ struct CommonFlags {
     return worker::LoadConfig(worker::ProcessEnvironment(), given);
   }
 
-  probe::ProbeRequest Request() const {
+  // Request asks the driver of GPU `gpu` alone: the others are other workers' to use.
+  probe::ProbeRequest Request(const std::string& gpu) const {
     probe::ProbeRequest request;
     request.roots = roots;
+    request.only_gpu = gpu;
     request.query.program = "/proc/self/exe";
     request.query.fork_from_caller = true;
     request.query.deadline =
@@ -364,7 +366,7 @@ class Worker : public WorkerCommand {
       std::cerr << "worker probe: " << config.error() << "\n";
       return 2;
     }
-    const probe::ProbeResult probe = probe::ProbeGpus(probe_flags_.Request());
+    const probe::ProbeResult probe = probe::ProbeGpus(probe_flags_.Request(config->gpu));
     PrintLogLines(probe);
     const worker::ProbeContract contract =
         worker::ContractFor(probe, {config->gpu, config->probe_module});
@@ -414,7 +416,7 @@ class Worker : public WorkerCommand {
     // ffmpeg's -gpu and -hwaccel_device count CUDA devices; in PCI bus order they are counted
     // as the probe counts GPUs, so that the test runs on the GPU it names.
     setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
-    const probe::ProbeResult probe = probe::ProbeGpus(self_test_flags_.Request());
+    const probe::ProbeResult probe = probe::ProbeGpus(self_test_flags_.Request(config->gpu));
     PrintLogLines(probe);
     const worker::ProbeContract contract =
         worker::ContractFor(probe, {config->gpu, config->probe_module});
@@ -490,7 +492,7 @@ class Worker : public WorkerCommand {
     }
     std::string device;
     if (config->runner_name.empty()) {
-      const probe::ProbeResult probe = probe::ProbeGpus(register_flags_.Request());
+      const probe::ProbeResult probe = probe::ProbeGpus(register_flags_.Request(config->gpu));
       PrintLogLines(probe);
       const worker::ProbeContract contract =
           worker::ContractFor(probe, {config->gpu, config->probe_module});
@@ -550,7 +552,7 @@ class Worker : public WorkerCommand {
                                         const CommonFlags& flags) const {
     worker::GatherOptions options;
     options.config = config;
-    options.probe = flags.Request();
+    options.probe = flags.Request(config.gpu);
     options.platform = {.dev = flags.roots.dev, .proc = files_.proc_root};
     options.proc_root = files_.proc_root;
     options.kernel_log = files_.kernel_log;

@@ -163,6 +163,10 @@ TEST_F(RecordedNvidiaGpu, ReplayingARecordedReportGivesTheSameReportBack) {
                            "no-libnvidia-encode.json"}) {
     auto [facts, device] = One(Record(name));
     ASSERT_TRUE(facts) << name << ": " << facts.error();
+    // The query states the ordinal CUDA gave the GPU, which the records, made before it did,
+    // lack.
+    EXPECT_EQ(facts->cuda_ordinal, 0) << name;
+    facts->cuda_ordinal.reset();
     EXPECT_EQ(probe::NvidiaFactsToJson(*facts),
               probe::NvidiaFactsToJson(RecordedReport(Record(name))))
         << name;
@@ -398,6 +402,8 @@ TEST_F(RecordedNvidiaGpu, ProbeRecordPrintsTheQueryReportOfARecord) {
   ASSERT_EQ(run.code, 0) << run.err;
   Result<probe::NvidiaFacts> facts = probe::ParseNvidiaFacts(run.out);
   ASSERT_TRUE(facts) << facts.error();
+  EXPECT_EQ(facts->cuda_ordinal, 0);
+  facts->cuda_ordinal.reset();
   EXPECT_EQ(*facts, RecordedReport(Record("h200.json")));
 }
 

@@ -23,8 +23,9 @@ probe::DeviceReport ReportWith(const std::string& address, const std::string& ap
   report.gpu.pci_address = address;
   report.gpu.vendor_id = pci_vendor;
   report.gpu.kernel_driver = api == "nvidia" ? "nvidia" : "i915";
-  report.device.name = "pci-" + address.substr(0, 4) + "-" + address.substr(5, 2) + "-" +
-                       address.substr(8, 2) + "-0";
+  report.gpu.device_name = "pci-" + address.substr(0, 4) + "-" + address.substr(5, 2) + "-" +
+                           address.substr(8, 2) + "-0";
+  report.device.name = report.gpu.device_name;
   for (const probe::Capability& capability : probe::kCapabilities) {
     const std::string name(capability.name);
     const bool holds =

@@ -158,6 +158,17 @@ class TwoGpuMachine {
     return pids;
   }
 
+  // ClientsEverOn counts every client (context, decoder, encode session) that any process
+  // opened on GPU `gpu` since the machine was staged: the stand-in driver keeps one byte for
+  // each in the ids file of that GPU's state directory.
+  std::uintmax_t ClientsEverOn(int gpu) const {
+    const fs::path state = Machine() / "state";
+    const fs::path ids = (gpu == 0 ? state : state / ("gpu" + std::to_string(gpu))) / "ids";
+    std::error_code none;
+    const std::uintmax_t size = fs::file_size(ids, none);
+    return none ? 0 : size;
+  }
+
   // FfmpegPids are the PIDs of every ffmpeg GPU `gpu`'s worker started.
   std::set<int> FfmpegPids(int gpu) const {
     std::set<int> pids;
@@ -299,10 +310,19 @@ TEST_P(OneWorkerAlone, PassesItsSelfTestWithEvidenceFromItsOwnGpuAndNoneOfItsWor
   EXPECT_TRUE(Contains(ffmpegs, seen_on_own));
   EXPECT_TRUE(seen_on_sibling.empty()) << seen_on_sibling.size() << " processes on GPU " << other;
   EXPECT_TRUE(machine.SampledPids(other).empty());
+  // Nor did the worker's probe open a context or an encode session there, however briefly:
+  // on consumer boards that session would count against the cap the two GPUs share.
+  EXPECT_GT(machine.ClientsEverOn(gpu), 0u);
+  EXPECT_EQ(machine.ClientsEverOn(other), 0u);
 
   const json status = machine.Status(gpu);
   EXPECT_NE(status["state"], "GPU_UNAVAILABLE") << status["state_reason"];
   EXPECT_EQ(status["probe"]["pci_address"], kAddresses[gpu]);
+  // The two GeForce boards share the driver's cap of 8 sessions, the sibling counted from its
+  // PCI name, since the worker never asks its driver.
+  EXPECT_NE(status["probe"]["evidence"].get<std::string>().find("; encodeSessions 4"),
+            std::string::npos)
+      << status["probe"].dump();
   ASSERT_EQ(status["gpu"]["devices"].size(), 1u) << status["gpu"].dump();
   EXPECT_EQ(status["gpu"]["devices"][0]["uuid"], machine.Smi(gpu)["uuid"]);
   EXPECT_EQ(status["gpu"]["devices"][0]["index"], gpu);

@@ -98,6 +98,10 @@ struct NvidiaFacts {
   std::string name;
   // The device's PCI address from CUDA's domain, bus and device attributes, canonical.
   std::string pci_address;
+  // The device's place in CUDA's enumeration as the query's process saw it (ffmpeg's -gpu N
+  // when run with the same CUDA_DEVICE_ORDER and CUDA_VISIBLE_DEVICES); absent in records
+  // made before the query reported it.
+  std::optional<std::int32_t> cuda_ordinal;
   // cuDeviceComputeCapability as "major.minor", such as "9.0".
   std::string compute_capability;
   // Whether cuCtxCreate gave a context; decode caps, NVENC and CUDA scaling all need one.

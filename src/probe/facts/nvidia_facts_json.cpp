@@ -214,6 +214,10 @@ class Parser {
         !ReadEncoder(*encoder, facts.encoder)) {
       return false;
     }
+    if (JsonReader::OptionalMember(document, "cudaOrdinal")) {
+      facts.cuda_ordinal.emplace();
+      if (!ReadInt32(document, "", "cudaOrdinal", 0, *facts.cuda_ordinal)) return false;
+    }
     if (const Json* sessions = JsonReader::OptionalMember(document, "sessions")) {
       facts.sessions.emplace();
       if (!ReadSessions(*sessions, *facts.sessions)) return false;
@@ -241,6 +245,7 @@ std::string NvidiaFactsToJson(const NvidiaFacts& facts) {
       {"decoders", std::move(decoders)},
       {"encoder", EncoderToJson(facts.encoder)},
   };
+  if (facts.cuda_ordinal) document["cudaOrdinal"] = *facts.cuda_ordinal;
   if (facts.sessions) {
     document["sessions"] = {{"opened", facts.sessions->opened},
                             {"stoppedBy", ValidUtf8(facts.sessions->stopped_by)}};

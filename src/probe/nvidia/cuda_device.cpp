@@ -31,7 +31,7 @@ std::string CudaCallError(const CudaFunctions& cuda, const char* call, CUresult 
   return text;
 }
 
-Result<CUdevice> FindCudaDevice(const CudaFunctions& cuda, const std::string& pci_address) {
+Result<CudaDevice> FindCudaDevice(const CudaFunctions& cuda, const std::string& pci_address) {
   int count = 0;
   if (CUresult result = cuda.cuDeviceGetCount(&count); result != CUDA_SUCCESS) {
     return Error{CudaCallError(cuda, "cuDeviceGetCount", result)};
@@ -55,7 +55,7 @@ Result<CUdevice> FindCudaDevice(const CudaFunctions& cuda, const std::string& pc
     const std::string address = FormatPciAddress(static_cast<std::uint32_t>(numbers[0]),
                                                  static_cast<std::uint32_t>(numbers[1]),
                                                  static_cast<std::uint32_t>(numbers[2]), 0);
-    if (address == pci_address) return device;
+    if (address == pci_address) return CudaDevice{.handle = device, .ordinal = ordinal};
     seen += (seen.empty() ? "" : ", ") + address;
   }
   return Error{std::string(kNoCudaDeviceAt) + pci_address + " (CUDA sees " +

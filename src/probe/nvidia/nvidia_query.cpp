@@ -51,16 +51,18 @@ Result<NvidiaFacts> QueryNvidiaDriver(const std::string& pci_address,
   if (CUresult result = cuda.cuInit(0); result != CUDA_SUCCESS)
     return Unavailable(CudaCallError(cuda, "cuInit", result));
 
-  Result<CUdevice> device = FindCudaDevice(cuda, *address);
-  if (!device) return device.failure();
+  Result<CudaDevice> found = FindCudaDevice(cuda, *address);
+  if (!found) return found.failure();
+  const CUdevice device = found->handle;
   NvidiaFacts facts;
   facts.pci_address = *address;
-  if (Result<void> described = DescribeCudaDevice(cuda, *device, facts); !described) {
+  facts.cuda_ordinal = found->ordinal;
+  if (Result<void> described = DescribeCudaDevice(cuda, device, facts); !described) {
     return described.failure();
   }
 
   Context context{cuda};
-  if (CUresult result = cuda.cuCtxCreate(&context.context, 0, *device); result != CUDA_SUCCESS) {
+  if (CUresult result = cuda.cuCtxCreate(&context.context, 0, device); result != CUDA_SUCCESS) {
     context.context = nullptr;
     return Error{CudaCallError(cuda, "cuCtxCreate", result)};
   }

@@ -11,6 +11,7 @@
 #include "probe/capabilities/nvidia_generations.h"
 #include "probe/facts/nvidia_facts_json.h"
 #include "probe/facts/va_facts_json.h"
+#include "probe/gpu/gpu_selector.h"
 #include "probe/gpu/nvidia_discovery.h"
 #include "probe/gpu/pci_names.h"
 #include "probe/query/child_failure.h"
@@ -146,13 +147,52 @@ DeviceReport NvidiaReport(Gpu gpu, const Result<NvidiaFacts>& facts, std::size_t
   return report;
 }
 
+// Unqueried is the report of a GPU left unasked because the request names another.
+DeviceReport Unqueried(const Gpu& gpu, bool nvidia, const std::string& only_gpu) {
+  const std::string why = "not queried: this probe asks GPU " + only_gpu + " alone";
+  return {.gpu = gpu,
+          .device = nvidia ? dra::BuildNvidiaDevice(gpu, Error{why})
+                           : dra::BuildVaDevice(gpu, Error{why}),
+          .queried = false,
+          .failure = why};
+}
+
+// KeepNamedGpu leaves in `targets` only the GPU `request.only_gpu` names and reports every
+// other one unqueried. It gives how many of those are NVIDIA GPUs that may share the consumer
+// session cap: all but those pci.ids names as workstation or datacenter boards, since a share
+// counted too large is the one error the scheduler cannot recover from.
+std::size_t KeepNamedGpu(const ProbeRequest& request, Targets& targets, ProbeResult& result) {
+  std::vector<Gpu> all;
+  for (const DeviceReport& report : result.reports) all.push_back(report.gpu);
+  all.insert(all.end(), targets.va.begin(), targets.va.end());
+  all.insert(all.end(), targets.nvidia.begin(), targets.nvidia.end());
+  std::ranges::sort(all, {}, &Gpu::device_name);
+  const std::optional<std::size_t> place = SelectGpu(all, request.only_gpu);
+  auto named = [&](const Gpu& gpu) { return place && all[*place] == gpu; };
+  std::size_t capped_siblings = 0;
+  for (const Gpu& gpu : targets.va) {
+    if (!named(gpu)) result.reports.push_back(Unqueried(gpu, false, request.only_gpu));
+  }
+  for (const Gpu& gpu : targets.nvidia) {
+    if (named(gpu)) continue;
+    result.reports.push_back(Unqueried(gpu, true, request.only_gpu));
+    if (gpu.product_name.empty() || BoardClassOf(gpu.product_name) == BoardClass::kConsumer)
+      ++capped_siblings;
+  }
+  std::erase_if(targets.va, [&](const Gpu& gpu) { return !named(gpu); });
+  std::erase_if(targets.nvidia, [&](const Gpu& gpu) { return !named(gpu); });
+  return capped_siblings;
+}
+
 }  // namespace
 
 ProbeResult ProbeGpus(const ProbeRequest& request) {
   ProbeResult result;
   result.searched =
       request.roots.sysfs + "/class/drm and " + request.roots.sysfs + "/bus/pci/devices";
-  const Targets targets = Discover(request, result);
+  Targets targets = Discover(request, result);
+  const std::size_t capped_siblings =
+      request.only_gpu.empty() ? 0 : KeepNamedGpu(request, targets, result);
 
   // Every query runs at once, whichever API it asks, so the probe takes as long as its
   // slowest GPU.
@@ -173,7 +213,7 @@ ProbeResult ProbeGpus(const ProbeRequest& request) {
     nvidia_facts.push_back(FactsFromOutcome<NvidiaFacts>(
         outcomes[targets.va.size() + i], request.query.deadline, &ParseNvidiaFacts));
   }
-  const std::size_t capped_gpus = SessionCappedGpus(nvidia_facts);
+  const std::size_t capped_gpus = SessionCappedGpus(nvidia_facts) + capped_siblings;
   for (std::size_t i = 0; i < targets.nvidia.size(); ++i) {
     result.reports.push_back(NvidiaReport(targets.nvidia[i], nvidia_facts[i], capped_gpus));
   }
@@ -182,6 +222,7 @@ ProbeResult ProbeGpus(const ProbeRequest& request) {
 }
 
 std::vector<std::string> LogLines(const DeviceReport& report) {
+  if (!report.queried) return {};
   const std::string where =
       report.gpu.render_node.empty() ? report.gpu.pci_address : report.gpu.render_node;
   const std::string head = "capabilities: " + report.device.name + " (" + where;

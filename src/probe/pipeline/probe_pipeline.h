@@ -38,6 +38,10 @@ struct ProbeRequest {
   QueryCommand query;
   // Run the session-slot test on each NVIDIA GPU: open encode sessions until one is refused.
   bool measure_sessions = false;
+  // The one GPU to query, named as SelectGpu reads names; empty, every GPU found. The others
+  // are reported unqueried: a worker never opens a context or an encode session on a GPU
+  // another worker owns, where it would hold one of a consumer board's capped sessions.
+  std::string only_gpu;
 };
 
 // DeviceReport is everything known of one GPU: who it is, the device built for it, and in
@@ -47,7 +51,9 @@ struct DeviceReport {
   dra::Device device;
   // How the driver names itself: the VA vendor string, or the NVIDIA GPU and driver.
   std::string driver;
-  // Why the query failed; absent when it succeeded.
+  // Whether the driver was asked at all (ProbeRequest::only_gpu leaves the others unasked).
+  bool queried = true;
+  // Why the query failed, or why it was not made; absent when it succeeded.
   std::optional<std::string> failure;
   // What the driver stated, when the query succeeded: one of the two, by the GPU's API.
   std::optional<VaFacts> va_facts;

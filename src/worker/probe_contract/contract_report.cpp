@@ -32,6 +32,9 @@ bool CudaCounts(const probe::DeviceReport& report) {
 int CudaIndexOf(const probe::ProbeResult& probe, const std::string& pci_address) {
   std::vector<std::string> addresses;
   for (const probe::DeviceReport& report : probe.reports) {
+    if (report.gpu.pci_address == pci_address && report.nvidia_facts &&
+        report.nvidia_facts->cuda_ordinal)
+      return *report.nvidia_facts->cuda_ordinal;
     if (CudaCounts(report)) addresses.push_back(report.gpu.pci_address);
   }
   std::sort(addresses.begin(), addresses.end());

@@ -10,11 +10,11 @@ namespace mc::worker {
 // ReportOf gives the report of the contract's GPU, or nullptr when the contract names none.
 const probe::DeviceReport* ReportOf(const probe::ProbeResult& probe, const ProbeContract& contract);
 
-// CudaIndexOf gives the GPU's place among the NVIDIA GPUs CUDA enumerates, in PCI address
-// order, which is CUDA's ordinal under CUDA_DEVICE_ORDER=PCI_BUS_ID (and ffmpeg's -gpu N). A
-// GPU whose query failed after CUDA found it (a sibling with no room for a context) keeps its
-// place, since CUDA still counts it; only one CUDA does not see (hidden from this process,
-// bound to another driver) has none.
+// CudaIndexOf gives the GPU's place among the NVIDIA GPUs CUDA enumerates, which is
+// ffmpeg's -gpu N: the ordinal its own query found it at, else its place in PCI address order
+// among those CUDA may see (CUDA's order under CUDA_DEVICE_ORDER=PCI_BUS_ID). There a GPU
+// whose query failed after CUDA found it, or that was not queried, keeps its place; only one
+// CUDA does not see (hidden from this process, bound to another driver) has none.
 int CudaIndexOf(const probe::ProbeResult& probe, const std::string& pci_address);
 
 }  // namespace mc::worker

@@ -6,7 +6,7 @@
 #include "common/base/text.h"
 #include "probe/capabilities/capability_table.h"
 #include "probe/capabilities/encode_session_cap.h"
-#include "probe/gpu/pci_address.h"
+#include "probe/gpu/gpu_selector.h"
 #include "worker/probe_contract/probe_module.h"
 
 namespace mc::worker {
@@ -16,13 +16,6 @@ std::string TextAttribute(const dra::Device& device, const char* name) {
   const dra::AttributeValue* value = device.Attribute(name);
   return value && std::holds_alternative<std::string>(*value) ? std::get<std::string>(*value)
                                                               : std::string();
-}
-
-bool Names(const probe::DeviceReport& report, const std::string& gpu) {
-  if (report.device.name == gpu) return true;
-  if (!report.gpu.render_node.empty() && report.gpu.render_node == gpu) return true;
-  const std::optional<std::string> address = probe::NormalisePciAddress(gpu);
-  return address && *address == report.gpu.pci_address;
 }
 
 ContractDevice DescribeDevice(const probe::DeviceReport& report) {
@@ -150,19 +143,14 @@ ProbeContract ContractFor(const probe::ProbeResult& probe, const ContractRequest
   if (request.gpu.empty())
     return Refuse(contract, "no GPU was named; name one by device name or PCI address");
 
-  auto found = std::ranges::find_if(
-      probe.reports, [&](const probe::DeviceReport& report) { return Names(report, request.gpu); });
-  // A bare number, as PT_WORKER_GPU_DEVICES=0 has it, is the GPU's place in PCI address order,
-  // which is the order of the reports and the default order of nvidia-smi.
-  const std::optional<unsigned> index =
-      request.gpu.size() < 4 ? ParseInteger<unsigned>(request.gpu) : std::nullopt;
-  if (index && *index < probe.reports.size())
-    found = probe.reports.begin() + static_cast<std::ptrdiff_t>(*index);
-  if (found == probe.reports.end()) {
+  std::vector<probe::Gpu> gpus;
+  for (const probe::DeviceReport& report : probe.reports) gpus.push_back(report.gpu);
+  const std::optional<std::size_t> place = probe::SelectGpu(gpus, request.gpu);
+  if (!place) {
     return Refuse(contract,
                   "no GPU \"" + request.gpu + "\" on this machine: " + KnownDevices(probe));
   }
-  const probe::DeviceReport& report = *found;
+  const probe::DeviceReport& report = probe.reports[*place];
   contract.devices.push_back(DescribeDevice(report));
   const std::string api = TextAttribute(report.device, "api");
   if (!asked) {

@@ -15,6 +15,7 @@ NvidiaFacts SomeFacts() {
   facts.cuda_driver_version = 13000;
   facts.name = "NVIDIA H200";
   facts.pci_address = "0000:00:06.0";
+  facts.cuda_ordinal = 1;
   facts.compute_capability = "9.0";
   facts.cuda_context = true;
   facts.decoders = {{cudaVideoCodec_HEVC, cudaVideoChromaFormat_420, 10, true, 7, 8192, 8192, 0x3},
@@ -77,6 +78,22 @@ TEST(NvidiaFactsJson, AnErrorNamesThePlaceOfTheBadValue) {
   Result<NvidiaFacts> parsed = ParseNvidiaFacts(json);
   ASSERT_FALSE(parsed);
   EXPECT_EQ(parsed.error(), "decoders[0].chroma: unknown chroma format \"4:2:1\"");
+}
+
+TEST(NvidiaFactsJson, ACudaOrdinalMayBeAbsentButNeverNegative) {
+  NvidiaFacts facts = SomeFacts();
+  facts.cuda_ordinal.reset();
+  const std::string json = NvidiaFactsToJson(facts);
+  EXPECT_EQ(json.find("cudaOrdinal"), std::string::npos);
+  Result<NvidiaFacts> parsed = ParseNvidiaFacts(json);
+  ASSERT_TRUE(parsed) << parsed.error();
+  EXPECT_EQ(parsed->cuda_ordinal, std::nullopt);
+
+  std::string negative = NvidiaFactsToJson(SomeFacts());
+  negative.replace(negative.find(R"("cudaOrdinal": 1)"), 16, R"("cudaOrdinal": -1)");
+  parsed = ParseNvidiaFacts(negative);
+  ASSERT_FALSE(parsed);
+  EXPECT_NE(parsed.error().find("cudaOrdinal"), std::string::npos) << parsed.error();
 }
 
 TEST(NvidiaFactsJson, AMissingMemberIsNamed) {
