@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 namespace mc::worker {
 namespace {
 
@@ -102,6 +104,70 @@ TEST(Eligible, HoldsTheLimitsAndFailsClosedOnAnUnknownClass) {
   EXPECT_FALSE(Eligible(Job("vod-hls-transcoding", 720, 60), *limits));
   EXPECT_FALSE(Eligible(Job("vod-hls-transcoding", std::nullopt, 30), *limits));
   EXPECT_FALSE(Eligible(Job("vod-hls-transcoding", 720, std::nullopt), *limits));
+}
+
+constexpr const char* kListed = "87122e69-1443-40d8-9d96-37de866a95a6";
+constexpr const char* kOther = "0f3c2b1a-9d8e-4c7b-a6f5-e4d3c2b1a090";
+
+TEST(Eligibility, ReadsTheJobListTheManagerSendsAndWritesItBack) {
+  const std::string text = "max-resolution=1080;jobs=" + std::string(kOther) + "," + kListed;
+  Result<Eligibility> eligibility = ParseEligibility(text);
+  ASSERT_TRUE(eligibility) << eligibility.error();
+  ASSERT_TRUE(eligibility->jobs);
+  EXPECT_EQ(*eligibility->jobs, (std::set<std::string>{kListed, kOther}));
+  EXPECT_EQ(EligibilityText(*eligibility), text);
+  EXPECT_EQ(EligibilityWords(*eligibility),
+            "max-resolution=1080;jobs=2 listed by the pool manager");
+
+  Result<Eligibility> json =
+      ParseEligibilityJson(R"({"jobs":[")" + std::string(kListed) + R"("]})");
+  ASSERT_TRUE(json) << json.error();
+  EXPECT_EQ(json->jobs, (std::set<std::string>{kListed}));
+
+  Result<Eligibility> none = ParseEligibility("jobs=");
+  ASSERT_TRUE(none) << none.error();
+  ASSERT_TRUE(none->jobs);
+  EXPECT_TRUE(none->jobs->empty());
+  EXPECT_EQ(EligibilityText(*none), "jobs=");
+}
+
+TEST(Eligibility, RefusesAJobThatIsNotAUuidAndAListTooLong) {
+  Result<Eligibility> text = ParseEligibility(std::string("jobs=") + kListed + ",job-2");
+  ASSERT_FALSE(text);
+  EXPECT_NE(text.error().find("part 1 (jobs): \"job-2\" is not a runner job's UUID"),
+            std::string::npos)
+      << text.error();
+  Result<Eligibility> json =
+      ParseEligibilityJson(R"({"jobs":[")" + std::string(kListed) + R"(", 7]})");
+  ASSERT_FALSE(json);
+  EXPECT_NE(json.error().find("eligibility.jobs"), std::string::npos) << json.error();
+
+  std::string many = "jobs=";
+  for (std::size_t i = 0; i <= kLargestJobList; ++i) {
+    char uuid[37];
+    std::snprintf(uuid, sizeof uuid, "%08zx-0000-4000-8000-000000000000", i);
+    many += (i == 0 ? "" : ",") + std::string(uuid);
+  }
+  Result<Eligibility> long_list = ParseEligibility(many);
+  ASSERT_FALSE(long_list);
+  EXPECT_NE(long_list.error().find("more than 1000 jobs"), std::string::npos) << long_list.error();
+}
+
+TEST(Eligible, TakesOnlyTheListedTranscodesAndLeavesTheOtherKindsToTheTypes) {
+  Result<Eligibility> listed = ParseEligibility(
+      std::string("types=vod-hls-transcoding,generate-video-storyboard;jobs=") + kListed);
+  ASSERT_TRUE(listed) << listed.error();
+  peertube::AvailableJob job = Job("vod-hls-transcoding", 720, 30);
+  EXPECT_TRUE(Eligible(job, *listed));
+  job.uuid = kOther;
+  EXPECT_FALSE(Eligible(job, *listed));
+  peertube::AvailableJob storyboard = Job("generate-video-storyboard", std::nullopt, std::nullopt);
+  storyboard.uuid = kOther;
+  EXPECT_TRUE(Eligible(storyboard, *listed));
+
+  Result<Eligibility> none = ParseEligibility("jobs=");
+  ASSERT_TRUE(none);
+  EXPECT_FALSE(Eligible(Job("vod-web-video-transcoding", 720, 30), *none));
 }
 
 }  // namespace

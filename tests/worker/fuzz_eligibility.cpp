@@ -15,7 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   mc::Result<mc::worker::Eligibility> again =
       mc::worker::ParseEligibility(mc::worker::EligibilityText(*eligibility));
   if (!again || again->job_types != eligibility->job_types ||
-      again->max_resolution != eligibility->max_resolution)
+      again->max_resolution != eligibility->max_resolution || again->jobs != eligibility->jobs)
     std::abort();
   return 0;
 }

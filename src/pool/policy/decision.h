@@ -2,6 +2,7 @@
 // channel, and the reasons a person would ask for.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,10 @@ struct Action {
   std::string worker;
   int concurrency = 0;              // kEnable
   ClassMask classes = kEveryClass;  // kSetClasses
+  // kSetClasses: the pending jobs the worker may take, by runner job UUID, where its classes
+  // and its GPU's hard gates cannot be said as a bound on the output (pool/service/job_list.h);
+  // the service sets it, never the policy.
+  std::optional<std::vector<std::string>> jobs;
   ReasonCode reason;
 };
 

@@ -1,7 +1,8 @@
 // Which workers count as capacity for which pending jobs. Hard gates are what a worker
 // cannot do on its GPU (an AV1 source without AV1 decode, a height above its maximum). Soft
-// gates are the class thresholds of docs/pool/design.md. A worker failing either may still
-// take the job, but the manager does not count on it.
+// gates are the class thresholds of docs/pool/design.md. A worker failing a soft gate may
+// still take the job, but the manager does not count on it; one failing a hard gate is kept
+// from it by the list of jobs its gate is sent (pool/service/job_list.h).
 #pragma once
 
 #include <string>

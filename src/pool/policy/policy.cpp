@@ -87,7 +87,11 @@ class Cycle {
   void Say(Reason reason) { decision_.reasons.push_back(std::move(reason)); }
   void Act(ActionKind kind, const WorkerRecord& record, ReasonCode reason, int concurrency = 0,
            ClassMask classes = kEveryClass) {
-    decision_.actions.push_back(Action{kind, record.name, concurrency, classes, reason});
+    decision_.actions.push_back(Action{.kind = kind,
+                                       .worker = record.name,
+                                       .concurrency = concurrency,
+                                       .classes = classes,
+                                       .reason = reason});
   }
   void Enter(WorkerRecord& record, ManagerState next) {
     record.state = next;

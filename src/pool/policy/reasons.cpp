@@ -37,6 +37,9 @@ constexpr ReasonTemplate kReasons[] = {
      "them"},
     {R::kSessionShiftOver, "session-shift-over",
      "{worker} takes S and M jobs again: NVENC sessions {active} of {cap}"},
+    {R::kJobsListed, "jobs-listed",
+     "{worker} takes only the {count} pending job(s) listed for it, which its classes {classes} "
+     "and its GPU allow"},
     {R::kBelowMinActive, "below-min-active",
      "{worker} promoted to ACTIVE at concurrency {concurrency}: {active} ACTIVE, min_active is "
      "{min}"},

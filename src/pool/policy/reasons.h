@@ -25,6 +25,7 @@ enum class ReasonCode {
   kClassStarting,
   kSessionShift,
   kSessionShiftOver,
+  kJobsListed,
   kBelowMinActive,
   kPromoted,
   kPressureBelowUp,

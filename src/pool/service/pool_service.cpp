@@ -10,11 +10,16 @@
 #include "pool/policy/reasons.h"
 #include "pool/policy/weights.h"
 #include "pool/service/eligibility_text.h"
+#include "pool/service/job_list.h"
 #include "pool/service/worker_status_reader.h"
 
 namespace mc::pool {
 
 namespace {
+
+// A job list is sent again after this long even when it has not changed, well within the
+// worker's own lifetime for it (DaemonOptions::job_list_lifetime, ten minutes).
+constexpr pool::Duration kJobListRenewal = pool::Minutes(2);
 
 // What an action sets: a newer action of the same group replaces an older one still waiting.
 int ActionGroup(pool::ActionKind kind) {
@@ -39,6 +44,7 @@ std::string ActionWords(const pool::Action& action) {
     words += " at concurrency " + std::to_string(action.concurrency);
   } else if (action.kind == pool::ActionKind::kSetClasses) {
     words += " to " + ClassMaskText(action.classes);
+    if (action.jobs) words += " listing " + std::to_string(action.jobs->size()) + " job(s)";
   }
   return words;
 }
@@ -131,7 +137,37 @@ void PoolService::Queue(const pool::Action& action) {
   pending_[{action.worker, ActionGroup(action.kind)}] = PendingAction{action, 0};
 }
 
-void PoolService::ApplyPending() {
+// The classes the policy has open on a worker stay its own; what this adds is the list of the
+// pending jobs they and the worker's GPU allow, where a bound cannot say it (job_list.h),
+// sent when it changes and renewed before the worker lets it lapse. A worker that no longer
+// needs a list is sent its classes without one.
+void PoolService::QueueJobLists(const pool::Signals& signals, pool::TimePoint now) {
+  const int group = ActionGroup(pool::ActionKind::kSetClasses);
+  for (const pool::WorkerStatus& worker : signals.workers) {
+    if (!worker.readable) continue;
+    const auto queued = pending_.find({worker.name, group});
+    const auto sent = eligibility_sent_.find(worker.name);
+    pool::Action action{
+        .kind = pool::ActionKind::kSetClasses,
+        .worker = worker.name,
+        .classes = sent == eligibility_sent_.end() ? pool::kEveryClass : sent->second.classes,
+        .reason = pool::ReasonCode::kJobsListed};
+    if (queued != pending_.end()) action = queued->second.action;
+    action.jobs = JobList(worker, action.classes, signals.queue.pending, policy_.gates);
+    const bool listed_before = sent != eligibility_sent_.end() && sent->second.jobs;
+    if (!action.jobs && !listed_before) continue;
+    const bool fresh = sent != eligibility_sent_.end() && sent->second.classes == action.classes &&
+                       sent->second.jobs == action.jobs && now - sent->second.at < kJobListRenewal;
+    if (fresh && queued == pending_.end()) continue;
+    if (queued != pending_.end()) {
+      queued->second.action = std::move(action);
+    } else {
+      Queue(action);
+    }
+  }
+}
+
+void PoolService::ApplyPending(pool::TimePoint now) {
   for (auto it = pending_.begin(); it != pending_.end();) {
     PendingAction& pending = it->second;
     const pool::Action& action = pending.action;
@@ -149,7 +185,7 @@ void PoolService::ApplyPending() {
       log_("pool: " + ActionWords(action) + ": done (" + channel_.Describe(action, *worker) + ")");
       if (action.kind == pool::ActionKind::kDrain) ++counters_.drains;
       if (action.kind == pool::ActionKind::kSetClasses)
-        classes_sent_[action.worker] = action.classes;
+        eligibility_sent_[action.worker] = {action.classes, action.jobs, now};
       it = pending_.erase(it);
       continue;
     }
@@ -219,7 +255,8 @@ void PoolService::Cycle(pool::TimePoint now) {
   if (held) ++counters_.held_for_lost_signals;
   LogNewReasons(decision.reasons);
   for (const pool::Action& action : decision.actions) Queue(action);
-  ApplyPending();
+  QueueJobLists(signals, now);
+  ApplyPending(now);
   UpdateReport(decision, signals, now);
   if (record_) {
     CycleRecord cycle;
@@ -268,9 +305,11 @@ void PoolService::UpdateReport(const pool::Decision& decision, const pool::Signa
       row.weights[std::string(pool::JobClassName(job_class))] =
           pool::ShrunkWeight(record.weights[pool::Index(job_class)], job_class, policy_.weights);
     }
-    const auto classes = classes_sent_.find(record.name);
+    const auto sent = eligibility_sent_.find(record.name);
     row.classes =
-        ClassMaskText(classes == classes_sent_.end() ? pool::kEveryClass : classes->second);
+        ClassMaskText(sent == eligibility_sent_.end() ? pool::kEveryClass : sent->second.classes);
+    if (sent != eligibility_sent_.end() && sent->second.jobs)
+      row.classes += ", " + std::to_string(sent->second.jobs->size()) + " job(s) listed";
     row.last_reason = last_reason_[record.name];
     report.workers.push_back(std::move(row));
   }

@@ -71,7 +71,8 @@ class PoolService {
   pool::QueueSignal ReadQueue(pool::TimePoint now);
   std::vector<pool::WorkerStatus> ReadWorkers();
   void Queue(const pool::Action& action);
-  void ApplyPending();
+  void QueueJobLists(const pool::Signals& signals, pool::TimePoint now);
+  void ApplyPending(pool::TimePoint now);
   void LogNewReasons(const std::vector<pool::Reason>& reasons);
   void LogUnservable(const std::vector<std::string>& lines);
   void UpdateReport(const pool::Decision& decision, const pool::Signals& signals,
@@ -92,7 +93,13 @@ class PoolService {
   // newer action replaces an older one of the same kind that has not taken effect yet.
   std::map<std::pair<std::string, int>, PendingAction> pending_;
   std::set<std::pair<std::string, std::string>> said_;  // reasons logged last cycle
-  std::map<std::string, pool::ClassMask> classes_sent_;
+  // What each worker's gate was last given: its classes, its job list, and when.
+  struct SentEligibility {
+    pool::ClassMask classes = pool::kEveryClass;
+    std::optional<std::vector<std::string>> jobs;
+    pool::TimePoint at;
+  };
+  std::map<std::string, SentEligibility> eligibility_sent_;
   std::map<std::string, std::string> last_reason_;
   std::set<std::string> unservable_said_;  // the unservable lines logged, until they clear
   PoolCounters counters_;

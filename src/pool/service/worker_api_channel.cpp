@@ -113,6 +113,16 @@ Result<void> WorkerApiChannel::Answers(const WorkerEndpoint& worker,
   return Ok();
 }
 
+// GateEligibility is the body of POST /eligibility: the job list where the action carries
+// one (it holds the classes' jobs alone), else the classes' bound.
+Result<std::string> WorkerApiChannel::GateEligibility(const pool::Action& action) const {
+  if (!action.jobs) return EligibilityText(action.classes, options_.bounds);
+  std::string text = "jobs=";
+  for (std::size_t i = 0; i < action.jobs->size(); ++i)
+    text += (i == 0 ? "" : ",") + (*action.jobs)[i];
+  return text;
+}
+
 Result<void> WorkerApiChannel::Apply(const pool::Action& action, const WorkerEndpoint& worker) {
   const std::string_view what = pool::ActionKindName(action.kind);
   switch (action.kind) {
@@ -131,7 +141,7 @@ Result<void> WorkerApiChannel::Apply(const pool::Action& action, const WorkerEnd
     case pool::ActionKind::kDrain:
       return Post(worker, what, "/drain", "");
     case pool::ActionKind::kSetClasses: {
-      Result<std::string> text = EligibilityText(action.classes, options_.bounds);
+      Result<std::string> text = GateEligibility(action);
       if (!text) return text.failure().WithContext(Context(worker, what));
       return Post(worker, what, "/eligibility", *text);
     }
@@ -153,9 +163,11 @@ std::string WorkerApiChannel::Describe(const pool::Action& action,
     case pool::ActionKind::kDrain:
       return "POST " + UrlText(worker, "/drain");
     case pool::ActionKind::kSetClasses: {
-      Result<std::string> text = EligibilityText(action.classes, options_.bounds);
+      Result<std::string> text = GateEligibility(action);
       if (!text) return "nothing: " + text.error();
-      return "POST " + UrlText(worker, "/eligibility") + " \"" + *text + "\" (classes " +
+      const std::string said = action.jobs ? std::to_string(action.jobs->size()) + " job(s) listed"
+                                           : "\"" + *text + "\"";
+      return "POST " + UrlText(worker, "/eligibility") + " " + said + " (classes " +
              ClassMaskText(action.classes) + ")";
     }
     case pool::ActionKind::kProbe:

@@ -6,7 +6,8 @@
 //   enable       POST /concurrency N, then POST /enable: the worker takes its next job at the
 //                new concurrency, never at the old one while it opens
 //   drain        POST /drain
-//   set-classes  POST /eligibility with EligibilityText (eligibility_text.h)
+//   set-classes  POST /eligibility with EligibilityText (eligibility_text.h), or with
+//                "jobs=UUID,..." where the action lists the jobs (job_list.h)
 //   probe        Unsupported: the control API has no probe action. The worker probes on its
 //                own schedule, and again before an enable when its last probe is older than
 //                five minutes, so the pool sees a fresh verdict in the worker's next /status
@@ -45,6 +46,7 @@ class WorkerApiChannel : public ControlChannel {
   Result<void> Answers(const WorkerEndpoint& worker, std::chrono::milliseconds timeout) const;
 
  private:
+  Result<std::string> GateEligibility(const pool::Action& action) const;
   // Post sends `body` to `path` of the worker's control API with its token; `what` names
   // the action in an error.
   Result<void> Post(const WorkerEndpoint& worker, std::string_view what, std::string_view path,

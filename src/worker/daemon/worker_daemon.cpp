@@ -225,6 +225,12 @@ Admission WorkerDaemon::CurrentAdmission() {
                                  : last_->concurrency.value)
             : 0;
   admission.free_jobs = std::max<std::int64_t>(0, concurrency - book_.Counters().active);
+  if (eligibility_.jobs && std::chrono::steady_clock::now() >= job_list_until_) {
+    eligibility_.jobs.reset();
+    options_.log("worker: the pool manager's job list lapsed, not renewed within " +
+                 std::to_string(options_.job_list_lifetime.count()) + " s; eligibility " +
+                 EligibilityWords(eligibility_));
+  }
   admission.eligibility = eligibility_;
   return admission;
 }
@@ -345,10 +351,11 @@ LocalAnswer WorkerDaemon::Handle(std::uint64_t connection, const LocalRequest& r
       const std::lock_guard lock(mutex_);
       if (!parsed) return StateAnswer(false, "eligibility: " + parsed.error());
       eligibility_ = *parsed;
-      options_.log("worker: eligibility " + EligibilityText(eligibility_));
+      job_list_until_ = std::chrono::steady_clock::now() + options_.job_list_lifetime;
+      options_.log("worker: eligibility " + EligibilityWords(eligibility_));
       // A wider eligibility may let in jobs the runner was refused: it is asked again.
       admitting_seen_ = false;
-      answer = StateAnswer(true, "eligibility " + EligibilityText(eligibility_));
+      answer = StateAnswer(true, "eligibility " + EligibilityWords(eligibility_));
     }
     KickIfOpened();
     return answer;

@@ -46,6 +46,10 @@ struct DaemonOptions {
   std::string server_url;
   std::string ffprobe = "ffprobe";
   std::chrono::seconds drain_timeout{1800};
+  // How long a job list the pool manager sent holds unless it sends another: a manager renews
+  // a restricted worker's list every few minutes, and one that died or lost the worker leaves
+  // no list behind for longer than this.
+  std::chrono::seconds job_list_lifetime{600};
   bool registered = false;
   // The versions `worker run` read at its start, for the status document.
   std::optional<PeerTubeVersions> peertube;
@@ -122,6 +126,7 @@ class WorkerDaemon {
   std::chrono::steady_clock::time_point probed_at_;
   std::optional<std::int64_t> concurrency_hint_;
   Eligibility eligibility_;
+  std::chrono::steady_clock::time_point job_list_until_;
   std::optional<bool> evidence_ok_;
   std::string evidence_detail_;
   std::map<std::uint64_t, std::int64_t> slots_;

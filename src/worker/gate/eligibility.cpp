@@ -6,6 +6,7 @@
 
 #include "common/base/json_reader.h"
 #include "common/base/text.h"
+#include "common/peertube/runner_paths.h"
 
 namespace mc::worker {
 namespace {
@@ -23,6 +24,15 @@ Result<void> AddType(Eligibility& eligibility, std::string_view type, const std:
                         known + ")");
   }
   eligibility.job_types.insert(std::string(type));
+  return Ok();
+}
+
+Result<void> AddJob(Eligibility& eligibility, std::string_view uuid, const std::string& place) {
+  if (!peertube::IsUuid(uuid))
+    return InvalidInput(place + ": \"" + Excerpt(uuid, 60) + "\" is not a runner job's UUID");
+  if (eligibility.jobs->size() >= kLargestJobList)
+    return InvalidInput(place + ": more than " + std::to_string(kLargestJobList) + " jobs");
+  eligibility.jobs->insert(std::string(uuid));
   return Ok();
 }
 
@@ -75,8 +85,17 @@ Result<Eligibility> ParseEligibility(std::string_view text) {
       Result<double> fps = ParseFps(value, place);
       if (!fps) return fps.failure();
       eligibility.max_fps = *fps;
+    } else if (key == "jobs") {
+      eligibility.jobs.emplace();
+      std::string_view jobs = value;
+      while (!jobs.empty()) {
+        const std::size_t comma = jobs.find(',');
+        if (Result<void> added = AddJob(eligibility, jobs.substr(0, comma), place); !added)
+          return added.failure();
+        jobs = comma == std::string_view::npos ? std::string_view() : jobs.substr(comma + 1);
+      }
     } else {
-      return InvalidInput(place + ": unknown key (types, max-resolution, max-fps)");
+      return InvalidInput(place + ": unknown key (types, max-resolution, max-fps, jobs)");
     }
   }
   return eligibility;
@@ -113,8 +132,17 @@ Result<Eligibility> ParseEligibilityJson(std::string_view json) {
       if (!value.is_number() || !(value.get<double>() > 0 && value.get<double>() <= kLargestFps))
         return InvalidInput(place + ": expected a frame rate above 0 and at most 1000");
       eligibility.max_fps = value.get<double>();
+    } else if (name == "jobs") {
+      std::vector<std::string> jobs;
+      if (!reader.StringList(value, place, jobs)) return reader.failure();
+      eligibility.jobs.emplace();
+      for (std::size_t i = 0; i < jobs.size(); ++i) {
+        if (Result<void> added = AddJob(eligibility, jobs[i], JsonReader::Element(place, i));
+            !added)
+          return added.failure();
+      }
     } else {
-      return InvalidInput(place + ": unknown member (types, max_resolution, max_fps)");
+      return InvalidInput(place + ": unknown member (types, max_resolution, max_fps, jobs)");
     }
   }
   return eligibility;
@@ -136,8 +164,30 @@ std::string EligibilityText(const Eligibility& eligibility) {
     text << separator << "max-resolution=" << *eligibility.max_resolution;
     separator = ";";
   }
-  if (eligibility.max_fps) text << separator << "max-fps=" << *eligibility.max_fps;
+  if (eligibility.max_fps) {
+    text << separator << "max-fps=" << *eligibility.max_fps;
+    separator = ";";
+  }
+  if (eligibility.jobs) {
+    text << separator << "jobs=";
+    const char* comma = "";
+    for (const std::string& job : *eligibility.jobs) {
+      text << comma << job;
+      comma = ",";
+    }
+  }
   return text.str();
+}
+
+std::string EligibilityWords(const Eligibility& eligibility) {
+  Eligibility bounds = eligibility;
+  bounds.jobs.reset();
+  std::string words = EligibilityText(bounds);
+  if (eligibility.jobs) {
+    words += (words.empty() ? "" : ";") + std::string("jobs=") +
+             std::to_string(eligibility.jobs->size()) + " listed by the pool manager";
+  }
+  return words;
 }
 
 bool Eligible(const peertube::AvailableJob& job, const Eligibility& eligibility) {
@@ -150,7 +200,7 @@ bool Eligible(const peertube::AvailableJob& job, const Eligibility& eligibility)
       (!job.resolution || *job.resolution > *eligibility.max_resolution))
     return false;
   if (eligibility.max_fps && (!job.fps || *job.fps > *eligibility.max_fps)) return false;
-  return true;
+  return !eligibility.jobs || eligibility.jobs->contains(job.uuid);
 }
 
 }  // namespace mc::worker

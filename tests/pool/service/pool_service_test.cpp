@@ -35,6 +35,7 @@ class RecordingChannel : public ControlChannel {
  public:
   Result<void> Apply(const pool::Action& action, const WorkerEndpoint& worker) override {
     applied.push_back({action.kind, worker.name});
+    if (action.kind == ActionKind::kSetClasses) set_classes.push_back(action);
     if (fail_next > 0) {
       --fail_next;
       return Unavailable(worker.name + ": the control API did not answer");
@@ -48,6 +49,7 @@ class RecordingChannel : public ControlChannel {
     return std::string(pool::ActionKindName(action.kind)) + " " + worker.url;
   }
   std::vector<std::pair<ActionKind, std::string>> applied;
+  std::vector<pool::Action> set_classes;
   std::map<std::string, std::string> states;
   int fail_next = 0;
   bool unsupported = false;
@@ -67,6 +69,7 @@ struct Fixture {
   pool::QueueSignal queue = Pending(0, 0);
   bool queue_fails = false;
   std::set<std::string> unreachable;
+  std::set<std::string> without_av1_decode;  // their documents state no AV1 decode
   std::vector<WorkerEndpoint> workers = {{.name = "a:gpu0", .url = "http://a"},
                                          {.name = "b:gpu0", .url = "http://b"},
                                          {.name = "c:gpu0", .url = "http://c"}};
@@ -80,7 +83,11 @@ struct Fixture {
     };
     inputs.read_status = [this](const WorkerEndpoint& worker) -> Result<std::string> {
       if (unreachable.count(worker.name)) return Unavailable("connection refused");
-      return Document(channel.states.at(worker.name), 0);
+      const std::string document = Document(channel.states.at(worker.name), 0);
+      if (!without_av1_decode.count(worker.name)) return document;
+      nlohmann::json edited = nlohmann::json::parse(document);
+      edited["gpu"]["capabilities"]["av1_dec"] = 0;
+      return edited.dump();
     };
     inputs.list_workers = [this]() -> Result<std::vector<WorkerEndpoint>> { return workers; };
     return std::make_unique<PoolService>(policy, pool::Seconds(15), std::move(inputs), channel,
@@ -329,6 +336,76 @@ TEST(PoolService, AWakeableWorkerThatAnswersNothingIsWokenUnderSustainedPressure
   auto service = fixture.Make(policy);
   for (int cycle = 0; cycle < 12; ++cycle) service->Cycle(pool::At(1000 + 15 * cycle));
   EXPECT_EQ(fixture.Count(ActionKind::kWake), 1);
+}
+
+// A pending job of PeerTube's with its runner job's UUID.
+pool::PendingJob JobWithId(std::string id, bool av1_source, int resolution = 720) {
+  pool::PendingJob job{"vod-web-video-transcoding", pool::JobShape{}, pool::Seconds(30)};
+  job.id = std::move(id);
+  job.shape.av1_source = av1_source;
+  job.shape.resolution = resolution;
+  return job;
+}
+
+constexpr const char* kH264Job = "11111111-1111-4111-8111-111111111111";
+constexpr const char* kAv1Job = "22222222-2222-4222-8222-222222222222";
+
+TEST(PoolService, AWorkerWithoutAv1DecodeIsGivenTheJobsItMayTakeAndTheOthersNoList) {
+  Fixture fixture;
+  fixture.without_av1_decode = {"b:gpu0"};
+  fixture.queue.pending = {JobWithId(kH264Job, false), JobWithId(kAv1Job, true)};
+  auto service = fixture.Make();
+  service->Cycle(pool::At(1000));
+  ASSERT_EQ(fixture.channel.set_classes.size(), 1u);
+  const pool::Action sent = fixture.channel.set_classes[0];
+  EXPECT_EQ(sent.worker, "b:gpu0");
+  EXPECT_EQ(sent.classes, pool::kEveryClass);
+  EXPECT_EQ(sent.jobs, (std::vector<std::string>{kH264Job}));
+  EXPECT_EQ(sent.reason, pool::ReasonCode::kJobsListed);
+
+  // The same list is not sent again while it holds, and is renewed before the worker lets
+  // it lapse.
+  service->Cycle(pool::At(1015));
+  EXPECT_EQ(fixture.channel.set_classes.size(), 1u);
+  service->Cycle(pool::At(1000 + 125));
+  ASSERT_EQ(fixture.channel.set_classes.size(), 2u);
+  EXPECT_EQ(fixture.channel.set_classes[1].jobs, sent.jobs);
+  EXPECT_NE(service->Report().workers[1].classes.find("1 job(s) listed"), std::string::npos)
+      << service->Report().workers[1].classes;
+}
+
+TEST(PoolService, AListFollowsTheQueueAndIsTakenBackWhenNoPendingJobNeedsIt) {
+  Fixture fixture;
+  // Every worker decodes AV1, and a job of 9000 lines is beyond every worker's largest encode
+  // (8192 lines), so each is listed the jobs it can run until that one is gone.
+  fixture.queue.pending = {JobWithId(kH264Job, false), JobWithId(kAv1Job, false, 9000)};
+  auto service = fixture.Make();
+  service->Cycle(pool::At(1000));
+  ASSERT_EQ(fixture.channel.set_classes.size(), 3u);
+  for (const pool::Action& sent : fixture.channel.set_classes)
+    EXPECT_EQ(sent.jobs, (std::vector<std::string>{kH264Job})) << sent.worker;
+  fixture.queue.pending = {JobWithId(kH264Job, false)};
+  service->Cycle(pool::At(1015));
+  ASSERT_EQ(fixture.channel.set_classes.size(), 6u);
+  for (std::size_t i = 3; i < 6; ++i) {
+    EXPECT_EQ(fixture.channel.set_classes[i].jobs, std::nullopt);
+    EXPECT_EQ(fixture.channel.set_classes[i].classes, pool::kEveryClass);
+  }
+  service->Cycle(pool::At(1030));
+  EXPECT_EQ(fixture.channel.set_classes.size(), 6u);
+}
+
+TEST(PoolService, AListThatFailedToArriveIsTriedAgainNextCycle) {
+  Fixture fixture;
+  fixture.without_av1_decode = {"a:gpu0", "b:gpu0", "c:gpu0"};
+  fixture.queue.pending = {JobWithId(kH264Job, false)};
+  auto service = fixture.Make();
+  fixture.channel.fail_next = 10;
+  service->Cycle(pool::At(1000));
+  fixture.channel.fail_next = 0;
+  fixture.channel.set_classes.clear();
+  service->Cycle(pool::At(1015));
+  EXPECT_EQ(fixture.channel.set_classes.size(), 3u);
 }
 
 }  // namespace

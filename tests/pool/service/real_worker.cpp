@@ -8,7 +8,8 @@
 namespace mc::pool::testing {
 
 RealWorker::RealWorker(std::string token, std::string listen, std::string control_listen,
-                       std::optional<http::ServerTlsFiles> tls) {
+                       std::optional<http::ServerTlsFiles> tls,
+                       std::chrono::seconds job_list_lifetime) {
   std::filesystem::create_directories(dir_.path() / "sys/class/drm");
   std::filesystem::create_directories(dir_.path() / "dev");
   std::filesystem::create_directories(dir_.path() / "state");
@@ -30,6 +31,7 @@ RealWorker::RealWorker(std::string token, std::string listen, std::string contro
                                    .control_listen = std::move(control_listen),
                                    .control_token = std::move(token),
                                    .control_tls = std::move(tls),
+                                   .job_list_lifetime = job_list_lifetime,
                                    .log = [this](const std::string& line) {
                                      const std::lock_guard lock(mutex_);
                                      log_.push_back(line);

@@ -33,9 +33,11 @@ class RealWorker {
  public:
   // `listen` is where its status listens; `control_listen` where its control API does, with
   // `token` and, given `tls`, over TLS; empty: the API is off.
+  // A job list it is sent holds for `job_list_lifetime`.
   explicit RealWorker(std::string token = kWorkerToken, std::string listen = "127.0.0.1:0",
                       std::string control_listen = "127.0.0.1:0",
-                      std::optional<http::ServerTlsFiles> tls = std::nullopt);
+                      std::optional<http::ServerTlsFiles> tls = std::nullopt,
+                      std::chrono::seconds job_list_lifetime = std::chrono::seconds(600));
 
   // The endpoint of this worker, its token file holding `token_in_file`.
   WorkerEndpoint Endpoint(const std::string& token_in_file = kWorkerToken) const;
@@ -45,6 +47,8 @@ class RealWorker {
   std::vector<std::string> Log() const;
   bool Logged(const std::string& words) const;
   bool started() const { return daemon_ != nullptr; }
+  // What its admission gate would admit now.
+  worker::Admission Admission() const { return daemon_->CurrentAdmission(); }
   const mc::testing::TempDir& dir() const { return dir_; }
 
  private:

@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "control_recorder.h"
 #include "pool/service/control_token.h"
@@ -190,6 +191,29 @@ TEST(WorkerApiChannel, SetClassesGivesTheWorkerTheEligibilityText) {
   }
   ASSERT_EQ(eligibility.size(), 2u);
   EXPECT_EQ(eligibility.back(), "worker: eligibility ");
+}
+
+TEST(WorkerApiChannel, AJobListReachesTheWorkersGateAndLapsesUnlessRenewed) {
+  RealWorker worker(kWorkerToken, "127.0.0.1:0", "127.0.0.1:0", std::nullopt,
+                    std::chrono::seconds(1));
+  ASSERT_TRUE(worker.started());
+  WorkerApiChannel channel;
+  pool::Action listed =
+      ActionOn(ActionKind::kSetClasses, 0, Bit(JobClass::kL) | Bit(JobClass::kXL));
+  listed.jobs = {"aaaaaaaa-0000-4000-8000-000000000001", "aaaaaaaa-0000-4000-8000-000000000002"};
+  EXPECT_TRUE(Has(channel.Describe(listed, worker.Endpoint()),
+                  "/eligibility 2 job(s) listed (classes L+XL)"));
+  Result<void> set = channel.Apply(listed, worker.Endpoint());
+  ASSERT_TRUE(set) << set.error();
+  EXPECT_TRUE(worker.Logged("worker: eligibility jobs=2 listed by the pool manager"));
+  const worker::Admission admission = worker.Admission();
+  ASSERT_TRUE(admission.eligibility.jobs);
+  EXPECT_EQ(admission.eligibility.jobs->size(), 2u);
+  EXPECT_TRUE(admission.eligibility.jobs->contains("aaaaaaaa-0000-4000-8000-000000000002"));
+
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  EXPECT_FALSE(worker.Admission().eligibility.jobs);
+  EXPECT_TRUE(worker.Logged("worker: the pool manager's job list lapsed, not renewed within 1 s"));
 }
 
 TEST(WorkerApiChannel, ClassesTheGateCannotCarryAreUnsupportedAndNothingIsSent) {
