@@ -341,10 +341,7 @@ class Cycle {
         const WorkerStatus& status = *status_[i];
         if (!PassesHardGates(bucket.need, status)) continue;
         bucket.active_hard = true;
-        if (!PassesGates(bucket.need, status, Weight(state().workers[i], bucket.need.job_class),
-                         config_.gates)) {
-          continue;
-        }
+        if (!Counts(i, bucket.need)) continue;
         const int concurrency = std::max(1, status.concurrency);
         if (eligible_[i]) {
           bucket.slots += concurrency;
@@ -398,12 +395,20 @@ class Cycle {
   // where no ACTIVE worker even passes the hard gates, by those alone (a soft gate that no
   // worker passes must not leave the job to nobody).
   bool Serves(const Bucket& waiting, std::size_t i) const {
-    const WorkerStatus& status = *status_[i];
-    if (PassesGates(waiting.need, status, Weight(state().workers[i], waiting.need.job_class),
-                    config_.gates)) {
-      return true;
-    }
-    return !waiting.active_hard && PassesHardGates(waiting.need, status);
+    if (Counts(i, waiting.need)) return true;
+    return !waiting.active_hard && PassesHardGates(waiting.need, *status_[i]);
+  }
+
+  static bool IsSmall(JobClass job_class) {
+    return job_class == JobClass::kS || job_class == JobClass::kM;
+  }
+
+  // Whether worker `i` counts as capacity for `need`: it passes the need's gates, and it is not
+  // an NVIDIA worker whose S and M jobs are shifted to VA-API (its gate takes none of them).
+  bool Counts(std::size_t i, const JobNeed& need) const {
+    const WorkerRecord& record = state().workers[i];
+    if (IsSmall(need.job_class) && record.small_jobs_shifted) return false;
+    return PassesGates(need, *status_[i], Weight(record, need.job_class), config_.gates);
   }
 
   // With no job list to trust, the manager holds: it neither promotes nor demotes, and the
@@ -454,6 +459,11 @@ class Cycle {
       const std::string active = std::to_string(status->sessions_active);
       const std::string cap = std::to_string(status->sessions_cap);
       if (!record.small_jobs_shifted && status->sessions_active >= limit && vaapi_present) {
+        // The capacity measured this cycle loses the worker's S and M slots at once.
+        for (Bucket& bucket : buckets_) {
+          if (IsSmall(bucket.need.job_class) && Counts(i, bucket.need))
+            bucket.slots -= std::max(1, status->concurrency);
+        }
         record.small_jobs_shifted = true;
         Act(ActionKind::kSetClasses, record, ReasonCode::kSessionShift, 0,
             Bit(JobClass::kL) | Bit(JobClass::kXL));
@@ -898,10 +908,7 @@ class Cycle {
       free -= free_on;
       --active;
       for (Bucket& bucket : buckets_) {
-        if (bucket.count > 0 && PassesGates(bucket.need, *status_[i],
-                                            Weight(record, bucket.need.job_class), config_.gates)) {
-          bucket.slots -= concurrency;
-        }
+        if (bucket.count > 0 && Counts(i, bucket.need)) bucket.slots -= concurrency;
       }
       Enter(record, ManagerState::kDraining);
       record.drain_cause = DrainCause::kScaleDown;
@@ -921,10 +928,7 @@ class Cycle {
       if (!bucket.servable || bucket.count == 0) continue;
       const int concurrency = std::max(1, status_[i]->concurrency);
       if (bucket.slots + bucket.starting_slots > concurrency) continue;
-      if (PassesGates(bucket.need, *status_[i], Weight(state().workers[i], bucket.need.job_class),
-                      config_.gates)) {
-        return true;
-      }
+      if (Counts(i, bucket.need)) return true;
     }
     return false;
   }

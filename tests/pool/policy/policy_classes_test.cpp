@@ -140,6 +140,29 @@ TEST(Vendors, NvencSessionPressureShiftsSmallJobsToVaapiAndBack) {
   EXPECT_EQ(run.all_actions.back().classes, kEveryClass);
 }
 
+// A shifted NVIDIA worker's gate takes no S or M job, so it is no capacity for them: the
+// VA-API worker that serves them is not released while they wait, whatever slots the NVIDIA
+// worker has free.
+TEST(Vendors, AShiftedNvidiaWorkerIsNoCapacityForSmallJobsAndTheVaapiWorkerKeepsThem) {
+  PolicyRun run;
+  WorkerStatus& nvidia = run.Add(SpareWorker("nv"), ManagerState::kActive);
+  nvidia.sessions_cap = 8;
+  nvidia.sessions_active = 8;
+  nvidia.concurrency = 4;
+  WorkerStatus intel = SpareWorker("qsv");
+  intel.vendor = "intel";
+  run.Add(intel, ManagerState::kActive);
+  run.Pending(2, Job());
+  run.config.profile = PolicyProfile::kWorkAware;
+  run.config.cycle = Seconds(5);
+  run.RunFor(Seconds(300));
+  ASSERT_EQ(run.Count(ActionKind::kSetClasses), 1) << run.Reasons();
+  for (const Action& action : run.all_actions)
+    EXPECT_FALSE(action.kind == ActionKind::kDrain && action.worker == "qsv")
+        << ReasonRow(action.reason).id << run.Reasons();
+  EXPECT_GT(run.last.demand, 0);
+}
+
 TEST(Vendors, NoShiftWithoutAVaapiWorker) {
   PolicyRun run;
   WorkerStatus& nvidia = run.Add(SpareWorker("nv"), ManagerState::kActive);
