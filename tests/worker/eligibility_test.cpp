@@ -170,5 +170,18 @@ TEST(Eligible, TakesOnlyTheListedTranscodesAndLeavesTheOtherKindsToTheTypes) {
   EXPECT_FALSE(Eligible(Job("vod-web-video-transcoding", 720, 30), *none));
 }
 
+TEST(MayAdmitMore, OnlyAListThatLostJobsAndNothingElseAsksTheRunnerNothing) {
+  const std::string both = std::string("jobs=") + kListed + "," + kOther;
+  const std::string one = std::string("jobs=") + kListed;
+  const auto parsed = [](const std::string& text) { return *ParseEligibility(text); };
+  EXPECT_FALSE(MayAdmitMore(parsed(both), parsed(one)));
+  EXPECT_FALSE(MayAdmitMore(parsed(both), parsed("jobs=")));
+  EXPECT_FALSE(MayAdmitMore(parsed(one), parsed(one)));
+  EXPECT_TRUE(MayAdmitMore(parsed(one), parsed(both)));
+  EXPECT_TRUE(MayAdmitMore(parsed(one), parsed("")));
+  EXPECT_TRUE(MayAdmitMore(parsed(""), parsed(one)));
+  EXPECT_TRUE(MayAdmitMore(parsed("max-resolution=720;" + both), parsed(one)));
+}
+
 }  // namespace
 }  // namespace mc::worker

@@ -25,6 +25,9 @@ TEST(LocalProtocol, EveryRequestReadsBackAsItWasWritten) {
                           .cpu_seconds = 0.2,
                           .width = 1280,
                           .height = 720,
+                          .source_width = 1920,
+                          .source_height = 1080,
+                          .source_codec = "av1",
                           .notes = {"a note"}};
   const std::vector<LocalRequest> requests = {
       ContextRequest{},

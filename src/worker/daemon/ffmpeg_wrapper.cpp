@@ -213,6 +213,9 @@ WrapperRunReport ReportRun(const worker::Plan& plan, const JobFfmpegRun& run,
   const auto [width, height] = ReportedOutputSize(plan.output_height, facts);
   report.width = width;
   report.height = height;
+  report.source_width = std::min<std::int64_t>(facts.width, kMaxReportedPictureSide);
+  report.source_height = std::min<std::int64_t>(facts.height, kMaxReportedPictureSide);
+  report.source_codec = facts.video_codec;
   // What ffmpeg processed, by its own progress lines; the duration the container states, which
   // the uploader wrote, only where ffmpeg printed no progress.
   report.media_seconds = run.processed_seconds.value_or(input ? input->duration_seconds : 0);

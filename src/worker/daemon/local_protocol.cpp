@@ -50,7 +50,12 @@ bool ReadReport(JsonReader& reader, const Json& object, WrapperRunReport& report
             OptionalNumber(reader, object, "wall_seconds", report.wall_seconds) &&
             OptionalNumber(reader, object, "cpu_seconds", report.cpu_seconds) &&
             OptionalInt(reader, object, "width", 0, kMaxReportedPictureSide, report.width) &&
-            OptionalInt(reader, object, "height", 0, kMaxReportedPictureSide, report.height);
+            OptionalInt(reader, object, "height", 0, kMaxReportedPictureSide, report.height) &&
+            OptionalInt(reader, object, "source_width", 0, kMaxReportedPictureSide,
+                        report.source_width) &&
+            OptionalInt(reader, object, "source_height", 0, kMaxReportedPictureSide,
+                        report.source_height) &&
+            OptionalString(reader, object, "source_codec", report.source_codec);
   if (!ok) return false;
   report.exit_code = static_cast<int>(exit_code);
   if (const Json* evidence_ok = JsonReader::OptionalMember(object, "evidence_ok")) {
@@ -81,6 +86,9 @@ Json ReportJson(const WrapperRunReport& report) {
           {"cpu_seconds", report.cpu_seconds},
           {"width", report.width},
           {"height", report.height},
+          {"source_width", report.source_width},
+          {"source_height", report.source_height},
+          {"source_codec", report.source_codec},
           {"notes", report.notes}};
 }
 

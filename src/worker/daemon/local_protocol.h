@@ -61,6 +61,11 @@ struct WrapperRunReport {
   // The picture it wrote, each side at most kMaxReportedPictureSide.
   std::int64_t width = 0;
   std::int64_t height = 0;
+  // The input's picture and codec (ffprobe's codec_name), as the wrapper probed them; 0 and
+  // empty where it could not.
+  std::int64_t source_width = 0;
+  std::int64_t source_height = 0;
+  std::string source_codec;
   // What the plan said of itself (a CPU decode, for one).
   std::vector<std::string> notes;
 };

@@ -350,11 +350,12 @@ LocalAnswer WorkerDaemon::Handle(std::uint64_t connection, const LocalRequest& r
     {
       const std::lock_guard lock(mutex_);
       if (!parsed) return StateAnswer(false, "eligibility: " + parsed.error());
+      // An eligibility that may let in jobs the runner was refused has it ask again; a job
+      // list that only lost the jobs taken meanwhile does not.
+      if (MayAdmitMore(eligibility_, *parsed)) admitting_seen_ = false;
       eligibility_ = *parsed;
       job_list_until_ = std::chrono::steady_clock::now() + options_.job_list_lifetime;
       options_.log("worker: eligibility " + EligibilityWords(eligibility_));
-      // A wider eligibility may let in jobs the runner was refused: it is asked again.
-      admitting_seen_ = false;
       answer = StateAnswer(true, "eligibility " + EligibilityWords(eligibility_));
     }
     KickIfOpened();
@@ -445,7 +446,10 @@ LocalAnswer WorkerDaemon::Finished(const WrapperRunReport& report) {
                 .media_seconds = report.media_seconds,
                 .wall_seconds = report.wall_seconds,
                 .width = static_cast<int>(report.width),
-                .height = static_cast<int>(report.height)};
+                .height = static_cast<int>(report.height),
+                .source_codec = report.source_codec};
+  if (report.source_width > 0) run.source_width = static_cast<int>(report.source_width);
+  if (report.source_height > 0) run.source_height = static_cast<int>(report.source_height);
   const std::optional<std::string> job = book_.RecordRun(run);
   {
     const std::lock_guard lock(mutex_);

@@ -1,5 +1,6 @@
 #include "worker/gate/eligibility.h"
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -188,6 +189,14 @@ std::string EligibilityWords(const Eligibility& eligibility) {
              std::to_string(eligibility.jobs->size()) + " listed by the pool manager";
   }
   return words;
+}
+
+bool MayAdmitMore(const Eligibility& before, const Eligibility& after) {
+  if (before.job_types != after.job_types || before.max_resolution != after.max_resolution ||
+      before.max_fps != after.max_fps || !before.jobs || !after.jobs)
+    return true;
+  return !std::includes(before.jobs->begin(), before.jobs->end(), after.jobs->begin(),
+                        after.jobs->end());
 }
 
 bool Eligible(const peertube::AvailableJob& job, const Eligibility& eligibility) {

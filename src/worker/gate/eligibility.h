@@ -47,6 +47,11 @@ std::string EligibilityText(const Eligibility& eligibility);
 // EligibilityWords is EligibilityText for a log line: a job list is given by its length.
 std::string EligibilityWords(const Eligibility& eligibility);
 
+// MayAdmitMore is whether `after` may take a job that `before` did not, so that the runner is
+// asked for jobs again: false only where the types and limits are the same and `after` lists
+// no job `before` did not (a pool manager's list that lost the jobs taken meanwhile).
+bool MayAdmitMore(const Eligibility& before, const Eligibility& after);
+
 // Eligible is whether the worker takes `job`. A transcode whose resolution or frame rate is
 // unknown is not taken where a limit on it is set: the gate fails closed. The limits and the
 // job list do not apply to the other kinds, which the pool manager does not place.
