@@ -8,7 +8,10 @@ and admitting and draining the workers through their control API. A burst of upl
 manager promotes SPARE workers as the pressure rises, every job completes on the GPU, a
 worker that stops answering changes nothing, and once the queue is empty the workers drain
 back to SPARE without a job interrupted. Then a worker on the stand-in Intel GPU joins them
-under a manager whose policy disables the NVIDIA vendor, and carries an upload alone.
+under a manager whose policy disables the NVIDIA vendor, and carries an upload alone; under a
+manager that disables no vendor, an AV1 upload's first job, whose input is AV1, goes to an
+NVIDIA worker (the stand-in states AV1 decode) and never to the Intel one (its dump does not),
+which the manager holds to a list of the jobs it may take.
 
     pool_e2e.py --build BUILD --kit KIT --cache CACHE
 """
@@ -154,10 +157,70 @@ def case_vendor_disabled(args, peertube, workers, root, argv_log, credentials_fi
         check(managed["e2e:intel0"] == "ACTIVE" and
               all(managed[f"e2e:{w.name}"] != "ACTIVE" for w in workers),
               f"the report holds the Intel worker ACTIVE and no NVIDIA one: {managed}")
+        pool.stop()
+        pool = None
+        check_av1_source_skips_the_intel_worker(args, peertube, workers, intel, every, root,
+                                                credentials_file)
+        check_session_shift_hands_small_jobs_to_intel(args, peertube, every, root, credentials_file)
     finally:
         if pool:
             pool.stop()
         intel.stop()
+
+
+def check_av1_source_skips_the_intel_worker(args, peertube, workers, intel, every, root,
+                                            credentials_file):
+    """An AV1 upload under a manager of every vendor: the job that reads the AV1 file runs on an
+    NVIDIA worker, while the Intel worker, which states no AV1 decode, is held to a job list."""
+    print("case: an AV1 source goes only to a worker that states AV1 decode", flush=True)
+    pool = Pool(args, root, peertube.url, credentials_file, every, name="pool-av1")
+    try:
+        wait_for("the Intel worker given its job list", lambda: "worker: eligibility jobs=" in intel.tail(),
+                 60, 1)
+        check(True, "the manager sent the Intel worker a job list")
+        clip = os.path.join(root, "av1-source.mp4")
+        make_clip(clip, 4, video=("libsvtav1", "-preset", "12"))
+        video = peertube.upload(clip, "e2e-av1-source")
+        jobs = wait_burst_done(peertube, [video], every)
+        runs = {j["uuid"]: j for d in worker_e2e.documents_of(*every)() for j in d.get("recent_jobs", [])}
+        av1 = [uuid for uuid, j in runs.items() if (j.get("source") or {}).get("codec") == "av1"]
+        ran_on = {j["uuid"]: j["runner"]["name"] for j in jobs}
+        check(av1 and all(ran_on.get(uuid, "").startswith("e2e:gpu") for uuid in av1),
+              f"the jobs that read the AV1 file ({len(av1)}) ran on NVIDIA workers: "
+              f"{[ran_on.get(uuid) for uuid in av1]}")
+        intel_runs = [j for j in intel.status().get("recent_jobs", [])
+                      if (j.get("source") or {}).get("codec") == "av1"]
+        check(not intel_runs, f"the Intel worker decoded no AV1 source: {intel_runs}")
+        listed = re.findall(r"set-classes e2e:intel0 to \S+ listing \d+ job\(s\): done", pool.text())
+        check(listed, f"the manager's log shows the Intel worker's lists: {listed[:2]}")
+    finally:
+        pool.stop()
+
+
+def check_session_shift_hands_small_jobs_to_intel(args, peertube, every, root, credentials_file):
+    """NVENC near its cap under a manager that keeps 7 of the stand-in's 8 sessions in reserve:
+    an NVIDIA worker that runs one encode is shifted to L and XL, its gate listed none of the
+    upload's small jobs, and the Intel worker takes them."""
+    print("case: NVENC near its session cap shifts S and M jobs to the VA-API worker", flush=True)
+    pool = Pool(args, root, peertube.url, credentials_file, every, name="pool-shift",
+                settings="  nvenc_session_reserve: 7\n")
+    try:
+        clip = os.path.join(root, "shift.mp4")
+        make_clip(clip, 4)
+        video = peertube.upload(clip, "e2e-session-shift")
+        jobs = wait_burst_done(peertube, [video], every)
+        shifted = re.findall(r"(e2e:gpu\d) takes no S or M jobs for now: NVENC sessions \d+ of 8",
+                             pool.text())
+        check(shifted, f"the manager shifted the NVIDIA workers that encoded: {sorted(set(shifted))}")
+        listed = re.findall(r"set-classes (e2e:gpu\d) to L\+XL listing (\d+) job\(s\): done",
+                            pool.text())
+        check(listed and {name for name, _ in listed} >= set(shifted),
+              f"each shifted worker's gate was given its list of L and XL jobs: {listed[:4]}")
+        names = [j["runner"]["name"] for j in jobs]
+        check("e2e:intel0" in names,
+              f"the Intel worker took the small jobs the shifted workers left: {sorted(names)}")
+    finally:
+        pool.stop()
 
 
 def admissions(workers):

@@ -274,12 +274,13 @@ class Worker:
         self.log.close()
 
 
-def make_clip(path, seconds, size="1280x720"):
+def make_clip(path, seconds, size="1280x720", video=("libx264", "-preset", "ultrafast")):
+    """A clip with a test picture and a tone; `video` is its encoder and that encoder's options."""
     subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i",
                     f"testsrc2=size={size}:rate=30:duration={seconds}", "-f", "lavfi", "-i",
-                    f"sine=frequency=440:duration={seconds}", "-c:v", "libx264", "-preset",
-                    "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", path],
-                   check=True)
+                    f"sine=frequency=440:duration={seconds}", "-c:v", *video,
+                    "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", path],
+                   check=True, env={**os.environ, "SVT_LOG": "1"})
 
 
 # PeerTube's RunnerJobState.COMPLETING and the states a job ends in (packages/models,

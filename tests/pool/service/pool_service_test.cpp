@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <fstream>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -69,7 +70,8 @@ struct Fixture {
   pool::QueueSignal queue = Pending(0, 0);
   bool queue_fails = false;
   std::set<std::string> unreachable;
-  std::set<std::string> without_av1_decode;  // their documents state no AV1 decode
+  // JSON merge patches of a worker's document (RFC 7396), by worker.
+  std::map<std::string, nlohmann::json> patches;
   std::vector<WorkerEndpoint> workers = {{.name = "a:gpu0", .url = "http://a"},
                                          {.name = "b:gpu0", .url = "http://b"},
                                          {.name = "c:gpu0", .url = "http://c"}};
@@ -84,9 +86,10 @@ struct Fixture {
     inputs.read_status = [this](const WorkerEndpoint& worker) -> Result<std::string> {
       if (unreachable.count(worker.name)) return Unavailable("connection refused");
       const std::string document = Document(channel.states.at(worker.name), 0);
-      if (!without_av1_decode.count(worker.name)) return document;
+      const auto patch = patches.find(worker.name);
+      if (patch == patches.end()) return document;
       nlohmann::json edited = nlohmann::json::parse(document);
-      edited["gpu"]["capabilities"]["av1_dec"] = 0;
+      edited.merge_patch(patch->second);
       return edited.dump();
     };
     inputs.list_workers = [this]() -> Result<std::vector<WorkerEndpoint>> { return workers; };
@@ -347,12 +350,14 @@ pool::PendingJob JobWithId(std::string id, bool av1_source, int resolution = 720
   return job;
 }
 
+const nlohmann::json kNoAv1Decode = {{"gpu", {{"capabilities", {{"av1_dec", 0}}}}}};
+
 constexpr const char* kH264Job = "11111111-1111-4111-8111-111111111111";
 constexpr const char* kAv1Job = "22222222-2222-4222-8222-222222222222";
 
 TEST(PoolService, AWorkerWithoutAv1DecodeIsGivenTheJobsItMayTakeAndTheOthersNoList) {
   Fixture fixture;
-  fixture.without_av1_decode = {"b:gpu0"};
+  fixture.patches["b:gpu0"] = kNoAv1Decode;
   fixture.queue.pending = {JobWithId(kH264Job, false), JobWithId(kAv1Job, true)};
   auto service = fixture.Make();
   service->Cycle(pool::At(1000));
@@ -395,9 +400,34 @@ TEST(PoolService, AListFollowsTheQueueAndIsTakenBackWhenNoPendingJobNeedsIt) {
   EXPECT_EQ(fixture.channel.set_classes.size(), 6u);
 }
 
+// NVENC at its session cap hands S and M to the VA-API worker: the NVIDIA worker's classes,
+// L and XL, reach its gate as the list of the large jobs.
+TEST(PoolService, TheSessionShiftReachesTheNvidiaWorkerAsTheListOfTheLargeJobs) {
+  Fixture fixture;
+  fixture.workers = {{.name = "a:gpu0", .url = "http://a"}, {.name = "b:gpu0", .url = "http://b"}};
+  fixture.patches["a:gpu0"] = {{"gpu", {{"sessions", {{"active", 8}, {"cap", 8}}}}}};
+  fixture.patches["b:gpu0"] = {{"gpu", {{"vendor", "intel"}, {"sessions", nullptr}}}};
+  for (int i = 0; i < 20; ++i) {
+    char id[37];
+    std::snprintf(id, sizeof id, "cccccccc-0000-4000-8000-%012d", i);
+    fixture.queue.pending.push_back(JobWithId(id, false, i == 0 ? 2160 : 720));
+    fixture.queue.pending.back().age = pool::Seconds(600);
+  }
+  auto service = fixture.Make();
+  for (int cycle = 0; cycle < 6; ++cycle) service->Cycle(pool::At(1000 + 15 * cycle));
+  const auto shifted =
+      std::find_if(fixture.channel.set_classes.begin(), fixture.channel.set_classes.end(),
+                   [](const pool::Action& a) {
+                     return a.worker == "a:gpu0" && a.reason == pool::ReasonCode::kSessionShift;
+                   });
+  ASSERT_NE(shifted, fixture.channel.set_classes.end());
+  EXPECT_EQ(shifted->classes, pool::Bit(pool::JobClass::kL) | pool::Bit(pool::JobClass::kXL));
+  EXPECT_EQ(shifted->jobs, (std::vector<std::string>{"cccccccc-0000-4000-8000-000000000000"}));
+}
+
 TEST(PoolService, AListThatFailedToArriveIsTriedAgainNextCycle) {
   Fixture fixture;
-  fixture.without_av1_decode = {"a:gpu0", "b:gpu0", "c:gpu0"};
+  for (const char* name : {"a:gpu0", "b:gpu0", "c:gpu0"}) fixture.patches[name] = kNoAv1Decode;
   fixture.queue.pending = {JobWithId(kH264Job, false)};
   auto service = fixture.Make();
   fixture.channel.fail_next = 10;
