@@ -264,21 +264,31 @@ TEST(TwoGpuWorkerProbe, EachWorkerFindsItsOwnGpuByIndexAddressOrName) {
   }
 }
 
-// NvmlWatcher runs fakenv_smi on one GPU every 100 ms until stopped, and keeps every process
-// it saw there with a session or a sample.
+// What a watch of one GPU's NVML saw: the processes with an encode session there, and those
+// with work in its samples (an encode or a decode). A probe opens a session and encodes
+// nothing, so only an ffmpeg's work shows in the samples.
+struct NvmlSeen {
+  std::set<int> sessions;
+  std::set<int> working;
+  bool empty() const { return sessions.empty() && working.empty(); }
+};
+
+// NvmlWatcher runs fakenv_smi on one GPU every 100 ms until stopped.
 class NvmlWatcher {
  public:
   NvmlWatcher(const TwoGpuMachine& machine, int gpu)
       : thread_([this, &machine, gpu] {
           while (!stop_) {
             const json smi = machine.Smi(gpu);
-            for (const json& session : smi["sessions"]) seen_.insert(session["pid"].get<int>());
-            for (const json& sample : smi["processSamples"]) seen_.insert(sample["pid"].get<int>());
+            for (const json& session : smi["sessions"])
+              seen_.sessions.insert(session["pid"].get<int>());
+            for (const json& sample : smi["processSamples"])
+              seen_.working.insert(sample["pid"].get<int>());
             std::this_thread::sleep_for(std::chrono::milliseconds(100));
           }
         }) {}
   // Stop ends the watch and gives what it saw.
-  std::set<int> Stop() {
+  NvmlSeen Stop() {
     stop_ = true;
     thread_.join();
     return seen_;
@@ -286,7 +296,7 @@ class NvmlWatcher {
 
  private:
   std::atomic<bool> stop_ = false;
-  std::set<int> seen_;
+  NvmlSeen seen_;
   std::thread thread_;
 };
 
@@ -301,14 +311,17 @@ TEST_P(OneWorkerAlone, PassesItsSelfTestWithEvidenceFromItsOwnGpuAndNoneOfItsWor
   NvmlWatcher own(machine, gpu);
   NvmlWatcher sibling(machine, other);
   const json report = machine.SelfTest(gpu);
-  const std::set<int> seen_on_own = own.Stop();
-  const std::set<int> seen_on_sibling = sibling.Stop();
+  const NvmlSeen seen_on_own = own.Stop();
+  const NvmlSeen seen_on_sibling = sibling.Stop();
   ExpectPassedWithEvidence(report);
   const std::set<int> ffmpegs = machine.FfmpegPids(gpu);
-  // The watch sees the worker's ffmpegs where they run, so it would see them on the sibling.
-  EXPECT_FALSE(seen_on_own.empty());
-  EXPECT_TRUE(Contains(ffmpegs, seen_on_own));
-  EXPECT_TRUE(seen_on_sibling.empty()) << seen_on_sibling.size() << " processes on GPU " << other;
+  // The watch sees the worker's ffmpegs work where they run, so it would see them on the
+  // sibling; on its own GPU the worker's probe may show a session too, and nothing else.
+  EXPECT_FALSE(seen_on_own.working.empty());
+  EXPECT_TRUE(Contains(ffmpegs, seen_on_own.working));
+  EXPECT_TRUE(seen_on_sibling.empty())
+      << seen_on_sibling.sessions.size() << " processes with a session and "
+      << seen_on_sibling.working.size() << " with work on GPU " << other;
   EXPECT_TRUE(machine.SampledPids(other).empty());
   // Nor did the worker's probe open a context or an encode session there, however briefly:
   // on consumer boards that session would count against the cap the two GPUs share.
@@ -427,7 +440,7 @@ TEST(TwoGpuWorkers, OnTwoH200sGpuOnesSelfTestFailsAtEncodeInNvencsWordsAndDecode
   const TwoGpuMachine machine("two-h200.json");
   NvmlWatcher sibling(machine, 0);
   const json report = machine.SelfTest(1);
-  const std::set<int> seen_on_sibling = sibling.Stop();
+  const NvmlSeen seen_on_sibling = sibling.Stop();
   EXPECT_EQ(report["ok"], false);
   EXPECT_NE(ReportStep(report, "encode")["detail"].get<std::string>().find(
                 "OpenEncodeSessionEx failed: unsupported device (2)"),
@@ -437,7 +450,8 @@ TEST(TwoGpuWorkers, OnTwoH200sGpuOnesSelfTestFailsAtEncodeInNvencsWordsAndDecode
   const std::set<int> sampled = machine.SampledPids(1);
   EXPECT_FALSE(sampled.empty());
   EXPECT_TRUE(Contains(machine.FfmpegPids(1), sampled));
-  EXPECT_TRUE(seen_on_sibling.empty()) << seen_on_sibling.size() << " processes on GPU 0";
+  EXPECT_TRUE(seen_on_sibling.empty()) << seen_on_sibling.sessions.size() << " sessions and "
+                                       << seen_on_sibling.working.size() << " at work on GPU 0";
   EXPECT_EQ(machine.Status(1)["state"], "GPU_UNAVAILABLE");
 }
 
