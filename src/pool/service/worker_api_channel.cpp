@@ -117,10 +117,7 @@ Result<void> WorkerApiChannel::Answers(const WorkerEndpoint& worker,
 // one (it holds the classes' jobs alone), else the classes' bound.
 Result<std::string> WorkerApiChannel::GateEligibility(const pool::Action& action) const {
   if (!action.jobs) return EligibilityText(action.classes, options_.bounds);
-  std::string text = "jobs=";
-  for (std::size_t i = 0; i < action.jobs->size(); ++i)
-    text += (i == 0 ? "" : ",") + (*action.jobs)[i];
-  return text;
+  return "jobs=" + Joined(*action.jobs, ",");
 }
 
 Result<void> WorkerApiChannel::Apply(const pool::Action& action, const WorkerEndpoint& worker) {

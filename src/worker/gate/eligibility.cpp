@@ -37,6 +37,17 @@ Result<void> AddJob(Eligibility& eligibility, std::string_view uuid, const std::
   return Ok();
 }
 
+// AddEach gives each comma-separated item of `list` to `add`, stopping at the first error.
+template <typename Add>
+Result<void> AddEach(std::string_view list, Add add) {
+  while (!list.empty()) {
+    const std::size_t comma = list.find(',');
+    if (Result<void> added = add(list.substr(0, comma)); !added) return added;
+    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+  }
+  return Ok();
+}
+
 Result<int> ParseResolution(std::string_view text, const std::string& place) {
   const std::optional<int> value = ParseInteger<int>(text);
   if (!value || *value < 1 || *value > kLargestResolution)
@@ -71,13 +82,10 @@ Result<Eligibility> ParseEligibility(std::string_view text) {
     if (equals == std::string_view::npos) return InvalidInput(place + ": not KEY=VALUE");
     const std::string_view value = part.substr(equals + 1);
     if (key == "types") {
-      std::string_view types = value;
-      while (!types.empty()) {
-        const std::size_t comma = types.find(',');
-        if (Result<void> added = AddType(eligibility, types.substr(0, comma), place); !added)
-          return added.failure();
-        types = comma == std::string_view::npos ? std::string_view() : types.substr(comma + 1);
-      }
+      if (Result<void> added = AddEach(
+              value, [&](std::string_view type) { return AddType(eligibility, type, place); });
+          !added)
+        return added.failure();
     } else if (key == "max-resolution") {
       Result<int> resolution = ParseResolution(value, place);
       if (!resolution) return resolution.failure();
@@ -88,13 +96,10 @@ Result<Eligibility> ParseEligibility(std::string_view text) {
       eligibility.max_fps = *fps;
     } else if (key == "jobs") {
       eligibility.jobs.emplace();
-      std::string_view jobs = value;
-      while (!jobs.empty()) {
-        const std::size_t comma = jobs.find(',');
-        if (Result<void> added = AddJob(eligibility, jobs.substr(0, comma), place); !added)
-          return added.failure();
-        jobs = comma == std::string_view::npos ? std::string_view() : jobs.substr(comma + 1);
-      }
+      if (Result<void> added = AddEach(
+              value, [&](std::string_view uuid) { return AddJob(eligibility, uuid, place); });
+          !added)
+        return added.failure();
     } else {
       return InvalidInput(place + ": unknown key (types, max-resolution, max-fps, jobs)");
     }
@@ -150,34 +155,20 @@ Result<Eligibility> ParseEligibilityJson(std::string_view json) {
 }
 
 std::string EligibilityText(const Eligibility& eligibility) {
-  std::ostringstream text;
-  const char* separator = "";
-  if (!eligibility.job_types.empty()) {
-    text << "types=";
-    const char* comma = "";
-    for (const std::string& type : eligibility.job_types) {
-      text << comma << type;
-      comma = ",";
-    }
-    separator = ";";
-  }
-  if (eligibility.max_resolution) {
-    text << separator << "max-resolution=" << *eligibility.max_resolution;
-    separator = ";";
-  }
+  const auto list = [](const std::set<std::string>& items) {
+    return Joined(std::vector<std::string>(items.begin(), items.end()), ",");
+  };
+  std::vector<std::string> parts;
+  if (!eligibility.job_types.empty()) parts.push_back("types=" + list(eligibility.job_types));
+  if (eligibility.max_resolution)
+    parts.push_back("max-resolution=" + std::to_string(*eligibility.max_resolution));
   if (eligibility.max_fps) {
-    text << separator << "max-fps=" << *eligibility.max_fps;
-    separator = ";";
+    std::ostringstream fps;
+    fps << *eligibility.max_fps;
+    parts.push_back("max-fps=" + fps.str());
   }
-  if (eligibility.jobs) {
-    text << separator << "jobs=";
-    const char* comma = "";
-    for (const std::string& job : *eligibility.jobs) {
-      text << comma << job;
-      comma = ",";
-    }
-  }
-  return text.str();
+  if (eligibility.jobs) parts.push_back("jobs=" + list(*eligibility.jobs));
+  return Joined(parts, ";");
 }
 
 std::string EligibilityWords(const Eligibility& eligibility) {
