@@ -5,6 +5,11 @@
 #
 # add_fuzz_target(NAME SOURCE LIBRARIES <libs...> CORPUS <dirs...>)
 # `make fuzz` puts a scratch directory first, where libFuzzer writes what it finds.
+#
+# The target fuzz_<name> lives beside the tests of the module it fuzzes:
+#  - its source is tests/<product>/<module>/fuzz_<name>.cpp;
+#  - its corpus is tests/<product>/<module>/corpus/<name>/, one folder per target.
+# CORPUS names that folder first; recorded data other tests keep may follow it.
 function(add_fuzz_target name source)
   cmake_parse_arguments(FUZZ "" "" "LIBRARIES;CORPUS" ${ARGN})
   if(MEDIA_CAP_FUZZ)

@@ -112,9 +112,9 @@ int main(int argc, char** argv) {
   const std::string dir = argv[1];
   const std::string binary = MEDIA_CAP_BUILD_DIR "/media-capabilities";
   auto admin_config = mc::kube::LoadKubeconfig(dir + "/admin.kubeconfig");
-  if (!admin_config) Fail(admin_config.error());
+  if (!admin_config) Fail(admin_config.error_message());
   auto admin = mc::kube::KubeClient::Create(*admin_config);
-  if (!admin) Fail(admin.error());
+  if (!admin) Fail(admin.error_message());
 
   const std::string machine = dir + "/bench-machine";
   const std::string dumps = MEDIA_CAP_SOURCE_DIR "/tests/fakeva/dumps/";
@@ -143,7 +143,7 @@ int main(int argc, char** argv) {
                                 .health_address = "127.0.0.1:0"};
   auto agent_config = mc::kube::LoadKubeconfig(dir + "/admin.kubeconfig");
   auto agent_client = mc::kube::KubeClient::Create(*agent_config);
-  if (!agent_client) Fail(agent_client.error());
+  if (!agent_client) Fail(agent_client.error_message());
   std::ofstream agent_log(dir + "/bench-1.log");
   mc::dra::Agent agent(options, **agent_client,
                        [&agent_log](const std::string& line) { agent_log << line << '\n'; });

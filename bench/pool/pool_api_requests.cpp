@@ -1,7 +1,7 @@
 // The pool manager's requests to PeerTube per read of the queue, against the bare minimum: one
 // list per job type the pool serves (a page of up to 100 jobs each), which is what any reader
 // of the pending jobs must send. The reader is the service's own (PeerTubeQueue over
-// AdminSession); the server is a stand-in inside this process that answers with what
+// AdminSession); the server is a fake inside this process that answers with what
 // PeerTube 7.2.1 answered (tests/peertube/data/admin-api/): the login, N pending jobs spread
 // over M videos (the recorded job and video, given new UUIDs), each video and its file's
 // metadata. The real server is not needed for a count of requests, and the e2e test
@@ -52,10 +52,10 @@ long QueryNumber(const std::string& target, const std::string& name) {
   return at == std::string::npos ? 0 : std::stol(target.substr(at + name.size() + 1));
 }
 
-// The stand-in server: N pending jobs, half web video and half HLS, over M videos.
-class StandIn {
+// The fake server: N pending jobs, half web video and half HLS, over M videos.
+class FakeServer {
  public:
-  StandIn(int jobs, int videos) {
+  FakeServer(int jobs, int videos) {
     const nlohmann::json recorded = nlohmann::json::parse(Recorded("jobs-pending.json"))["data"][0];
     for (int i = 0; i < jobs; ++i) {
       nlohmann::json job = recorded;
@@ -103,7 +103,7 @@ class StandIn {
 };
 
 void Measure(int jobs, int videos) {
-  StandIn server(jobs, videos);
+  FakeServer server(jobs, videos);
   peertube::AdminSessionOptions options;
   options.request_budget = 1 << 30;
   options.send = [&](const http::Url& url, const http::ClientRequest& request) {
@@ -122,7 +122,7 @@ void Measure(int jobs, int videos) {
   Result<pool::QueueSignal> first = queue.Read(1000);
   if (!first || static_cast<int>(first->pending.size()) != jobs) {
     std::printf("pool_api_requests: the first read failed: %s\n",
-                first ? "a job is missing" : first.error().c_str());
+                first ? "a job is missing" : first.error_message().c_str());
     return;
   }
   const long first_requests = server.requests - before;

@@ -15,8 +15,8 @@
 
 #include "pool/policy/config.h"
 #include "pool/policy/policy.h"
-#include "pool/policy/simulator.h"
-#include "pool/policy/trace_shapes.h"
+#include "pool/simulator/simulator.h"
+#include "pool/trace/trace_shapes.h"
 
 namespace {
 
@@ -51,7 +51,8 @@ std::optional<ShippedTrace> LoadShipped(const mc::pool::TraceShapeInfo& shape) {
   auto trace = mc::pool::ParseTrace(ReadSource(trace_file), trace_file);
   auto workers = mc::pool::ParseWorkers(ReadSource(workers_file), workers_file);
   if (!trace || !workers) {
-    std::fprintf(stderr, "%s\n", !trace ? trace.error().c_str() : workers.error().c_str());
+    std::fprintf(stderr, "%s\n",
+                 !trace ? trace.error_message().c_str() : workers.error_message().c_str());
     return std::nullopt;
   }
   return ShippedTrace{*std::move(trace), *std::move(workers)};
@@ -266,7 +267,9 @@ int main() {
   const bool all_met = compared && cycle_ms <= 10 && speed_up >= 10000;
   std::printf("\nall targets met: %s\n", all_met ? "yes" : "no");
   if (!all_met) {
-    std::printf("why a target is missed, by how much: docs/pool/sizing.md, \"The targets\"\n");
+    std::printf(
+        "why a target is missed, by how much: docs/measurements/pool-vs-autoscalers.md, "
+        "\"Where a target is missed\"\n");
   }
   return 0;
 }

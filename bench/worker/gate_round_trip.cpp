@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
   auto upstream = mc::http::ReverseProxy::Start(
       "127.0.0.1:0", *mc::http::ParseUrl("http://127.0.0.1:1"), answer_here);
   if (!upstream) {
-    std::fprintf(stderr, "gate_round_trip: %s\n", upstream.error().c_str());
+    std::fprintf(stderr, "gate_round_trip: %s\n", upstream.error_message().c_str());
     return 1;
   }
   const mc::http::Url upstream_url = *mc::http::ParseUrl("http://" + (*upstream)->address());
@@ -54,7 +54,7 @@ int main(int argc, char** argv) {
                                                [] { return mc::worker::Admission{}; }, book,
                                                {.log = [](const std::string&) {}});
   if (!gate) {
-    std::fprintf(stderr, "gate_round_trip: %s\n", gate.error().c_str());
+    std::fprintf(stderr, "gate_round_trip: %s\n", gate.error_message().c_str());
     return 1;
   }
   const std::string path = "/api/v1/runners/jobs/00000000-0000-4000-8000-000000000001/update";

@@ -12,14 +12,14 @@ int main(int argc, char** argv) {
   }
   mc::Result<std::unique_ptr<mc::worker::NvmlLibrary>> nvml = mc::worker::NvmlLibrary::Load();
   if (!nvml) {
-    std::printf("load: %s\n", nvml.error().c_str());
+    std::printf("load: %s\n", nvml.error_message().c_str());
     return 1;
   }
   mc::Result<std::string> version = (*nvml)->DriverVersion();
-  std::printf("driver: %s\n", version ? version->c_str() : version.error().c_str());
+  std::printf("driver: %s\n", version ? version->c_str() : version.error_message().c_str());
   mc::Result<void*> device = (*nvml)->Device(argv[1]);
   if (!device) {
-    std::printf("device: %s\n", device.error().c_str());
+    std::printf("device: %s\n", device.error_message().c_str());
     return 1;
   }
   mc::Result<std::vector<mc::worker::NvmlProcessSample>> samples =
@@ -32,12 +32,12 @@ int main(int argc, char** argv) {
                   s.enc_util, s.dec_util);
     }
   } else {
-    std::printf("process samples: %s\n", samples.error().c_str());
+    std::printf("process samples: %s\n", samples.error_message().c_str());
   }
   mc::Result<std::vector<mc::worker::NvmlEncoderSession>> sessions =
       (*nvml)->EncoderSessions(*device);
-  std::printf("encoder sessions: %s\n",
-              sessions ? std::to_string(sessions->size()).c_str() : sessions.error().c_str());
+  std::printf("encoder sessions: %s\n", sessions ? std::to_string(sessions->size()).c_str()
+                                                 : sessions.error_message().c_str());
   const mc::worker::NvmlTelemetry telemetry = (*nvml)->Telemetry(*device);
   std::printf("uuid: %s\n", telemetry.uuid.value_or("?").c_str());
   std::printf("memory: total %llu free %llu bytes\n",

@@ -1,5 +1,5 @@
 // The self-test's wall time against the same ffmpeg commands run bare, one step after another
-// (the session-slot step's encodes at once, as the self-test runs them), on the stand-in
+// (the session-slot step's encodes at once, as the self-test runs them), on the fake
 // NVIDIA GPU of a recorded board. The self-test's own cost is its probe, its samplers and its
 // bookkeeping; the target is at most 1.1 times the bare commands.
 //

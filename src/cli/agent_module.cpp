@@ -11,7 +11,7 @@ int RunAgentModule(dra::AgentCommand command) {
   Result<void*> symbol =
       OpenModuleEntryPoint({}, dra::kAgentModuleFile, dra::kAgentModuleEntry, "agent");
   if (!symbol) {
-    std::cerr << symbol.error() << '\n';
+    std::cerr << symbol.error_message() << '\n';
     return 1;
   }
   auto* entry = reinterpret_cast<decltype(&MediaCapabilitiesAgentMain)>(*symbol);

@@ -14,12 +14,12 @@ void Append(std::string& list, std::string_view word) {
 
 }  // namespace
 
-bool HoldsCapability(const dra::Device& device, std::string_view capability) {
-  const dra::AttributeValue* value = device.Attribute(std::string(capability));
+bool HoldsCapability(const probe::Device& device, std::string_view capability) {
+  const probe::AttributeValue* value = device.Attribute(std::string(capability));
   return value && std::holds_alternative<bool>(*value) && std::get<bool>(*value);
 }
 
-std::string CapabilityList(const dra::Device& device, probe::Listing::Work work) {
+std::string CapabilityList(const probe::Device& device, probe::Listing::Work work) {
   // The 8-bit codecs are the common case and go unlabelled, first.
   std::map<int, std::string> codecs_by_depth;
   std::string list;

@@ -8,12 +8,12 @@
 
 namespace mc {
 
-// BlockStopSignals blocks SIGTERM and SIGINT in this thread and the threads it starts, so that
-// the main thread takes them with sigwait, and returns the set.
+// BlockStopSignals blocks SIGTERM and SIGINT in this thread and the threads it starts. So the
+// main thread takes them with sigwait. It returns the set.
 sigset_t BlockStopSignals();
 
-// ResolveProgram finds a program on PATH as execvp would; a name with a slash is taken as it
-// is, and one not found is given back as it was.
+// ResolveProgram finds a program on PATH as execvp would. A name with a slash is taken as it
+// is. A name not found is given back as it was.
 std::string ResolveProgram(const std::string& program);
 
 // Log writes one line to stderr in one write, so that lines of several threads do not mix.

@@ -12,6 +12,7 @@
 #include "cli/option_checks.h"
 #include "cli/roots_from_environment.h"
 #include "cli/shared_options.h"
+#include "common/base/self_executable.h"
 #include "dra/doctor/cluster_module.h"
 #include "dra/doctor/doctor.h"
 #include "dra/doctor/report_format.h"
@@ -33,8 +34,8 @@ std::optional<std::string> Environment(const char* name) {
   return value ? std::optional<std::string>(value) : std::nullopt;
 }
 
-// The node the cluster checks ask about: --node-name, else $NODE_NAME (the DaemonSet sets it),
-// else this machine's host name, which a kubelet takes as its node's name by default.
+// The node the cluster checks ask about: --node-name, else $NODE_NAME (the DaemonSet sets it).
+// Else it is this machine's host name; a kubelet takes that as its node's name by default.
 std::string NodeName(const DoctorOptions& options) {
   if (!options.node_name.empty()) return options.node_name;
   if (std::optional<std::string> node = Environment("NODE_NAME"); node && !node->empty())
@@ -47,7 +48,7 @@ std::string NodeName(const DoctorOptions& options) {
 dra::CheckResults ClusterResults(const DoctorOptions& options) {
   Result<std::unique_ptr<dra::ClusterApi>> api =
       dra::OpenClusterApi({.kubeconfig = options.kubeconfig});
-  if (!api) return dra::ClusterUnreachable(api.error());
+  if (!api) return dra::ClusterUnreachable(api.error_message());
   return dra::RunClusterChecks(**api, {.node = NodeName(options)});
 }
 
@@ -56,7 +57,7 @@ int RunDoctor(const DoctorOptions& options) {
   request.libva = {.drivers_path = Environment("LIBVA_DRIVERS_PATH"),
                    .driver_name = Environment("LIBVA_DRIVER_NAME"),
                    .default_dir = std::string(dra::LibvaDefaultDriversDir())};
-  request.query.program = "/proc/self/exe";
+  request.query.program = SelfExecutable().string();
   // The doctor has one thread, so its queries fork from it, as the probe's do.
   request.query.fork_from_caller = true;
   request.query.deadline =

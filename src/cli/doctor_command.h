@@ -1,6 +1,6 @@
-// `media-capabilities doctor`: every check of the doctor's table on this node and, with a
-// kubeconfig or in a pod, on the cluster; one line per result, or JSON; exit status 1 when
-// any check failed.
+// `media-capabilities doctor` runs every check of the doctor's table on this node. With a
+// kubeconfig or in a pod, it checks the cluster too. It prints one line per result, or JSON.
+// The exit status is 1 when any check failed.
 #pragma once
 
 #include <CLI/CLI.hpp>

@@ -47,15 +47,15 @@ int Run(const FfmpegPlanOptions& given, const std::vector<std::string>& extras) 
   if (given.device_file.empty()) return Usage("--device DEVICE.json is required");
   if (given.args.empty()) return Usage("no ffmpeg arguments after --");
   Result<std::string> device_text = ReadFileText(given.device_file);
-  if (!device_text) return Usage("--device: " + device_text.error());
+  if (!device_text) return Usage("--device: " + device_text.error_message());
   Result<worker::PlanDevice> device = worker::ParsePlanDevice(*device_text);
-  if (!device) return Usage("--device " + given.device_file + ": " + device.error());
+  if (!device) return Usage("--device " + given.device_file + ": " + device.error_message());
   std::optional<worker::InputFacts> facts;
   if (!given.facts_file.empty()) {
     Result<std::string> facts_text = ReadFileText(given.facts_file);
-    if (!facts_text) return Usage("--input-facts: " + facts_text.error());
+    if (!facts_text) return Usage("--input-facts: " + facts_text.error_message());
     Result<worker::InputFacts> parsed = worker::ParseInputFacts(*facts_text);
-    if (!parsed) return Usage("--input-facts " + given.facts_file + ": " + parsed.error());
+    if (!parsed) return Usage("--input-facts " + given.facts_file + ": " + parsed.error_message());
     facts = *parsed;
   }
   worker::PlanOptions options;

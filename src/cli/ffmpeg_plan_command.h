@@ -7,9 +7,11 @@
 
 namespace mc {
 
-// AddFfmpegPlanCommand registers `ffmpeg-plan` on `app`; the returned function runs it and
-// gives the exit status: 0 for a plan that runs or passes the command through, 1 for a
-// refusal, 2 for bad usage.
+// AddFfmpegPlanCommand registers `ffmpeg-plan` on `app`. The returned function runs it and
+// gives the exit status:
+//  - 0 for a plan that runs or passes the command through;
+//  - 1 for a refusal;
+//  - 2 for bad usage.
 std::function<int()> AddFfmpegPlanCommand(CLI::App& app);
 
 }  // namespace mc

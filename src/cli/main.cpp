@@ -1,10 +1,15 @@
 // media-capabilities: one binary, several subcommands. For the probe and the DRA driver:
-// `probe` prints what this machine's GPUs state, `agent` publishes it to the cluster and serves
-// the kubelet plugin, `doctor` checks what a claim needs on this node and in the cluster, and
-// `docs` prints a generated reference page; `query-va`, `query-nvidia` and `query-batch` are the
-// internal children that ask the drivers. For transcoding (cli/transcoding_subcommands.h):
-// `worker …`, the pool manager `pool …`, `ffmpeg-plan`, and the ffmpeg wrapper the runner calls
-// (`ffmpeg`, or the binary linked as ffmpeg or ffprobe).
+//  - `probe` prints what this machine's GPUs state;
+//  - `agent` publishes it to the cluster and serves the kubelet plugin;
+//  - `doctor` checks what a claim needs on this node and in the cluster;
+//  - `docs` prints a generated reference page;
+//  - `query-va`, `query-nvidia` and `query-batch` are the internal children that ask the
+//    drivers.
+// For transcoding (cli/transcoding_subcommands.h):
+//  - `worker …`;
+//  - the pool manager `pool …`;
+//  - `ffmpeg-plan`;
+//  - the ffmpeg wrapper the runner calls (`ffmpeg`, or the binary linked as ffmpeg or ffprobe).
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdlib>
@@ -81,7 +86,7 @@ struct AgentSubcommand {
   CLI::App* command = nullptr;
 
   void AddTo(CLI::App& app) {
-    // The agent finds the GPUs where the probe does: a fake machine's roots come from the
+    // The agent finds the GPUs where the probe does. A fake machine's roots come from the
     // environment, as for every command that looks at the GPUs.
     agent.agent.roots = mc::RootsFromEnvironment();
     agent.agent.query.program = SelfExecutable();

@@ -1,10 +1,13 @@
 #include "cli/option_checks.h"
 
-#include <cerrno>
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <sstream>
 #include <string_view>
+
+#include "common/base/text.h"
 
 namespace mc {
 namespace {
@@ -54,22 +57,20 @@ std::string UnitOf(CLI::Option& option) {
 // NumberCheck says what is wrong with a value that is not a number of `kind`, or nothing.
 std::string NumberCheck(const std::string& value, NumberKind kind, const std::string& unit) {
   const std::string of_unit = unit.empty() ? "" : " of " + unit;
-  char* end = nullptr;
-  errno = 0;
   if (kind == NumberKind::kReal) {
-    const double number = std::strtod(value.c_str(), &end);
-    if (value.empty() || end != value.c_str() + value.size() || !std::isfinite(number))
-      return Quoted(value) + " is not a number" + of_unit;
-    if (errno == ERANGE) return Quoted(value) + " is too large a number" + of_unit;
+    const std::optional<double> number = ParseDouble(value);
+    if (!number || !std::isfinite(*number)) return Quoted(value) + " is not a number" + of_unit;
     return "";
   }
   if (kind == NumberKind::kCount && value.starts_with('-'))
     return Quoted(value) + " is negative; the number" + of_unit + " must be 0 or more";
-  std::strtoll(value.c_str(), &end, 10);
-  if (value.empty() || end != value.c_str() + value.size())
-    return Quoted(value) + " is not a whole number" + of_unit;
-  if (errno == ERANGE) return Quoted(value) + " is too large a number" + of_unit;
-  return "";
+  if (ParseInteger<long long>(value)) return "";
+  // Digits alone, with a sign at most, that still do not parse are out of range.
+  const std::string_view digits = std::string_view(value).substr(value.starts_with('-') ? 1 : 0);
+  if (!digits.empty() &&
+      std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return Quoted(value) + " is too large a number" + of_unit;
+  return Quoted(value) + " is not a whole number" + of_unit;
 }
 
 void ExplainNumberMistakesOf(CLI::App& app) {

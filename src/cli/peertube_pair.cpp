@@ -15,16 +15,9 @@ namespace {
 constexpr std::chrono::seconds kDeadline{10};
 
 Result<peertube::Version> ServerVersion(const std::string& base) {
-  Result<http::Url> url = http::ParseUrl(http::UnderBase(base, "/api/v1/config"));
-  if (!url) return InvalidInput("--url: " + url.error());
-  http::ClientRequest request;
-  request.timeout = kDeadline;
-  Result<http::ClientResponse> answer = http::Request(*url, request);
-  if (!answer) return answer.failure();
-  if (answer->status != 200) {
-    return Unavailable("GET " + base + "/api/v1/config answered " + std::to_string(answer->status));
-  }
-  return peertube::ParseServerVersion(answer->body);
+  Result<std::string> body = http::GetOk(http::UnderBase(base, "/api/v1/config"), kDeadline);
+  if (!body) return body.error();
+  return peertube::ParseServerVersion(*body);
 }
 
 Result<peertube::Version> RunnerVersion(std::vector<std::string> command, bool& runs) {
@@ -77,12 +70,12 @@ PeerTubePair ReadPeerTubePair(const std::string& server_url,
   if (Result<peertube::Version> server = ServerVersion(server_url)) {
     pair.server = *server;
   } else {
-    pair.server_error = server.error();
+    pair.server_error = server.error_message();
   }
   if (Result<peertube::Version> runner = RunnerVersion(runner_command, pair.runner_runs)) {
     pair.runner = *runner;
   } else {
-    pair.runner_error = runner.error();
+    pair.runner_error = runner.error_message();
   }
   pair.verdict = peertube::JudgeVersions(pair.server, pair.runner);
   return pair;

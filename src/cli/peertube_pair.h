@@ -1,6 +1,7 @@
-// What `worker run` and `worker doctor` read of the PeerTube beside a worker: the server's
-// version (`GET /api/v1/config`), the official runner's (its `--version`), and what is known
-// of the pair (common/peertube/peertube_versions.h).
+// What `worker run` and `worker doctor` read of the PeerTube beside a worker:
+//  - the server's version (`GET /api/v1/config`);
+//  - the official runner's (its `--version`);
+//  - what is known of the pair (common/peertube/peertube_versions.h).
 #pragma once
 
 #include <optional>

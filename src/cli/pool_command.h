@@ -1,6 +1,9 @@
-// `media-capabilities pool ...`: the pool manager itself (run, status; cli/pool_run.h), and
-// its subcommands that need no PeerTube: simulate a trace under a policy, generate the shipped
-// traces, record a PeerTube job list as a trace, and print the configuration in effect.
+// `media-capabilities pool ...`: the pool manager itself (run, status; cli/pool_run.h). Its
+// subcommands that need no PeerTube:
+//  - simulate a trace under a policy;
+//  - generate the shipped traces;
+//  - record a PeerTube job list as a trace;
+//  - print the configuration in effect.
 #pragma once
 
 #include <CLI/CLI.hpp>

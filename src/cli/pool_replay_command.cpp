@@ -24,7 +24,7 @@ int CannotReplay(const std::string& message) {
 
 int Strict(const pool::RunRecord& record, const pool::PoolConfig& policy, bool json) {
   Result<pool::StrictResult> result = pool::StrictReplay(record, policy);
-  if (!result) return CannotReplay(result.error());
+  if (!result) return CannotReplay(result.error_message());
   if (json) {
     nlohmann::json out{{"mode", "strict"},
                        {"agree", result->agrees},
@@ -44,20 +44,20 @@ int Strict(const pool::RunRecord& record, const pool::PoolConfig& policy, bool j
 
 int RunReplay(const ReplayOptions& options) {
   Result<std::string> text = ReadFileText(options.record_file);
-  if (!text) return CannotReplay(text.error());
+  if (!text) return CannotReplay(text.error_message());
   Result<pool::RunRecord> record = pool::ParseRunRecord(*text, options.record_file);
-  if (!record) return CannotReplay(record.error());
+  if (!record) return CannotReplay(record.error_message());
   if (!options.config_file.empty()) {
     Result<std::string> config_text = ReadFileText(options.config_file);
-    if (!config_text) return CannotReplay(config_text.error());
+    if (!config_text) return CannotReplay(config_text.error_message());
     Result<pool::PoolConfig> config = pool::ParsePoolConfig(*config_text, options.config_file);
-    if (!config) return CannotReplay(config.error());
+    if (!config) return CannotReplay(config.error_message());
     record->policy = std::move(*config);
   }
   if (options.strict) return Strict(*record, record->policy, options.json);
 
   Result<pool::ReplayInputs> inputs = pool::DeriveInputs(*record);
-  if (!inputs) return CannotReplay(options.record_file + ": " + inputs.error());
+  if (!inputs) return CannotReplay(options.record_file + ": " + inputs.error_message());
   const pool::SimResult result = pool::Simulate(inputs->trace, inputs->workers, inputs->options);
   if (options.reasons) {
     for (const std::string& line : result.log) std::cerr << line << "\n";

@@ -1,6 +1,6 @@
-// `pool replay`: a `pool run`'s record played again in the simulator, its promotions and
-// demotions compared with the real ones; with --strict, the recorded cycles fed to the policy
-// alone, compared decision for decision (docs/pool/simulator.md, "The replay").
+// `pool replay` plays a `pool run`'s record again in the simulator. It compares its promotions
+// and demotions with the real ones. With --strict, it feeds the recorded cycles to the policy
+// alone and compares decision for decision (docs/pool/simulator.md, "The replay").
 #pragma once
 
 #include <string>
@@ -15,8 +15,10 @@ struct ReplayOptions {
   bool reasons = false;  // the simulation's reasons, with their times, on stderr
 };
 
-// 0 when the replay agrees with the record, 1 when it does not (the first disagreement is
-// named), 2 when the record or the configuration cannot be read.
+// The exit status:
+//  - 0 when the replay agrees with the record;
+//  - 1 when it does not (the first disagreement is named);
+//  - 2 when the record or the configuration cannot be read.
 int RunReplay(const ReplayOptions& options);
 
 }  // namespace mc

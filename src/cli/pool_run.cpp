@@ -35,22 +35,10 @@ namespace {
 using pool::ServiceConfig;
 using pool::WorkerEndpoint;
 
-// GetText is one GET answered 200, its body; any other answer is an error naming the status.
-Result<std::string> GetText(const std::string& url, std::chrono::milliseconds timeout) {
-  Result<http::Url> parsed = http::ParseUrl(url);
-  if (!parsed) return parsed.failure();
-  http::ClientRequest request;
-  request.timeout = timeout;
-  Result<http::ClientResponse> response = http::Request(*parsed, request);
-  if (!response) return response.failure();
-  if (response->status != 200) {
-    return Unavailable("GET " + url + " answered " + std::to_string(response->status));
-  }
-  return std::move(response->body);
-}
-
-// The Kubernetes side of a run: the pool over the API, the pods as workers, and the ordinals
-// the StatefulSet may still grow to as COLD workers.
+// The Kubernetes side of a run:
+//  - the pool over the API;
+//  - the pods as workers;
+//  - the ordinals the StatefulSet may still grow to, as COLD workers.
 struct KubernetesSide {
   std::unique_ptr<pool::KubernetesPool> pool;
   pool::EndpointSettings endpoints;
@@ -60,11 +48,11 @@ struct KubernetesSide {
 
   Result<std::vector<WorkerEndpoint>> Workers() {
     Result<std::vector<pool::WorkerPod>> pods = pool->WorkerPods();
-    if (!pods) return pods.failure();
+    if (!pods) return pods.error();
     unservable = pool::UnservableLines(*pods, statefulset);
     std::vector<WorkerEndpoint> workers = pool::ReachableEndpoints(*pods, endpoints);
-    // The ordinals the StatefulSet has not grown to are the pool's COLD workers: they cannot
-    // answer, and a wake (one more replica) brings the lowest of them up.
+    // The ordinals the StatefulSet has not grown to are the pool's COLD workers. They cannot
+    // answer. A wake (one more replica) brings the lowest of them up.
     for (int ordinal = 0; ordinal < max_replicas; ++ordinal) {
       const std::string name = statefulset + "-" + std::to_string(ordinal);
       bool present = false;
@@ -89,8 +77,8 @@ std::unique_ptr<pool::ControlChannel> MakeBaseChannel(const ServiceConfig& confi
   return std::make_unique<pool::WorkerApiChannel>(api);
 }
 
-// The stop signals are blocked in every thread and waited for here, between cycles, so that a
-// cycle is never cut in half and nothing runs inside a signal handler.
+// The stop signals are blocked in every thread and waited for here, between cycles. So a
+// cycle is never cut in half, and nothing runs inside a signal handler.
 bool WaitForStop(const sigset_t& stop, pool::Duration wait) {
   const double seconds = std::max(0.0, wait.count());
   timespec timeout{static_cast<time_t>(seconds),
@@ -101,12 +89,14 @@ bool WaitForStop(const sigset_t& stop, pool::Duration wait) {
 // Blocks SIGTERM and SIGINT in every thread, so that WaitForStop takes them.
 Result<ServiceConfig> ReadServiceConfig(const std::string& config_file) {
   Result<std::string> text = ReadFileText(config_file);
-  if (!text) return text.failure();
+  if (!text) return text.error();
   return pool::ParseServiceConfig(*text, config_file);
 }
 
-// The channel the pool acts through, and what it stands on: the workers' own channel, the
-// Kubernetes side over it where the control is Kubernetes, and a dry run over either.
+// The channel the pool acts through, and what it stands on:
+//  - the workers' own channel;
+//  - the Kubernetes side over it, where the control is Kubernetes;
+//  - a dry run over either.
 struct Channels {
   std::unique_ptr<pool::ControlChannel> workers;
   KubernetesSide kubernetes;
@@ -129,7 +119,7 @@ Result<void> OpenChannels(const ServiceConfig& config, Channels& channels,
     options.statefulset = config.kubernetes.statefulset;
     options.selector = config.kubernetes.selector;
     Result<std::unique_ptr<pool::KubernetesPool>> opened = pool::OpenKubernetesPool(options);
-    if (!opened) return opened.failure();
+    if (!opened) return opened.error();
     kubernetes.pool = std::move(*opened);
     kubernetes.endpoints = {.port = config.kubernetes.worker_port,
                             .control_port = config.kubernetes.control_port,
@@ -187,7 +177,7 @@ void CycleUntilStopped(pool::PoolService& service, const sigset_t& stop, pool::D
 int RunPool(const std::string& config_file, const std::string& record_file) {
   const sigset_t stop = BlockStopSignals();
   Result<ServiceConfig> parsed = ReadServiceConfig(config_file);
-  if (!parsed) return Log("pool run: " + parsed.error()), 1;
+  if (!parsed) return Log("pool run: " + parsed.error_message()), 1;
   const ServiceConfig config = std::move(*parsed);
   const http::Url peertube_url = *http::ParseUrl(config.peertube.url);
   if (const std::string warning = peertube::PlainHttpWarning(peertube_url, pool::kPeerTubeSecrets,
@@ -198,7 +188,7 @@ int RunPool(const std::string& config_file, const std::string& record_file) {
 
   Result<peertube::AdminCredentials> credentials =
       peertube::ReadAdminCredentials(config.peertube.credentials_file);
-  if (!credentials) return Log("pool run: " + credentials.error()), 1;
+  if (!credentials) return Log("pool run: " + credentials.error_message()), 1;
   peertube::AdminSessionOptions session_options;
   session_options.request_budget = config.peertube.request_budget;
   peertube::AdminSession session(peertube_url, std::move(*credentials), session_options);
@@ -206,13 +196,13 @@ int RunPool(const std::string& config_file, const std::string& record_file) {
   Channels channels;
   pool::ServiceInputs inputs;
   if (Result<void> opened = OpenChannels(config, channels, inputs); !opened)
-    return Log("pool run: " + opened.error()), 1;
+    return Log("pool run: " + opened.error_message()), 1;
   pool::PeerTubeQueue queue(session, config.peertube.job_types, Log);
   inputs.read_queue = [&](double now_s) { return queue.Read(now_s); };
   inputs.requests_made = [&] { return static_cast<long>(session.requests_made()); };
   inputs.read_status = [](const WorkerEndpoint& worker) -> Result<std::string> {
     if (worker.url.empty()) return Unavailable(worker.name + ": no address yet");
-    return GetText(worker.url + "/status", std::chrono::milliseconds(5000));
+    return http::GetOk(worker.url + "/status", std::chrono::milliseconds(5000));
   };
 
   pool::PoolService service(config.policy, config.peertube.poll, std::move(inputs),
@@ -221,18 +211,18 @@ int RunPool(const std::string& config_file, const std::string& record_file) {
   if (!record_file.empty()) {
     Result<pool::RunRecorder> opened =
         pool::RunRecorder::Open(record_file, config.policy, config.peertube.poll);
-    if (!opened) return Log("pool run: --record: " + opened.error()), 1;
+    if (!opened) return Log("pool run: --record: " + opened.error_message()), 1;
     recorder.emplace(std::move(*opened));
     // A record that cannot be written is said once; the pool goes on without it.
     service.SetRecord([&recorder, said = false](pool::CycleRecord cycle) mutable {
       Result<void> written = recorder->Write(std::move(cycle));
-      if (!written && !said) Log("pool run: the record stops here: " + written.error());
+      if (!written && !said) Log("pool run: the record stops here: " + written.error_message());
       said |= !written;
     });
   }
   Result<std::unique_ptr<http::Server>> server =
       http::Server::Start(config.listen, ReportRoutes(service));
-  if (!server) return Log("pool run: " + server.error()), 1;
+  if (!server) return Log("pool run: " + server.error_message()), 1;
   Log("pool run: report on " + (*server)->address() + " (/status, /metrics); control " +
       std::string(pool::ControlModeName(config.control)) +
       (config.dry_run ? " (dry run: no action is taken)" : "") + "; a cycle every " +
@@ -244,10 +234,20 @@ int RunPool(const std::string& config_file, const std::string& record_file) {
 }
 
 int RunPoolStatus(const std::string& url, bool json) {
-  Result<std::string> text = GetText(url + "/status", std::chrono::milliseconds(5000));
-  if (!text) return Log("pool status: " + text.error()), 1;
-  Result<pool::PoolReport> report = pool::ReportFromJson(*text);
-  if (!report) return Log(report.error()), 1;
+  const std::string status_url = url + "/status";
+  // A worker's port, or another program's, answers 404 or with a document of its own.
+  const std::string listening = ": is `pool run` listening at " + url + "? (--url names another)";
+  Result<http::Url> parsed = http::ParseUrl(status_url);
+  if (!parsed) return Log("pool status: --url: " + parsed.error_message()), 2;
+  Result<http::ClientResponse> answer =
+      http::Request(*parsed, {.timeout = std::chrono::milliseconds(5000)});
+  if (!answer) return Log("pool status: " + answer.error_message() + listening), 1;
+  if (answer->status == 404)
+    return Log("pool status: GET " + status_url + " answered 404" + listening), 1;
+  if (answer->status != 200)
+    return Log("pool status: GET " + status_url + " answered " + std::to_string(answer->status)), 1;
+  Result<pool::PoolReport> report = pool::ReportFromJson(answer->body);
+  if (!report) return Log(report.error_message() + listening), 1;
   std::cout << (json ? pool::ReportToJson(*report) : pool::ReportTable(*report));
   return 0;
 }

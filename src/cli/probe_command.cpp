@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "cli/probe_table.h"
-#include "dra/devices/device_json.h"
+#include "probe/devices/device_json.h"
 
 namespace mc {
 
@@ -12,7 +12,7 @@ int RunProbe(const ProbeOptions& options) {
   for (const probe::DeviceReport& report : result.reports) {
     for (const std::string& line : probe::LogLines(report)) std::cerr << line << "\n";
   }
-  std::vector<dra::Device> devices;
+  std::vector<probe::Device> devices;
   for (const probe::DeviceReport& report : result.reports) devices.push_back(report.device);
 
   if (devices.empty()) {
@@ -24,10 +24,10 @@ int RunProbe(const ProbeOptions& options) {
   }
   switch (options.output) {
     case ProbeOutput::kJson:
-      std::cout << dra::DevicesToJson(devices);
+      std::cout << probe::DevicesToJson(devices);
       break;
     case ProbeOutput::kYaml:
-      std::cout << dra::DevicesToYaml(devices);
+      std::cout << probe::DevicesToYaml(devices);
       break;
     case ProbeOutput::kTable:
       if (!devices.empty()) std::cout << ProbeTable(result.reports);

@@ -15,15 +15,16 @@ using Work = probe::Listing::Work;
 
 constexpr std::string_view kNone = "none";
 
-std::string TextAttribute(const dra::Device& device, const char* name, std::string_view otherwise) {
-  const dra::AttributeValue* value = device.Attribute(name);
+std::string TextAttribute(const probe::Device& device, const char* name,
+                          std::string_view otherwise) {
+  const probe::AttributeValue* value = device.Attribute(name);
   return value && std::holds_alternative<std::string>(*value) ? std::get<std::string>(*value)
                                                               : std::string(otherwise);
 }
 
 // ApiName gives the API the way its vendor writes it; the attribute holds it in lower case
 // for selectors.
-std::string ApiName(const dra::Device& device) {
+std::string ApiName(const probe::Device& device) {
   const std::string api = TextAttribute(device, "api", "");
   if (api == "vaapi") return "VA-API";
   if (api == "nvidia") return "NVIDIA";
@@ -36,14 +37,14 @@ std::string ApiPlace(const probe::DeviceReport& report) {
                                         : "on " + report.gpu.render_node;
 }
 
-std::string ListOrNone(const dra::Device& device, Work work) {
+std::string ListOrNone(const probe::Device& device, Work work) {
   const std::string list = CapabilityList(device, work);
   return list.empty() ? std::string(kNone) : list;
 }
 
 // What a GPU encodes takes two lines when it has both encoders: the full-power one, then
 // the low-power one (VA-API's EncSliceLP) after "LP:".
-std::vector<std::string> EncoderLines(const dra::Device& device) {
+std::vector<std::string> EncoderLines(const probe::Device& device) {
   std::vector<std::string> lines;
   if (std::string full = CapabilityList(device, Work::kEncode); !full.empty())
     lines.push_back(std::move(full));
@@ -54,7 +55,7 @@ std::vector<std::string> EncoderLines(const dra::Device& device) {
 }
 
 std::string GpuBlock(const probe::DeviceReport& report) {
-  const dra::Device& device = report.device;
+  const probe::Device& device = report.device;
   // The heading's model name wraps under itself, as the cells' values do under theirs.
   std::string out = WrappedCell(device.name, {TextAttribute(device, "name", "(no model name)")},
                                 {.indent = 0, .value_column = device.name.size() + 2});

@@ -1,7 +1,9 @@
-// The probe's tables. The default one is for people: per GPU a heading with its name and
-// model, then its API, driver and short lists of what it decodes, encodes (full and low-power
-// apart) and scales, wrapped to 80 columns. The wide one has one column per capability, like
-// kubectl's wide output, for scripts that want every attribute by name.
+// The probe's tables. The default one is for people, wrapped to 80 columns. Per GPU it has:
+//  - a heading with its name and model;
+//  - its API and driver;
+//  - short lists of what it decodes, encodes (full and low-power apart) and scales.
+// The wide one has one column per capability, like kubectl's wide output. It is for scripts
+// that want every attribute by name.
 #pragma once
 
 #include <string>

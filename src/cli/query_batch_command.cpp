@@ -13,7 +13,7 @@ int RunQueryBatchCommand(const std::vector<std::string>& target_arguments,
   for (const std::string& argument : target_arguments) {
     Result<probe::QueryTarget> target = probe::ParseTargetArgument(argument);
     if (!target) {
-      std::fprintf(stderr, "query-batch: %s\n", target.error().c_str());
+      std::fprintf(stderr, "query-batch: %s\n", target.error_message().c_str());
       return 2;
     }
     targets.push_back(std::move(target).value());

@@ -1,8 +1,11 @@
-// The binary's transcoding subcommands: the worker (`worker …`), the ffmpeg wrapper the runner
-// calls (`ffmpeg`, or the binary linked as ffmpeg/ffprobe), `ffmpeg-plan` and the pool manager
-// (`pool …`). A build of the binary alone for the probe (`make run`, MEDIA_CAP_PROBE_ONLY)
-// leaves them out, with the modules only they use, and answers their names with a line that
-// says how to build them; `make build` has them all. main.cpp sees only this interface.
+// The binary's transcoding subcommands:
+//  - the worker (`worker …`);
+//  - the ffmpeg wrapper the runner calls (`ffmpeg`, or the binary linked as ffmpeg/ffprobe);
+//  - `ffmpeg-plan`;
+//  - the pool manager (`pool …`).
+// A build of the binary alone for the probe (`make run`, MEDIA_CAP_PROBE_ONLY) leaves them out.
+// It also leaves out the modules only they use. It answers their names with a line that says
+// how to build them. `make build` has them all. main.cpp sees only this interface.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -12,8 +15,8 @@
 namespace mc {
 
 // RunAsWrapper answers the binary called as ffmpeg or ffprobe, or as `media-capabilities
-// ffmpeg ARGS`, before any option parsing, since those arguments are ffmpeg's; nullopt for
-// every other call.
+// ffmpeg ARGS`. It runs before any option parsing, since those arguments are ffmpeg's. It
+// gives nullopt for every other call.
 std::optional<int> RunAsWrapper(int argc, char** argv);
 
 // AddTranscodingSubcommands registers the transcoding subcommands on `app`; what it returns, called

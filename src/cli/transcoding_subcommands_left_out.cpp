@@ -1,6 +1,6 @@
-// The transcoding subcommands of a build of the binary alone for the probe (`make run`): each of
-// their names is still a subcommand, so that a person who tries one learns how to get it
-// rather than that it does not exist.
+// The transcoding subcommands of a build of the binary alone for the probe (`make run`). Each
+// name is still a subcommand. So a person who tries one learns how to get it, not that it
+// does not exist.
 #include <iostream>
 #include <string>
 #include <string_view>

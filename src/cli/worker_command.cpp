@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -17,6 +18,7 @@
 #include "cli/worker_run.h"
 #include "cli/worker_serve.h"
 #include "common/base/json_text.h"
+#include "common/base/self_executable.h"
 #include "probe/pipeline/probe_pipeline.h"
 #include "probe/query/query_command.h"
 #include "worker/probe_contract/concurrency.h"
@@ -75,7 +77,7 @@ struct CommonFlags {
     probe::ProbeRequest request;
     request.roots = roots;
     request.only_gpu = gpu;
-    request.query.program = "/proc/self/exe";
+    request.query.program = SelfExecutable().string();
     request.query.fork_from_caller = true;
     request.query.deadline =
         std::chrono::milliseconds(static_cast<std::int64_t>(deadline_seconds * 1000.0));
@@ -83,15 +85,26 @@ struct CommonFlags {
   }
 };
 
+// ConfigOrSayWhy reads the settings, or says on stderr, after `command`, why it cannot.
+std::optional<worker::WorkerConfig> ConfigOrSayWhy(const CommonFlags& flags,
+                                                   const std::string& command) {
+  Result<worker::WorkerConfig> config = flags.Config();
+  if (!config) {
+    std::cerr << command << ": " << config.error_message() << "\n";
+    return std::nullopt;
+  }
+  return std::move(*config);
+}
+
 void PrintLogLines(const probe::ProbeResult& probe) {
   for (const probe::DeviceReport& report : probe.reports) {
     for (const std::string& line : probe::LogLines(report)) std::cerr << line << "\n";
   }
 }
 
-// Worker registers only the word `worker` with the main command line and builds its own
-// options when it runs: the settings table gives every subcommand some twenty options, and
-// registering them on every start would tax `probe`, which must stay as lean as vainfo.
+// Worker registers only the word `worker` with the main command line. It builds its own
+// options when it runs. The settings table gives every subcommand some twenty options.
+// Registering them on every start would tax `probe`, which must stay as lean as vainfo.
 class Worker : public WorkerCommand {
  public:
   explicit Worker(CLI::App& app) {
@@ -192,11 +205,22 @@ class Worker : public WorkerCommand {
                      "worker register instead, so that the running worker never holds it)");
     AddAllowPlainHttpFlag(*run_);
     run_->add_option("--description", description_, "the runner's description in PeerTube");
+    run_->add_flag(
+        "--allow-root", allow_root_,
+        "run as root all the same (refused otherwise: the sandbox of each job's ffmpeg is weaker "
+        "as root)");
     AddRunnerOption(*run_);
-    run_->add_option("--gate-listen", gate_listen_, "HOST:PORT of the admission gate")
-        ->capture_default_str();
-    run_->add_option("--listen", listen_, "HOST:PORT of the read-only /status and /metrics")
-        ->capture_default_str();
+    // Each GPU's worker has ports of its own, so that one host runs one worker per GPU.
+    run_->footer(
+        "Default ports: N is the GPU's place in PCI address order (--gpu N, or the place of "
+        "the GPU --gpu names).\n  --listen       127.0.0.1:(9464 + 10 N)\n  --gate-listen  "
+        "127.0.0.1:(9465 + 10 N)\n  --control-listen has none; 9466 + 10 N is its port by the "
+        "same rule.\nA flag given wins.");
+    run_->add_option("--gate-listen", gate_listen_,
+                     "HOST:PORT of the admission gate (default 127.0.0.1:9465 + 10 N, below)");
+    run_->add_option("--listen", run_listen_,
+                     "HOST:PORT of the read-only /status and /metrics (default 127.0.0.1:9464 + "
+                     "10 N, below)");
     run_->add_option("--control-listen", control_listen_,
                      "HOST:PORT of the control API (drain, enable, concurrency, eligibility); "
                      "none: the API is off")
@@ -222,8 +246,8 @@ class Worker : public WorkerCommand {
   void AddRegisterCommand(CLI::App& worker) {
     register_ = worker.add_subcommand(
         "register",
-        "register the runner with PeerTube, once, under the name `worker run` then uses: the "
-        "only step that reads the registration token");
+        "self-test the GPU, then register the runner with PeerTube, once, under the name "
+        "`worker run` then uses: the only step that reads the registration token");
     // The settings that name the runner (--runner-name, else the host and --gpu's device) are
     // worker run's own, so that both name it alike.
     register_flags_.AddTo(register_, {"table"});
@@ -235,6 +259,14 @@ class Worker : public WorkerCommand {
         ->required();
     register_->add_option("--description", description_, "the runner's description");
     AddAllowPlainHttpFlag(*register_);
+    // The self-test gate of `worker run`: a GPU that fails it is never registered.
+    register_
+        ->add_option("--self-test-max-age", self_test_max_age_s_,
+                     "take a green self-test this many seconds old instead of running one")
+        ->capture_default_str();
+    register_->add_option("--streams", streams_dir_, "ready-made test streams for the self-test");
+    AddProcRootOption(*register_, files_.proc_root);
+    AddNvmlLibraryOption(*register_, files_.nvml_library);
   }
 
   void AddControlTokenCommand(CLI::App& worker) {
@@ -332,14 +364,15 @@ class Worker : public WorkerCommand {
   }
 
   // RunDoctor checks what the worker needs beside its GPU: the PeerTube pair, and ffmpeg's
-  // sandbox on this kernel. A pair that breaks, a runner that does not run, and a sandbox that
-  // is required and missing each fail it; an unboxed ffmpeg is a warning in words.
+  // sandbox on this kernel. It fails on:
+  //  - a pair that breaks;
+  //  - a runner that does not run;
+  //  - a sandbox that is required and missing.
+  // An unboxed ffmpeg is a warning in words.
   int RunDoctor() {
-    Result<worker::WorkerConfig> config = doctor_flags_.Config();
-    if (!config) {
-      std::cerr << "worker doctor: " << config.error() << "\n";
-      return 2;
-    }
+    const std::optional<worker::WorkerConfig> config =
+        ConfigOrSayWhy(doctor_flags_, "worker doctor");
+    if (!config) return 2;
     const PeerTubePair pair = ReadPeerTubePair(url_, RunnerWords());
     const worker::FfmpegSandbox sandbox =
         worker::FfmpegSandboxOf(worker::LandlockAbi(), config->require_sandbox);
@@ -361,11 +394,8 @@ class Worker : public WorkerCommand {
   }
 
   int RunProbe() {
-    Result<worker::WorkerConfig> config = probe_flags_.Config();
-    if (!config) {
-      std::cerr << "worker probe: " << config.error() << "\n";
-      return 2;
-    }
+    const std::optional<worker::WorkerConfig> config = ConfigOrSayWhy(probe_flags_, "worker probe");
+    if (!config) return 2;
     const probe::ProbeResult probe = probe::ProbeGpus(probe_flags_.Request(config->gpu));
     PrintLogLines(probe);
     const worker::ProbeContract contract =
@@ -382,11 +412,9 @@ class Worker : public WorkerCommand {
   }
 
   int RunStatus() {
-    Result<worker::WorkerConfig> config = status_flags_.Config();
-    if (!config) {
-      std::cerr << "worker status: " << config.error() << "\n";
-      return 2;
-    }
+    const std::optional<worker::WorkerConfig> config =
+        ConfigOrSayWhy(status_flags_, "worker status");
+    if (!config) return 2;
     worker::GatherOptions options = GatherOptionsOf(*config, status_flags_);
     options.self_test_state_dir = StateDir();
     const worker::StatusInputs inputs = worker::GatherStatus(options);
@@ -408,13 +436,11 @@ class Worker : public WorkerCommand {
   }
 
   int RunSelfTest() {
-    Result<worker::WorkerConfig> config = self_test_flags_.Config();
-    if (!config) {
-      std::cerr << "worker self-test: " << config.error() << "\n";
-      return 2;
-    }
-    // ffmpeg's -gpu and -hwaccel_device count CUDA devices; in PCI bus order they are counted
-    // as the probe counts GPUs, so that the test runs on the GPU it names.
+    const std::optional<worker::WorkerConfig> config =
+        ConfigOrSayWhy(self_test_flags_, "worker self-test");
+    if (!config) return 2;
+    // ffmpeg's -gpu and -hwaccel_device count CUDA devices. In PCI bus order, CUDA counts as
+    // the probe counts GPUs. So the test runs on the GPU it names.
     setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
     const probe::ProbeResult probe = probe::ProbeGpus(self_test_flags_.Request(config->gpu));
     PrintLogLines(probe);
@@ -443,7 +469,7 @@ class Worker : public WorkerCommand {
     const std::string device = contract.devices.empty() ? config->gpu : contract.devices[0].name;
     const std::string path = worker::SelfTestStatePath(StateDir(), device);
     if (Result<void> saved = worker::SaveSelfTest(path, report); !saved) {
-      std::cerr << "worker self-test: the report was not kept: " << saved.error() << "\n";
+      std::cerr << "worker self-test: the report was not kept: " << saved.error_message() << "\n";
     }
     if (self_test_flags_.output == "json") {
       std::cout << JsonText(worker::SelfTestReportJson(report), 2) << "\n";
@@ -468,56 +494,56 @@ class Worker : public WorkerCommand {
   }
 
   int RunServeCommand() {
-    Result<worker::WorkerConfig> config = serve_flags_.Config();
-    if (!config) {
-      std::cerr << "worker serve: " << config.error() << "\n";
-      return 2;
-    }
+    const std::optional<worker::WorkerConfig> config = ConfigOrSayWhy(serve_flags_, "worker serve");
+    if (!config) return 2;
     worker::GatherOptions options = GatherOptionsOf(*config, serve_flags_);
     // The server answers on a thread of its own, so the queries may not fork from this
-    // process: they run in a query batch, as the agent's do.
+    // process. They run in a query batch, as the agent's do.
     options.probe.query.fork_from_caller = false;
     options.self_test_state_dir = StateDir();
     return RunServe(options, listen_);
   }
 
-  // `worker register`: the runner's name as `worker run` gives it. Without a configured name
-  // it is HOSTNAME:DEVICE, and the device's name (--gpu 0 is pci-0000-01-00-0) comes from a
-  // probe, as in `worker run`.
+  // `worker register`: the self-test gate of `worker run` first, so that a GPU that cannot
+  // work is never registered. Then the runner's name as `worker run` gives it: the configured
+  // one, else HOSTNAME:DEVICE, the device's name (--gpu 0 is pci-0000-01-00-0) from the probe.
   int RunRegisterCommand() {
-    Result<worker::WorkerConfig> config = register_flags_.Config();
-    if (!config) {
-      std::cerr << "worker register: " << config.error() << "\n";
-      return 2;
+    const std::optional<worker::WorkerConfig> config =
+        ConfigOrSayWhy(register_flags_, "worker register");
+    if (!config) return 2;
+    // ffmpeg's -gpu counts CUDA devices, in the probe's order under PCI_BUS_ID.
+    setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
+    worker::SelfTestOptions test;
+    test.config = *config;
+    test.streams_dir = streams_dir_;
+    test.dev_root = register_flags_.roots.dev;
+    test.proc_root = files_.proc_root;
+    test.nvml_library = files_.nvml_library;
+    const Result<TestedGpu> tested =
+        PassSelfTestGate({.probe = register_flags_.Request(config->gpu),
+                          .self_test = test,
+                          .state_dir = StateDir(),
+                          .max_age = std::chrono::seconds(self_test_max_age_s_),
+                          .command = "worker register"});
+    if (!tested) {
+      std::cerr << "worker register: GPU_UNAVAILABLE: " << tested.error_message()
+                << "; nothing registered. `media-capabilities worker self-test` with the same "
+                   "--gpu and settings shows each step; register once it passes "
+                   "(docs/worker/worker.md)\n";
+      return kGpuUnavailableExit;
     }
-    std::string device;
-    if (config->runner_name.empty()) {
-      const probe::ProbeResult probe = probe::ProbeGpus(register_flags_.Request(config->gpu));
-      PrintLogLines(probe);
-      const worker::ProbeContract contract =
-          worker::ContractFor(probe, {config->gpu, config->probe_module});
-      if (contract.devices.empty()) {
-        std::cerr << "worker register: no GPU " << config->gpu
-                  << " here to name the runner after; give --runner-name (or "
-                     "PT_WORKER_RUNNER_NAME) as worker run will have it\n";
-        return 1;
-      }
-      device = contract.devices[0].name;
-    }
-    return RunWorkerRegister({.state_dir = StateDir(),
-                              .server_url = url_,
-                              .registration_token_file = registration_token_file_,
-                              .runner_name = RunnerName(config->runner_name, device),
-                              .description = description_,
-                              .allow_plain_http = allow_plain_http_});
+    return RunWorkerRegister(
+        {.state_dir = StateDir(),
+         .server_url = url_,
+         .registration_token_file = registration_token_file_,
+         .runner_name = RunnerName(config->runner_name, tested->contract.devices[0].name),
+         .description = description_,
+         .allow_plain_http = allow_plain_http_});
   }
 
   int RunRunCommand() {
-    Result<worker::WorkerConfig> config = run_flags_.Config();
-    if (!config) {
-      std::cerr << "worker run: " << config.error() << "\n";
-      return 2;
-    }
+    const std::optional<worker::WorkerConfig> config = ConfigOrSayWhy(run_flags_, "worker run");
+    if (!config) return 2;
     WorkerRunOptions options;
     options.gather = GatherOptionsOf(*config, run_flags_);
     options.state_dir = StateDir();
@@ -531,13 +557,14 @@ class Worker : public WorkerCommand {
     options.registration_token_file = registration_token_file_;
     options.description = description_;
     options.allow_plain_http = allow_plain_http_;
+    options.allow_root = allow_root_;
     options.runner_command = RunnerWords();
     if (options.runner_command.empty()) {
       std::cerr << "worker run: --runner names no command\n";
       return 2;
     }
     options.gate_listen = gate_listen_;
-    options.status_listen = listen_;
+    options.status_listen = run_listen_;
     options.control_listen = control_listen_;
     options.control_token_file = control_token_file_;
     options.control_tls_cert = control_tls_cert_;
@@ -588,12 +615,15 @@ class Worker : public WorkerCommand {
   std::string control_value_;
   std::string url_;
   bool allow_plain_http_ = false;
+  bool allow_root_ = false;
   std::string registration_token_file_;
   std::string description_ = "a GPU transcoding worker (media-capabilities)";
   std::string runner_ = "peertube-runner";
   // The worker's runner name, as `worker control-token --name` takes it.
   std::string runner_name_;
-  std::string gate_listen_ = "127.0.0.1:9465";
+  // Empty: the default of the GPU's place (FillDefaultListeners).
+  std::string gate_listen_;
+  std::string run_listen_;
   std::string control_listen_;
   std::string control_token_file_;
   std::string control_tls_cert_;

@@ -1,21 +1,25 @@
 #include "cli/worker_run.h"
 
-#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <iostream>
+#include <memory>
+#include <variant>
 
 #include "cli/daemon_support.h"
 #include "cli/peertube_pair.h"
+#include "common/base/self_executable.h"
 #include "common/base/text.h"
 #include "common/http/url.h"
 #include "common/peertube/plain_http.h"
 #include "pool/service/control_token.h"
+#include "probe/gpu/gpu_selector.h"
 #include "probe/pipeline/probe_pipeline.h"
 #include "worker/daemon/local_socket.h"
 #include "worker/daemon/registration.h"
@@ -31,31 +35,25 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string SelfPath() {
-  char buffer[PATH_MAX];
-  const ssize_t n = readlink("/proc/self/exe", buffer, sizeof buffer - 1);
-  return n > 0 ? std::string(buffer, static_cast<std::size_t>(n)) : "media-capabilities";
-}
-
-// The self-test gate: a green report this young is taken, else the test runs now. Nothing
-// is registered or started on a GPU that has not passed it.
-std::optional<worker::SelfTestReport> SelfTestGate(const WorkerRunOptions& options,
-                                                   const probe::ProbeResult& probe,
-                                                   const worker::ProbeContract& contract) {
+// TakeOrRunSelfTest takes a green report this young, else runs the test now. It keeps the
+// report where `worker status` and the next gate read it.
+std::optional<worker::SelfTestReport> TakeOrRunSelfTest(const SelfTestGateOptions& options,
+                                                        const probe::ProbeResult& probe,
+                                                        const worker::ProbeContract& contract) {
   const std::string device =
-      contract.devices.empty() ? options.gather.config.gpu : contract.devices[0].name;
+      contract.devices.empty() ? options.self_test.config.gpu : contract.devices[0].name;
   const std::string path = worker::SelfTestStatePath(options.state_dir, device);
-  if (options.self_test_max_age.count() > 0 && !contract.devices.empty()) {
+  if (options.max_age.count() > 0 && !contract.devices.empty()) {
     Result<worker::SelfTestReport> saved =
         worker::LoadSelfTestOf(path, contract.devices[0], std::chrono::system_clock::now());
-    if (!saved && !saved.failure().IsNotFound()) Log("worker run: " + saved.error());
+    if (!saved && !saved.error().IsNotFound()) Log(options.command + ": " + saved.error_message());
     if (saved && saved->ok && saved->age_seconds &&
-        *saved->age_seconds <= options.self_test_max_age.count()) {
-      Log("worker run: taking the self-test of " + saved->ts);
+        *saved->age_seconds <= options.max_age.count()) {
+      Log(options.command + ": taking the self-test of " + saved->ts);
       return *saved;
     }
   }
-  Log("worker run: running the self-test on " + device);
+  Log(options.command + ": running the self-test on " + device);
   worker::SelfTestOptions test = options.self_test;
   std::string scratch =
       (fs::temp_directory_path() / "media-capabilities-self-test.XXXXXX").string();
@@ -65,7 +63,7 @@ std::optional<worker::SelfTestReport> SelfTestGate(const WorkerRunOptions& optio
   std::error_code ignored;
   fs::remove_all(scratch, ignored);
   if (Result<void> saved = worker::SaveSelfTest(path, report); !saved)
-    Log("worker run: the self-test's report was not kept: " + saved.error());
+    Log(options.command + ": the self-test's report was not kept: " + saved.error_message());
   return report;
 }
 
@@ -77,17 +75,17 @@ constexpr const char* kAllowPlainHttp = "--allow-plain-http";
 // CheckServerUrl refuses plain http:// beyond this host unless allowed.
 Result<void> CheckServerUrl(const std::string& url, bool allowed) {
   Result<http::Url> parsed = http::ParseUrl(url);
-  if (!parsed) return InvalidInput("--url: " + parsed.error());
+  if (!parsed) return InvalidInput("--url: " + parsed.error_message());
   if (Result<void> checked =
           peertube::CheckPlainHttp(*parsed, allowed, kWorkerSecrets, kAllowPlainHttp);
       !checked) {
-    return checked.failure().WithContext("--url");
+    return checked.error().WithContext("--url");
   }
   return Ok();
 }
 
-// SayPlainHttp says in the log, once a worker is registered, what an allowed http:// beyond
-// this host carries in clear.
+// SayPlainHttp runs once a worker is registered. It says in the log what an allowed
+// http:// beyond this host carries in clear.
 void SayPlainHttp(const std::string& url) {
   Result<http::Url> parsed = http::ParseUrl(url);
   if (!parsed) return;
@@ -98,8 +96,9 @@ void SayPlainHttp(const std::string& url) {
   }
 }
 
-// CheckSandbox says in the log whether the jobs' ffmpeg runs in its box, as the status document
-// and `worker doctor` say it, and refuses to start without one where the settings require it.
+// CheckSandbox says in the log whether the jobs' ffmpeg runs in its sandbox. The status document
+// and `worker doctor` say it the same way. It refuses to start without one where the settings
+// require it.
 Result<void> CheckSandbox(const worker::WorkerConfig& config) {
   const worker::FfmpegSandbox sandbox =
       worker::FfmpegSandboxOf(worker::LandlockAbi(), config.require_sandbox);
@@ -112,8 +111,8 @@ Result<void> CheckSandbox(const worker::WorkerConfig& config) {
   return Ok();
 }
 
-// NotRegistered is the answer to a worker with no registration and no token to make one: the
-// deployments register with `worker register` before `worker run` starts, so that the running
+// NotRegistered answers a worker with no registration and no token to make one. The
+// deployments register with `worker register` before `worker run` starts. So the running
 // worker never holds the registration token.
 Error NotRegistered(const std::string& path) {
   return NotFound("the worker is not registered (no " + path +
@@ -123,14 +122,14 @@ Error NotRegistered(const std::string& path) {
 }
 
 // CheckRegistrationAtHand refuses at once, before the self-test, a worker that could never
-// register: no registration kept in the state directory and no token file to make one.
+// register. It has no registration in the state directory and no token file to make one.
 Result<void> CheckRegistrationAtHand(const std::string& state_dir,
                                      const std::string& registration_token_file) {
   if (!registration_token_file.empty()) return Ok();
   const std::string path = worker::RegistrationPath(state_dir);
   Result<worker::Registration> existing = worker::LoadRegistration(path);
   if (existing) return Ok();
-  if (!existing.failure().IsNotFound()) return existing.failure();
+  if (!existing.error().IsNotFound()) return existing.error();
   return NotRegistered(path);
 }
 
@@ -144,21 +143,21 @@ Result<worker::Registration> EnsureRegistered(const WorkerRegisterOptions& optio
                       " (remove " + path + " to register anew)");
     return existing;
   }
-  if (!existing.failure().IsNotFound()) return existing.failure();
+  if (!existing.error().IsNotFound()) return existing.error();
   if (options.registration_token_file.empty()) return NotRegistered(path);
   if (url.empty()) return InvalidInput("--url is needed to register");
   if (Result<void> checked = CheckServerUrl(url, options.allow_plain_http); !checked)
-    return checked.failure();
+    return checked.error();
   Result<std::string> token = worker::ReadTokenFile(options.registration_token_file);
-  if (!token) return token.failure();
+  if (!token) return token.error();
   Result<worker::Registration> registration =
       worker::RegisterRunner({.server_url = url,
                               .registration_token = *token,
                               .runner_name = options.runner_name,
                               .description = options.description});
-  if (!registration) return registration.failure();
+  if (!registration) return registration.error();
   if (Result<void> saved = worker::SaveRegistration(path, *registration); !saved)
-    return saved.failure();
+    return saved.error();
   Log("worker: registered with " + url + " as " + registration->runner_name + " (runner " +
       std::to_string(registration->runner_id) + ")");
   return registration;
@@ -173,10 +172,24 @@ std::string RunnerName(const std::string& configured, const std::string& device)
   return std::string(host) + ":" + device;
 }
 
+Result<TestedGpu> PassSelfTestGate(const SelfTestGateOptions& options) {
+  const probe::ProbeResult probe = probe::ProbeGpus(options.probe);
+  const worker::WorkerConfig& config = options.self_test.config;
+  TestedGpu tested{.contract = worker::ContractFor(probe, {config.gpu, config.probe_module})};
+  std::vector<probe::Gpu> gpus;
+  for (const probe::DeviceReport& report : probe.reports) gpus.push_back(report.gpu);
+  tested.place = probe::SelectGpu(gpus, config.gpu).value_or(0);
+  std::optional<worker::SelfTestReport> report = TakeOrRunSelfTest(options, probe, tested.contract);
+  if (!report) return Unavailable("the self-test could not run: no scratch directory");
+  if (!report->ok) return Unavailable("the self-test failed: " + report->detail);
+  tested.self_test = std::move(*report);
+  return tested;
+}
+
 int RunWorkerRegister(const WorkerRegisterOptions& options) {
   Result<worker::Registration> registration = EnsureRegistered(options);
   if (!registration) {
-    std::cerr << "worker register: " << registration.error() << "\n";
+    std::cerr << "worker register: " << registration.error_message() << "\n";
     return 1;
   }
   SayPlainHttp(registration->server_url);
@@ -187,23 +200,22 @@ int RunWorkerRegister(const WorkerRegisterOptions& options) {
 
 namespace {
 
-// The runner's ffmpeg and ffprobe: links in `bin` to this binary, which wraps the real ones.
-bool LinkWrappers(const fs::path& bin) {
+// The runner's ffmpeg and ffprobe: links in `bin` to this binary. It wraps the real ones.
+Result<void> LinkWrappers(const fs::path& bin) {
+  const Result<fs::path> self = SelfExecutablePath();
+  const fs::path target = self ? *self : fs::path("media-capabilities");
   std::error_code error;
   fs::create_directories(bin, error);
   for (const char* name : {"ffmpeg", "ffprobe"}) {
     fs::remove(bin / name, error);
-    fs::create_symlink(SelfPath(), bin / name, error);
-    if (error) {
-      std::cerr << "worker run: cannot link " << (bin / name) << ": " << error.message() << "\n";
-      return false;
-    }
+    fs::create_symlink(target, bin / name, error);
+    if (error) return Internal("cannot link \"" + (bin / name).string() + "\": " + error.message());
   }
-  return true;
+  return Ok();
 }
 
-// The most jobs the runner takes at once: the GPU's sessions less the reserve, at most the
-// configured bound; 8 where the sessions are not known.
+// The most jobs the runner takes at once. It is the GPU's sessions less the reserve, at most
+// the configured bound. It is 8 where the sessions are not known.
 std::int64_t RunnerConcurrency(const worker::WorkerConfig& config,
                                const worker::SelfTestReport& self_test,
                                const worker::ProbeContract& contract) {
@@ -219,10 +231,10 @@ fs::path RunnerSocket(const fs::path& data_home, const std::string& runner_id) {
   return data_home / "peertube-runner-nodejs" / runner_id / "peertube-runner.sock";
 }
 
-// The runner's XDG_DATA_HOME. Its IPC socket lives there, and a Unix socket's path holds at
-// most 107 bytes: a longer one is cut short by the kernel, and a runner started after a
-// killed one then hangs on the socket it cannot find. A deep state directory gets a short
-// folder of its own for that.
+// The runner's XDG_DATA_HOME. Its IPC socket lives there. A Unix socket's path holds at most
+// 107 bytes; the kernel cuts a longer one short. A runner started after a killed one then
+// hangs on the socket it cannot find. So a deep state directory gets a short folder of its
+// own for that.
 fs::path RunnerDataHome(const fs::path& runner_root, const std::string& runner_id,
                         const std::string& state_dir) {
   fs::path data_home = runner_root / "data";
@@ -242,8 +254,8 @@ fs::path RunnerDataHome(const fs::path& runner_root, const std::string& runner_i
   return data_home;
 }
 
-// The versions of the server and the runner, said in the log. A pair known to break, or a
-// runner that does not run, is refused before the worker starts.
+// The versions of the server and the runner, said in the log. The worker does not start
+// with a pair known to break. Nor does it start with a runner that does not run.
 Result<worker::PeerTubeVersions> CheckPeerTubePair(const std::string& server_url,
                                                    const std::vector<std::string>& runner) {
   const PeerTubePair pair = ReadPeerTubePair(server_url, runner);
@@ -260,8 +272,8 @@ std::optional<http::ServerTlsFiles> ControlTls(const WorkerRunOptions& options) 
                               .key_file = options.control_tls_key};
 }
 
-// Starts the worker's daemon (the status, the control API, the gate and the socket), and
-// waits for its first status.
+// Starts the worker's daemon and waits for its first status. The daemon holds the status,
+// the control API, the gate and the socket.
 Result<std::unique_ptr<worker::WorkerDaemon>> StartDaemon(
     const WorkerRunOptions& options, const worker::GatherOptions& gather,
     const std::string& control_token, const std::string& server_url,
@@ -279,7 +291,8 @@ Result<std::unique_ptr<worker::WorkerDaemon>> StartDaemon(
                                    .drain_timeout = options.drain_timeout,
                                    .registered = true,
                                    .peertube = peertube,
-                                   .log = Log});
+                                   .log = Log,
+                                   .canary = options.self_test});
   if (!daemon) return daemon;
   (*daemon)->WaitGathered(std::chrono::seconds(120));
   const std::string control = (*daemon)->control_address();
@@ -306,43 +319,132 @@ void WaitAndStop(const sigset_t& stop_signals, std::unique_ptr<worker::WorkerDae
   Log("worker run: stopped");
 }
 
-}  // namespace
+// A worker killed mid-job left its jobs' tokens. They go back to PeerTube's queue first of
+// all. The self-test may take a minute. Only a worker registered before has any.
+void HandBackJobsOfALastRun(const WorkerRunOptions& options) {
+  const Result<worker::Registration> registration =
+      worker::LoadRegistration(worker::RegistrationPath(options.state_dir));
+  if (!registration || !CheckServerUrl(registration->server_url, options.allow_plain_http)) return;
+  worker::HandBackHeldJobs(options.state_dir, registration->server_url, registration->runner_token,
+                           Log);
+}
 
-int RunWorkerRun(WorkerRunOptions options) {
-  const sigset_t stop_signals = BlockStopSignals();
-  setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
-  std::error_code error;
-  fs::create_directories(options.state_dir, error);
+// CheckNotRoot refuses root unless allowed, saying why and what to do instead. Each job's
+// ffmpeg runs as the worker's user. As root, its sandbox can read the worker's /proc. (Root
+// holds CAP_SYS_PTRACE.) It can also open every /dev node.
+Result<void> CheckNotRoot(bool allowed) {
+  if (geteuid() != 0) return Ok();
+  const std::string why =
+      "running as root, under which the sandbox of each job's ffmpeg is weaker: an upload's ffmpeg "
+      "could "
+      "read the worker's memory and environment through /proc and open every /dev node";
+  if (!allowed)
+    return PermissionDenied(why +
+                            "; run it under the shipped systemd unit (DynamicUser) or as a "
+                            "dedicated user, or pass --allow-root to run as root all the same");
+  Log("worker run: warning: " + why + " (--allow-root)");
+  return Ok();
+}
+
+// Why `worker run` stops before its runner runs. It holds the exit code, and the line
+// printed after "worker run: ".
+struct RunStop {
+  std::string message;
+  int exit_code = 1;
+};
+
+// A step of `worker run` gives its value, or the stop.
+template <typename T>
+using RunStep = std::variant<T, RunStop>;
+
+// Failed: a step could not be done (exit 1). Refused: a check said no (exit 2).
+RunStop Failed(const std::string& why) { return {why, 1}; }
+RunStop Refused(const std::string& why) { return {"refused: " + why, 2}; }
+
+// ReadControlTokenFile reads the control API's token; empty where no file is given.
+RunStep<std::string> ReadControlTokenFile(const std::string& file) {
+  if (file.empty()) return std::string();
+  Result<std::string> token = worker::ReadTokenFile(file);
+  if (!token) return RunStop{"--control-token-file: " + token.error_message(), 2};
+  return *token;
+}
+
+// CheckBeforeStart refuses at once, before the self-test, what could never run:
+//  - a server URL or a sandbox the settings refuse;
+//  - no registration at hand;
+//  - half a TLS pair;
+//  - an unreadable control token.
+// It gives the control token.
+RunStep<std::string> CheckBeforeStart(const WorkerRunOptions& options) {
   if (!options.server_url.empty()) {
     if (Result<void> checked = CheckServerUrl(options.server_url, options.allow_plain_http);
-        !checked) {
-      std::cerr << "worker run: refused: " << checked.error() << "\n";
-      return 2;
-    }
+        !checked)
+      return Refused(checked.error_message());
   }
-
-  if (Result<void> boxed = CheckSandbox(options.gather.config); !boxed) {
-    std::cerr << "worker run: refused: " << boxed.error() << "\n";
-    return 2;
-  }
+  if (Result<void> boxed = CheckSandbox(options.gather.config); !boxed)
+    return Refused(boxed.error_message());
   if (Result<void> at_hand =
           CheckRegistrationAtHand(options.state_dir, options.registration_token_file);
-      !at_hand) {
-    std::cerr << "worker run: " << at_hand.error() << "\n";
-    return 1;
-  }
+      !at_hand)
+    return Failed(at_hand.error_message());
+  if (options.control_tls_cert.empty() != options.control_tls_key.empty())
+    return RunStop{"--control-tls-cert and --control-tls-key go together", 2};
+  return ReadControlTokenFile(options.control_token_file);
+}
 
-  const probe::ProbeResult probe = probe::ProbeGpus(options.gather.probe);
-  const worker::ProbeContract contract =
-      worker::ContractFor(probe, {options.gather.config.gpu, options.gather.config.probe_module});
-  const std::optional<worker::SelfTestReport> self_test = SelfTestGate(options, probe, contract);
-  if (!self_test || !self_test->ok) {
-    std::cerr << "worker run: GPU_UNAVAILABLE: the self-test failed"
-              << (self_test ? ": " + self_test->detail : std::string()) << "; nothing registered, "
-              << "no runner started\n";
-    return 3;
+// PrepareProcess sets what the worker and its children share:
+//  - the CUDA device order;
+//  - a private umask;
+//  - a private state directory, made private even for a run then refused.
+void PrepareProcess(const std::string& state_dir) {
+  setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
+  // What the worker and its runner make is the user's alone, whoever starts it. The state
+  // with its tokens is 0700. The runner's in-flight videos are made 0600.
+  umask(077);
+  std::error_code error;
+  fs::create_directories(state_dir, error);
+  fs::permissions(state_dir, fs::perms::owner_all, error);
+  if (error) {
+    Log("worker run: warning: cannot make " + state_dir + " private (0700): " + error.message() +
+        "; other local users may read the tokens");
   }
-  const std::string device = contract.devices[0].name;
+}
+
+// PassSelfTest runs the self-test gate. A GPU that fails it stops the run with exit code 3.
+RunStep<TestedGpu> PassSelfTest(const WorkerRunOptions& options) {
+  Result<TestedGpu> tested = PassSelfTestGate({.probe = options.gather.probe,
+                                               .self_test = options.self_test,
+                                               .state_dir = options.state_dir,
+                                               .max_age = options.self_test_max_age,
+                                               .command = "worker run"});
+  if (!tested) {
+    return RunStop{
+        "GPU_UNAVAILABLE: " + tested.error_message() + "; nothing registered, no runner started",
+        kGpuUnavailableExit};
+  }
+  return std::move(*tested);
+}
+
+// FillDefaultListeners gives each listener not set the default of the GPU at `place`. So
+// the workers of one host's GPUs never share a port.
+void FillDefaultListeners(WorkerRunOptions& options, std::size_t place) {
+  if (options.status_listen.empty())
+    options.status_listen = worker::DefaultListenAddress(worker::kStatusPortBase, place);
+  if (options.gate_listen.empty())
+    options.gate_listen = worker::DefaultListenAddress(worker::kGatePortBase, place);
+}
+
+// The worker as PeerTube knows it. It holds its registration, and the server's and
+// runner's versions.
+struct RegisteredWorker {
+  worker::Registration registration;
+  worker::PeerTubeVersions peertube;
+};
+
+// RegisterWithPeerTube registers the runner where no registration is kept. Then it checks
+// the server it names, and the server and runner pair.
+RunStep<RegisteredWorker> RegisterWithPeerTube(const WorkerRunOptions& options,
+                                               const std::string& device) {
   const std::string runner_name = RunnerName(options.gather.config.runner_name, device);
   Result<worker::Registration> registration =
       EnsureRegistered({.state_dir = options.state_dir,
@@ -351,92 +453,112 @@ int RunWorkerRun(WorkerRunOptions options) {
                         .runner_name = runner_name,
                         .description = options.description,
                         .allow_plain_http = options.allow_plain_http});
-  if (!registration) {
-    std::cerr << "worker run: " << registration.error() << "\n";
-    return 1;
-  }
-  // The runner keeps the name it was registered with; a name the settings give now that
-  // differs from it (a registration made with other options) is said, not taken.
+  if (!registration) return Failed(registration.error_message());
+  // The runner keeps the name it was registered with. The settings may now give another
+  // name (a registration made with other options). That name is said, not taken.
   if (registration->runner_name != runner_name)
     Log("worker run: the runner is registered as " + registration->runner_name +
         ", which it keeps, though the settings now name it " + runner_name + " (remove " +
         worker::RegistrationPath(options.state_dir) + " and register anew to rename it)");
-  // A registration kept from before names its own server, which the same rule holds.
+  // A registration kept from before names its own server. The same rule holds it.
   if (Result<void> checked = CheckServerUrl(registration->server_url, options.allow_plain_http);
-      !checked) {
-    std::cerr << "worker run: refused: " << checked.error() << "\n";
-    return 2;
-  }
+      !checked)
+    return Refused(checked.error_message());
   SayPlainHttp(registration->server_url);
   Result<worker::PeerTubeVersions> peertube =
       CheckPeerTubePair(registration->server_url, options.runner_command);
-  if (!peertube) {
-    std::cerr << "worker run: refused: " << peertube.error() << "; no runner started\n";
-    return 1;
-  }
-  if (options.control_tls_cert.empty() != options.control_tls_key.empty()) {
-    std::cerr << "worker run: --control-tls-cert and --control-tls-key go together\n";
-    return 2;
-  }
-  std::string control_token;
-  if (!options.control_token_file.empty()) {
-    Result<std::string> token = worker::ReadTokenFile(options.control_token_file);
-    if (!token) {
-      std::cerr << "worker run: --control-token-file: " << token.error() << "\n";
-      return 2;
-    }
-    control_token = *token;
-  }
+  if (!peertube) return RunStop{"refused: " + peertube.error_message() + "; no runner started", 1};
+  return RegisteredWorker{std::move(*registration), std::move(*peertube)};
+}
 
+// StartDaemonOf starts the worker's daemon with the self-test's report, in a query batch.
+RunStep<std::unique_ptr<worker::WorkerDaemon>> StartDaemonOf(const WorkerRunOptions& options,
+                                                             const TestedGpu& gpu,
+                                                             const RegisteredWorker& registered,
+                                                             const std::string& control_token) {
   worker::GatherOptions gather = options.gather;
-  gather.self_test = *self_test;
+  gather.self_test = gpu.self_test;
   // From here on the worker has threads: queries run in a query batch.
   gather.probe.query.fork_from_caller = false;
   gather.config.ffmpeg = ResolveProgram(gather.config.ffmpeg);
-  Result<std::unique_ptr<worker::WorkerDaemon>> daemon =
-      StartDaemon(options, gather, control_token, registration->server_url, *peertube);
-  if (!daemon) {
-    std::cerr << "worker run: " << daemon.error() << "\n";
-    return 1;
-  }
+  Result<std::unique_ptr<worker::WorkerDaemon>> daemon = StartDaemon(
+      options, gather, control_token, registered.registration.server_url, registered.peertube);
+  if (!daemon) return Failed(daemon.error_message());
+  return std::move(*daemon);
+}
 
-  // The runner: its folders under the state directory, its ffmpeg and ffprobe the wrapper.
+// StartRunner writes the runner's folders, wrappers and configuration, then starts it.
+RunStep<std::unique_ptr<worker::RunnerSupervisor>> StartRunner(const WorkerRunOptions& options,
+                                                               const TestedGpu& gpu,
+                                                               const RegisteredWorker& registered,
+                                                               worker::WorkerDaemon& daemon) {
   const fs::path runner_root = fs::path(options.state_dir) / "runner";
   const fs::path bin = fs::path(options.state_dir) / "bin";
-  if (!LinkWrappers(bin)) return 1;
-  const worker::WorkerConfig& config = gather.config;
-  const std::int64_t most = RunnerConcurrency(config, *self_test, contract);
-  const std::string runner_id = "gpu-" + device;
+  if (Result<void> linked = LinkWrappers(bin); !linked) return Failed(linked.error_message());
+  const std::string runner_id = "gpu-" + gpu.contract.devices[0].name;
   const fs::path data_home = RunnerDataHome(runner_root, runner_id, options.state_dir);
-  const std::string gate_url = "http://" + (*daemon)->gate_address();
+  const worker::WorkerConfig& config = options.gather.config;
   if (Result<void> written = worker::WritePrivateFile(
           worker::RunnerConfigPath((runner_root / "config").string(), runner_id),
-          worker::RunnerConfigToml({.concurrency = most,
-                                    .url = gate_url,
-                                    .runner_name = registration->runner_name,
-                                    .runner_token = registration->runner_token}));
-      !written) {
-    std::cerr << "worker run: the runner's configuration: " << written.error() << "\n";
-    return 1;
-  }
-  worker::RunnerSupervisor runner(
-      {.command = options.runner_command,
-       .id = runner_id,
-       .working_dir = runner_root.string(),
-       .log_path = (fs::path(options.state_dir) / "runner.log").string(),
-       .environment = {{"FFMPEG_PATH", (bin / "ffmpeg").string()},
-                       {"FFPROBE_PATH", (bin / "ffprobe").string()},
-                       {"PT_WORKER_SOCKET", (*daemon)->socket_path()},
-                       {"PT_WORKER_FFMPEG", config.ffmpeg},
-                       {"PT_WORKER_FFPROBE", ResolveProgram(options.ffprobe)},
-                       {"CUDA_DEVICE_ORDER", "PCI_BUS_ID"},
-                       {"XDG_CONFIG_HOME", (runner_root / "config").string()},
-                       {"XDG_CACHE_HOME", (runner_root / "cache").string()},
-                       {"XDG_DATA_HOME", data_home.string()}},
-       .log = Log,
-       .stale_files = {RunnerSocket(data_home, runner_id).string()},
-       .ended = [&daemon] { (*daemon)->RunnerEnded(); }});
-  WaitAndStop(stop_signals, *daemon, runner, options.drain_timeout);
+          worker::RunnerConfigToml(
+              {.concurrency = RunnerConcurrency(config, gpu.self_test, gpu.contract),
+               .url = "http://" + daemon.gate_address(),
+               .runner_name = registered.registration.runner_name,
+               .runner_token = registered.registration.runner_token}));
+      !written)
+    return Failed("the runner's configuration: " + written.error_message());
+  return std::make_unique<worker::RunnerSupervisor>(
+      worker::RunnerOptions{.command = options.runner_command,
+                            .id = runner_id,
+                            .working_dir = runner_root.string(),
+                            .log_path = (fs::path(options.state_dir) / "runner.log").string(),
+                            .environment = {{"FFMPEG_PATH", (bin / "ffmpeg").string()},
+                                            {"FFPROBE_PATH", (bin / "ffprobe").string()},
+                                            {"PT_WORKER_SOCKET", daemon.socket_path()},
+                                            {"PT_WORKER_FFMPEG", ResolveProgram(config.ffmpeg)},
+                                            {"PT_WORKER_FFPROBE", ResolveProgram(options.ffprobe)},
+                                            {"CUDA_DEVICE_ORDER", "PCI_BUS_ID"},
+                                            {"XDG_CONFIG_HOME", (runner_root / "config").string()},
+                                            {"XDG_CACHE_HOME", (runner_root / "cache").string()},
+                                            {"XDG_DATA_HOME", data_home.string()}},
+                            .log = Log,
+                            .stale_files = {RunnerSocket(data_home, runner_id).string()},
+                            .ended = [&daemon] { daemon.RunnerEnded(); }});
+}
+
+// Stopped prints why the run stopped and gives its exit code.
+int Stopped(const RunStop& stop) {
+  std::cerr << "worker run: " << stop.message << "\n";
+  return stop.exit_code;
+}
+
+}  // namespace
+
+int RunWorkerRun(WorkerRunOptions options) {
+  if (Result<void> checked = CheckNotRoot(options.allow_root); !checked)
+    return Stopped(Refused(checked.error_message()));
+  const sigset_t stop_signals = BlockStopSignals();
+  PrepareProcess(options.state_dir);
+  const RunStep<std::string> control_token = CheckBeforeStart(options);
+  if (const RunStop* stop = std::get_if<RunStop>(&control_token)) return Stopped(*stop);
+  HandBackJobsOfALastRun(options);
+  const RunStep<TestedGpu> gpu = PassSelfTest(options);
+  if (const RunStop* stop = std::get_if<RunStop>(&gpu)) return Stopped(*stop);
+  const TestedGpu& tested = std::get<TestedGpu>(gpu);
+  FillDefaultListeners(options, tested.place);
+  const RunStep<RegisteredWorker> registration =
+      RegisterWithPeerTube(options, tested.contract.devices[0].name);
+  if (const RunStop* stop = std::get_if<RunStop>(&registration)) return Stopped(*stop);
+  const RegisteredWorker& registered = std::get<RegisteredWorker>(registration);
+  RunStep<std::unique_ptr<worker::WorkerDaemon>> daemon =
+      StartDaemonOf(options, tested, registered, std::get<std::string>(control_token));
+  if (const RunStop* stop = std::get_if<RunStop>(&daemon)) return Stopped(*stop);
+  auto& running = std::get<std::unique_ptr<worker::WorkerDaemon>>(daemon);
+  RunStep<std::unique_ptr<worker::RunnerSupervisor>> runner =
+      StartRunner(options, tested, registered, *running);
+  if (const RunStop* stop = std::get_if<RunStop>(&runner)) return Stopped(*stop);
+  WaitAndStop(stop_signals, running, *std::get<std::unique_ptr<worker::RunnerSupervisor>>(runner),
+              options.drain_timeout);
   return 0;
 }
 
@@ -444,11 +566,11 @@ int RunWorkerControlToken(const std::string& key_file, const std::string& name,
                           const std::string& out) {
   Result<std::string> token = pool::ControlTokenOf("", key_file, name);
   if (!token) {
-    std::cerr << "worker control-token: " << token.error() << "\n";
+    std::cerr << "worker control-token: " << token.error_message() << "\n";
     return 1;
   }
   if (Result<void> written = worker::WritePrivateFile(out, *token + "\n"); !written) {
-    std::cerr << "worker control-token: " << written.error() << "\n";
+    std::cerr << "worker control-token: " << written.error_message() << "\n";
     return 1;
   }
   std::cout << "wrote the control token of " << name << " to " << out << "\n";
@@ -460,12 +582,12 @@ int RunWorkerControl(const std::string& state_dir, const worker::LocalRequest& r
   const std::string path = worker::LocalSocketPath(state_dir);
   Result<worker::LocalClient> client = worker::LocalClient::Connect(path);
   if (!client) {
-    std::cerr << "worker " << name << ": " << client.error() << "\n";
+    std::cerr << "worker " << name << ": " << client.error_message() << "\n";
     return 1;
   }
   Result<worker::LocalAnswer> answer = client->Ask(request, std::chrono::seconds(10));
   if (!answer) {
-    std::cerr << "worker " << name << ": " << answer.error() << "\n";
+    std::cerr << "worker " << name << ": " << answer.error_message() << "\n";
     return 1;
   }
   std::cout << answer->state << ": " << answer->message << "\n";

@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "probe/pipeline/probe_pipeline.h"
 #include "worker/daemon/local_protocol.h"
+#include "worker/probe_contract/probe_contract.h"
 #include "worker/self_test/self_test.h"
 #include "worker/status/status_gather.h"
 
@@ -23,8 +25,11 @@ struct WorkerRunOptions {
   std::string description;
   // Plain http:// to a PeerTube server beyond this host, which the worker otherwise refuses.
   bool allow_plain_http = false;
+  // Running as root, which the worker otherwise refuses.
+  bool allow_root = false;
   // The official runner's command line up to its own arguments.
   std::vector<std::string> runner_command;
+  // Empty: the default of the GPU's place in PCI address order (DefaultListenAddress).
   std::string gate_listen;
   std::string status_listen;
   // The control API's own listener, off when empty; its token, and its TLS certificate and
@@ -41,6 +46,34 @@ struct WorkerRunOptions {
 
 int RunWorkerRun(WorkerRunOptions options);
 
+// What the self-test gate needs; `worker run` and `worker register` pass the same one.
+struct SelfTestGateOptions {
+  // The probe of the GPU that self_test.config names.
+  probe::ProbeRequest probe;
+  worker::SelfTestOptions self_test;
+  // Where the reports are kept.
+  std::string state_dir;
+  // A green report kept this young is taken instead of running the test; 0 always runs it.
+  std::chrono::seconds max_age{0};
+  // The command that says in the log what the gate does: "worker run".
+  std::string command;
+};
+
+// The GPU as its self-test found it: the contract it was tested under, the report, and its
+// place in PCI address order.
+struct TestedGpu {
+  worker::ProbeContract contract;
+  worker::SelfTestReport self_test;
+  std::size_t place = 0;
+};
+
+// PassSelfTestGate probes the GPU and takes or runs its self-test. It fails, in words, on a
+// GPU that does not pass: nothing may be registered or started on it.
+Result<TestedGpu> PassSelfTestGate(const SelfTestGateOptions& options);
+
+// The exit status of a command refused by the self-test gate: GPU_UNAVAILABLE.
+inline constexpr int kGpuUnavailableExit = 3;
+
 struct WorkerRegisterOptions {
   std::string state_dir;
   std::string server_url;
@@ -52,8 +85,8 @@ struct WorkerRegisterOptions {
 
 int RunWorkerRegister(const WorkerRegisterOptions& options);
 
-// RunWorkerControlToken writes the control token of the worker named `name`, derived from the
-// pool's key in `key_file`, to `out` (mode 0600); it prints where, never the token.
+// RunWorkerControlToken writes the control token of the worker named `name` to `out` (mode
+// 0600). It derives it from the pool's key in `key_file`. It prints where, never the token.
 int RunWorkerControlToken(const std::string& key_file, const std::string& name,
                           const std::string& out);
 

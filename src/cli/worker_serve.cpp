@@ -9,8 +9,8 @@
 namespace mc {
 
 int RunServe(const worker::GatherOptions& gather, const std::string& listen) {
-  // SIGTERM and SIGINT are blocked in every thread before any starts, and this thread waits
-  // for them: nothing has to be done inside a signal handler.
+  // SIGTERM and SIGINT are blocked in every thread before any starts. This thread waits for
+  // them, so nothing has to be done inside a signal handler.
   sigset_t stop_signals;
   sigemptyset(&stop_signals);
   sigaddset(&stop_signals, SIGTERM);
@@ -22,7 +22,7 @@ int RunServe(const worker::GatherOptions& gather, const std::string& listen) {
          std::cerr << line + "\n";
        }});
   if (!server) {
-    std::cerr << "worker serve: " << server.error() << "\n";
+    std::cerr << "worker serve: " << server.error_message() << "\n";
     return 1;
   }
   std::cerr << "worker serve: listening on " + (*server)->address() + " (/status, /metrics)\n";

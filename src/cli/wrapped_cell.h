@@ -1,5 +1,5 @@
-// One labelled cell of a table for people, wrapped to the width of a terminal, as `kubectl
-// describe` and `nvidia-smi -q` lay out one thing as a block of "label  value" lines.
+// One labelled cell of a table for people, wrapped to the width of a terminal. It follows
+// `kubectl describe` and `nvidia-smi -q`, which lay out one thing as "label  value" lines.
 #pragma once
 
 #include <cstddef>
@@ -18,15 +18,17 @@ struct CellLayout {
   std::size_t width = 80;
 };
 
-// WrappedCell gives the lines of `label` and its value: each paragraph starts a line of its
-// own and is wrapped between words so that no line is wider than the layout's width (a
-// single word wider than the room keeps its own line whole); continuation lines start in
-// the value column. Every line ends with "\n".
+// WrappedCell gives the lines of `label` and its value.
+//  - Each paragraph starts a line of its own.
+//  - It wraps between words, so no line is wider than the layout's width.
+//  - A single word wider than the room keeps its own line whole.
+//  - Continuation lines start in the value column.
+//  - Every line ends with "\n".
 std::string WrappedCell(std::string_view label, const std::vector<std::string>& paragraphs,
                         const CellLayout& layout = {});
 
-// DisplayWidth counts the characters of UTF-8 text, which a terminal shows one column each
-// for the scripts our drivers and pci.ids use.
+// DisplayWidth counts the characters of UTF-8 text. A terminal shows each in one column, for
+// the scripts our drivers and pci.ids use.
 std::size_t DisplayWidth(std::string_view text);
 
 }  // namespace mc

@@ -9,8 +9,8 @@ namespace {
 
 using Work = probe::Listing::Work;
 
-dra::Device Holding(const std::set<std::string>& held) {
-  dra::Device device;
+probe::Device Holding(const std::set<std::string>& held) {
+  probe::Device device;
   for (const probe::Capability& capability : probe::kCapabilities) {
     device.attributes.emplace_back(std::string(capability.name),
                                    held.contains(std::string(capability.name)));
@@ -34,7 +34,7 @@ TEST(CapabilityList, ACodecOnlyAtTenBitsIsListedUnderItsBitDepthAlone) {
 }
 
 TEST(CapabilityList, KeepsTheWorksApart) {
-  const dra::Device device = Holding({"encodeH264", "encodeHEVCMainLowPower", "decodeVP8"});
+  const probe::Device device = Holding({"encodeH264", "encodeHEVCMainLowPower", "decodeVP8"});
   EXPECT_EQ(CapabilityList(device, Work::kEncode), "h264");
   EXPECT_EQ(CapabilityList(device, Work::kEncodeLowPower), "hevc");
   EXPECT_EQ(CapabilityList(device, Work::kDecode), "vp8");
@@ -46,7 +46,7 @@ TEST(CapabilityList, ScalingIsListedByBitDepth) {
 }
 
 TEST(CapabilityList, AMissingOrNonBooleanAttributeIsNotHeld) {
-  dra::Device device;
+  probe::Device device;
   device.attributes.emplace_back("decodeH264", std::string("true"));
   EXPECT_EQ(CapabilityList(device, Work::kDecode), "");
 }

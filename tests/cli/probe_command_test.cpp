@@ -9,6 +9,7 @@
 #include <sstream>
 #include <utility>
 
+#include "support/fake_sysfs.h"
 #include "support/run_command.h"
 #include "support/temp_dir.h"
 
@@ -50,11 +51,11 @@ class Probe : public ::testing::Test {
 
   probe::ChildOutcome Run(std::vector<std::string> options, std::vector<std::string> env = {},
                           std::vector<std::string> prefix = {}) {
-    std::vector<std::string> argv = prefix;
-    argv.insert(argv.end(),
-                {MEDIA_CAP_BINARY, "probe", "--sysfs-root", (dir_.path() / "machine/sys").string(),
-                 "--dev-root", (dir_.path() / "machine/dev").string()});
-    argv.insert(argv.end(), options.begin(), options.end());
+    const std::vector<std::string> argv =
+        testing::CommandLine({prefix,
+                              {MEDIA_CAP_BINARY, "probe"},
+                              testing::FakeMachineFlags(dir_.path() / "machine"),
+                              options});
     // In the sanitizer build, a driver's crash must still kill the child by its signal, as
     // it does in the ordinary build, rather than end in AddressSanitizer's report.
     env.insert(env.end(), {"ASAN_OPTIONS=handle_segv=0", "LD_PRELOAD=" MEDIA_CAP_PRELOAD,
@@ -342,7 +343,7 @@ TEST_F(Probe, AFakeMachineRefusesAnIdThatIsNotOne) {
 }
 
 // An NVIDIA GPU's table, from a recorded capability file through NVIDIA's real loader and the
-// stand-in libraries (tests/fakenv/probe-record).
+// fake libraries (tests/fakenv/probe-record).
 TEST(ProbeOfANvidiaRecord, TheDefaultTableShowsItAtItsPciAddressWithNoLowPowerLineAndItsSessions) {
   const probe::ChildOutcome run = testing::RunCommand(
       {MEDIA_CAP_PROBE_RECORD, MEDIA_CAP_RECORDS_DIR "/ada-geforce-rtx4090.json", "--", "--output",

@@ -111,7 +111,7 @@ TEST(ProbeTable, AFailedQueryShowsItsReasonInsteadOfTheLists) {
 TEST(ProbeTable, AnNvidiaGpuIsShownAtItsPciAddressWithItsEncodeSessions) {
   probe::DeviceReport report = ReportHolding({"decodeH264", "encodeH264", "scale8bit"}, "nvidia");
   report.gpu.render_node.clear();
-  report.device.capacity.emplace_back(probe::kEncodeSessionsCapacity, dra::Capacity{8, 0});
+  report.device.capacity.emplace_back(probe::kEncodeSessionsCapacity, probe::Capacity{8, 0});
   const std::string table = ProbeTable({report});
   EXPECT_NE(table.find("  api            NVIDIA at 0000:00:02.0\n"), std::string::npos) << table;
   EXPECT_NE(table.find("  encodes        h264\n  scales         8-bit\n  sessions       8\n"),

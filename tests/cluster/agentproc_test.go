@@ -135,13 +135,13 @@ func vaMachine(t *testing.T, dumps ...string) machine {
 }
 
 // nvidiaMachine lays out the NVIDIA GPU of a tests/fakenv record with
-// fakenv_stage: its sysfs, and stand-ins for NVIDIA's libraries that the real
+// fakenv_stage: its sysfs, and fakes of NVIDIA's libraries that the real
 // nv-codec-headers loader finds on LD_LIBRARY_PATH and that replay the record.
 func nvidiaMachine(t *testing.T, record string) machine {
 	t.Helper()
 	stage := filepath.Join(buildDir(t), "tests", "fakenv", "fakenv_stage")
 	if _, err := os.Stat(stage); err != nil {
-		t.Fatalf("%s is missing: build the NVIDIA stand-ins first (make build): %v", stage, err)
+		t.Fatalf("%s is missing: build the NVIDIA fakes first (make build): %v", stage, err)
 	}
 	recordPath := repoPath(t, "tests", "fakenv", "records", record)
 	dir := t.TempDir()

@@ -274,10 +274,13 @@ TEST(WorkerNetworkPolicy, OnlyThePoolManagersPodsReachTheControlPort) {
 }
 
 TEST(PoolNetworkPolicy, OnlyScrapersReachTheReport) {
-  const YAML::Node policy = Find(kPool, "NetworkPolicy");
-  EXPECT_TRUE(Matches(policy["spec"]["podSelector"],
-                      Find(kPool, "Deployment")["spec"]["template"]["metadata"]["labels"]));
-  const std::vector<YAML::Node> sources = SourcesOfPort(policy, 9465);
+  std::vector<YAML::Node> sources;
+  for (const YAML::Node& policy : ObjectsIn(kPool)) {
+    if (policy["kind"].as<std::string>() != "NetworkPolicy") continue;
+    EXPECT_TRUE(Matches(policy["spec"]["podSelector"],
+                        Find(kPool, "Deployment")["spec"]["template"]["metadata"]["labels"]));
+    for (const YAML::Node& source : SourcesOfPort(policy, 9465)) sources.push_back(source);
+  }
   ASSERT_EQ(sources.size(), 1u);
   EXPECT_EQ(
       sources[0]["podSelector"]["matchLabels"]["media-capabilities.io/scraper"].as<std::string>(),
@@ -287,7 +290,7 @@ TEST(PoolNetworkPolicy, OnlyScrapersReachTheReport) {
 TEST(PoolConfig, IsAFileThePoolServiceReads) {
   const std::string text = Find(kPool, "ConfigMap")["data"]["pool.yaml"].as<std::string>();
   mc::Result<mc::pool::ServiceConfig> config = mc::pool::ParseServiceConfig(text, "pool.yaml");
-  ASSERT_TRUE(config) << config.error();
+  ASSERT_TRUE(config) << config.error_message();
   EXPECT_EQ(config->control, mc::pool::ControlMode::kKubernetes);
   EXPECT_EQ(config->listen, "0.0.0.0:9465");
 }

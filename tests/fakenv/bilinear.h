@@ -1,7 +1,7 @@
-// Bilinear resizing in fixed point, of one plane of one or more interleaved channels: what
-// the CUDA stand-in's scale_cuda kernels run (cuda_kernels.cpp) and what the engine scales a
-// VA stand-in's pictures with (engine_scaler.cpp). It is kept cheap: a GPU's resize would cost
-// its client nothing.
+// Bilinear resizing in fixed point, of one plane of one or more interleaved channels.
+// The CUDA fake's scale_cuda kernels run it (cuda_kernels.cpp).
+// The engine scales a VA fake's pictures with it (engine_scaler.cpp).
+// It is kept cheap: a GPU's resize would cost its client nothing.
 #pragma once
 
 #include <cstddef>

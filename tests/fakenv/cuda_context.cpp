@@ -1,6 +1,7 @@
-// The CUDA stand-in's contexts, streams and events. A context is current per thread, as
-// CUDA's are; streams and events exist only as handles, because every copy the stand-in
-// does is finished when the call returns.
+// The CUDA fake's contexts, streams and events.
+// A context is current per thread, as CUDA's are.
+// Streams and events exist only as handles.
+// Every copy the fake does is finished when the call returns.
 #include <cstdlib>
 #include <vector>
 

@@ -1,7 +1,10 @@
-// The CUDA stand-in's state in one process, all of it in one place: its contexts (each a
-// client in the state directory, holding the video memory allocated in it), the current
-// context of each thread, and the allocations. Device memory is host memory: a CUdeviceptr
-// is a host address, which the stand-ins' copies and the NVENC stand-in read directly.
+// The CUDA fake's whole state in one process, in one place:
+//  - its contexts, each a client in the state directory;
+//    each holds the video memory allocated in it;
+//  - the current context of each thread;
+//  - the allocations.
+// Device memory is host memory: a CUdeviceptr is a host address.
+// The fakes' copies and the NVENC fake read it directly.
 #pragma once
 
 #include <ffnvcodec/dynlink_cuda.h>

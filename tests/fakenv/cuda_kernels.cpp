@@ -1,9 +1,12 @@
-// The CUDA stand-in's kernels: the one family a transcoding pipeline launches, ffmpeg's
-// scale_cuda resize kernels ("Subsample_<algorithm>_<in>_<out>" and its "_uv" twin), for
-// NV12 and YUV420P in and out alike, run on the CPU of the process that launches them. A
-// module's code is never read: the kernel a name stands for is known by its name, and any
-// other name is not found, as a module without it answers. Every algorithm resizes
-// bilinearly; the pictures differ from a GPU's bicubic or Lanczos ones in their last bits.
+// The CUDA fake's kernels: the one family a transcoding pipeline launches.
+// They are ffmpeg's scale_cuda resize kernels.
+// Their names are "Subsample_<algorithm>_<in>_<out>" and its "_uv" twin.
+// They take NV12 and YUV420P in and out alike.
+// They run on the CPU of the process that launches them.
+// A module's code is never read: each kernel is known by its name.
+// Any other name is not found, as a module without it answers.
+// Every algorithm resizes bilinearly.
+// The pictures differ from a GPU's bicubic or Lanczos ones in their last bits.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -107,9 +110,12 @@ FAKENV_EXPORT CUresult cuTexObjectDestroy(CUtexObject texture) {
                                             : Result(fakenv::kCudaErrorInvalidHandle);
 }
 
-// cuLaunchKernel runs a resize kernel with the arguments scale_cuda passes: four source
-// textures, four destination planes, the destination's width, height and pitch, the source's
-// width and height, and the algorithm's parameter.
+// cuLaunchKernel runs a resize kernel with the arguments scale_cuda passes:
+//  - four source textures;
+//  - four destination planes;
+//  - the destination's width, height and pitch;
+//  - the source's width and height;
+//  - the algorithm's parameter.
 FAKENV_EXPORT CUresult cuLaunchKernel(CUfunction function, unsigned int, unsigned int, unsigned int,
                                       unsigned int, unsigned int, unsigned int, unsigned int,
                                       CUstream, void** parameters, void**) {

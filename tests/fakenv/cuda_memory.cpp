@@ -1,6 +1,6 @@
-// The CUDA stand-in's device memory: host memory, allocated in the current context and
-// counted as that context's video memory, and copies between any two kinds of it done at
-// once with memcpy.
+// The CUDA fake's device memory is host memory.
+// It is allocated in the current context and counted as its video memory.
+// Copies between any two kinds of it are done at once with memcpy.
 #include <cstdlib>
 #include <cstring>
 
@@ -43,8 +43,9 @@ CUresult Copy2D(const CUDA_MEMCPY2D* copy) {
   if (copy->srcMemoryType == CU_MEMORYTYPE_ARRAY || copy->dstMemoryType == CU_MEMORYTYPE_ARRAY) {
     return Result(kCudaErrorNotSupported);
   }
-  // An empty copy does nothing, even with null pointers: ffmpeg's CUVID decoder copies a
-  // third plane of NV12, which has two, as one of width 0 to a null address.
+  // An empty copy does nothing, even with null pointers.
+  // ffmpeg's CUVID decoder copies a third plane of NV12, which has two.
+  // It copies it with width 0 to a null address.
   if (copy->WidthInBytes == 0 || copy->Height == 0) return CUDA_SUCCESS;
   const auto* source = static_cast<const std::byte*>(SourceOf(*copy));
   auto* destination = static_cast<std::byte*>(DestinationOf(*copy));

@@ -87,8 +87,9 @@ CUresult VideoParser::Parse(const CUVIDSOURCEDATAPACKET& packet) {
     if (decoded != CUDA_SUCCESS) return decoded;
   }
   if (packet.flags & CUVID_PKT_ENDOFSTREAM) {
-    // An engine that is gone has nothing left to give, and the end of the stream still ends
-    // it: otherwise a client that flushes until the end would ask forever.
+    // An engine that is gone has nothing left to give.
+    // The end of the stream still ends it.
+    // Otherwise a client that flushes until the end would ask forever.
     if (engine_->gone()) return CUDA_SUCCESS;
     const CUresult flushed = Exchange(wire::Request::kFlushDecoder, {}, {});
     return engine_->gone() ? CUDA_SUCCESS : flushed;
@@ -118,8 +119,8 @@ CUresult VideoParser::Exchange(wire::Request request, std::span<const std::byte>
     std::optional<wire::UnitHeader> unit =
         type == wire::Reply::kFrame ? wire::ParseUnitHeader(message->payload, true) : std::nullopt;
     if (!unit) return static_cast<CUresult>(kCudaErrorUnknown);
-    // A client whose callback failed has its error set already; the rest of the answer is
-    // read and dropped, so that the next exchange starts in step.
+    // A client whose callback failed has its error set already.
+    // The rest of the answer is read and dropped, so the next exchange starts in step.
     if (!Deliver(*unit, message->payload.data() + sizeof(wire::UnitHeader))) continue;
   }
 }

@@ -1,9 +1,10 @@
-// VideoParser is the NVDEC parser stand-in (cuvidCreateVideoParser): it hands the stream's
-// packets to a decoding engine process, and for each picture the engine gives back calls
-// the client's callbacks as NVIDIA's parser does (the sequence callback when the format is
-// first known or changes, then "decode" and "display"), in display order. While the client's
-// decode callback runs, the picture waits in a handoff that cuvidDecodePicture takes into
-// the decoder's surface.
+// VideoParser is the NVDEC parser fake (cuvidCreateVideoParser).
+// It hands the stream's packets to a decoding engine process.
+// For each picture back, it calls the client's callbacks as NVIDIA's parser does:
+//  - "sequence", when the format is first known or changes;
+//  - then "decode" and "display", in display order.
+// While the client's decode callback runs, the picture waits in a handoff.
+// cuvidDecodePicture takes it from there into the decoder's surface.
 #pragma once
 
 #include <ffnvcodec/dynlink_cuda.h>
@@ -23,9 +24,10 @@ namespace fakenv {
 struct Handoff {
   const wire::UnitHeader* unit = nullptr;
   const std::byte* nv12 = nullptr;
-  // Set while the client's sequence callback runs: the only place a decoder fed by this
-  // parser is created, so cuvidCreateDecoder outside it is a client that brought its own
-  // parser (libavcodec's NVDEC hwaccel), whose parsed pictures the stand-in cannot decode.
+  // Set while the client's sequence callback runs.
+  // That is the only place a decoder fed by this parser is created.
+  // So cuvidCreateDecoder outside it comes from a client with its own parser.
+  // That is libavcodec's NVDEC hwaccel; the fake cannot decode its parsed pictures.
   bool in_sequence_callback = false;
 };
 Handoff& CurrentHandoff();

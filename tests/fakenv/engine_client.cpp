@@ -40,9 +40,10 @@ std::unique_ptr<EngineClient> EngineClient::Start(Role role, const std::string& 
   const std::string id = std::to_string(client_id);
   const std::string owner = std::to_string(getpid());
   const std::string& state = state_dir;
-  // "--detach": the engine leaves the client's process tree, as a GPU's engine is no child
-  // of its client; so the client's CPU time, even as wait4 counts it with its children's,
-  // is the client's alone.
+  // "--detach": the engine leaves the client's process tree.
+  // A GPU's engine is no child of its client either.
+  // So the client's CPU time is the client's alone.
+  // That holds even as wait4 counts it, with its children's.
   std::vector<char*> argv = {const_cast<char*>(path.c_str()),
                              const_cast<char*>("--detach"),
                              const_cast<char*>(role_name.c_str()),
@@ -70,9 +71,9 @@ std::unique_ptr<EngineClient> EngineClient::Start(Role role, const std::string& 
 }
 
 EngineClient::~EngineClient() {
-  // The end of the stand-in's half of the socket is the engine's end of work: it writes its
-  // last sample and exits, which closes its half. Waiting for that keeps a finished job's
-  // samples complete by the time its client exits.
+  // Closing the fake's half of the socket ends the engine's work.
+  // It writes its last sample and exits, which closes its half.
+  // Waiting for that keeps a finished job's samples complete when its client exits.
   shutdown(socket_, SHUT_WR);
   char ignored[256];
   for (;;) {

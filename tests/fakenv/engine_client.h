@@ -1,7 +1,9 @@
-// EngineClient is a stand-in library's end of its engine: the separate process that does a
-// session's coding, as a GPU's video engine does it apart from the CPU. The stand-in starts
-// one per encode session (when the encoder is initialised) and one per decoder (when the
-// parser is created), and the engine ends when the stand-in closes its socket.
+// EngineClient is a fake library's end of its engine.
+// The engine is the separate process that does a session's coding.
+// A GPU's video engine, too, works apart from the CPU. The fake starts one:
+//  - per encode session, when the encoder is initialised;
+//  - per decoder, when the parser is created.
+// The engine ends when the fake closes its socket.
 #pragma once
 
 #include <cstdint>
@@ -18,9 +20,10 @@ class EngineClient {
  public:
   enum class Role { kEncoder, kDecoder };
 
-  // Start runs the engine (FAKENV_ENGINE, or the one built beside the stand-ins) for the
-  // client `client_id` of this process, which appends its samples to `state_dir`, its GPU's
-  // state directory; nullptr, with the reason in `*error`, when it cannot be started.
+  // Start runs the engine for the client `client_id` of this process.
+  // The engine is FAKENV_ENGINE, or the one built beside the fakes.
+  // It appends its samples to `state_dir`, its GPU's state directory.
+  // Gives nullptr, with the reason in `*error`, when it cannot be started.
   static std::unique_ptr<EngineClient> Start(Role role, const std::string& state_dir,
                                              std::uint32_t client_id, std::string* error);
   ~EngineClient();
@@ -29,7 +32,8 @@ class EngineClient {
 
   bool Send(wire::Request type, std::span<const std::byte> body,
             std::span<const std::byte> bytes = {});
-  // Receive gives nullopt once the engine is gone (it died, or sent something malformed).
+  // Receive gives nullopt once the engine is gone.
+  // It died, or sent something malformed.
   std::optional<wire::Message> Receive();
   bool gone() const { return gone_; }
 

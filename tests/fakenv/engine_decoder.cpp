@@ -64,14 +64,15 @@ class AvDecoder : public Decoder {
     if (captured_) av_frame_unref(captured_);
     const int sent = avcodec_send_packet(context_, packet_);
     av_packet_unref(packet_);
-    // A damaged packet is the decoder's business, as with NVDEC: what decodes is returned.
+    // A damaged packet is the decoder's business, as with NVDEC.
+    // What decodes is returned.
     if (sent < 0 && sent != AVERROR_INVALIDDATA) {
       *error = "avcodec_send_packet failed: " + AvError(sent);
       return false;
     }
     if (!captured_) return Drain(out, error);
-    // Single-threaded, the picture is whole once the packet is sent; the display-order
-    // output is someone else's business here.
+    // Single-threaded, the picture is whole once the packet is sent.
+    // The display-order output is not this code's business.
     std::vector<DecodedPicture> displayed;
     if (!Drain(displayed, error)) return false;
     if (!captured_->buf[0]) return true;
@@ -87,8 +88,9 @@ class AvDecoder : public Decoder {
   }
 
  private:
-  // Capture is the decoder's get_buffer2 in decode order: the default buffer, with a reference
-  // kept to the last one asked for, which is the picture of the packet being decoded.
+  // Capture is the decoder's get_buffer2 in decode order.
+  // It gives the default buffer, and keeps a reference to the last one asked for.
+  // That is the picture of the packet being decoded.
   static int Capture(AVCodecContext* context, AVFrame* frame, int flags) {
     const int got = avcodec_default_get_buffer2(context, frame, flags);
     if (got < 0) return got;
@@ -151,15 +153,17 @@ class AvDecoder : public Decoder {
   AVCodecContext* context_;
   AVPacket* packet_;
   AVFrame* frame_;
-  // The picture of the packet being decoded, in decode order; null in display order.
+  // The picture of the packet being decoded, in decode order.
+  // Null in display order.
   AVFrame* captured_;
 };
 
 }  // namespace
 
 std::unique_ptr<Decoder> OpenDecoder(wire::Codec codec, bool decode_order, std::string* error) {
-  // The decoder's complaints about a packet (a sequence header alone gives "no frame!") are
-  // not the client's to read; what fails reaches it as the reply's status.
+  // The decoder's complaints about a packet are not the client's to read.
+  // A sequence header alone gives "no frame!", for one.
+  // What fails reaches the client as the reply's status.
   av_log_set_level(AV_LOG_FATAL);
   const AVCodec* decoder = avcodec_find_decoder_by_name(DecoderName(codec));
   if (!decoder) {

@@ -1,6 +1,7 @@
-// The engine's decoder, over Debian's libavcodec: it takes a stream's packets as the NVDEC
-// parser stand-in hands them over and gives back NV12 pictures in display order, as NVDEC
-// writes them to its output surfaces.
+// The engine's decoder, over Debian's libavcodec.
+// It takes a stream's packets as the NVDEC parser fake hands them over.
+// It gives back NV12 pictures in display order.
+// NVDEC writes them so to its output surfaces.
 #pragma once
 
 #include <cstddef>
@@ -30,9 +31,10 @@ class Decoder {
   virtual bool Flush(std::vector<DecodedPicture>& out, std::string* error) = 0;
 };
 
-// With `decode_order`, Decode gives the packet's own picture, taken from the buffer the
-// decoder asked for while decoding it (a custom get_buffer2), and discards what the decoder
-// outputs in display order.
+// With `decode_order`, Decode gives the packet's own picture.
+// It takes it from the buffer the decoder asked for while decoding it.
+// A custom get_buffer2 catches that buffer.
+// It discards what the decoder outputs in display order.
 std::unique_ptr<Decoder> OpenDecoder(wire::Codec codec, bool decode_order, std::string* error);
 
 }  // namespace fakenv

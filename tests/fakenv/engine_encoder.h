@@ -1,5 +1,5 @@
 // The engine's encoders: libx264 for H.264 and libx265 for HEVC, set up from the settings
-// the NVENC stand-in derived from the client's NVENC configuration. Both run with zero
+// the NVENC fake derived from the client's NVENC configuration. Both run with zero
 // latency (no B-pictures, no lookahead), so every picture in gives one bitstream out, as an
 // NVENC session without B-pictures does.
 #pragma once

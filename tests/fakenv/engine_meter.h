@@ -1,9 +1,11 @@
-// BusyMeter measures an engine's real work, as a GPU's counters measure its video engine:
-// every sampling period (100 ms, NVML's period on the H200) it takes the engine process's
-// CPU time spent in that period and appends it to the client's samples in the state
-// directory, as the utilisation of the encoder or the decoder on behalf of the client's
-// process. A period without work writes nothing, as NVML keeps no sample for an idle
-// process. With `attributed` false (the `unattributed` fault) it writes nothing at all.
+// BusyMeter measures an engine's real work, as a GPU's counters measure its video engine.
+// The sampling period is 100 ms, NVML's period on the H200.
+// Each period it takes the engine process's CPU time spent in that period.
+// It appends it to the client's samples in the state directory.
+// There it is the encoder's or decoder's utilisation for the client's process.
+// A period without work writes nothing.
+// NVML keeps no sample for an idle process either.
+// With `attributed` false (the `unattributed` fault) it writes nothing at all.
 #pragma once
 
 #include <chrono>

@@ -1,6 +1,6 @@
-// The engine's scaler: a VA stand-in's video processing (scale_vaapi) done in the engine
+// The engine's scaler: a VA fake's video processing (scale_vaapi) done in the engine
 // process, as a GPU's video-enhance engine does it apart from the CPU. It resizes bilinearly
-// (bilinear.h), as the CUDA stand-in's scale_cuda does.
+// (bilinear.h), as the CUDA fake's scale_cuda does.
 #pragma once
 
 #include <cstddef>

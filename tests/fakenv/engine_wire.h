@@ -1,17 +1,19 @@
-// The messages between a stand-in library and its engine process, over a stream socket.
-// Every message is a fixed binary header, then a fixed binary body for its type, then raw
-// bytes (pixels or a bitstream) whose length the header states; there is nothing to parse
-// beyond checking the fixed fields, which the Parse functions do.
+// The messages between a fake library and its engine process, over a stream socket.
+// Every message is, in order:
+//  - a fixed binary header;
+//  - a fixed binary body for its type;
+//  - raw bytes, pixels or a bitstream, whose length the header states.
+// Nothing needs parsing beyond checking the fixed fields; the Parse functions do that.
 //
-//   stand-in -> engine                         engine -> stand-in
-//   kOpenEncoder    EncoderSettings            kDone       (status)
-//   kEncodeFrame    FrameHeader, pixels        kBitstream* then kDone
-//   kFlushEncoder                              kBitstream* then kDone
-//   kSequenceHeaders                           kHeaders (parameter sets)
-//   kOpenDecoder    DecoderSettings            kDone
-//   kDecodePacket   PacketHeader, bitstream    kFrame* (NV12 pixels) then kDone
-//   kFlushDecoder                              kFrame* then kDone
-//   kScaleFrame     ScaleHeader, NV12 pixels   kFrame (the scaled NV12 picture) then kDone
+// Each request, with its body, and the engine's answer:
+//  - kOpenEncoder, EncoderSettings: kDone (status).
+//  - kEncodeFrame, FrameHeader and pixels: kBitstream* then kDone.
+//  - kFlushEncoder: kBitstream* then kDone.
+//  - kSequenceHeaders: kHeaders (parameter sets).
+//  - kOpenDecoder, DecoderSettings: kDone.
+//  - kDecodePacket, PacketHeader and bitstream: kFrame* (NV12 pixels) then kDone.
+//  - kFlushDecoder: kFrame* then kDone.
+//  - kScaleFrame, ScaleHeader and NV12 pixels: kFrame (the scaled picture) then kDone.
 // A failure is a kDone whose status is not 0, with the reason as its bytes.
 #pragma once
 
@@ -43,8 +45,9 @@ enum class Reply : std::uint32_t { kDone = 1, kBitstream = 2, kHeaders = 3, kFra
 
 enum class Codec : std::uint32_t { kH264 = 1, kHevc = 2, kVp9 = 3, kAv1 = 4, kMpeg2 = 5, kVp8 = 6 };
 
-// The picture layouts an encoder takes, with NVENC's NV_ENC_BUFFER_FORMAT values. P010 is
-// NV12's layout with two bytes a sample, the ten bits at the top (a VA stand-in's HEVC Main10).
+// The picture layouts an encoder takes, with NVENC's NV_ENC_BUFFER_FORMAT values.
+// P010 is NV12's layout with two bytes a sample, the ten bits at the top.
+// A VA fake's HEVC Main10 uses it.
 enum class PixelFormat : std::uint32_t {
   kNv12 = 0x1,
   kYv12 = 0x10,
@@ -82,14 +85,17 @@ struct EncoderSettings {
   std::uint32_t vbv_buffer_bits = 0;
   std::uint32_t const_qp = 0;
   std::uint32_t target_quality = 0;
-  // Pictures from one IDR picture to the next; 0 for no automatic IDR pictures, 1 for
-  // intra-only.
+  // Pictures from one IDR picture to the next.
+  // 0 for no automatic IDR pictures, 1 for intra-only.
   std::uint32_t idr_period = 0;
   // 1 when every IDR picture carries the parameter sets in-band.
   std::uint32_t repeat_headers = 1;
   // NVENC's preset P1 (fastest) to P7 (best).
   std::uint32_t preset = 4;
-  // 0 for the encoder's choice; H.264 66, 77, 100 (baseline, main, high); HEVC 1, 2.
+  // The profile:
+  //  - 0 for the encoder's choice;
+  //  - H.264: 66, 77, 100 (baseline, main, high);
+  //  - HEVC: 1, 2.
   std::uint32_t profile = 0;
   std::uint32_t reserved = 0;
 };
@@ -106,9 +112,10 @@ struct FrameHeader {
 };
 static_assert(sizeof(FrameHeader) == 32);
 
-// A picture to scale (a VA stand-in's video processing): the source as a FrameHeader (NV12
-// only, `pts` and `force_idr` unused), the rectangle of it to take, and the size and pitch of
-// the NV12 picture to make of it.
+// A picture to scale, for a VA fake's video processing:
+//  - the source as a FrameHeader: NV12 only, `pts` and `force_idr` unused;
+//  - the rectangle of it to take;
+//  - the size and pitch of the NV12 picture to make of it.
 struct ScaleHeader {
   FrameHeader source;
   std::uint32_t crop_x = 0;
@@ -124,9 +131,10 @@ static_assert(sizeof(ScaleHeader) == 64);
 
 struct DecoderSettings {
   Codec codec = Codec::kH264;
-  // 0: the pictures in display order, as a stream decoder gives them (NVDEC's parser). 1: each
-  // packet's own picture right after it, in decode order, as a VA stand-in's decode needs it
-  // (a packet is then one whole access unit).
+  // The order of the pictures:
+  //  - 0: display order, as a stream decoder gives them (NVDEC's parser);
+  //  - 1: each packet's own picture right after it, in decode order.
+  // A VA fake's decode needs 1; each packet is then one whole access unit.
   std::uint32_t decode_order = 0;
 };
 static_assert(sizeof(DecoderSettings) == 8);
@@ -154,21 +162,23 @@ static_assert(sizeof(UnitHeader) == 32);
 std::optional<Header> ParseHeader(std::span<const std::byte> bytes);
 std::optional<EncoderSettings> ParseEncoderSettings(std::span<const std::byte> payload);
 std::optional<DecoderSettings> ParseDecoderSettings(std::span<const std::byte> payload);
-// ParseFrameHeader also checks that the pixels after it are exactly what the header states.
+// ParseFrameHeader also checks the pixels after it.
+// They must be exactly what the header states.
 std::optional<FrameHeader> ParseFrameHeader(std::span<const std::byte> payload);
 std::optional<PacketHeader> ParsePacketHeader(std::span<const std::byte> payload);
-// ParseScaleHeader also checks the rectangle against the source and the source's pixels
-// after it, as ParseFrameHeader does.
+// ParseScaleHeader also checks the rectangle against the source.
+// It checks the source's pixels after it, as ParseFrameHeader does.
 std::optional<ScaleHeader> ParseScaleHeader(std::span<const std::byte> payload);
 // ParseUnitHeader checks a decoded frame's bytes against its size when `frame` is set.
 std::optional<UnitHeader> ParseUnitHeader(std::span<const std::byte> payload, bool frame);
 
-// PictureBytes is the size of a picture of `height` rows at `pitch` in a 4:2:0 layout, with
-// NVENC's convention that the chroma follows the luma at pitch * height.
+// PictureBytes is the size of a picture of `height` rows at `pitch` in a 4:2:0 layout.
+// NVENC's convention holds: the chroma follows the luma at pitch * height.
 std::size_t PictureBytes(PixelFormat format, std::uint32_t pitch, std::uint32_t height);
 
-// Send writes one message whole; Receive reads one, checking its header, and gives nullopt
-// when the peer is gone or sent something malformed.
+// Send writes one message whole.
+// Receive reads one, checking its header.
+// It gives nullopt when the peer is gone or sent something malformed.
 struct Message {
   Header header;
   std::vector<std::byte> payload;

@@ -11,8 +11,9 @@
 namespace fakenv {
 namespace {
 
-// NVENC's presets P1 to P7 run from fastest to best, and so do these of x264; P4, ffmpeg's
-// default, is "fast", near NVENC's P4 in quality by NVIDIA's own comparisons.
+// NVENC's presets P1 to P7 run from fastest to best, and so do these of x264.
+// P4, ffmpeg's default, is "fast".
+// By NVIDIA's own comparisons, it is near NVENC's P4 in quality.
 constexpr std::array<const char*, 7> kPresets = {"ultrafast", "superfast", "veryfast", "fast",
                                                  "medium",    "slow",      "slower"};
 

@@ -9,8 +9,9 @@
 namespace fakenv {
 namespace {
 
-// x265 is several times slower than x264 at the same preset name, so NVENC's P1 to P7 map to
-// presets a rank or two faster, keeping an HEVC encode near an H.264 one in time.
+// x265 is several times slower than x264 at the same preset name.
+// So NVENC's P1 to P7 map to presets a rank or two faster.
+// That keeps an HEVC encode near an H.264 one in time.
 constexpr std::array<const char*, 7> kX265Presets = {
     "ultrafast", "ultrafast", "superfast", "superfast", "veryfast", "faster", "fast"};
 

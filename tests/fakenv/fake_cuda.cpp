@@ -1,10 +1,13 @@
-// The stand-in for libcuda.so.1: the device queries answer from the record named by
-// FAKENV_RECORD, one GPU for each of the machine's records in PCI address order, less those
-// CUDA_VISIBLE_DEVICES hides; contexts, streams and memory work (cuda_context.cpp,
-// cuda_memory.cpp) with host memory as device memory, each context on one GPU; scale_cuda's
-// resize kernels run (cuda_kernels.cpp); linking, graphics interop and arrays say
-// CUDA_ERROR_NOT_SUPPORTED. cuInit is where a recorded failure, hang or crash happens, as on a
-// real machine whose driver is broken.
+// The fake of libcuda.so.1:
+//  - device queries answer from the record named by FAKENV_RECORD;
+//  - there is one GPU per record of the machine, in PCI address order;
+//  - CUDA_VISIBLE_DEVICES may hide some;
+//  - contexts, streams and memory work, host memory serving as device memory;
+//  - each context is on one GPU (cuda_context.cpp, cuda_memory.cpp);
+//  - scale_cuda's resize kernels run (cuda_kernels.cpp);
+//  - linking, graphics interop and arrays say CUDA_ERROR_NOT_SUPPORTED.
+// cuInit is where a recorded failure, hang or crash happens.
+// A real machine with a broken driver fails there too.
 #include <ffnvcodec/dynlink_cuda.h>
 #include <unistd.h>
 
@@ -23,9 +26,11 @@
 
 namespace {
 
-// VisibleDevices gives the machine's index of each GPU CUDA shows, by CUDA's ordinal. As
-// CUDA reads CUDA_VISIBLE_DEVICES: unset shows every GPU; otherwise a comma-separated list of
-// indices or UUIDs (or the beginning of one), up to the first entry that names no GPU.
+// VisibleDevices gives the machine's index of each GPU CUDA shows, by CUDA's ordinal.
+// It reads CUDA_VISIBLE_DEVICES as CUDA does:
+//  - unset shows every GPU;
+//  - else it is a comma-separated list of indices or UUIDs, or a UUID's beginning;
+//  - the list ends at the first entry that names no GPU.
 std::vector<int> ReadVisibleDevices() {
   const std::vector<fakenv::Record>& gpus = fakenv::CurrentMachine().gpus;
   std::vector<int> visible;
@@ -63,7 +68,8 @@ bool Initialised() {
   return fakenv::Driver().initialised;
 }
 
-// CUDA's texture alignment on current GPUs, which ffmpeg's frame pools align their planes to.
+// CUDA's texture alignment on current GPUs.
+// ffmpeg's frame pools align their planes to it.
 constexpr int kTextureAlignment = 512;
 constexpr int kAttributeTextureAlignment = 14;
 
@@ -184,9 +190,10 @@ FAKENV_EXPORT CUresult cuGetErrorString(CUresult result, const char** text) {
   return CUDA_SUCCESS;
 }
 
-// The entry points the loader insists on that the stand-in does not offer: linking,
-// module globals, graphics interop and arrays. They take no
-// parameters here: on the System V ABI a caller's arguments in registers are simply unused.
+// The entry points the loader insists on that the fake does not offer.
+// They are linking, module globals, graphics interop and arrays.
+// They take no parameters here.
+// On the System V ABI a caller's arguments in registers are simply unused.
 #define FAKENV_UNSUPPORTED(name) \
   FAKENV_EXPORT int name() { return fakenv::kCudaErrorNotSupported; }
 FAKENV_UNSUPPORTED(cuLinkCreate)

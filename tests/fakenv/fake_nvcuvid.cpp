@@ -1,12 +1,19 @@
-// The stand-in for libnvcuvid.so.1: cuvidGetDecoderCaps answers each question from the
-// decoders of the record of the current CUDA context's GPU, a question the record does not
-// hold as "not supported" (as a driver answers for a codec its silicon lacks). The parser
-// (cuvid_parser.h) has an engine process decode the stream; a decoder is the set of NV12
-// output surfaces the parser's pictures land in, which cuvidMapVideoFrame hands out as device
-// memory. A decoder asked for outside the stand-in's own parser (libavcodec's NVDEC hwaccel,
-// which parses the stream itself) is refused, so that ffmpeg's `-hwaccel cuda` falls back to
-// decoding on the CPU. A parser works on the GPU of the context current when it is made, as
-// NVIDIA's decoder works on its context's.
+// The fake of libnvcuvid.so.1.
+//
+// cuvidGetDecoderCaps answers from the record of the current CUDA context's GPU.
+// It reads that record's decoders.
+// A question the record does not hold is "not supported".
+// A driver answers so for a codec its silicon lacks.
+//
+// The parser (cuvid_parser.h) has an engine process decode the stream.
+// A decoder is the set of NV12 output surfaces the parser's pictures land in.
+// cuvidMapVideoFrame hands them out as device memory.
+//
+// A decoder asked for outside the fake's own parser is refused.
+// That is libavcodec's NVDEC hwaccel, which parses the stream itself.
+// So ffmpeg's `-hwaccel cuda` falls back to decoding on the CPU.
+// A parser works on the GPU of the context current when it is made.
+// NVIDIA's decoder likewise works on its context's GPU.
 #include <ffnvcodec/dynlink_cuda.h>
 #include <ffnvcodec/dynlink_cuviddec.h>
 #include <ffnvcodec/dynlink_nvcuvid.h>
@@ -31,7 +38,8 @@ namespace {
 
 constexpr std::uint32_t kSurfacePitchAlignment = 512;
 
-// A decoder's output surfaces, each NV12: the luma rows at `pitch`, then the chroma rows.
+// A decoder's output surfaces, each NV12.
+// The luma rows at `pitch` come first, then the chroma rows.
 struct Decoder {
   std::uint32_t width = 0;
   std::uint32_t height = 0;
@@ -39,7 +47,7 @@ struct Decoder {
   std::vector<std::vector<std::byte>> surfaces;
 };
 
-// The decoder stand-in's state in this process, all of it.
+// The decoder fake's state in this process, all of it.
 struct CuvidDriver {
   std::mutex mutex;
   std::map<void*, std::unique_ptr<fakenv::VideoParser>> parsers;
@@ -89,8 +97,8 @@ FAKENV_EXPORT CUresult cuvidGetDecoderCaps(CUVIDDECODECAPS* caps) {
     caps->nOutputFormatMask = static_cast<unsigned short>(answer.output_formats);
     caps->nMaxWidth = answer.max_width;
     caps->nMaxHeight = answer.max_height;
-    // NVDEC's smallest picture, and the macroblock count of the largest, which NVIDIA's
-    // driver states with every supported answer.
+    // NVDEC's smallest picture, and the macroblock count of the largest.
+    // NVIDIA's driver states them with every supported answer.
     if (answer.supported) {
       caps->nMinWidth = 48;
       caps->nMinHeight = 16;
@@ -157,8 +165,8 @@ FAKENV_EXPORT CUresult cuvidDestroyDecoder(CUvideodecoder decoder) {
   return Driver().decoders.erase(decoder) ? CUDA_SUCCESS : Fail(fakenv::kCudaErrorInvalidValue);
 }
 
-// cuvidDecodePicture takes the picture the parser is handing over into the surface the
-// client chose; the engine decoded it already.
+// cuvidDecodePicture puts the parser's picture into the surface the client chose.
+// The engine decoded it already.
 FAKENV_EXPORT CUresult cuvidDecodePicture(CUvideodecoder decoder, CUVIDPICPARAMS* params) {
   Decoder* found = Find(Driver().decoders, decoder);
   const fakenv::Handoff& handoff = fakenv::CurrentHandoff();
@@ -220,8 +228,8 @@ FAKENV_EXPORT CUresult cuvidUnmapVideoFrame(CUvideodecoder, unsigned int) {
   return Fail(fakenv::kCudaErrorNotSupported);
 }
 
-// Context locks guard a context shared between threads; the stand-in's calls are safe
-// without them.
+// Context locks guard a context shared between threads.
+// The fake's calls are safe without them.
 FAKENV_EXPORT CUresult cuvidCtxLockCreate(CUvideoctxlock* lock, CUcontext) {
   static char lock_token;
   *lock = reinterpret_cast<CUvideoctxlock>(&lock_token);

@@ -1,8 +1,10 @@
-// The stand-in for libnvidia-encode.so.1: an NVENC API instance whose sessions list the
-// record's codecs, profiles and caps, and really encode: each session's pictures go to an
-// engine process (nvenc_session.h). A session is on the GPU of the CUDA context it is opened
-// with, and answers from that GPU's record. The session cap is the record's, per GPU, across
-// processes, kept in that GPU's state directory (fakenv_state.h).
+// The fake of libnvidia-encode.so.1: an NVENC API instance.
+// Its sessions list the record's codecs, profiles and caps, and really encode.
+// Each session's pictures go to an engine process (nvenc_session.h).
+// A session is on the GPU of the CUDA context it is opened with.
+// It answers from that GPU's record.
+// The session cap is the record's, per GPU, across processes.
+// It is kept in that GPU's state directory (fakenv_state.h).
 #include <ffnvcodec/dynlink_cuda.h>
 #include <ffnvcodec/nvEncodeAPI.h>
 
@@ -26,8 +28,9 @@ namespace {
 
 using fakenv::EncodeSession;
 
-// The driver's state in this process, all of it: the open sessions by handle, and the record
-// of the GPU each is on.
+// The driver's whole state in this process:
+//  - the open sessions, by handle;
+//  - the record of the GPU each is on.
 struct NvencDriver {
   std::mutex mutex;
   std::map<void*, std::unique_ptr<EncodeSession>> sessions;
@@ -45,7 +48,8 @@ EncodeSession* Find(void* encoder) {
   return found == Driver().sessions.end() ? nullptr : found->second.get();
 }
 
-// GpuOf gives the record of an open session's GPU, or nullptr for a handle that is none.
+// GpuOf gives the record of an open session's GPU.
+// It gives nullptr for a handle that is none.
 const fakenv::Record* GpuOf(void* encoder) {
   std::lock_guard<std::mutex> lock(Driver().mutex);
   auto found = Driver().gpus.find(encoder);
@@ -71,7 +75,8 @@ NVENCSTATUS NVENCAPI OpenSession(NV_ENC_OPEN_ENCODE_SESSION_EX_PARAMS* params, v
   if (!gpu || !gpu->report) return NV_ENC_ERR_INVALID_DEVICE;
   const fakenv::Record& record = *gpu;
   const mc::probe::NvEncoderFacts& facts = record.report->encoder;
-  // A GPU without an encoder (the H200) refuses here with the status its driver gave.
+  // A GPU without an encoder, such as the H200, refuses here.
+  // It gives the status its driver gave.
   if (facts.open_status != 0) return static_cast<NVENCSTATUS>(facts.open_status);
   if (!facts.available) return NV_ENC_ERR_GENERIC;
   fakenv::ClientRecord client;
@@ -81,8 +86,9 @@ NVENCSTATUS NVENCAPI OpenSession(NV_ENC_OPEN_ENCODE_SESSION_EX_PARAMS* params, v
   std::string error;
   std::unique_ptr<fakenv::OwnedClient> owned = fakenv::OwnedClient::Register(
       fakenv::DeviceStateDir(*device), client, record.replay.session_limit, &limited, &error);
-  // A driver over its consumer cap refuses the session as out of memory (status 10), the
-  // refusal ffmpeg users meet as "OpenEncodeSessionEx failed: out of memory (10)".
+  // A driver over its consumer cap refuses the session.
+  // It says out of memory, status 10.
+  // ffmpeg users meet it as "OpenEncodeSessionEx failed: out of memory (10)".
   if (limited) return NV_ENC_ERR_OUT_OF_MEMORY;
   if (!owned) {
     std::fprintf(stderr, "fakenv: %s\n", error.c_str());
@@ -147,8 +153,9 @@ NVENCSTATUS NVENCAPI GetProfileGuids(void* encoder, GUID codec_guid, GUID* guids
   return NV_ENC_SUCCESS;
 }
 
-// Caps the record does not state answer 0, which ffmpeg reads as "not supported": no
-// B-pictures, lookahead, temporal AQ or 4:4:4, none of which the engine codes.
+// Caps the record does not state answer 0, which ffmpeg reads as "not supported".
+// So there are no B-pictures, lookahead, temporal AQ or 4:4:4.
+// The engine codes none of them.
 NVENCSTATUS NVENCAPI GetEncodeCaps(void* encoder, GUID codec_guid, NV_ENC_CAPS_PARAM* param,
                                    int* value) {
   if (!Find(encoder)) return NV_ENC_ERR_INVALID_ENCODERDEVICE;
@@ -215,14 +222,14 @@ const char* NVENCAPI GetLastErrorString(void* encoder) {
   return session ? session->last_error() : "fakenv: no such encoder";
 }
 
-// The stand-in encodes on the default stream only; the streams a client names are accepted
-// as the driver accepts them.
+// The fake encodes on the default stream only.
+// It accepts the streams a client names, as the driver does.
 NVENCSTATUS NVENCAPI SetIoCudaStreams(void* encoder, NV_ENC_CUSTREAM_PTR, NV_ENC_CUSTREAM_PTR) {
   return Find(encoder) ? NV_ENC_SUCCESS : NV_ENC_ERR_INVALID_ENCODERDEVICE;
 }
 
-// Unimplemented answers every entry point the stand-in does not offer, so that no slot of
-// the function list is left null for a client to call.
+// Unimplemented answers every entry point the fake does not offer.
+// So no slot of the function list is left null for a client to call.
 template <typename... Arguments>
 NVENCSTATUS NVENCAPI Unimplemented(Arguments...) {
   return NV_ENC_ERR_UNIMPLEMENTED;
@@ -245,8 +252,8 @@ FAKENV_EXPORT NVENCSTATUS NVENCAPI NvEncodeAPIGetMaxSupportedVersion(std::uint32
 
 FAKENV_EXPORT NVENCSTATUS NVENCAPI NvEncodeAPICreateInstance(NV_ENCODE_API_FUNCTION_LIST* list) {
   if (!list) return NV_ENC_ERR_INVALID_PTR;
-  // The structure's version carries the client's API version in its low bits; one the
-  // driver does not speak is refused, as the real driver refuses it.
+  // The structure's version carries the client's API version in its low bits.
+  // A version the driver does not speak is refused, as the real driver does.
   // NVENCAPI_STRUCT_VERSION(v) = major | v << 16 | minor << 24 | 7 << 28.
   const std::uint32_t client_major = list->version & 0xFFFFu;
   const std::uint32_t client_minor = (list->version >> 24) & 0x0Fu;

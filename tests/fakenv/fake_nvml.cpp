@@ -1,10 +1,15 @@
-// The stand-in for libnvidia-ml.so.1: the driver version from the record, and what a
-// worker's gate and evidence sampler read of each GPU of the machine (by index in PCI address
-// order, or by PCI bus id), from that GPU's state directory, which every process using it
-// shares (fakenv_state.h): per-process encoder and decoder samples
-// of the engines' real work, the encode session list, and the video memory the live clients
-// hold. nvmlDeviceGetEncoderCapacity is left out on purpose: it reports 100 on a real H200,
-// which has no encoder, so nothing may take it for the truth.
+// The fake of libnvidia-ml.so.1.
+// It gives the driver version from the record.
+// It also gives what a worker's gate and evidence sampler read of each GPU:
+//  - per-process encoder and decoder samples of the engines' real work;
+//  - the encode session list;
+//  - the video memory the live clients hold.
+// A GPU is found by index in PCI address order, or by PCI bus id.
+// Its facts come from its state directory, shared by every process using it.
+// fakenv_state.h describes that directory.
+// nvmlDeviceGetEncoderCapacity is left out on purpose.
+// It reports 100 on a real H200, which has no encoder.
+// So nothing may take it for the truth.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -51,8 +56,9 @@ bool IsDevice(void* device) { return IndexOf(device) >= 0; }
 const fakenv::Record& GpuOf(void* device) { return *fakenv::DeviceRecord(IndexOf(device)); }
 std::string DirOf(void* device) { return fakenv::DeviceStateDir(IndexOf(device)); }
 
-// Fill copies a list into a caller's array, NVML's way: a count of 0 asks for the count, and
-// a short array is answered with the count needed.
+// Fill copies a list into a caller's array, NVML's way.
+// A count of 0 asks for the count.
+// A short array is answered with the count needed.
 template <typename T>
 int Fill(const std::vector<T>& items, unsigned int* count, T* out) {
   if (!count) return kErrorInvalidArgument;
@@ -88,8 +94,8 @@ FAKENV_EXPORT int nvmlShutdown() { return kSuccess; }
 
 FAKENV_EXPORT int nvmlSystemGetDriverVersion(char* version, unsigned int length) {
   const fakenv::Record& record = fakenv::CurrentRecord();
-  // A report without a driver version is one whose NVML could not say; the stand-in
-  // cannot know why, and says so in NVML's most general words.
+  // A report without a driver version is one whose NVML could not say.
+  // The fake cannot know why, and says so in NVML's most general words.
   if (!record.report || record.report->driver_version.empty()) return kErrorUnknown;
   std::snprintf(version, length, "%s", record.report->driver_version.c_str());
   return kSuccess;

@@ -35,7 +35,9 @@ bool ReadIdentity(JsonReader& reader, const Json& object, Identity& identity) {
   };
   for (const Optional& field :
        {Optional{"vendor", &identity.vendor}, Optional{"class", &identity.device_class},
-        Optional{"driver", &identity.driver}, Optional{"renderNode", &identity.render_node}}) {
+        Optional{"driver", &identity.driver}, Optional{"renderNode", &identity.render_node},
+        Optional{"subsystemVendor", &identity.subsystem_vendor},
+        Optional{"subsystemDevice", &identity.subsystem_device}}) {
     if (const Json* value = JsonReader::OptionalMember(object, field.name)) {
       if (!reader.String(*value, std::string("identity.") + field.name, *field.out)) return false;
     }
@@ -95,15 +97,15 @@ mc::Result<Record> ParseRecord(std::string_view text) {
   const Json* identity = reader.Member(document, "", "identity");
   if (!source || !reader.String(*source, "source", record.source) || !identity ||
       !ReadIdentity(reader, *identity, record.identity)) {
-    return mc::Error{reader.error()};
+    return mc::Error{reader.error_message()};
   }
   if (const Json* report = JsonReader::OptionalMember(document, "report")) {
     mc::Result<mc::probe::NvidiaFacts> facts = mc::probe::ParseNvidiaFacts(report->dump());
-    if (!facts) return mc::Error{"report." + facts.error()};
+    if (!facts) return mc::Error{"report." + facts.error_message()};
     record.report = std::move(facts).value();
   }
   if (const Json* replay = JsonReader::OptionalMember(document, "replay")) {
-    if (!ReadReplay(reader, *replay, record.replay)) return mc::Error{reader.error()};
+    if (!ReadReplay(reader, *replay, record.replay)) return mc::Error{reader.error_message()};
   }
   if (!record.report && record.replay.cu_init == Replay::CuInit::kReport) {
     return mc::Error{"a record without a report must make cuInit fail, hang or crash"};
@@ -121,8 +123,8 @@ mc::Result<std::string> ReadText(const std::string& path) {
   return text.str();
 }
 
-// SameDriver checks that a machine's second or later GPU was recorded under the same driver
-// as its first: the driver's version, its cuInit and nvmlInit, its libraries.
+// SameDriver checks that a machine's later GPUs were recorded under its first's driver.
+// The same driver has the same version, cuInit, nvmlInit and libraries.
 mc::Result<void> SameDriver(const Record& first, const Record& other) {
   const auto version = [](const Record& record) {
     return record.report ? record.report->driver_version : std::string();
@@ -150,11 +152,11 @@ mc::Result<Record> ParseMachineGpu(const Json& entry, const std::filesystem::pat
   const Json* pci = reader.Member(entry, where, "pciAddress");
   if (!record_name || !reader.String(*record_name, where + ".record", name) || !pci ||
       !reader.String(*pci, where + ".pciAddress", address))
-    return mc::Error{reader.error()};
+    return mc::Error{reader.error_message()};
   std::optional<std::string> canonical = mc::probe::NormalisePciAddress(address);
   if (!canonical) return mc::Error{where + ".pciAddress: \"" + address + "\" is not a PCI address"};
   mc::Result<Record> record = LoadRecord((base / name).string());
-  if (!record) return mc::Error{where + ": " + record.error()};
+  if (!record) return mc::Error{where + ": " + record.error_message()};
   record->identity.pci_address = *canonical;
   if (record->report) record->report->pci_address = *canonical;
   return record;
@@ -166,13 +168,13 @@ mc::Result<Machine> ParseMachine(const Json& document, const std::filesystem::pa
   const Json* source = reader.Member(document, "", "source");
   const Json* gpus = reader.Member(document, "", "gpus");
   if (!source || !reader.String(*source, "source", machine.source) || !gpus)
-    return mc::Error{reader.error()};
+    return mc::Error{reader.error_message()};
   if (!gpus->is_array() || gpus->empty())
     return mc::Error{"gpus: expected a list of one GPU or more"};
   for (std::size_t i = 0; i < gpus->size(); ++i) {
     const std::string where = "gpus[" + std::to_string(i) + "]";
     mc::Result<Record> gpu = ParseMachineGpu((*gpus)[i], base, where);
-    if (!gpu) return mc::Error{gpu.error()};
+    if (!gpu) return mc::Error{gpu.error_message()};
     if (!machine.gpus.empty()) {
       const Record& previous = machine.gpus.back();
       // In PCI address order, the order of CUDA's and NVML's indices: the list is that order.
@@ -184,7 +186,7 @@ mc::Result<Machine> ParseMachine(const Json& document, const std::filesystem::pa
           gpu->identity.render_node == previous.identity.render_node)
         return mc::Error{where + ": render node " + gpu->identity.render_node + " is taken"};
       if (mc::Result<void> same = SameDriver(machine.gpus.front(), *gpu); !same)
-        return mc::Error{where + ": " + same.error()};
+        return mc::Error{where + ": " + same.error_message()};
     }
     machine.gpus.push_back(std::move(gpu).value());
   }
@@ -195,23 +197,23 @@ mc::Result<Machine> ParseMachine(const Json& document, const std::filesystem::pa
 
 mc::Result<Record> LoadRecord(const std::string& path) {
   mc::Result<std::string> text = ReadText(path);
-  if (!text) return mc::Error{text.error()};
+  if (!text) return mc::Error{text.error_message()};
   mc::Result<Record> record = ParseRecord(*text);
-  if (!record) return mc::Error{path + ": " + record.error()};
+  if (!record) return mc::Error{path + ": " + record.error_message()};
   return record;
 }
 
 mc::Result<Machine> LoadMachine(const std::string& path) {
   mc::Result<std::string> text = ReadText(path);
-  if (!text) return mc::Error{text.error()};
+  if (!text) return mc::Error{text.error_message()};
   const Json document = Json::parse(*text, nullptr, false);
   if (document.is_object() && document.contains("gpus")) {
     mc::Result<Machine> machine = ParseMachine(document, std::filesystem::path(path).parent_path());
-    if (!machine) return mc::Error{path + ": " + machine.error()};
+    if (!machine) return mc::Error{path + ": " + machine.error_message()};
     return machine;
   }
   mc::Result<Record> record = LoadRecord(path);
-  if (!record) return mc::Error{record.error()};
+  if (!record) return mc::Error{record.error_message()};
   Machine machine;
   machine.source = record->source;
   machine.gpus.push_back(std::move(record).value());
@@ -227,7 +229,7 @@ const Machine& CurrentMachine() {
     }
     mc::Result<Machine> loaded = LoadMachine(path);
     if (!loaded) {
-      std::fprintf(stderr, "fakenv: %s\n", loaded.error().c_str());
+      std::fprintf(stderr, "fakenv: %s\n", loaded.error_message().c_str());
       std::abort();
     }
     return std::move(loaded).value();

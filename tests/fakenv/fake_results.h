@@ -1,6 +1,7 @@
-// The status numbers and words the stand-in libraries answer with, as NVIDIA's headers
-// (cuda.h, nvml.h) define them. nv-codec-headers declares only a few CUresult values, so
-// the ones the stand-ins need are spelled out here.
+// The status numbers and words the fake libraries answer with.
+// NVIDIA's headers (cuda.h, nvml.h) define them.
+// nv-codec-headers declares only a few CUresult values.
+// So the ones the fakes need are spelled out here.
 #pragma once
 
 namespace fakenv {
@@ -21,10 +22,10 @@ struct CudaError {
 };
 
 // FindCudaError gives cuGetErrorName's and cuGetErrorString's answers for a CUresult, or
-// nullptr for one the stand-in does not know (the real call then fails too).
+// nullptr for one the fake does not know (the real call then fails too).
 const CudaError* FindCudaError(int result);
 
-// The nvmlReturn_t values the stand-in uses, and nvmlErrorString's words for them.
+// The nvmlReturn_t values the fake uses, and nvmlErrorString's words for them.
 inline constexpr int kNvmlSuccess = 0;
 inline constexpr int kNvmlErrorUnknown = 999;
 const char* NvmlErrorText(int result);

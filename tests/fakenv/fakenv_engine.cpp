@@ -1,13 +1,16 @@
-// fakenv_engine [--detach] ROLE STATE_DIR CLIENT_ID OWNER_PID: the stand-in GPU's video
-// engine. A
-// stand-in library starts one per session, with its end of a socket as standard input, and
-// hands it pictures to encode (ROLE "encode", libx264 or libx265) or a stream to decode
-// (ROLE "decode", libavcodec) or pictures to scale (a VA stand-in's video processing,
-// bilinear); the coding happens here, in a process of its own, so that
-// the client's CPU time stays what it is with a real GPU. With --detach it forks, and the
-// first process exits at once, so that the engine is nobody's child (the client's rusage
-// never includes it). The engine's busy time goes to the state directory as the client
-// process's NVML samples (engine_meter.h). It ends when the socket closes.
+// fakenv_engine [--detach] ROLE STATE_DIR CLIENT_ID OWNER_PID: the fake GPU's video engine.
+// A fake library starts one per session.
+// The library's end of a socket is the engine's standard input. Through it come:
+//  - pictures to encode: ROLE "encode", with libx264 or libx265;
+//  - a stream to decode: ROLE "decode", with libavcodec;
+//  - pictures to scale, bilinear: a VA fake's video processing.
+// The coding happens here, in a process of its own.
+// So the client's CPU time stays what it is with a real GPU.
+// With --detach it forks, and the first process exits at once.
+// So the engine is nobody's child; the client's rusage never includes it.
+// The engine's busy time goes to the state directory.
+// There it is the client process's NVML samples (engine_meter.h).
+// It ends when the socket closes.
 #include <signal.h>
 #include <unistd.h>
 
@@ -151,7 +154,7 @@ class Engine {
     return SendPictures(pictures, start);
   }
 
-  // ScaleFrame is a VA stand-in's video processing; it needs no session of its own, and its
+  // ScaleFrame is a VA fake's video processing; it needs no session of its own, and its
   // time counts where the engine's role puts it.
   bool ScaleFrame(std::span<const std::byte> payload) {
     std::optional<wire::ScaleHeader> scale = wire::ParseScaleHeader(payload);

@@ -42,9 +42,9 @@ std::optional<Faults> ParseFaults(std::string_view text, std::string_view* unkno
   return faults;
 }
 
-// FaultText is FAKENV_FAULT, else what the file FAKENV_FAULT_FILE holds when the process
-// starts: a test writes that file to make the stand-in fail from the next process on, as a GPU
-// fails in the middle of a worker's life.
+// FaultText is FAKENV_FAULT, else what the file FAKENV_FAULT_FILE holds at start.
+// A test writes that file to make the fake fail from the next process on.
+// A real GPU may fail so, in the middle of a worker's life.
 std::string FaultText() {
   if (const char* text = std::getenv("FAKENV_FAULT"); text && *text) return text;
   const char* path = std::getenv("FAKENV_FAULT_FILE");
@@ -65,7 +65,7 @@ const Faults& CurrentFaults() {
     std::string_view unknown;
     std::optional<Faults> parsed = ParseFaults(text, &unknown);
     if (!parsed) {
-      std::fprintf(stderr, "fakenv: FAKENV_FAULT names a fault the stand-in does not know: %s\n",
+      std::fprintf(stderr, "fakenv: FAKENV_FAULT names a fault the fake does not know: %s\n",
                    std::string(unknown).c_str());
       std::abort();
     }

@@ -1,5 +1,5 @@
-// The stand-in GPU that really encodes, under Debian's real ffmpeg: only the NVIDIA driver
-// is faked (the stand-ins on LD_LIBRARY_PATH, their engine process); ffmpeg, its NVENC and
+// The fake GPU that really encodes, under Debian's real ffmpeg: only the NVIDIA driver
+// is faked (the fakes on LD_LIBRARY_PATH, their engine process); ffmpeg, its NVENC and
 // CUVID code and nv-codec-headers' loader are the real ones. The expectations are written
 // from what the records' drivers state and from what ffmpeg was asked for.
 #include <gtest/gtest.h>
@@ -9,12 +9,12 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
-#include <thread>
 
 #include "engine_wire.h"
 #include "fakenv_faults.h"
 #include "fakenv_state.h"
 #include "nvml_views.h"
+#include "support/eventually.h"
 #include "support/temp_dir.h"
 #include "test_process.h"
 
@@ -22,6 +22,7 @@ namespace fakenv {
 namespace {
 
 namespace fs = std::filesystem;
+using mc::testing::Eventually;
 using nlohmann::json;
 using testing::Finished;
 using testing::Process;
@@ -36,20 +37,13 @@ std::vector<std::byte> ReadBytes(const fs::path& file) {
   return bytes;
 }
 
-// Polls `check` every 200 ms until it holds or `timeout` passes.
-template <typename Check>
-bool Eventually(Check check, std::chrono::seconds timeout = std::chrono::seconds(20)) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (check()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  }
-  return check();
-}
+// Each look at the fake's state runs fakenv_smi, a process: five looks a second.
+constexpr mc::testing::Polling kSmiPolling{.timeout = std::chrono::seconds(20),
+                                           .every = std::chrono::milliseconds(200)};
 
-// StandInGpu lays out one record's machine (fakenv_stage) and runs real programs on it with
+// FakeGpu lays out one record's machine (fakenv_stage) and runs real programs on it with
 // the environment run-on gives them.
-class StandInGpu : public ::testing::Test {
+class FakeGpu : public ::testing::Test {
  protected:
   void Stage(const std::string& record) {
     record_ = Record(record);
@@ -108,7 +102,7 @@ class StandInGpu : public ::testing::Test {
     EXPECT_EQ(decoded.err, "") << file;
   }
 
-  // Smi is what the NVML stand-in reports now, as fakenv_smi prints it.
+  // Smi is what the NVML fake reports now, as fakenv_smi prints it.
   json Smi() {
     const Finished smi = testing::Run({FAKENV_SMI}, Environment(), dir_.path());
     EXPECT_EQ(smi.exit_code, 0) << smi.out << smi.err;
@@ -156,7 +150,7 @@ class StandInGpu : public ::testing::Test {
   fs::path machine_;
 };
 
-TEST_F(StandInGpu, TheAdaRecordEncodesH264IntoAPlayableStreamOfTheSizeAndLengthAskedFor) {
+TEST_F(FakeGpu, TheAdaRecordEncodesH264IntoAPlayableStreamOfTheSizeAndLengthAskedFor) {
   Stage("ada-geforce-rtx4090.json");
   const Finished run = Ffmpeg({"-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30", "-t", "1",
                                "-c:v", "h264_nvenc", "-gpu", "0", Output("h264.mp4")});
@@ -164,7 +158,7 @@ TEST_F(StandInGpu, TheAdaRecordEncodesH264IntoAPlayableStreamOfTheSizeAndLengthA
   ExpectPlayable(Output("h264.mp4"), "h264", 1280, 720, 30);
 }
 
-TEST_F(StandInGpu, TheAdaRecordEncodesHevcIntoAPlayableStreamOfTheSizeAndLengthAskedFor) {
+TEST_F(FakeGpu, TheAdaRecordEncodesHevcIntoAPlayableStreamOfTheSizeAndLengthAskedFor) {
   Stage("ada-geforce-rtx4090.json");
   const Finished run = Ffmpeg({"-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25", "-t", "2",
                                "-c:v", "hevc_nvenc", "-gpu", "0", Output("hevc.mp4")});
@@ -172,7 +166,7 @@ TEST_F(StandInGpu, TheAdaRecordEncodesHevcIntoAPlayableStreamOfTheSizeAndLengthA
   ExpectPlayable(Output("hevc.mp4"), "hevc", 640, 360, 50);
 }
 
-TEST_F(StandInGpu, FfmpegItselfSpendsFarLessCpuThanTheEngineThatCodedItsPictures) {
+TEST_F(FakeGpu, FfmpegItselfSpendsFarLessCpuThanTheEngineThatCodedItsPictures) {
   Stage("ada-geforce-rtx4090.json");
   const Finished run = Ffmpeg({"-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30", "-t", "3",
                                "-c:v", "h264_nvenc", Output("cpu.mp4")});
@@ -183,7 +177,7 @@ TEST_F(StandInGpu, FfmpegItselfSpendsFarLessCpuThanTheEngineThatCodedItsPictures
   EXPECT_GT(engine, 3 * run.cpu_seconds);
 }
 
-TEST_F(StandInGpu, WhileFfmpegEncodesNvmlNamesItsPidWithEncoderWorkAndListsItsSession) {
+TEST_F(FakeGpu, WhileFfmpegEncodesNvmlNamesItsPidWithEncoderWorkAndListsItsSession) {
   Stage("ada-geforce-rtx4090.json");
   const json idle = Smi();
   ASSERT_TRUE(idle.is_object());
@@ -197,13 +191,15 @@ TEST_F(StandInGpu, WhileFfmpegEncodesNvmlNamesItsPidWithEncoderWorkAndListsItsSe
   json seen;
   // The session's frame rate counts the pictures of the last second: the first samples of an
   // engine still starting (slow under the sanitizers) may have none yet.
-  const bool found = Eventually([&] {
-    seen = Smi();
-    const json* session = SessionOf(seen, ffmpeg.pid());
-    return session && (*session)["averageFps"].get<int>() > 0 &&
-           HasSample(seen, ffmpeg.pid(), "encUtil");
-  });
-  EXPECT_TRUE(found) << seen.dump();
+  EXPECT_TRUE(Eventually(
+      [&] {
+        seen = Smi();
+        const json* session = SessionOf(seen, ffmpeg.pid());
+        return session && (*session)["averageFps"].get<int>() > 0 &&
+               HasSample(seen, ffmpeg.pid(), "encUtil");
+      },
+      kSmiPolling))
+      << seen.dump();
   if (const json* session = SessionOf(seen, ffmpeg.pid())) {
     EXPECT_EQ((*session)["codec"], 0);  // NVML_ENCODER_QUERY_H264
     EXPECT_EQ((*session)["width"], 640);
@@ -219,7 +215,7 @@ TEST_F(StandInGpu, WhileFfmpegEncodesNvmlNamesItsPidWithEncoderWorkAndListsItsSe
   EXPECT_EQ(after["memory"]["free"], idle["memory"]["free"]);
 }
 
-TEST_F(StandInGpu, EightParallelEncodesFitTheAdaCapAndTheNinthIsRefusedAsOutOfMemory) {
+TEST_F(FakeGpu, EightParallelEncodesFitTheAdaCapAndTheNinthIsRefusedAsOutOfMemory) {
   Stage("ada-geforce-rtx4090.json");
   std::vector<std::unique_ptr<Process>> encodes;
   for (int i = 0; i < 8; ++i) {
@@ -234,7 +230,7 @@ TEST_F(StandInGpu, EightParallelEncodesFitTheAdaCapAndTheNinthIsRefusedAsOutOfMe
         seen = Smi();
         return seen["sessions"].size() == 8;
       },
-      std::chrono::seconds(60)))
+      {.timeout = std::chrono::seconds(60), .every = kSmiPolling.every}))
       << seen.dump();
   const Finished ninth = Ffmpeg({"-f", "lavfi", "-i", "testsrc2=size=320x240:rate=15", "-t", "1",
                                  "-c:v", "h264_nvenc", Output("ninth.mp4")});
@@ -249,7 +245,7 @@ TEST_F(StandInGpu, EightParallelEncodesFitTheAdaCapAndTheNinthIsRefusedAsOutOfMe
   }
 }
 
-TEST_F(StandInGpu, TheH200RefusesToEncodeWithUnsupportedDevice) {
+TEST_F(FakeGpu, TheH200RefusesToEncodeWithUnsupportedDevice) {
   Stage("h200.json");
   const Finished run = Ffmpeg({"-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30", "-t", "1",
                                "-c:v", "h264_nvenc", "-gpu", "0", Output("h200.mp4")});
@@ -260,7 +256,7 @@ TEST_F(StandInGpu, TheH200RefusesToEncodeWithUnsupportedDevice) {
   EXPECT_TRUE(Smi()["sessions"].empty());
 }
 
-TEST_F(StandInGpu, H264CuvidDecodesTheSamePicturesAsTheCpuAndNvmlShowsDecoderWork) {
+TEST_F(FakeGpu, H264CuvidDecodesTheSamePicturesAsTheCpuAndNvmlShowsDecoderWork) {
   Stage("ada-geforce-rtx4090.json");
   const std::string input = CpuEncodedH264();
   const Finished cpu = testing::Run(
@@ -281,7 +277,7 @@ TEST_F(StandInGpu, H264CuvidDecodesTheSamePicturesAsTheCpuAndNvmlShowsDecoderWor
   EXPECT_FALSE(HasSample(smi, pid, "encUtil")) << smi.dump();
 }
 
-TEST_F(StandInGpu, AFullGpuPipelineDecodesWithCuvidScalesWithScaleCudaAndEncodesWithNvenc) {
+TEST_F(FakeGpu, AFullGpuPipelineDecodesWithCuvidScalesWithScaleCudaAndEncodesWithNvenc) {
   Stage("ada-geforce-rtx4090.json");
   const std::string input = CpuEncodedH264();
   Process pipeline(FfmpegArgv({"-hwaccel", "cuda", "-hwaccel_output_format", "cuda", "-c:v",
@@ -297,7 +293,7 @@ TEST_F(StandInGpu, AFullGpuPipelineDecodesWithCuvidScalesWithScaleCudaAndEncodes
   EXPECT_TRUE(HasSample(smi, pid, "encUtil")) << smi.dump();
 }
 
-TEST_F(StandInGpu, PicturesUploadedToAnInitHwDeviceAreEncodedFromCudaMemory) {
+TEST_F(FakeGpu, PicturesUploadedToAnInitHwDeviceAreEncodedFromCudaMemory) {
   Stage("ada-geforce-rtx4090.json");
   const Finished run =
       Ffmpeg({"-init_hw_device", "cuda=cu:0", "-filter_hw_device", "cu", "-f", "lavfi", "-i",
@@ -307,7 +303,7 @@ TEST_F(StandInGpu, PicturesUploadedToAnInitHwDeviceAreEncodedFromCudaMemory) {
   ExpectPlayable(Output("uploaded.mp4"), "h264", 640, 360, 30);
 }
 
-TEST_F(StandInGpu, HwaccelCudaFallsBackToCpuDecodingAndLeavesNoDecoderWork) {
+TEST_F(FakeGpu, HwaccelCudaFallsBackToCpuDecodingAndLeavesNoDecoderWork) {
   Stage("ada-geforce-rtx4090.json");
   const std::string input = CpuEncodedH264();
   Process fallback(FfmpegArgv({"-hwaccel", "cuda", "-i", input, "-f", "null", "-"}), Environment(),
@@ -321,7 +317,7 @@ TEST_F(StandInGpu, HwaccelCudaFallsBackToCpuDecodingAndLeavesNoDecoderWork) {
   EXPECT_FALSE(HasSample(Smi(), pid, "decUtil"));
 }
 
-TEST_F(StandInGpu, AnEncodeThatFailsMidJobEndsFfmpegWithNvencsGenericError) {
+TEST_F(FakeGpu, AnEncodeThatFailsMidJobEndsFfmpegWithNvencsGenericError) {
   Stage("ada-geforce-rtx4090.json");
   const Finished run = Ffmpeg({"-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-t", "2",
                                "-c:v", "h264_nvenc", Output("failed.mp4")},
@@ -334,7 +330,7 @@ TEST_F(StandInGpu, AnEncodeThatFailsMidJobEndsFfmpegWithNvencsGenericError) {
       << run.err;
 }
 
-TEST_F(StandInGpu, AnEngineThatDiesMidJobEndsFfmpegWithDeviceDoesNotExist) {
+TEST_F(FakeGpu, AnEngineThatDiesMidJobEndsFfmpegWithDeviceDoesNotExist) {
   Stage("ada-geforce-rtx4090.json");
   const Finished run = Ffmpeg({"-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-t", "2",
                                "-c:v", "h264_nvenc", Output("died.mp4")},
@@ -349,7 +345,7 @@ TEST_F(StandInGpu, AnEngineThatDiesMidJobEndsFfmpegWithDeviceDoesNotExist) {
   EXPECT_TRUE(Smi()["sessions"].empty());
 }
 
-TEST_F(StandInGpu, AnEngineThatDiesMidDecodeEndsH264Cuvid) {
+TEST_F(FakeGpu, AnEngineThatDiesMidDecodeEndsH264Cuvid) {
   Stage("ada-geforce-rtx4090.json");
   const std::string input = CpuEncodedH264();
   const Finished run = Ffmpeg({"-c:v", "h264_cuvid", "-i", input, "-f", "rawvideo", "-pix_fmt",
@@ -362,16 +358,15 @@ TEST_F(StandInGpu, AnEngineThatDiesMidDecodeEndsH264Cuvid) {
   EXPECT_LT(ReadBytes(Output("died.nv12")).size(), 60u * 640 * 360 * 3 / 2);
 }
 
-TEST_F(StandInGpu, UnattributedWorkLeavesNoSessionAndNoSamplesForFfmpeg) {
+TEST_F(FakeGpu, UnattributedWorkLeavesNoSessionAndNoSamplesForFfmpeg) {
   Stage("ada-geforce-rtx4090.json");
   Process ffmpeg(FfmpegArgv({"-re", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-t", "3",
                              "-c:v", "h264_nvenc", Output("unattributed.mp4")}),
                  Environment("unattributed"), dir_.path());
   // The session holds memory (a context's 256 MiB and a session's 96 MiB at least) and
   // counts against the cap, but NVML names no process.
-  const bool busy =
-      Eventually([&] { return Smi()["memory"]["used"].get<std::uint64_t>() >= (352ull << 20); });
-  EXPECT_TRUE(busy);
+  EXPECT_TRUE(Eventually(
+      [&] { return Smi()["memory"]["used"].get<std::uint64_t>() >= (352ull << 20); }, kSmiPolling));
   const json during = Smi();
   EXPECT_TRUE(during["sessions"].empty()) << during.dump();
   const Finished done = ffmpeg.Wait();
@@ -381,7 +376,7 @@ TEST_F(StandInGpu, UnattributedWorkLeavesNoSessionAndNoSamplesForFfmpeg) {
   EXPECT_TRUE(after["processSamples"].empty()) << after.dump();
 }
 
-TEST_F(StandInGpu, RunOnRunsAnyCommandOnTheStagedMachine) {
+TEST_F(FakeGpu, RunOnRunsAnyCommandOnTheStagedMachine) {
   const Finished run = testing::Run(
       {FAKENV_RUN_ON, Record("ada-geforce-rtx4090.json"), "--", "sh", "-c",
        "echo $MEDIA_CAP_SYSFS_ROOT $MEDIA_CAP_DEV_ROOT && ls \"$FAKENV_MACHINE/lib\" && "
@@ -399,7 +394,7 @@ TEST_F(StandInGpu, RunOnRunsAnyCommandOnTheStagedMachine) {
   EXPECT_NE(refused.exit_code, 0);
 }
 
-TEST(StandInFaults, AMisspeltFaultIsRefusedNotIgnored) {
+TEST(FakeGpuFaults, AMisspeltFaultIsRefusedNotIgnored) {
   std::string_view unknown;
   EXPECT_FALSE(ParseFaults("encode-fails-after:3,engine-dies", &unknown));
   EXPECT_EQ(unknown, "engine-dies");
@@ -411,7 +406,7 @@ TEST(StandInFaults, AMisspeltFaultIsRefusedNotIgnored) {
   EXPECT_FALSE(faults->engine_dies_after);
 }
 
-TEST(StandInWire, AFrameWhosePixelsDoNotMatchItsHeaderIsRefused) {
+TEST(FakeGpuWire, AFrameWhosePixelsDoNotMatchItsHeaderIsRefused) {
   wire::FrameHeader frame;
   frame.width = 64;
   frame.height = 32;
@@ -426,7 +421,7 @@ TEST(StandInWire, AFrameWhosePixelsDoNotMatchItsHeaderIsRefused) {
   EXPECT_FALSE(wire::ParseFrameHeader(payload));
 }
 
-TEST(StandInNvml, SamplesOfOneProcessInOnePeriodAreMergedAndCappedAt100) {
+TEST(FakeNvml, SamplesOfOneProcessInOnePeriodAreMergedAndCappedAt100) {
   Sample a;
   a.pid = 42;
   a.client_id = 1;

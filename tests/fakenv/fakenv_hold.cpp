@@ -1,8 +1,11 @@
-// fakenv_hold ORDINAL MIB: another tenant of a GPU. It makes a CUDA context on CUDA's device
-// ORDINAL, through whatever libcuda.so.1 the dynamic loader finds (run-on puts the stand-in
-// first), allocates MIB MiB of device memory in it, says so on stderr ("fakenv_hold: holding
-// MIB MiB on CUDA device ORDINAL") and holds it until a signal ends it. The tests use it to
-// take a GPU's memory from its worker, as another process on a shared box does.
+// fakenv_hold ORDINAL MIB: another tenant of a GPU. It:
+//  - makes a CUDA context on CUDA's device ORDINAL;
+//  - allocates MIB MiB of device memory in it;
+//  - says so on stderr: "fakenv_hold: holding MIB MiB on CUDA device ORDINAL";
+//  - holds it until a signal ends it.
+// It uses whatever libcuda.so.1 the dynamic loader finds; run-on puts the fake first.
+// The tests use it to take a GPU's memory from its worker.
+// Another process on a shared box does the same.
 #include <dlfcn.h>
 #include <unistd.h>
 

@@ -1,8 +1,11 @@
-// fakenv_smi [GPU]: what NVML says of one GPU, as one JSON object on stdout, read through
-// whatever libnvidia-ml.so.1 the dynamic loader finds (run-on puts the stand-in first) with the
-// entry points a worker's gate and evidence sampler use. GPU is NVML's index (default 0) or a
-// PCI bus id such as 0000:02:00.0. It is the tests' nvidia-smi: they run it beside ffmpeg to
-// see what the NVML stand-in reports while a job runs.
+// fakenv_smi [GPU] prints what NVML says of one GPU, as one JSON object on stdout.
+// It reads whatever libnvidia-ml.so.1 the dynamic loader finds.
+// run-on puts the fake first.
+// It uses the entry points a worker's gate and evidence sampler use.
+// GPU is NVML's index (default 0) or a PCI bus id such as 0000:02:00.0.
+// It is the tests' nvidia-smi.
+// They run it beside ffmpeg to see what the NVML fake reports while a job runs.
+// The object:
 //   {"driverVersion", "count", "name", "pciBusId", "uuid",
 //    "memory": {"total", "free", "used"}, "temperature",
 //    "throttleReasons", "encoderUtilization", "decoderUtilization",

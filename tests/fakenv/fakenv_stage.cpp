@@ -1,20 +1,20 @@
-// fakenv_stage RECORD DIR: lays out under DIR the machine a record (or a machine file of
-// several GPUs, fake_record.h) describes, so that the real probe and the real NVIDIA loader
-// can run on it.
-//   DIR/sys   the sysfs tree of each GPU's PCI device (bus/pci/devices/<address> with its
-//             vendor, device, class and driver), and class/drm with its render node if the
-//             record has one;
-//   DIR/dev   dev/dri/<render node> when there is one, and the nodes NVIDIA's kernel driver
-//             makes when it loads (nvidiactl, nvidia-uvm, and nvidiaN for the Nth GPU), as
-//             plain files;
-//   DIR/proc  driver/nvidia/version, the kernel module's line of the record's driver
-//             version, when the record states one;
-//   DIR/lib   links to the stand-in libraries, less those the record says are absent;
-//             this is the directory to put on LD_LIBRARY_PATH. As NVIDIA installs them, each
-//             soname links to a file named by the driver's version (libcuda.so.1 ->
-//             libcuda.so.580.159.04) when the record states one;
-//   DIR/state the GPU's shared state (fakenv_state.h), empty: the stand-ins loaded from
-//             DIR/lib use it unless FAKENV_STATE_DIR names another.
+// fakenv_stage RECORD DIR lays out under DIR the machine a record describes.
+// RECORD may also be a machine file of several GPUs (fake_record.h).
+// The real probe and the real NVIDIA loader can then run on it. It makes:
+//  - DIR/sys: the sysfs tree of each GPU's PCI device, bus/pci/devices/<address>.
+//    It has the vendor, device, class and driver; subsystem ids when the record states them.
+//    Also class/drm with its render node, if the record has one.
+//  - DIR/dev: dev/dri/<render node> when there is one, as a plain file.
+//    Also, as plain files, the nodes NVIDIA's kernel driver makes when it loads.
+//    Those are nvidiactl, nvidia-uvm, and nvidiaN for the Nth GPU.
+//  - DIR/proc: driver/nvidia/version, when the record states a driver version.
+//    It holds the kernel module's line of that version.
+//  - DIR/lib: links to the fake libraries, less those the record says are absent.
+//    This is the directory to put on LD_LIBRARY_PATH.
+//    Each soname links to a file named by the driver's version, as NVIDIA installs them.
+//    An example: libcuda.so.1 -> libcuda.so.580.159.04, when the record states one.
+//  - DIR/state: the GPU's shared state (fakenv_state.h), empty.
+//    The fakes loaded from DIR/lib use it, unless FAKENV_STATE_DIR names another.
 // Only the kernel and NVIDIA's libraries are faked; nv-codec-headers' loader is real.
 #include <cstdio>
 #include <filesystem>
@@ -41,8 +41,10 @@ void Link(const fs::path& link, const fs::path& target) {
   fs::create_symlink(target, link);
 }
 
-// StageGpu lays out one GPU, the machine's `index`th: its PCI device, its render node, and
-// its device node nvidia<index> beside the driver's own.
+// StageGpu lays out one GPU, the machine's `index`th:
+//  - its PCI device;
+//  - its render node;
+//  - its device node nvidia<index>, beside the driver's own.
 void StageGpu(const fakenv::Record& record, int index, const fs::path& dir) {
   const fakenv::Identity& id = record.identity;
   const fs::path sys = dir / "sys";
@@ -51,6 +53,10 @@ void StageGpu(const fakenv::Record& record, int index, const fs::path& dir) {
   WriteFile(device / "vendor", "0x" + id.vendor + "\n");
   WriteFile(device / "device", "0x" + id.device + "\n");
   WriteFile(device / "class", "0x" + id.device_class + "\n");
+  if (!id.subsystem_vendor.empty() && !id.subsystem_device.empty()) {
+    WriteFile(device / "subsystem_vendor", "0x" + id.subsystem_vendor + "\n");
+    WriteFile(device / "subsystem_device", "0x" + id.subsystem_device + "\n");
+  }
   Link(device / "subsystem", "../../../bus/pci");
   if (!id.driver.empty()) {
     fs::create_directories(sys / "bus" / "pci" / "drivers" / id.driver);
@@ -80,7 +86,7 @@ int main(int argc, char** argv) {
   }
   mc::Result<fakenv::Machine> machine = fakenv::LoadMachine(argv[1]);
   if (!machine) {
-    std::fprintf(stderr, "fakenv_stage: %s\n", machine.error().c_str());
+    std::fprintf(stderr, "fakenv_stage: %s\n", machine.error_message().c_str());
     return 1;
   }
   const fs::path dir = fs::absolute(argv[2]);

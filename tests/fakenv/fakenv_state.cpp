@@ -20,8 +20,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Samples older than this are dropped when a client registers; NVML's own sample buffer
-// covers a few seconds, and a test reads them back within this.
+// Samples older than this are dropped when a client registers.
+// NVML's own sample buffer covers a few seconds.
+// A test reads them back within this.
 constexpr std::uint64_t kSampleRetentionUs = 60'000'000;
 constexpr std::uint32_t kLargestPictureSide = 65536;
 
@@ -62,9 +63,9 @@ std::vector<std::byte> ReadWholeFile(int fd) {
   return bytes;
 }
 
-// LiveClientsLocked is LiveClients for a caller that holds the directory's lock, which
-// reclaiming a dead owner's record needs: otherwise a record could be taken for dead in the
-// moment between its creation and its owner's flock.
+// LiveClientsLocked is LiveClients for a caller that holds the directory's lock.
+// Reclaiming a dead owner's record needs the lock.
+// Otherwise a new record could be taken for dead before its owner flocks it.
 std::vector<ClientRecord> LiveClientsLocked(const std::string& dir) {
   std::vector<ClientRecord> clients;
   std::error_code error;
@@ -73,7 +74,8 @@ std::vector<ClientRecord> LiveClientsLocked(const std::string& dir) {
     ScopedFd fd(open(entry.path().c_str(), O_RDONLY | O_CLOEXEC));
     if (fd.get() < 0) continue;
     if (flock(fd.get(), LOCK_EX | LOCK_NB) == 0) {
-      // Nobody holds it: its owner died without removing it, as a killed process does.
+      // Nobody holds it: its owner died without removing it.
+      // A killed process does that.
       unlink(entry.path().c_str());
       continue;
     }
@@ -154,7 +156,8 @@ std::string StateDir() {
     if (const char* named = std::getenv("FAKENV_STATE_DIR"); named && *named) {
       return std::string(named);
     }
-    // Beside the library's own directory: MACHINE/lib/libcuda.so.1 gives MACHINE/state.
+    // Beside the library's own directory.
+    // MACHINE/lib/libcuda.so.1 gives MACHINE/state.
     Dl_info info{};
     if (dladdr(reinterpret_cast<void*>(&StateDir), &info) != 0 && info.dli_fname) {
       return (fs::absolute(info.dli_fname).parent_path().parent_path() / "state").string();
@@ -238,7 +241,8 @@ void AppendSample(const std::string& dir, const Sample& sample) {
   const std::string path = dir + "/samples/" + std::to_string(sample.client_id);
   ScopedFd fd(open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666));
   if (fd.get() < 0) return;
-  // One write of the whole record: appends of this size are never interleaved.
+  // One write of the whole record.
+  // Appends of this size are never interleaved.
   [[maybe_unused]] const ssize_t written = write(fd.get(), &sample, sizeof sample);
 }
 

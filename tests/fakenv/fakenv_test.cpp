@@ -1,7 +1,10 @@
-// The NVIDIA backend end to end on recorded GPUs: sysfs laid out by fakenv_stage, the real
-// product binary as the query child, nv-codec-headers' real loader, and the stand-in NVIDIA
-// libraries replaying each record. The expectations are written here from what each
-// record's driver states, never computed from the record by the code under test.
+// The NVIDIA backend end to end on recorded GPUs:
+//  - sysfs laid out by fakenv_stage;
+//  - the real product binary as the query child;
+//  - nv-codec-headers' real loader;
+//  - the fake NVIDIA libraries replaying each record.
+// The expectations are written here from what each record's driver states.
+// They are never computed from the record by the code under test.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -12,11 +15,11 @@
 #include <set>
 #include <sstream>
 
-#include "dra/devices/device_builder.h"
 #include "probe/capabilities/capability_table.h"
 #include "probe/capabilities/encode_session_cap.h"
 #include "probe/capabilities/nvidia_generations.h"
 #include "probe/capabilities/nvidia_rules.h"
+#include "probe/devices/device_builder.h"
 #include "probe/facts/nvidia_facts_json.h"
 #include "probe/gpu/nvidia_discovery.h"
 #include "probe/pipeline/probe_pipeline.h"
@@ -42,14 +45,14 @@ std::string ReadText(const fs::path& file) {
 probe::NvidiaFacts RecordedReport(const std::string& path) {
   const json record = json::parse(ReadText(path));
   Result<probe::NvidiaFacts> facts = probe::ParseNvidiaFacts(record.at("report").dump());
-  EXPECT_TRUE(facts) << facts.error();
+  EXPECT_TRUE(facts) << facts.error_message();
   return facts ? *facts : probe::NvidiaFacts{};
 }
 
 struct Outcome {
   std::vector<probe::Gpu> gpus;
   std::vector<Result<probe::NvidiaFacts>> facts;
-  std::vector<dra::Device> devices;
+  std::vector<probe::Device> devices;
 };
 
 // What a probe of a recorded machine is asked to do beyond the query.
@@ -57,8 +60,8 @@ struct Options {
   bool measure_sessions = false;
 };
 
-// RecordedNvidiaGpu lays out one record's machine and runs the probe pipeline on it, with the
-// real binary as the query batch.
+// RecordedNvidiaGpu lays out one record's machine and runs the probe pipeline on it.
+// The real binary is the query batch.
 class RecordedNvidiaGpu : public ::testing::Test {
  protected:
   // Write puts a record of the test's own into the test's directory.
@@ -91,22 +94,22 @@ class RecordedNvidiaGpu : public ::testing::Test {
   }
 
   // One probes a record of one GPU and hands back its facts and device.
-  std::pair<Result<probe::NvidiaFacts>, dra::Device> One(
+  std::pair<Result<probe::NvidiaFacts>, probe::Device> One(
       const std::string& record, Options options = {},
       std::chrono::milliseconds deadline = std::chrono::seconds(20)) {
     Outcome outcome = Probe(record, options, deadline);
     EXPECT_EQ(outcome.devices.size(), 1u);
-    if (outcome.devices.size() != 1) return {Error{"no device"}, dra::Device{}};
+    if (outcome.devices.size() != 1) return {Error{"no device"}, probe::Device{}};
     return {outcome.facts[0], outcome.devices[0]};
   }
 
-  static bool Holds(const dra::Device& device, const char* name) {
-    const dra::AttributeValue* value = device.Attribute(name);
+  static bool Holds(const probe::Device& device, const char* name) {
+    const probe::AttributeValue* value = device.Attribute(name);
     EXPECT_NE(value, nullptr) << name;
     return value && std::get<bool>(*value);
   }
 
-  static std::set<std::string> TrueCapabilities(const dra::Device& device) {
+  static std::set<std::string> TrueCapabilities(const probe::Device& device) {
     std::set<std::string> names;
     for (const probe::Capability& capability : probe::kCapabilities) {
       if (Holds(device, std::string(capability.name).c_str()))
@@ -115,12 +118,12 @@ class RecordedNvidiaGpu : public ::testing::Test {
     return names;
   }
 
-  static std::string Text(const dra::Device& device, const char* name) {
-    const dra::AttributeValue* value = device.Attribute(name);
+  static std::string Text(const probe::Device& device, const char* name) {
+    const probe::AttributeValue* value = device.Attribute(name);
     return value ? std::get<std::string>(*value) : std::string("<absent>");
   }
 
-  static std::optional<std::int64_t> Capacity(const dra::Device& device, const char* name) {
+  static std::optional<std::int64_t> Capacity(const probe::Device& device, const char* name) {
     for (const auto& [key, value] : device.capacity) {
       if (key == name) return value.value;
     }
@@ -153,7 +156,7 @@ TEST_F(RecordedNvidiaGpu, EveryRecordNamesItsSourceAndItsReportParses) {
     EXPECT_FALSE(record.value("source", std::string()).empty()) << name;
     if (record.contains("report")) {
       Result<probe::NvidiaFacts> facts = probe::ParseNvidiaFacts(record["report"].dump());
-      EXPECT_TRUE(facts) << name << ": " << facts.error();
+      EXPECT_TRUE(facts) << name << ": " << facts.error_message();
     }
   }
 }
@@ -162,9 +165,9 @@ TEST_F(RecordedNvidiaGpu, ReplayingARecordedReportGivesTheSameReportBack) {
   for (const char* name : {"h200.json", "ada-geforce-rtx4090.json", "ampere-rtx-a4000.json",
                            "no-libnvidia-encode.json"}) {
     auto [facts, device] = One(Record(name));
-    ASSERT_TRUE(facts) << name << ": " << facts.error();
-    // The query states the ordinal CUDA gave the GPU, which the records, made before it did,
-    // lack.
+    ASSERT_TRUE(facts) << name << ": " << facts.error_message();
+    // The query states the ordinal CUDA gave the GPU.
+    // The records lack it: they were made before the query stated it.
     EXPECT_EQ(facts->cuda_ordinal, 0) << name;
     facts->cuda_ordinal.reset();
     EXPECT_EQ(probe::NvidiaFactsToJson(*facts),
@@ -175,15 +178,16 @@ TEST_F(RecordedNvidiaGpu, ReplayingARecordedReportGivesTheSameReportBack) {
 
 TEST_F(RecordedNvidiaGpu, TheH200DecodesWhatItsDriverStatedAndEncodesNothing) {
   auto [facts, device] = One(Record("h200.json"));
-  ASSERT_TRUE(facts) << facts.error();
-  // The H200's driver (580.159.04) states these decoders and no AV1; NVENC refuses a session.
+  ASSERT_TRUE(facts) << facts.error_message();
+  // The H200's driver (580.159.04) states these decoders and no AV1.
+  // NVENC refuses a session.
   EXPECT_EQ(TrueCapabilities(device),
             (std::set<std::string>{"decodeH264", "decodeHEVCMain", "decodeHEVCMain10", "decodeVP9",
                                    "decodeVP9Profile2", "decodeVP8", "decodeVC1", "decodeMPEG2",
                                    "scale8bit", "scale10bit"}));
   EXPECT_EQ(Text(device, "api"), "nvidia");
   EXPECT_EQ(Text(device, "driverVersion"), "580.159.04");
-  EXPECT_EQ(Text(device, dra::kPciBusIdAttribute), "0000:00:06.0");
+  EXPECT_EQ(Text(device, probe::kPciBusIdAttribute), "0000:00:06.0");
   EXPECT_EQ(device.name, "pci-0000-00-06-0");
   EXPECT_EQ(Text(device, "vendor"), "10de");
   EXPECT_EQ(Text(device, "product"), "2335");
@@ -194,7 +198,7 @@ TEST_F(RecordedNvidiaGpu, TheH200DecodesWhatItsDriverStatedAndEncodesNothing) {
 
 TEST_F(RecordedNvidiaGpu, TheH200AgreesWithNvidiasGenerationTable) {
   auto [facts, device] = One(Record("h200.json"));
-  ASSERT_TRUE(facts) << facts.error();
+  ASSERT_TRUE(facts) << facts.error_message();
   EXPECT_EQ(probe::NvidiaGeneration(facts->compute_capability),
             "Hopper (compute-class, H100/H200)");
   EXPECT_TRUE(probe::GenerationTableWarnings(*facts, probe::EvaluateNvidiaFacts(*facts)).empty());
@@ -202,7 +206,7 @@ TEST_F(RecordedNvidiaGpu, TheH200AgreesWithNvidiasGenerationTable) {
 
 TEST_F(RecordedNvidiaGpu, TheAdaGeForceEncodesAv1AndGetsTheConsumerSessionCap) {
   auto [facts, device] = One(Record("ada-geforce-rtx4090.json"));
-  ASSERT_TRUE(facts) << facts.error();
+  ASSERT_TRUE(facts) << facts.error_message();
   EXPECT_TRUE(Holds(device, "encodeH264"));
   EXPECT_TRUE(Holds(device, "encodeHEVCMain10"));
   EXPECT_TRUE(Holds(device, "encodeAV1Main"));
@@ -216,7 +220,7 @@ TEST_F(RecordedNvidiaGpu, TheAdaGeForceEncodesAv1AndGetsTheConsumerSessionCap) {
 
 TEST_F(RecordedNvidiaGpu, TheAmpereProfessionalBoardDecodesAv1ButEncodesItNotAndHasNoSessionCap) {
   auto [facts, device] = One(Record("ampere-rtx-a4000.json"));
-  ASSERT_TRUE(facts) << facts.error();
+  ASSERT_TRUE(facts) << facts.error_message();
   EXPECT_TRUE(Holds(device, "decodeAV1Main"));
   EXPECT_TRUE(Holds(device, "encodeHEVCMain10"));
   EXPECT_FALSE(Holds(device, "encodeAV1Main"));
@@ -226,7 +230,7 @@ TEST_F(RecordedNvidiaGpu, TheAmpereProfessionalBoardDecodesAv1ButEncodesItNotAnd
 
 TEST_F(RecordedNvidiaGpu, AMachineWithoutLibnvidiaEncodeKeepsItsDecodersAndEncodesNothing) {
   auto [facts, device] = One(Record("no-libnvidia-encode.json"));
-  ASSERT_TRUE(facts) << facts.error();
+  ASSERT_TRUE(facts) << facts.error_message();
   EXPECT_TRUE(Holds(device, "decodeHEVCMain10"));
   for (const probe::Capability& capability : probe::kCapabilities) {
     if (std::string(capability.name).starts_with("encode")) {
@@ -240,18 +244,18 @@ TEST_F(RecordedNvidiaGpu, AMachineWithoutLibnvidiaEncodeKeepsItsDecodersAndEncod
 TEST_F(RecordedNvidiaGpu, ACuInitFailurePublishesEveryCapabilityFalseAndNamesTheCall) {
   auto [facts, device] = One(Record("cuinit-fails.json"));
   ASSERT_FALSE(facts);
-  EXPECT_EQ(facts.error(),
+  EXPECT_EQ(facts.error_message(),
             "cuInit failed: CUDA_ERROR_NO_DEVICE (100): no CUDA-capable device is detected");
   EXPECT_TRUE(TrueCapabilities(device).empty());
   EXPECT_EQ(device.Attribute("driverVersion"), nullptr);
   EXPECT_EQ(Text(device, "api"), "nvidia");
-  EXPECT_EQ(Text(device, dra::kPciBusIdAttribute), "0000:01:00.0");
+  EXPECT_EQ(Text(device, probe::kPciBusIdAttribute), "0000:01:00.0");
 }
 
 TEST_F(RecordedNvidiaGpu, AHangingDriverIsKilledAtTheDeadline) {
   auto [facts, device] = One(Record("cuinit-hangs.json"), {}, std::chrono::milliseconds(1500));
   ASSERT_FALSE(facts);
-  EXPECT_EQ(facts.error(), "the query ran past its deadline of 1.5 s and was killed");
+  EXPECT_EQ(facts.error_message(), "the query ran past its deadline of 1.5 s and was killed");
   EXPECT_TRUE(TrueCapabilities(device).empty());
 }
 
@@ -259,14 +263,14 @@ TEST_F(RecordedNvidiaGpu, ACrashingDriverIsReportedWithItsSignal) {
   auto [facts, device] = One(Record("cuinit-crashes.json"));
   ASSERT_FALSE(facts);
   EXPECT_EQ(
-      facts.error(),
+      facts.error_message(),
       "the query was killed by signal 6 (Aborted): fakenv: cuInit crashes, as the record asks");
   EXPECT_TRUE(TrueCapabilities(device).empty());
 }
 
 TEST_F(RecordedNvidiaGpu, TheSessionSlotTestCountsSessionsUpToTheConsumerCap) {
   auto [facts, device] = One(Record("ada-geforce-rtx4090.json"), {.measure_sessions = true});
-  ASSERT_TRUE(facts) << facts.error();
+  ASSERT_TRUE(facts) << facts.error_message();
   ASSERT_TRUE(facts->sessions);
   EXPECT_EQ(facts->sessions->opened, 8);
   EXPECT_EQ(facts->sessions->stopped_by,
@@ -275,7 +279,7 @@ TEST_F(RecordedNvidiaGpu, TheSessionSlotTestCountsSessionsUpToTheConsumerCap) {
 
 TEST_F(RecordedNvidiaGpu, TheSessionSlotTestOnTheH200OpensNoSession) {
   auto [facts, device] = One(Record("h200.json"), {.measure_sessions = true});
-  ASSERT_TRUE(facts) << facts.error();
+  ASSERT_TRUE(facts) << facts.error_message();
   ASSERT_TRUE(facts->sessions);
   EXPECT_EQ(facts->sessions->opened, 0);
   EXPECT_EQ(facts->sessions->stopped_by,
@@ -284,7 +288,7 @@ TEST_F(RecordedNvidiaGpu, TheSessionSlotTestOnTheH200OpensNoSession) {
 
 TEST_F(RecordedNvidiaGpu, TheSessionSlotTestStopsAtItsOwnLimitOnABoardWithoutACap) {
   auto [facts, device] = One(Record("ampere-rtx-a4000.json"), {.measure_sessions = true});
-  ASSERT_TRUE(facts) << facts.error();
+  ASSERT_TRUE(facts) << facts.error_message();
   ASSERT_TRUE(facts->sessions);
   EXPECT_EQ(facts->sessions->opened, 64);
   EXPECT_EQ(facts->sessions->stopped_by, "the test's own limit of 64 sessions");
@@ -292,14 +296,15 @@ TEST_F(RecordedNvidiaGpu, TheSessionSlotTestStopsAtItsOwnLimitOnABoardWithoutACa
 
 TEST_F(RecordedNvidiaGpu, WithoutTheSessionSlotTestTheReportHasNoSessionCount) {
   auto [facts, device] = One(Record("ada-geforce-rtx4090.json"));
-  ASSERT_TRUE(facts) << facts.error();
+  ASSERT_TRUE(facts) << facts.error_message();
   EXPECT_FALSE(facts->sessions);
 }
 
 TEST_F(RecordedNvidiaGpu, AContextThatCannotBeCreatedFailsTheWholeQuery) {
   auto [facts, device] = One(AdaWith([](json& r) { r["report"]["cudaContext"] = false; }));
   ASSERT_FALSE(facts);
-  EXPECT_EQ(facts.error(), "cuCtxCreate failed: CUDA_ERROR_OUT_OF_MEMORY (2): out of memory");
+  EXPECT_EQ(facts.error_message(),
+            "cuCtxCreate failed: CUDA_ERROR_OUT_OF_MEMORY (2): out of memory");
   EXPECT_TRUE(TrueCapabilities(device).empty());
   EXPECT_EQ(Capacity(device, probe::kEncodeSessionsCapacity), std::nullopt);
 }
@@ -307,7 +312,7 @@ TEST_F(RecordedNvidiaGpu, AContextThatCannotBeCreatedFailsTheWholeQuery) {
 TEST_F(RecordedNvidiaGpu, AFailingDecoderCapsCallFailsTheWholeQuery) {
   auto [facts, device] = One(AdaWith([](json& r) { r["replay"]["cuvidGetDecoderCaps"] = 801; }));
   ASSERT_FALSE(facts);
-  EXPECT_EQ(facts.error(),
+  EXPECT_EQ(facts.error_message(),
             "cuvidGetDecoderCaps(H264 4:2:0 8-bit) failed: CUDA_ERROR_NOT_SUPPORTED (801): "
             "operation not supported");
   EXPECT_TRUE(TrueCapabilities(device).empty());
@@ -316,7 +321,7 @@ TEST_F(RecordedNvidiaGpu, AFailingDecoderCapsCallFailsTheWholeQuery) {
 TEST_F(RecordedNvidiaGpu, AGpuThatCudaDoesNotSeeAtItsAddressFailsTheQuery) {
   auto [facts, device] = One(AdaWith([](json& r) { r["report"]["pciAddress"] = "0000:02:00.0"; }));
   ASSERT_FALSE(facts);
-  EXPECT_EQ(facts.error(),
+  EXPECT_EQ(facts.error_message(),
             "no CUDA device is at PCI address 0000:01:00.0 (CUDA sees 0000:02:00.0)");
 }
 
@@ -324,7 +329,7 @@ TEST_F(RecordedNvidiaGpu,
        WithoutNvmlTheDriverVersionIsMissingAndTheSmallestConsumerCapIsPublished) {
   auto [facts, device] =
       One(AdaWith([](json& r) { r["replay"]["absentLibraries"] = {"libnvidia-ml.so.1"}; }));
-  ASSERT_TRUE(facts) << facts.error();
+  ASSERT_TRUE(facts) << facts.error_message();
   EXPECT_EQ(device.Attribute("driverVersion"), nullptr);
   EXPECT_EQ(Capacity(device, probe::kEncodeSessionsCapacity), 3);
   ASSERT_EQ(facts->warnings.size(), 1u);
@@ -335,7 +340,7 @@ TEST_F(RecordedNvidiaGpu,
 
 TEST_F(RecordedNvidiaGpu, AFailingNvmlIsAWarningNotAFailure) {
   auto [facts, device] = One(AdaWith([](json& r) { r["replay"]["nvmlInit"] = 9; }));
-  ASSERT_TRUE(facts) << facts.error();
+  ASSERT_TRUE(facts) << facts.error_message();
   EXPECT_EQ(facts->warnings,
             std::vector<std::string>{
                 "the driver version is unknown: nvmlInit_v2 failed: Driver Not Loaded (9)"});
@@ -345,7 +350,7 @@ TEST_F(RecordedNvidiaGpu, AFailingNvmlIsAWarningNotAFailure) {
 TEST_F(RecordedNvidiaGpu, ADriverOlderThanNvencApi11Point1HasNoEncoder) {
   auto [facts, device] =
       One(AdaWith([](json& r) { r["report"]["encoder"]["maxApiVersion"] = "10.0"; }));
-  ASSERT_TRUE(facts) << facts.error();
+  ASSERT_TRUE(facts) << facts.error_message();
   EXPECT_EQ(facts->encoder.unavailable_reason,
             "the driver's NVENC API 10.0 is older than 11.1, the oldest this program speaks");
   EXPECT_FALSE(Holds(device, "encodeH264"));
@@ -357,7 +362,7 @@ TEST_F(RecordedNvidiaGpu, ADriverThatDisagreesWithTheGenerationTableRaisesAWarni
     auto& codecs = r["report"]["encoder"]["codecs"];
     codecs.erase(2);  // the AV1 encoder
   }));
-  ASSERT_TRUE(facts) << facts.error();
+  ASSERT_TRUE(facts) << facts.error_message();
   EXPECT_FALSE(Holds(device, "encodeAV1Main"));
   const std::vector<std::string> warnings =
       probe::GenerationTableWarnings(*facts, probe::EvaluateNvidiaFacts(*facts));
@@ -373,11 +378,11 @@ TEST_F(RecordedNvidiaGpu, EveryRecordedDeviceStaysWithinTheApisLimits) {
   for (const char* name : {"h200.json", "ada-geforce-rtx4090.json", "ampere-rtx-a4000.json",
                            "no-libnvidia-encode.json", "cuinit-fails.json"}) {
     auto [facts, device] = One(Record(name));
-    EXPECT_LE(device.attributes.size() + device.capacity.size(), dra::kMaxAttributesAndCapacities)
+    EXPECT_LE(device.attributes.size() + device.capacity.size(), probe::kMaxAttributesAndCapacities)
         << name;
     for (const auto& [key, value] : device.attributes) {
       if (const auto* text = std::get_if<std::string>(&value)) {
-        EXPECT_LE(text->size(), dra::kMaxAttributeStringBytes) << key;
+        EXPECT_LE(text->size(), probe::kMaxAttributeStringBytes) << key;
       }
     }
   }
@@ -401,7 +406,7 @@ TEST_F(RecordedNvidiaGpu, ProbeRecordPrintsTheQueryReportOfARecord) {
                           {"MEDIA_CAP_BUILD=" MEDIA_CAP_BUILD_DIR});
   ASSERT_EQ(run.code, 0) << run.err;
   Result<probe::NvidiaFacts> facts = probe::ParseNvidiaFacts(run.out);
-  ASSERT_TRUE(facts) << facts.error();
+  ASSERT_TRUE(facts) << facts.error_message();
   EXPECT_EQ(facts->cuda_ordinal, 0);
   facts->cuda_ordinal.reset();
   EXPECT_EQ(*facts, RecordedReport(Record("h200.json")));

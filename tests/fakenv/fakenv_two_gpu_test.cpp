@@ -1,4 +1,4 @@
-// A stand-in machine of two GPUs (machines/two-rtx4090.json) under Debian's real ffmpeg: each
+// A fake machine of two GPUs (machines/two-rtx4090.json) under Debian's real ffmpeg: each
 // GPU has its own identity in CUDA and NVML, and the work ffmpeg is told to do on one GPU
 // (-gpu N, -hwaccel_device N, CUDA_VISIBLE_DEVICES) shows in that GPU's NVML alone.
 #include <gtest/gtest.h>
@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <thread>
 
+#include "support/eventually.h"
 #include "support/temp_dir.h"
 #include "test_process.h"
 
@@ -16,9 +16,14 @@ namespace fakenv {
 namespace {
 
 namespace fs = std::filesystem;
+using mc::testing::Eventually;
 using nlohmann::json;
 using testing::Finished;
 using testing::Process;
+
+// A wait for what the engine records: each look runs fakenv_smi.
+constexpr mc::testing::Polling kEngineWait{.timeout = std::chrono::seconds(30),
+                                           .every = std::chrono::milliseconds(100)};
 
 std::string MachineFile(const std::string& name) {
   return std::string(FAKENV_MACHINES_DIR) + "/" + name;
@@ -100,14 +105,14 @@ TEST_F(TwoGpus, AnEncodeOnGpuOneShowsItsSessionSamplesAndMemoryOnGpuOneAndNothin
                          "-c:v", "h264_nvenc", "-gpu", "1", "-f", "null", "-"}),
                  Environment(), dir_.path());
   json second, first;
-  bool seen = false;
-  for (int tries = 0; tries < 100 && !seen; ++tries) {
-    second = Smi("1");
-    first = Smi("0");
-    seen = !second["sessions"].empty();
-    if (!seen) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  ASSERT_TRUE(seen) << second.dump();
+  ASSERT_TRUE(Eventually(
+      [&] {
+        second = Smi("1");
+        first = Smi("0");
+        return !second["sessions"].empty();
+      },
+      kEngineWait))
+      << second.dump();
   EXPECT_EQ(second["sessions"][0]["pid"], ffmpeg.pid());
   EXPECT_LT(second["memory"]["free"], second["memory"]["total"]);
   EXPECT_TRUE(first["sessions"].empty()) << first.dump();
@@ -164,13 +169,13 @@ TEST_F(TwoGpus, MemoryAnotherProcessHoldsOnGpuOneIsUsedOnGpuOneOnly) {
   // written one after the other, and a read between them sees one alone.
   constexpr std::uint64_t kHeld = (4096ull + 256) << 20;
   json second;
-  bool held = false;
-  for (int tries = 0; tries < 100 && !held; ++tries) {
-    second = Smi("1");
-    held = second["memory"]["used"].get<std::uint64_t>() >= kHeld;
-    if (!held) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  EXPECT_TRUE(held) << second.dump();
+  EXPECT_TRUE(Eventually(
+      [&] {
+        second = Smi("1");
+        return second["memory"]["used"].get<std::uint64_t>() >= kHeld;
+      },
+      kEngineWait))
+      << second.dump();
   EXPECT_EQ(second["memory"]["used"], kHeld);
   const json first = Smi("0");
   EXPECT_EQ(first["memory"]["free"], first["memory"]["total"]) << first.dump();
@@ -183,13 +188,7 @@ TEST_F(TwoGpus, MemoryAnotherProcessHoldsOnGpuOneIsUsedOnGpuOneOnly) {
 TEST_F(TwoGpus, AGpuWhoseMemoryAnotherProcessHoldsHasNoRoomForAContextWhileItsSiblingEncodes) {
   // All of GPU 1's 24564 MiB: the tenant's own context takes 256 MiB of it.
   Process hold({FAKENV_HOLD, "1", std::to_string(24564 - 256)}, Environment(), dir_.path());
-  bool full = false;
-  for (int tries = 0; tries < 100 && !full; ++tries) {
-    const json second = Smi("1");
-    full = second["memory"]["free"] == 0;
-    if (!full) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  ASSERT_TRUE(full);
+  ASSERT_TRUE(Eventually([&] { return Smi("1")["memory"]["free"] == 0; }, kEngineWait));
   const std::vector<std::string> encode = {
       "-f", "lavfi", "-i", "testsrc2=size=320x240", "-t", "1", "-c:v", "h264_nvenc", "-gpu", "1",
       "-f", "null",  "-"};

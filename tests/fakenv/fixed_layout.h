@@ -1,5 +1,6 @@
-// ReadFixed copies a fixed-layout structure out of bytes read from a socket or a file, where
-// it may lie unaligned: the first step of every parser of the stand-ins' binary records.
+// ReadFixed copies a fixed-layout structure out of bytes from a socket or a file.
+// There it may lie unaligned.
+// It is the first step of every parser of the fakes' binary records.
 #pragma once
 
 #include <cstddef>

@@ -1,7 +1,9 @@
-// What crosses between the stand-ins and their engine, and what the state directory holds,
-// is read back by fixed-layout parsers: the engine's wire messages (engine_wire.h), the
-// client and sample records (fakenv_state.h), and FAKENV_FAULT. Any bytes must give a value
-// or nothing, never a crash; a value given must satisfy the parser's own promises.
+// Fixed-layout parsers read what the fakes, their engine and the state directory hold:
+//  - the engine's wire messages (engine_wire.h);
+//  - the client and sample records (fakenv_state.h);
+//  - FAKENV_FAULT.
+// Any bytes must give a value or nothing, never a crash.
+// A value given must satisfy the parser's own promises.
 #include <cstdint>
 #include <span>
 #include <string_view>

@@ -1,4 +1,4 @@
-// The stand-in GPU's UUID, which CUDA (cuDeviceGetUuid) and NVML (nvmlDeviceGetUUID) report
+// The fake GPU's UUID, which CUDA (cuDeviceGetUuid) and NVML (nvmlDeviceGetUUID) report
 // alike. No record states one, so it is made from the GPU's PCI address and name: stable for
 // one record, different between records.
 #pragma once

@@ -84,7 +84,7 @@ GUID GuidOf(std::string_view codec, std::string_view name) {
     for (int i = 0; i < 8; ++i) guid.Data4[i] = static_cast<std::uint8_t>(d[3 + i]);
     return guid;
   }
-  std::fprintf(stderr, "fakenv: the record names an NVENC GUID \"%s\" the stand-in does not know\n",
+  std::fprintf(stderr, "fakenv: the record names an NVENC GUID \"%s\" the fake does not know\n",
                text.c_str());
   std::abort();
 }

@@ -36,8 +36,10 @@ std::optional<wire::PixelFormat> FormatOf(NV_ENC_BUFFER_FORMAT format) {
   }
 }
 
-// RateControlOf turns NVENC's rate control into the engine's: constant QP stays so, a
-// target quality without a bitrate is constant quality, and the rest is an average bitrate.
+// RateControlOf turns NVENC's rate control into the engine's:
+//  - constant QP stays so;
+//  - a target quality without a bitrate is constant quality;
+//  - the rest is an average bitrate.
 void SetRateControl(const NV_ENC_RC_PARAMS& rc, wire::EncoderSettings& settings) {
   if (rc.rateControlMode == NV_ENC_PARAMS_RC_CONSTQP) {
     settings.rate_control = wire::RateControl::kConstantQp;
@@ -103,7 +105,7 @@ NVENCSTATUS EncodeSession::Initialize(const NV_ENC_INITIALIZE_PARAMS* params) {
   if (engine_) return Fail(NV_ENC_ERR_INVALID_CALL, "the encoder is initialised already");
   const bool hevc = SameGuid(params->encodeGUID, NV_ENC_CODEC_HEVC_GUID);
   if (!hevc && !SameGuid(params->encodeGUID, NV_ENC_CODEC_H264_GUID)) {
-    return Fail(NV_ENC_ERR_UNSUPPORTED_PARAM, "the stand-in's engine encodes H.264 and HEVC only");
+    return Fail(NV_ENC_ERR_UNSUPPORTED_PARAM, "the fake's engine encodes H.264 and HEVC only");
   }
   if (params->enableEncodeAsync) {
     return Fail(NV_ENC_ERR_UNSUPPORTED_PARAM, "asynchronous encoding is for Windows only");
@@ -112,7 +114,7 @@ NVENCSTATUS EncodeSession::Initialize(const NV_ENC_INITIALIZE_PARAMS* params) {
   FillPresetConfig(params->encodeGUID, &preset);
   const NV_ENC_CONFIG& config = params->encodeConfig ? *params->encodeConfig : preset.presetCfg;
   if (config.frameIntervalP > 1) {
-    return Fail(NV_ENC_ERR_UNSUPPORTED_PARAM, "the stand-in's engine codes no B-pictures");
+    return Fail(NV_ENC_ERR_UNSUPPORTED_PARAM, "the fake's engine codes no B-pictures");
   }
   wire::EncoderSettings settings;
   settings.codec = hevc ? wire::Codec::kHevc : wire::Codec::kH264;
@@ -216,7 +218,7 @@ NVENCSTATUS EncodeSession::DestroyBitstreamBuffer(NV_ENC_OUTPUT_PTR buffer) {
 NVENCSTATUS EncodeSession::RegisterResource(NV_ENC_REGISTER_RESOURCE* params) {
   if (!params || !params->resourceToRegister) return NV_ENC_ERR_INVALID_PTR;
   if (params->resourceType != NV_ENC_INPUT_RESOURCE_TYPE_CUDADEVICEPTR) {
-    return Fail(NV_ENC_ERR_UNIMPLEMENTED, "the stand-in registers CUDA device pointers only");
+    return Fail(NV_ENC_ERR_UNIMPLEMENTED, "the fake registers CUDA device pointers only");
   }
   std::optional<wire::PixelFormat> format = FormatOf(params->bufferFormat);
   if (!format)

@@ -1,7 +1,10 @@
-// EncodeSession is one NVENC session of the stand-in: its buffers, its registered CUDA
-// resources, and the engine that codes its pictures. nvEncEncodePicture hands a picture to
-// the engine and waits for what it gives back, which nvEncLockBitstream then returns; the
-// session never codes anything itself.
+// EncodeSession is one NVENC session of the fake. It holds:
+//  - its buffers;
+//  - its registered CUDA resources;
+//  - the engine that codes its pictures.
+// nvEncEncodePicture hands a picture to the engine and waits for what it gives back.
+// nvEncLockBitstream then returns that.
+// The session never codes anything itself.
 #pragma once
 
 #include <ffnvcodec/dynlink_cuda.h>
@@ -44,7 +47,7 @@ class EncodeSession {
 
  private:
   // A picture the engine can read: an input buffer's own memory, or a registered CUDA
-  // allocation (the stand-in's device memory is host memory).
+  // allocation (the fake's device memory is host memory).
   struct Picture {
     wire::PixelFormat format = wire::PixelFormat::kNv12;
     std::uint32_t pitch = 0;

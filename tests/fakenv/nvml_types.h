@@ -1,4 +1,4 @@
-// The NVML types and values the stand-in answers with, as NVIDIA's nvml.h (NVML API 12)
+// The NVML types and values the fake answers with, as NVIDIA's nvml.h (NVML API 12)
 // defines them; no package of Debian's ships that header.
 #pragma once
 

@@ -1,5 +1,5 @@
 // What NVML reports, computed from the state directory's clients and samples: pure
-// functions, so that the stand-in's answers can be checked without a running engine.
+// functions, so that the fake's answers can be checked without a running engine.
 #pragma once
 
 #include <cstdint>
@@ -10,9 +10,9 @@
 
 namespace fakenv {
 
-// ProcessSamples merges the samples of one process's sessions that fall in the same
-// sampling period into one, as NVML keeps one sample per process and period, capping each
-// utilisation at 100.
+// ProcessSamples merges one process's session samples of the same sampling period.
+// NVML keeps one sample per process and period.
+// Each utilisation is capped at 100.
 std::vector<nvml::ProcessUtilizationSample> ProcessSamples(const std::vector<Sample>& samples);
 
 // EncoderSessions lists the live, attributed encode sessions, with the frame rate and latency

@@ -1,7 +1,9 @@
-// Processes for the tests of the stand-in GPU with real ffmpeg: started with extra
-// environment variables, their output in files, and waited for with wait4, whose rusage is
-// the process's own CPU time (with its waited-for children's, which the engine, detached,
-// never is).
+// Processes for the tests of the fake GPU with real ffmpeg:
+//  - started with extra environment variables;
+//  - their output in files;
+//  - waited for with wait4.
+// wait4's rusage is the process's own CPU time, with its waited-for children's.
+// The detached engine is never one of those children.
 #pragma once
 
 #include <sys/types.h>

@@ -1,7 +1,10 @@
-// RunChild runs a program the way the fake-driver tests need: with a chosen environment,
-// its stdout and stderr captured, no core dump, and a deadline after which it is killed.
-// The tests run Debian's vainfo against the fake driver with it, including the runs that
-// hang or crash on purpose.
+// RunChild runs a program the way the fake-driver tests need:
+//  - with a chosen environment;
+//  - its stdout and stderr captured;
+//  - no core dump;
+//  - a deadline after which it is killed.
+// The tests run Debian's vainfo against the fake driver with it.
+// That includes the runs that hang or crash on purpose.
 #pragma once
 
 #include <chrono>
@@ -15,9 +18,9 @@ struct ChildRun {
   std::vector<std::string> argv;
   // Set in the child's environment, replacing the inherited value.
   std::map<std::string, std::string> environment;
-  // Inherited variables left out of the child's environment, so that the caller's own
-  // LD_PRELOAD or LIBVA_* settings do not leak into the run a test sets up. A name ending
-  // in '*' leaves out every variable it is a prefix of.
+  // Inherited variables left out of the child's environment.
+  // So the caller's own LD_PRELOAD or LIBVA_* settings do not leak into a test's run.
+  // A name ending in '*' leaves out every variable it is a prefix of.
   std::vector<std::string> unset;
   std::chrono::milliseconds deadline{10'000};
 };

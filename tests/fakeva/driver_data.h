@@ -1,7 +1,10 @@
-// Everything one initialised display of the fake driver holds, behind the driver context's
-// pDriverData: what the dump states (FakeDriverState), the memory and contexts the client
-// made, and the kernel's view of the render node it opened. libva does not serialise a
-// client's calls, so every entry point holds `mutex` for its whole call.
+// Everything one initialised display of the fake driver holds.
+// It sits behind the driver context's pDriverData:
+//  - what the dump states (FakeDriverState);
+//  - the memory and contexts the client made;
+//  - the kernel's view of the render node it opened.
+// libva does not serialise a client's calls.
+// So every entry point holds `mutex` for its whole call.
 #pragma once
 
 #include <memory>

@@ -90,7 +90,7 @@ std::string DrmClientView::Text() const {
     if (decode_ns_ > 0) text << "drm-engine-dec:\t" << decode_ns_ << " ns\n";
     if (encode_ns_ > 0) text << "drm-engine-enc:\t" << encode_ns_ << " ns\n";
   } else if (driver_ == "xe") {
-    // xe counts in GPU timestamp cycles; the stand-in's GPU ticks once a nanosecond.
+    // xe counts in GPU timestamp cycles; the fake's GPU ticks once a nanosecond.
     const std::uint64_t now = MonotonicNanos();
     text << "drm-cycles-rcs:\t0\ndrm-total-cycles-rcs:\t" << now << "\n";
     text << "drm-cycles-vcs:\t" << encode_ns_ + decode_ns_ << "\ndrm-total-cycles-vcs:\t" << now

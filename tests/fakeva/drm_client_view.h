@@ -1,9 +1,12 @@
-// The kernel's view of the stand-in GPU's work: the DRM usage statistics a real kernel driver
-// prints in /proc/PID/fdinfo/FD of an open render node (Documentation/gpu/drm-usage-stats.rst),
-// written into the fake machine's /proc (proc_mirror.h) for the process that loaded the
-// driver. The keys are those of the kernel driver the fake machine gives the GPU: i915's
-// drm-engine-video and drm-engine-video-enhance in ns, xe's drm-cycles-vcs/vecs with
-// drm-total-cycles-*, amdgpu's drm-engine-enc, -dec and -gfx in ns.
+// The kernel's view of the fake GPU's work.
+// A real kernel driver prints DRM usage statistics in /proc/PID/fdinfo/FD.
+// That is for an open render node (Documentation/gpu/drm-usage-stats.rst).
+// This writes them into the fake machine's /proc (proc_mirror.h).
+// They are for the process that loaded the driver.
+// The keys are those of the kernel driver the fake machine gives the GPU:
+//  - i915: drm-engine-video and drm-engine-video-enhance, in ns;
+//  - xe: drm-cycles-vcs/vecs with drm-total-cycles-*;
+//  - amdgpu: drm-engine-enc, -dec and -gfx, in ns.
 #pragma once
 
 #include <chrono>
@@ -14,21 +17,23 @@
 
 namespace mc::fakeva {
 
-// The engine classes of a media GPU: the codec engine (i915's VCS, amdgpu's VCN/VCE, split by
-// amdgpu into encode and decode) and the video-enhance engine (scaling, colour conversion).
+// The engine classes of a media GPU:
+//  - the codec engine: i915's VCS, amdgpu's VCN/VCE (split into encode and decode);
+//  - the video-enhance engine: scaling, colour conversion.
 enum class EngineClass { kEncode, kDecode, kEnhance };
 
 class DrmClientView {
  public:
-  // Open registers the render node `node_name` (renderD128), open as descriptor `fd`, of the
-  // kernel driver `kernel_driver` ("i915", "xe" or "amdgpu") at PCI slot `pdev`, for this
-  // process under `proc_root`; nullptr, with the reason in `*error`, when the entry cannot be
-  // written.
+  // Open registers the render node `node_name` (renderD128), open as descriptor `fd`.
+  // The node is of `kernel_driver` ("i915", "xe" or "amdgpu") at PCI slot `pdev`.
+  // It is registered for this process under `proc_root`.
+  // Gives nullptr, with the reason in `*error`, when the entry cannot be written.
   static std::unique_ptr<DrmClientView> Open(const std::filesystem::path& proc_root,
                                              const std::string& node_name, int fd,
                                              std::string kernel_driver, std::string pdev,
                                              std::string* error);
-  // The destructor removes the descriptor's entries, as the kernel does when a file closes.
+  // The destructor removes the descriptor's entries.
+  // So does the kernel when a file closes.
   ~DrmClientView();
   DrmClientView(const DrmClientView&) = delete;
   DrmClientView& operator=(const DrmClientView&) = delete;
@@ -52,8 +57,9 @@ class DrmClientView {
   std::uint64_t enhance_ns_ = 0;
 };
 
-// KernelDriverOf reads which kernel driver and PCI slot the fake machine `machine` gives the
-// render node `node_name`, from its sysfs; {"", ""} where it says nothing.
+// KernelDriverOf reads the kernel driver and PCI slot of the render node `node_name`.
+// It reads them from the sysfs of the fake machine `machine`.
+// It gives {"", ""} where the sysfs says nothing.
 std::pair<std::string, std::string> KernelDriverOf(const std::filesystem::path& machine,
                                                    const std::string& node_name);
 

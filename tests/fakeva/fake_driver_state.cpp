@@ -65,7 +65,7 @@ VAStatus FakeDriverState::CreateConfig(VAProfile profile, VAEntrypoint entrypoin
     }
     if (attributes[i].type == VAConfigAttribRateControl) {
       const std::uint32_t mode = attributes[i].value;
-      // Exactly one mode, and one the stand-in states.
+      // Exactly one mode, and one the fake states.
       if (!encode || mode == 0 || (mode & (mode - 1)) != 0 ||
           (mode & EncodeAttribute(profile, VAConfigAttribRateControl)) == 0) {
         return VA_STATUS_ERROR_INVALID_VALUE;

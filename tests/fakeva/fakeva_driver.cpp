@@ -1,11 +1,15 @@
-// fakeva_drv_video.so: a VA-API driver that Debian's real libva loads and that states
-// exactly what one recorded vainfo text says. libva finds it through LIBVA_DRIVERS_PATH
-// and LIBVA_DRIVER_NAME=fakeva. The driver's init reads the dump named by FAKEVA_DUMP or,
-// when that is unset, the text the render node itself holds (a fake machine's nodes are
-// plain files, one dump each). FAKEVA_MODE=hang makes the init never return and
-// FAKEVA_MODE=crash makes it die of SIGSEGV, so that the tests can show what a hung or
-// crashing real driver does to its caller; FAKEVA_MODE_<node>, such as
-// FAKEVA_MODE_renderD129, does the same for that node alone.
+// fakeva_drv_video.so: a VA-API driver that Debian's real libva loads.
+// It states exactly what one recorded vainfo text says.
+// libva finds it through LIBVA_DRIVERS_PATH and LIBVA_DRIVER_NAME=fakeva.
+//
+// The driver's init reads the dump named by FAKEVA_DUMP.
+// When that is unset, it reads the text the render node itself holds.
+// A fake machine's nodes are plain files, one dump each.
+//
+// FAKEVA_MODE shows what a hung or crashing real driver does to its caller:
+//  - hang: the init never returns;
+//  - crash: the init dies of SIGSEGV.
+// FAKEVA_MODE_<node>, such as FAKEVA_MODE_renderD129, does the same for that node alone.
 #include <signal.h>
 #include <unistd.h>
 #include <va/va_backend.h>
@@ -27,9 +31,9 @@
 namespace mc::fakeva {
 namespace {
 
-// Refuse reports the reason the init fails through libva's error callback, so that it
-// reaches the caller's log the way a real driver's complaint would, and returns the
-// status vaInitialize then fails with.
+// Refuse reports why the init fails, through libva's error callback.
+// So it reaches the caller's log the way a real driver's complaint would.
+// It returns the status vaInitialize then fails with.
 VAStatus Refuse(VADriverContextP ctx, const std::string& reason) {
   const std::string message = "fakeva: " + reason + "\n";
   if (ctx->error_callback) {
@@ -41,8 +45,9 @@ VAStatus Refuse(VADriverContextP ctx, const std::string& reason) {
 }
 
 [[noreturn]] void HangForever() {
-  // pause() returns after a handled signal; only a signal that ends the process may end
-  // the hang, as with a driver stuck in the kernel.
+  // pause() returns after a handled signal.
+  // Only a signal that ends the process may end the hang.
+  // A driver stuck in the kernel behaves the same.
   for (;;) pause();
 }
 
@@ -60,21 +65,23 @@ Result<VainfoDump> DumpFor(const std::optional<RenderNode>& node, std::string& s
   if (const char* path = std::getenv("FAKEVA_DUMP"); path && *path) {
     source = path;
     Result<VainfoDump> dump = ReadVainfoDump(path);
-    if (!dump) return Error{"FAKEVA_DUMP: " + dump.error()};
+    if (!dump) return Error{"FAKEVA_DUMP: " + dump.error_message()};
     return dump;
   }
   if (!node)
     return Error{"FAKEVA_DUMP is not set and the display has no render node to read a dump from"};
   source = node->path;
   Result<std::string> text = ReadNodeText(*node);
-  if (!text) return Error{"FAKEVA_DUMP is not set and " + text.error()};
+  if (!text) return Error{"FAKEVA_DUMP is not set and " + text.error_message()};
   Result<VainfoDump> dump = ParseVainfoDump(*text);
   if (!dump)
-    return Error{"FAKEVA_DUMP is not set and the render node " + node->path + ": " + dump.error()};
+    return Error{"FAKEVA_DUMP is not set and the render node " + node->path + ": " +
+                 dump.error_message()};
   return dump;
 }
 
-// The kernel driver a GPU without a fake machine's sysfs gets: amdgpu under Mesa, else i915.
+// The kernel driver of a GPU without a fake machine's sysfs.
+// It is amdgpu under Mesa, else i915.
 std::string KernelDriverForVendor(const std::string& vendor) {
   return vendor.find("Mesa") != std::string::npos || vendor.find("AMD") != std::string::npos ||
                  vendor.find("radeon") != std::string::npos
@@ -82,10 +89,12 @@ std::string KernelDriverForVendor(const std::string& vendor) {
              : "i915";
 }
 
-// OpenKernelView sets up what the kernel would show of this display on a fake machine
-// (FAKEVA_MACHINE, which run-on sets): the render node's fdinfo in MACHINE/proc, with the
-// keys of the kernel driver MACHINE/sys gives the node; and the engines' state directory,
-// MACHINE/state (FAKEVA_STATE_DIR overrides it). Outside a fake machine there is no view.
+// OpenKernelView sets up what the kernel would show of this display on a fake machine.
+// run-on names the machine in FAKEVA_MACHINE. The view has:
+//  - the render node's fdinfo in MACHINE/proc;
+//    its keys are those of the node's kernel driver in MACHINE/sys;
+//  - the engines' state directory, MACHINE/state, or FAKEVA_STATE_DIR.
+// Outside a fake machine there is no view.
 bool OpenKernelView(const std::optional<RenderNode>& node, DriverData& data, std::string& error) {
   const char* machine = std::getenv("FAKEVA_MACHINE");
   const char* state_dir = std::getenv("FAKEVA_STATE_DIR");
@@ -117,14 +126,15 @@ VAStatus Initialise(VADriverContextP ctx) {
 
   std::string source;
   Result<VainfoDump> dump = DumpFor(node, source);
-  if (!dump) return Refuse(ctx, dump.error());
+  if (!dump) return Refuse(ctx, dump.error_message());
   if (!dump->initialised) return Refuse(ctx, source + " records a run whose vaInitialize failed");
 
   auto data = std::make_unique<DriverData>(std::move(dump).value());
   const FakeDriverState* state = &data->state;
   if (std::string error; !OpenKernelView(node, *data, error)) return Refuse(ctx, error);
-  // libva sizes the callers' arrays by these maxima and refuses a driver that leaves any
-  // of them 0, so each is at least 1 even where the driver lists nothing.
+  // libva sizes the callers' arrays by these maxima.
+  // It refuses a driver that leaves any of them 0.
+  // So each is at least 1, even where the driver lists nothing.
   ctx->max_profiles = std::max(1, static_cast<int>(state->profiles().size()));
   ctx->max_entrypoints = state->max_entrypoints();
   ctx->max_attributes = 1;
@@ -141,9 +151,10 @@ VAStatus Initialise(VADriverContextP ctx) {
 }  // namespace
 }  // namespace mc::fakeva
 
-// libva 2.17 looks up __vaDriverInit_1_17, then _1_16 and so on down to _1_0, and calls
-// the first it finds (LD_DEBUG=symbols shows the lookups), so _1_0 alone serves it. It is
-// the one symbol the driver exports (fakeva_driver.map hides the rest).
+// libva 2.17 looks up __vaDriverInit_1_17, then _1_16 and so on down to _1_0.
+// It calls the first it finds; LD_DEBUG=symbols shows the lookups.
+// So _1_0 alone serves it.
+// It is the one symbol the driver exports; fakeva_driver.map hides the rest.
 extern "C" __attribute__((visibility("default"))) VAStatus __vaDriverInit_1_0(
     VADriverContextP ctx) {
   return mc::fakeva::Initialise(ctx);

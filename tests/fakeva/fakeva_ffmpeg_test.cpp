@@ -1,7 +1,8 @@
-// The fake VA driver as a stand-in GPU that really encodes, under Debian's real libva and
-// ffmpeg: only the driver and the kernel's view (render nodes, /proc's DRM fdinfo) are faked.
-// The programs run through tests/fakeva/run-on, as a person would run them; the expectations
-// come from what the recorded dumps list and from what ffmpeg was asked for.
+// The fake VA driver as a GPU that really encodes.
+// It runs under Debian's real libva and ffmpeg.
+// Only the driver and the kernel's view (render nodes, /proc's DRM fdinfo) are faked.
+// The programs run through tests/fakeva/run-on, as a person would run them.
+// The expectations come from what the recorded dumps list and what ffmpeg was asked for.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -38,8 +39,8 @@ std::optional<double> Number(const std::string& text, const std::string& key) {
 
 class FakevaFfmpeg : public ::testing::Test {
  protected:
-  // RunOn runs argv on the machine of one dump through run-on, with the test's own state
-  // directory, so that the engines' samples stay to be read.
+  // RunOn runs argv on the machine of one dump through run-on.
+  // It uses the test's own state directory, so the engines' samples stay to be read.
   Finished RunOn(const std::string& dump, const std::vector<std::string>& argv) {
     std::vector<std::string> command = {FAKEVA_RUN_ON, Dump(dump), "--"};
     command.insert(command.end(), argv.begin(), argv.end());
@@ -49,7 +50,8 @@ class FakevaFfmpeg : public ::testing::Test {
                                 dir_.path().string());
   }
 
-  // Ffmpeg runs Debian's ffmpeg on the dump's machine, its render node opened as on a real one.
+  // Ffmpeg runs Debian's ffmpeg on the dump's machine.
+  // It opens the render node as on a real one.
   Finished Ffmpeg(const std::string& dump, const std::vector<std::string>& arguments) {
     std::vector<std::string> argv = {"ffmpeg", "-hide_banner",  "-nostdin",
                                      "-y",     "-vaapi_device", "/dev/dri/renderD128"};
@@ -57,7 +59,8 @@ class FakevaFfmpeg : public ::testing::Test {
     return RunOn(dump, argv);
   }
 
-  // Encode encodes two seconds of a test picture with `encoder` and its options into `output`.
+  // Encode encodes two seconds of a test picture into `output`.
+  // It uses `encoder` and its options.
   Finished Encode(const std::string& dump, const std::string& encoder,
                   const std::vector<std::string>& options, const std::string& output) {
     std::vector<std::string> arguments = {"-f",   "lavfi", "-i",  "testsrc2=size=1280x720:rate=30",
@@ -68,9 +71,11 @@ class FakevaFfmpeg : public ::testing::Test {
     return Ffmpeg(dump, arguments);
   }
 
-  // FdinfoWhileEncoding runs an encode and, while it runs, prints where its descriptors lead,
-  // the fdinfo of its render node and its stat, from the fake machine's /proc, as the
-  // product's evidence sampler reads them.
+  // FdinfoWhileEncoding runs an encode and, meanwhile, prints from the fake /proc:
+  //  - where its descriptors lead;
+  //  - the fdinfo of its render node;
+  //  - its stat.
+  // The product's evidence sampler reads them so too.
   Finished FdinfoWhileEncoding(const std::string& dump) {
     const std::string script =
         "ffmpeg -v error -nostdin -vaapi_device /dev/dri/renderD128 -re -f lavfi -i "
@@ -83,8 +88,9 @@ class FakevaFfmpeg : public ::testing::Test {
 
   std::string Output(const std::string& name) const { return (dir_.path() / name).string(); }
 
-  // Probe gives ffprobe's codec_name, profile, width, height and bit_rate of the first video
-  // stream, as "key=value|..." (empty when ffprobe fails).
+  // Probe gives ffprobe's facts of the first video stream, as "key=value|...".
+  // They are codec_name, profile, width, height and bit_rate.
+  // It is empty when ffprobe fails.
   std::string Probe(const std::string& file) {
     const Finished probed = fakenv::testing::Run(
         {"ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
@@ -93,7 +99,8 @@ class FakevaFfmpeg : public ::testing::Test {
     return probed.exit_code == 0 ? probed.out : "";
   }
 
-  // PlaysClean decodes a file with the software decoders and says what went wrong, if anything.
+  // PlaysClean decodes a file with the software decoders.
+  // It says what went wrong, if anything.
   std::string PlaysClean(const std::string& file) {
     const Finished played = fakenv::testing::Run(
         {"ffmpeg", "-hide_banner", "-nostdin", "-v", "error", "-i", file, "-f", "null", "-"}, {},
@@ -126,8 +133,9 @@ TEST_F(FakevaFfmpeg, UploadThenDownloadGivesBackEveryPixel) {
   EXPECT_EQ(through_gpu.out, on_cpu.out);
 }
 
-// scale_vaapi's pictures are the engine's bilinear resize: within the last bits of
-// libswscale's bilinear one, and their time shows as video-enhance work of the render node.
+// scale_vaapi's pictures are the engine's bilinear resize.
+// They are within the last bits of libswscale's bilinear one.
+// Their time shows as video-enhance work of the render node.
 TEST_F(FakevaFfmpeg, ScaleVaapiGivesPicturesCloseToASoftwareBilinearScale) {
   const Finished scaled =
       RunOn(kIntelDump, {"ffmpeg",
@@ -186,10 +194,15 @@ TEST_F(FakevaFfmpeg, HevcVaapiWritesAnMp4ThatSoftwarePlays) {
   EXPECT_EQ(PlaysClean(Output("out.mp4")), "");
 }
 
-// Decode writes each picture into its surface in decode order, H.264's and HEVC's from
-// parameter sets the stand-in rebuilds: the pictures must be the software decoder's, bit for
-// bit, through B-pictures, pyramids, weighted prediction, custom scaling lists (H.264),
-// several slices, wavefronts (HEVC), CAVLC and a size that is no multiple of 16.
+// Decode writes each picture into its surface in decode order.
+// H.264's and HEVC's come from parameter sets the fake rebuilds.
+// The pictures must be the software decoder's, bit for bit, through:
+//  - B-pictures and pyramids;
+//  - weighted prediction;
+//  - custom scaling lists (H.264);
+//  - several slices, and wavefronts (HEVC);
+//  - CAVLC;
+//  - a size that is no multiple of 16.
 // VP9 frames come whole, hidden alternate reference frames among them.
 TEST_F(FakevaFfmpeg, H264HevcAndVp9DecodesGiveTheSoftwareDecodersPicturesExactly) {
   const std::vector<std::vector<std::string>> encodes = {
@@ -228,10 +241,10 @@ TEST_F(FakevaFfmpeg, H264HevcAndVp9DecodesGiveTheSoftwareDecodersPicturesExactly
   }
 }
 
-// What the stand-in cannot rebuild or decode is refused with the driver's reason: interlaced
-// H.264 picture by picture, HEVC Main 10 at vaCreateContext, where ffmpeg falls back to the
-// CPU.
-TEST_F(FakevaFfmpeg, InterlacedH264AndHevcMain10DecodesAreRefusedWithTheStandInsReason) {
+// What the fake cannot rebuild or decode is refused with the driver's reason:
+//  - interlaced H.264, picture by picture;
+//  - HEVC Main 10, at vaCreateContext, where ffmpeg falls back to the CPU.
+TEST_F(FakevaFfmpeg, InterlacedH264AndHevcMain10DecodesAreRefusedWithTheFakesReason) {
   ASSERT_EQ(fakenv::testing::Run({"ffmpeg",
                                   "-v",
                                   "error",
@@ -259,7 +272,7 @@ TEST_F(FakevaFfmpeg, InterlacedH264AndHevcMain10DecodesAreRefusedWithTheStandIns
       RunOn(kIntelDump, {"ffmpeg", "-nostdin", "-hwaccel", "vaapi", "-hwaccel_device",
                          "/dev/dri/renderD128", "-i", Output("interlaced.mp4"), "-f", "null", "-"});
   EXPECT_NE(interlaced.err.find("fakeva: interlaced H.264 (field or MBAFF pictures) is not "
-                                "decoded by the stand-in"),
+                                "decoded by the fake"),
             std::string::npos)
       << interlaced.err;
 
@@ -274,16 +287,16 @@ TEST_F(FakevaFfmpeg, InterlacedH264AndHevcMain10DecodesAreRefusedWithTheStandIns
       RunOn(kIntelDump, {"ffmpeg", "-nostdin", "-hwaccel", "vaapi", "-hwaccel_device",
                          "/dev/dri/renderD128", "-i", Output("hevc.mp4"), "-f", "null", "-"});
   EXPECT_EQ(hevc.exit_code, 0) << hevc.err;
-  EXPECT_NE(
-      hevc.err.find("fakeva: the stand-in decodes H.264, HEVC Main and VP9 profile 0 only, not "
-                    "VAProfileHEVCMain10"),
-      std::string::npos)
+  EXPECT_NE(hevc.err.find("fakeva: the fake decodes H.264, HEVC Main and VP9 profile 0 only, not "
+                          "VAProfileHEVCMain10"),
+            std::string::npos)
       << hevc.err;
   EXPECT_NE(hevc.err.find("Failed setup for format vaapi"), std::string::npos) << hevc.err;
 }
 
-// On a device whose dump states no H.264 decode (a Mesa build without its video codecs),
-// ffmpeg falls back to the CPU without a word, the silent fallback an evidence gate must catch.
+// Some dumps state no H.264 decode: a Mesa build without its video codecs.
+// On such a device ffmpeg falls back to the CPU without a word.
+// An evidence gate must catch that silent fallback.
 TEST_F(FakevaFfmpeg, OnADeviceThatStatesNoH264DecodeAnH264DecodeFallsBackToTheCpu) {
   ASSERT_EQ(fakenv::testing::Run({"ffmpeg", "-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i",
                                   "testsrc2=size=320x240:rate=30", "-t", "1", "-c:v", "libx264",
@@ -299,9 +312,10 @@ TEST_F(FakevaFfmpeg, OnADeviceThatStatesNoH264DecodeAnH264DecodeFallsBackToTheCp
   EXPECT_NE(decoded.err.find("Failed setup for format vaapi"), std::string::npos) << decoded.err;
 }
 
-// A `vainfo -a` dump states HEVC Main10 encode with YUV420_10 surfaces: P010 pictures encode
-// to a 10-bit stream. A plain dump states YUV420 for every pair, so ffmpeg finds no 10-bit
-// surfaces for the same encode and refuses it.
+// A `vainfo -a` dump states HEVC Main10 encode with YUV420_10 surfaces.
+// So P010 pictures encode to a 10-bit stream.
+// A plain dump states YUV420 for every pair.
+// So ffmpeg finds no 10-bit surfaces for the same encode, and refuses it.
 TEST_F(FakevaFfmpeg, HevcMain10EncodesTenBitsWhereTheDumpStatesTenBitSurfacesOnly) {
   const std::vector<std::string> main10 = {"-profile:v", "main10", "-b:v", "2M"};
   std::vector<std::string> arguments = {
@@ -322,8 +336,9 @@ TEST_F(FakevaFfmpeg, HevcMain10EncodesTenBitsWhereTheDumpStatesTenBitSurfacesOnl
   EXPECT_NE(refused.err.find("YUV420_10 not supported"), std::string::npos) << refused.err;
 }
 
-// Positions lists which of the pictures in ffprobe's csv output (one line each, whose first
-// field is `yes` or `no`) have `yes`; other lines (a frame's side data) are no pictures.
+// Positions lists which pictures in ffprobe's csv output have `yes`.
+// Each picture is a line whose first field is `yes` or `no`.
+// Other lines, such as a frame's side data, are no pictures.
 std::vector<int> Positions(const std::string& csv, const std::string& yes, const std::string& no) {
   std::istringstream lines(csv);
   std::string line;
@@ -337,8 +352,9 @@ std::vector<int> Positions(const std::string& csv, const std::string& yes, const
   return found;
 }
 
-// ffmpeg decides the GOP and asks for each IDR picture; the engine's stream must have its IDR
-// pictures exactly there, as the packets ffmpeg flagged as key frames say.
+// ffmpeg decides the GOP and asks for each IDR picture.
+// The engine's stream must have its IDR pictures exactly there.
+// The packets ffmpeg flagged as key frames say where.
 TEST_F(FakevaFfmpeg, TheStreamsIdrPicturesAreWhereFfmpegsGopPutThem) {
   const Finished encoded =
       Encode(kIntelDump, "h264_vaapi", {"-qp", "28", "-g", "10"}, Output("gop.mp4"));
@@ -385,8 +401,9 @@ TEST_F(FakevaFfmpeg, AnEncoderTheDumpDoesNotListIsRefusedAndNothingIsWritten) {
   EXPECT_EQ(Probe(Output("none.mp4")), "");
 }
 
-// A GPU that falls over mid-encode (the engine killed, as tests/fakenv's engine-dies-after
-// fault does it) fails ffmpeg with the driver's own reason, never a good-looking output.
+// A GPU that falls over mid-encode fails ffmpeg with the driver's own reason.
+// It never gives a good-looking output.
+// The engine is killed, as tests/fakenv's engine-dies-after fault does it.
 TEST_F(FakevaFfmpeg, AnEngineThatDiesMidEncodeFailsFfmpegWithTheDriversReason) {
   setenv("FAKENV_FAULT", "engine-dies-after:10", 1);
   const Finished encoded = Encode(kIntelDump, "h264_vaapi", {}, Output("broken.mp4"));
@@ -395,9 +412,10 @@ TEST_F(FakevaFfmpeg, AnEngineThatDiesMidEncodeFailsFfmpegWithTheDriversReason) {
   EXPECT_NE(encoded.err.find("fakeva: the engine is gone"), std::string::npos) << encoded.err;
 }
 
-// The engine does the coding in a process of its own, detached from ffmpeg's tree, as a GPU
-// does it apart from the CPU: ffmpeg's own CPU time (its -benchmark line) stays a small part
-// of the engine's (its samples in the state directory).
+// The engine codes in a process of its own, detached from ffmpeg's tree.
+// A GPU, too, works apart from the CPU.
+// ffmpeg's own CPU time (its -benchmark line) stays a small part of the engine's.
+// The engine's time is its samples in the state directory.
 TEST_F(FakevaFfmpeg, TheEngineNotFfmpegSpendsTheEncodesCpuTime) {
   const Finished encoded =
       Encode(kIntelDump, "h264_vaapi", {"-b:v", "2M", "-benchmark", "-f", "null"}, "-");

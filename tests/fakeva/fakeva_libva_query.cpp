@@ -1,12 +1,14 @@
 // fakeva_libva_query DEVICE [PROFILE ENTRYPOINT]...
 //
-// A small libva client for the fake driver's tests. It asks, through the real libva, what
-// vainfo does not: the video processor's surface pixel formats and what vaCreateConfig
-// answers for given pairs. It prints one tab-separated fact a line on stdout:
-//   vendor  <vendor string>
-//   config  <profile> <entrypoint> <RTFormat value, hex>
-//   video-proc-format <FourCC>
-//   create-config <profile> <entrypoint> <VAStatus>       (one per PROFILE ENTRYPOINT given)
+// A small libva client for the fake driver's tests.
+// It asks, through the real libva, what vainfo does not:
+//  - the video processor's surface pixel formats;
+//  - what vaCreateConfig answers for given pairs.
+// It prints one tab-separated fact a line on stdout:
+//  - vendor  <vendor string>
+//  - config  <profile> <entrypoint> <RTFormat value, hex>
+//  - video-proc-format <FourCC>
+//  - create-config <profile> <entrypoint> <VAStatus>, one per PROFILE ENTRYPOINT given
 // A failed vaInitialize prints "vaInitialize <VAStatus>" on stderr and exits with 3.
 #include <fcntl.h>
 #include <unistd.h>

@@ -1,8 +1,9 @@
-// fakeva_proc_mirror PROC_ROOT: keeps the fake machine's /proc (proc_mirror.h) in step with the
-// real one while a command runs on the machine: every live process gets its entry as soon as
-// it is seen, and the entry of a process that is gone (reaped) is removed with whatever the
-// stand-in driver wrote in it. run-on starts it beside the command and ends it after; it also
-// ends by itself once PROC_ROOT is removed or its parent is gone.
+// fakeva_proc_mirror PROC_ROOT keeps the fake machine's /proc in step with the real one.
+// It runs while a command runs on the machine (proc_mirror.h says what it lays out).
+// Every live process gets its entry as soon as it is seen.
+// A reaped process's entry is removed, with whatever the fake driver wrote in it.
+// run-on starts it beside the command and ends it after.
+// It also ends by itself once PROC_ROOT is removed or its parent is gone.
 #include <dirent.h>
 #include <unistd.h>
 
@@ -20,9 +21,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// How often /proc is read: twice as often as the product's sampler reads at its fastest
-// (5 Hz), so that a process is mirrored before the sampler's next look, and seldom enough to
-// cost the machine little (reading /proc is not cheap: about 1.5 ms for 90 processes here).
+// How often /proc is read: twice the product's sampler's fastest rate, 5 Hz.
+// So a process is mirrored before the sampler's next look.
+// It is also seldom enough to cost little: reading /proc is not cheap.
 constexpr std::chrono::milliseconds kPeriod(100);
 
 // LivePids lists /proc's process directories with readdir alone: it runs often.

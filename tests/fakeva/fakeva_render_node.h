@@ -1,7 +1,8 @@
-// The render node libva opened the fake driver for, as the driver sees it. A fake machine
-// (tests/fakeva/fake-machine) makes each node a plain file holding its GPU's recorded
-// vainfo text, so that one process can load the driver for several nodes that state
-// different things; the node's name also picks a mode meant for that node alone.
+// The render node libva opened the fake driver for, as the driver sees it.
+// A fake machine (tests/fakeva/fake-machine) makes each node a plain file.
+// The file holds its GPU's recorded vainfo text.
+// So one process can load the driver for several nodes that state different things.
+// The node's name also picks a mode meant for that node alone.
 #pragma once
 
 #include <va/va_backend.h>

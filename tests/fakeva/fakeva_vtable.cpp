@@ -285,8 +285,8 @@ VAStatus QueryVideoProcPipelineCaps(VADriverContextP, VAContextID, VABufferID*, 
   return VA_STATUS_SUCCESS;
 }
 
-// The driver offers no subpicture or display-attribute formats: a dump does not say any,
-// and answering "none" keeps a caller that asks from failing for no reason.
+// The driver offers no subpicture or display-attribute formats; a dump says none.
+// Answering "none" keeps a caller that asks from failing for no reason.
 VAStatus QuerySubpictureFormats(VADriverContextP, VAImageFormat*, unsigned* flags,
                                 unsigned* count) {
   if (flags) *flags = 0;

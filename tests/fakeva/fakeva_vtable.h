@@ -10,12 +10,14 @@ namespace mc::fakeva {
 // The image formats vaQueryImageFormats lists: NV12 and P010, the surfaces' own.
 inline constexpr int kImageFormats = 2;
 
-// InstallVtable fills every entry libva 2.17 insists on (the CHECK_VTABLE list in va.c,
-// which makes vaInitialize fail with "No valid vtable entry for va..." when one is null),
-// vaQuerySurfaceAttributes, vaCreateSurfaces2 and vaBufferInfo: the queries answer from the
-// dump, surfaces, images, buffers and contexts are the stand-in GPU's (driver_data.h).
-// Subpictures and display attributes answer VA_STATUS_ERROR_UNIMPLEMENTED. vaTerminate
-// deletes the context's DriverData.
+// InstallVtable fills these entries:
+//  - every one libva 2.17 insists on, the CHECK_VTABLE list in va.c;
+//  - vaQuerySurfaceAttributes, vaCreateSurfaces2 and vaBufferInfo.
+// A null entry of the list fails vaInitialize: "No valid vtable entry for va...".
+// The queries answer from the dump.
+// Surfaces, images, buffers and contexts are the fake GPU's (driver_data.h).
+// Subpictures and display attributes answer VA_STATUS_ERROR_UNIMPLEMENTED.
+// vaTerminate deletes the context's DriverData.
 void InstallVtable(VADriverVTable& vtable);
 
 // InstallVppVtable answers the video-processing queries: no filters, BT.601 and BT.709 in

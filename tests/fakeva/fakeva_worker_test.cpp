@@ -1,5 +1,5 @@
-// The product's worker on the stand-in VA GPU: its evidence sampler reading the fake
-// machine's /proc (real processes, the stand-in's DRM fdinfo), and `worker self-test` run
+// The product's worker on the fake VA GPU: its evidence sampler reading the fake
+// machine's /proc (real processes, the fake's DRM fdinfo), and `worker self-test` run
 // through run-on on recorded Intel and AMD dumps, with and without an encoder.
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -7,13 +7,13 @@
 #include <chrono>
 #include <filesystem>
 #include <nlohmann/json.hpp>
-#include <thread>
 
+#include "support/eventually.h"
 #include "support/temp_dir.h"
 #include "test_process.h"
 #include "worker/evidence/evidence.h"
 #include "worker/evidence/evidence_sampler.h"
-#include "worker/evidence/plausibility_gate.h"
+#include "worker/evidence/plausibility_check.h"
 
 namespace mc::fakeva {
 namespace {
@@ -44,10 +44,9 @@ class SampledMachine : public ::testing::Test {
     // The machine is ready once the mirror shows this process: a run started before would go
     // unseen by the sampler while the mirror starts, on a busy machine.
     const fs::path self = machine_ / "proc" / std::to_string(getpid());
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (!fs::exists(self) && std::chrono::steady_clock::now() < deadline)
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    ASSERT_TRUE(fs::exists(self)) << "the mirror did not show this process within 30 s";
+    ASSERT_TRUE(testing::Eventually([&] { return fs::exists(self); },
+                                    {.timeout = std::chrono::seconds(30)}))
+        << "the mirror did not show this process";
   }
 
   void TearDown() override {
@@ -113,7 +112,7 @@ class SampledMachine : public ::testing::Test {
   std::unique_ptr<fakenv::testing::Process> mirror_;
 };
 
-// On the stand-in, as on a real GPU: a libx264 encode shows its CPU time and no engine work,
+// On the fake, as on a real GPU: a libx264 encode shows its CPU time and no engine work,
 // and is judged no hardware evidence; an h264_vaapi encode shows the engine's time in the
 // render node's fdinfo and a small part of libx264's CPU time, and passes both gates.
 TEST_F(SampledMachine, ALibx264RunHasNoHardwareEvidenceAndAVaapiRunPassesBothGates) {
@@ -208,8 +207,8 @@ TEST_F(SelfTestOnFakeva, OnTheIntelDumpTheEncodesAndSessionsPassOnI915VideoEngin
 }
 
 // On AMD, whose decode ring has a key of its own, the encodes show encoder work, and the
-// pipeline (H.264 decoded, scaled and encoded on the stand-in) decoder and encoder work; so do
-// the H.264, HEVC and VP9 decode passes. The stand-in decodes no AV1, which this dump states:
+// pipeline (H.264 decoded, scaled and encoded on the fake) decoder and encoder work; so do
+// the H.264, HEVC and VP9 decode passes. The fake decodes no AV1, which this dump states:
 // that pass falls back to the CPU, and the self-test must catch it rather than count it, so
 // the worker stays unavailable.
 TEST_F(SelfTestOnFakeva, OnTheAmdNavi22DumpAnAv1DecodeOnTheCpuIsCaughtBesideTheGpusOwnPasses) {
@@ -236,7 +235,7 @@ TEST_F(SelfTestOnFakeva, OnTheAmdNavi22DumpAnAv1DecodeOnTheCpuIsCaughtBesideTheG
       << decode.dump();
 }
 
-// Where the dump states no codec the stand-in cannot decode, the whole self-test passes, each
+// Where the dump states no codec the fake cannot decode, the whole self-test passes, each
 // step on the kernel's own view of the engine: an Intel UHD 630-class iGPU (iHD, one video
 // engine for decoding and encoding, scaling on video-enhance) and an AMD Polaris card.
 TEST_F(SelfTestOnFakeva, TheWholeSelfTestPassesOnAnIntelUhd630ClassAndAnAmdPolarisDump) {

@@ -1,7 +1,8 @@
-// The recorded vainfo texts are outside input: posted by anyone, in any shape. The parser
-// must answer every input with a value or an error, never a crash; what it accepts must
-// keep the promises vainfo_dump.h makes; and a dump written back as vainfo's text must
-// read back unchanged.
+// The recorded vainfo texts are outside input: posted by anyone, in any shape.
+// The parser must:
+//  - answer every input with a value or an error, never a crash;
+//  - keep the promises vainfo_dump.h makes for what it accepts;
+//  - read back unchanged a dump written back as vainfo's text.
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>

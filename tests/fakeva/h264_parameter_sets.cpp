@@ -131,12 +131,12 @@ bool H264ParameterSets(const VAPictureParameterBufferH264& picture,
   }
   if (!seq.frame_mbs_only_flag || picture.pic_fields.bits.field_pic_flag ||
       (picture.CurrPic.flags & (VA_PICTURE_H264_TOP_FIELD | VA_PICTURE_H264_BOTTOM_FIELD))) {
-    *error = "interlaced H.264 (field or MBAFF pictures) is not decoded by the stand-in";
+    *error = "interlaced H.264 (field or MBAFF pictures) is not decoded by the fake";
     return false;
   }
   if (seq.chroma_format_idc != 1 || picture.bit_depth_luma_minus8 != 0 ||
       picture.bit_depth_chroma_minus8 != 0) {
-    *error = "the stand-in decodes 8-bit 4:2:0 H.264 only";
+    *error = "the fake decodes 8-bit 4:2:0 H.264 only";
     return false;
   }
   AppendNal(std::array<std::uint8_t, 1>{0x67}, Sps(picture), out);

@@ -12,7 +12,7 @@ constexpr std::array<std::uint8_t, 2> kVpsHeader = {0x40, 0x01};
 constexpr std::array<std::uint8_t, 2> kSpsHeader = {0x42, 0x01};
 constexpr std::array<std::uint8_t, 2> kPpsHeader = {0x44, 0x01};
 constexpr std::uint32_t kMainProfile = 1;
-// Level 6.2, the highest: the stand-in bounds picture sizes itself.
+// Level 6.2, the highest: the fake bounds picture sizes itself.
 constexpr std::uint32_t kLevel62 = 186;
 
 // ProfileTierLevel writes profile_tier_level(1, 0) for Main, Main tier, progressive frames.
@@ -186,12 +186,12 @@ bool HevcParameterSets(const VAPictureParameterBufferHEVC& picture, std::uint32_
     return false;
   }
   if (pic.scaling_list_enabled_flag) {
-    *error = "HEVC with scaling lists is not decoded by the stand-in";
+    *error = "HEVC with scaling lists is not decoded by the fake";
     return false;
   }
   if (pic.chroma_format_idc != 1 || pic.separate_colour_plane_flag ||
       picture.bit_depth_luma_minus8 != 0 || picture.bit_depth_chroma_minus8 != 0) {
-    *error = "the stand-in decodes 8-bit 4:2:0 HEVC only";
+    *error = "the fake decodes 8-bit 4:2:0 HEVC only";
     return false;
   }
   if (picture.num_tile_columns_minus1 >= 19 || picture.num_tile_rows_minus1 >= 21) {

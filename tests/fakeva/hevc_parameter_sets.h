@@ -1,7 +1,9 @@
-// HEVC parameter sets rebuilt from what a VA-API client hands a decoder: ffmpeg parses the
-// stream itself and passes only VAPictureParameterBufferHEVC and each slice segment's NAL
-// unit, so the stand-in writes a VPS, an SPS and a PPS under which those slices decode the same
-// way in the engine's libavcodec. The slices go as they came.
+// HEVC parameter sets rebuilt from what a VA-API client hands a decoder.
+// ffmpeg parses the stream itself.
+// It passes only VAPictureParameterBufferHEVC and each slice segment's NAL unit.
+// So the fake writes a VPS, an SPS and a PPS.
+// Under them those slices decode the same way in the engine's libavcodec.
+// The slices go as they came.
 #pragma once
 
 #include <va/va.h>
@@ -14,16 +16,20 @@
 
 namespace mc::fakeva {
 
-// HevcSlicePpsId reads slice_pic_parameter_set_id from a slice segment's NAL unit (its two
-// header bytes first); nullopt when the unit is too short or not a slice segment.
+// HevcSlicePpsId reads slice_pic_parameter_set_id from a slice segment's NAL unit.
+// The unit starts with its two header bytes.
+// Gives nullopt when the unit is too short or not a slice segment.
 std::optional<std::uint32_t> HevcSlicePpsId(std::span<const std::uint8_t> nal);
 
-// HevcParameterSets writes a VPS and an SPS (id 0 each) and a PPS of id `pps_id`, each with its
-// start code, that state what `picture` says; the picture order is decode order (no
-// reordering), as VA wants each picture when its decode ends. It refuses, naming why, what VA's
-// parameters do not carry: reference picture sets listed in the SPS (a slice may name them by
-// index), long-term pictures listed there, and scaling lists; and what the stand-in does not
-// decode: anything but 8-bit 4:2:0.
+// HevcParameterSets writes a VPS and an SPS (id 0 each) and a PPS of id `pps_id`.
+// Each has its start code, and they state what `picture` says.
+// The picture order is decode order, with no reordering.
+// VA wants each picture when its decode ends.
+// It refuses, naming why, what VA's parameters do not carry:
+//  - reference picture sets listed in the SPS (a slice may name them by index);
+//  - long-term pictures listed there;
+//  - scaling lists.
+// It also refuses what the fake does not decode: anything but 8-bit 4:2:0.
 bool HevcParameterSets(const VAPictureParameterBufferHEVC& picture, std::uint32_t pps_id,
                        std::vector<std::uint8_t>& out, std::string* error);
 

@@ -39,7 +39,7 @@ TEST(HevcParameterSets, WritesAVpsAnSpsAndAPpsInThatOrder) {
   EXPECT_EQ(NalTypes(out), (std::vector<int>{32, 33, 34}));
 }
 
-TEST(HevcParameterSets, WhatVaDoesNotCarryOrTheStandInDoesNotDecodeIsRefusedNamingIt) {
+TEST(HevcParameterSets, WhatVaDoesNotCarryOrTheFakeDoesNotDecodeIsRefusedNamingIt) {
   const std::vector<std::pair<std::function<void(VAPictureParameterBufferHEVC&)>, std::string>>
       cases = {
           {[](auto& p) { p.num_short_term_ref_pic_sets = 2; },
@@ -47,11 +47,10 @@ TEST(HevcParameterSets, WhatVaDoesNotCarryOrTheStandInDoesNotDecodeIsRefusedNami
           {[](auto& p) { p.num_long_term_ref_pic_sps = 1; },
            "HEVC whose SPS lists long-term reference pictures cannot be rebuilt"},
           {[](auto& p) { p.pic_fields.bits.scaling_list_enabled_flag = 1; },
-           "HEVC with scaling lists is not decoded by the stand-in"},
-          {[](auto& p) { p.bit_depth_luma_minus8 = 2; },
-           "the stand-in decodes 8-bit 4:2:0 HEVC only"},
+           "HEVC with scaling lists is not decoded by the fake"},
+          {[](auto& p) { p.bit_depth_luma_minus8 = 2; }, "the fake decodes 8-bit 4:2:0 HEVC only"},
           {[](auto& p) { p.pic_fields.bits.chroma_format_idc = 2; },
-           "the stand-in decodes 8-bit 4:2:0 HEVC only"},
+           "the fake decodes 8-bit 4:2:0 HEVC only"},
           {[](auto& p) {
              p.pic_fields.bits.tiles_enabled_flag = 1;
              p.num_tile_columns_minus1 = 40;

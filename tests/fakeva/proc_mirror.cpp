@@ -9,7 +9,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// What a process's entry links to the real one; fd and fdinfo are the stand-in's own.
+// What a process's entry links to the real one; fd and fdinfo are the fake's own.
 constexpr std::array<const char*, 9> kLinked = {"stat",  "status", "task",    "cmdline", "comm",
                                                 "statm", "io",     "environ", "cgroup"};
 

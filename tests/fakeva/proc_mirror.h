@@ -1,9 +1,10 @@
-// The fake machine's /proc (MACHINE/proc, which run-on gives the product as its proc root):
-// per process, a directory whose entries are links to the real /proc/PID's (stat, status,
-// task with its children files, cmdline, ...), except `fd` and `fdinfo`, which are real
-// directories that only the stand-in driver writes. So the product's evidence sampler walks
-// the real process tree and reads real CPU times, and sees as open DRM files exactly the
-// render nodes the stand-in driver opened, with the usage counters it keeps for them.
+// The fake machine's /proc, MACHINE/proc; run-on gives it the product as its proc root.
+// Each process has a directory of links to the real /proc/PID's entries.
+// Those are stat, status, task with its children files, cmdline, ...
+// `fd` and `fdinfo` are the exception: real directories only the fake driver writes.
+// So the product's evidence sampler walks the real process tree and reads real CPU times.
+// Its open DRM files are exactly the render nodes the fake driver opened.
+// They carry the usage counters the driver keeps for them.
 #pragma once
 
 #include <filesystem>
@@ -11,12 +12,13 @@
 
 namespace mc::fakeva {
 
-// MirrorProcess lays out `proc_root`/PID for the live process PID; it does nothing to an entry
-// that is there already, and answers false, with the reason in `*error`, when it cannot.
+// MirrorProcess lays out `proc_root`/PID for the live process PID.
+// It does nothing to an entry that is there already.
+// It answers false, with the reason in `*error`, when it cannot.
 bool MirrorProcess(const std::filesystem::path& proc_root, int pid, std::string* error);
 
-// MirrorMachineFiles links the files of /proc that are no process's (loadavg, meminfo,
-// cpuinfo, ...) into `proc_root`.
+// MirrorMachineFiles links /proc's files that are no process's into `proc_root`.
+// Such as loadavg, meminfo, cpuinfo, ...
 void MirrorMachineFiles(const std::filesystem::path& proc_root);
 
 }  // namespace mc::fakeva

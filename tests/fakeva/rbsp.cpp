@@ -3,7 +3,7 @@
 namespace mc::fakeva {
 namespace {
 
-// The slice header fields the stand-in reads lie in its first bytes.
+// The slice header fields the fake reads lie in its first bytes.
 constexpr std::size_t kReadLimit = 16;
 
 }  // namespace

@@ -1,6 +1,7 @@
-// The raw byte sequence payloads of H.264 and HEVC, as the stand-in writes parameter sets and
-// reads the first fields of a slice header: fixed-width fields and Exp-Golomb codes, and NAL
-// units with their start code and emulation prevention.
+// The raw byte sequence payloads of H.264 and HEVC.
+// The fake writes parameter sets and reads a slice header's first fields with them.
+// They hold fixed-width fields and Exp-Golomb codes.
+// NAL units carry them with a start code and emulation prevention.
 #pragma once
 
 #include <cstddef>
@@ -27,9 +28,9 @@ class BitWriter {
   int filled_ = 0;
 };
 
-// BitReader reads the start of a NAL unit's payload (after its header bytes), skipping the
-// emulation prevention bytes; each read is nullopt past the end or on a code longer than 32
-// bits.
+// BitReader reads the start of a NAL unit's payload, after its header bytes.
+// It skips the emulation prevention bytes.
+// Each read is nullopt past the end, or on a code longer than 32 bits.
 class BitReader {
  public:
   explicit BitReader(std::span<const std::uint8_t> payload);
@@ -41,8 +42,10 @@ class BitReader {
   std::size_t position_ = 0;
 };
 
-// AppendNal adds a NAL unit: a four-byte start code, its header bytes, and its RBSP with
-// emulation prevention.
+// AppendNal adds a NAL unit:
+//  - a four-byte start code;
+//  - its header bytes;
+//  - its RBSP, with emulation prevention.
 void AppendNal(std::span<const std::uint8_t> header, const std::vector<std::uint8_t>& rbsp,
                std::vector<std::uint8_t>& out);
 

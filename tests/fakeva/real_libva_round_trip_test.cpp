@@ -1,6 +1,8 @@
-// The fake driver through the real libva: Debian's /usr/bin/vainfo, and a small libva
-// client (fakeva_libva_query), run on a plain temporary file with the render-node shim
-// preloaded, must print what the dump they were given says. Only the kernel is faked.
+// The fake driver through the real libva.
+// Two programs run on a plain temporary file, with the render-node shim preloaded:
+//  - Debian's /usr/bin/vainfo;
+//  - a small libva client, fakeva_libva_query.
+// Each must print what the dump it was given says. Only the kernel is faked.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -73,12 +75,13 @@ constexpr std::string_view kFailedRunDump =
 
 VainfoDump ParsedDump(std::string_view text) {
   Result<VainfoDump> dump = ParseVainfoDump(text);
-  EXPECT_TRUE(dump.ok()) << (dump.ok() ? "" : dump.error());
+  EXPECT_TRUE(dump.ok()) << (dump.ok() ? "" : dump.error_message());
   return dump.ok() ? *dump : VainfoDump{};
 }
 
-// The driver lists each profile once, where the dump first names it, with that profile's
-// entrypoints in the dump's order; vainfo prints the pairs grouped so.
+// The driver lists each profile once, where the dump first names it.
+// That profile's entrypoints follow in the dump's order.
+// vainfo prints the pairs grouped so.
 std::vector<VainfoConfig> GroupedByProfile(const std::vector<VainfoConfig>& configs) {
   std::vector<VainfoConfig> grouped;
   for (const VainfoConfig& first : configs) {
@@ -106,11 +109,12 @@ std::vector<std::string> Lines(const std::string& text) {
 class RealLibva : public ::testing::Test {
  protected:
   void SetUp() override {
-    // vainfo is a test dependency the Makefile installs; without it these tests fail, they
-    // are never skipped.
+    // vainfo is a test dependency the Makefile installs.
+    // Without it these tests fail; they are never skipped.
     ASSERT_TRUE(fs::exists(FAKEVA_VAINFO))
         << FAKEVA_VAINFO << " is not installed (Debian package vainfo)";
-    // A plain, empty file stands in for /dev/dri/renderD128; the shim makes libva take it.
+    // A plain, empty file stands in for /dev/dri/renderD128.
+    // The shim makes libva take it.
     device_ = dir_.Write("renderD128", "");
   }
 
@@ -119,8 +123,8 @@ class RealLibva : public ::testing::Test {
   }
 
   // The environment that makes the real libva load the fake driver for `dump`.
-  // `sanitized_program` says whether the program run was built with this build's
-  // sanitizers (fakeva_libva_query) or not (Debian's vainfo).
+  // `sanitized_program` says whether the program has this build's sanitizers.
+  // fakeva_libva_query has them; Debian's vainfo does not.
   ChildRun FakevaRun(std::vector<std::string> argv, const std::string& dump,
                      const std::string& mode = "", bool sanitized_program = false) const {
     ChildRun run;
@@ -128,18 +132,19 @@ class RealLibva : public ::testing::Test {
     std::string preload = FAKEVA_SHIM;
     const std::string asan_runtime = FAKEVA_ASAN_RUNTIME;
     // An ASan-built driver inside a program without ASan needs the runtime loaded first.
-    // GCC links it as a shared library into our own programs too, and it must still come
-    // before the shim there; clang links it statically into them, where a second copy
-    // would clash.
+    // GCC links it as a shared library into our own programs too.
+    // There it must still come before the shim.
+    // clang links it statically into them, where a second copy would clash.
     if (!asan_runtime.empty() && (!sanitized_program || !kClang))
       preload = asan_runtime + ":" + preload;
     run.environment = {
         {"LD_PRELOAD", preload},
         {"LIBVA_DRIVERS_PATH", FAKEVA_DRIVER_DIR},
         {"LIBVA_DRIVER_NAME", "fakeva"},
-        // In the sanitizer build a crash on purpose must end the process by its signal,
-        // not by ASan's report. Leak checking stays on: vainfo and libva free what they
-        // take, so a leak reported at exit is the driver's.
+        // In the sanitizer build, a crash on purpose must end the process by its signal.
+        // It must not end by ASan's report.
+        // Leak checking stays on: vainfo and libva free what they take.
+        // So a leak reported at exit is the driver's.
         {"ASAN_OPTIONS", "handle_segv=0"},
     };
     if (!dump.empty()) run.environment["FAKEVA_DUMP"] = dump;
@@ -188,7 +193,8 @@ TEST_F(RealLibva, VainfoPrintsThePlainDumpsVendorAndPairsLineForLine) {
   EXPECT_TRUE(printed.initialised);
   EXPECT_EQ(printed.vendor, dump.vendor);
   EXPECT_THAT(printed.configs, ElementsAreArray(dump.configs));
-  // The dump was written as vainfo prints, so every one of its pair lines comes back as is.
+  // The dump was written as vainfo prints.
+  // So every one of its pair lines comes back as is.
   const std::vector<std::string> out_lines = Lines(vainfo.out);
   for (const std::string& line : Lines(std::string(kGalliumListing))) {
     if (line.starts_with("      VAProfile") || line.starts_with("vainfo: Driver version:")) {
@@ -197,8 +203,9 @@ TEST_F(RealLibva, VainfoPrintsThePlainDumpsVendorAndPairsLineForLine) {
   }
 }
 
-// Decoders and video processors state their render-target formats and nothing else; encoders
-// also what the stand-in's engine does (rate control, references, packed headers, ...).
+// Decoders and video processors state their render-target formats and nothing else.
+// Encoders also state what the fake's engine does.
+// That is rate control, references, packed headers, ...
 TEST_F(RealLibva, VainfoAllPrintsTheAllDumpsRtFormatsAndOnlyEncodersStateMore) {
   const ChildOutcome vainfo = RunChild(Vainfo(WriteDump(kIhdAttributes), /*all=*/true));
   ASSERT_TRUE(vainfo.exited && vainfo.exit_code == 0) << Describe(vainfo);
@@ -249,7 +256,8 @@ TEST_F(RealLibva, EveryRecordedDumpSurvivesTheRoundTripThroughVainfo) {
   std::vector<fs::path> dumps;
   std::error_code error;
   for (const auto& entry : fs::directory_iterator(FAKEVA_DUMPS_DIR, error)) {
-    // Each recorded dump is a .txt file; the folder also holds their expected facts.
+    // Each recorded dump is a .txt file.
+    // The folder also holds their expected facts.
     if (entry.is_regular_file() && entry.path().extension() == ".txt")
       dumps.push_back(entry.path());
   }
@@ -259,7 +267,7 @@ TEST_F(RealLibva, EveryRecordedDumpSurvivesTheRoundTripThroughVainfo) {
   for (const fs::path& file : dumps) {
     SCOPED_TRACE(file.string());
     const Result<VainfoDump> dump = ReadVainfoDump(file);
-    ASSERT_TRUE(dump.ok()) << dump.error();
+    ASSERT_TRUE(dump.ok()) << dump.error_message();
     const ChildOutcome vainfo = RunChild(Vainfo(file.string(), dump->has_formats));
     if (!dump->initialised) {
       EXPECT_TRUE(vainfo.exited && vainfo.exit_code == 3) << Describe(vainfo);

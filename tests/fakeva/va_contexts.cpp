@@ -24,13 +24,13 @@ VAStatus VaContexts::Create(const CreatedConfig& config, int width, int height,
   context.height = static_cast<std::uint32_t>(height);
   if (IsEncode(config.entrypoint)) {
     if (config.entrypoint == VAEntrypointEncPicture) {
-      *error = "the stand-in encodes slices (EncSlice, EncSliceLP), not whole pictures (JPEG)";
+      *error = "the fake encodes slices (EncSlice, EncSliceLP), not whole pictures (JPEG)";
       return VA_STATUS_ERROR_UNSUPPORTED_ENTRYPOINT;
     }
     if (config.profile != VAProfileH264ConstrainedBaseline && config.profile != VAProfileH264Main &&
         config.profile != VAProfileH264High && config.profile != VAProfileHEVCMain &&
         config.profile != VAProfileHEVCMain10) {
-      *error = "the stand-in's engine encodes H.264 (8-bit) and HEVC Main and Main10 only";
+      *error = "the fake's engine encodes H.264 (8-bit) and HEVC Main and Main10 only";
       return VA_STATUS_ERROR_UNSUPPORTED_PROFILE;
     }
     context.encode =
@@ -40,7 +40,7 @@ VAStatus VaContexts::Create(const CreatedConfig& config, int width, int height,
   } else if (IsDecodable(config.profile)) {
     context.decode = std::make_unique<DecodeSession>(config.profile, state_dir);
   } else {
-    *error = "the stand-in decodes H.264, HEVC Main and VP9 profile 0 only, not " +
+    *error = "the fake decodes H.264, HEVC Main and VP9 profile 0 only, not " +
              std::string(ProfileName(config.profile)) + ": a client decodes on the CPU instead";
     return VA_STATUS_ERROR_UNIMPLEMENTED;
   }

@@ -1,8 +1,11 @@
-// The stand-in's VA contexts and their picture cycle: vaBeginPicture names the target surface,
-// vaRenderPicture hands over parameter buffers, and vaEndPicture does the work, at once: an
-// encode context codes its target through the engine (va_encode.h), a video-processing context
-// scales and converts into its target (va_process.h). The work is done when vaEndPicture
-// returns, so vaSyncSurface has nothing to wait for.
+// The fake's VA contexts and their picture cycle:
+//  - vaBeginPicture names the target surface;
+//  - vaRenderPicture hands over parameter buffers;
+//  - vaEndPicture does the work, at once.
+// An encode context codes its target through the engine (va_encode.h).
+// A video-processing context scales and converts into its target (va_process.h).
+// The work is done when vaEndPicture returns.
+// So vaSyncSurface has nothing to wait for.
 #pragma once
 
 #include <va/va.h>
@@ -45,10 +48,10 @@ class VaContexts {
  public:
   VaContexts();
   ~VaContexts();
-  // Create makes a context of `config` for pictures of width x height. A decode (VLD) config
-  // is taken for H.264 and VP9 profile 0 (va_decode.h); any other is refused with
-  // VA_STATUS_ERROR_UNIMPLEMENTED and the reason in `*error`, so that a client falls back to
-  // decoding on the CPU.
+  // Create makes a context of `config` for pictures of width x height.
+  // A decode (VLD) config is taken for H.264 and VP9 profile 0 (va_decode.h).
+  // Any other is refused with VA_STATUS_ERROR_UNIMPLEMENTED and the reason in `*error`.
+  // So a client falls back to decoding on the CPU.
   VAStatus Create(const CreatedConfig& config, int width, int height, const std::string& state_dir,
                   VAContextID* id, std::string* error);
   VAStatus Destroy(VAContextID id);

@@ -14,9 +14,11 @@ namespace {
 
 namespace wire = fakenv::wire;
 
-// AppendSlices pairs each slice parameter with the slice data buffer rendered after it, as
-// ffmpeg renders them, and appends each slice's bytes, bounds-checked: H.264's and HEVC's NAL
-// units with a start code each, VP9's whole frame as it is.
+// AppendSlices pairs each slice parameter with the slice data buffer rendered after it.
+// ffmpeg renders them so.
+// It appends each slice's bytes, bounds-checked:
+//  - H.264's and HEVC's NAL units, with a start code each;
+//  - VP9's whole frame as it is.
 template <typename Slice>
 bool AppendSlices(const std::vector<RenderedBuffer>& buffers, bool start_codes,
                   std::vector<std::uint8_t>& slices, Slice& first, std::string* error) {
@@ -51,8 +53,9 @@ bool AppendSlices(const std::vector<RenderedBuffer>& buffers, bool start_codes,
   return have_first;
 }
 
-// Slices appends the picture's slice NAL units, each after a start code, and gives the id of
-// the picture parameter set the first one's header names, which `read` takes from it.
+// Slices appends the picture's slice NAL units, each after a start code.
+// It gives the id of the picture parameter set the first one's header names.
+// `read` takes that id from the header.
 template <typename Slice>
 std::optional<std::uint32_t> Slices(
     const std::vector<RenderedBuffer>& buffers,
@@ -81,14 +84,15 @@ bool PictureParameters(const std::vector<RenderedBuffer>& buffers, const char* n
   return true;
 }
 
-// Vp9Frame is the frame ffmpeg hands over whole, VP9's decoder needing no headers rebuilt.
+// Vp9Frame is the frame ffmpeg hands over whole.
+// VP9's decoder needs no headers rebuilt.
 bool Vp9Frame(const std::vector<RenderedBuffer>& buffers, std::vector<std::uint8_t>& frame,
               std::string* error) {
   VADecPictureParameterBufferVP9 parameters;
   if (!PictureParameters(buffers, "VADecPictureParameterBufferVP9", parameters, error))
     return false;
   if (parameters.profile != 0 || parameters.bit_depth != 8) {
-    *error = "the stand-in decodes VP9 profile 0 (8-bit 4:2:0) only";
+    *error = "the fake decodes VP9 profile 0 (8-bit 4:2:0) only";
     return false;
   }
   VASliceParameterBufferVP9 first{};
@@ -120,8 +124,8 @@ bool H264AccessUnit(const std::vector<RenderedBuffer>& buffers, std::vector<std:
   return true;
 }
 
-// HevcAccessUnit is the picture's slice segments after a VPS, an SPS and a PPS rebuilt for
-// them.
+// HevcAccessUnit is the picture's slice segments.
+// A VPS, an SPS and a PPS rebuilt for them come first.
 bool HevcAccessUnit(const std::vector<RenderedBuffer>& buffers, std::vector<std::uint8_t>& unit,
                     std::string* error) {
   VAPictureParameterBufferHEVC parameters;
@@ -187,14 +191,15 @@ VAStatus DecodeSession::Decode(Surface& target, const std::vector<RenderedBuffer
   std::vector<std::uint8_t> unit;
   if (!AccessUnit(buffers, unit, error)) return VA_STATUS_ERROR_INVALID_PARAMETER;
   if (target.fourcc != VA_FOURCC_NV12) {
-    *error = "the stand-in decodes into NV12 surfaces only";
+    *error = "the fake decodes into NV12 surfaces only";
     return VA_STATUS_ERROR_INVALID_SURFACE;
   }
   const auto start = std::chrono::steady_clock::now();
   if (!engine_ && !Open(error)) return VA_STATUS_ERROR_OPERATION_FAILED;
   const wire::PacketHeader packet{pictures_++, 1, 0};
   bool written = false;
-  // The engine sends the packet's own picture; it goes into the target, cropped to it.
+  // The engine sends the packet's own picture.
+  // It goes into the target, cropped to it.
   const auto take = [&](const wire::Message& reply) {
     const std::optional<wire::UnitHeader> header = wire::ParseUnitHeader(reply.payload, true);
     if (static_cast<wire::Reply>(reply.header.type) != wire::Reply::kFrame || !header)

@@ -1,9 +1,12 @@
-// A decode context of the stand-in GPU (VAEntrypointVLD), for H.264, HEVC Main and VP9
-// profile 0. For H.264 and HEVC ffmpeg parses the stream and hands over the picture's
-// parameters and its slices' NAL units, and the stand-in rebuilds the parameter sets
-// (h264_parameter_sets.h, hevc_parameter_sets.h); a VP9 frame comes whole. The engine decodes the
-// access unit with libavcodec, and the picture is in the target surface before vaEndPicture
-// returns, in decode order, as VA asks.
+// A decode context of the fake GPU (VAEntrypointVLD).
+// It decodes H.264, HEVC Main and VP9 profile 0.
+// For H.264 and HEVC, ffmpeg parses the stream.
+// It hands over the picture's parameters and its slices' NAL units.
+// The fake rebuilds the parameter sets (h264_parameter_sets.h, hevc_parameter_sets.h).
+// A VP9 frame comes whole.
+// The engine decodes the access unit with libavcodec.
+// The picture is in the target surface before vaEndPicture returns.
+// Pictures come in decode order, as VA asks.
 #pragma once
 
 #include <va/va.h>
@@ -23,7 +26,7 @@ class EngineClient;
 
 namespace mc::fakeva {
 
-// IsDecodable says whether the stand-in decodes `profile` (H.264's 8-bit profiles, HEVC
+// IsDecodable says whether the fake decodes `profile` (H.264's 8-bit profiles, HEVC
 // Main, VP9 profile 0).
 bool IsDecodable(VAProfile profile);
 

@@ -1,8 +1,10 @@
-// An encode context of the stand-in GPU: what the client rendered for one picture (sequence,
-// picture, slice and misc parameter buffers) becomes the settings of an engine process
-// (tests/fakenv's fakenv_engine, libx264 or libx265) and one frame for it; the engine's access
-// unit, with its parameter sets in-band, goes into the picture's coded buffer. The coding
-// happens in that separate process, as on a GPU's video engine; the client only waits.
+// An encode context of the fake GPU.
+// The client renders sequence, picture, slice and misc parameter buffers for a picture.
+// They become the settings of an engine process, and one frame for it.
+// The engine is tests/fakenv's fakenv_engine, with libx264 or libx265.
+// Its access unit, parameter sets in-band, goes into the picture's coded buffer.
+// The coding happens in that separate process, as on a GPU's video engine.
+// The client only waits.
 #pragma once
 
 #include <va/va.h>
@@ -29,7 +31,7 @@ struct RenderedBuffer {
   std::vector<std::uint8_t> bytes;
 };
 
-// What the stand-in takes from one picture's parameters.
+// What the fake takes from one picture's parameters.
 struct EncodePicture {
   VABufferID coded_buffer = VA_INVALID_ID;
   bool idr = false;

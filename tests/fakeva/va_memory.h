@@ -1,8 +1,11 @@
-// The stand-in GPU's memory as VA-API hands it out: surfaces (the pictures a GPU works on),
-// images (a CPU-visible layout of a surface, or a copy of one) and buffers (parameters, image
-// bytes, coded bitstreams). Everything lives in the client's own memory; a surface is NV12 or
-// P010 bytes at a fixed pitch, and a derived image's buffer is the surface's own bytes, as on
-// a GPU whose memory the CPU can map.
+// The fake GPU's memory as VA-API hands it out:
+//  - surfaces: the pictures a GPU works on;
+//  - images: a CPU-visible layout of a surface, or a copy of one;
+//  - buffers: parameters, image bytes, coded bitstreams.
+// Everything lives in the client's own memory.
+// A surface is NV12 or P010 bytes at a fixed pitch.
+// A derived image's buffer is the surface's own bytes.
+// A GPU whose memory the CPU can map does the same.
 #pragma once
 
 #include <va/va.h>
@@ -16,7 +19,7 @@
 
 namespace mc::fakeva {
 
-// The largest picture side the stand-in takes; a larger one from a caller is refused.
+// The largest picture side the fake takes; a larger one from a caller is refused.
 inline constexpr std::uint32_t kLargestSide = 8192;
 
 struct Surface {
@@ -34,8 +37,8 @@ struct Surface {
   std::uint32_t sample_bytes() const { return fourcc == VA_FOURCC_P010 ? 2 : 1; }
 };
 
-// MakeSurface lays out a picture of `fourcc` (NV12 or P010); nullopt for another format or a
-// side of 0 or above kLargestSide.
+// MakeSurface lays out a picture of `fourcc`, NV12 or P010.
+// Gives nullopt for another format, or a side of 0 or above kLargestSide.
 std::optional<Surface> MakeSurface(std::uint32_t fourcc, std::uint32_t width, std::uint32_t height);
 
 // ImageOf describes a surface-shaped layout as a VAImage (without its ids).
@@ -48,7 +51,8 @@ struct Buffer {
   std::vector<std::uint8_t> data;
   // A derived image's buffer maps this surface's bytes instead of `data`.
   std::optional<VASurfaceID> surface;
-  // A coded buffer maps as this one segment, whose bytes are the first `coded_size` of `data`.
+  // A coded buffer maps as this one segment.
+  // Its bytes are the first `coded_size` of `data`.
   VACodedBufferSegment segment{};
   std::uint32_t coded_size = 0;
   std::uint32_t coded_status = 0;
@@ -71,8 +75,9 @@ struct PictureView {
 };
 PictureView ViewOf(Surface& surface);
 
-// CopyRegion copies a rectangle between two views of the same format, the chroma with it.
-// The rectangle must lie inside both and start at even coordinates; false when it does not.
+// CopyRegion copies a rectangle between two views of the same format, chroma included.
+// The rectangle must lie inside both and start at even coordinates.
+// Gives false when it does not.
 bool CopyRegion(const PictureView& from, std::uint32_t from_x, std::uint32_t from_y,
                 const PictureView& to, std::uint32_t to_x, std::uint32_t to_y, std::uint32_t width,
                 std::uint32_t height);
@@ -97,8 +102,8 @@ class VaMemory {
                        VAImage* image);
   VAStatus DeriveImage(VASurfaceID surface, VAImage* image);
   VAStatus DestroyImage(VAImageID id);
-  // GetImage copies a rectangle of a surface into an image; PutImage the other way (same size
-  // on both sides: the stand-in does not scale here).
+  // GetImage copies a rectangle of a surface into an image; PutImage the other way.
+  // Both sides have the same size: the fake does not scale here.
   VAStatus GetImage(VASurfaceID surface, std::int32_t x, std::int32_t y, std::uint32_t width,
                     std::uint32_t height, VAImageID image);
   VAStatus PutImage(VASurfaceID surface, VAImageID image, std::int32_t src_x, std::int32_t src_y,
@@ -106,7 +111,8 @@ class VaMemory {
                     std::int32_t dest_y, std::uint32_t dest_width, std::uint32_t dest_height);
 
  private:
-  // The bytes an image shows: its surface's for a derived image, its buffer's otherwise.
+  // The bytes an image shows.
+  // Its surface's for a derived image, its buffer's otherwise.
   std::optional<PictureView> ViewOfImage(VAImageID id);
 
   std::map<VASurfaceID, Surface> surfaces_;

@@ -1,4 +1,4 @@
-// The stand-in's memory against hostile callers: sizes, rectangles and ids that are wrong
+// The fake's memory against hostile callers: sizes, rectangles and ids that are wrong
 // are refused with VA's statuses, and what is right round-trips exactly.
 #include "va_memory.h"
 

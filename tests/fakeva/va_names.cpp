@@ -80,8 +80,9 @@ constexpr std::array kEntrypoints = {
 #define FAKEVA_RT_FORMAT(macro) \
   RtFormatBit { macro, #macro }
 
-// The order is vainfo -a's (libva-utils' show_config_attributes), which prints one line
-// per set bit in this order; a text written in it reads back the same.
+// The order is vainfo -a's (libva-utils' show_config_attributes).
+// It prints one line per set bit in this order.
+// A text written in it reads back the same.
 constexpr std::array kRtFormats = {
     FAKEVA_RT_FORMAT(VA_RT_FORMAT_YUV420),    FAKEVA_RT_FORMAT(VA_RT_FORMAT_YUV422),
     FAKEVA_RT_FORMAT(VA_RT_FORMAT_YUV444),    FAKEVA_RT_FORMAT(VA_RT_FORMAT_YUV411),

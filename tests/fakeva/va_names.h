@@ -1,7 +1,8 @@
-// The names vainfo prints for VA-API profiles, entrypoints and render-target formats, and
-// the numbers va.h gives them. A recorded vainfo text holds only names; the fake driver has
-// to state numbers, so both directions live here, taken from the installed va.h so that
-// they cannot drift from the libva the tests load.
+// The names vainfo prints for VA-API profiles, entrypoints and render-target formats.
+// Also the numbers va.h gives them.
+// A recorded vainfo text holds only names; the fake driver has to state numbers.
+// So both directions live here.
+// They are taken from the installed va.h, so they cannot drift from the libva tested.
 #pragma once
 
 #include <cstdint>

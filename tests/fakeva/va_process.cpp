@@ -84,13 +84,13 @@ VAStatus ProcessSession::Process(Surface& target, const std::vector<RenderedBuff
   VAProcPipelineParameterBuffer parameters;
   std::memcpy(&parameters, pipeline->bytes.data(), sizeof parameters);
   if (parameters.num_filters > 0) {
-    *error = "the stand-in scales and converts only; it runs no filters";
+    *error = "the fake scales and converts only; it runs no filters";
     return VA_STATUS_ERROR_UNIMPLEMENTED;
   }
   const Surface* source = memory.FindSurface(parameters.surface);
   if (!source) return VA_STATUS_ERROR_INVALID_SURFACE;
   if (source->fourcc != VA_FOURCC_NV12 || target.fourcc != VA_FOURCC_NV12) {
-    *error = "the stand-in processes 8-bit NV12 pictures only";
+    *error = "the fake processes 8-bit NV12 pictures only";
     return VA_STATUS_ERROR_UNIMPLEMENTED;
   }
   // The regions point into the client's memory, where they live until vaEndPicture returns.

@@ -1,4 +1,4 @@
-// A video-processing context of the stand-in GPU (VAEntrypointVideoProc): scale_vaapi's
+// A video-processing context of the fake GPU (VAEntrypointVideoProc): scale_vaapi's
 // VAProcPipelineParameterBuffer, a rectangle of a source surface scaled into a rectangle of
 // the picture's target. The scaling is done by the engine process (libswscale), as a GPU's
 // video-enhance engine does it apart from the CPU.

@@ -79,9 +79,11 @@ std::optional<AttributeLine> ReadAttributeLine(std::string_view line) {
   return attribute;
 }
 
-// RtFormatsIn ORs the bits of every VA_RT_FORMAT_* name in `text`; names va.h lacks add
-// nothing. Older vainfo versions pad the names with spaces, and a hand-edited dump may put
-// several on one line, so any run of spaces, commas or bars separates them.
+// RtFormatsIn ORs the bits of every VA_RT_FORMAT_* name in `text`.
+// Names va.h lacks add nothing.
+// Older vainfo versions pad the names with spaces.
+// A hand-edited dump may put several on one line.
+// So any run of spaces, commas or bars separates them.
 std::uint32_t RtFormatsIn(std::string_view text) {
   std::uint32_t formats = 0;
   while (!text.empty()) {
@@ -223,7 +225,7 @@ Result<VainfoDump> ReadVainfoDump(const std::filesystem::path& path) {
   const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   if (in.bad()) return Error{"cannot read " + path.string()};
   Result<VainfoDump> dump = ParseVainfoDump(text);
-  if (!dump) return Error{path.string() + ": " + dump.error()};
+  if (!dump) return Error{path.string() + ": " + dump.error_message()};
   return dump;
 }
 

@@ -17,7 +17,7 @@ using ::testing::IsEmpty;
 
 VainfoDump Parse(std::string_view text) {
   Result<VainfoDump> dump = ParseVainfoDump(text);
-  EXPECT_TRUE(dump.ok()) << (dump.ok() ? "" : dump.error());
+  EXPECT_TRUE(dump.ok()) << (dump.ok() ? "" : dump.error_message());
   return dump.ok() ? *dump : VainfoDump{};
 }
 
@@ -131,8 +131,10 @@ TEST(VainfoDump, TheDeprecatedH264BaselineProfileKeepsItsNumber) {
   EXPECT_THAT(dump.configs, ElementsAre(VainfoConfig{5, VAEntrypointVLD, kYuv420}));
 }
 
-// `vainfo -a` as libva-utils 2.12 prints it: one block per pair, the RT formats first,
-// further formats on continuation lines, other attributes after, an empty line after each.
+// `vainfo -a` as libva-utils 2.12 prints it, one block per pair:
+//  - the RT formats first, further formats on continuation lines;
+//  - other attributes after;
+//  - an empty line after each block.
 constexpr std::string_view kAllDump =
     "vainfo: VA-API version: 1.17 (libva 2.12.0)\n"
     "vainfo: Driver version: Mesa Gallium driver 22.3.6 for AMD Radeon RX 6600 (dimgrey_cavefish)\n"
@@ -247,7 +249,7 @@ TEST(VainfoDump, ATextWithNoVainfoLineIsAnError) {
        {std::string_view(""), std::string_view("hello\nworld\n"), std::string_view("$ vainfo\n")}) {
     const Result<VainfoDump> dump = ParseVainfoDump(text);
     ASSERT_FALSE(dump.ok()) << text;
-    EXPECT_THAT(dump.error(), HasSubstr("no line of vainfo"));
+    EXPECT_THAT(dump.error_message(), HasSubstr("no line of vainfo"));
   }
 }
 
@@ -261,14 +263,14 @@ TEST(VainfoDump, WhatItReadsReadsBackTheSameOnceWrittenAsVainfoText) {
 TEST(VainfoDump, AFileThatCannotBeReadIsAnErrorNamingIt) {
   const Result<VainfoDump> dump = ReadVainfoDump("/nonexistent/dump.txt");
   ASSERT_FALSE(dump.ok());
-  EXPECT_THAT(dump.error(), HasSubstr("/nonexistent/dump.txt"));
+  EXPECT_THAT(dump.error_message(), HasSubstr("/nonexistent/dump.txt"));
 }
 
 TEST(VainfoDump, AFileIsReadAsItsText) {
   const mc::testing::TempDir dir;
   const auto file = dir.Write("dump.txt", std::string(kPlainDump));
   const Result<VainfoDump> dump = ReadVainfoDump(file);
-  ASSERT_TRUE(dump.ok()) << dump.error();
+  ASSERT_TRUE(dump.ok()) << dump.error_message();
   EXPECT_EQ(*dump, Parse(kPlainDump));
 }
 

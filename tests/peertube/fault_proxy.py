@@ -21,8 +21,16 @@ import time
 import urllib.parse
 
 # Hop-by-hop headers are the connection's, not the message's: neither side's is passed on.
-HOP_BY_HOP = {"connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer",
-              "upgrade", "content-length"}
+HOP_BY_HOP = {
+    "connection",
+    "keep-alive",
+    "proxy-connection",
+    "transfer-encoding",
+    "te",
+    "trailer",
+    "upgrade",
+    "content-length",
+}
 
 
 class Window:
@@ -55,7 +63,9 @@ class FaultProxy:
             def do_request(self):
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length) if length else None
-                status, headers, answer = proxy.answer(self.command, self.path, dict(self.headers), body)
+                status, headers, answer = proxy.answer(
+                    self.command, self.path, dict(self.headers), body
+                )
                 self.send_response(status)
                 for name, value in headers:
                     self.send_header(name, value)
@@ -100,10 +110,16 @@ class FaultProxy:
         if window.status == 429:
             # PeerTube's own limiter answers a plain-text sentence and the seconds to wait.
             wait = max(1, math.ceil(window.end - now))
-            return 429, [("Retry-After", str(wait)), ("Content-Type", "text/html; charset=utf-8")], \
-                b"Too many requests, please try again later."
-        return window.status, [("Content-Type", "application/json")], \
-            b'{"type":"about:blank","title":"Internal Server Error","status":500}'
+            return (
+                429,
+                [("Retry-After", str(wait)), ("Content-Type", "text/html; charset=utf-8")],
+                b"Too many requests, please try again later.",
+            )
+        return (
+            window.status,
+            [("Content-Type", "application/json")],
+            b'{"type":"about:blank","title":"Internal Server Error","status":500}',
+        )
 
     def forward(self, method, path, headers, body):
         connection = http.client.HTTPConnection(self.upstream_host, self.upstream_port, timeout=60)
@@ -119,8 +135,11 @@ class FaultProxy:
         except OSError as error:
             with self.lock:
                 self.unanswered += 1
-            return 502, [("Content-Type", "text/plain")], \
-                f"the PeerTube server did not answer: {error}".encode()
+            return (
+                502,
+                [("Content-Type", "text/plain")],
+                f"the PeerTube server did not answer: {error}".encode(),
+            )
         finally:
             connection.close()
 

@@ -81,11 +81,11 @@ int main(int argc, char** argv) {
   if (url_text.empty() || credentials_file.empty())
     return Usage("--url and --credentials-file are needed");
   mc::Result<mc::http::Url> url = mc::http::ParseUrl(url_text);
-  if (!url) return Usage(url.error());
+  if (!url) return Usage(url.error_message());
   mc::Result<mc::peertube::AdminCredentials> credentials =
       mc::peertube::ReadAdminCredentials(credentials_file);
   if (!credentials) {
-    std::cerr << "peertube_admin_probe: " << credentials.error() << "\n";
+    std::cerr << "peertube_admin_probe: " << credentials.error_message() << "\n";
     return 1;
   }
 
@@ -113,7 +113,7 @@ int main(int argc, char** argv) {
       if (!job.video_uuid.empty()) video_uuids.insert(job.video_uuid);
     }
   } else {
-    failed("pending", pending.failure());
+    failed("pending", pending.error());
   }
   const std::uint64_t after_pending = session.requests_made();
 
@@ -127,7 +127,7 @@ int main(int argc, char** argv) {
                                  {"fps", video->fps},
                                  {"codec", video->codec}});
       } else {
-        failed("video " + uuid, video.failure());
+        failed("video " + uuid, video.error());
       }
     }
   }
@@ -138,7 +138,7 @@ int main(int argc, char** argv) {
         out["runners"].push_back(
             {{"id", runner.id}, {"name", runner.name}, {"lastContact_s", runner.last_contact_s}});
     } else {
-      failed("runners", list.failure());
+      failed("runners", list.error());
     }
   }
   out["requests_made"] = session.requests_made();

@@ -2,378 +2,56 @@
 """The worker in PeerTube's path, end to end on real parts.
 
 A real PeerTube server (with real PostgreSQL and Redis) and the real official runner, started
-by `media-capabilities worker run` on the stand-in NVIDIA GPU of tests/fakenv, which really
-encodes (and, in one case, on the stand-in Intel GPU of tests/fakeva); Debian's real ffmpeg
+by `media-capabilities worker run` on the fake NVIDIA GPU of tests/fakenv, which really
+encodes (and, in one case, on the fake Intel GPU of tests/fakeva); Debian's real ffmpeg
 under the worker's wrapper, with an argv recorder between them.
 Each case below prints what it checked and fails the run with the reason when a check fails.
 
-    worker_e2e.py --build BUILD --kit KIT --cache CACHE [--case NAME ...]
+    worker_e2e.py --build BUILD --cache CACHE [--case NAME ...]
+
+CACHE is the PeerTube build of build-peertube (make peertube builds it).
 """
 
-import argparse
 import json
 import os
-import re
-import shutil
 import signal
-import ssl
 import struct
 import subprocess
 import sys
-import tempfile
+import threading
 import time
 import urllib.error
-import urllib.parse
-import urllib.request
-import uuid
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-RECORD = os.path.join(REPO, "tests/fakenv/records/ada-geforce-rtx4090.json")
-# The Intel GPU most self-hosted boxes have: a UHD 630-class iGPU on Intel's iHD driver, whose
-# dump states no codec the VA stand-in cannot decode, so its worker's self-test passes whole.
-INTEL_DUMP = os.path.join(REPO, "tests/fakeva/dumps/intel-ihd-gen9.5-class-nonfree-20.2.txt")
-GPU = "0000:01:00.0"
-PENDING, PROCESSING, COMPLETED, ERRORED, WAITING = 1, 2, 3, 4, 5
-
-
-class Failure(Exception):
-    pass
-
-
-def check(condition, message):
-    if not condition:
-        raise Failure(message)
-    print("  ok: " + message, flush=True)
-
-
-def wait_for(what, predicate, timeout, interval=0.5):
-    deadline = time.time() + timeout
-    last = None
-    while time.time() < deadline:
-        last = predicate()
-        if last:
-            return last
-        time.sleep(interval)
-    raise Failure(f"timed out after {timeout} s waiting for {what}")
-
-
-class PeerTube:
-    """The admin side of the real server: its REST API, as an admin uses it."""
-
-    def __init__(self, url, user, password):
-        self.url = url
-        client = self.call("GET", "/api/v1/oauth-clients/local")
-        form = urllib.parse.urlencode({
-            "client_id": client["client_id"], "client_secret": client["client_secret"],
-            "grant_type": "password", "response_type": "code",
-            "username": user, "password": password}).encode()
-        self.token = self.call("POST", "/api/v1/users/token", form,
-                               {"Content-Type": "application/x-www-form-urlencoded"})["access_token"]
-
-    def call(self, method, path, body=None, headers=None):
-        request = urllib.request.Request(self.url + path, data=body, method=method,
-                                         headers=dict(headers or {}))
-        if getattr(self, "token", None):
-            request.add_header("Authorization", "Bearer " + self.token)
-        with urllib.request.urlopen(request, timeout=60) as response:
-            text = response.read()
-            return json.loads(text) if text else None
-
-    def registration_token(self):
-        return self.call("GET", "/api/v1/runners/registration-tokens")["data"][0]["registrationToken"]
-
-    def upload(self, path, name):
-        boundary = uuid.uuid4().hex
-        with open(path, "rb") as f:
-            data = f.read()
-        parts = []
-        for key, value in (("channelId", "1"), ("name", name), ("privacy", "1")):
-            parts.append(f"--{boundary}\r\nContent-Disposition: form-data; name=\"{key}\"\r\n\r\n{value}\r\n".encode())
-        parts.append(f"--{boundary}\r\nContent-Disposition: form-data; name=\"videofile\"; filename=\"{name}.mp4\"\r\n"
-                     f"Content-Type: video/mp4\r\n\r\n".encode() + data + b"\r\n")
-        parts.append(f"--{boundary}--\r\n".encode())
-        answer = self.call("POST", "/api/v1/videos/upload", b"".join(parts),
-                           {"Content-Type": "multipart/form-data; boundary=" + boundary})
-        return answer["video"]["uuid"]
-
-    def jobs(self, *video_uuids):
-        """The runner jobs of the videos, oldest first, from one list."""
-        data = self.call("GET", "/api/v1/runners/jobs?count=100&sort=createdAt")["data"]
-        return [j for j in data if (j.get("privatePayload") or {}).get("videoUUID") in video_uuids]
-
-    def video(self, video_uuid):
-        return self.call("GET", "/api/v1/videos/" + video_uuid)
-
-    def runners(self):
-        return self.call("GET", "/api/v1/runners?count=100")["data"]
-
-
-def argv_log_in(root):
-    """Where the argv recorder writes: a folder of its own under `root`, apart from the
-    workers' state, which their ffmpeg sandbox keeps out of reach."""
-    folder = os.path.join(root, "ffmpeg-argv")
-    os.makedirs(folder, exist_ok=True)
-    return os.path.join(folder, "argv.log")
-
-
-class Worker:
-    """One `worker run` on one stand-in GPU, as an operator starts it."""
-
-    def __init__(self, args, root, name, server, registration_file, fault_file, argv_log, extra=(),
-                 record=RECORD, host="127.0.0.1", listen_port=0, runner_name=None,
-                 control_token=None, env=None, runner_js=None, control_port=0, control_tls=None,
-                 va_dump=None):
-        """`record` is the stand-in NVIDIA GPU, or `va_dump` a stand-in VA-API GPU; the status listens on HOST:LISTEN_PORT, the control API
-        on HOST:CONTROL_PORT, over TLS with `control_tls` (its certificate file, its key file and
-        the authority's file), and the gate on HOST, at a free port; `runner_name` None is
-        e2e:NAME, and "" leaves the name to the environment `env` adds (PT_WORKER_RUNNER_NAME);
-        `control_token` None is a new one."""
-        self.dir = os.path.join(root, name)
-        os.makedirs(self.dir, exist_ok=True)
-        self.state = os.path.join(self.dir, "state")
-        self.log_path = os.path.join(self.dir, "worker.log")
-        self.control_token = control_token or uuid.uuid4().hex
-        token_file = os.path.join(self.dir, "control-token")
-        with open(token_file, "w") as f:
-            f.write(self.control_token + "\n")
-        os.chmod(token_file, 0o600)
-        # The recorder runs inside the worker's ffmpeg sandbox: its folder is let in, and
-        # nothing else of the test's.
-        env = dict(os.environ, **(env or {}), MEDIA_CAP_BUILD=args.build, FAKENV_FAULT_FILE=fault_file,
-                   ARGV_LOG=argv_log, STDERR_LOG=argv_log + ".stderr", REAL_FFMPEG="/usr/bin/ffmpeg",
-                   PT_WORKER_SANDBOX_PATHS=os.path.dirname(argv_log))
-        env.pop("FAKENV_FAULT", None)
-        runner_name = "e2e:" + name if runner_name is None else runner_name
-        machine = ([os.path.join(REPO, "tests/fakeva/run-on"), va_dump] if va_dump else
-                   [os.path.join(REPO, "tests/fakenv/run-on"), record])
-        naming = ("--runner-name", runner_name) if runner_name else ()
-        # As the deployments do (the init container, the oneshot unit): `worker register` with
-        # the options that name the runner, then `worker run` with no registration token.
-        self.register_log_path = os.path.join(self.dir, "register.log")
-        with open(self.register_log_path, "w") as register_log:
-            registered = subprocess.run(
-                [*machine, "--", os.path.join(args.build, "media-capabilities"), "worker", "register",
-                 "--gpu", GPU, "--state-dir", self.state, "--url", server,
-                 "--registration-token-file", registration_file, *naming],
-                stdout=register_log, stderr=subprocess.STDOUT, env=env, timeout=300)
-        if registered.returncode != 0:
-            with open(self.register_log_path) as f:
-                raise Failure(f"worker register exited with {registered.returncode}: {f.read()[-2000:]}")
-        command = [*machine, "--", os.path.join(args.build, "media-capabilities"), "worker", "run",
-                   "--gpu", GPU, "--state-dir", self.state, "--url", server,
-                   "--runner", "node " + (runner_js or args.runner_js),
-                   "--gate-listen", f"{host}:0", "--listen", f"{host}:{listen_port}",
-                   "--control-listen", f"{host}:{control_port}", "--control-token-file", token_file,
-                   *(("--control-tls-cert", control_tls[0], "--control-tls-key", control_tls[1])
-                     if control_tls else ()),
-                   "--ffmpeg",
-                   os.path.join(REPO, "tests/peertube/record-argv"),
-                   "--self-test-max-age", "3600", "--drain-timeout", "900", *naming,
-                   # The test machine's load is the test itself (PeerTube, PostgreSQL, the
-                   # runner): the CPU is left out of the concurrency, the sessions bound it.
-                   "--job-cpu-millicores", "0",
-                   # The stand-in GPU runs scale_cuda's kernels on the CPU, inside ffmpeg, so
-                   # a downscaling rendition spends CPU a real GPU would not: the plausibility
-                   # gate is given room for it (a libx264 encode still spends all of it).
-                   "--plausible-cpu-pct", "60",
-                   # The stand-in decodes each stream of the self-test's decode matrix on the
-                   # CPU, some 8 s each when the machine is idle: 30 s for the three is too
-                   # close when PeerTube and a build share the two cores.
-                   "--step-deadline", "120", *extra]
-        if va_dump:
-            # The VA stand-in's work shows in the fake machine's /proc, which run-on names in
-            # the environment of the command it runs.
-            command[len(machine) + 1:len(machine) + 1] = [
-                "sh", "-c", 'exec "$0" "$@" --proc-root "$MEDIA_CAP_PROC_ROOT"']
-        self.log = open(self.log_path, "w")
-        self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, env=env,
-                                        start_new_session=True)
-        line = wait_for("the worker's addresses in its log", self.addresses, 240, 1)
-        self.status_url = "http://" + line[0]
-        self.control_url = ("https://" if control_tls else "http://") + line[1]
-        self.control_ca = control_tls[2] if control_tls else None
-
-    def addresses(self):
-        if self.process.poll() is not None:
-            raise Failure(f"the worker exited with {self.process.returncode}: {self.tail()}")
-        with open(self.log_path) as f:
-            found = re.search(r"worker run: status on (\S+), control API on (\S+)(?: \(TLS\))?, "
-                              r"gate on (\S+),", f.read())
-        return (found.group(1), found.group(2), found.group(3)) if found else None
-
-    def tail(self):
-        with open(self.log_path) as f:
-            return f.read()[-3000:]
-
-    def status(self):
-        with urllib.request.urlopen(self.status_url + "/status", timeout=10) as response:
-            return json.loads(response.read())
-
-    def control(self, verb, body=""):
-        request = urllib.request.Request(self.control_url + "/" + verb, data=body.encode(),
-                                         method="POST",
-                                         headers={"Authorization": "Bearer " + self.control_token})
-        # Over TLS the certificate names the pod's stable name, not the address dialled: the
-        # authority is checked, the name is the pool's to check (pool_kube_e2e).
-        context = None
-        if self.control_ca:
-            context = ssl.create_default_context(cafile=self.control_ca)
-            context.check_hostname = False
-        try:
-            with urllib.request.urlopen(request, timeout=10, context=context) as response:
-                return json.loads(response.read())
-        except urllib.error.HTTPError as error:
-            return json.loads(error.read() or b"{}") | {"http_status": error.code}
-
-    def cli(self, *words):
-        return subprocess.run([os.path.join(ARGS.build, "media-capabilities"), "worker", *words,
-                               "--state-dir", self.state], capture_output=True, text=True, timeout=30)
-
-    def worker_pid(self):
-        """The `worker run` process itself: run-on's child."""
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit():
-                continue
-            try:
-                with open(f"/proc/{entry}/cmdline", "rb") as f:
-                    argv = f.read().split(b"\0")
-                with open(f"/proc/{entry}/stat") as f:
-                    parent = int(f.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-            if argv[1:3] == [b"worker", b"run"] and self.state.encode() in argv and \
-                    parent == self.process.pid:
-                return int(entry)
-        return None
-
-    def runner_pid(self):
-        """This worker's official runner: its child (workers on GPUs of the same address run
-        runners of the same id)."""
-        worker = self.worker_pid()
-        if worker is None:
-            return None
-        out = subprocess.run(["pgrep", "-P", str(worker), "-f", r"peertube-runner(\.later-bodies)?\.js --id gpu-"],
-                             capture_output=True, text=True).stdout.split()
-        return int(out[0]) if out else None
-
-    def stop(self):
-        # The worker is a child of run-on, in the session the test gave it: SIGTERM goes to the
-        # whole group, so the worker itself drains and stops its runner.
-        try:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            self.process.wait(timeout=90)
-        except subprocess.TimeoutExpired:
-            pass
-        except ProcessLookupError:
-            pass
-        try:
-            os.killpg(self.process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        self.process.wait()
-        self.log.close()
-
-
-def make_clip(path, seconds, size="1280x720", video=("libx264", "-preset", "ultrafast")):
-    """A clip with a test picture and a tone; `video` is its encoder and that encoder's options."""
-    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i",
-                    f"testsrc2=size={size}:rate=30:duration={seconds}", "-f", "lavfi", "-i",
-                    f"sine=frequency=440:duration={seconds}", "-c:v", *video,
-                    "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", path],
-                   check=True, env={**os.environ, "SVT_LOG": "1"})
-
-
-# PeerTube's RunnerJobState.COMPLETING and the states a job ends in (packages/models,
-# runner-job-state.model.ts), and the states' names for a failure's words.
-COMPLETING = 9
-CANCELLED, PARENT_ERRORED, PARENT_CANCELLED = 6, 7, 8
-ENDED = (COMPLETED, ERRORED, CANCELLED, PARENT_ERRORED, PARENT_CANCELLED)
-STATE_NAMES = {PENDING: "Pending", PROCESSING: "Processing", COMPLETED: "Completed",
-               ERRORED: "Errored", WAITING: "Waiting for parent", COMPLETING: "Completing",
-               CANCELLED: "Cancelled", PARENT_ERRORED: "Parent errored",
-               PARENT_CANCELLED: "Parent cancelled"}
-# PeerTube 7.2.1 can leave a job Completing for good on its own: when two jobs of one video
-# finish together, the save that ends one fails to serialize and is not retried, though the
-# server took the result and answered the runner's success 204. Such a job is done as far as
-# the worker goes; it is told from a job the worker lost by the worker's record of that 204
-# (its status document's recent_jobs), and by lasting: a job is Completing for half a second
-# when nothing goes wrong.
-STUCK_COMPLETING_S = 60
-
-
-class JobsDone:
-    """For wait_for: the jobs of VIDEOS once each is Completed, or Completing for good after
-    its worker saw PeerTube take its success; None before. DOCUMENTS gives the status documents
-    of the workers that answer now; what they said of a success is kept, so that a worker gone
-    since still counts."""
-
-    def __init__(self, peertube, videos, documents):
-        self.peertube, self.videos, self.documents = peertube, list(videos), documents
-        self.completing_since = {}
-        self.taken = set()
-        self.jobs, self.open = [], []
-
-    def __call__(self):
-        self.jobs = self.peertube.jobs(*self.videos)
-        now = time.time()
-        completing = [j["uuid"] for j in self.jobs if j["state"]["id"] == COMPLETING]
-        for uuid_ in completing:
-            self.completing_since.setdefault(uuid_, now)
-        if completing:
-            self.taken |= successes_taken(self.documents())
-        done = {u for u in completing if now - self.completing_since[u] >= STUCK_COMPLETING_S and u in self.taken}
-        self.open = [j for j in self.jobs if j["state"]["id"] != COMPLETED and j["uuid"] not in done]
-        return self.jobs if self.jobs and not self.open else None
-
-    def said(self):
-        """The check's words: how many jobs completed, and which PeerTube left Completing."""
-        left = [j["uuid"][:8] for j in self.jobs if j["state"]["id"] == COMPLETING]
-        return f"{len(self.jobs)} jobs completed" + (
-            f", {len(left)} of them left Completing by PeerTube after it took their success "
-            f"({', '.join(left)})" if left else "")
-
-    def open_jobs(self):
-        """Each job not done yet, in a line of its own."""
-        return "\n".join(describe_job(j) for j in self.open)
-
-
-def successes_taken(documents):
-    """The jobs whose success the workers' documents say PeerTube took (answered 2xx)."""
-    return {j["uuid"] for document in documents for j in document.get("recent_jobs", [])
-            if j.get("outcome") == "success" and 200 <= (j.get("server_status") or 0) < 300}
-
-
-def describe_job(job):
-    runner = (job.get("runner") or {}).get("name", "no runner")
-    return (f"  {job['uuid'][:8]} {job['type']} {STATE_NAMES.get(job['state']['id'], job['state'])} "
-            f"on {runner}, {job.get('failures', 0)} failures, updated {job.get('updatedAt')}"
-            + (f", error: {job['error']}" if job.get("error") else ""))
-
-
-def documents_of(*workers):
-    """A function giving the status documents of those of WORKERS that answer now."""
-    def read():
-        found = []
-        for worker in workers:
-            try:
-                found.append(worker.status())
-            except (OSError, ValueError):
-                pass  # A worker stopped or stopped on purpose says nothing.
-        return found
-    return read
-
-
-def upload_done(peertube, video, *workers):
-    """A wait's predicate for one upload's jobs, ended on WORKERS."""
-    return JobsDone(peertube, [video], documents_of(*workers))
-
-
-def job_argv_lines(argv_log):
-    if not os.path.exists(argv_log):
-        return []
-    with open(argv_log) as f:
-        # The jobs' ffmpeg runs in the runner's work directory; the self-test's elsewhere.
-        return [line for line in f if "/transcoding\t" in line.split("\t")[0] + "\t"]
+from harness import (
+    ALLOW_ROOT,
+    COMPLETED,
+    COMPLETING,
+    ENDED,
+    ERRORED,
+    INTEL_DUMP,
+    PARENT_ERRORED,
+    PENDING,
+    PROCESSING,
+    REPO,
+    STATE_NAMES,
+    Failure,
+    JobsDone,
+    Kit,
+    Worker,
+    argv_log_in,
+    check,
+    describe_job,
+    documents_of,
+    finish,
+    job_argv_lines,
+    job_ended,
+    make_clip,
+    new_root,
+    orphaned,
+    parse_arguments,
+    upload_done,
+    wait_for,
+)
 
 
 def process_view(pid):
@@ -401,13 +79,23 @@ def check_no_registration_token(worker, registration_file):
     for who, pid in (("worker", worker.worker_pid()), ("runner", worker.runner_pid())):
         check(pid is not None, f"the running {who} is found (pid {pid})")
         cmdline, environ, files = process_view(pid)
-        check(not any(name in cmdline for name in names),
-              f"the {who}'s /proc/{pid}/cmdline names no registration token")
-        check(not any(name in environ for name in names),
-              f"the {who}'s /proc/{pid}/environ holds no registration token")
-        check(not any(name in path for name in names for path in files),
-              f"none of the {who}'s {len(files)} open files (/proc/{pid}/fd) is a registration token")
-    for log in (worker.log_path, os.path.join(worker.state, "runner.log"), worker.register_log_path):
+        check(
+            not any(name in cmdline for name in names),
+            f"the {who}'s /proc/{pid}/cmdline names no registration token",
+        )
+        check(
+            not any(name in environ for name in names),
+            f"the {who}'s /proc/{pid}/environ holds no registration token",
+        )
+        check(
+            not any(name in path for name in names for path in files),
+            f"none of the {who}'s {len(files)} open files (/proc/{pid}/fd) is a registration token",
+        )
+    for log in (
+        worker.log_path,
+        os.path.join(worker.state, "runner.log"),
+        worker.register_log_path,
+    ):
         with open(log, "rb") as f:
             check(b"ptrrt-" not in f.read(), f"{os.path.basename(log)} holds no ptrrt-")
 
@@ -418,10 +106,19 @@ def transcode_upload(peertube, worker, root, name, runner):
     clip = os.path.join(root, name + ".mp4")
     make_clip(clip, 5)
     video = peertube.upload(clip, "e2e-" + name)
-    jobs = wait_for("every job of the upload to complete", upload_done(peertube, video, worker), 420, 1)
-    check(len(jobs) == 8, f"the upload made 8 jobs (web video and HLS at 720, 480, 360, 240): {len(jobs)}")
+    jobs = wait_for(
+        "every job of the upload to complete", upload_done(peertube, video, worker), 420, 1
+    )
+    check(
+        len(jobs) == 8,
+        f"the upload made 8 jobs (web video and HLS at 720, 480, 360, 240): {len(jobs)}",
+    )
     check(all(j["runner"]["name"] == runner for j in jobs), f"every job ran on {runner}'s runner")
-    return wait_for("the video to be published", lambda: (v := peertube.video(video))["state"]["id"] == 1 and v, 60)
+    return wait_for(
+        "the video to be published",
+        lambda: (v := peertube.video(video))["state"]["id"] == 1 and v,
+        60,
+    )
 
 
 def case_upload(peertube, worker, root, argv_log):
@@ -429,58 +126,118 @@ def case_upload(peertube, worker, root, argv_log):
     check_no_registration_token(worker, ARGS.registration_file)
     with open(os.path.join(worker.state, "registration.json")) as f:
         registered_as = json.load(f)["runner_name"]
-    check(registered_as == "e2e:gpu0", f"worker register named the runner as worker run has it: {registered_as}")
+    check(
+        registered_as == "e2e:gpu0",
+        f"worker register named the runner as worker run has it: {registered_as}",
+    )
     before = worker.status()["jobs"]
     info = transcode_upload(peertube, worker, root, "upload", "e2e:gpu0")
     web = sorted((f["resolution"]["id"] for f in info["files"]), reverse=True)
-    hls = sorted((f["resolution"]["id"] for p in info["streamingPlaylists"] for f in p["files"]), reverse=True)
+    hls = sorted(
+        (f["resolution"]["id"] for p in info["streamingPlaylists"] for f in p["files"]),
+        reverse=True,
+    )
     check(web == [720, 480, 360, 240], f"web videos at every resolution: {web}")
     check(hls == [720, 480, 360, 240], f"HLS at every resolution: {hls}")
     for f in info["files"]:
-        probe = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
-                                "stream=codec_name,height", "-of", "json", f["fileUrl"]],
-                               capture_output=True, text=True, timeout=60)
+        probe = subprocess.run(
+            [
+                "ffprobe",
+                "-v",
+                "error",
+                "-select_streams",
+                "v:0",
+                "-show_entries",
+                "stream=codec_name,height",
+                "-of",
+                "json",
+                f["fileUrl"],
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         stream = json.loads(probe.stdout)["streams"][0]
-        check(stream["codec_name"] == "h264" and stream["height"] == f["resolution"]["id"],
-              f"the served {f['resolution']['id']}p file plays as H.264 of that height")
+        check(
+            stream["codec_name"] == "h264" and stream["height"] == f["resolution"]["id"],
+            f"the served {f['resolution']['id']}p file plays as H.264 of that height",
+        )
     lines = job_argv_lines(argv_log)
     check(len(lines) >= 8, f"the argv log holds the jobs' ffmpeg runs: {len(lines)}")
     check(not any("libx264" in line for line in lines), "no job's ffmpeg ran libx264")
     check(all("h264_nvenc" in line for line in lines), "every job's ffmpeg ran h264_nvenc")
     status = worker.status()
     # Counted from before the upload: a case run before this one may have failed jobs on purpose.
-    check(status["jobs"]["completed"] >= before["completed"] + 8 and
-          status["jobs"]["failed"] == before["failed"],
-          f"the worker counts the jobs, 8 more completed and none failed: {before} then {status['jobs']}")
-    check(status["hw_evidence_last_job"] and status["hw_evidence_last_job"]["ok"],
-          f"the last job had hardware evidence: {status['hw_evidence_last_job']}")
-    check(status["last_job"] and status["last_job"]["outcome"] == "success"
-          and status["last_job"]["evidence"]["ok"], "the last job's record says it succeeded with evidence")
+    check(
+        status["jobs"]["completed"] >= before["completed"] + 8
+        and status["jobs"]["failed"] == before["failed"],
+        f"the worker counts the jobs, 8 more completed and none failed: {before} then "
+        f"{status['jobs']}",
+    )
+    check(
+        status["hw_evidence_last_job"] and status["hw_evidence_last_job"]["ok"],
+        f"the last job had hardware evidence: {status['hw_evidence_last_job']}",
+    )
+    check(
+        status["last_job"]
+        and status["last_job"]["outcome"] == "success"
+        and status["last_job"]["evidence"]["ok"],
+        "the last job's record says it succeeded with evidence",
+    )
     check(status["registration_state"] == "registered", "the worker says it is registered")
     server_version = peertube.call("GET", "/api/v1/config")["serverVersion"]
-    runner_version = subprocess.run(["node", ARGS.runner_js, "--version"], capture_output=True,
-                                    text=True, timeout=60).stdout.strip()
-    check(status.get("peertube") == {"server_version": server_version, "runner_version": runner_version,
-                                     "support": "tested",
-                                     "advice": "tested end to end (make test-peertube)"},
-          f"the worker states the server {server_version} and the runner {runner_version} as the tested "
-          f"pair: {status.get('peertube')}")
+    runner_version = subprocess.run(
+        [ARGS.node, ARGS.runner_js, "--version"], capture_output=True, text=True, timeout=60
+    ).stdout.strip()
+    check(
+        status.get("peertube")
+        == {
+            "server_version": server_version,
+            "runner_version": runner_version,
+            "support": "tested",
+            "advice": "tested end to end (make test-peertube)",
+        },
+        f"the worker states the server {server_version} and the runner {runner_version} as the "
+        "tested "
+        f"pair: {status.get('peertube')}",
+    )
     document = os.path.join(root, "status.json")
     with open(document, "w") as f:
         json.dump(status, f)
-    validation = subprocess.run(["/usr/bin/python3", os.path.join(REPO, "tests/worker/validate_status.py"),
-                                 os.path.join(REPO, "docs/reference/worker-status.schema.json"), document],
-                                capture_output=True, text=True)
-    check(validation.returncode == 0, f"the status document is valid against its schema: {validation.stdout.strip()}")
+    validation = subprocess.run(
+        [
+            "/usr/bin/python3",
+            os.path.join(REPO, "tests/worker/validate_status.py"),
+            os.path.join(REPO, "docs/reference/worker-status.schema.json"),
+            document,
+        ],
+        capture_output=True,
+        text=True,
+    )
+    check(
+        validation.returncode == 0,
+        f"the status document is valid against its schema: {validation.stdout.strip()}",
+    )
 
 
 # Every line ffmpeg writes when the GPU fails it, as the worker's reader knows them; an uploader
 # can write any of them into a title, a stream's handler name or a chapter's title.
-FAILURE_MARKS = ["OpenEncodeSessionEx failed", "EncodePicture failed", "No capable devices found",
-                 "NV_ENC_ERR_UNSUPPORTED_DEVICE", "CUDA_ERROR_OUT_OF_MEMORY", "cuCtxCreate",
-                 "cuvidCreateDecoder failed", "Failed setup for format cuda",
-                 "Failed setup for format vaapi", "device does not exist", "Failed to initialise VAAPI",
-                 "Failed to create a VAAPI", "vaCreateContext", "Device creation failed"]
+FAILURE_MARKS = [
+    "OpenEncodeSessionEx failed",
+    "EncodePicture failed",
+    "No capable devices found",
+    "NV_ENC_ERR_UNSUPPORTED_DEVICE",
+    "CUDA_ERROR_OUT_OF_MEMORY",
+    "cuCtxCreate",
+    "cuvidCreateDecoder failed",
+    "Failed setup for format cuda",
+    "Failed setup for format vaapi",
+    "device does not exist",
+    "Failed to initialise VAAPI",
+    "Failed to create a VAAPI",
+    "vaCreateContext",
+    "Device creation failed",
+]
 
 
 def make_hostile_clip(path, seconds):
@@ -493,41 +250,89 @@ def make_hostile_clip(path, seconds):
             f.write(b"[CHAPTER]\nTIMEBASE=1/1000\nSTART=%d\nEND=%d\n" % (i * 100, i * 100 + 100))
             f.write(b"title=[h264_nvenc @ 0x1] [error] " + mark.encode() + b" \xff\xc3\n")
     title = "\n".join(f"[error] {mark}" for mark in FAILURE_MARKS)
-    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i",
-                    f"testsrc2=size=1280x720:rate=30:duration={seconds}", "-f", "lavfi", "-i",
-                    f"sine=frequency=440:duration={seconds}", "-i", chapters, "-map", "0:v", "-map", "1:a",
-                    "-map_metadata", "2", "-map_chapters", "2",
-                    "-metadata", "title=" + title, "-metadata", "comment=\udcff" + FAILURE_MARKS[0],
-                    "-metadata:s:v", "handler_name=[h264_nvenc @ 0x2] [error] " + FAILURE_MARKS[1],
-                    "-metadata:s:a", "handler_name=[AVHWDeviceContext @ 0x3] [fatal] " + FAILURE_MARKS[4],
-                    "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac",
-                    "-shortest", path],
-                   check=True, env=dict(os.environ, PYTHONIOENCODING="utf-8", LC_ALL="C.UTF-8"))
+    subprocess.run(
+        [
+            "ffmpeg",
+            "-v",
+            "error",
+            "-y",
+            "-f",
+            "lavfi",
+            "-i",
+            f"testsrc2=size=1280x720:rate=30:duration={seconds}",
+            "-f",
+            "lavfi",
+            "-i",
+            f"sine=frequency=440:duration={seconds}",
+            "-i",
+            chapters,
+            "-map",
+            "0:v",
+            "-map",
+            "1:a",
+            "-map_metadata",
+            "2",
+            "-map_chapters",
+            "2",
+            "-metadata",
+            "title=" + title,
+            "-metadata",
+            "comment=\udcff" + FAILURE_MARKS[0],
+            "-metadata:s:v",
+            "handler_name=[h264_nvenc @ 0x2] [error] " + FAILURE_MARKS[1],
+            "-metadata:s:a",
+            "handler_name=[AVHWDeviceContext @ 0x3] [fatal] " + FAILURE_MARKS[4],
+            "-c:v",
+            "libx264",
+            "-preset",
+            "ultrafast",
+            "-pix_fmt",
+            "yuv420p",
+            "-c:a",
+            "aac",
+            "-shortest",
+            path,
+        ],
+        check=True,
+        env=dict(os.environ, PYTHONIOENCODING="utf-8", LC_ALL="C.UTF-8"),
+    )
 
 
 def case_hostile_tags(peertube, worker, root, argv_log):
-    print("case: an upload whose tags hold the GPU's failure words is transcoded; the worker "
-          "stays available", flush=True)
+    print(
+        "case: an upload whose tags hold the GPU's failure words is transcoded; the worker "
+        "stays available",
+        flush=True,
+    )
     clip = os.path.join(root, "hostile.mp4")
     make_hostile_clip(clip, 5)
     before = worker.status()["jobs"]
     video = peertube.upload(clip, "e2e-hostile")
-    jobs = wait_for("every job of the upload to complete", upload_done(peertube, video, worker), 420, 1)
+    jobs = wait_for(
+        "every job of the upload to complete", upload_done(peertube, video, worker), 420, 1
+    )
     check(len(jobs) == 8, f"the upload made 8 jobs: {len(jobs)}")
     check(all(j["failures"] == 0 for j in jobs), "no job failed once")
     with open(argv_log + ".stderr", errors="replace") as f:
         printed = f.read()
-    check("[info]     title           : [error] " + FAILURE_MARKS[0] in printed and
-          "                    : [error] Failed setup for format vaapi" in printed and
-          "handler_name    : [h264_nvenc @ 0x2] [error] " + FAILURE_MARKS[1] in printed,
-          "the jobs' ffmpeg printed the tags, failure words and all, where the worker reads them")
+    check(
+        "[info]     title           : [error] " + FAILURE_MARKS[0] in printed
+        and "                    : [error] Failed setup for format vaapi" in printed
+        and "handler_name    : [h264_nvenc @ 0x2] [error] " + FAILURE_MARKS[1] in printed,
+        "the jobs' ffmpeg printed the tags, failure words and all, where the worker reads them",
+    )
     with open(os.path.join(worker.state, "runner.log"), errors="replace") as f:
         check("the GPU failed" not in f.read(), "no job was taken for a GPU failure")
     status = worker.status()
-    check(status["state"] == "AVAILABLE", f"the worker is AVAILABLE: {status['state']} {status.get('state_reason')}")
-    check(status["jobs"]["failed"] == before["failed"] and
-          status["jobs"]["completed"] >= before["completed"] + 8,
-          f"the worker counts 8 more jobs completed and none failed: {before} then {status['jobs']}")
+    check(
+        status["state"] == "AVAILABLE",
+        f"the worker is AVAILABLE: {status['state']} {status.get('state_reason')}",
+    )
+    check(
+        status["jobs"]["failed"] == before["failed"]
+        and status["jobs"]["completed"] >= before["completed"] + 8,
+        f"the worker counts 8 more jobs completed and none failed: {before} then {status['jobs']}",
+    )
     check(not any("libx264" in line for line in job_argv_lines(argv_log)), "no CPU encode ran")
 
 
@@ -538,8 +343,8 @@ def stretch_stated_duration(path, factor):
         at = data.find(b"mvhd")
         version = data[at + 4]
         offset, width = (at + 20, 4) if version == 0 else (at + 28, 8)
-        stated = int.from_bytes(data[offset:offset + width], "big")
-        data[offset:offset + width] = (stated * factor).to_bytes(width, "big")
+        stated = int.from_bytes(data[offset : offset + width], "big")
+        data[offset : offset + width] = (stated * factor).to_bytes(width, "big")
         f.seek(0)
         f.write(data)
 
@@ -562,31 +367,67 @@ def make_stated_size_mkv(path, width, height, seconds=2, fps=5):
     selection weighs each stream by width * height in an int, which the first one's overflows."""
     frames_dir = path + ".frames"
     os.makedirs(frames_dir, exist_ok=True)
-    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"testsrc2=size=64x64:rate={fps}",
-                    "-frames:v", str(seconds * fps), "-c:v", "mjpeg", os.path.join(frames_dir, "%03d.jpg")],
-                   check=True)
+    subprocess.run(
+        [
+            "ffmpeg",
+            "-v",
+            "error",
+            "-y",
+            "-f",
+            "lavfi",
+            "-i",
+            f"testsrc2=size=64x64:rate={fps}",
+            "-frames:v",
+            str(seconds * fps),
+            "-c:v",
+            "mjpeg",
+            os.path.join(frames_dir, "%03d.jpg"),
+        ],
+        check=True,
+    )
     frames = []
     for name in sorted(os.listdir(frames_dir)):
         with open(os.path.join(frames_dir, name), "rb") as f:
             frames.append(f.read())
-    header = ebml(b"\x1a\x45\xdf\xa3", ebml_uint(b"\x42\x86", 1) + ebml_uint(b"\x42\xf7", 1) +
-                  ebml_uint(b"\x42\xf2", 4) + ebml_uint(b"\x42\xf3", 8) + ebml(b"\x42\x82", b"matroska") +
-                  ebml_uint(b"\x42\x87", 4) + ebml_uint(b"\x42\x85", 2))
-    info = ebml(b"\x15\x49\xa9\x66", ebml_uint(b"\x2a\xd7\xb1", 1000000) +
-                ebml(b"\x44\x89", struct.pack(">d", seconds * 1000.0)) +
-                ebml(b"\x4d\x80", b"e2e") + ebml(b"\x57\x41", b"e2e"))
+    header = ebml(
+        b"\x1a\x45\xdf\xa3",
+        ebml_uint(b"\x42\x86", 1)
+        + ebml_uint(b"\x42\xf7", 1)
+        + ebml_uint(b"\x42\xf2", 4)
+        + ebml_uint(b"\x42\xf3", 8)
+        + ebml(b"\x42\x82", b"matroska")
+        + ebml_uint(b"\x42\x87", 4)
+        + ebml_uint(b"\x42\x85", 2),
+    )
+    info = ebml(
+        b"\x15\x49\xa9\x66",
+        ebml_uint(b"\x2a\xd7\xb1", 1000000)
+        + ebml(b"\x44\x89", struct.pack(">d", seconds * 1000.0))
+        + ebml(b"\x4d\x80", b"e2e")
+        + ebml(b"\x57\x41", b"e2e"),
+    )
 
     def track(number, codec, track_width, track_height):
-        return ebml(b"\xae", ebml_uint(b"\xd7", number) + ebml_uint(b"\x73\xc5", number) +
-                    ebml_uint(b"\x83", 1) + ebml(b"\x86", codec) +
-                    ebml(b"\xe0", ebml_uint(b"\xb0", track_width) + ebml_uint(b"\xba", track_height)))
-    tracks = ebml(b"\x16\x54\xae\x6b", track(1, b"V_MC_HOSTILE", width, height) + track(2, b"V_MJPEG", 64, 64))
+        return ebml(
+            b"\xae",
+            ebml_uint(b"\xd7", number)
+            + ebml_uint(b"\x73\xc5", number)
+            + ebml_uint(b"\x83", 1)
+            + ebml(b"\x86", codec)
+            + ebml(b"\xe0", ebml_uint(b"\xb0", track_width) + ebml_uint(b"\xba", track_height)),
+        )
+
+    tracks = ebml(
+        b"\x16\x54\xae\x6b", track(1, b"V_MC_HOSTILE", width, height) + track(2, b"V_MJPEG", 64, 64)
+    )
     # Keyframes (SimpleBlock: the track, a 16-bit time in ms, the keyframe flag): 64 bytes of
     # nothing for the first track, a JPEG picture for the second.
     blocks = b""
     for i, frame in enumerate(frames):
         at = (i * 1000 // fps).to_bytes(2, "big")
-        blocks += ebml(b"\xa3", b"\x81" + at + b"\x80" + bytes(64)) + ebml(b"\xa3", b"\x82" + at + b"\x80" + frame)
+        blocks += ebml(b"\xa3", b"\x81" + at + b"\x80" + bytes(64)) + ebml(
+            b"\xa3", b"\x82" + at + b"\x80" + frame
+        )
     cluster = ebml(b"\x1f\x43\xb6\x75", ebml_uint(b"\xe7", 0) + blocks)
     with open(path, "wb") as f:
         f.write(header + ebml(b"\x18\x53\x80\x67", info + tracks + cluster))
@@ -612,17 +453,38 @@ def make_hostile_files(root, worker):
     stretch_stated_duration(long_claim, 100)
     truncated = os.path.join(root, "truncated.mp4")
     whole = os.path.join(root, "whole.mp4")
-    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i",
-                    "testsrc2=size=640x360:rate=30:duration=3", "-c:v", "libx264", "-preset",
-                    "ultrafast", "-pix_fmt", "yuv420p", "-movflags", "+faststart", whole], check=True)
+    subprocess.run(
+        [
+            "ffmpeg",
+            "-v",
+            "error",
+            "-y",
+            "-f",
+            "lavfi",
+            "-i",
+            "testsrc2=size=640x360:rate=30:duration=3",
+            "-c:v",
+            "libx264",
+            "-preset",
+            "ultrafast",
+            "-pix_fmt",
+            "yuv420p",
+            "-movflags",
+            "+faststart",
+            whole,
+        ],
+        check=True,
+    )
     with open(whole, "rb") as f, open(truncated, "wb") as out:
         data = f.read()
-        out.write(data[:len(data) // 2])
+        out.write(data[: len(data) // 2])
     playlist = os.path.join(root, "playlist.mp4")
     with open(playlist, "w") as f:
-        f.write("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-VERSION:3\n"
-                f"#EXTINF:2.0,\nfile://{os.path.join(worker.state, 'registration.json')}\n"
-                "#EXTINF:2.0,\nhttp://127.0.0.1:9/segment.ts\n#EXT-X-ENDLIST\n")
+        f.write(
+            "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-VERSION:3\n"
+            f"#EXTINF:2.0,\nfile://{os.path.join(worker.state, 'registration.json')}\n"
+            "#EXTINF:2.0,\nhttp://127.0.0.1:9/segment.ts\n#EXT-X-ENDLIST\n"
+        )
     files = {"long-claim": long_claim, "truncated": truncated, "playlist": playlist}
     for name, ((width, height), _) in STATED_SIZES.items():
         files[name] = os.path.join(root, name + ".mkv")
@@ -634,28 +496,44 @@ def check_stated_size_refused(peertube, worker, name, video, words):
     """The jobs of an upload stating a hostile size: the ones given out fail as their content
     deserves, with the worker's words for what refused them, until PeerTube gives up on them,
     and the jobs waiting on them end with them; none completes."""
-    def ended():
+
+    def all_ended():
         jobs = peertube.jobs(video)
-        return jobs if jobs and all(j["state"]["id"] in ENDED for j in jobs) else None
-    jobs = wait_for(f"the {name} upload's jobs to end", ended, 420, 1)
+        return jobs if jobs and all(job_ended(j) for j in jobs) else None
+
+    jobs = wait_for(f"the {name} upload's jobs to end", all_ended, 420, 1)
     failed = [j for j in jobs if j["state"]["id"] == ERRORED]
     for job in failed:
-        print(f"  figure: {name}: {job['type']} at {((job.get('payload') or {}).get('output') or {}).get('resolution')} "
-              f"Errored after {job['failures']} failures: {(job.get('error') or '').strip()[-200:]}",
-              flush=True)
+        print(
+            f"  figure: {name}: {job['type']} at "
+            f"{((job.get('payload') or {}).get('output') or {}).get('resolution')} "
+            f"Errored after {job['failures']} failures: {(job.get('error') or '').strip()[-200:]}",
+            flush=True,
+        )
     states = sorted({STATE_NAMES.get(j["state"]["id"], str(j["state"]["id"])) for j in jobs})
-    print(f"  figure: {name}: {len(jobs)} jobs, {len(failed)} given out and Errored; their states "
-          f"{states}", flush=True)
-    check(failed and all(j["state"]["id"] in (ERRORED, PARENT_ERRORED) for j in jobs),
-          f"every job of the {name} upload failed or ended with the job it waited on: {len(jobs)} jobs")
-    check(all(words in (j.get("error") or "") for j in failed),
-          f"each failed {name} job's error is the worker's refusal naming what refused it ({words})")
+    print(
+        f"  figure: {name}: {len(jobs)} jobs, {len(failed)} given out and Errored; their states "
+        f"{states}",
+        flush=True,
+    )
+    check(
+        failed and all(j["state"]["id"] in (ERRORED, PARENT_ERRORED) or orphaned(j) for j in jobs),
+        f"every job of the {name} upload failed or ended with the job it waited on: {len(jobs)} "
+        "jobs",
+    )
+    check(
+        all(words in (j.get("error") or "") for j in failed),
+        f"each failed {name} job's error is the worker's refusal naming what refused it ({words})",
+    )
 
 
 def case_hostile_files(peertube, worker, root, argv_log):
-    print("case: hostile files (a hundredfold stated length, a truncated clip, a playlist under a "
-          "video's name, sizes whose arithmetic overflows) end as their content deserves; the worker "
-          "stays available", flush=True)
+    print(
+        "case: hostile files (a hundredfold stated length, a truncated clip, a playlist under a "
+        "video's name, sizes whose arithmetic overflows) end as their content deserves; the worker "
+        "stays available",
+        flush=True,
+    )
     before = worker.status()["jobs"]
     videos = {}
     for name, path in make_hostile_files(root, worker).items():
@@ -663,28 +541,45 @@ def case_hostile_files(peertube, worker, root, argv_log):
             videos[name] = peertube.upload(path, "e2e-" + name)
         except Exception as refused:  # PeerTube's own checks may refuse the upload
             print(f"  figure: PeerTube refused the {name} upload: {str(refused)[:200]}", flush=True)
-    check("long-claim" in videos and "truncated" in videos,
-          f"PeerTube took the two clips: {sorted(videos)}")
+    check(
+        "long-claim" in videos and "truncated" in videos,
+        f"PeerTube took the two clips: {sorted(videos)}",
+    )
     for name in ("long-claim", "truncated"):
-        jobs = wait_for(f"every job of the {name} upload to complete",
-                        upload_done(peertube, videos[name], worker), 420, 1)
-        check(all(j["failures"] == 0 for j in jobs), f"the {name} upload's {len(jobs)} jobs completed at the first try")
+        jobs = wait_for(
+            f"every job of the {name} upload to complete",
+            upload_done(peertube, videos[name], worker),
+            420,
+            1,
+        )
+        check(
+            all(j["failures"] == 0 for j in jobs),
+            f"the {name} upload's {len(jobs)} jobs completed at the first try",
+        )
     if "playlist" in videos:
         time.sleep(15)
         jobs = peertube.jobs(videos["playlist"])
-        print(f"  figure: the playlist's jobs: {[(j['type'], j['state']['label']) for j in jobs]}", flush=True)
+        print(
+            f"  figure: the playlist's jobs: {[(j['type'], j['state']['label']) for j in jobs]}",
+            flush=True,
+        )
     for name, (size, words) in STATED_SIZES.items():
         if name in videos:
             stated = peertube.video(videos[name])
-            print(f"  figure: PeerTube took the {name} upload ({size[0]}x{size[1]}): state "
-                  f"{stated['state']['label']}, {len(peertube.jobs(videos[name]))} jobs", flush=True)
+            print(
+                f"  figure: PeerTube took the {name} upload ({size[0]}x{size[1]}): state "
+                f"{stated['state']['label']}, {len(peertube.jobs(videos[name]))} jobs",
+                flush=True,
+            )
             check_stated_size_refused(peertube, worker, name, videos[name], words)
     with open(os.path.join(worker.state, "runner.log"), errors="replace") as f:
         runner_log = f.read()
     for name, (size, words) in STATED_SIZES.items():
         if name in videos:
-            check("media-capabilities ffmpeg: refused: " in runner_log and words in runner_log,
-                  f"the runner sent PeerTube the wrapper's refusal of the {name} upload")
+            check(
+                "media-capabilities ffmpeg: refused: " in runner_log and words in runner_log,
+                f"the runner sent PeerTube the wrapper's refusal of the {name} upload",
+            )
     with open(os.path.join(worker.state, "registration.json")) as f:
         runner_token = json.load(f)["runner_token"]
     with open(argv_log + ".stderr", errors="replace") as f:
@@ -692,27 +587,50 @@ def case_hostile_files(peertube, worker, root, argv_log):
     with open(os.path.join(worker.state, "runner.log"), errors="replace") as f:
         check("the GPU failed" not in f.read(), "no job was taken for a GPU failure")
     status = worker.status()
-    check(status["state"] == "AVAILABLE", f"the worker is AVAILABLE: {status['state']} {status.get('state_reason')}")
-    check(status["jobs"]["completed"] > before["completed"], f"the worker completed the clips' jobs: {before} then {status['jobs']}")
+    check(
+        status["state"] == "AVAILABLE",
+        f"the worker is AVAILABLE: {status['state']} {status.get('state_reason')}",
+    )
+    check(
+        status["jobs"]["completed"] > before["completed"],
+        f"the worker completed the clips' jobs: {before} then {status['jobs']}",
+    )
     check(not any("libx264" in line for line in job_argv_lines(argv_log)), "no CPU encode ran")
 
 
 def case_drain(peertube, worker, root, argv_log):
-    print("case: a drain lets the running job finish and takes no new one; enable takes them", flush=True)
+    print(
+        "case: a drain lets the running job finish and takes no new one; enable takes them",
+        flush=True,
+    )
     clip = os.path.join(root, "drain.mp4")
     make_clip(clip, 20)
     video = peertube.upload(clip, "e2e-drain")
-    wait_for("the root job to run", lambda: any(j["state"]["id"] == PROCESSING for j in peertube.jobs(video)), 120, 0.3)
+    wait_for(
+        "the root job to run",
+        lambda: any(j["state"]["id"] == PROCESSING for j in peertube.jobs(video)),
+        120,
+        0.3,
+    )
     answer = worker.cli("drain")
-    check(answer.returncode == 0 and answer.stdout.startswith("DRAINING"), f"worker drain: {answer.stdout.strip()}")
-    root_job = wait_for("the running job to complete", lambda: next(
-        (j for j in peertube.jobs(video) if j["state"]["id"] == COMPLETED), None), 300, 0.5)
+    check(
+        answer.returncode == 0 and answer.stdout.startswith("DRAINING"),
+        f"worker drain: {answer.stdout.strip()}",
+    )
+    root_job = wait_for(
+        "the running job to complete",
+        lambda: next((j for j in peertube.jobs(video) if j["state"]["id"] == COMPLETED), None),
+        300,
+        0.5,
+    )
     check(root_job["type"] == "vod-web-video-transcoding", "the job that ran finished")
     time.sleep(12)
     jobs = peertube.jobs(video)
     pending = [j for j in jobs if j["state"]["id"] == PENDING]
-    check(len(pending) >= 1 and not any(j["state"]["id"] == PROCESSING for j in jobs),
-          f"while drained, {len(pending)} jobs stay pending and none runs")
+    check(
+        len(pending) >= 1 and not any(j["state"]["id"] == PROCESSING for j in jobs),
+        f"while drained, {len(pending)} jobs stay pending and none runs",
+    )
     check(worker.status()["state"] == "DRAINED", "the worker is DRAINED")
     # One job at a time from now on: the concurrency takes effect on the next request.
     check(worker.control("concurrency", "1")["ok"], "the control API set the concurrency to 1")
@@ -725,92 +643,160 @@ def case_drain(peertube, worker, root, argv_log):
         if jobs and all(j["state"]["id"] == COMPLETED for j in jobs):
             break
         time.sleep(0.3)
-    check(all(j["state"]["id"] == COMPLETED for j in peertube.jobs(video)), "after enable every job completed")
+    check(
+        all(j["state"]["id"] == COMPLETED for j in peertube.jobs(video)),
+        "after enable every job completed",
+    )
     check(most <= 1, f"with concurrency 1, at most one job ran at once: {most}")
     worker.control("concurrency", "auto")
 
 
 def case_gpu_fails(peertube, worker, root, argv_log, fault_file):
-    print("case: the GPU fails mid-job: the job fails with the worker's words, no CPU encode", flush=True)
+    print(
+        "case: the GPU fails mid-job: the job fails with the worker's words, no CPU encode",
+        flush=True,
+    )
     with open(fault_file, "w") as f:
         f.write("encode-fails-after:20\n")
     clip = os.path.join(root, "fault.mp4")
     make_clip(clip, 5)
     video = peertube.upload(clip, "e2e-fault")
-    job = wait_for("the job to fail once", lambda: next(
-        (j for j in peertube.jobs(video) if j["failures"] >= 1), None), 180, 0.5)
+    job = wait_for(
+        "the job to fail once",
+        lambda: next((j for j in peertube.jobs(video) if j["failures"] >= 1), None),
+        180,
+        0.5,
+    )
     check(job["state"]["id"] == PENDING, "PeerTube put the failed job back")
     # PeerTube keeps a job's error only once it gives up on it; the message the runner sent
     # with the failure is in the runner's log.
     with open(os.path.join(worker.state, "runner.log")) as f:
         runner_log = f.read()
-    check("media-capabilities ffmpeg: the GPU failed:" in runner_log and "EncodePicture failed" in runner_log,
-          "the runner sent PeerTube the worker's line with the GPU's own words")
-    status = wait_for("GPU_UNAVAILABLE", lambda: (s := worker.status())["state"] == "GPU_UNAVAILABLE" and s, 30)
+    check(
+        "media-capabilities ffmpeg: the GPU failed:" in runner_log
+        and "EncodePicture failed" in runner_log,
+        "the runner sent PeerTube the worker's line with the GPU's own words",
+    )
+    status = wait_for(
+        "GPU_UNAVAILABLE", lambda: (s := worker.status())["state"] == "GPU_UNAVAILABLE" and s, 30
+    )
     check("GPU" in status["state_reason"], f"the reason says why: {status['state_reason']}")
     time.sleep(8)
-    check(all(j["state"]["id"] != PROCESSING for j in peertube.jobs(video)), "the unavailable worker takes nothing")
+    check(
+        all(j["state"]["id"] != PROCESSING for j in peertube.jobs(video)),
+        "the unavailable worker takes nothing",
+    )
     check(not any("libx264" in line for line in job_argv_lines(argv_log)), "no CPU encode ran")
     with open(fault_file, "w") as f:
         f.write("")
     answer = worker.cli("enable")
     check(answer.returncode == 0, f"worker enable: {answer.stdout.strip()} {answer.stderr.strip()}")
-    wait_for("every job to complete after the GPU is mended", upload_done(peertube, video, worker), 420, 1)
+    wait_for(
+        "every job to complete after the GPU is mended",
+        upload_done(peertube, video, worker),
+        420,
+        1,
+    )
     check(True, "the failed job completed once the GPU worked again")
 
 
 def case_runner_killed(peertube, worker, root, argv_log):
-    print("case: the runner killed mid-job: its ffmpeg goes with it, the worker hands the job back, "
-          "the runner comes back", flush=True)
+    print(
+        "case: the runner killed mid-job: its ffmpeg goes with it, the worker hands the job back, "
+        "the runner comes back",
+        flush=True,
+    )
     clip = os.path.join(root, "kill.mp4")
     make_clip(clip, 30)
     video = peertube.upload(clip, "e2e-kill")
-    wait_for("the root job to run", lambda: any(j["state"]["id"] == PROCESSING
-                                                 for j in peertube.jobs(video)), 180, 0.3)
-    wait_for("its ffmpeg to run", lambda: subprocess.run(
-        ["pgrep", "-f", "h264_nvenc.*transcoding"], capture_output=True).returncode == 0, 60, 0.2)
+    wait_for(
+        "the root job to run",
+        lambda: any(j["state"]["id"] == PROCESSING for j in peertube.jobs(video)),
+        180,
+        0.3,
+    )
+    wait_for(
+        "its ffmpeg to run",
+        lambda: subprocess.run(
+            ["pgrep", "-f", "h264_nvenc.*transcoding"], capture_output=True
+        ).returncode
+        == 0,
+        60,
+        0.2,
+    )
     time.sleep(2)
     pid = worker.runner_pid()
     check(pid is not None, f"the runner runs (pid {pid})")
     os.kill(pid, signal.SIGKILL)
     killed_at = time.time()
     time.sleep(1.0)
-    ffmpegs = subprocess.run(["pgrep", "-f", "h264_nvenc.*transcoding"], capture_output=True, text=True).stdout.split()
+    ffmpegs = subprocess.run(
+        ["pgrep", "-f", "h264_nvenc.*transcoding"], capture_output=True, text=True
+    ).stdout.split()
     check(not ffmpegs, f"its ffmpeg is gone within a second: {ffmpegs}")
+
     # The job goes back to PeerTube's queue at once, and the next runner may take it and hold
     # a slot again: the killed ffmpeg's slot is free once no more are held than ffmpegs run.
     def slots_and_ffmpegs():
         held = worker.status()["gpu"]["sessions"]["active"]
-        running = subprocess.run(["pgrep", "-f", "h264_nvenc.*transcoding"], capture_output=True,
-                                 text=True).stdout.split()
+        running = subprocess.run(
+            ["pgrep", "-f", "h264_nvenc.*transcoding"], capture_output=True, text=True
+        ).stdout.split()
         return (held, len(running)) if held <= len(running) else None
+
     held, running = wait_for("the killed ffmpeg's session slot to be free", slots_and_ffmpegs, 15)
-    check(True, f"the killed ffmpeg's session slot is free: {held} held, {running} ffmpeg(s) running")
-    new_pid = wait_for("the runner to be back", lambda: (p := worker.runner_pid()) and p != pid and p, 30)
+    check(
+        True, f"the killed ffmpeg's session slot is free: {held} held, {running} ffmpeg(s) running"
+    )
+    new_pid = wait_for(
+        "the runner to be back", lambda: (p := worker.runner_pid()) and p != pid and p, 30
+    )
     check(new_pid != pid, f"the runner is back (pid {new_pid})")
-    handed = wait_for("the worker to hand the killed job back", lambda: next(
-        (line for line in open(worker.log_path).read().splitlines() if "ended with the runner; handed back" in line),
-        None), 30)
+    handed = wait_for(
+        "the worker to hand the killed job back",
+        lambda: next(
+            (
+                line
+                for line in open(worker.log_path).read().splitlines()
+                if "ended with the runner; handed back" in line
+            ),
+            None,
+        ),
+        30,
+    )
     check(True, f"the worker handed the job back: {handed.strip()}")
     wait_for("every job to complete", upload_done(peertube, video, worker), 600, 1)
     # PeerTube's stalled-job watchdog gives a silent runner's job out again after two minutes
     # (and up to half a minute more, its period); the abort does it at once.
     took = time.time() - killed_at
-    check(took < STALLED_JOB_S, f"every job completed {took:.0f} s after the kill, before PeerTube's "
-          f"watchdog would have given the job out again ({STALLED_JOB_S} s)")
+    check(
+        took < STALLED_JOB_S,
+        f"every job completed {took:.0f} s after the kill, before PeerTube's "
+        f"watchdog would have given the job out again ({STALLED_JOB_S} s)",
+    )
 
 
 STALLED_JOB_S = 120
 
 
 def case_server_restarted(kit, peertube, worker, root, argv_log):
-    print("case: the PeerTube server restarted mid-job: the runner comes back through the gate and "
-          "every job completes on the GPU", flush=True)
+    print(
+        "case: the PeerTube server restarted mid-job: the runner comes back through the gate and "
+        "every job completes on the GPU",
+        flush=True,
+    )
     clip = os.path.join(root, "restart.mp4")
     make_clip(clip, 20)
     video = peertube.upload(clip, "e2e-restart")
-    wait_for("a job's ffmpeg to run", lambda: subprocess.run(
-        ["pgrep", "-f", "h264_nvenc.*transcoding"], capture_output=True).returncode == 0, 180, 0.3)
+    wait_for(
+        "a job's ffmpeg to run",
+        lambda: subprocess.run(
+            ["pgrep", "-f", "h264_nvenc.*transcoding"], capture_output=True
+        ).returncode
+        == 0,
+        180,
+        0.3,
+    )
     # A success the runner reports while the server is down is given up, and its job would
     # wait for PeerTube's stall timeout: the runner is held (SIGSTOP) while the server is
     # away, its ffmpeg running on, and reports once it is back, as pool_e2e holds its runners.
@@ -821,30 +807,369 @@ def case_server_restarted(kit, peertube, worker, root, argv_log):
     finally:
         os.kill(runner, signal.SIGCONT)
     check(True, "the PeerTube server stopped mid-job and started again")
-    wait_for("every job to complete after the restart", upload_done(peertube, video, worker), 600, 2)
+    wait_for(
+        "every job to complete after the restart", upload_done(peertube, video, worker), 600, 2
+    )
     check(True, "every job of the upload completed after the restart")
     lines = job_argv_lines(argv_log)
     check(not any("libx264" in line for line in lines), "no job's ffmpeg ran libx264")
     check(worker.status()["state"] == "AVAILABLE", "the worker is AVAILABLE again")
 
 
-# The stand-in GPU encodes with x264 on the CPU, at the speed NVENC's preset names: these cases
+# A metadata key that forges one of ffmpeg's own error lines: ffmpeg prints a tag's key raw,
+# so the line after "comment" starts "[error] CUDA_ERROR_OUT_OF_MEMORY", with no component.
+FORGED_KEY = "comment\n[error] CUDA_ERROR_OUT_OF_MEMORY"
+# What the wrapper puts before its words, and what it says when it takes the GPU for broken.
+WRAPPER_WORDS = "media-capabilities ffmpeg: "
+GPU_VERDICT_WORDS = ("the GPU failed", "GPU_UNAVAILABLE")
+# The states no upload may put the worker in: only the GPU's own canary or channels may.
+GPU_DOWN_STATES = ("GPU_UNAVAILABLE", "OFFLINE")
+
+
+def make_gap_clip(path):
+    """A few-KB 720p clip: ten frames at 30 fps, then an eleventh three hours later. Under the
+    runner's -r 30 ffmpeg would write 324,000 frames for each of its renditions."""
+    subprocess.run(
+        [
+            "ffmpeg",
+            "-v",
+            "error",
+            "-y",
+            "-f",
+            "lavfi",
+            "-i",
+            "smptebars=size=1280x720:rate=30",
+            "-frames:v",
+            "11",
+            "-vf",
+            "setpts='if(lt(N,10),N,324000)/30/TB'",
+            "-fps_mode",
+            "passthrough",
+            "-c:v",
+            "libx264",
+            "-crf",
+            "40",
+            "-pix_fmt",
+            "yuv420p",
+            path,
+        ],
+        check=True,
+    )
+
+
+def make_honest_and_hostile_uploads(root):
+    """Each upload's file and whether it is honest (its jobs must complete): a prosumer
+    camera's 1080p60 4:2:2 10-bit clip, a 720p 240 fps 4:4:4 clip and a one-frame clip are;
+    a 32x32 clip whose metadata key forges a GPU error line and a few-KB clip with a three-hour
+    timestamp gap are not (their jobs complete, or fail with the wrapper's words)."""
+    files = {
+        name: os.path.join(root, name + ".mp4")
+        for name in ("camera-422-10bit", "fast-444", "one-frame", "forged-key", "timestamp-gap")
+    }
+    make_clip(
+        files["camera-422-10bit"],
+        2,
+        "1920x1080",
+        rate=60,
+        pix_fmt="yuv422p10le",
+        extra=("-crf", "30"),
+    )
+    make_clip(files["fast-444"], 1, "1280x720", rate=240, pix_fmt="yuv444p", extra=("-crf", "30"))
+    make_clip(files["one-frame"], 0.1, "1280x720", rate=10)
+    make_clip(
+        files["forged-key"],
+        2,
+        "32x32",
+        extra=("-movflags", "use_metadata_tags", "-metadata", FORGED_KEY + "=fixed a bug"),
+    )
+    make_gap_clip(files["timestamp-gap"])
+    honest = {"camera-422-10bit", "fast-444", "one-frame"}
+    return {name: (path, name in honest) for name, path in files.items()}
+
+
+class StateWatch:
+    """Reads the worker's /status every half second, in a thread of its own, while the `with`
+    block runs: every state it passes through, and the first of GPU_DOWN_STATES with its reason."""
+
+    def __init__(self, worker):
+        self.worker, self.seen, self.down, self.unread = worker, [], None, 0
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self.watch, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *_):
+        self.stopping.set()
+        self.thread.join()
+
+    def watch(self):
+        while not self.stopping.wait(0.5):
+            try:
+                status = self.worker.status()
+            except (OSError, ValueError):
+                self.unread += 1
+                continue
+            if not self.seen or self.seen[-1] != status["state"]:
+                self.seen.append(status["state"])
+            if status["state"] in GPU_DOWN_STATES and not self.down:
+                self.down = f"{status['state']}: {status.get('state_reason')}"
+
+    def check_held(self):
+        """Fails at once once the worker was seen down; for wait_for's predicates."""
+        if self.down:
+            raise Failure(
+                f"the worker went {self.down} (its last states: {' -> '.join(self.seen[-10:])})"
+            )
+
+
+def uploads_ended(peertube, worker, videos, watch):
+    """A wait's predicate: every job of VIDEOS ended, whatever its outcome, each video with its
+    jobs made; it fails as soon as the worker is seen down."""
+    done = JobsDone(peertube, videos.values(), documents_of(worker), ends=ENDED)
+
+    def ended():
+        watch.check_held()
+        jobs = done()
+        made = {(j.get("privatePayload") or {}).get("videoUUID") for j in done.jobs}
+        return jobs if jobs and made >= set(videos.values()) else None
+
+    def open_jobs():
+        names = {uuid_: name for name, uuid_ in videos.items()}
+        return "\n".join(
+            f"  {names[j['privatePayload']['videoUUID']]}:" + describe_job(j)[1:] for j in done.open
+        )
+
+    ended.open_jobs = open_jobs
+    return ended
+
+
+def check_upload_on_merits(name, honest, jobs):
+    """An honest upload's jobs all completed at the first try; a hostile one's completed, or
+    failed with the wrapper's words and none for the GPU."""
+    states = sorted(STATE_NAMES.get(j["state"]["id"], str(j["state"]["id"])) for j in jobs)
+    print(
+        f"  figure: {name}: {len(jobs)} jobs, {states}, failures "
+        f"{[j['failures'] for j in jobs]}",
+        flush=True,
+    )
+    for job in (j for j in jobs if j["state"]["id"] == ERRORED):
+        print(
+            f"  figure: {name}: {job['type']} Errored: {(job.get('error') or '').strip()[-300:]}",
+            flush=True,
+        )
+    if honest:
+        check(
+            all(j["state"]["id"] in (COMPLETED, COMPLETING) and j["failures"] == 0 for j in jobs),
+            f"every job of the honest {name} upload completed at the first try",
+        )
+        return
+    failed = [j for j in jobs if j["state"]["id"] == ERRORED]
+    check(
+        all(j["state"]["id"] in (COMPLETED, COMPLETING, ERRORED, PARENT_ERRORED) for j in jobs),
+        f"every job of the {name} upload completed, failed, or ended with the job it waited on",
+    )
+    check(
+        all(
+            WRAPPER_WORDS in (j.get("error") or "")
+            and not any(words in j["error"] for words in GPU_VERDICT_WORDS)
+            for j in failed
+        ),
+        f"each failed {name} job ({len(failed)}) says why in the wrapper's words, none for the GPU",
+    )
+
+
+def check_clean_upload_after(peertube, worker, root, argv_log):
+    """A clean upload right after completes on the worker, on NVENC, with hardware evidence."""
+    lines_before = len(job_argv_lines(argv_log))
+    transcode_upload(peertube, worker, root, "clean-after", "e2e:gpu0")
+    lines = job_argv_lines(argv_log)[lines_before:]
+    check(
+        lines
+        and all("h264_nvenc" in line for line in lines)
+        and not any("libx264" in line for line in lines),
+        f"each of the clean upload's {len(lines)} ffmpeg runs ran h264_nvenc, none libx264",
+    )
+    status = worker.status()
+    check(
+        status["hw_evidence_last_job"] and status["hw_evidence_last_job"]["ok"],
+        f"the clean upload's last job had hardware evidence: {status['hw_evidence_last_job']}",
+    )
+
+
+def case_honest_and_hostile_uploads(peertube, worker, root, argv_log):
+    print(
+        "case: honest uploads the GPU decodes poorly and hostile ones each end on their own "
+        "merits; the worker stays available and then transcodes a clean upload",
+        flush=True,
+    )
+    uploads = make_honest_and_hostile_uploads(root)
+    with StateWatch(worker) as watch:
+        videos = {name: peertube.upload(path, "e2e-" + name) for name, (path, _) in uploads.items()}
+        ended = uploads_ended(peertube, worker, videos, watch)
+        try:
+            wait_for("every job of the five uploads to end", ended, 300, 1)
+        except Failure as failure:
+            raise Failure(f"{failure}; still open:\n{ended.open_jobs()}") from None
+        for name, (_, honest) in uploads.items():
+            check_upload_on_merits(name, honest, peertube.jobs(videos[name]))
+        with open(os.path.join(worker.state, "runner.log"), errors="replace") as f:
+            runner_log = f.read()
+        check(
+            not any(words in runner_log for words in GPU_VERDICT_WORDS),
+            "no job's words in the runner's log took the GPU for failed",
+        )
+        with open(argv_log + ".stderr", errors="replace") as f:
+            forged = "\n[error] CUDA_ERROR_OUT_OF_MEMORY" in f.read()
+        print(
+            f"  figure: the forged error line reached the stderr the worker reads: {forged}",
+            flush=True,
+        )
+        check_clean_upload_after(peertube, worker, root, argv_log)
+        watch.check_held()
+    status = worker.status()
+    print(
+        f"  figure: the worker's states: {sorted(set(watch.seen))} in {len(watch.seen)} changes; "
+        "its status "
+        f"unread {watch.unread} times; its canary: {status.get('canary')}",
+        flush=True,
+    )
+    check(
+        status["state"] == "AVAILABLE",
+        f"the worker is AVAILABLE: {status['state']} {status.get('state_reason')}",
+    )
+
+
+# A worker back from a crash must hand its jobs back within this, not after the stall watchdog.
+HANDED_BACK_S = 10
+
+
+def held_job(peertube, video, worker):
+    """The job of VIDEO the worker's runner is running, once its ffmpeg runs; None before."""
+    running = [j for j in peertube.jobs(video) if j["state"]["id"] == PROCESSING]
+    ffmpeg = (
+        subprocess.run(["pgrep", "-f", "h264_nvenc.*" + worker.dir], capture_output=True).returncode
+        == 0
+    )
+    return running[0] if running and ffmpeg else None
+
+
+def job_now(peertube, job):
+    """JOB as PeerTube has it now."""
+    return next(
+        j for j in peertube.jobs(job["privatePayload"]["videoUUID"]) if j["uuid"] == job["uuid"]
+    )
+
+
+def job_returned(peertube, job):
+    """A wait's predicate: JOB no longer held by the run it had (back to Pending, taken again
+    since, or ended); the job then."""
+
+    def returned():
+        now = job_now(peertube, job)
+        same_run = now["state"]["id"] == PROCESSING and now.get("startedAt") == job.get("startedAt")
+        return None if same_run else now
+
+    return returned
+
+
+def kill_worker(worker):
+    """SIGKILLs the `worker run` process itself, and waits for run-on and its runner to end."""
+    pid, runner = worker.worker_pid(), worker.runner_pid()
+    check(
+        pid is not None and runner is not None,
+        f"the worker (pid {pid}) and its runner ({runner}) run",
+    )
+    os.kill(pid, signal.SIGKILL)
+    wait_for("run-on to end with its worker", lambda: worker.process.poll() is not None, 30, 0.2)
+    wait_for(
+        "the killed worker's runner to end", lambda: not os.path.exists(f"/proc/{runner}"), 30, 0.2
+    )
+    check(True, f"the worker (pid {pid}) was SIGKILLed and its runner ({runner}) ended with it")
+
+
+def case_worker_killed(peertube, worker, root, argv_log):
+    print(
+        "case: the worker SIGKILLed mid-job and restarted: its job is back in PeerTube's queue "
+        "within seconds, then completes",
+        flush=True,
+    )
+    clip = os.path.join(root, "worker-kill.mp4")
+    make_clip(clip, 20)
+    video = peertube.upload(clip, "e2e-worker-kill")
+    job = wait_for(
+        "a job running on the worker with its ffmpeg",
+        lambda: held_job(peertube, video, worker),
+        180,
+        0.3,
+    )
+    time.sleep(2)
+    kill_worker(worker)
+    print(
+        "  figure: with the worker gone PeerTube has the job: "
+        f"{describe_job(job_now(peertube, job))}",
+        flush=True,
+    )
+    launched = time.time()
+    worker.restart()
+    up = time.time() - launched
+    try:
+        back = wait_for(
+            "the held job back in PeerTube's queue",
+            job_returned(peertube, job),
+            round(max(0.1, HANDED_BACK_S - up), 1),
+            0.2,
+        )
+    except Failure as failure:
+        raise Failure(
+            f"{failure} after the worker was up in {up:.1f} s of its restart; the job:"
+            f"{describe_job(job_now(peertube, job))[1:]}"
+        ) from None
+    took = time.time() - launched
+    check(
+        took <= HANDED_BACK_S,
+        f"the job was {STATE_NAMES.get(back['state']['id'])} again {took:.1f} s after "
+        f"the restart (the worker up in {up:.1f} s), within {HANDED_BACK_S} s",
+    )
+    done = upload_done(peertube, video, worker)
+    wait_for("every job to complete after the restart", done, 600, 1)
+    check(True, "every job of the upload completed: " + done.said())
+    check(worker.status()["state"] == "AVAILABLE", "the restarted worker is AVAILABLE")
+
+
+# The fake GPU encodes with x264 on the CPU, at the speed NVENC's preset names: these cases
 # need no more than a job long enough to act on while it runs, so their workers encode at p1
 # (x264's ultrafast), which leaves the two cores to PeerTube. The pool's cases keep the default.
 FAST_ENCODES = ("--nvenc-preset", "p1")
 
 
 def case_two_workers(args, peertube, worker, root, registration_file, fault_file, argv_log):
-    print("case: a second worker on a second stand-in GPU shares the queue; its session cap holds", flush=True)
+    print(
+        "case: a second worker on a second fake GPU shares the queue; its session cap holds",
+        flush=True,
+    )
     # Two sessions less the reserve of one: one encode at a time, so one job at a time.
-    second = Worker(args, root, "gpu1", peertube.url, registration_file, fault_file, argv_log,
-                    extra=("--sessions-cap", "2", *FAST_ENCODES))
+    second = Worker(
+        args,
+        root,
+        "gpu1",
+        peertube.url,
+        registration_file,
+        fault_file,
+        argv_log,
+        extra=("--sessions-cap", "2", *FAST_ENCODES),
+    )
     try:
         # The second runner must be asking for work before the upload, and the first worker
         # takes one job at a time, so the queue is really shared rather than won by whichever
         # runner connected first.
-        wait_for("the second runner asking its gate for jobs",
-                 lambda: "gate: jobs-request:" in second.tail(), 240, 1)
+        wait_for(
+            "the second runner asking its gate for jobs",
+            lambda: "gate: jobs-request:" in second.tail(),
+            240,
+            1,
+        )
         check(worker.control("concurrency", "1")["ok"], "the first worker takes one job at a time")
         clip = os.path.join(root, "two.mp4")
         make_clip(clip, 10)
@@ -853,8 +1178,9 @@ def case_two_workers(args, peertube, worker, root, registration_file, fault_file
         done = upload_done(peertube, video, worker, second)
         deadline = time.time() + 420
         while time.time() < deadline:
-            ffmpegs = subprocess.run(["pgrep", "-f", "h264_nvenc.*" + second.dir], capture_output=True,
-                                     text=True).stdout.split()
+            ffmpegs = subprocess.run(
+                ["pgrep", "-f", "h264_nvenc.*" + second.dir], capture_output=True, text=True
+            ).stdout.split()
             most = max(most, len(ffmpegs))
             if ffmpegs and second.status()["state"] == "BUSY":
                 busy = True
@@ -864,139 +1190,151 @@ def case_two_workers(args, peertube, worker, root, registration_file, fault_file
             time.sleep(0.3)
         check(jobs is not None, "every job of the upload completed: " + done.said())
         names = {j["runner"]["name"] for j in jobs}
-        check(names == {"e2e:gpu0", "e2e:gpu1"}, f"both workers' runners took jobs: {sorted(names)}")
+        check(
+            names == {"e2e:gpu0", "e2e:gpu1"}, f"both workers' runners took jobs: {sorted(names)}"
+        )
         check(most == 1, f"the capped worker never ran more than one ffmpeg at once: {most}")
         check(busy, "the capped worker was BUSY while its one session was in use")
         status = second.status()
-        check(status["gpu"]["sessions"]["cap"] == 2 and status["gpu"]["sessions"]["cap_source"] == "config",
-              f"its cap is the configured one: {status['gpu']['sessions']}")
+        check(
+            status["gpu"]["sessions"]["cap"] == 2
+            and status["gpu"]["sessions"]["cap_source"] == "config",
+            f"its cap is the configured one: {status['gpu']['sessions']}",
+        )
     finally:
         worker.control("concurrency", "auto")
         second.stop()
 
 
 def case_intel_upload(args, peertube, worker, root, registration_file, fault_file, argv_log):
-    print("case: an upload is transcoded on an Intel GPU (the VA-API stand-in), every rendition by "
-          "h264_vaapi on its render node, with evidence", flush=True)
-    intel = Worker(args, root, "intel0", peertube.url, registration_file, fault_file, argv_log,
-                   va_dump=INTEL_DUMP)
+    print(
+        "case: an upload is transcoded on an Intel GPU (the VA-API fake), every rendition by "
+        "h264_vaapi on its render node, with evidence",
+        flush=True,
+    )
+    intel = Worker(
+        args,
+        root,
+        "intel0",
+        peertube.url,
+        registration_file,
+        fault_file,
+        argv_log,
+        va_dump=INTEL_DUMP,
+    )
     try:
         status = intel.status()
-        check(status["state"] == "AVAILABLE" and status["gpu"]["vendor"] == "intel",
-              f"the Intel worker passed its self-test and is AVAILABLE: {status['state']}, {status['gpu']}")
-        wait_for("the Intel worker's runner asking its gate for jobs",
-                 lambda: "gate: jobs-request:" in intel.tail(), 240, 1)
+        check(
+            status["state"] == "AVAILABLE" and status["gpu"]["vendor"] == "intel",
+            f"the Intel worker passed its self-test and is AVAILABLE: {status['state']}, "
+            f"{status['gpu']}",
+        )
+        wait_for(
+            "the Intel worker's runner asking its gate for jobs",
+            lambda: "gate: jobs-request:" in intel.tail(),
+            240,
+            1,
+        )
         # The NVIDIA worker drains, so that the queue is the Intel worker's alone.
         check(worker.control("drain")["ok"], "the NVIDIA worker drains")
         before = intel.status()["jobs"]
         lines_before = len(job_argv_lines(argv_log))
         info = transcode_upload(peertube, intel, root, "intel", "e2e:intel0")
         for f in info["files"] + [f for p in info["streamingPlaylists"] for f in p["files"]]:
-            played = subprocess.run(["ffmpeg", "-v", "error", "-nostdin", "-i", f["fileUrl"], "-f", "null", "-"],
-                                    capture_output=True, text=True, timeout=120)
-            check(played.returncode == 0 and not played.stderr.strip(),
-                  f"the served {f['resolution']['id']}p file plays clean in a software decoder: {played.stderr[-300:]}")
+            played = subprocess.run(
+                ["ffmpeg", "-v", "error", "-nostdin", "-i", f["fileUrl"], "-f", "null", "-"],
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+            check(
+                played.returncode == 0 and not played.stderr.strip(),
+                f"the served {f['resolution']['id']}p file plays clean in a software decoder: "
+                f"{played.stderr[-300:]}",
+            )
         lines = job_argv_lines(argv_log)[lines_before:]
         check(len(lines) >= 8, f"the argv log holds the jobs' ffmpeg runs: {len(lines)}")
         check(not any("libx264" in line for line in lines), "no job's ffmpeg ran libx264")
-        check(all("h264_vaapi" in line and "/dev/dri/renderD128" in line for line in lines),
-              "every job's ffmpeg ran h264_vaapi on the render node")
+        check(
+            all("h264_vaapi" in line and "/dev/dri/renderD128" in line for line in lines),
+            "every job's ffmpeg ran h264_vaapi on the render node",
+        )
         status = intel.status()
-        check(status["jobs"]["completed"] >= before["completed"] + 8 and status["jobs"]["failed"] == before["failed"],
-              f"the Intel worker counts 8 more jobs completed and none failed: {before} then {status['jobs']}")
+        check(
+            status["jobs"]["completed"] >= before["completed"] + 8
+            and status["jobs"]["failed"] == before["failed"],
+            f"the Intel worker counts 8 more jobs completed and none failed: {before} then "
+            f"{status['jobs']}",
+        )
         evidence = status["hw_evidence_last_job"]
-        check(evidence and evidence["ok"] and "DRM fdinfo of 1 clients" in evidence["method"]
-              and ", video 0 ns" not in evidence["method"],
-              f"the last job's evidence is video-engine time in the render node's DRM fdinfo: {evidence}")
+        check(
+            evidence
+            and evidence["ok"]
+            and "DRM fdinfo of 1 clients" in evidence["method"]
+            and ", video 0 ns" not in evidence["method"],
+            "the last job's evidence is video-engine time in the render node's DRM fdinfo: "
+            f"{evidence}",
+        )
     finally:
         worker.control("enable")
         intel.stop()
 
 
 def case_no_gpu(args, peertube, root, registration_file):
-    print("case: on a machine with no GPU the worker registers nothing and starts no runner", flush=True)
+    print(
+        "case: on a machine with no GPU the worker registers nothing and starts no runner",
+        flush=True,
+    )
     empty = os.path.join(root, "no-gpu")
     os.makedirs(os.path.join(empty, "sys"))
     os.makedirs(os.path.join(empty, "dev"))
     state = os.path.join(root, "no-gpu-state")
     before = len(peertube.runners())
-    env = dict(os.environ, MEDIA_CAP_SYSFS_ROOT=os.path.join(empty, "sys"),
-               MEDIA_CAP_DEV_ROOT=os.path.join(empty, "dev"))
-    run = subprocess.run([os.path.join(args.build, "media-capabilities"), "worker", "run", "--gpu", "0",
-                          "--state-dir", state, "--url", peertube.url,
-                          "--registration-token-file", registration_file,
-                          "--runner", "node " + args.runner_js, "--gate-listen", "127.0.0.1:0",
-                          "--listen", "127.0.0.1:0"], capture_output=True, text=True, env=env, timeout=300)
-    check(run.returncode == 3 and "GPU_UNAVAILABLE" in run.stderr,
-          f"the worker stops GPU_UNAVAILABLE (exit {run.returncode}): {run.stderr.strip()[-300:]}")
+    env = dict(
+        os.environ,
+        MEDIA_CAP_SYSFS_ROOT=os.path.join(empty, "sys"),
+        MEDIA_CAP_DEV_ROOT=os.path.join(empty, "dev"),
+    )
+    run = subprocess.run(
+        [
+            os.path.join(args.build, "media-capabilities"),
+            "worker",
+            "run",
+            *ALLOW_ROOT,
+            "--gpu",
+            "0",
+            "--state-dir",
+            state,
+            "--url",
+            peertube.url,
+            "--registration-token-file",
+            registration_file,
+            "--runner",
+            args.node + " " + args.runner_js,
+            "--gate-listen",
+            "127.0.0.1:0",
+            "--listen",
+            "127.0.0.1:0",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    check(
+        run.returncode == 3 and "GPU_UNAVAILABLE" in run.stderr,
+        f"the worker stops GPU_UNAVAILABLE (exit {run.returncode}): {run.stderr.strip()[-300:]}",
+    )
     check(not os.path.exists(os.path.join(state, "registration.json")), "it registered nothing")
     check(len(peertube.runners()) == before, "PeerTube has no new runner")
 
 
-class Kit:
-    """The kit's PeerTube for one run: started in ROOT/peertube, its admin and a registration
-    token in a file (mode 0600), stopped by stop()."""
-
-    def __init__(self, args, root):
-        self.args = args
-        self.state = os.path.join(root, "peertube")
-        env = dict(os.environ, PG_PORT="25432", REDIS_PORT="26379")
-        subprocess.run([os.path.join(args.kit, "start.sh"), args.cache, self.state], check=True,
-                       env=env, stdout=subprocess.DEVNULL)
-
-    def connect(self, root):
-        with open(os.path.join(self.state, "instance.env")) as f:
-            self.instance = dict(line.strip().split("=", 1) for line in f if "=" in line)
-        self.peertube = PeerTube(self.instance["PEERTUBE_URL"], self.instance["PEERTUBE_ADMIN_USER"],
-                                 self.instance["PEERTUBE_ADMIN_PASSWORD"])
-        self.registration_file = os.path.join(root, "registration-token")
-        with open(self.registration_file, "w") as f:
-            f.write(self.peertube.registration_token() + "\n")
-        os.chmod(self.registration_file, 0o600)
-        return self.peertube
-
-    def admin_credentials_file(self, root):
-        """The admin's username and password, one a line, in ROOT/peertube-admin (mode 0600),
-        as the pool manager reads them."""
-        path = os.path.join(root, "peertube-admin")
-        with open(path, "w") as f:
-            f.write(self.instance["PEERTUBE_ADMIN_USER"] + "\n" + self.instance["PEERTUBE_ADMIN_PASSWORD"] + "\n")
-        os.chmod(path, 0o600)
-        return path
-
-    def restart_server(self):
-        """Stops the PeerTube server alone (its database and Redis keep running) and starts it
-        again, as an admin's `systemctl restart peertube` does."""
-        with open(os.path.join(self.state, "run", "server.pid")) as f:
-            pid = int(f.read().split()[0])
-        os.kill(pid, signal.SIGTERM)
-        wait_for("the PeerTube server to stop", lambda: not os.path.exists(f"/proc/{pid}"), 60, 0.5)
-        env = dict(os.environ, PG_PORT="25432", REDIS_PORT="26379")
-        subprocess.run([os.path.join(self.args.kit, "start.sh"), self.args.cache, self.state],
-                       check=True, env=env, stdout=subprocess.DEVNULL)
-
-    def stop(self):
-        subprocess.run([os.path.join(self.args.kit, "stop.sh"), self.state], stdout=subprocess.DEVNULL)
-
-
-def parse_arguments(extra=None):
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--build", required=True)
-    parser.add_argument("--kit", required=True)
-    parser.add_argument("--cache", required=True)
-    if extra:
-        extra(parser)
-    args = parser.parse_args()
-    args.build = os.path.abspath(args.build)
-    args.runner_js = os.path.join(args.cache, "peertube/apps/peertube-runner/dist/peertube-runner.js")
-    return args
-
-
-# Runner 0.2 and later send their version in the job request's body. The kit's runner is 0.1.3;
+# Runner 0.2 and later send their version in the job request's body. The runner built here is 0.1.3;
 # a copy beside it (where its imports resolve) sends the body as the later ones do.
 REQUEST_FIELDS = 'fields: pick(options, ["runnerToken", "jobTypes"])'
-LATER_REQUEST_FIELDS = ('fields: Object.assign(pick(options, ["runnerToken", "jobTypes"]), '
-                        '{ version: "0.2.0" })')
+LATER_REQUEST_FIELDS = (
+    'fields: Object.assign(pick(options, ["runnerToken", "jobTypes"]), ' '{ version: "0.2.0" })'
+)
 
 
 def runner_with_later_bodies(runner_js):
@@ -1010,32 +1348,27 @@ def runner_with_later_bodies(runner_js):
     return later
 
 
-def new_root(prefix):
-    root = tempfile.mkdtemp(prefix=prefix, dir="/tmp")
-    os.chmod(root, 0o755)
-    return root
-
-
-def finish(failed, root, log_name, log_tail):
-    """Says how the run ended: its failure with the end of a log, keeping ROOT; else removes it."""
-    if failed:
-        print(f"FAILED: {failed}", flush=True)
-        if log_tail:
-            print(f"--- {log_name} log (end) ---\n" + log_tail())
-        print(f"(everything is kept in {root})")
-        return 1
-    shutil.rmtree(root, ignore_errors=True)
-    print("all cases passed")
-    return 0
-
-
-CASES = ["upload", "hostile-tags", "hostile-files", "drain", "gpu-fails", "two-workers", "intel-upload",
-         "runner-killed", "server-restarted", "no-gpu"]
+CASES = [
+    "upload",
+    "hostile-tags",
+    "hostile-files",
+    "honest-and-hostile-uploads",
+    "drain",
+    "gpu-fails",
+    "two-workers",
+    "intel-upload",
+    "runner-killed",
+    "worker-killed",
+    "server-restarted",
+    "no-gpu",
+]
 
 
 def main():
     global ARGS
-    ARGS = args = parse_arguments(lambda parser: parser.add_argument("--case", action="append", choices=CASES))
+    ARGS = args = parse_arguments(
+        lambda parser: parser.add_argument("--case", action="append", choices=CASES)
+    )
     cases = args.case or CASES
     root = new_root("mc-peertube-e2e-")
     kit = Kit(args, root)
@@ -1053,13 +1386,27 @@ def main():
             print(f"  time: the case no-gpu took {time.time() - began:.0f} s", flush=True)
         if set(cases) - {"no-gpu"}:
             began = time.time()
-            worker = Worker(args, root, "gpu0", peertube.url, registration_file, fault_file, argv_log,
-                            extra=FAST_ENCODES, runner_js=runner_with_later_bodies(args.runner_js))
-            print(f"  time: the worker started (its self-test, its registration) in "
-                  f"{time.time() - began:.0f} s", flush=True)
+            worker = Worker(
+                args,
+                root,
+                "gpu0",
+                peertube.url,
+                registration_file,
+                fault_file,
+                argv_log,
+                extra=FAST_ENCODES,
+                runner_js=runner_with_later_bodies(args.runner_js),
+            )
+            print(
+                f"  time: the worker started (its self-test, its registration) in "
+                f"{time.time() - began:.0f} s",
+                flush=True,
+            )
             for name in (c for c in cases if c != "no-gpu"):
                 began = time.time()
-                run_case(name, args, kit, peertube, worker, root, registration_file, fault_file, argv_log)
+                run_case(
+                    name, args, kit, peertube, worker, root, registration_file, fault_file, argv_log
+                )
                 print(f"  time: the case {name} took {time.time() - began:.0f} s", flush=True)
     except (Failure, urllib.error.URLError, subprocess.CalledProcessError, KeyError) as error:
         failed = error
@@ -1077,6 +1424,8 @@ def run_case(name, args, kit, peertube, worker, root, registration_file, fault_f
         case_hostile_tags(peertube, worker, root, argv_log)
     elif name == "hostile-files":
         case_hostile_files(peertube, worker, root, argv_log)
+    elif name == "honest-and-hostile-uploads":
+        case_honest_and_hostile_uploads(peertube, worker, root, argv_log)
     elif name == "drain":
         case_drain(peertube, worker, root, argv_log)
     elif name == "gpu-fails":
@@ -1087,6 +1436,8 @@ def run_case(name, args, kit, peertube, worker, root, registration_file, fault_f
         case_intel_upload(args, peertube, worker, root, registration_file, fault_file, argv_log)
     elif name == "runner-killed":
         case_runner_killed(peertube, worker, root, argv_log)
+    elif name == "worker-killed":
+        case_worker_killed(peertube, worker, root, argv_log)
     elif name == "server-restarted":
         case_server_restarted(kit, peertube, worker, root, argv_log)
 

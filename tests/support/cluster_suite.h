@@ -1,8 +1,10 @@
-// StartClusterSuite is the first step of every C++ test suite that runs against the real
-// control plane (tests/cluster/start-control-plane): it takes the control plane's directory
-// from MEDIA_CAP_CLUSTER_DIR and runs the suite's own set-up on it once. Any failure is kept
-// as the suite's `setup_error`, which each test asserts empty, so every test of a suite that
-// could not be set up fails with the reason instead of the suite stopping at the first.
+// StartClusterSuite is the first step of every C++ suite run against the real control plane.
+// tests/cluster/start-control-plane starts that control plane.
+// This takes the control plane's directory from MEDIA_CAP_CLUSTER_DIR.
+// It runs the suite's own set-up on it once.
+// Any failure is kept as the suite's `setup_error`, which each test asserts empty.
+// So when set-up fails, every test fails with the reason.
+// The suite does not stop at the first.
 #pragma once
 
 #include <cstdlib>
@@ -15,13 +17,14 @@
 
 namespace mc::testing {
 
-// ReadClusterEnv reads the control plane's `dir`/cluster.env, the facts start-control-plane
-// writes for a shell to source (API_PORT, ADMIN_TOKEN, ...): one NAME=value or NAME='value' a
-// line, with the quotes taken off. Empty lines, comments and lines without "=" are skipped.
+// ReadClusterEnv reads the control plane's `dir`/cluster.env.
+// start-control-plane writes these facts for a shell to source: API_PORT, ADMIN_TOKEN, ...
+// Each line is NAME=value or NAME='value'; the quotes are taken off.
+// Empty lines, comments and lines without "=" are skipped.
 Result<std::map<std::string, std::string>> ReadClusterEnv(const std::filesystem::path& dir);
 
-// `Cluster` has the members `dir` and `setup_error` (strings); `set_up` fills the rest of it
-// and throws std::exception on a failure.
+// `Cluster` has the string members `dir` and `setup_error`.
+// `set_up` fills the rest of it, and throws std::exception on a failure.
 template <typename Cluster, typename SetUp>
 Cluster* StartClusterSuite(SetUp set_up) {
   auto* cluster = new Cluster;

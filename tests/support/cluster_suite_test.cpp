@@ -16,7 +16,7 @@ TEST(ReadClusterEnv, ReadsEachNameAndItsValueWithoutTheQuotes) {
             "\n"
             "ADMIN_TOKEN='a=b'\n");
   const Result<std::map<std::string, std::string>> env = ReadClusterEnv(dir.path());
-  ASSERT_TRUE(env) << env.error();
+  ASSERT_TRUE(env) << env.error_message();
   EXPECT_EQ(*env, (std::map<std::string, std::string>{{"CLUSTER_DIR", "/tmp/cluster one"},
                                                       {"API_PORT", "6443"},
                                                       {"ADMIN_TOKEN", "a=b"}}));
@@ -26,7 +26,7 @@ TEST(ReadClusterEnv, SkipsLinesWithoutANameAndAValue) {
   TempDir dir;
   dir.Write("cluster.env", "export\n#API_PORT=1\nAPI_PORT=2\n");
   const Result<std::map<std::string, std::string>> env = ReadClusterEnv(dir.path());
-  ASSERT_TRUE(env) << env.error();
+  ASSERT_TRUE(env) << env.error_message();
   EXPECT_EQ(*env, (std::map<std::string, std::string>{{"API_PORT", "2"}}));
 }
 
@@ -34,7 +34,7 @@ TEST(ReadClusterEnv, KeepsAValueOfOneQuoteAsItIs) {
   TempDir dir;
   dir.Write("cluster.env", "ODD='\nEMPTY=''\n");
   const Result<std::map<std::string, std::string>> env = ReadClusterEnv(dir.path());
-  ASSERT_TRUE(env) << env.error();
+  ASSERT_TRUE(env) << env.error_message();
   EXPECT_EQ(env->at("ODD"), "'");
   EXPECT_EQ(env->at("EMPTY"), "");
 }
@@ -43,8 +43,8 @@ TEST(ReadClusterEnv, NamesTheFileItCannotRead) {
   TempDir dir;
   const Result<std::map<std::string, std::string>> env = ReadClusterEnv(dir.path());
   ASSERT_FALSE(env);
-  EXPECT_EQ(env.error(), "cannot read " + (dir.path() / "cluster.env").string());
-  EXPECT_TRUE(env.failure().IsNotFound());
+  EXPECT_EQ(env.error_message(), "cannot read " + (dir.path() / "cluster.env").string());
+  EXPECT_TRUE(env.error().IsNotFound());
 }
 
 }  // namespace

@@ -16,4 +16,14 @@ void AddFakePciGpu(const TempDir& dir, const FakePciGpu& gpu) {
   dir.Write("dev/dri/" + gpu.node, "");
 }
 
+std::vector<std::string> FakeMachineFlags(const std::filesystem::path& machine) {
+  return {"--sysfs-root", (machine / "sys").string(), "--dev-root", (machine / "dev").string()};
+}
+
+std::vector<std::string> FakeNvidiaMachineFlags(const std::filesystem::path& machine) {
+  std::vector<std::string> flags = FakeMachineFlags(machine);
+  flags.insert(flags.end(), {"--nvml-library", (machine / "lib/libnvidia-ml.so.1").string()});
+  return flags;
+}
+
 }  // namespace mc::testing

@@ -11,4 +11,11 @@ probe::ChildOutcome RunCommand(const std::vector<std::string>& argv,
   return probe::RunChildren({command}, timeout)[0];
 }
 
+std::vector<std::string> CommandLine(std::initializer_list<std::vector<std::string>> pieces) {
+  std::vector<std::string> argv;
+  for (const std::vector<std::string>& piece : pieces)
+    argv.insert(argv.end(), piece.begin(), piece.end());
+  return argv;
+}
+
 }  // namespace mc::testing

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -14,5 +15,8 @@ namespace mc::testing {
 probe::ChildOutcome RunCommand(const std::vector<std::string>& argv,
                                const std::vector<std::string>& env = {},
                                std::chrono::milliseconds timeout = std::chrono::seconds(60));
+
+// CommandLine joins the pieces of an argv in order: {program, verb}, some flags, more flags.
+std::vector<std::string> CommandLine(std::initializer_list<std::vector<std::string>> pieces);
 
 }  // namespace mc::testing

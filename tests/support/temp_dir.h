@@ -1,5 +1,6 @@
-// TempDir is a directory of a test's own that is removed with everything in it when the
-// test ends, so tests can lay out sysfs trees and render nodes without touching the host.
+// TempDir is a directory of a test's own.
+// It is removed, with everything in it, when the test ends.
+// So tests can lay out sysfs trees and render nodes without touching the host.
 #pragma once
 
 #include <filesystem>

@@ -11,7 +11,7 @@
 #include <sstream>
 #include <thread>
 
-#include "loopback_client.h"
+#include "support/loopback.h"
 
 namespace mc::worker::testing {
 namespace {
@@ -76,16 +76,23 @@ std::string ServeProcess::Log() const {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
+std::optional<std::string> ServedAddress(const std::string& log) {
+  const std::string mark = "worker serve: listening on ";
+  const std::size_t at = log.find(mark);
+  if (at == std::string::npos) return std::nullopt;
+  const std::size_t start = at + mark.size();
+  const std::size_t end = log.find(" (", start);
+  const std::size_t line_end = log.find('\n', start);
+  if (end == std::string::npos || end > line_end) return std::nullopt;
+  std::string address = log.substr(start, end - start);
+  if (address.empty() || address.find(' ') != std::string::npos) return std::nullopt;
+  return address;
+}
+
 std::optional<std::string> ServeProcess::ListeningOn(std::chrono::seconds timeout) {
   const auto deadline = Clock::now() + timeout;
   while (Clock::now() < deadline) {
-    const std::string log = Log();
-    const std::string mark = "listening on ";
-    if (const std::size_t at = log.find(mark); at != std::string::npos) {
-      const std::size_t start = at + mark.size();
-      const std::size_t end = log.find(' ', start);
-      if (end != std::string::npos) return log.substr(start, end - start);
-    }
+    if (std::optional<std::string> address = ServedAddress(Log())) return address;
     int status = 0;
     if (!reaped_ && waitpid(pid_, &status, WNOHANG) == pid_) {
       reaped_ = true;
@@ -115,13 +122,13 @@ Answer Get(const std::string& address, const std::string& path) {
   const std::size_t colon = address.rfind(':');
   const int port = std::stoi(address.substr(colon + 1));
   const std::string text =
-      http::testing::Exchange(port, "GET " + path + " HTTP/1.1\r\nHost: " + address + "\r\n\r\n");
+      mc::testing::Exchange(port, "GET " + path + " HTTP/1.1\r\nHost: " + address + "\r\n\r\n");
   Answer answer;
-  const std::string line = http::testing::StatusLine(text);
+  const std::string line = mc::testing::StatusLine(text);
   if (line.size() >= 12 && line.starts_with("HTTP/1.1 "))
     answer.status = std::stoi(line.substr(9, 3));
-  answer.content_type = http::testing::Header(text, "Content-Type");
-  answer.body = http::testing::Body(text);
+  answer.content_type = mc::testing::Header(text, "Content-Type");
+  answer.body = mc::testing::Body(text);
   return answer;
 }
 

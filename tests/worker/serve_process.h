@@ -21,8 +21,8 @@ class ServeProcess {
   ServeProcess(const ServeProcess&) = delete;
   ServeProcess& operator=(const ServeProcess&) = delete;
 
-  // ListeningOn waits for the log's "listening on HOST:PORT" and gives HOST:PORT; nothing
-  // when the process ended first or the time ran out.
+  // ListeningOn waits for the log's "worker serve: listening on HOST:PORT (" and gives
+  // HOST:PORT. It gives nothing when the process ended first or the time ran out.
   std::optional<std::string> ListeningOn(std::chrono::seconds timeout);
   // Log is what the process has written to stderr so far.
   std::string Log() const;
@@ -35,6 +35,10 @@ class ServeProcess {
   std::string log_file_;
   bool reaped_ = false;
 };
+
+// ServedAddress is HOST:PORT from a log line "worker serve: listening on HOST:PORT (...)".
+// A failure to listen ("listening on HOST:PORT: Address already in use") gives nothing.
+std::optional<std::string> ServedAddress(const std::string& log);
 
 // Get asks `path` of HOST:PORT (IPv4) and gives the status and the body; status 0 when no
 // answer came.

@@ -5,7 +5,7 @@
 namespace mc {
 namespace {
 
-// The value of one character of the alphabet, or -1 for any other byte.
+// One character's value in the alphabet; -1 for any other byte.
 int SextetOf(char c) {
   if (c >= 'A' && c <= 'Z') return c - 'A';
   if (c >= 'a' && c <= 'z') return c - 'a' + 26;
@@ -43,8 +43,8 @@ Result<std::string> DecodeBase64(std::string_view text) {
       pending = 0;
     }
   }
-  // A final group of one sextet cannot hold a whole byte; padding, when present, must
-  // complete the last group exactly.
+  // A final group of one sextet cannot hold a whole byte. Padding, when present, must complete the
+  // last group exactly.
   if (pending == 1 || padding > 2 || (padding > 0 && pending + padding != 4)) {
     return InvalidInput("invalid base64: the text ends in the middle of a group");
   }

@@ -1,5 +1,5 @@
-// Kubeconfigs carry certificates and keys as base64 (`certificate-authority-data` and the
-// like). The decoder is small enough to keep here rather than to take a library for it.
+// Kubeconfigs carry certificates and keys as base64. Examples: `certificate-authority-data` and the
+// like. The decoder is small, so it lives here rather than in a library.
 #pragma once
 
 #include <string>
@@ -9,9 +9,9 @@
 
 namespace mc {
 
-// DecodeBase64 decodes the standard alphabet (RFC 4648 section 4). As Go's decoder, which
-// wrote most kubeconfigs, it skips line breaks; it also accepts text without its `=`
-// padding. Any other character outside the alphabet is an error naming its offset.
+// DecodeBase64 decodes the standard alphabet (RFC 4648 section 4). It skips line breaks, as Go's
+// decoder does. Go wrote most kubeconfigs. It also accepts text without its `=` padding. Any other
+// character is an error naming its offset.
 Result<std::string> DecodeBase64(std::string_view text);
 
 }  // namespace mc

@@ -5,7 +5,7 @@
 namespace mc {
 namespace {
 
-// Reads exactly `digits` decimal digits at `at`, moving past them.
+// Reads exactly `digits` decimal digits at `at`. Moves past them.
 bool Digits(std::string_view text, std::size_t& at, int digits, int& out) {
   if (at + digits > text.size()) return false;
   out = 0;
@@ -31,8 +31,8 @@ int DaysInMonth(int year, int month) {
   return month == 2 && IsLeapYear(year) ? 29 : kDays[month - 1];
 }
 
-// Days from 1970-01-01 to the given civil date (Howard Hinnant's days_from_civil), so that
-// the answer does not depend on timegm or on the process's time zone.
+// Days from 1970-01-01 to the given civil date. This is Howard Hinnant's days_from_civil. It needs
+// neither timegm nor the process's time zone.
 std::int64_t DaysFromCivil(int year, int month, int day) {
   year -= month <= 2;
   const std::int64_t era = (year >= 0 ? year : year - 399) / 400;
@@ -54,8 +54,8 @@ std::optional<double> ParseIsoTime(std::string_view text) {
     return std::nullopt;
   const std::optional<std::int64_t> civil = UtcSeconds(year, month, day, hour, minute, second);
   if (!civil) return std::nullopt;
-  // The fraction is read as an integer count of its own units, then scaled once, so that
-  // ".259" is the double nearest 0.259 rather than a sum of rounded tenths.
+  // The fraction is read as an integer count of its units. It is then scaled once. So ".259" is the
+  // double nearest 0.259, not a sum of rounded tenths.
   double fraction = 0;
   if (at < text.size() && text[at] == '.') {
     ++at;

@@ -1,7 +1,7 @@
-// Reading one value out of an object from elsewhere (an API server's answer, liken's slices)
-// without trusting its shape: each step checks that it is at an object, and a member that
-// is missing or of another type gives nothing rather than an exception. nlohmann's own
-// value() throws when a member exists with another type, which outside input can always do.
+// Reads one value out of an object from elsewhere without trusting its shape. Sources: an API
+// server's answer, liken's slices. Each step checks that it is at an object. A missing member gives
+// nothing, not an exception. So does a member of another type. nlohmann's own value() throws on a
+// member of another type. Outside input can always hold one.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +12,7 @@
 
 namespace mc {
 
-// JsonAt follows `keys` through nested objects; nullptr where one is missing.
+// JsonAt follows `keys` through nested objects. Gives nullptr where one is missing.
 inline const nlohmann::json* JsonAt(const nlohmann::json& object,
                                     std::initializer_list<const char*> keys) {
   const nlohmann::json* at = &object;
@@ -25,7 +25,7 @@ inline const nlohmann::json* JsonAt(const nlohmann::json& object,
   return at;
 }
 
-// JsonStringAt gives the string at `keys`, or "" when there is none.
+// JsonStringAt gives the string at `keys`; "" when there is none.
 inline std::string JsonStringAt(const nlohmann::json& object,
                                 std::initializer_list<const char*> keys) {
   const nlohmann::json* value = JsonAt(object, keys);

@@ -1,7 +1,7 @@
-// JsonReader walks a parsed report and keeps the path of the member it is at, so that every
-// error names its place, such as "decoders[2].bitDepth: expected an integer". A report is
-// outside input to the parent (a child confused by its driver may print anything), so
-// every read checks the type and the range before it takes a value.
+// JsonReader walks a parsed report and keeps the path of its member. So every error names its
+// place. Example: "decoders[2].bitDepth: expected an integer". A report is outside input to the
+// parent. A child confused by its driver may print anything. So every read checks type and range
+// before taking a value.
 #pragma once
 
 #include <cstdint>
@@ -17,17 +17,17 @@ class JsonReader {
  public:
   using Json = nlohmann::json;
 
-  // The first error met, or empty; later failures do not overwrite it.
-  const std::string& error() const { return error_; }
-  // The first error as an Error: what a reader finds wrong is always invalid input.
-  Error failure() const { return InvalidInput(error_); }
+  // The first error met, or empty. Later failures do not overwrite it.
+  const std::string& error_message() const { return error_; }
+  // The first error as an Error. What a reader finds wrong is always invalid input.
+  Error error() const { return InvalidInput(error_); }
 
-  // Fail records "path: what" as the error when none is recorded yet, and returns false.
+  // Fail records "path: what" unless an error is recorded. Returns false.
   bool Fail(const std::string& path, const std::string& what);
 
-  // Member finds `name` in `object`, whose own path is `path`; a missing member is an error.
+  // Member finds `name` in `object`, whose path is `path`. A missing member is an error.
   const Json* Member(const Json& object, const std::string& path, const char* name);
-  // OptionalMember is Member for a member that may be absent: nullptr, and no error.
+  // OptionalMember is Member for a member that may be absent. Absent gives nullptr, and no error.
   static const Json* OptionalMember(const Json& object, const char* name);
 
   bool Object(const Json& value, const std::string& path);
@@ -35,16 +35,15 @@ class JsonReader {
   bool Bool(const Json& value, const std::string& path, bool& out);
   bool Int(const Json& value, const std::string& path, std::int64_t low, std::int64_t high,
            std::int64_t& out);
-  // Number takes an integer or a fraction; NaN cannot arrive in JSON, so the range is the
-  // whole check.
+  // Number takes an integer or a fraction. JSON cannot carry NaN, so the range is the whole check.
   bool Number(const Json& value, const std::string& path, double low, double high, double& out);
   bool String(const Json& value, const std::string& path, std::string& out);
   bool StringList(const Json& value, const std::string& path, std::vector<std::string>& out);
-  // StringMember is Member and String at once: `name`, required, of `object` at `path`.
+  // StringMember is Member and String at once. `name` is required, in `object` at `path`.
   bool StringMember(const Json& object, const std::string& path, const char* name,
                     std::string& out);
 
-  // Child gives the path of a member or an element below `path`.
+  // Child gives the path of a member or element below `path`.
   static std::string Child(const std::string& path, const char* name);
   static std::string Element(const std::string& path, std::size_t index);
 

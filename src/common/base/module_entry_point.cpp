@@ -2,7 +2,7 @@
 
 #include <dlfcn.h>
 
-#include <system_error>
+#include "common/base/self_executable.h"
 
 namespace mc {
 
@@ -10,13 +10,9 @@ Result<void*> OpenModuleEntryPoint(const std::filesystem::path& module, const ch
                                    const char* entry, const std::string& what) {
   std::filesystem::path file = module;
   if (file.empty()) {
-    std::error_code error;
-    const std::filesystem::path binary = std::filesystem::read_symlink("/proc/self/exe", error);
-    if (error) {
-      return Internal(what +
-                      ": cannot find this binary's own path (/proc/self/exe): " + error.message());
-    }
-    file = binary.parent_path() / file_name;
+    Result<std::filesystem::path> binary = SelfExecutablePath();
+    if (!binary) return binary.error().WithContext(what);
+    file = binary->parent_path() / file_name;
   }
   void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) return Unavailable(what + ": cannot load " + file.string() + ": " + dlerror());

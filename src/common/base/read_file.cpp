@@ -16,7 +16,7 @@ Result<std::string> ReadFileText(const std::filesystem::path& file) {
     return Internal(why);
   }
   std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  // A directory opens, but reading it fails; say so rather than return it as empty text.
+  // A directory opens, but reading it fails. Say so; do not return empty text.
   if (in.bad()) return Error{file.string() + ": cannot be read"};
   std::error_code error;
   if (std::filesystem::is_directory(file, error))

@@ -1,4 +1,4 @@
-// The kube module reads small files given by name: certificates, keys and token files.
+// The kube module reads small named files: certificates, keys, tokens.
 #pragma once
 
 #include <filesystem>
@@ -8,8 +8,8 @@
 
 namespace mc {
 
-// ReadFileText reads the whole of `file`; the error names the file and the system's reason,
-// such as "/run/token: No such file or directory".
+// ReadFileText reads the whole of `file`. The error names the file and the system's reason.
+// Example: "/run/token: No such file or directory".
 Result<std::string> ReadFileText(const std::filesystem::path& file);
 
 }  // namespace mc

@@ -1,8 +1,7 @@
-// Result<T> carries either a value or an Error. Errors cross module boundaries as values
-// rather than exceptions, so a caller sees in the signature that a step can fail and must
-// say what to do about it (LevelDB's Status, in the shape of C++23's std::expected, which
-// GCC 12 does not offer in C++20 mode). Result<void> is the form for a step that yields
-// nothing but may fail.
+// Result<T> carries either a value or an Error. Errors cross module boundaries as values, not
+// exceptions. So the signature shows that a step can fail. The caller must say what to do about it.
+// It is LevelDB's Status in the shape of C++23's std::expected. GCC 12 does not offer std::expected
+// in C++20 mode. Result<void> is for a step that yields nothing but may fail.
 #pragma once
 
 #include <chrono>
@@ -14,11 +13,11 @@
 
 namespace mc {
 
-// ErrorCode is what a caller branches on; the message is what a person reads.
+// A caller branches on ErrorCode. A person reads the message.
 enum class ErrorCode {
-  kInvalidInput,      // the input (a file, a flag, an answer) is malformed or out of range
+  kInvalidInput,      // a file, flag or answer is malformed or out of range
   kNotFound,          // what was asked for does not exist
-  kConflict,          // someone else changed it first (an HTTP 409, a stale version)
+  kConflict,          // someone else changed it first: HTTP 409, a stale version
   kUnavailable,       // a server or device cannot answer now; worth retrying
   kDeadlineExceeded,  // it ran past its deadline
   kPermissionDenied,  // refused for who is asking
@@ -49,9 +48,10 @@ constexpr const char* ErrorCodeName(ErrorCode code) {
   return "internal";
 }
 
-// Error is the failure side of a Result: a code to branch on, one human-readable message
-// that names what was wrong and where, ready to be logged as it is, and, where the other
-// side said when to try again, how long to wait.
+// Error is the failure side of a Result. It holds:
+// - a code to branch on;
+// - one message naming what was wrong and where, ready to log;
+// - how long to wait, where the other side said when to retry.
 struct Error {
   std::string message;
   ErrorCode code = ErrorCode::kInternal;
@@ -65,8 +65,8 @@ struct Error {
   bool IsPermissionDenied() const { return code == ErrorCode::kPermissionDenied; }
   bool IsUnsupported() const { return code == ErrorCode::kUnsupported; }
 
-  // The same failure told one step further out: "context: " before the message. The code and
-  // the wait stay, so a caller still branches and retries on what went wrong underneath.
+  // The same failure told one step further out: "context: " before the message. The code and the
+  // wait stay. So a caller still branches and retries on the failure underneath.
   Error WithContext(std::string_view context) const& { return Error(*this).WithContext(context); }
   Error WithContext(std::string_view context) && {
     message.insert(0, std::string(context) + ": ");
@@ -111,16 +111,16 @@ class [[nodiscard]] Result {
   T* operator->() { return &value(); }
 
   // The failure, whole; only on a failed Result.
-  const Error& failure() const { return std::get<Error>(state_); }
+  const Error& error() const { return std::get<Error>(state_); }
   // The failure's message; only on a failed Result.
-  const std::string& error() const { return failure().message; }
-  ErrorCode error_code() const { return failure().code; }
+  const std::string& error_message() const { return error().message; }
+  ErrorCode error_code() const { return error().code; }
 
  private:
   std::variant<T, Error> state_;
 };
 
-// Result<void> is a step that yields nothing: success, or the Error that stopped it.
+// Result<void> is a step that yields nothing. It holds success, or the Error that stopped it.
 template <>
 class [[nodiscard]] Result<void> {
  public:
@@ -130,15 +130,15 @@ class [[nodiscard]] Result<void> {
   bool ok() const { return !error_.has_value(); }
   explicit operator bool() const { return ok(); }
 
-  const Error& failure() const { return *error_; }
-  const std::string& error() const { return error_->message; }
+  const Error& error() const { return *error_; }
+  const std::string& error_message() const { return error_->message; }
   ErrorCode error_code() const { return error_->code; }
 
  private:
   std::optional<Error> error_;
 };
 
-// Ok() is the success of a Result<void>, for `return Ok();`.
+// Ok() is a Result<void>'s success: `return Ok();`.
 inline Result<void> Ok() { return {}; }
 
 }  // namespace mc

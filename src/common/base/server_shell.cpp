@@ -36,7 +36,7 @@ Result<std::unique_ptr<ServerShell>> ServerShell::Start(int listener, Loop loop,
     Result<std::shared_ptr<WakeSignal>> created = WakeSignal::Create();
     if (!created) {
       close(listener);
-      return created.failure();
+      return created.error();
     }
     wake = std::move(created).value();
   }

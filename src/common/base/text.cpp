@@ -29,14 +29,14 @@ std::string PrintableLine(std::string_view text) {
 }
 
 std::string Excerpt(std::string_view text, std::size_t max_bytes) {
-  // A character that starts within the limit ends within four bytes of it.
+  // A character starting within the limit ends within four bytes of it.
   return TruncateUtf8(PrintableLine(text.substr(0, max_bytes + 4)), max_bytes);
 }
 
 std::string WithoutSecret(std::string text, std::string_view secret) {
   constexpr std::string_view kRedacted = "[redacted]";
   if (secret.empty()) return text;
-  // The search goes on after the replacement, which may itself hold the secret.
+  // Search on after the replacement; it may itself hold the secret.
   for (std::size_t at = text.find(secret); at != std::string::npos;
        at = text.find(secret, at + kRedacted.size()))
     text.replace(at, secret.size(), kRedacted);

@@ -1,5 +1,9 @@
-// Small text tools: text made fit for one log line, trimming, ASCII lower case, joining, and
-// numbers read from the whole of a string.
+// Small text tools:
+// - text made fit for one log line;
+// - trimming;
+// - ASCII lower case;
+// - joining;
+// - numbers read from the whole of a string.
 #pragma once
 
 #include <charconv>
@@ -12,41 +16,45 @@
 
 namespace mc {
 
-// JoinLines trims each line of `text`, drops the empty ones and joins the rest with "; ", so
-// that a child's multi-line stderr fits the log's one line per device.
+// JoinLines trims each line of `text`, drops empty ones and joins the rest with "; ". So a child's
+// multi-line stderr fits one log line per device.
 std::string JoinLines(std::string_view text);
 
-// PrintableLine makes `text` valid UTF-8 and turns every control character (line breaks
-// included) into a space, so that a server's message, which may hold anything, cannot break
-// or forge a log line.
+// PrintableLine makes `text` valid UTF-8. Every control character becomes a space, line breaks
+// included. A server's message may hold anything. This way it cannot break or forge a log line.
 std::string PrintableLine(std::string_view text);
 
-// Excerpt is the one way outside bytes are quoted in a message: the first `max_bytes` bytes
-// at most, cut between characters, made printable as PrintableLine makes them.
+// Excerpt is the one way to quote outside bytes in a message. It keeps at most `max_bytes` bytes,
+// cut between characters. It makes them printable as PrintableLine does.
 std::string Excerpt(std::string_view text, std::size_t max_bytes);
 
-// WithoutSecret is `text` with every occurrence of `secret` (a token, a password) replaced by
-// "[redacted]", for text a server sent back, which may echo what it was sent.
+// WithoutSecret replaces each `secret` in `text` with "[redacted]". A secret is a token or a
+// password. It is for text a server sent back, which may echo the request.
 std::string WithoutSecret(std::string text, std::string_view secret);
 
-// The white space of the C locale: space, tab, line feed, carriage return, form feed and
-// vertical tab.
+// The C locale's white space: space, tab, line feed, carriage return, form feed, vertical tab.
 inline constexpr std::string_view kWhiteSpace = " \t\n\r\f\v";
 
-// Trim gives `text` without the characters of `characters` at either end; a format that
-// knows only some white space (HTTP's space and tab) names those.
+// The padding around a value on a line: space, tab, carriage return.
+inline constexpr std::string_view kLinePadding = " \t\r";
+
+// Trim drops the characters of `characters` at both ends of `text`. A format that knows only some
+// white space names those. HTTP knows space and tab.
 std::string_view Trim(std::string_view text, std::string_view characters = kWhiteSpace);
 
-// AsciiLower gives `text` with A to Z made a to z and every other byte as it was, for the
-// names that protocols and the kernel compare without case (schemes, hosts, hex digits).
+// AsciiLower turns A to Z into a to z; other bytes stay. It is for names compared without case.
+// Protocols and the kernel do so for schemes, hosts and hex digits.
 std::string AsciiLower(std::string_view text);
 
-// Joined gives the items with `separator` between each two of them.
+// Joined puts `separator` between each two items.
 std::string Joined(const std::vector<std::string>& items, std::string_view separator);
 
-// ParseInteger reads the whole of `text` as a decimal integer of type T: an optional minus
-// sign (for a signed T) and digits, nothing before or after them, and a value T can hold.
-// Anything else, the empty string included, gives nullopt.
+// ParseInteger reads the whole of `text` as a decimal integer of type T. It takes:
+// - an optional minus sign, for a signed T;
+// - digits, with nothing before or after them;
+// - a value T can hold.
+//
+// Anything else gives nullopt, the empty string included.
 template <std::integral T>
 std::optional<T> ParseInteger(std::string_view text) {
   T value{};
@@ -56,10 +64,13 @@ std::optional<T> ParseInteger(std::string_view text) {
   return value;
 }
 
-// ParseDouble reads the whole of `text` as a decimal floating-point number ("60", "29.97",
-// "1e3"), by the rules of std::from_chars: no leading space or plus sign, nothing after it,
-// and within a double's range. "inf" and "nan" are read as what they name; a caller that
-// wants a finite number checks for it.
+// ParseDouble reads the whole of `text` as a decimal floating-point number. Examples: "60",
+// "29.97", "1e3". The rules are std::from_chars's:
+// - no leading space or plus sign;
+// - nothing after the number;
+// - within a double's range.
+//
+// "inf" and "nan" are read as what they name. A caller that wants a finite number checks for it.
 std::optional<double> ParseDouble(std::string_view text);
 
 }  // namespace mc

@@ -5,10 +5,9 @@
 namespace mc {
 namespace {
 
-// SequenceLength returns the length of the well-formed UTF-8 sequence at the start of
-// text, or 0 when it is not one. It follows the table of well-formed byte sequences in
-// the Unicode standard (chapter 3, table 3-7): no overlong forms, no surrogates, nothing
-// above U+10FFFF.
+// SequenceLength gives the length of the well-formed UTF-8 sequence at text's start. It gives 0
+// when there is none. It follows the Unicode standard's table of well-formed sequences (chapter 3,
+// table 3-7). So: no overlong forms, no surrogates, nothing above U+10FFFF.
 std::size_t SequenceLength(std::string_view text) {
   auto byte = [&](std::size_t i) { return static_cast<std::uint8_t>(text[i]); };
   const std::uint8_t lead = byte(0);
@@ -57,7 +56,7 @@ std::string ValidUtf8(std::string_view text) {
 std::string TruncateUtf8(std::string_view text, std::size_t max_bytes) {
   if (text.size() <= max_bytes) return std::string(text);
   std::size_t end = max_bytes;
-  // Step back over continuation bytes to the start of the character that crosses the limit.
+  // Step back over continuation bytes to the start of the crossing character.
   while (end > 0 && (static_cast<std::uint8_t>(text[end]) & 0xC0) == 0x80) --end;
   return std::string(text.substr(0, end));
 }

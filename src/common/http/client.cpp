@@ -32,7 +32,7 @@ Result<ClientResponse> Request(const Url& url, const ClientRequest& request) {
   auto failed = [&](const Error& error) { return error.WithContext(what); };
 
   Result<std::unique_ptr<Stream>> stream = Connect(url, deadline, request.transport);
-  if (!stream) return failed(stream.failure());
+  if (!stream) return failed(stream.error());
 
   RequestHead head{.method = request.method, .target = url.path_and_query};
   head.headers.push_back({"Host", url.HostHeader()});
@@ -45,20 +45,20 @@ Result<ClientResponse> Request(const Url& url, const ClientRequest& request) {
     head.headers.push_back({"Content-Length", std::to_string(request.body.size())});
   head.headers.push_back({"Connection", "close"});
   if (Result<void> sent = (*stream)->Write(RequestHeadText(head) + request.body, deadline); !sent)
-    return failed(sent.failure());
+    return failed(sent.error());
 
   MessageReader reader(**stream);
   while (true) {
     Result<std::string> text = reader.ReadHead(kMaxResponseHead, deadline);
-    if (!text) return failed(text.failure());
+    if (!text) return failed(text.error());
     Result<ResponseHead> answer = ParseResponseHead(*text);
-    if (!answer) return failed(Unavailable(answer.error()));
+    if (!answer) return failed(Unavailable(answer.error_message()));
     // An interim answer (100 Continue, 103 Early Hints) comes before the real one.
     if (answer->status < 200) continue;
     Result<BodyFraming> framing = ResponseBodyFraming(*answer, request.method);
-    if (!framing) return failed(Unavailable(framing.error()));
+    if (!framing) return failed(Unavailable(framing.error_message()));
     Result<std::string> body = reader.ReadBody(*framing, request.max_body_bytes, deadline);
-    if (!body) return failed(body.failure());
+    if (!body) return failed(body.error());
     return ClientResponse{.status = answer->status,
                           .reason = std::move(answer->reason),
                           .headers = std::move(answer->headers),
@@ -73,6 +73,19 @@ std::string FormEncode(const std::vector<std::pair<std::string, std::string>>& f
     text += PercentEncode(name) + "=" + PercentEncode(value);
   }
   return text;
+}
+
+Result<std::string> GetOk(const std::string& url, std::chrono::milliseconds timeout) {
+  Result<Url> parsed = ParseUrl(url);
+  if (!parsed) return parsed.error();
+  ClientRequest request;
+  request.timeout = timeout;
+  Result<ClientResponse> response = Request(*parsed, request);
+  if (!response) return response.error();
+  if (response->status != 200) {
+    return Unavailable("GET " + url + " answered " + std::to_string(response->status));
+  }
+  return std::move(response->body);
 }
 
 ClientRequest FormRequest(const std::vector<std::pair<std::string, std::string>>& fields) {

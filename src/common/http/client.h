@@ -1,7 +1,7 @@
-// A one-shot HTTP/1.1 client: one request on a connection of its own, the whole answer read
-// back, bounded in size and time. It registers the runner with PeerTube and asks PeerTube's
-// admin API; it is not a general client (no redirects, no connection reuse, no compression),
-// since those callers need none of it.
+// A one-shot HTTP/1.1 client. It sends one request on a connection of its own. It reads the
+// whole answer back, bounded in size and time. It registers the runner with PeerTube and asks
+// PeerTube's admin API. It is not a general client: no redirects, no connection reuse, no
+// compression. Those callers need none of it.
 #pragma once
 
 #include <chrono>
@@ -39,11 +39,18 @@ struct ClientResponse {
   std::string_view Header(std::string_view name) const { return HeaderValue(headers, name); }
 };
 
-// Request sends `request` to `url` and reads the answer whole (by Content-Length, chunked
-// coding or the server's close). Any status is an answer; what fails is not getting one:
-// unavailable (no connection, a closed or malformed answer), deadline exceeded, or invalid
-// input (an answer over the limit), each naming the method and the URL without its query.
+// Request sends `request` to `url` and reads the answer whole. It reads by Content-Length,
+// chunked coding or the server's close. Any status is an answer. What fails is not getting
+// one:
+//  - unavailable: no connection, a closed or malformed answer;
+//  - deadline exceeded;
+//  - invalid input: an answer over the limit.
+// Each error names the method and the URL without its query.
 Result<ClientResponse> Request(const Url& url, const ClientRequest& request);
+
+// GetOk sends one GET to `url` and gives the body of its 200 answer. Any other status is an
+// error that names it ("GET URL answered 503"). So is a URL that does not parse.
+Result<std::string> GetOk(const std::string& url, std::chrono::milliseconds timeout);
 
 // FormRequest is a POST of `fields` as application/x-www-form-urlencoded.
 ClientRequest FormRequest(const std::vector<std::pair<std::string, std::string>>& fields);

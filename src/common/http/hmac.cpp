@@ -7,7 +7,7 @@ namespace mc::http {
 Result<std::string> HmacSha256Hex(std::string_view key, std::string_view message,
                                   const std::string& tls_library) {
   Result<const TlsLibrary*> loaded = LoadTlsLibrary(tls_library);
-  if (!loaded) return loaded.failure();
+  if (!loaded) return loaded.error();
   const TlsLibrary& tls = **loaded;
   unsigned char digest[EVP_MAX_MD_SIZE] = {};
   unsigned int size = 0;

@@ -3,7 +3,7 @@
 namespace mc::http {
 
 std::optional<std::size_t> HeadEnd(std::string_view received) {
-  // A client that ends its lines with a bare "\n" is still understood.
+  // A client that ends lines with a bare "\n" is still understood.
   const std::size_t crlf = received.find("\r\n\r\n");
   const std::size_t lf = received.find("\n\n");
   if (crlf == std::string_view::npos && lf == std::string_view::npos) return std::nullopt;

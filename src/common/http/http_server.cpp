@@ -36,12 +36,12 @@ struct Server::Connection {
   std::string answer;
   std::size_t sent = 0;
   Clock::time_point deadline;
-  // An HTTPS connection's TLS, and what it last waited for, which need not be what the phase
-  // does (a handshake writes while the request is being read).
+  // An HTTPS connection's TLS, and what it last waited for. That need not match the phase: a
+  // handshake writes while the request is read.
   std::unique_ptr<TlsAccepted> tls;
   short wait = 0;
 
-  // Receive and Send move bytes over the socket or through TLS.
+  // Receive and Send move bytes over the socket, or through TLS.
   IoStep Receive(char* data, std::size_t size) {
     const IoStep step = tls ? tls->Read(data, size) : OfSystemCall(read(fd, data, size), POLLIN);
     wait = step.wait;
@@ -60,7 +60,7 @@ Result<std::unique_ptr<Server>> Server::Start(const std::string& address, Routes
                                               Limits limits, Actions actions,
                                               std::shared_ptr<const ServerTls> tls) {
   Result<Listener> listener = Listen(address);
-  if (!listener) return listener.failure();
+  if (!listener) return listener.error();
   std::unique_ptr<Server> server(new Server());
   server->routes_ = std::move(routes);
   server->actions_ = std::move(actions);
@@ -69,7 +69,7 @@ Result<std::unique_ptr<Server>> Server::Start(const std::string& address, Routes
   server->listener_ = *listener;
   Result<std::unique_ptr<ServerShell>> shell = ServerShell::Start(
       listener->fd, [raw = server.get()](ServerShell& shell) { raw->Serve(shell); });
-  if (!shell) return shell.failure();
+  if (!shell) return shell.error();
   server->shell_ = std::move(shell).value();
   return server;
 }
@@ -135,11 +135,11 @@ void Server::Serve(ServerShell& shell) const {
   }
 }
 
-// Accept takes every waiting client and reads at once what each has sent, so that a probe whose
-// request arrived with its connection is answered here. At the limit the connection that has
-// waited longest without sending a whole request makes room: clients that hold connections
-// and send nothing cannot keep a probe out. When every connection is sending its answer, the
-// new one is closed.
+// Accept takes every waiting client and reads what each has sent. So a probe whose request came
+// with its connection is answered here. At the limit, one connection makes room. It is the one that
+// has waited longest without sending a whole request. So clients that hold connections and send
+// nothing cannot keep a probe out. When every connection is sending its answer, the new one is
+// closed.
 void Server::Accept(const ServerShell& shell, std::map<int, Connection>& connections) const {
   while (true) {
     const int fd = shell.Accept();
@@ -177,7 +177,7 @@ bool Server::Read(Connection& connection) const {
   while (true) {
     const IoStep got = connection.Receive(buffer, sizeof buffer);
     if (got.wait) return true;
-    // The client closed before its request was whole: there is no one to answer.
+    // The client closed before its request was whole. Nobody is left to answer.
     if (got.end) return false;
     connection.received.append(buffer, got.bytes);
     if (const std::optional<std::size_t> end = HeadEnd(connection.received);
@@ -186,8 +186,8 @@ bool Server::Read(Connection& connection) const {
       const Result<std::size_t> body_length = BodyLength(head);
       if (!body_length) {
         Answer(connection,
-               {.status = body_length.failure().code == ErrorCode::kUnsupported ? 411 : 400,
-                .body = body_length.error() + "\n"});
+               {.status = body_length.error().code == ErrorCode::kUnsupported ? 411 : 400,
+                .body = body_length.error_message() + "\n"});
         return Write(connection);
       }
       if (*end + *body_length > limits_.max_request_bytes) {
@@ -218,9 +218,9 @@ Result<std::size_t> Server::BodyLength(std::string_view head) const {
   if (!request || request->method != "POST" || !actions_.contains(request->path))
     return std::size_t{0};
   Result<RequestHead> parsed = ParseRequestHead(head);
-  if (!parsed) return InvalidInput("the request's head is not HTTP: " + parsed.error());
-  // A chunked body read as none would be an empty action's body, which may mean "everything"
-  // (an eligibility); it is refused rather than read.
+  if (!parsed) return InvalidInput("the request's head is not HTTP: " + parsed.error_message());
+  // A chunked body read as none would be an empty action body. That may mean "everything", as for
+  // an eligibility. So it is refused, not read.
   if (!HeaderValue(parsed->headers, "Transfer-Encoding").empty())
     return Unsupported("a body with a Transfer-Encoding is not read here: send a Content-Length");
   const std::string length(HeaderValue(parsed->headers, "Content-Length"));
@@ -236,7 +236,7 @@ Response Server::AnswerTo(std::string_view head, std::string_view body, std::str
   if (!request) return {.status = 400, .body = "not an HTTP request line\n"};
   const auto route = routes_.find(request->path);
   const auto action = actions_.find(request->path);
-  // A handler that throws answers 500 and the server goes on serving the others.
+  // A handler that throws answers 500. The server goes on serving the others.
   try {
     if (request->method == "GET" && route != routes_.end()) return route->second();
     if (request->method == "POST" && action != actions_.end()) {
@@ -283,8 +283,8 @@ bool Server::Write(Connection& connection) const {
 }
 
 bool Server::Drain(Connection& connection) const {
-  // A few reads a turn, so that a client that keeps sending cannot hold the loop; the linger
-  // deadline ends it.
+  // A few reads a turn, so a client that keeps sending cannot hold the loop. The linger deadline
+  // ends it.
   char buffer[4096];
   for (int turn = 0; turn < 16; ++turn) {
     const IoStep got = connection.Receive(buffer, sizeof buffer);

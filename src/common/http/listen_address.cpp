@@ -40,8 +40,8 @@ Result<Listener> Listen(const std::string& address) {
   listener.fd = socket(found->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   const int yes = 1;
   if (listener.fd >= 0) setsockopt(listener.fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-  // The kernel's largest backlog: a flood of connections that fills a short one makes the
-  // kernel drop a probe's SYN, which its client sends again only a second later.
+  // The kernel's largest backlog. A flood of connections can fill a short one. The kernel then
+  // drops a probe's SYN. Its client sends it again only a second later.
   if (listener.fd < 0 || bind(listener.fd, found->ai_addr, found->ai_addrlen) != 0 ||
       listen(listener.fd, SOMAXCONN) != 0) {
     const std::string why = std::strerror(errno);

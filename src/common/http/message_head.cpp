@@ -16,7 +16,7 @@ bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
          });
 }
 
-// HTTP's optional white space around a value: spaces and tabs, nothing else (RFC 9110 5.6.3).
+// HTTP's optional white space around a value: spaces and tabs only (RFC 9110 5.6.3).
 std::string_view TrimOws(std::string_view text) { return Trim(text, " \t"); }
 
 bool IsTokenCharacter(unsigned char c) {
@@ -24,7 +24,7 @@ bool IsTokenCharacter(unsigned char c) {
          std::string_view("!#$%&'*+-.^_`|~").find(static_cast<char>(c)) != std::string_view::npos;
 }
 
-// Lines splits a head into its lines, each without its line end.
+// Lines splits a head into lines, each without its line end.
 std::vector<std::string_view> Lines(std::string_view head) {
   std::vector<std::string_view> lines;
   while (!head.empty()) {
@@ -79,7 +79,7 @@ Result<BodyFraming> FramingOf(const Headers& headers, bool until_close_otherwise
   const bool has_length = HasHeader(headers, "Content-Length");
   if (HasHeader(headers, "Transfer-Encoding")) {
     if (has_length) return InvalidInput("Transfer-Encoding and Content-Length together");
-    // chunked must be the last coding; anything else cannot be delimited.
+    // chunked must be the last coding. Anything else cannot be delimited.
     std::string_view codings = HeaderValue(headers, "Transfer-Encoding");
     const std::size_t comma = codings.rfind(',');
     if (!EqualsIgnoringCase(
@@ -91,7 +91,7 @@ Result<BodyFraming> FramingOf(const Headers& headers, bool until_close_otherwise
   }
   if (has_length) {
     Result<std::uint64_t> length = ContentLength(headers);
-    if (!length) return length.failure();
+    if (!length) return length.error();
     return BodyFraming{.kind = *length == 0 ? BodyFraming::Kind::kNone : BodyFraming::Kind::kLength,
                        .length = *length};
   }
@@ -180,7 +180,7 @@ Result<RequestHead> ParseRequestHead(std::string_view head) {
   if (request.version != "HTTP/1.1" && request.version != "HTTP/1.0")
     return InvalidInput("request line: the version is not HTTP/1.0 or HTTP/1.1");
   Result<Headers> headers = ParseHeaders(lines, "request");
-  if (!headers) return headers.failure();
+  if (!headers) return headers.error();
   request.headers = std::move(*headers);
   return request;
 }
@@ -203,7 +203,7 @@ Result<ResponseHead> ParseResponseHead(std::string_view head) {
   if (response.status < 100) return InvalidInput("status line: the status is below 100");
   response.reason = line.size() > first + 5 ? std::string(line.substr(first + 5)) : "";
   Result<Headers> headers = ParseHeaders(lines, "response");
-  if (!headers) return headers.failure();
+  if (!headers) return headers.error();
   response.headers = std::move(*headers);
   return response;
 }
@@ -231,7 +231,7 @@ Result<BodyFraming> ResponseBodyFraming(const ResponseHead& head, std::string_vi
 }
 
 Result<std::size_t> ChunkedDecoder::Feed(std::string_view data, std::string* body) {
-  // A size line or a trailer longer than this is no honest peer's.
+  // No honest peer sends a longer size line or trailer.
   constexpr std::size_t kMaxLine = 4096;
   constexpr std::size_t kMaxTrailer = 16384;
   std::size_t used = 0;

@@ -1,7 +1,11 @@
-// The heads of HTTP/1.1 messages as values, for a client and a proxy that pass them on: the
-// request line or status line, the headers in their order and spelling, and how long the
-// body that follows is (RFC 9112 section 6). Parsing is strict where a wrong guess would let
-// one message be read as two (conflicting lengths, a malformed chunk), and lenient nowhere.
+// The heads of HTTP/1.1 messages as values, for a client and a proxy that pass them on. A head
+// holds:
+// - the request line or status line;
+// - the headers, in their order and spelling;
+// - how long the body that follows is (RFC 9112 section 6).
+//
+// Parsing is strict where a wrong guess would let one message be read as two. Examples: conflicting
+// lengths, a malformed chunk. It is lenient nowhere.
 #pragma once
 
 #include <cstdint>
@@ -19,15 +23,15 @@ struct Header {
 };
 using Headers = std::vector<Header>;
 
-// HeaderValue is the first header named `name` (case-insensitive), "" when there is none.
+// HeaderValue: the first header named `name`, any case. "" when there is none.
 std::string_view HeaderValue(const Headers& headers, std::string_view name);
-// HasHeader is whether a header named `name` is present at all.
+// HasHeader: whether any header named `name` is present.
 bool HasHeader(const Headers& headers, std::string_view name);
-// HasToken is whether any header named `name` lists `token` among its comma-separated
-// values, case-insensitive: HasToken(headers, "Connection", "upgrade").
+// HasToken: whether a header named `name` lists `token` among its comma-separated values.
+// Case-insensitive. Example: HasToken(headers, "Connection", "upgrade").
 bool HasToken(const Headers& headers, std::string_view name, std::string_view token);
-// SetHeader replaces every header named `name` by one with `value`, at the first one's place
-// (or at the end).
+// SetHeader replaces all headers named `name` by one with `value`. It goes at the first one's
+// place, or at the end.
 void SetHeader(Headers& headers, std::string_view name, std::string value);
 void RemoveHeader(Headers& headers, std::string_view name);
 
@@ -49,7 +53,7 @@ struct ResponseHead {
   Headers headers;
 };
 
-// Both parsers take the whole head, its blank line included or not, and name what was wrong.
+// Both parsers take the whole head, with or without its blank line. They name what was wrong.
 Result<RequestHead> ParseRequestHead(std::string_view head);
 Result<ResponseHead> ParseResponseHead(std::string_view head);
 
@@ -63,18 +67,18 @@ struct BodyFraming {
   std::uint64_t length = 0;
 };
 
-// A request has a body only when it says so, by Content-Length or chunked coding.
+// A request has a body only when it says so: Content-Length, or chunked coding.
 Result<BodyFraming> RequestBodyFraming(const RequestHead& head);
-// A response to HEAD, a 1xx, 204 or 304 has none; one with neither length nor chunked coding
-// runs until the server closes.
+// A response to HEAD, a 1xx, 204 or 304 has none. One with neither length nor chunked coding runs
+// until the server closes.
 Result<BodyFraming> ResponseBodyFraming(const ResponseHead& head, std::string_view method);
 
-// ChunkedDecoder follows a chunked body as it arrives, so that a proxy knows where it ends
-// while it passes the bytes on unchanged, and a client gets the body itself.
+// ChunkedDecoder follows a chunked body as it arrives. A proxy learns where it ends while passing
+// the bytes on unchanged. A client gets the body itself.
 class ChunkedDecoder {
  public:
-  // Feed reads from `data` up to the end of the body and no further, appends the body's
-  // bytes to `body` when it is given, and returns how many bytes of `data` it consumed.
+  // Feed reads from `data` up to the end of the body, no further. It appends the body's bytes to
+  // `body`, when given. It returns how many bytes of `data` it consumed.
   Result<std::size_t> Feed(std::string_view data, std::string* body);
   bool done() const { return state_ == State::kDone; }
 

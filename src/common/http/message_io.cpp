@@ -14,7 +14,7 @@ constexpr std::size_t kReadSize = 64 * 1024;
 Result<bool> MessageReader::Fill(Deadline deadline) {
   char chunk[kReadSize];
   Result<std::size_t> got = stream_.Read(chunk, sizeof chunk, deadline);
-  if (!got) return got.failure();
+  if (!got) return got.error();
   buffered_.append(chunk, *got);
   return *got > 0;
 }
@@ -30,7 +30,7 @@ Result<std::string> MessageReader::ReadHead(std::size_t max_bytes, Deadline dead
       return InvalidInput("the message's head is larger than " + std::to_string(max_bytes) +
                           " bytes");
     Result<bool> more = Fill(deadline);
-    if (!more) return more.failure();
+    if (!more) return more.error();
     if (!*more)
       return Unavailable(buffered_.empty() ? "the connection closed before a message"
                                            : "the connection closed within a message's head");
@@ -49,7 +49,7 @@ Result<std::string> MessageReader::ReadBody(const BodyFraming& framing, std::siz
       if (framing.length > max_bytes) return InvalidInput(too_large);
       while (buffered_.size() < framing.length) {
         Result<bool> more = Fill(deadline);
-        if (!more) return more.failure();
+        if (!more) return more.error();
         if (!*more) return Unavailable("the connection closed within the body");
       }
       body = buffered_.substr(0, framing.length);
@@ -60,12 +60,12 @@ Result<std::string> MessageReader::ReadBody(const BodyFraming& framing, std::siz
       ChunkedDecoder decoder;
       while (true) {
         Result<std::size_t> used = decoder.Feed(buffered_, &body);
-        if (!used) return used.failure();
+        if (!used) return used.error();
         buffered_.erase(0, *used);
         if (body.size() > max_bytes) return InvalidInput(too_large);
         if (decoder.done()) return body;
         Result<bool> more = Fill(deadline);
-        if (!more) return more.failure();
+        if (!more) return more.error();
         if (!*more) return Unavailable("the connection closed within the chunked body");
       }
     }
@@ -73,7 +73,7 @@ Result<std::string> MessageReader::ReadBody(const BodyFraming& framing, std::siz
       while (true) {
         if (buffered_.size() > max_bytes) return InvalidInput(too_large);
         Result<bool> more = Fill(deadline);
-        if (!more) return more.failure();
+        if (!more) return more.error();
         if (!*more) return std::exchange(buffered_, std::string());
       }
     }
@@ -96,14 +96,14 @@ Result<void> MessageReader::RelayBody(const BodyFraming& framing, Stream& to,
       left -= take;
     } else if (framing.kind == Kind::kChunked) {
       Result<std::size_t> used = decoder.Feed(buffered_, nullptr);
-      if (!used) return used.failure();
+      if (!used) return used.error();
       take = *used;
     }
     if (take > 0) {
       if (Result<void> written =
               to.Write(std::string_view(buffered_).substr(0, take), Clock::now() + idle);
           !written)
-        return written.failure();
+        return written.error();
       buffered_.erase(0, take);
       relayed += take;
     }
@@ -111,7 +111,7 @@ Result<void> MessageReader::RelayBody(const BodyFraming& framing, Stream& to,
         (framing.kind == Kind::kChunked && decoder.done()))
       return Ok();
     Result<bool> more = Fill(Clock::now() + idle);
-    if (!more) return more.failure();
+    if (!more) return more.error();
     if (!*more) {
       if (framing.kind == Kind::kUntilClose) return Ok();
       return Unavailable("the connection closed within the body, after " + std::to_string(relayed) +

@@ -18,12 +18,11 @@
 namespace mc::http {
 namespace {
 
-// An upload the upstream refused part-way still gets the upstream's answer if it comes
-// within this long.
+// An upload the upstream refused part-way still gets its answer, if it comes within this long.
 constexpr std::chrono::milliseconds kAnswerAfterRefusedUpload{2000};
 
-// Interruptible holds the streams a connection's thread waits on, so that a stopping proxy
-// can end those waits from its own thread.
+// Interruptible holds the streams a connection's thread waits on. So a stopping proxy can end those
+// waits from its own thread.
 class Interruptible {
  public:
   void Add(Stream* stream) {
@@ -41,16 +40,36 @@ class Interruptible {
     for (Stream* stream : streams_) stream->Interrupt();
   }
 
-  // Whether the connection has become a WebSocket tunnel (CloseTunnels ends those).
+  // Whether the connection became a WebSocket tunnel. CloseTunnels ends those.
   std::atomic<bool> tunnelling{false};
 
+  // A connection waits for its request's head, then serves it. The proxy may evict it first to make
+  // room. Each step is taken once, by whichever side comes first.
+  enum class Phase { kAwaitingHead, kServing, kEvicted };
+  // BeginServing: the session's step once the head is whole. False if evicted.
+  bool BeginServing() { return Step(Phase::kServing); }
+  // Evict ends a connection still waiting for its head. False if already serving.
+  bool Evict() {
+    if (!Step(Phase::kEvicted)) return false;
+    InterruptAll();
+    return true;
+  }
+  bool Evicted() const { return phase_ == Phase::kEvicted; }
+  bool Awaiting() const { return phase_ == Phase::kAwaitingHead; }
+
  private:
+  bool Step(Phase to) {
+    Phase expected = Phase::kAwaitingHead;
+    return phase_.compare_exchange_strong(expected, to);
+  }
+
   std::mutex mutex_;
   std::vector<Stream*> streams_;
   bool interrupted_ = false;
+  std::atomic<Phase> phase_{Phase::kAwaitingHead};
 };
 
-// Registered keeps a stream in an Interruptible for as long as it lives.
+// Registered keeps a stream in an Interruptible while it lives.
 class Registered {
  public:
   Registered(Interruptible& registry, std::unique_ptr<Stream> stream)
@@ -85,12 +104,12 @@ class Session {
         client_reader_(*client_) {}
 
   void Run() {
-    if (!ReadRequest()) return Close();
+    if (!ReadRequest() || !registry_.BeginServing()) return Close();
     started_ = Clock::now();
     const Plan plan = hooks_.plan ? hooks_.plan(head_) : Plan{};
     record_.handling = plan.handling;
     if (Result<BodyFraming> framing = RequestBodyFraming(head_); !framing) {
-      Reply(400, "the request's body framing: " + framing.error());
+      Reply(400, "the request's body framing: " + framing.error_message());
     } else {
       framing_ = *framing;
       switch (plan.handling) {
@@ -116,21 +135,27 @@ class Session {
   }
 
  private:
-  // ReadRequest reads and parses the head; false when there is no request to serve.
+  // ReadRequest reads and parses the head. False when there is no request to serve.
   bool ReadRequest() {
+    const Clock::time_point accepted = Clock::now();
+    // A client that sends nothing is let go soon. It holds a slot for no request.
     Result<std::string> text =
-        client_reader_.ReadHead(limits_.max_head_bytes, Clock::now() + limits_.head_timeout);
+        client_reader_.ReadHead(limits_.max_head_bytes, accepted + limits_.first_byte_timeout);
+    if (!text && text.error().IsDeadlineExceeded() && !client_reader_.HasBuffered()) return false;
+    if (!text)
+      text = client_reader_.ReadHead(limits_.max_head_bytes, accepted + limits_.head_timeout);
     if (!text) {
-      if (text.failure().IsDeadlineExceeded()) {
+      if (registry_.Evicted()) return false;
+      if (text.error().IsDeadlineExceeded()) {
         Reply(408, "the request did not arrive in time");
-      } else if (text.failure().IsInvalidInput()) {
-        Reply(431, text.error());
+      } else if (text.error().IsInvalidInput()) {
+        Reply(431, text.error_message());
       }
       return false;
     }
     Result<RequestHead> head = ParseRequestHead(*text);
     if (!head) {
-      Reply(400, head.error());
+      Reply(400, head.error_message());
       return false;
     }
     head_ = std::move(*head);
@@ -139,8 +164,8 @@ class Session {
     return true;
   }
 
-  // UpstreamHead is the request's head as the upstream gets it: its own Host, and, unless it
-  // is a tunnel, one request on the connection.
+  // UpstreamHead: the request's head as the upstream gets it. It has its own Host. Unless a tunnel,
+  // it asks for one request on the connection.
   RequestHead UpstreamHead(bool tunnel) {
     RequestHead head = head_;
     SetHeader(head.headers, "Host", upstream_.HostHeader());
@@ -149,8 +174,8 @@ class Session {
       RemoveHeader(head.headers, "Keep-Alive");
       RemoveHeader(head.headers, "Proxy-Connection");
     }
-    // The proxy answers "100 Continue" itself once the upstream is connected, so the client
-    // never waits on an upstream that would not send one.
+    // The proxy answers "100 Continue" itself once the upstream is connected. So the client never
+    // waits on an upstream that would not send one.
     if (HasToken(head.headers, "Expect", "100-continue")) {
       RemoveHeader(head.headers, "Expect");
       expects_continue_ = true;
@@ -162,7 +187,7 @@ class Session {
     Result<std::unique_ptr<Stream>> stream =
         Connect(upstream_, Clock::now() + limits_.connect_timeout, limits_.transport);
     if (!stream) {
-      Reply(502, "the upstream could not be reached: " + stream.error());
+      Reply(502, "the upstream could not be reached: " + stream.error_message());
       return nullptr;
     }
     return std::make_unique<Registered>(registry_, std::move(*stream));
@@ -180,29 +205,29 @@ class Session {
     std::unique_ptr<Registered> upstream = ConnectUpstream();
     if (!upstream) return;
     if (Result<void> sent = (*upstream)->Write(RequestHeadText(up_head), IdleDeadline()); !sent)
-      return Reply(502, "sending the request to the upstream: " + sent.error());
+      return Reply(502, "sending the request to the upstream: " + sent.error_message());
     if (!SendContinue()) return Fail("the client went away");
     Result<void> uploaded =
         client_reader_.RelayBody(framing_, **upstream, limits_.idle_timeout, record_.bytes_up);
     MessageReader upstream_reader(**upstream);
     if (!uploaded) {
-      // The upstream may have answered early (a refusal) and stopped reading; that answer is
-      // what the client should see.
+      // The upstream may have answered early, a refusal, and stopped reading. The client should see
+      // that answer.
       Result<std::string> early = upstream_reader.ReadHead(
           limits_.max_head_bytes, Clock::now() + kAnswerAfterRefusedUpload);
-      if (!early) return Reply(502, "forwarding the request's body: " + uploaded.error());
+      if (!early) return Reply(502, "forwarding the request's body: " + uploaded.error_message());
       return RelayAnswer(upstream_reader, std::move(*early));
     }
     RelayAnswer(upstream_reader, "");
   }
 
-  // RelayAnswer passes the upstream's answer down as it arrives; `first_head` is a head
-  // already read, if any.
+  // RelayAnswer passes the upstream's answer down as it arrives. `first_head` is a head already
+  // read, if any.
   void RelayAnswer(MessageReader& upstream_reader, std::string first_head) {
     Result<ResponseHead> head = NextFinalHead(upstream_reader, std::move(first_head));
     if (!head) return;
     Result<BodyFraming> framing = ResponseBodyFraming(*head, head_.method);
-    if (!framing) return Reply(502, "the upstream's answer: " + framing.error());
+    if (!framing) return Reply(502, "the upstream's answer: " + framing.error_message());
     SetHeader(head->headers, "Connection", "close");
     RemoveHeader(head->headers, "Keep-Alive");
     if (Result<void> sent = client_->Write(ResponseHeadText(*head), IdleDeadline()); !sent)
@@ -211,25 +236,25 @@ class Session {
     if (Result<void> relayed =
             upstream_reader.RelayBody(*framing, *client_, limits_.idle_timeout, record_.bytes_down);
         !relayed)
-      Fail("relaying the answer's body: " + relayed.error());
+      Fail("relaying the answer's body: " + relayed.error_message());
   }
 
-  // NextFinalHead reads the upstream's answer head, passing interim answers (103) down; it
-  // answers 502 itself when there is none. A 101 is final.
+  // NextFinalHead reads the upstream's answer head. It passes interim answers (103) down. With
+  // none, it answers 502 itself. A 101 is final.
   Result<ResponseHead> NextFinalHead(MessageReader& upstream_reader, std::string text) {
     while (true) {
       if (text.empty()) {
         Result<std::string> read = upstream_reader.ReadHead(limits_.max_head_bytes, IdleDeadline());
         if (!read) {
-          Reply(502, "the upstream's answer: " + read.error());
-          return read.failure();
+          Reply(502, "the upstream's answer: " + read.error_message());
+          return read.error();
         }
         text = std::move(*read);
       }
       Result<ResponseHead> head = ParseResponseHead(text);
       if (!head) {
-        Reply(502, "the upstream's answer: " + head.error());
-        return head.failure();
+        Reply(502, "the upstream's answer: " + head.error_message());
+        return head.error();
       }
       if (head->status >= 200 || head->status == 101) {
         last_head_text_ = std::move(text);
@@ -245,13 +270,13 @@ class Session {
     std::unique_ptr<Registered> upstream = ConnectUpstream();
     if (!upstream) return;
     if (Result<void> sent = (*upstream)->Write(RequestHeadText(up_head), IdleDeadline()); !sent)
-      return Reply(502, "sending the request to the upstream: " + sent.error());
+      return Reply(502, "sending the request to the upstream: " + sent.error_message());
     MessageReader upstream_reader(**upstream);
     Result<ResponseHead> head = NextFinalHead(upstream_reader, "");
     if (!head) return;
     if (head->status != 101) return RelayAnswer(upstream_reader, std::move(last_head_text_));
     record_.websocket = true;
-    // The 101 goes down exactly as the upstream wrote it: its headers complete the handshake.
+    // The 101 goes down exactly as written. Its headers complete the handshake.
     if (!client_->Write(last_head_text_, IdleDeadline())) return Fail("the client went away");
     record_.status = 101;
     const std::string up = client_reader_.TakeBuffered();
@@ -284,7 +309,7 @@ class Session {
             Direction{upstream, client, record_.bytes_down, fds[1].revents}}) {
         if (!direction.revents && !direction.from.HasBuffered()) continue;
         Result<std::size_t> got = direction.from.Read(buffer.data(), buffer.size(), Clock::now());
-        if (!got && got.failure().IsDeadlineExceeded()) continue;
+        if (!got && got.error().IsDeadlineExceeded()) continue;
         if (!got || *got == 0) return;
         if (!direction.to.Write(std::string_view(buffer.data(), *got), IdleDeadline())) return;
         direction.bytes += *got;
@@ -296,30 +321,30 @@ class Session {
     Result<std::string> body = client_reader_.ReadBody(framing_, limits_.max_intercepted_body,
                                                        Clock::now() + limits_.head_timeout);
     if (!body) {
-      if (body.failure().IsInvalidInput()) Reply(413, "the request's body: " + body.error());
-      return Fail("reading the request's body: " + body.error());
+      if (body.error().IsInvalidInput()) Reply(413, "the request's body: " + body.error_message());
+      return Fail("reading the request's body: " + body.error_message());
     }
     record_.bytes_up = body->size();
     RequestHead up_head = UpstreamHead(/*tunnel=*/false);
     RemoveHeader(up_head.headers, "Transfer-Encoding");
     if (framing_.kind != BodyFraming::Kind::kNone || HasHeader(up_head.headers, "Content-Length"))
       SetHeader(up_head.headers, "Content-Length", std::to_string(body->size()));
-    // The answer is read and rewritten here, so it must come uncompressed.
+    // The answer is read and rewritten here. So it must come uncompressed.
     SetHeader(up_head.headers, "Accept-Encoding", "identity");
     std::unique_ptr<Registered> upstream = ConnectUpstream();
     if (!upstream) return;
     if (!SendContinue()) return Fail("the client went away");
     const Deadline deadline = Clock::now() + limits_.head_timeout;
     if (Result<void> sent = (*upstream)->Write(RequestHeadText(up_head) + *body, deadline); !sent)
-      return Reply(502, "sending the request to the upstream: " + sent.error());
+      return Reply(502, "sending the request to the upstream: " + sent.error_message());
     MessageReader upstream_reader(**upstream);
     Result<ResponseHead> head = NextFinalHead(upstream_reader, "");
     if (!head) return;
     Result<BodyFraming> framing = ResponseBodyFraming(*head, head_.method);
-    if (!framing) return Reply(502, "the upstream's answer: " + framing.error());
+    if (!framing) return Reply(502, "the upstream's answer: " + framing.error_message());
     Result<std::string> answer_body =
         upstream_reader.ReadBody(*framing, limits_.max_intercepted_body, deadline);
-    if (!answer_body) return Reply(502, "the upstream's answer: " + answer_body.error());
+    if (!answer_body) return Reply(502, "the upstream's answer: " + answer_body.error_message());
     ProxyResponse answer{.head = std::move(*head), .body = std::move(*answer_body)};
     if (hooks_.rewrite)
       hooks_.rewrite(ProxyRequest{.head = head_, .body = std::move(*body)}, answer);
@@ -327,14 +352,13 @@ class Session {
   }
 
   void AnswerHere(ProxyResponse answer) {
-    // The request's body is read and dropped, so that closing does not reset the connection
-    // under the answer.
+    // Read and drop the request's body. So closing does not reset the connection under the answer.
     (void)client_reader_.ReadBody(framing_, limits_.max_intercepted_body,
                                   Clock::now() + limits_.head_timeout);
     Send(std::move(answer));
   }
 
-  // Send writes a whole answer held here, with its framing set to its body.
+  // Send writes a whole answer held here, its framing set to its body.
   void Send(ProxyResponse answer) {
     ResponseHead& head = answer.head;
     if (head.reason.empty()) head.reason = std::string(ReasonPhrase(head.status));
@@ -355,7 +379,7 @@ class Session {
     record_.bytes_down = body.size();
   }
 
-  // Reply answers with a one-line plain-text reason, which is also the record's error.
+  // Reply answers with a one-line plain-text reason. That is also the record's error.
   void Reply(int status, const std::string& why) {
     const std::string line = PrintableLine(why);
     ProxyResponse answer{.head = {.status = status}, .body = line + "\n"};
@@ -405,7 +429,7 @@ struct ReverseProxy::Connection {
 Result<std::unique_ptr<ReverseProxy>> ReverseProxy::Start(const std::string& address, Url upstream,
                                                           ProxyHooks hooks, ProxyLimits limits) {
   Result<Listener> listener = Listen(address);
-  if (!listener) return listener.failure();
+  if (!listener) return listener.error();
   std::unique_ptr<ReverseProxy> proxy(new ReverseProxy());
   proxy->upstream_ = std::move(upstream);
   proxy->hooks_ = std::move(hooks);
@@ -413,7 +437,7 @@ Result<std::unique_ptr<ReverseProxy>> ReverseProxy::Start(const std::string& add
   proxy->listener_ = *listener;
   Result<std::unique_ptr<ServerShell>> shell = ServerShell::Start(
       listener->fd, [raw = proxy.get()](ServerShell& shell) { raw->AcceptLoop(shell); });
-  if (!shell) return shell.failure();
+  if (!shell) return shell.error();
   proxy->shell_ = std::move(shell).value();
   return proxy;
 }
@@ -423,20 +447,18 @@ ReverseProxy::~ReverseProxy() = default;
 void ReverseProxy::AcceptLoop(ServerShell& shell) {
   while (!shell.stopping()) {
     Reap(/*all=*/false);
-    std::size_t open = 0;
-    {
-      std::lock_guard lock(mutex_);
-      open = connections_.size();
-    }
-    // At the limit the listener is left alone: further clients wait in the backlog, and a
-    // connection that ends wakes this loop.
-    std::vector<pollfd> fds = shell.PollHead(open < limits_.max_connections);
+    // At the limit, the connection that waited longest for its request makes room. The small server
+    // does the same. So clients that send nothing cannot keep the runner out. When every connection
+    // is serving, the listener is left alone. Further clients wait in the backlog. A connection
+    // that ends wakes this loop.
+    std::vector<pollfd> fds = shell.PollHead(MakeRoom(/*evict=*/false));
     if (poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR) break;
     if (fds[0].revents) shell.wake()->Clear();
     if (shell.stopping()) break;
     if (!fds[1].revents) continue;
     const int fd = shell.Accept();
     if (fd < 0) continue;
+    MakeRoom(/*evict=*/true);
     auto connection = std::make_unique<Connection>();
     Connection* raw = connection.get();
     std::unique_ptr<Stream> client = AdoptSocket(fd);
@@ -456,6 +478,18 @@ void ReverseProxy::AcceptLoop(ServerShell& shell) {
     for (const auto& connection : connections_) connection->registry.InterruptAll();
   }
   Reap(/*all=*/true);
+}
+
+bool ReverseProxy::MakeRoom(bool evict) {
+  std::lock_guard lock(mutex_);
+  std::size_t open = 0;
+  for (const auto& connection : connections_) open += !connection->registry.Evicted();
+  if (open < limits_.max_connections) return true;
+  // The list is in order of acceptance. The first still waiting has waited longest.
+  for (const auto& connection : connections_) {
+    if (evict ? connection->registry.Evict() : connection->registry.Awaiting()) return true;
+  }
+  return false;
 }
 
 void ReverseProxy::CloseTunnels() {

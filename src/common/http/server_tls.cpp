@@ -44,10 +44,10 @@ void TlsAccepted::Shutdown() {
 
 Result<std::shared_ptr<const ServerTls>> ServerTls::Load(const ServerTlsFiles& files) {
   Result<const TlsLibrary*> loaded = LoadTlsLibrary(files.tls_library);
-  if (!loaded) return loaded.failure();
+  if (!loaded) return loaded.error();
   const TlsLibrary& tls = **loaded;
   Result<SSL_CTX*> context = NewContext(tls, tls.TLS_server_method());
-  if (!context) return context.failure();
+  if (!context) return context.error();
   Result<void> made = Ok();
   if (tls.SSL_CTX_use_certificate_chain_file(*context, files.certificate_file.c_str()) != 1) {
     made = InvalidInput(files.certificate_file +
@@ -62,7 +62,7 @@ Result<std::shared_ptr<const ServerTls>> ServerTls::Load(const ServerTlsFiles& f
   }
   if (!made) {
     tls.SSL_CTX_free(*context);
-    return made.failure();
+    return made.error();
   }
   return std::shared_ptr<const ServerTls>(new ServerTls(tls, *context));
 }

@@ -22,7 +22,7 @@ Result<void> StreamedBody::Feed(std::string_view wire, std::string& body) {
     case Kind::kChunked: {
       if (chunked_.done()) return Ok();
       Result<std::size_t> used = chunked_.Feed(wire, &body);
-      if (!used) return used.failure();
+      if (!used) return used.error();
       return Ok();
     }
     case Kind::kUntilClose:

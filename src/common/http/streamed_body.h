@@ -1,5 +1,5 @@
-// StreamedBody follows a response body as its bytes come off the connection and gives the
-// body's own bytes piece by piece, for a watch, whose body has no end to wait for. The framing
+// StreamedBody follows a response body as its bytes come off the connection. It gives the body's
+// own bytes piece by piece. That is for a watch, whose body has no end to wait for. The framing
 // (RFC 9112 section 6) says where the body ends: a length, the last chunk, or the close.
 #pragma once
 
@@ -16,16 +16,16 @@ class StreamedBody {
  public:
   explicit StreamedBody(const BodyFraming& framing);
 
-  // Feed takes the next bytes read off the connection and appends the body's own (the
-  // chunked coding taken off) to `body`. Bytes past the body's end are not the body's and
-  // are dropped. A malformed chunked coding is invalid input, naming what was wrong.
+  // Feed takes the next bytes read off the connection. It appends the body's own bytes to `body`,
+  // chunked coding taken off. Bytes past the body's end are dropped. A malformed chunked coding is
+  // invalid input naming what was wrong.
   Result<void> Feed(std::string_view wire, std::string& body);
 
   // Whether the framing says the body is whole.
   bool done() const;
 
-  // Closed answers for the connection's end: fine when the body runs until close or is
-  // whole, unavailable when more was due.
+  // Closed answers for the connection's end. Fine when the body runs until close or is whole.
+  // Unavailable when more was due.
   Result<void> Closed() const;
 
  private:

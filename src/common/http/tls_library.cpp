@@ -39,15 +39,15 @@ Loaded Load(const std::string& name) {
     dlclose(handle);
     return {nullptr, "https needs OpenSSL 3, but " + name + " has no " + missing};
   }
-  // The library stays loaded for the rest of the process: connections may use it at any time.
+  // The library stays loaded for the process's life. Connections may use it any time.
   return {std::move(library), ""};
 }
 
 // TLS 1.2's suites: ECDHE with AES-GCM or ChaCha20 only. TLS 1.3, also offered, has no other.
 constexpr const char* kTls12Suites = "ECDHE+AESGCM:ECDHE+CHACHA20";
 
-// OpenSSL's BIO calls bring no context of ours, so the socket BIO's functions find the library
-// here: set once, before the first such BIO is made, and never changed afterwards.
+// OpenSSL's BIO calls bring no context of ours. So the socket BIO's functions find the library
+// here. It is set once, before the first such BIO, and never changed.
 const TlsLibrary* bio_library = nullptr;
 
 int SocketOf(BIO* bio) { return *static_cast<const int*>(bio_library->BIO_get_data(bio)); }
@@ -123,8 +123,8 @@ BIO* NewSocketBio(const TlsLibrary& tls, const int* fd) {
 }
 
 Result<const TlsLibrary*> LoadTlsLibrary(const std::string& name) {
-  // Loaded once per name and kept: the table is filled under the lock and never changed
-  // afterwards, so every connection reads it without one.
+  // Loaded once per name and kept. The table is filled under the lock and never changed afterwards.
+  // So every connection reads it without the lock.
   static std::mutex mutex;
   static std::map<std::string, Loaded> loaded;
   std::lock_guard lock(mutex);

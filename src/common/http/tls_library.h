@@ -1,8 +1,7 @@
-// OpenSSL 3 (Debian's libssl3, which its security team keeps current), opened with dlopen:
-// the calls a TLS client makes, typed from OpenSSL's own headers, so that running without
-// https needs no TLS library at all and the binary's start-up loads none. The soname pins
-// the ABI: libssl.so.3, whose dependency libcrypto.so.3 serves the X.509, PEM, BIO and error
-// calls.
+// OpenSSL 3, opened with dlopen. It is Debian's libssl3, which its security team keeps current.
+// These are the calls a TLS client makes, typed from OpenSSL's own headers. So running without
+// https needs no TLS library at all. The binary's start-up loads none. The soname pins the ABI:
+// libssl.so.3. Its dependency libcrypto.so.3 serves the X.509, PEM, BIO and error calls.
 #pragma once
 
 #include <openssl/bio.h>
@@ -20,8 +19,8 @@
 
 namespace mc::http {
 
-// Every call the transport makes, once: the table below declares a pointer for each, and the
-// loader finds each by its name.
+// Every call the transport makes, once. The table below declares a pointer for each. The loader
+// finds each by its name.
 #define MC_HTTP_OPENSSL_CALLS(CALL)        \
   CALL(TLS_client_method)                  \
   CALL(TLS_server_method)                  \
@@ -84,24 +83,26 @@ struct TlsLibrary {
 #undef MC_HTTP_OPENSSL_POINTER
 };
 
-// LoadTlsLibrary opens `name` once per name and process and finds every call above in it
-// (the libcrypto calls through its dependency); a missing library or call is unsupported, in
-// words that say https needs it.
+// LoadTlsLibrary opens `name` once per name and process. It finds every call above in it, the
+// libcrypto calls through its dependency. A missing library or call is unsupported. The words say
+// https needs it.
 Result<const TlsLibrary*> LoadTlsLibrary(const std::string& name);
 
-// NewContext is a context for `method` (TLS_client_method or TLS_server_method) as every
-// connection of ours has it: TLS 1.2 at least, 1.3 offered, 1.2's suites ECDHE with AES-GCM
-// or ChaCha20 only, no renegotiation or compression.
+// NewContext makes a context for `method`: TLS_client_method or TLS_server_method. Every connection
+// of ours has it so:
+// - TLS 1.2 at least, 1.3 offered;
+// - 1.2's suites: ECDHE with AES-GCM or ChaCha20 only;
+// - no renegotiation or compression.
 Result<SSL_CTX*> NewContext(const TlsLibrary& tls, const SSL_METHOD* method);
 
-// NewSocketBio is a BIO over the non-blocking socket `*fd`, which it reads through the
-// pointer (so the int must outlive it): OpenSSL's own socket BIO writes with write(2), which
-// raises SIGPIPE when the peer has gone, where this one sends with MSG_NOSIGNAL; a reset reads
-// as the end. Null when OpenSSL could not make it.
+// NewSocketBio makes a BIO over the non-blocking socket `*fd`. It reads `*fd` through the pointer,
+// so the int must outlive it. OpenSSL's own socket BIO writes with write(2). That raises SIGPIPE
+// when the peer has gone. This one sends with MSG_NOSIGNAL. A reset reads as the end. Null when
+// OpenSSL could not make it.
 BIO* NewSocketBio(const TlsLibrary& tls, const int* fd);
 
-// TlsErrorText is OpenSSL's words for the errors its last failed call queued on this thread,
-// on one line; `fallback` when it queued none.
+// TlsErrorText: OpenSSL's words for the errors its last failed call queued on this thread. On one
+// line. `fallback` when it queued none.
 std::string TlsErrorText(const TlsLibrary& tls, const std::string& fallback);
 
 }  // namespace mc::http

@@ -29,7 +29,7 @@ int MillisecondsUntil(Deadline deadline) {
   return static_cast<int>(std::clamp<std::int64_t>(left.count(), 0, INT_MAX));
 }
 
-// WaitFor waits until `fd` is ready for `events` or `deadline` passes; false on the deadline.
+// WaitFor waits until `fd` is ready for `events` or `deadline` passes. False on the deadline.
 Result<bool> WaitFor(int fd, short events, Deadline deadline) {
   while (true) {
     pollfd entry{.fd = fd, .events = events, .revents = 0};
@@ -53,12 +53,12 @@ class SocketStream : public Stream {
       if (got >= 0) return static_cast<std::size_t>(got);
       if (errno == EINTR) continue;
       if (errno != EAGAIN && errno != EWOULDBLOCK) {
-        // A reset ends the stream as a close does, for whoever reads it.
+        // To whoever reads, a reset ends the stream as a close does.
         if (errno == ECONNRESET) return std::size_t{0};
         return Unavailable(std::string("reading: ") + std::strerror(errno));
       }
       Result<bool> ready = WaitFor(fd_, POLLIN, deadline);
-      if (!ready) return ready.failure();
+      if (!ready) return ready.error();
       if (!*ready) return TimedOut("reading");
     }
   }
@@ -74,7 +74,7 @@ class SocketStream : public Stream {
       if (errno != EAGAIN && errno != EWOULDBLOCK)
         return Unavailable(std::string("writing: ") + std::strerror(errno));
       Result<bool> ready = WaitFor(fd_, POLLOUT, deadline);
-      if (!ready) return ready.failure();
+      if (!ready) return ready.error();
       if (!*ready) return TimedOut("writing");
     }
     return Ok();
@@ -86,9 +86,9 @@ class SocketStream : public Stream {
   int fd_;
 };
 
-// The system's store of trusted certificates, as Debian's ca-certificates writes it.
+// The system's trusted certificates, as Debian's ca-certificates writes them.
 constexpr const char* kSystemTrustStore = "/etc/ssl/certs/ca-certificates.crt";
-// TlsSession is one connection's socket and OpenSSL's state for it, at a fixed address: the
+// TlsSession: one connection's socket and OpenSSL's state for it. It sits at a fixed address: the
 // BIO points at the socket.
 struct TlsSession {
   explicit TlsSession(const TlsLibrary& library, int socket) : tls(library), fd(socket) {}
@@ -109,12 +109,12 @@ class TlsStream : public Stream {
  public:
   explicit TlsStream(std::unique_ptr<TlsSession> session) : session_(std::move(session)) {}
   ~TlsStream() override {
-    // A best-effort close_notify; the socket closes with the session either way.
+    // A best-effort close_notify. The socket closes with the session either way.
     tls().ERR_clear_error();
     tls().SSL_shutdown(ssl());
   }
 
-  // Handshake runs the client's side of TLS by `deadline` and checks the peer's certificate.
+  // Handshake runs the client's side of TLS by `deadline`. It checks the peer's certificate.
   Result<void> Handshake(const std::string& origin, Deadline deadline) {
     while (true) {
       tls().ERR_clear_error();
@@ -125,7 +125,7 @@ class TlsStream : public Stream {
         return Unavailable("TLS with " + origin + ": the server's certificate does not verify: " +
                            tls().X509_verify_cert_error_string(verified));
       Result<bool> waited = WaitForTls(done, deadline);
-      if (!waited) return Unavailable("TLS with " + origin + ": " + waited.error());
+      if (!waited) return Unavailable("TLS with " + origin + ": " + waited.error_message());
       if (!*waited) return DeadlineExceeded("TLS with " + origin + ": the handshake timed out");
     }
   }
@@ -136,18 +136,18 @@ class TlsStream : public Stream {
       tls().ERR_clear_error();
       const int got = tls().SSL_read(ssl(), data, want);
       if (got > 0) return static_cast<std::size_t>(got);
-      // A server that closes, with or without TLS's close_notify, ends the stream as a close
-      // does; the HTTP framing above says whether the message was whole.
+      // A server close ends the stream, with or without TLS's close_notify. The HTTP framing above
+      // says whether the message was whole.
       if (tls().SSL_get_error(ssl(), got) == SSL_ERROR_ZERO_RETURN) return std::size_t{0};
       Result<bool> waited = WaitForTls(got, deadline);
-      if (!waited) return waited.failure();
+      if (!waited) return waited.error();
       if (!*waited) return TimedOut("reading");
     }
   }
 
   Result<void> Write(std::string_view data, Deadline deadline) override {
     while (!data.empty()) {
-      // A write that must wait is repeated with the same bytes, as OpenSSL requires.
+      // Repeat a write that must wait with the same bytes. OpenSSL requires that.
       const int size = static_cast<int>(std::min<std::size_t>(data.size(), 1 << 20));
       tls().ERR_clear_error();
       const int sent = tls().SSL_write(ssl(), data.data(), size);
@@ -156,7 +156,7 @@ class TlsStream : public Stream {
         continue;
       }
       Result<bool> waited = WaitForTls(sent, deadline);
-      if (!waited) return waited.failure();
+      if (!waited) return waited.error();
       if (!*waited) return TimedOut("writing");
     }
     return Ok();
@@ -169,8 +169,8 @@ class TlsStream : public Stream {
   const TlsLibrary& tls() const { return session_->tls; }
   SSL* ssl() { return session_->ssl; }
 
-  // WaitForTls waits for what OpenSSL said the call that answered `result` needs; any other
-  // answer is an error in its words.
+  // WaitForTls waits for what OpenSSL said the call needs. `result` is that call's answer. Any
+  // other answer is an error in OpenSSL's words.
   Result<bool> WaitForTls(int result, Deadline deadline) {
     const int error = tls().SSL_get_error(ssl(), result);
     if (error == SSL_ERROR_WANT_READ) return WaitFor(fd(), POLLIN, deadline);
@@ -184,7 +184,7 @@ class TlsStream : public Stream {
   std::unique_ptr<TlsSession> session_;
 };
 
-// Certificates reads every certificate of PEM text; none when it holds none that parse.
+// Certificates reads every certificate of PEM text. None when none parse.
 std::vector<X509*> Certificates(const TlsLibrary& tls, const std::string& pem) {
   std::vector<X509*> certificates;
   BIO* text = tls.BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()));
@@ -196,8 +196,8 @@ std::vector<X509*> Certificates(const TlsLibrary& tls, const std::string& pem) {
   return certificates;
 }
 
-// Trust makes `context` trust the options' authorities: the given PEM text, else the given
-// file, else the system's store.
+// Trust makes `context` trust the options' authorities. Those are the given PEM text, else the
+// given file, else the system's store.
 Result<void> Trust(const TlsLibrary& tls, SSL_CTX* context, const TransportOptions& options) {
   const std::string source = !options.ca_pem.empty()    ? "the given certificate authority data"
                              : !options.ca_file.empty() ? options.ca_file
@@ -220,7 +220,7 @@ Result<void> Trust(const TlsLibrary& tls, SSL_CTX* context, const TransportOptio
   return Ok();
 }
 
-// ProveIdentity makes `context` answer a server that asks with the options' certificate.
+// ProveIdentity: `context` answers a server that asks with the options' certificate.
 Result<void> ProveIdentity(const TlsLibrary& tls, SSL_CTX* context,
                            const TransportOptions& options) {
   if (options.client_certificate_pem.empty() != options.client_key_pem.empty())
@@ -247,24 +247,26 @@ Result<void> ProveIdentity(const TlsLibrary& tls, SSL_CTX* context,
   return Ok();
 }
 
-// MakeContext is a client context for the options: TLS 1.2 at least (1.3 offered), 1.2's
-// AEAD suites only, the peer verified unless told not to.
+// MakeContext makes a client context for the options:
+// - TLS 1.2 at least, 1.3 offered;
+// - 1.2's AEAD suites only;
+// - the peer verified, unless told not to.
 Result<SSL_CTX*> MakeContext(const TlsLibrary& tls, const TransportOptions& options) {
   Result<SSL_CTX*> context = NewContext(tls, tls.TLS_client_method());
-  if (!context) return context.failure();
+  if (!context) return context.error();
   Result<void> made = Ok();
   if (options.verify_peer) made = Trust(tls, *context, options);
   if (made) made = ProveIdentity(tls, *context, options);
   if (!made) {
     tls.SSL_CTX_free(*context);
-    return made.failure();
+    return made.error();
   }
   tls.SSL_CTX_set_verify(*context, options.verify_peer ? SSL_VERIFY_PEER : SSL_VERIFY_NONE,
                          nullptr);
   return context;
 }
 
-// FileVersion names one version of a file: its identity, size and change time.
+// FileVersion names one version of a file: identity, size, change time.
 std::string FileVersion(const std::string& path) {
   struct stat facts {};
   if (stat(path.c_str(), &facts) != 0) return "absent";
@@ -273,12 +275,13 @@ std::string FileVersion(const std::string& path) {
          std::to_string(facts.st_mtim.tv_nsec);
 }
 
-// ContextFor gives the context of the options' trust and identity, made the first time: the
-// trusted certificates are read once, not for each connection, and again when their file
-// changes (a rotated authority). A process has a handful, kept for its life as the library is.
+// ContextFor gives the context of the options' trust and identity. It is made the first time. The
+// trusted certificates are read once, not per connection. They are read again when their file
+// changes, as for a rotated authority. A process has a handful, kept for its life as the library
+// is.
 Result<SSL_CTX*> ContextFor(const TlsLibrary& tls, const TransportOptions& options) {
   static std::mutex mutex;
-  // Never destroyed: a context may be in use until the process ends.
+  // Never destroyed. A context may be in use until the process ends.
   static auto* const contexts = new std::map<std::string, SSL_CTX*>;
   std::string trust = options.ca_pem;
   if (options.verify_peer && trust.empty()) {
@@ -300,13 +303,13 @@ bool IsAddress(const std::string& host) {
          inet_pton(AF_INET6, host.c_str(), &bytes) == 1;
 }
 
-// Configure makes `session`'s connection: checked against the URL's host name or address (or
-// the options' server name) by the library, with the host name sent as SNI, which names a host,
+// Configure sets up `session`'s connection. The library checks it against the URL's host name or
+// address. Or against the options' server name. The host name is sent as SNI. SNI names a host,
 // never an address literal (RFC 6066 section 3).
 Result<void> Configure(TlsSession& session, const Url& url, const TransportOptions& options) {
   const TlsLibrary& tls = session.tls;
   Result<SSL_CTX*> context = ContextFor(tls, options);
-  if (!context) return context.failure();
+  if (!context) return context.error();
   session.ssl = tls.SSL_new(*context);
   BIO* socket = session.ssl ? NewSocketBio(tls, &session.fd) : nullptr;
   if (!socket) return Internal("no TLS connection: " + TlsErrorText(tls, "out of memory"));
@@ -354,7 +357,9 @@ Result<int> ConnectTcp(const Url& url, Deadline deadline) {
         connected = fd;
         break;
       }
-      why = !ready ? ready.error() : !*ready ? "the connection timed out" : std::strerror(error);
+      why = !ready    ? ready.error_message()
+            : !*ready ? "the connection timed out"
+                      : std::strerror(error);
     } else {
       why = std::strerror(errno);
     }
@@ -362,7 +367,7 @@ Result<int> ConnectTcp(const Url& url, Deadline deadline) {
   }
   freeaddrinfo(found);
   if (connected < 0) return Unavailable("connecting to " + url.Origin() + ": " + why);
-  // Requests and answers are small and written whole: Nagle's delay would only add latency.
+  // Requests and answers are small and written whole. Nagle's delay would only add latency.
   const int yes = 1;
   setsockopt(connected, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes);
   return connected;
@@ -373,14 +378,14 @@ Result<std::unique_ptr<Stream>> ConnectTls(const Url& url, int fd, Deadline dead
   Result<const TlsLibrary*> loaded = LoadTlsLibrary(options.tls_library);
   if (!loaded) {
     close(fd);
-    return loaded.failure();
+    return loaded.error();
   }
   auto session = std::make_unique<TlsSession>(**loaded, fd);
   if (Result<void> configured = Configure(*session, url, options); !configured)
-    return configured.failure().WithContext("TLS with " + url.Origin());
+    return configured.error().WithContext("TLS with " + url.Origin());
   auto stream = std::make_unique<TlsStream>(std::move(session));
   if (Result<void> shaken = stream->Handshake(url.Origin(), deadline); !shaken)
-    return shaken.failure();
+    return shaken.error();
   return std::unique_ptr<Stream>(std::move(stream));
 }
 
@@ -392,13 +397,13 @@ void Stream::ShutdownWrite() const { shutdown(fd(), SHUT_WR); }
 Result<std::unique_ptr<Stream>> Connect(const Url& url, Deadline deadline,
                                         const TransportOptions& options) {
   Result<int> fd = ConnectTcp(url, deadline);
-  if (!fd) return fd.failure();
+  if (!fd) return fd.error();
   if (url.scheme == "https") return ConnectTls(url, *fd, deadline, options);
   return std::unique_ptr<Stream>(std::make_unique<SocketStream>(*fd));
 }
 
 std::unique_ptr<Stream> AdoptSocket(int fd) {
-  // Every wait is a poll with a deadline, which only a non-blocking socket allows.
+  // Every wait is a poll with a deadline. Only a non-blocking socket allows that.
   fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
   const int yes = 1;
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes);

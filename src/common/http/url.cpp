@@ -87,7 +87,7 @@ Result<Url> ParseUrl(std::string_view text) {
       return Bad(text, "the port " + std::string(port) + " is outside 1..65535");
   }
 
-  // The fragment belongs to the client alone and is never sent.
+  // The fragment belongs to the client alone. It is never sent.
   rest = rest.substr(0, rest.find('#'));
   if (rest.empty()) {
     url.path_and_query = "/";

@@ -32,8 +32,8 @@ Result<std::string> BearerToken::Current() {
   std::lock_guard lock(mutex_);
   if (have_read_ && stamp == stamp_) return token_;
   Result<std::string> text = ReadFileText(file_);
-  if (!text) return Error{"token file " + text.error()};
-  // Token files often end in a newline; client-go trims white space on both ends, and so do we.
+  if (!text) return Error{"token file " + text.error_message()};
+  // Token files often end in a newline. Trim white space at both ends, as client-go does.
   std::string token(Trim(*text));
   if (token.empty()) return Error{"token file " + file_.string() + " is empty"};
   token_ = std::move(token);

@@ -1,7 +1,7 @@
-// BearerToken is the token a client sends in its Authorization header. A token kept in a
-// file is read again whenever the file changes: the kubelet rotates a projected
-// service-account token in place, and a client that kept the first one would be refused
-// once it expires (about an hour in).
+// BearerToken is the token a client sends in its Authorization header. A token kept in a file is
+// read again whenever the file changes. The kubelet rotates a projected service-account token in
+// place. A client that kept the first one would be refused once it expires. That happens about an
+// hour in.
 #pragma once
 
 #include <filesystem>
@@ -14,20 +14,19 @@ namespace mc::kube {
 
 class BearerToken {
  public:
-  // With a `file`, the file is the token and `fixed` is unused, as in client-go, where the
-  // last successful read of BearerTokenFile wins over BearerToken. Without one, `fixed` is
-  // the token; empty means the client sends none.
+  // With a `file`, the file is the token and `fixed` is unused. client-go does the same: the last
+  // good read of BearerTokenFile wins over BearerToken. Without a file, `fixed` is the token. Empty
+  // means the client sends none.
   BearerToken(std::string fixed, std::filesystem::path file);
 
-  // Current gives the token to send now. It looks at the file's status on every call (one
-  // stat, cheap beside a request) and reads it again only when the status changed. Any
-  // thread may call it. A file that cannot be read, or that holds only white space, is an
-  // error naming the file; the next call tries again.
+  // Current gives the token to send now. It stats the file on every call, cheap beside a request.
+  // It reads the file again only when the status changed. Any thread may call it. An unreadable
+  // file is an error naming the file. So is a file of white space only. The next call tries again.
   Result<std::string> Current();
 
  private:
-  // What stat said of the file when it was last read: a rewrite in place changes the size
-  // or the times, and the kubelet's swap of a symbolic link changes the inode.
+  // What stat said of the file at the last read. A rewrite in place changes the size or the times.
+  // The kubelet's swap of a symbolic link changes the inode.
   struct Stamp {
     unsigned long long device = 0, inode = 0, size = 0;
     long long mtime_ns = 0, ctime_ns = 0;

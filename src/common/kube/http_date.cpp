@@ -14,7 +14,7 @@ constexpr std::array<std::string_view, 7> kLongDays = {"Sunday",   "Monday", "Tu
 constexpr std::array<std::string_view, 12> kMonths = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
                                                       "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
 
-// Cursor walks the text; each step either matches and moves on or answers false.
+// Cursor walks the text. Each step matches and moves on, or answers false.
 struct Cursor {
   std::string_view text;
 
@@ -23,7 +23,7 @@ struct Cursor {
     text.remove_prefix(expected.size());
     return true;
   }
-  // Exactly `count` digits; `space_first` lets the first be a space (asctime's " 6").
+  // Exactly `count` digits. `space_first` allows a space first (asctime's " 6").
   bool Digits(int count, int& out, bool space_first = false) {
     if (text.size() < static_cast<std::size_t>(count)) return false;
     out = 0;
@@ -65,7 +65,7 @@ bool ImfFixdate(std::string_view text, Fields& f) {
          at.Time(f.hour, f.minute, f.second) && at.Literal(" GMT") && at.text.empty();
 }
 
-// RFC 850: "Sunday, 06-Nov-94 08:49:37 GMT"; the year is two digits, its century found later.
+// RFC 850: "Sunday, 06-Nov-94 08:49:37 GMT". The two-digit year's century comes later.
 bool Rfc850(std::string_view text, Fields& f) {
   Cursor at{text};
   return at.Name(kLongDays, f.week_day) && at.Literal(", ") && at.Digits(2, f.day) &&
@@ -74,7 +74,7 @@ bool Rfc850(std::string_view text, Fields& f) {
          at.text.empty();
 }
 
-// asctime: "Sun Nov  6 08:49:37 1994", the day padded with a space.
+// asctime: "Sun Nov  6 08:49:37 1994"; a space pads the day.
 bool Asctime(std::string_view text, Fields& f) {
   Cursor at{text};
   return at.Name(kDays, f.week_day) && at.Literal(" ") && at.Name(kMonths, f.month) &&
@@ -97,8 +97,8 @@ std::optional<std::int64_t> ParseHttpDate(std::string_view text,
   Fields f;
   if (!ImfFixdate(text, f) && !Asctime(text, f)) {
     if (!Rfc850(text, f)) return std::nullopt;
-    // RFC 9110: a two-digit year that would lie more than 50 years ahead is in the past; so
-    // the year is the one of those digits within 49 years before and 50 after this one.
+    // RFC 9110: a two-digit year over 50 years ahead is in the past. So the year lies within 49
+    // years before this one and 50 after.
     const int this_year = YearOf(now);
     f.year += this_year - this_year % 100;
     if (f.year > this_year + 50) f.year -= 100;
@@ -107,7 +107,7 @@ std::optional<std::int64_t> ParseHttpDate(std::string_view text,
   const std::optional<std::int64_t> seconds =
       UtcSeconds(f.year, f.month + 1, f.day, f.hour, f.minute, f.second);
   if (!seconds) return std::nullopt;
-  // 1970-01-01 was a Thursday (4); floor division keeps dates before it right too.
+  // 1970-01-01 was a Thursday (4). Floor division keeps earlier dates right too.
   std::int64_t days = *seconds / 86400;
   if (*seconds % 86400 < 0) --days;
   if (((days + 4) % 7 + 7) % 7 != f.week_day) return std::nullopt;

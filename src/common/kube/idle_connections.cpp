@@ -5,7 +5,7 @@
 namespace mc::kube {
 namespace {
 
-// An idle connection has nothing to say: readable means closed, reset, or out of step.
+// An idle connection has nothing to say. Readable means closed, reset, or out of step.
 bool StillOpen(const http::Stream& stream) {
   if (stream.HasBuffered()) return false;
   pollfd entry{.fd = stream.fd(), .events = POLLIN, .revents = 0};
@@ -23,7 +23,7 @@ std::unique_ptr<http::Stream> IdleConnections::Take() {
       stream = std::move(idle_.back());
       idle_.pop_back();
     }
-    // Checked and closed outside the lock, so that no caller waits on another's close.
+    // Check and close outside the lock, so no caller waits on another's close.
     if (StillOpen(*stream)) return stream;
   }
 }

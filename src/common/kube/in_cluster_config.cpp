@@ -1,6 +1,6 @@
-// The in-cluster configuration, as client-go's rest.InClusterConfig builds it: the API
-// server's Service address from the environment the kubelet gives every container, and the
-// service account's mount for the CA and the token.
+// The in-cluster configuration, built as client-go's rest.InClusterConfig builds it:
+// - the API server's Service address, from the environment the kubelet gives every container;
+// - the CA and the token, from the service account's mount.
 #include "common/base/read_file.h"
 #include "common/kube/kube_config.h"
 
@@ -20,24 +20,25 @@ Result<KubeConfig> InClusterConfig(const Environment& environment,
   }
 
   KubeConfig config;
-  // net.JoinHostPort: an IPv6 address is put in brackets so its colons are not read as
-  // the port's.
+  // net.JoinHostPort: an IPv6 address goes in brackets. So its colons are not read as the port's.
   const bool ipv6 = host->find(':') != std::string::npos && !host->starts_with('[');
   config.server = "https://" + (ipv6 ? "[" + *host + "]" : *host) + ":" + *port;
 
   Result<std::string> ca = ReadFileText(account_dir / "ca.crt");
-  if (!ca) return InvalidInput("in-cluster configuration: the service account's CA " + ca.error());
+  if (!ca)
+    return InvalidInput("in-cluster configuration: the service account's CA " + ca.error_message());
   if (ca->empty())
     return InvalidInput("in-cluster configuration: the service account's CA " +
                         (account_dir / "ca.crt").string() + " is empty");
   config.ca_pem = std::move(ca).value();
 
-  // The token is read once here, so that a missing mount fails at start rather than at the
-  // first request; the client reads it again whenever the kubelet rotates it.
+  // The token is read once here, so a missing mount fails at start. Otherwise it would fail at the
+  // first request. The client reads it again whenever the kubelet rotates it.
   config.token_file = account_dir / "token";
   Result<std::string> token = ReadFileText(config.token_file);
   if (!token)
-    return InvalidInput("in-cluster configuration: the service account's token " + token.error());
+    return InvalidInput("in-cluster configuration: the service account's token " +
+                        token.error_message());
   const char* const space = " \t\r\n";
   const std::size_t first = token->find_first_not_of(space);
   if (first == std::string::npos) {

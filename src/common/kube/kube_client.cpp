@@ -1,7 +1,10 @@
-// KubeClient over the project's own HTTP/1.1 client parts (src/common/http): a request borrows an
-// idle connection or opens one, writes its head and body, and reads the answer whole; a
-// watch opens a connection of its own and reads its body piece by piece, asking `stop`
-// between pieces. Everything runs on the calling thread.
+// KubeClient over the project's own HTTP/1.1 client parts (src/common/http).
+// - A request borrows an idle connection or opens one. It writes its head and body and reads the
+//   answer whole.
+// - A watch opens a connection of its own. It reads its body piece by piece, asking `stop` between
+//   pieces.
+//
+// Everything runs on the calling thread.
 #include "common/kube/kube_client.h"
 
 #include <netinet/in.h>
@@ -30,21 +33,20 @@ namespace {
 using http::Clock;
 using http::Deadline;
 
-// The counters are each client's own, so that two clients in one process (or one test) each
-// see their own traffic.
+// Each client has its own counters. So two clients in one process or test see their own traffic.
 struct Counters {
   std::atomic<std::uint64_t> requests{0};
   std::atomic<std::uint64_t> bytes_sent{0};
   std::atomic<std::uint64_t> bytes_received{0};
 };
 
-// The API server's heads are a few hundred bytes; a larger one is no honest server's.
+// The API server's heads are a few hundred bytes. No honest server sends a larger one.
 constexpr std::size_t kMaxResponseHead = 64u << 10;
-// A list answer is held whole; the agent and the pool select what they list, so this bounds
-// only a confused server.
+// A list answer is held whole. The agent and the pool select what they list. So this bounds only a
+// confused server.
 constexpr std::size_t kMaxResponseBody = 512u << 20;
-// A watch answered with anything but 200 carries a Status, not events; more than this of it
-// is not worth keeping.
+// A watch answered with other than 200 carries a Status, not events. More than this of it is not
+// worth keeping.
 constexpr std::size_t kMaxErrorBody = 64u << 10;
 // How long a watch waits on a silent stream before asking `stop` again.
 constexpr std::chrono::milliseconds kStopPollInterval{1000};
@@ -57,8 +59,8 @@ bool MethodIsValid(const std::string& method) {
   return true;
 }
 
-// A header value may not hold a line break: a token file with one inside would otherwise
-// let its second line become a header of its own.
+// A header value may not hold a line break. Otherwise a token file's second line would become a
+// header of its own.
 bool FitsInHeader(const std::string& value) {
   for (char c : value) {
     if (c == '\r' || c == '\n' || c == '\0') return false;
@@ -66,8 +68,8 @@ bool FitsInHeader(const std::string& value) {
   return true;
 }
 
-// The target goes into the request line as it is, so a space or a control character would
-// end the line early.
+// The target goes into the request line as it is. A space or a control character would end the line
+// early.
 bool FitsInRequestLine(const std::string& target) {
   for (const unsigned char c : target) {
     if (c <= 0x20 || c == 0x7f) return false;
@@ -75,8 +77,8 @@ bool FitsInRequestLine(const std::string& target) {
   return true;
 }
 
-// Keep-alive probes find a server that vanished without closing the connection, which matters
-// most for watches, since they have no deadline. A socket that refuses them still works.
+// Keep-alive probes find a server that vanished without closing the connection. That matters most
+// for watches, which have no deadline. A socket that refuses them still works.
 void KeepAlive(const http::Stream& stream) {
   const int yes = 1, idle_s = 30, interval_s = 10;
   setsockopt(stream.fd(), SOL_SOCKET, SO_KEEPALIVE, &yes, sizeof yes);
@@ -84,15 +86,15 @@ void KeepAlive(const http::Stream& stream) {
   setsockopt(stream.fd(), IPPROTO_TCP, TCP_KEEPINTVL, &interval_s, sizeof interval_s);
 }
 
-// No answer is unavailable, or past its deadline; `what` names the call and `where` the
-// server, and the code is the one a caller's retry decides on.
+// No answer is unavailable, or past its deadline. `what` names the call and `where` the server. The
+// code is the one a caller's retry decides on.
 Error NoAnswer(const std::string& what, const std::string& where, const Error& error) {
   const ErrorCode code =
       error.IsDeadlineExceeded() ? ErrorCode::kDeadlineExceeded : ErrorCode::kUnavailable;
   return Error{what + ": " + (where.empty() ? "" : where + ": ") + error.message, code};
 }
 
-// Whether the connection may carry another request once this answer was read whole.
+// Whether the connection may carry another request after this whole answer.
 bool Reusable(const http::ResponseHead& head, const http::BodyFraming& framing) {
   if (framing.kind == http::BodyFraming::Kind::kUntilClose) return false;
   if (http::HasToken(head.headers, "Connection", "close")) return false;
@@ -105,24 +107,23 @@ struct Answered {
   bool reusable = false;
 };
 struct ExchangeFailure {
-  // Nothing of the answer arrived: on a reused connection, the server had closed it.
+  // No byte of the answer came. On a reused connection, the server had closed it.
   bool nothing_arrived = false;
 };
 
-// A watch's answer head, past any interim one; nullopt when `stop` said so while the head
-// was awaited.
+// A watch's answer head, past any interim one. nullopt when `stop` said so while waiting.
 Result<std::optional<http::ResponseHead>> ReadWatchHead(http::MessageReader& reader,
                                                         const std::function<bool()>& stop) {
   while (true) {
     Result<std::string> text = reader.ReadHead(kMaxResponseHead, Clock::now() + kStopPollInterval);
     if (!text) {
-      // The head waits in the reader across tries; a try that timed out only asks `stop`.
-      if (!text.failure().IsDeadlineExceeded()) return text.failure();
+      // The head waits in the reader across tries. A try that timed out only asks `stop`.
+      if (!text.error().IsDeadlineExceeded()) return text.error();
       if (stop()) return std::optional<http::ResponseHead>();
       continue;
     }
     Result<http::ResponseHead> parsed = http::ParseResponseHead(*text);
-    if (!parsed) return parsed.failure();
+    if (!parsed) return parsed.error();
     if (parsed->status >= 200) return std::optional(std::move(*parsed));
   }
 }
@@ -135,7 +136,7 @@ struct KubeClient::State {
         settings(std::move(settings_in)),
         server(std::move(server_in)),
         token(config.token, config.token_file) {
-    // The server's path, if it has one, goes before every target.
+    // The server's path, if any, goes before every target.
     base_path = server.path_and_query == "/" ? "" : server.path_and_query;
     transport.ca_pem = config.ca_pem;
     transport.client_certificate_pem = config.client_cert_pem;
@@ -143,12 +144,12 @@ struct KubeClient::State {
     transport.verify_peer = !config.insecure_skip_tls_verify;
   }
 
-  // HeadText is the request's head, ready to send: where, as whom, what it accepts and, with
-  // a body, its type and length. The token is read afresh, since its file may have rotated.
+  // HeadText is the request's head, ready to send. It says where, as whom and what it accepts. With
+  // a body, it gives its type and length. The token is read afresh; its file may have rotated.
   Result<std::string> HeadText(const std::string& method, const std::string& target,
                                const std::string* content_type, std::size_t body_size) {
     Result<std::string> bearer = token.Current();
-    if (!bearer) return bearer.failure();
+    if (!bearer) return bearer.error();
     if (!FitsInHeader(*bearer)) return Error{"the bearer token holds a line break"};
     http::RequestHead head{.method = method, .target = base_path + target};
     head.headers.push_back({"Host", server.HostHeader()});
@@ -169,29 +170,29 @@ struct KubeClient::State {
     return stream;
   }
 
-  // OpenWatch opens the watch's connection and sends its request. A watch has a connection
-  // of its own, never one from the pool nor one put back: it ends when the server or `stop`
-  // ends it, and what is left of it is of no use to a request. Only connecting and sending
-  // the head have deadlines; the stream has none.
+  // OpenWatch opens the watch's connection and sends its request. A watch has a connection of its
+  // own. It never comes from the pool and never goes back. It ends when the server or `stop` ends
+  // it. What is left of it is of no use to a request. Only connecting and sending the head have
+  // deadlines. The stream has none.
   Result<std::unique_ptr<http::Stream>> OpenWatch(const std::string& target,
                                                   const std::string& what) {
     Result<std::string> head = HeadText("GET", target, nullptr, 0);
-    if (!head) return head.failure().WithContext(what);
+    if (!head) return head.error().WithContext(what);
     const Deadline sent_by = Clock::now() + settings.request_timeout;
     Result<std::unique_ptr<http::Stream>> opened = Open(sent_by);
-    if (!opened) return NoAnswer(what, "", opened.failure());
+    if (!opened) return NoAnswer(what, "", opened.error());
     if (Result<void> written = (*opened)->Write(*head, sent_by); !written)
-      return NoAnswer(what, server.Origin(), written.failure());
+      return NoAnswer(what, server.Origin(), written.error());
     counters.requests.fetch_add(1, std::memory_order_relaxed);
     return opened;
   }
 
-  // Exchange writes the request on `stream` and reads its answer whole by `deadline`.
+  // Exchange writes the request on `stream` and reads its whole answer by `deadline`.
   Result<Answered> Exchange(http::Stream& stream, const std::string& wire, std::size_t body_size,
                             const std::string& method, Deadline deadline, ExchangeFailure& failed) {
     if (Result<void> written = stream.Write(wire, deadline); !written) {
       failed.nothing_arrived = true;
-      return written.failure();
+      return written.error();
     }
     counters.requests.fetch_add(1, std::memory_order_relaxed);
     counters.bytes_sent.fetch_add(body_size, std::memory_order_relaxed);
@@ -201,16 +202,16 @@ struct KubeClient::State {
       Result<std::string> text = reader.ReadHead(kMaxResponseHead, deadline);
       if (!text) {
         failed.nothing_arrived = !reader.HasBuffered();
-        return text.failure();
+        return text.error();
       }
       Result<http::ResponseHead> head = http::ParseResponseHead(*text);
-      if (!head) return head.failure();
-      // An interim answer (100 Continue, 103 Early Hints) comes before the real one.
+      if (!head) return head.error();
+      // An interim answer comes before the real one: 100 Continue, 103 Early Hints.
       if (head->status < 200) continue;
       Result<http::BodyFraming> framing = http::ResponseBodyFraming(*head, method);
-      if (!framing) return framing.failure();
+      if (!framing) return framing.error();
       Result<std::string> body = reader.ReadBody(*framing, kMaxResponseBody, deadline);
-      if (!body) return body.failure();
+      if (!body) return body.error();
       counters.bytes_received.fetch_add(body->size(), std::memory_order_relaxed);
 
       Answered exchange;
@@ -221,7 +222,7 @@ struct KubeClient::State {
           exchange.response.retry_after = ParseRetryAfter(
               http::HeaderValue(head->headers, "Retry-After"), std::chrono::system_clock::now());
       }
-      // Bytes past the answer were never asked for: the connection is out of step.
+      // Nobody asked for bytes past the answer. The connection is out of step.
       exchange.reusable = Reusable(*head, *framing) && !reader.HasBuffered();
       return exchange;
     }
@@ -243,7 +244,7 @@ Result<std::unique_ptr<KubeClient>> KubeClient::Create(KubeConfig config, Client
   }
   while (config.server.ends_with('/')) config.server.pop_back();
   Result<http::Url> server = http::ParseUrl(config.server);
-  if (!server) return Error{"API client: " + server.error()};
+  if (!server) return Error{"API client: " + server.error_message()};
   if (server->path_and_query.find('?') != std::string::npos)
     return Error{"API client: server \"" + config.server + "\" holds a query"};
   if (config.client_cert_pem.empty() != config.client_key_pem.empty()) {
@@ -264,11 +265,11 @@ Result<HttpResponse> KubeClient::Send(const HttpRequest& request) {
   if (!request.target.starts_with('/')) return Error{what + ": the target does not start with /"};
   if (!FitsInRequestLine(request.target))
     return Error{what + ": the target holds a space or a control character"};
-  // The API server reads no body on a GET or HEAD.
+  // The API server reads no body on GET or HEAD.
   const bool bodiless = request.method == "GET" || request.method == "HEAD";
   if (bodiless && !request.body.empty())
     return Error{what + ": a " + request.method + " carries no body"};
-  // POST, PUT and PATCH say their length even when it is 0, as servers expect of them.
+  // POST, PUT and PATCH say their length, even 0. Servers expect that.
   const bool has_body = !request.body.empty() || request.method == "POST" ||
                         request.method == "PUT" || request.method == "PATCH";
   if (has_body && !FitsInHeader(request.content_type))
@@ -278,28 +279,28 @@ Result<HttpResponse> KubeClient::Send(const HttpRequest& request) {
   Result<std::string> head =
       state_->HeadText(request.method, request.target, has_body ? &request.content_type : nullptr,
                        request.body.size());
-  if (!head) return head.failure().WithContext(what);
+  if (!head) return head.error().WithContext(what);
   const std::string wire = *head + request.body;
   const std::string where = state_->server.Origin();
 
-  // A connection that waited in the pool may have been closed by the server meanwhile (its
-  // idle timeout), which shows only once the request is on it: when no byte of an answer
-  // came, the request is sent once more on a new connection, since the server cannot have seen
-  // it: a server that closes an idle connection reads no request from it.
+  // A pooled connection may have been closed by the server meanwhile, at its idle timeout. That
+  // shows only once the request is on it. If no byte of an answer came, send the request once more
+  // on a new connection. The server cannot have seen it. A server that closes an idle connection
+  // reads no request from it.
   for (bool retried = false;; retried = true) {
     std::unique_ptr<http::Stream> stream = retried ? nullptr : state_->idle.Take();
     const bool reused = stream != nullptr;
     if (!stream) {
       Result<std::unique_ptr<http::Stream>> opened = state_->Open(deadline);
-      if (!opened) return NoAnswer(what, "", opened.failure());
+      if (!opened) return NoAnswer(what, "", opened.error());
       stream = std::move(*opened);
     }
     ExchangeFailure failed;
     Result<Answered> exchange =
         state_->Exchange(*stream, wire, request.body.size(), request.method, deadline, failed);
     if (!exchange) {
-      if (reused && failed.nothing_arrived && !exchange.failure().IsDeadlineExceeded()) continue;
-      return NoAnswer(what, where, exchange.failure());
+      if (reused && failed.nothing_arrived && !exchange.error().IsDeadlineExceeded()) continue;
+      return NoAnswer(what, where, exchange.error());
     }
     // A connection goes back only here, its whole answer read.
     if (exchange->reusable) state_->idle.Put(std::move(stream));
@@ -315,21 +316,21 @@ Result<KubeClient::WatchEnd> KubeClient::Watch(
   if (!FitsInRequestLine(target))
     return Error{what + ": the target holds a space or a control character"};
   Result<std::unique_ptr<http::Stream>> opened = state_->OpenWatch(target, what);
-  if (!opened) return opened.failure();
+  if (!opened) return opened.error();
   http::Stream& stream = **opened;
   const std::string where = state_->server.Origin();
 
   WatchEnd end;
   http::MessageReader reader(stream);
   Result<std::optional<http::ResponseHead>> head = ReadWatchHead(reader, stop);
-  if (!head) return NoAnswer(what, where, head.failure());
+  if (!head) return NoAnswer(what, where, head.error());
   if (!*head) {
     end.stopped = true;
     return end;
   }
   const http::ResponseHead& answer = **head;
   Result<http::BodyFraming> framing = http::ResponseBodyFraming(answer, "GET");
-  if (!framing) return NoAnswer(what, where, framing.failure());
+  if (!framing) return NoAnswer(what, where, framing.error());
   end.status = answer.status;
 
   http::StreamedBody body(*framing);
@@ -341,7 +342,7 @@ Result<KubeClient::WatchEnd> KubeClient::Watch(
     if (!wire.empty()) {
       piece.clear();
       if (Result<void> fed = body.Feed(wire, piece); !fed)
-        return NoAnswer(what, where, fed.failure());
+        return NoAnswer(what, where, fed.error());
       wire.clear();
       state_->counters.bytes_received.fetch_add(piece.size(), std::memory_order_relaxed);
       if (end.status != 200) {
@@ -358,30 +359,29 @@ Result<KubeClient::WatchEnd> KubeClient::Watch(
       end.error_body.clear();
       return end;
     }
-    // Bytes already taken off the socket (TLS records) are read before any poll, which would
-    // not see them.
+    // Read bytes already taken off the socket (TLS records) first. A poll would not see them.
     if (!stream.HasBuffered()) {
       pollfd entry{.fd = stream.fd(), .events = POLLIN, .revents = 0};
       const int ready = poll(&entry, 1, static_cast<int>(kStopPollInterval.count()));
       if (ready == 0 || (ready < 0 && errno == EINTR)) continue;
       if (ready < 0) return Error{what + ": poll: " + std::strerror(errno), ErrorCode::kInternal};
     }
-    // Readable may still be less than a whole TLS record: a read that times out is silence.
+    // Readable may be less than a whole TLS record. A read that times out is silence.
     Result<std::size_t> got =
         stream.Read(buffer.data(), buffer.size(), Clock::now() + kStopPollInterval);
     if (!got) {
-      if (got.failure().IsDeadlineExceeded()) continue;
-      return NoAnswer(what, where, got.failure());
+      if (got.error().IsDeadlineExceeded()) continue;
+      return NoAnswer(what, where, got.error());
     }
     if (*got == 0) {
       if (Result<void> closed = body.Closed(); !closed)
-        return NoAnswer(what, where, closed.failure());
+        return NoAnswer(what, where, closed.error());
       break;
     }
     wire.assign(buffer.data(), *got);
   }
   if (end.status == 200 && !lines.rest().empty()) {
-    // The body ended cleanly without a last newline: what is left is a whole last line.
+    // The body ended cleanly without a last newline. What is left is a whole last line.
     const std::string last(lines.rest());
     on_line(last);
   }

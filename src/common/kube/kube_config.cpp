@@ -1,7 +1,7 @@
-// Reading a kubeconfig: the current context names a cluster and a user, each found by name
-// in its list. Only what a client of a plain API server needs is taken; anything that would
-// change where or as whom the client connects and that it cannot honour (exec plugins,
-// auth providers, proxies) is an error, never silently dropped.
+// Reading a kubeconfig. The current context names a cluster and a user. Each is found by name in
+// its list. Only what a client of a plain API server needs is taken. Some settings change where or
+// as whom the client connects. One it cannot honour is an error, never silently dropped. Examples:
+// exec plugins, auth providers, proxies.
 #include "common/kube/kube_config.h"
 
 #include <yaml-cpp/yaml.h>
@@ -15,8 +15,9 @@
 namespace mc::kube {
 namespace {
 
-// KubeconfigReader keeps what the errors need: the file's name (or "kubeconfig" for text
-// given directly) and the directory that relative names are taken from.
+// KubeconfigReader keeps what the errors need:
+// - the file's name, or "kubeconfig" for text given directly;
+// - the directory that relative names are taken from.
 class KubeconfigReader {
  public:
   KubeconfigReader(std::string source, std::filesystem::path base_dir)
@@ -27,16 +28,16 @@ class KubeconfigReader {
  private:
   Error Fail(const std::string& what) const { return InvalidInput(source_ + ": " + what); }
 
-  // Entry finds the member `field` (such as "cluster") of the element of list `list_name`
-  // whose `name` is `name`; an error naming `wanted_by` when there is none. A member that
-  // is absent or null is an empty map, as client-go reads it.
+  // Entry finds the member `field` (such as "cluster") in list `list_name`. It takes the element
+  // whose `name` is `name`. With none, it is an error naming `wanted_by`. An absent or null member
+  // is an empty map, as client-go reads it.
   Result<YAML::Node> Entry(const YAML::Node& root, const char* list_name, const char* field,
                            const std::string& name, const std::string& wanted_by) const;
-  // String reads an optional scalar member; absent or null gives empty.
+  // String reads an optional scalar member. Absent or null gives empty.
   Result<std::string> String(const YAML::Node& map, const char* field,
                              const std::string& where) const;
-  // Secret reads a PEM blob given either inline as `<field>-data` (base64), which wins as
-  // in client-go, or as the file named by `<field>`.
+  // Secret reads a PEM blob. It comes inline as `<field>-data` (base64), or from the file named by
+  // `<field>`. Inline wins, as in client-go.
   Result<std::string> Secret(const YAML::Node& map, const std::string& field,
                              const std::string& where) const;
   std::filesystem::path Resolve(const std::string& name) const;
@@ -95,36 +96,36 @@ Result<std::string> KubeconfigReader::Secret(const YAML::Node& map, const std::s
   if (!data) return data;
   if (!data->empty()) {
     Result<std::string> decoded = DecodeBase64(*data);
-    if (!decoded) return Fail(where + ": " + data_field + ": " + decoded.error());
+    if (!decoded) return Fail(where + ": " + data_field + ": " + decoded.error_message());
     return decoded;
   }
   Result<std::string> file = String(map, field.c_str(), where);
   if (!file || file->empty()) return file;
   Result<std::string> text = ReadFileText(Resolve(*file));
-  if (!text) return Fail(where + ": " + field + ": cannot read " + text.error());
+  if (!text) return Fail(where + ": " + field + ": cannot read " + text.error_message());
   return text;
 }
 
 Result<void> KubeconfigReader::ReadCluster(const YAML::Node& cluster, const std::string& where,
                                            KubeConfig& config) const {
   Result<std::string> server = String(cluster, "server", where);
-  if (!server) return server.failure();
+  if (!server) return server.error();
   if (server->empty()) return Fail(where + ": server is not set");
-  // client-go takes a server without a scheme as https; a trailing slash would double the
-  // first slash of every target.
+  // client-go takes a server without a scheme as https. A trailing slash would double each target's
+  // first slash.
   config.server = server->find("://") == std::string::npos ? "https://" + *server : *server;
   if (config.server.rfind("https://", 0) != 0 && config.server.rfind("http://", 0) != 0) {
     return Fail(where + ": server " + Quoted(*server) + ": expected an http or https URL");
   }
   while (config.server.ends_with('/')) config.server.pop_back();
-  // "https://" alone (or with slashes only) names no host; the fuzz target found that trimming
-  // its slashes left "https:", which no client could take.
+  // "https://" alone, or with slashes only, names no host. Trimming its slashes would leave
+  // "https:", which no client can take. The fuzz target found this.
   if (config.server.find("://") == std::string::npos || config.server.ends_with("://")) {
     return Fail(where + ": server " + Quoted(*server) + " names no host");
   }
 
   Result<std::string> ca = Secret(cluster, "certificate-authority", where);
-  if (!ca) return ca.failure();
+  if (!ca) return ca.error();
   config.ca_pem = std::move(ca).value();
 
   if (const YAML::Node insecure = cluster["insecure-skip-tls-verify"];
@@ -135,8 +136,8 @@ Result<void> KubeconfigReader::ReadCluster(const YAML::Node& cluster, const std:
     }
     config.insecure_skip_tls_verify = value;
   }
-  // A CA beside the flag that skips checking against it is a contradiction, which client-go
-  // refuses rather than guess which was meant.
+  // A CA beside the flag that skips checking it is a contradiction. client-go refuses it rather
+  // than guess.
   if (config.insecure_skip_tls_verify && !config.ca_pem.empty()) {
     return Fail(where +
                 ": insecure-skip-tls-verify and a certificate authority together: specifying a "
@@ -144,7 +145,7 @@ Result<void> KubeconfigReader::ReadCluster(const YAML::Node& cluster, const std:
   }
   for (const char* unsupported : {"proxy-url", "tls-server-name"}) {
     Result<std::string> value = String(cluster, unsupported, where);
-    if (!value) return value.failure();
+    if (!value) return value.error();
     if (!value->empty()) return Fail(where + ": " + unsupported + " is not supported");
   }
   return Ok();
@@ -164,21 +165,21 @@ Result<void> KubeconfigReader::ReadUser(const YAML::Node& user, const std::strin
   }
   for (const char* unsupported : {"username", "password", "as", "as-uid"}) {
     Result<std::string> value = String(user, unsupported, where);
-    if (!value) return value.failure();
+    if (!value) return value.error();
     if (!value->empty()) return Fail(where + ": " + unsupported + " is not supported");
   }
 
   Result<std::string> token = String(user, "token", where);
-  if (!token) return token.failure();
+  if (!token) return token.error();
   config.token = std::move(token).value();
   Result<std::string> token_file = String(user, "tokenFile", where);
-  if (!token_file) return token_file.failure();
+  if (!token_file) return token_file.error();
   if (!token_file->empty()) config.token_file = Resolve(*token_file);
 
   Result<std::string> cert = Secret(user, "client-certificate", where);
-  if (!cert) return cert.failure();
+  if (!cert) return cert.error();
   Result<std::string> key = Secret(user, "client-key", where);
-  if (!key) return key.failure();
+  if (!key) return key.error();
   if (cert->empty() != key->empty()) {
     return Fail(where + ": " +
                 (cert->empty() ? "client-key is set without client-certificate"
@@ -201,31 +202,31 @@ Result<KubeConfig> KubeconfigReader::Read(std::string_view yaml_text) {
   if (!root.IsMap()) return Fail("expected a map at the top");
 
   Result<std::string> context_name = String(root, "current-context", "");
-  if (!context_name) return context_name.failure();
+  if (!context_name) return context_name.error();
   if (context_name->empty()) return Fail("current-context is not set");
 
   Result<YAML::Node> context = Entry(root, "contexts", "context", *context_name, "current-context");
-  if (!context) return context.failure();
+  if (!context) return context.error();
   const std::string context_where = "context " + Quoted(*context_name);
   Result<std::string> cluster_name = String(*context, "cluster", context_where);
-  if (!cluster_name) return cluster_name.failure();
+  if (!cluster_name) return cluster_name.error();
   if (cluster_name->empty()) return Fail(context_where + ": cluster is not set");
   Result<std::string> user_name = String(*context, "user", context_where);
-  if (!user_name) return user_name.failure();
+  if (!user_name) return user_name.error();
 
   KubeConfig config;
   Result<YAML::Node> cluster = Entry(root, "clusters", "cluster", *cluster_name, context_where);
-  if (!cluster) return cluster.failure();
+  if (!cluster) return cluster.error();
   if (Result<void> read = ReadCluster(*cluster, "cluster " + Quoted(*cluster_name), config);
       !read) {
-    return read.failure();
+    return read.error();
   }
-  // A context without a user is anonymous, which an API server may allow for /version.
+  // A context without a user is anonymous. An API server may allow that for /version.
   if (!user_name->empty()) {
     Result<YAML::Node> user = Entry(root, "users", "user", *user_name, context_where);
-    if (!user) return user.failure();
+    if (!user) return user.error();
     if (Result<void> read = ReadUser(*user, "user " + Quoted(*user_name), config); !read) {
-      return read.failure();
+      return read.error();
     }
   }
   return config;
@@ -235,8 +236,8 @@ Result<KubeConfig> KubeconfigReader::Read(std::string_view yaml_text) {
 
 Result<KubeConfig> ParseKubeconfig(std::string_view yaml_text,
                                    const std::filesystem::path& base_dir) {
-  // yaml-cpp reports through exceptions, and a conversion deep inside may throw one we did
-  // not foresee; none may leave the module.
+  // yaml-cpp reports through exceptions. A conversion deep inside may throw one nobody foresaw.
+  // None may leave the module.
   try {
     return KubeconfigReader("kubeconfig", base_dir).Read(yaml_text);
   } catch (const std::exception& error) {
@@ -246,7 +247,7 @@ Result<KubeConfig> ParseKubeconfig(std::string_view yaml_text,
 
 Result<KubeConfig> LoadKubeconfig(const std::filesystem::path& path) {
   Result<std::string> text = ReadFileText(path);
-  if (!text) return InvalidInput("kubeconfig " + text.error());
+  if (!text) return InvalidInput("kubeconfig " + text.error_message());
   std::filesystem::path base_dir = path.parent_path();
   if (base_dir.empty()) base_dir = ".";
   try {

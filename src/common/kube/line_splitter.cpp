@@ -14,11 +14,11 @@ bool LineSplitter::Feed(std::string_view bytes,
                         const std::function<void(std::string_view)>& on_line) {
   if (pending_.size() > kMaxLine) return false;
   std::size_t newline = bytes.find('\n');
-  // The first newline completes the line held from before, if any.
+  // The first newline completes any line held from before.
   if (newline != std::string_view::npos && !pending_.empty()) {
     pending_.append(bytes.substr(0, newline));
-    // The callback may take time; the held line is moved out first so that the splitter
-    // stays consistent whatever it does.
+    // The callback may take time. The held line is moved out first. So the splitter stays
+    // consistent whatever the callback does.
     const std::string line = std::move(pending_);
     pending_.clear();
     Deliver(line, on_line);

@@ -1,5 +1,5 @@
-// A watch's body is one JSON event per line, and the network cuts it anywhere: LineSplitter
-// holds the part of a line that has arrived until its newline does.
+// A watch's body is one JSON event per line. The network cuts it anywhere. LineSplitter holds a
+// line's first part until its newline arrives.
 #pragma once
 
 #include <cstddef>
@@ -11,16 +11,16 @@ namespace mc::kube {
 
 class LineSplitter {
  public:
-  // A line longer than this is no event the API server would send (it refuses objects over
-  // a few MiB); holding more would only let a confused server fill the memory.
+  // The API server sends no event this long; it refuses objects over a few MiB. Holding more would
+  // only let a confused server fill the memory.
   static constexpr std::size_t kMaxLine = 16u << 20;
 
-  // Feed takes the next bytes of the body and calls `on_line` with each line they complete,
-  // without its "\n" or "\r\n". Empty lines are skipped. It answers false, and takes no
-  // more, once the pending line grows past kMaxLine.
+  // Feed takes the next bytes of the body. It calls `on_line` with each line they complete, without
+  // "\n" or "\r\n". Empty lines are skipped. It answers false once the pending line grows past
+  // kMaxLine. Then it takes no more.
   bool Feed(std::string_view bytes, const std::function<void(std::string_view)>& on_line);
 
-  // The bytes after the last newline: a final line that the body did not end.
+  // The bytes after the last newline: a last line without its end.
   std::string_view rest() const { return pending_; }
 
  private:

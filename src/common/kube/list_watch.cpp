@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "common/base/json_parse.h"
 #include "common/base/json_path.h"
 #include "common/kube/watch_event.h"
 
@@ -91,7 +92,7 @@ void ListWatch::Run() {
       Result<std::string> listed_version = List();
       listed = listed_version.ok();
       if (!listed) {
-        log_("watch: " + listed_version.error());
+        log_("watch: " + listed_version.error_message());
         log_("watch: listing " + Describe() + " failed; retrying in " + std::to_string(backoff) +
              " s");
         if (!Sleep(backoff)) return;
@@ -104,8 +105,8 @@ void ListWatch::Run() {
     const auto opened = std::chrono::steady_clock::now();
     listed = WatchFrom(resource_version);
     if (stopping_) return;
-    // A watch that failed at once is retried after the backoff; one that ran a while and
-    // was ended by the server is opened again at once.
+    // A watch that failed at once is retried after the backoff. One the server ended after a while
+    // is opened again at once.
     if (std::chrono::steady_clock::now() - opened < std::chrono::seconds(5)) {
       if (!Sleep(backoff)) return;
       backoff = NextBackoff(backoff);
@@ -117,18 +118,18 @@ void ListWatch::Run() {
 
 Result<std::string> ListWatch::List() {
   Result<HttpResponse> response = client_.Send({.target = Query("limit=500")});
-  if (!response) return Unavailable(response.error());
+  if (!response) return Unavailable(response.error_message());
   if (response->status != 200)
     return Unavailable("listing " + Describe() + ": " + StatusMessage(*response));
-  nlohmann::json list = nlohmann::json::parse(response->body, nullptr, false);
+  nlohmann::json list = ParseJsonOrDiscarded(response->body);
   const std::string listed_version = JsonStringAt(list, {"metadata", "resourceVersion"});
   nlohmann::json* items = list.is_object() && list.contains("items") ? &list["items"] : nullptr;
   if (listed_version.empty() || !items || !items->is_array()) {
     return Unavailable("listing " + Describe() +
                        " gave a body that is not a list with a resourceVersion");
   }
-  // A node's slices are few; more than one page of them means something else is wrong, and
-  // a partial list would be read as deletions, so it is refused rather than used.
+  // A node's slices are few. More than one page means something else is wrong. A partial list would
+  // be read as deletions. So it is refused, not used.
   if (!JsonStringAt(list, {"metadata", "continue"}).empty()) {
     return Unavailable("listing " + Describe() +
                        " gave more than 500 objects; refusing a partial list");
@@ -152,15 +153,15 @@ bool ListWatch::WatchFrom(std::string& resource_version) {
         if (relist) return;
         Result<WatchEvent> event = ParseWatchEvent(line);
         if (!event) {
-          log_("watch: " + Describe() + ": " + event.error() + "; listing again");
+          log_("watch: " + Describe() + ": " + event.error_message() + "; listing again");
           relist = true;
           return;
         }
         switch (event->type) {
           case WatchEvent::Type::kError: {
             const std::string message = JsonStringAt(event->object, {"message"});
-            // 410 Gone: the version is older than the server keeps. Any other error event
-            // also leaves the stream's state unknown; a new list is the safe answer.
+            // 410 Gone: the server no longer keeps this version. Any other error event leaves the
+            // stream's state unknown too. A new list is the safe answer.
             log_("watch: " + Describe() + ": the server ended the watch: " + message +
                  "; listing again");
             relist = true;
@@ -181,7 +182,7 @@ bool ListWatch::WatchFrom(std::string& resource_version) {
       [&] { return stopping_.load() || relist; });
   if (stopping_) return true;
   if (!end) {
-    log_("watch: " + Describe() + ": " + end.error() + "; watching again");
+    log_("watch: " + Describe() + ": " + end.error_message() + "; watching again");
     return true;
   }
   if (relist) return false;

@@ -1,11 +1,14 @@
-// ListWatch keeps the caller told of every object of one collection that a field selector
-// picks, as client-go's informers do: it lists them, then watches from the list's resource
-// version, and lists again only when the server says that version is gone (410). It runs
-// on a thread of its own and hands each change to a callback on that thread.
+// ListWatch keeps the caller told of every object in one collection that a field selector picks. It
+// works as client-go's informers do:
+// - it lists the objects;
+// - it watches from the list's resource version;
+// - it lists again only when the server says that version is gone (410).
 //
-// A failed list or watch is retried after a backoff of 1 s doubling to 1 min, and a watch
-// the server ends (its timeout, a restart) is opened again from the last version seen, so
-// nothing is missed and, while nothing changes, the open watch is the only request.
+// It runs on a thread of its own and hands each change to a callback there.
+//
+// A failed list or watch is retried after a backoff: 1 s, doubling to 1 min. A watch the server
+// ends is opened again from the last version seen. The server ends one at its timeout or a restart.
+// So nothing is missed. While nothing changes, the open watch is the only request.
 #pragma once
 
 #include <atomic>
@@ -24,7 +27,7 @@ namespace mc::kube {
 
 struct WatchUpdate {
   enum class Kind {
-    // `objects` is now the whole collection: the result of a list.
+    // A list's result: `objects` is now the whole collection.
     kReplaceAll,
     // `objects` holds one object that was added or changed.
     kUpsert,
@@ -54,7 +57,7 @@ class ListWatch {
   ListWatch& operator=(const ListWatch&) = delete;
 
   void Start();
-  // Stop ends the watch (within about a second) and joins the thread.
+  // Stop ends the watch within about a second and joins the thread.
   void Stop();
 
   // What the log calls this watch: "resourceslices spec.driver=liken.sh,...".
@@ -62,11 +65,11 @@ class ListWatch {
 
  private:
   void Run();
-  // Lists the collection, hands the objects on, and gives the list's resourceVersion.
+  // Lists the collection and hands the objects on. Gives the list's resourceVersion.
   Result<std::string> List();
-  // Watches from `resource_version`; gives false when the caller must list again.
+  // Watches from `resource_version`. Gives false when the caller must list again.
   bool WatchFrom(std::string& resource_version);
-  // Waits out `seconds` unless Stop comes first; gives false when it did.
+  // Waits out `seconds` unless Stop comes first. Gives false if it did.
   bool Sleep(int seconds);
   std::string Query(const std::string& extra) const;
 
@@ -80,11 +83,11 @@ class ListWatch {
   std::thread thread_;
 };
 
-// ApplyWatchUpdate brings a copy of the collection, by object name, up to date with one
-// update: what each watcher of a ListWatch keeps.
+// ApplyWatchUpdate applies one update to a copy of the collection, by object name. Each watcher of
+// a ListWatch keeps such a copy.
 void ApplyWatchUpdate(const WatchUpdate& update, std::map<std::string, nlohmann::json>& objects);
 
-// UrlEncode escapes a query parameter's value (RFC 3986 unreserved characters stay).
+// UrlEncode escapes a query parameter's value. RFC 3986's unreserved characters stay.
 std::string UrlEncode(const std::string& value);
 
 }  // namespace mc::kube

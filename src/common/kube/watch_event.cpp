@@ -2,6 +2,7 @@
 
 #include <exception>
 
+#include "common/base/json_parse.h"
 #include "common/base/json_reader.h"
 #include "common/base/text.h"
 
@@ -20,14 +21,14 @@ constexpr TypeName kTypes[] = {
 
 Result<WatchEvent> Parse(std::string_view line) {
   const auto fail = [](const std::string& what) { return InvalidInput("watch event: " + what); };
-  nlohmann::json root = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+  nlohmann::json root = ParseJsonOrDiscarded(line);
   if (root.is_discarded()) return fail("not valid JSON");
 
   JsonReader reader;
-  if (!reader.Object(root, "event")) return fail(reader.error());
+  if (!reader.Object(root, "event")) return fail(reader.error_message());
   const nlohmann::json* type = reader.Member(root, "", "type");
   std::string type_name;
-  if (!type || !reader.String(*type, "type", type_name)) return fail(reader.error());
+  if (!type || !reader.String(*type, "type", type_name)) return fail(reader.error_message());
 
   WatchEvent event;
   bool known = false;
@@ -43,16 +44,17 @@ Result<WatchEvent> Parse(std::string_view line) {
 
   nlohmann::json* object = root.contains("object") ? &root["object"] : nullptr;
   if (!object) return fail("object: missing");
-  if (!reader.Object(*object, "object")) return fail(reader.error());
+  if (!reader.Object(*object, "object")) return fail(reader.error_message());
 
-  // An ERROR carries a Status, which has no resourceVersion of its own.
+  // An ERROR carries a Status, with no resourceVersion of its own.
   if (event.type != WatchEvent::Type::kError) {
     const nlohmann::json* metadata = reader.Member(*object, "object", "metadata");
-    if (!metadata || !reader.Object(*metadata, "object.metadata")) return fail(reader.error());
+    if (!metadata || !reader.Object(*metadata, "object.metadata"))
+      return fail(reader.error_message());
     const nlohmann::json* version = reader.Member(*metadata, "object.metadata", "resourceVersion");
     if (!version ||
         !reader.String(*version, "object.metadata.resourceVersion", event.resource_version)) {
-      return fail(reader.error());
+      return fail(reader.error_message());
     }
     if (event.resource_version.empty()) return fail("object.metadata.resourceVersion: empty");
   }
@@ -63,9 +65,9 @@ Result<WatchEvent> Parse(std::string_view line) {
 }  // namespace
 
 Result<WatchEvent> ParseWatchEvent(std::string_view line) {
-  // The parse itself throws nothing, and every access checks its type first; the catch is
-  // for what no check foresees (running out of memory on a huge line), since nothing may
-  // leave the module as an exception.
+  // The parse itself throws nothing. Every access checks its type first. The catch is for what no
+  // check foresees, such as memory running out on a huge line. Nothing may leave the module as an
+  // exception.
   try {
     return Parse(line);
   } catch (const std::exception& error) {

@@ -1,5 +1,5 @@
-// One line of a watch stream: {"type": "...", "object": {...}}. The stream is outside input,
-// so the parser checks every part it reads and has a fuzz target.
+// One line of a watch stream: {"type": "...", "object": {...}}. The stream is outside input. So the
+// parser checks every part it reads, and has a fuzz target.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -13,8 +13,8 @@ namespace mc::kube {
 struct WatchEvent {
   enum class Type { kAdded, kModified, kDeleted, kBookmark, kError };
   Type type = Type::kAdded;
-  // The object; for kError, the Status object (its `code` 410 means the resource version is
-  // too old and the caller must list again).
+  // The object. For kError it is the Status object. Its `code` 410 means the resource version is
+  // too old. The caller must then list again.
   nlohmann::json object;
   // object.metadata.resourceVersion, which every type but kError carries.
   std::string resource_version;

@@ -35,8 +35,8 @@ Result<AdminCredentials> ParseAdminCredentials(std::string_view text, const std:
   };
   const std::vector<std::string_view> lines = Lines(text);
   if (lines.empty() || lines[0].empty()) return wrong(1, "empty (the admin's username)");
-  // A username of PeerTube is letters, digits, '.', '_' and '-'; a blank or a control
-  // character there is a file that was written wrong, say with the two lines swapped.
+  // A PeerTube username is letters, digits, '.', '_' and '-'. A blank or a control character there
+  // means the file was written wrong. The two lines may be swapped.
   for (const unsigned char c : lines[0]) {
     if (c <= 0x20 || c == 0x7f)
       return wrong(1, "the username holds a blank or a control character");
@@ -53,7 +53,7 @@ Result<AdminCredentials> ParseAdminCredentials(std::string_view text, const std:
 
 Result<AdminCredentials> ReadAdminCredentials(const std::string& path) {
   Result<std::string> text = ReadFileText(path);
-  if (!text) return text.failure().WithContext("the admin credentials");
+  if (!text) return text.error().WithContext("the admin credentials");
   return ParseAdminCredentials(*text, path);
 }
 

@@ -1,14 +1,17 @@
-// The PeerTube administrator's name and password, which the pool manager needs for the admin
-// API's password grant. They come from a file and never from the command line (where `ps`
-// shows them) or a log: the file holds two lines,
+// The PeerTube administrator's name and password. The pool manager needs them for the admin API's
+// password grant. They come from a file, never from the command line, where `ps` shows them. No
+// log holds them. The file holds two lines:
 //
 //   root
 //   the password, exactly as typed, up to the end of the line
 //
-// the username on the first and the password on the second; a trailing "\r" (a file written
-// on Windows) is not part of either, and nothing but empty lines may follow. The value cannot
-// be written to a stream (operator<< is deleted), so no log line can hold the password by
-// mistake.
+// - the first line is the username;
+// - the second is the password;
+// - a trailing "\r" (a file written on Windows) is part of neither;
+// - only empty lines may follow.
+//
+// The value cannot be written to a stream: operator<< is deleted. So no log line can hold the
+// password by mistake.
 #pragma once
 
 #include <iosfwd>
@@ -36,11 +39,11 @@ class AdminCredentials {
   std::string password_;
 };
 
-// ReadAdminCredentials reads the file above. An error names the file and the line, and what
-// is wrong with it ("/etc/pool/admin: line 2: missing (the password)"), never its content.
+// ReadAdminCredentials reads the file above. An error names the file, the line and what is wrong.
+// Example: "/etc/pool/admin: line 2: missing (the password)". It never names the content.
 Result<AdminCredentials> ReadAdminCredentials(const std::string& path);
 
-// ParseAdminCredentials is the same for the file's text; `source` names it in errors.
+// ParseAdminCredentials does the same for the file's text. `source` names it in errors.
 Result<AdminCredentials> ParseAdminCredentials(std::string_view text, const std::string& source);
 
 }  // namespace mc::peertube

@@ -1,12 +1,13 @@
 #include "common/peertube/admin_json.h"
 
 #include "common/base/iso_time.h"
+#include "common/base/json_parse.h"
 #include "common/peertube/runner_paths.h"
 
 namespace mc::peertube {
 
 Result<nlohmann::json> ParseAnswer(std::string_view text, std::string_view what) {
-  nlohmann::json document = nlohmann::json::parse(text, nullptr, false);
+  nlohmann::json document = ParseJsonOrDiscarded(text);
   if (document.is_discarded()) return InvalidInput(std::string(what) + ": not JSON");
   return document;
 }
@@ -48,11 +49,24 @@ bool ReadJobOutput(JsonReader& reader, const nlohmann::json& output, const std::
   return true;
 }
 
+const nlohmann::json* ReadPayloadOutput(JsonReader& reader, const nlohmann::json& job,
+                                        const std::string& path, std::optional<int>& resolution,
+                                        std::optional<double>& fps) {
+  const std::string payload_path = JsonReader::Child(path, "payload");
+  const nlohmann::json* payload = reader.Member(job, path, "payload");
+  if (!payload || !reader.Object(*payload, payload_path)) return nullptr;
+  if (const nlohmann::json* output = JsonReader::OptionalMember(*payload, "output");
+      output &&
+      !ReadJobOutput(reader, *output, JsonReader::Child(payload_path, "output"), resolution, fps))
+    return nullptr;
+  return payload;
+}
+
 bool ReadPage(JsonReader& reader, const nlohmann::json& document, std::int64_t& total,
               const std::function<bool(const nlohmann::json&, const std::string&)>& element) {
   if (!reader.Object(document, "(answer)")) return false;
   const nlohmann::json* count = reader.Member(document, "", "total");
-  // PeerTube counts rows of one table: a billion is far past any real queue.
+  // PeerTube counts rows of one table. A billion is far past any real queue.
   if (!count || !reader.Int(*count, "total", 0, 1'000'000'000, total)) return false;
   const nlohmann::json* data = reader.Member(document, "", "data");
   if (!data || !reader.Array(*data, "data")) return false;

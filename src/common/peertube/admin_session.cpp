@@ -21,7 +21,7 @@ Clock::duration Seconds(double seconds) {
   return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
 }
 
-// Whether the server answered and said no (a refused grant), rather than not answering.
+// Whether the server answered no, such as a refused grant. Not whether it failed to answer.
 bool Refused(const Error& error) {
   return error.code == ErrorCode::kInvalidInput || error.code == ErrorCode::kPermissionDenied ||
          error.code == ErrorCode::kNotFound;
@@ -78,8 +78,8 @@ Result<http::ClientResponse> AdminSession::Send(const std::string& target,
   http::Url url = server_;
   url.path_and_query = target;
   Result<http::ClientResponse> answer = options_.send(url, request);
-  // The wait counts from when the answer came, not from when the request left: a server that
-  // took seconds to say 429 still means the seconds it asked for, from then.
+  // The wait counts from when the answer came, not when the request left. A server may take seconds
+  // to say 429. It still means the seconds it asked for, from then.
   if (answer && answer->status == 429)
     blocked_until_ = Now() + RetryAfter(answer->Header("Retry-After"), options_.window);
   return answer;
@@ -87,11 +87,11 @@ Result<http::ClientResponse> AdminSession::Send(const std::string& target,
 
 Result<void> AdminSession::TakeToken(const Result<http::ClientResponse>& answer,
                                      std::string_view what) {
-  if (!answer) return answer.failure();
+  if (!answer) return answer.error();
   Result<std::string> body = AnswerBody(*answer, what);
-  if (!body) return body.failure();
+  if (!body) return body.error();
   Result<OAuthToken> token = ParseOAuthToken(*body);
-  if (!token) return token.failure();
+  if (!token) return token.error();
   token_ = std::move(*token);
   token_at_ = Now();
   token_rejected_ = false;
@@ -109,11 +109,11 @@ Result<void> AdminSession::PasswordGrant() {
   }
   if (!client_) {
     Result<http::ClientResponse> answer = Send("/api/v1/oauth-clients/local", {});
-    if (!answer) return answer.failure();
+    if (!answer) return answer.error();
     Result<std::string> body = AnswerBody(*answer, "the OAuth client");
-    if (!body) return body.failure();
+    if (!body) return body.error();
     Result<OAuthClient> client = ParseOAuthClient(*body);
-    if (!client) return client.failure();
+    if (!client) return client.error();
     client_ = std::move(*client);
   }
   ++password_grants_;
@@ -125,14 +125,14 @@ Result<void> AdminSession::PasswordGrant() {
                                                      {"username", credentials_.username()},
                                                      {"password", credentials_.password()}})),
       "the password grant");
-  if (!taken && Refused(taken.failure())) {
-    // A refused grant may be a client the server no longer knows (it was reinstalled): the
-    // next try reads the client again.
+  if (!taken && Refused(taken.error())) {
+    // A refused grant may mean the server no longer knows the client. It may have been reinstalled.
+    // The next try reads the client again.
     client_.reset();
     no_login_until_ = Now() + options_.login_retry_after;
-    // PeerTube refuses a wrong password with a 400 (invalid_grant); to the caller it is a
-    // refusal of who is asking, whatever the status.
-    return PermissionDenied(taken.error());
+    // PeerTube refuses a wrong password with a 400 (invalid_grant). To the caller it is a refusal
+    // of who is asking, whatever the status.
+    return PermissionDenied(taken.error_message());
   }
   return taken;
 }
@@ -158,12 +158,12 @@ Result<void> AdminSession::EnsureToken() {
   if (refresh_expired) return PasswordGrant();
   Result<void> refreshed = RefreshGrant();
   if (refreshed) return refreshed;
-  if (Refused(refreshed.failure())) {
-    // The refresh token is no good either: only the password grant is left to try.
+  if (Refused(refreshed.error())) {
+    // The refresh token is no good either. Only the password grant is left.
     token_.reset();
     return PasswordGrant();
   }
-  // No answer to the refresh: the token the session holds is still good until it expires.
+  // No answer to the refresh. The session's token is still good until it expires.
   if (!token_rejected_ && now < token_at_ + Seconds(token_->expires_in_s)) return Ok();
   return refreshed;
 }
@@ -171,11 +171,11 @@ Result<void> AdminSession::EnsureToken() {
 Result<std::string> AdminSession::Get(const std::string& target, std::string_view what) {
   for (int attempt = 0;; ++attempt) {
     if (Result<void> token = EnsureToken(); !token) {
-      return token.failure().WithContext(std::string(what) + ": no token");
+      return token.error().WithContext(std::string(what) + ": no token");
     }
     http::ClientRequest request = http::WithBearer({}, token_->access_token);
     Result<http::ClientResponse> answer = Send(target, std::move(request));
-    if (!answer) return answer.failure();
+    if (!answer) return answer.error();
     if (answer->status == 401 && attempt == 0) {
       token_rejected_ = true;
       continue;
@@ -184,9 +184,14 @@ Result<std::string> AdminSession::Get(const std::string& target, std::string_vie
   }
 }
 
-// A read is not retried here: a 5xx, a transport failure, a refusal by the budget and a 429
-// are unavailable errors, and the caller reads again on its next cycle. A paged read that
-// fails on any page fails whole, so that a part of the queue is never taken for all of it.
+// A read is not retried here. These are unavailable errors:
+// - a 5xx;
+// - a transport failure;
+// - a refusal by the budget;
+// - a 429.
+//
+// The caller reads again on its next cycle. A paged read that fails on any page fails whole. So
+// part of the queue is never taken for all of it.
 Result<std::vector<PendingJob>> AdminSession::PendingRunnerJobs(
     const std::vector<std::string>& types) {
   std::vector<PendingJob> pending;
@@ -195,14 +200,14 @@ Result<std::vector<PendingJob>> AdminSession::PendingRunnerJobs(
   while (true) {
     Result<std::string> body =
         Get(PendingJobsTarget(types, start, options_.page_size), "the pending runner jobs");
-    if (!body) return Scrubbed(body.failure());
+    if (!body) return Scrubbed(body.error());
     Result<RunnerJobPage> page = ParseRunnerJobList(*body);
-    if (!page) return page.failure();
+    if (!page) return page.error();
     for (PendingJob& job : page->jobs) {
       if (job.state != kJobPending) continue;
       if (!types.empty() && std::find(types.begin(), types.end(), job.type) == types.end())
         continue;
-      // A job that became pending again while the pages were read can be listed twice.
+      // A job that became pending again during the read can be listed twice.
       if (seen.insert(job.uuid).second) pending.push_back(std::move(job));
     }
     start += static_cast<std::int64_t>(page->jobs.size());
@@ -216,9 +221,9 @@ Result<VideoFacts> AdminSession::Video(const std::string& uuid) {
   if (auto cached = videos_.find(uuid); cached != videos_.end()) return cached->second;
   const std::string target = "/api/v1/videos/" + uuid;
   Result<std::string> body = Get(target, "the video " + uuid);
-  if (!body) return Scrubbed(body.failure());
+  if (!body) return Scrubbed(body.error());
   Result<VideoAnswer> answer = ParseVideo(*body);
-  if (!answer) return Error{answer.error() + " (" + uuid + ")", answer.error_code()};
+  if (!answer) return Error{answer.error_message() + " (" + uuid + ")", answer.error_code()};
   VideoFacts facts = std::move(answer->facts);
   if (facts.uuid != uuid)
     return InvalidInput("the video " + uuid + ": the answer is of " + facts.uuid);
@@ -226,12 +231,12 @@ Result<VideoFacts> AdminSession::Video(const std::string& uuid) {
     Result<std::string> metadata =
         Get(target + "/metadata/" + std::to_string(*answer->highest_file_id),
             "the metadata of the video " + uuid);
-    // A file replaced since the video was read has no metadata any more: the codec stays
-    // unknown rather than the read failing.
-    if (!metadata && !metadata.failure().IsNotFound()) return Scrubbed(metadata.failure());
+    // A file replaced since the video was read has no metadata any more. The codec stays unknown;
+    // the read does not fail.
+    if (!metadata && !metadata.error().IsNotFound()) return Scrubbed(metadata.error());
     if (metadata) {
       Result<std::string> codec = ParseVideoFileCodec(*metadata);
-      if (!codec) return Error{codec.error() + " (" + uuid + ")", codec.error_code()};
+      if (!codec) return Error{codec.error_message() + " (" + uuid + ")", codec.error_code()};
       facts.codec = std::move(*codec);
     }
   }
@@ -255,9 +260,9 @@ Result<std::vector<RegisteredRunner>> AdminSession::Runners() {
                                                {"count", std::to_string(options_.page_size)},
                                                {"sort", "createdAt"}});
     Result<std::string> body = Get(target, "the runners");
-    if (!body) return Scrubbed(body.failure());
+    if (!body) return Scrubbed(body.error());
     Result<RegisteredRunnerPage> page = ParseRunnerList(*body);
-    if (!page) return page.failure();
+    if (!page) return page.error();
     start += static_cast<std::int64_t>(page->runners.size());
     for (RegisteredRunner& runner : page->runners) {
       const bool listed = std::any_of(runners.begin(), runners.end(),

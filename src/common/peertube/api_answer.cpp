@@ -3,6 +3,7 @@
 #include <charconv>
 #include <nlohmann/json.hpp>
 
+#include "common/base/json_parse.h"
 #include "common/base/json_path.h"
 #include "common/base/text.h"
 
@@ -11,7 +12,7 @@ namespace {
 
 constexpr std::size_t kMaxProblemText = 200;
 
-// A Retry-After of an hour is already more than a pool manager should sit out.
+// A Retry-After of an hour is already too long for a pool manager.
 constexpr std::chrono::seconds kMaxRetryAfter{3600};
 
 std::string Shortened(std::string text) {
@@ -23,7 +24,7 @@ std::string Shortened(std::string text) {
 
 std::string ProblemText(std::string_view body) {
   if (body.empty()) return "";
-  const nlohmann::json problem = nlohmann::json::parse(body, nullptr, false);
+  const nlohmann::json problem = ParseJsonOrDiscarded(body);
   if (problem.is_object()) {
     const std::string code = JsonStringAt(problem, {"code"});
     std::string detail = JsonStringAt(problem, {"detail"});

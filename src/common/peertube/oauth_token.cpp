@@ -14,11 +14,11 @@ bool NonEmptyString(JsonReader& reader, const Json& object, const char* name, st
   return !out.empty() || reader.Fail(name, "empty");
 }
 
-// Seconds as PeerTube states them: an integer, though a number with a fraction is taken too.
+// Seconds as PeerTube states them: an integer. A number with a fraction is taken too.
 bool Lifetime(JsonReader& reader, const Json& value, const char* name, double& out) {
   if (!value.is_number()) return reader.Fail(name, "expected a number of seconds");
   out = value.get<double>();
-  // Ten years is beyond any token lifetime a server would set; past it lies a mistake.
+  // No server sets a token lifetime of ten years. Past it lies a mistake.
   if (!(out > 0 && out <= 10.0 * 365 * 86400)) return reader.Fail(name, "value is out of range");
   return true;
 }
@@ -27,19 +27,20 @@ bool Lifetime(JsonReader& reader, const Json& value, const char* name, double& o
 
 Result<OAuthClient> ParseOAuthClient(std::string_view json) {
   Result<Json> document = ParseAnswer(json, "the OAuth client");
-  if (!document) return document.failure();
+  if (!document) return document.error();
   JsonReader reader;
   OAuthClient client;
   if (reader.Object(*document, "(answer)") &&
       NonEmptyString(reader, *document, "client_id", client.client_id))
     NonEmptyString(reader, *document, "client_secret", client.client_secret);
-  if (!reader.error().empty()) return InvalidInput("the OAuth client: " + reader.error());
+  if (!reader.error_message().empty())
+    return InvalidInput("the OAuth client: " + reader.error_message());
   return client;
 }
 
 Result<OAuthToken> ParseOAuthToken(std::string_view json) {
   Result<Json> document = ParseAnswer(json, "the OAuth token");
-  if (!document) return document.failure();
+  if (!document) return document.error();
   JsonReader reader;
   OAuthToken token;
   [&] {
@@ -60,7 +61,8 @@ Result<OAuthToken> ParseOAuthToken(std::string_view json) {
     if (const Json* refresh = JsonReader::OptionalMember(*document, "refresh_token_expires_in"))
       Lifetime(reader, *refresh, "refresh_token_expires_in", token.refresh_token_expires_in_s);
   }();
-  if (!reader.error().empty()) return InvalidInput("the OAuth token: " + reader.error());
+  if (!reader.error_message().empty())
+    return InvalidInput("the OAuth token: " + reader.error_message());
   return token;
 }
 

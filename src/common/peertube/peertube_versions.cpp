@@ -2,13 +2,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/base/json_parse.h"
 #include "common/base/json_reader.h"
 #include "common/base/text.h"
 
 namespace mc::peertube {
 namespace {
 
-// The largest part taken: a version with a larger one is not PeerTube's.
+// The largest part taken. A version with a larger one is not PeerTube's.
 constexpr int kLargestPart = 999;
 
 bool Within(const Version& version, std::string_view from, std::string_view to) {
@@ -41,24 +42,25 @@ Result<Version> ParseVersion(std::string_view text) {
 }
 
 Result<Version> ParseServerVersion(std::string_view config_json) {
-  const nlohmann::json config = nlohmann::json::parse(config_json, nullptr, false);
+  const nlohmann::json config = ParseJsonOrDiscarded(config_json);
   JsonReader reader;
   const nlohmann::json* member = nullptr;
   std::string text;
   if (config.is_discarded() || !reader.Object(config, "") ||
       !(member = reader.Member(config, "", "serverVersion")) ||
       !reader.String(*member, "serverVersion", text))
-    return InvalidInput("PeerTube's config: " +
-                        (reader.error().empty() ? std::string("not JSON") : reader.error()));
+    return InvalidInput("PeerTube's config: " + (reader.error_message().empty()
+                                                     ? std::string("not JSON")
+                                                     : reader.error_message()));
   Result<Version> version = ParseVersion(text);
-  if (!version) return InvalidInput("PeerTube's config: serverVersion: " + version.error());
+  if (!version) return InvalidInput("PeerTube's config: serverVersion: " + version.error_message());
   return version;
 }
 
 Result<Version> ParseRunnerVersion(std::string_view output) {
   const std::string line(Trim(output.substr(0, output.find('\n'))));
   Result<Version> version = ParseVersion(line);
-  if (!version) return InvalidInput("the runner's --version: " + version.error());
+  if (!version) return InvalidInput("the runner's --version: " + version.error_message());
   return version;
 }
 

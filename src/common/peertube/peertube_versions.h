@@ -1,6 +1,11 @@
-// The PeerTube server and official runner a worker works beside, and what is known of each
-// pair of their versions: tested end to end here, compatible by the contract with PeerTube's
-// published models, not known, or known to break. The rules are a table (kVersionRules).
+// The PeerTube server and official runner a worker works beside. Each pair of their versions is one
+// of:
+// - tested end to end here;
+// - compatible by the contract with PeerTube's published models;
+// - not known;
+// - known to break.
+//
+// The rules are a table (kVersionRules).
 #pragma once
 
 #include <optional>
@@ -20,16 +25,16 @@ struct Version {
   auto Key() const { return major * 1000000 + minor * 1000 + patch; }
 };
 
-// ParseVersion reads "MAJOR.MINOR.PATCH", a leading "v" and a pre-release suffix allowed.
+// ParseVersion reads "MAJOR.MINOR.PATCH". A leading "v" and a pre-release suffix are allowed.
 Result<Version> ParseVersion(std::string_view text);
 // ParseServerVersion reads the serverVersion of `GET /api/v1/config`.
 Result<Version> ParseServerVersion(std::string_view config_json);
-// ParseRunnerVersion reads what `peertube-runner --version` prints: the version on its line.
+// ParseRunnerVersion reads the version line `peertube-runner --version` prints.
 Result<Version> ParseRunnerVersion(std::string_view output);
 
 enum class Support { kTested, kByContract, kUnknown, kBreaks };
 
-// SupportName is the word of the status document: tested, by-contract, unknown, breaks.
+// SupportName is the status document's word: tested, by-contract, unknown, breaks.
 std::string_view SupportName(Support support);
 
 struct VersionRule {
@@ -54,8 +59,9 @@ struct SupportVerdict {
   std::string advice;
 };
 
-// JudgeVersions applies the rules; a version not known (it could not be read) or a pair no
-// rule covers is kUnknown, with what to do.
+// JudgeVersions applies the rules. These are kUnknown, with what to do:
+// - a version not known, because it could not be read;
+// - a pair no rule covers.
 SupportVerdict JudgeVersions(const std::optional<Version>& server,
                              const std::optional<Version>& runner);
 

@@ -1,6 +1,6 @@
-// Plain http:// to a PeerTube server: what crosses it (the admin's password, a registration
-// token, a runner's and its jobs' tokens) crosses in clear. It is taken on loopback, where
-// nothing leaves the host, and elsewhere only where the admin says so.
+// Plain http:// to a PeerTube server. What crosses it crosses in clear: the admin's password, a
+// registration token, a runner's and its jobs' tokens. It is taken on loopback, where nothing
+// leaves the host. Elsewhere it is taken only where the admin says so.
 #pragma once
 
 #include <string>
@@ -11,16 +11,20 @@
 
 namespace mc::peertube {
 
-// IsLoopback is whether `host` (a URL's host) names this host: localhost, 127.0.0.0/8, ::1.
+// IsLoopback: whether `host`, a URL's host, is this host. That is localhost, 127.0.0.0/8 or ::1.
 bool IsLoopback(const std::string& host);
 
-// CheckPlainHttp refuses `url` where it is http:// to a host other than this one and the admin
-// has not `allowed` it; the error names what would cross in clear (`secrets`) and the setting
-// that allows it (`allow_with`).
+// CheckPlainHttp refuses `url` when all of these hold:
+// - it is http://;
+// - it names a host other than this one;
+// - the admin has not `allowed` it.
+//
+// The error names what would cross in clear (`secrets`). It names the setting that allows it
+// (`allow_with`).
 Result<void> CheckPlainHttp(const http::Url& url, bool allowed, std::string_view secrets,
                             std::string_view allow_with);
 
-// PlainHttpWarning is the log line of an allowed http:// beyond this host; empty otherwise.
+// PlainHttpWarning: the log line of an allowed http:// beyond this host. Empty otherwise.
 std::string PlainHttpWarning(const http::Url& url, std::string_view secrets,
                              std::string_view allowed_by);
 

@@ -6,7 +6,7 @@ namespace mc::peertube {
 
 Result<RegisteredRunnerPage> ParseRunnerList(std::string_view json) {
   Result<nlohmann::json> document = ParseAnswer(json, "the runners");
-  if (!document) return document.failure();
+  if (!document) return document.error();
   JsonReader reader;
   RegisteredRunnerPage page;
   ReadPage(reader, *document, page.total,
@@ -28,7 +28,8 @@ Result<RegisteredRunnerPage> ParseRunnerList(std::string_view json) {
              page.runners.push_back(std::move(runner));
              return true;
            });
-  if (!reader.error().empty()) return InvalidInput("the runners: " + reader.error());
+  if (!reader.error_message().empty())
+    return InvalidInput("the runners: " + reader.error_message());
   return page;
 }
 

@@ -1,7 +1,7 @@
-// The runners registered on the server, from `GET /api/v1/runners` ({"total", "data": [{id,
-// name, description, ip, lastContact, createdAt, updatedAt}]}). PeerTube refreshes lastContact
-// on a runner's API calls at most every 30 s, and an idle runner calls nothing, so an old
-// lastContact says that a runner is quiet, not that it is gone.
+// The runners registered on the server, from `GET /api/v1/runners`. Shape: {"total", "data": [{id,
+// name, description, ip, lastContact, createdAt, updatedAt}]}. PeerTube refreshes lastContact on a
+// runner's API calls at most every 30 s. An idle runner calls nothing. So an old lastContact says a
+// runner is quiet, not gone.
 #pragma once
 
 #include <cstdint>
@@ -25,8 +25,8 @@ struct RegisteredRunnerPage {
   std::vector<RegisteredRunner> runners;
 };
 
-// ParseRunnerList reads one page of the list; a wrong shape is invalid input naming its
-// place ("data[1].lastContact: expected an ISO-8601 time").
+// ParseRunnerList reads one page of the list. A wrong shape is invalid input naming its place.
+// Example: "data[1].lastContact: expected an ISO-8601 time".
 Result<RegisteredRunnerPage> ParseRunnerList(std::string_view json);
 
 }  // namespace mc::peertube

@@ -16,7 +16,7 @@ bool RequestWindow::TryTake(Clock::time_point now) {
 RequestWindow::Clock::duration RequestWindow::WaitFor(Clock::time_point now) {
   Forget(now);
   if (static_cast<int>(sent_.size()) < budget_) return Clock::duration::zero();
-  // The budget is spent: the next fits once the request `budget` places back has aged out.
+  // The budget is spent. The next fits once the request `budget` places back ages out.
   return sent_[sent_.size() - budget_] + window_ - now;
 }
 

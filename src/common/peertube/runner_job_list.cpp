@@ -57,16 +57,11 @@ bool ReadJob(JsonReader& reader, const Json& value, const std::string& path, Pen
     job.waiting_since_s = std::max(job.created_at_s, updated_s);
   }
 
-  const std::string payload_path = JsonReader::Child(path, "payload");
-  const Json* payload = reader.Member(value, path, "payload");
-  if (!payload || !reader.Object(*payload, payload_path)) return false;
-  if (const Json* output = JsonReader::OptionalMember(*payload, "output");
-      output && !ReadJobOutput(reader, *output, JsonReader::Child(payload_path, "output"),
-                               job.resolution, job.fps))
-    return false;
+  const Json* payload = ReadPayloadOutput(reader, value, path, job.resolution, job.fps);
+  if (!payload) return false;
 
-  // privatePayload is the admin list's own member; it may be null for jobs that keep nothing
-  // private, and a job type to come may keep no video in it.
+  // privatePayload is the admin list's own member. It may be null for jobs that keep nothing
+  // private. A job type to come may keep no video in it.
   if (const Json* secret = JsonReader::OptionalMember(value, "privatePayload");
       secret && !secret->is_null()) {
     const std::string secret_path = JsonReader::Child(path, "privatePayload");
@@ -84,7 +79,7 @@ bool ReadJob(JsonReader& reader, const Json& value, const std::string& path, Pen
 
 Result<RunnerJobPage> ParseRunnerJobList(std::string_view json) {
   Result<Json> document = ParseAnswer(json, "the runner jobs");
-  if (!document) return document.failure();
+  if (!document) return document.error();
   JsonReader reader;
   RunnerJobPage page;
   ReadPage(reader, *document, page.total, [&](const Json& value, const std::string& path) {
@@ -93,7 +88,8 @@ Result<RunnerJobPage> ParseRunnerJobList(std::string_view json) {
     page.jobs.push_back(std::move(job));
     return true;
   });
-  if (!reader.error().empty()) return InvalidInput("the runner jobs: " + reader.error());
+  if (!reader.error_message().empty())
+    return InvalidInput("the runner jobs: " + reader.error_message());
   return page;
 }
 

@@ -1,7 +1,7 @@
-// The runner job types and job states PeerTube defines (RunnerJobType and RunnerJobState of
-// its models), and which of them a transcoding worker takes by default. A type or state not
-// in these tables is one a newer PeerTube added: it is passed on as it came, and counted as
-// work of another kind, never refused as an error.
+// The runner job types and job states PeerTube defines: RunnerJobType and RunnerJobState of its
+// models. Also which types a transcoding worker takes by default. A type or state not in these
+// tables was added by a newer PeerTube. It is passed on as it came. It counts as work of another
+// kind, never as an error.
 #pragma once
 
 #include <optional>
@@ -9,7 +9,7 @@
 
 namespace mc::peertube {
 
-// The job types a transcoding worker takes unless its eligibility names others.
+// The job types a transcoding worker takes, unless its eligibility names others.
 inline constexpr std::string_view kWebVideoJob = "vod-web-video-transcoding";
 inline constexpr std::string_view kHlsJob = "vod-hls-transcoding";
 inline constexpr std::string_view kAudioMergeJob = "vod-audio-merge-transcoding";
@@ -37,10 +37,10 @@ inline constexpr RunnerJobType kRunnerJobTypes[] = {
     {"generate-video-storyboard", JobKind::kStoryboard},  // PeerTube 8.0 and later
 };
 
-// FindRunnerJobType is the type named `name`, or nothing for one this table does not know.
+// FindRunnerJobType: the type named `name`. Nothing when this table does not know it.
 std::optional<RunnerJobType> FindRunnerJobType(std::string_view name);
 
-// IsVodTranscoding says whether `name` is a type a transcoding worker takes by default.
+// IsVodTranscoding: whether a transcoding worker takes type `name` by default.
 bool IsVodTranscoding(std::string_view name);
 
 struct RunnerJobState {

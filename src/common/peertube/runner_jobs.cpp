@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "common/base/json_parse.h"
 #include "common/base/json_reader.h"
 #include "common/base/json_text.h"
 #include "common/http/url.h"
@@ -16,16 +17,10 @@ using Json = nlohmann::json;
 // Answers written back keep the server's member order.
 using OrderedJson = nlohmann::ordered_json;
 
+// Every answer is read with the depth bound, so writing one again cannot overflow the stack.
 template <typename Document>
 Result<Document> ParseDocument(std::string_view text) {
-  try {
-    return Document::parse(text);
-  } catch (const nlohmann::json::parse_error& error) {
-    return InvalidInput("not JSON (at byte " + std::to_string(error.byte) + ")");
-  } catch (const nlohmann::json::exception&) {
-    // A number beyond a double's range, such as 1e330, is no parse error to the library.
-    return InvalidInput("not JSON: a number out of range");
-  }
+  return ParseJsonAs<Document>(text);
 }
 
 std::string Dump(const OrderedJson& document) { return JsonText(document); }
@@ -50,15 +45,11 @@ bool ReadInput(JsonReader& reader, const Json& input, const std::string& path, R
 
 bool ReadJob(JsonReader& reader, const Json& value, const std::string& path, RunnerJob& job) {
   if (!ReadJobHead(reader, value, path, job.uuid, job.type)) return false;
-  const std::string payload_path = JsonReader::Child(path, "payload");
-  const Json* payload = reader.Member(value, path, "payload");
-  if (!payload || !reader.Object(*payload, payload_path)) return false;
-  if (const Json* output = JsonReader::OptionalMember(*payload, "output");
-      output && !ReadJobOutput(reader, *output, JsonReader::Child(payload_path, "output"),
-                               job.resolution, job.fps))
-    return false;
+  const Json* payload = ReadPayloadOutput(reader, value, path, job.resolution, job.fps);
+  if (!payload) return false;
   if (const Json* input = JsonReader::OptionalMember(*payload, "input");
-      input && !ReadInput(reader, *input, JsonReader::Child(payload_path, "input"), job))
+      input && !ReadInput(reader, *input,
+                          JsonReader::Child(JsonReader::Child(path, "payload"), "input"), job))
     return false;
   return true;
 }
@@ -67,7 +58,7 @@ bool ReadJob(JsonReader& reader, const Json& value, const std::string& path, Run
 
 Result<std::vector<AvailableJob>> ParseAvailableJobs(std::string_view json) {
   Result<Json> document = ParseDocument<Json>(json);
-  if (!document) return document.failure().WithContext("the available jobs");
+  if (!document) return document.error().WithContext("the available jobs");
   JsonReader reader;
   std::vector<AvailableJob> jobs;
   const Json* list = reader.Object(*document, "(answer)")
@@ -80,16 +71,16 @@ Result<std::vector<AvailableJob>> ParseAvailableJobs(std::string_view json) {
       jobs.push_back(std::move(job));
     }
   }
-  if (!reader.error().empty()) return reader.failure();
+  if (!reader.error_message().empty()) return reader.error();
   return jobs;
 }
 
 Result<std::string> FilterAvailableJobs(
     std::string_view json, const std::function<bool(std::size_t, const AvailableJob&)>& keep) {
   Result<std::vector<AvailableJob>> jobs = ParseAvailableJobs(json);
-  if (!jobs) return jobs.failure();
+  if (!jobs) return jobs.error();
   Result<OrderedJson> document = ParseDocument<OrderedJson>(json);
-  if (!document) return document.failure();
+  if (!document) return document.error();
   OrderedJson& list = (*document)["availableJobs"];
   OrderedJson kept = OrderedJson::array();
   for (std::size_t i = 0; i < jobs->size(); ++i) {
@@ -108,7 +99,7 @@ std::string NoAvailableJobs(std::string_view json) {
 
 Result<AcceptedJob> ParseAcceptedJob(std::string_view json) {
   Result<Json> document = ParseDocument<Json>(json);
-  if (!document) return document.failure().WithContext("the accepted job");
+  if (!document) return document.error().WithContext("the accepted job");
   JsonReader reader;
   AcceptedJob job;
   const Json* value =
@@ -117,7 +108,7 @@ Result<AcceptedJob> ParseAcceptedJob(std::string_view json) {
     if (const Json* member = reader.Member(*value, "job", "jobToken"))
       reader.String(*member, "job.jobToken", job.job_token);
   }
-  if (!reader.error().empty()) return reader.failure();
+  if (!reader.error_message().empty()) return reader.error();
   return job;
 }
 
@@ -130,9 +121,9 @@ std::string AbortJobJson(std::string_view runner_token, std::string_view job_tok
 Result<std::string> RewriteInputUrls(std::string_view json,
                                      const std::vector<std::string>& server_origins,
                                      std::string_view gate_origin) {
-  if (Result<AcceptedJob> job = ParseAcceptedJob(json); !job) return job.failure();
+  if (Result<AcceptedJob> job = ParseAcceptedJob(json); !job) return job.error();
   Result<OrderedJson> document = ParseDocument<OrderedJson>(json);
-  if (!document) return document.failure();
+  if (!document) return document.error();
   std::vector<std::string> origins;
   for (const std::string& origin : server_origins) {
     if (Result<http::Url> url = http::ParseUrl(origin)) origins.push_back(url->Origin());

@@ -9,7 +9,7 @@ namespace {
 
 constexpr std::string_view kJobsPrefix = "/api/v1/runners/jobs/";
 
-// The calls about one job, by the path's segment after the job's UUID.
+// The calls about one job, by the path segment after the job's UUID.
 constexpr std::array<std::pair<std::string_view, RunnerCall>, 5> kJobCalls{{
     {"accept", RunnerCall::kAccept},
     {"update", RunnerCall::kUpdate},
@@ -30,7 +30,7 @@ bool IsUuid(std::string_view text) {
 }
 
 ClassifiedRequest ClassifyRunnerRequest(std::string_view method, std::string_view path) {
-  // Every call of the runner API is a POST, downloads included.
+  // Every runner API call is a POST, downloads included.
   if (method != "POST") return {};
   if (path == "/api/v1/runners/register") return {.call = RunnerCall::kRegister};
   if (path == "/api/v1/runners/jobs/request") return {.call = RunnerCall::kJobsRequest};

@@ -1,6 +1,6 @@
-// The calls of PeerTube's runner API (server/core/controllers/api/runners/ of PeerTube 7),
-// told apart by method and path, so that the gate knows which of a runner's requests it
-// answers, which it watches and which it only passes on.
+// The calls of PeerTube's runner API, told apart by method and path. The source is
+// server/core/controllers/api/runners/ of PeerTube 7. The gate learns which of a runner's requests
+// it answers, watches or only passes on.
 #pragma once
 
 #include <string>
@@ -22,17 +22,17 @@ enum class RunnerCall {
 
 struct ClassifiedRequest {
   RunnerCall call = RunnerCall::kOther;
-  // The job's UUID for the calls about one job, else empty.
+  // For the calls about one job, the job's UUID. Else empty.
   std::string job_uuid;
 };
 
-// ClassifyRunnerRequest reads a request's method and path (without its query).
+// ClassifyRunnerRequest reads a request's method and path, without query.
 ClassifiedRequest ClassifyRunnerRequest(std::string_view method, std::string_view path);
 
-// RunnerCallName is the call's name for logs: "jobs-request", "accept", "file-download".
+// RunnerCallName: the call's name for logs, such as "jobs-request", "accept".
 std::string_view RunnerCallName(RunnerCall call);
 
-// IsUuid is whether `text` is a UUID in its 8-4-4-4-12 hexadecimal form.
+// IsUuid: whether `text` is a UUID in 8-4-4-4-12 hexadecimal form.
 bool IsUuid(std::string_view text);
 
 }  // namespace mc::peertube

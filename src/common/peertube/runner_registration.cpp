@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/base/json_parse.h"
 #include "common/base/json_reader.h"
 
 namespace mc::peertube {
@@ -15,7 +16,7 @@ std::vector<std::pair<std::string, std::string>> RegisterRunnerForm(std::string 
 }
 
 Result<RunnerRegistration> ParseRegisterRunnerResult(std::string_view json) {
-  const nlohmann::json body = nlohmann::json::parse(json, nullptr, false);
+  const nlohmann::json body = ParseJsonOrDiscarded(json);
   JsonReader reader;
   RunnerRegistration runner;
   const nlohmann::json* id = nullptr;
@@ -24,8 +25,9 @@ Result<RunnerRegistration> ParseRegisterRunnerResult(std::string_view json) {
       !reader.Int(*id, "id", 0, INT64_MAX, runner.id) ||
       !(token = reader.Member(body, "", "runnerToken")) ||
       !reader.String(*token, "runnerToken", runner.runner_token))
-    return InvalidInput("PeerTube's answer to the registration: " +
-                        (reader.error().empty() ? std::string("not JSON") : reader.error()));
+    return InvalidInput("PeerTube's answer to the registration: " + (reader.error_message().empty()
+                                                                         ? std::string("not JSON")
+                                                                         : reader.error_message()));
   return runner;
 }
 

@@ -1,5 +1,5 @@
-// A runner's registration with PeerTube (`POST /api/v1/runners/register`): the form it sends
-// and the answer it reads, as data. The tokens travel in these alone; no message names them.
+// A runner's registration with PeerTube (`POST /api/v1/runners/register`). It holds the form sent
+// and the answer read, as data. The tokens travel in these alone. No message names them.
 #pragma once
 
 #include <cstdint>
@@ -12,8 +12,8 @@
 
 namespace mc::peertube {
 
-// RegisterRunnerForm is the register body's fields (RegisterRunnerBody): the registration
-// token, the runner's name and its description.
+// RegisterRunnerForm holds the register body's fields (RegisterRunnerBody). These are the
+// registration token, the runner's name and its description.
 std::vector<std::pair<std::string, std::string>> RegisterRunnerForm(std::string registration_token,
                                                                     std::string name,
                                                                     std::string description);
@@ -23,8 +23,8 @@ struct RunnerRegistration {
   std::string runner_token;
 };
 
-// ParseRegisterRunnerResult reads the answer ({"id", "runnerToken"}); a wrong shape is invalid
-// input naming its place, never the token.
+// ParseRegisterRunnerResult reads the answer: {"id", "runnerToken"}. A wrong shape is invalid input
+// naming its place. The error never names the token.
 Result<RunnerRegistration> ParseRegisterRunnerResult(std::string_view json);
 
 }  // namespace mc::peertube

@@ -8,7 +8,7 @@ namespace {
 
 using Json = nlohmann::json;
 
-// One file of the video, as far as the choice of the highest needs it.
+// One file of the video, as much as choosing the highest needs.
 struct VideoFile {
   std::int64_t id = 0;
   int resolution = 0;
@@ -28,7 +28,7 @@ bool ReadFile(JsonReader& reader, const Json& value, const std::string& path, Vi
       !reader.Int(*resolution_id, JsonReader::Child(resolution_path, "id"), 0, 100000, height))
     return false;
   file.resolution = static_cast<int>(height);
-  // An audio-only file states fps -1 or null; only a picture's rate counts.
+  // An audio-only file states fps -1 or null. Only a picture's rate counts.
   if (const Json* fps = JsonReader::OptionalMember(value, "fps"); fps && !fps->is_null()) {
     if (!reader.Number(*fps, JsonReader::Child(path, "fps"), -1, 1000, file.fps)) return false;
     if (file.fps < 0) file.fps = 0;
@@ -51,7 +51,7 @@ bool ReadFiles(JsonReader& reader, const Json& value, const std::string& path,
 
 Result<VideoAnswer> ParseVideo(std::string_view json) {
   Result<Json> document = ParseAnswer(json, "the video");
-  if (!document) return document.failure();
+  if (!document) return document.error();
   JsonReader reader;
   VideoAnswer answer;
   std::optional<VideoFile> highest;
@@ -64,7 +64,7 @@ Result<VideoAnswer> ParseVideo(std::string_view json) {
       return;
     }
     const Json* duration = reader.Member(*document, "", "duration");
-    // A day is longer than any upload PeerTube transcodes in one piece; a live has 0.
+    // PeerTube transcodes no upload longer than a day in one piece. A live has 0.
     if (!duration || !reader.Number(*duration, "duration", 0, 1e7, answer.facts.duration_s)) return;
     if (const Json* files = JsonReader::OptionalMember(*document, "files");
         files && !ReadFiles(reader, *files, "files", highest))
@@ -79,7 +79,7 @@ Result<VideoAnswer> ParseVideo(std::string_view json) {
       if (files && !ReadFiles(reader, *files, JsonReader::Child(path, "files"), highest)) return;
     }
   }();
-  if (!reader.error().empty()) return InvalidInput("the video: " + reader.error());
+  if (!reader.error_message().empty()) return InvalidInput("the video: " + reader.error_message());
   if (highest) {
     answer.facts.height = highest->resolution;
     answer.facts.fps = highest->fps;
@@ -90,7 +90,7 @@ Result<VideoAnswer> ParseVideo(std::string_view json) {
 
 Result<std::string> ParseVideoFileCodec(std::string_view json) {
   Result<Json> document = ParseAnswer(json, "the video file's metadata");
-  if (!document) return document.failure();
+  if (!document) return document.error();
   JsonReader reader;
   std::string codec;
   [&] {
@@ -108,7 +108,8 @@ Result<std::string> ParseVideoFileCodec(std::string_view json) {
       return;
     }
   }();
-  if (!reader.error().empty()) return InvalidInput("the video file's metadata: " + reader.error());
+  if (!reader.error_message().empty())
+    return InvalidInput("the video file's metadata: " + reader.error_message());
   return codec;
 }
 

@@ -20,21 +20,23 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// The loop wakes at least this often while nothing happens, so that /livez can tell a
-// loop that waits from one that is stuck.
+// The loop wakes at least this often while nothing happens.
+// So /livez can tell a loop that waits from one that is stuck.
 constexpr std::chrono::seconds kHeartbeat{10};
-// A loop that has not come round for this long is stuck: longer than the slowest query
-// pass (each query's deadline of 20 s and the batch's grace) with room to spare.
+// A loop that has not come round for this long is stuck.
+// It is longer than the slowest query pass, with room to spare.
+// That pass is each query's deadline of 20 s and the batch's grace.
 constexpr std::chrono::seconds kStuckAfter{90};
 
-// How soon a failed eviction is tried again when the server names no time, and how soon the
-// agent looks again once the guard has given up on every missing node.
+// How soon a failed eviction is tried again when the server names no time.
+// Also how soon the agent looks again once the guard gave up on every missing node.
 constexpr std::chrono::seconds kEvictionRetry{30};
 constexpr std::chrono::hours kGivenUpRecheck{1};
 
-// The render nodes the agent was given to query whose device file this pod lacks: a node
-// liken published after the pod's claim was allocated. One with no render node in sysfs is
-// not counted: a new pod would not have it either.
+// The render nodes given to the agent whose device file this pod lacks.
+// Such a node was published by liken after the pod's claim was allocated.
+// One with no render node in sysfs is not counted.
+// A new pod would not have it either.
 std::vector<std::string> RenderNodesMissingFromPod(
     const std::map<std::string, probe::DeviceReport>& reports) {
   std::vector<std::string> missing;
@@ -51,8 +53,9 @@ DeviceHealth HealthOf(const probe::DeviceReport& report) {
   return {.healthy = true, .message = ""};
 }
 
-// /livez: the loop came round lately. /readyz: the plugin is listening and registered, and
-// the slices hold what the queries found.
+// The probes:
+//  - /livez: the loop came round lately;
+//  - /readyz: the plugin listens and is registered, and the slices hold the queries' findings.
 HealthChecks AgentHealthChecks(const std::atomic<Clock::rep>& heartbeat,
                                const std::atomic<bool>& plugin_listening,
                                const std::atomic<bool>& published, const KubeletPlugin& plugin) {
@@ -85,12 +88,13 @@ struct Agent::State {
   SlicePublisher publisher;
   std::map<std::string, nlohmann::json> liken_slices;
   bool liken_listed = false;
-  // What each render node's query found, by device name, and the liken render node it
-  // was for; a node is queried again only when it comes back or changes its address.
+  // What each render node's query found, by device name, and its liken render node.
+  // A node is queried again only when it comes back or changes its address.
   std::map<std::string, probe::DeviceReport> reports;
   std::map<std::string, LikenRenderNode> queried;
   std::vector<std::string> liken_problems;
-  // The agent's own eviction: done once asked, and not looked at again before the time.
+  // The agent's own eviction: done once asked.
+  // It is not looked at again before the time.
   bool evicted = false;
   WallClock::time_point eviction_not_before;
   std::set<std::string> given_up_said;
@@ -182,7 +186,7 @@ void Agent::AskForNewPodIfMissing(State& state) {
   Result<EvictionRecords> records = LoadEvictionRecords(file);
   if (!records) {
     log_("agent: warning: the record of past evictions is unreadable, and is started again: " +
-         records.error());
+         records.error_message());
     records = EvictionRecords{};
   }
   const EvictionDecision decision = DecideSelfEviction(missing, *records, now);
@@ -205,25 +209,26 @@ void Agent::AskForNewPodIfMissing(State& state) {
     state.eviction_not_before = waiting ? decision.next_due : now + kGivenUpRecheck;
     return;
   }
-  // The record is written before the eviction, so that an agent killed in between cannot
-  // evict again at once; an eviction that fails puts the old record back.
+  // The record is written before the eviction.
+  // So an agent killed in between cannot evict again at once.
+  // An eviction that fails puts the old record back.
   if (Result<void> saved =
           SaveEvictionRecords(file, AfterEviction(*records, missing, decision.evict_for, now));
       !saved) {
     log_("agent: warning: " + Joined(decision.evict_for, ", ") +
          " is not in this pod's /dev, but the record that keeps the agent from evicting its pod "
          "again and again cannot be written, so the pod stays: " +
-         saved.error());
+         saved.error_message());
     state.eviction_not_before = now + kGivenUpRecheck;
     return;
   }
   const std::string pod = options_.pod.namespace_name + "/" + options_.pod.name;
   if (Result<void> evicted = EvictPod(client_, options_.pod); !evicted) {
-    const std::chrono::seconds wait = evicted.failure().retry_after.value_or(kEvictionRetry);
+    const std::chrono::seconds wait = evicted.error().retry_after.value_or(kEvictionRetry);
     log_("agent: the eviction of its own pod " + pod + " failed, tried again in " +
-         std::to_string(wait.count()) + " s: " + evicted.error());
+         std::to_string(wait.count()) + " s: " + evicted.error_message());
     if (Result<void> restored = SaveEvictionRecords(file, *records); !restored)
-      log_("agent: warning: " + restored.error());
+      log_("agent: warning: " + restored.error_message());
     state.eviction_not_before = now + wait;
     return;
   }
@@ -234,8 +239,8 @@ void Agent::AskForNewPodIfMissing(State& state) {
        pod + " so that the DaemonSet makes one whose claim holds it");
 }
 
-// In sysfs mode the node's GPUs are the render nodes and NVIDIA GPUs sysfs shows, asked
-// once: nothing on a running node adds one without a new pod.
+// In sysfs mode the node's GPUs are the render nodes and NVIDIA GPUs sysfs shows.
+// They are asked once: nothing on a running node adds one without a new pod.
 void Agent::QuerySysfsGpus(State& state) {
   for (probe::DeviceReport& report :
        probe::ProbeGpus({.roots = options_.roots, .query = options_.query}).reports) {
@@ -266,13 +271,13 @@ bool Agent::ApplyEvents(State& state, std::vector<Event>& events, bool& liken_ch
 }
 
 std::optional<Clock::time_point> Agent::PublishDevices(State& state) {
-  std::vector<Device> devices;
+  std::vector<probe::Device> devices;
   for (const auto& [name, report] : state.reports) devices.push_back(report.device);
   const Result<void> published = state.publisher.Publish(devices);
   state.published = published.ok();
   return published
              ? std::nullopt
-             : std::optional(Clock::now() + published.failure().retry_after.value_or(kHeartbeat));
+             : std::optional(Clock::now() + published.error().retry_after.value_or(kHeartbeat));
 }
 
 void Agent::ServeEvents(State& state, bool from_liken) {
@@ -307,7 +312,7 @@ int Agent::Run() {
   auto plugin = KubeletPlugin::Start(plugin_config, ApiClaimChecker(client_, options_.driver_name),
                                      state.board, log_);
   if (!plugin) {
-    log_("agent: the kubelet plugin did not start: " + plugin.error());
+    log_("agent: the kubelet plugin did not start: " + plugin.error_message());
     return 1;
   }
   state.plugin_listening = true;
@@ -316,7 +321,7 @@ int Agent::Run() {
       options_.health_address,
       AgentHealthChecks(state.heartbeat, state.plugin_listening, state.published, **plugin));
   if (!health) {
-    log_("agent: " + health.error());
+    log_("agent: " + health.error_message());
     (*plugin)->Shutdown(std::chrono::seconds(1));
     return 1;
   }

@@ -1,10 +1,13 @@
-// The agent: the DaemonSet's process (docs/dra/agent.md). It finds the node's render nodes (from
-// liken's slices or from sysfs), queries each driver once in a child, publishes the devices
-// in ResourceSlices, keeps them published against deletions and outside edits, and serves
-// the kubelet plugin with each device's health.
+// The agent: the DaemonSet's process (docs/dra/agent.md). It:
+//  - finds the node's render nodes, from liken's slices or from sysfs;
+//  - queries each driver once, in a child;
+//  - publishes the devices in ResourceSlices;
+//  - keeps them published against deletions and outside edits;
+//  - serves the kubelet plugin with each device's health.
 //
-// One thread decides and writes; the watches and the plugin run on threads of their own
-// and only hand it events, so the state the agent publishes has one owner.
+// One thread decides and writes.
+// The watches and the plugin run on threads of their own and only hand it events.
+// So the state the agent publishes has one owner.
 #pragma once
 
 #include <chrono>
@@ -35,8 +38,9 @@ class Agent {
   Agent(AgentOptions options, kube::KubeClient& client, AgentLog log);
   ~Agent();
 
-  // Run serves until Stop, and gives the process's exit status: 0 after Stop, 1 when the
-  // agent could not start (its reason logged).
+  // Run serves until Stop, and gives the process's exit status:
+  //  - 0 after Stop;
+  //  - 1 when the agent could not start (its reason logged).
   int Run();
   // Stop may be called from any thread, a signal-waiting one included.
   void Stop();
@@ -53,7 +57,8 @@ class Agent {
   // Waits for events until `until`, and takes them all.
   std::vector<Event> Take(std::chrono::steady_clock::time_point until);
   std::vector<std::string> QueryNewRenderNodes(State& state);
-  // Evicts the agent's own pod when a render node is missing from it and the guard allows.
+  // Evicts the agent's own pod when it lacks a render node.
+  // The guard must allow it.
   void AskForNewPodIfMissing(State& state);
   void QuerySysfsGpus(State& state);
   // Takes the events as they come and acts on them, until one says stop.
@@ -71,9 +76,9 @@ class Agent {
   std::deque<Event> events_;
 };
 
-// LikenDeviceReports queries the given liken render nodes and gives one report per node,
-// named as liken names it: a node whose render node sysfs does not show is reported failed,
-// never left out.
+// LikenDeviceReports queries the given liken render nodes.
+// It gives one report per node, named as liken names it.
+// A node whose render node sysfs does not show is reported failed, never left out.
 std::vector<probe::DeviceReport> LikenDeviceReports(const std::vector<LikenRenderNode>& nodes,
                                                     const probe::DiscoveryRoots& roots,
                                                     const probe::QueryCommand& query);

@@ -14,9 +14,10 @@
 namespace mc::dra {
 namespace {
 
-// StopOnSignal blocks SIGTERM and SIGINT in every thread (so it must be made before any
-// other thread) and waits for them on a thread of its own, which stops the agent: a
-// signal handler could do nothing that safe.
+// StopOnSignal blocks SIGTERM and SIGINT in every thread.
+// So it must be made before any other thread.
+// It waits for them on a thread of its own, which stops the agent.
+// A signal handler could do nothing that safe.
 class StopOnSignal {
  public:
   explicit StopOnSignal(Agent& agent) {
@@ -59,13 +60,13 @@ int RunAgentCommand(AgentCommand command) {
                                         ? kube::InClusterConfig(kube::ProcessEnvironment())
                                         : kube::LoadKubeconfig(command.kubeconfig);
   if (!config) {
-    log("agent: " + config.error());
+    log("agent: " + config.error_message());
     return 1;
   }
   Result<std::unique_ptr<kube::KubeClient>> client =
       kube::KubeClient::Create(std::move(config).value());
   if (!client) {
-    log("agent: " + client.error());
+    log("agent: " + client.error_message());
     return 1;
   }
   // A peer that closes a socket must give an error, not kill the agent.

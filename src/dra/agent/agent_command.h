@@ -1,6 +1,9 @@
-// `media-capabilities agent`: the DaemonSet's process (docs/dra/agent.md). The binary fills in
-// an AgentCommand from its command line and hands it to the agent module, which connects to
-// the API server, runs the agent, and stops it on SIGTERM or SIGINT.
+// `media-capabilities agent`: the DaemonSet's process (docs/dra/agent.md).
+// The binary fills in an AgentCommand from its command line.
+// It hands it to the agent module, which:
+//  - connects to the API server;
+//  - runs the agent;
+//  - stops it on SIGTERM or SIGINT.
 #pragma once
 
 #include <string>
@@ -15,7 +18,8 @@ struct AgentCommand {
   std::string kubeconfig;
 };
 
-// RunAgentCommand runs in the module; it gives the process's exit status.
+// RunAgentCommand runs in the module.
+// It gives the process's exit status.
 int RunAgentCommand(AgentCommand command);
 
 }  // namespace mc::dra

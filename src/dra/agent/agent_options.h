@@ -1,5 +1,7 @@
-// What the agent is told to do (docs/dra/agent.md). A plain header with no gRPC or API client in
-// it, since the binary fills it in and the agent module (src/dra/agent/module_entry.h) runs it.
+// What the agent is told to do (docs/dra/agent.md).
+// It is a plain header, with no gRPC or API client in it.
+// The binary fills it in.
+// The agent module runs it (src/dra/agent/module_entry.h).
 #pragma once
 
 #include <filesystem>
@@ -14,8 +16,9 @@ enum class RenderNodeSource { kLiken, kSysfs };
 
 inline constexpr char kLikenDriver[] = "liken.sh";
 
-// The agent's own pod, from the downward API: the pod it evicts to be made again with every
-// render node (src/dra/agent/eviction_guard.h says when). Unknown outside a pod.
+// The agent's own pod, from the downward API.
+// The agent evicts it to be made again with every render node.
+// src/dra/agent/eviction_guard.h says when. Unknown outside a pod.
 struct PodRef {
   std::string namespace_name;
   std::string name;

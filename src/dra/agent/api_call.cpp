@@ -1,14 +1,16 @@
 #include "dra/agent/api_call.h"
 
+#include "common/base/json_parse.h"
+
 namespace mc::dra {
 
 Result<nlohmann::json> SendForObject(kube::KubeClient& client, const kube::HttpRequest& request) {
   const std::string what = request.method + " " + request.target;
   Result<kube::HttpResponse> response = client.Send(request);
-  if (!response) return Unavailable(response.error());
+  if (!response) return Unavailable(response.error_message());
   const long status = response->status;
   if (status >= 200 && status < 300) {
-    nlohmann::json object = nlohmann::json::parse(response->body, nullptr, false);
+    nlohmann::json object = ParseJsonOrDiscarded(response->body);
     if (object.is_discarded() || !object.is_object())
       return Unavailable(what + ": the answer is not a JSON object");
     return object;

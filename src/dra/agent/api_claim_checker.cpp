@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/base/json_parse.h"
 #include "common/base/json_path.h"
 
 namespace mc::dra {
@@ -13,19 +14,20 @@ ClaimChecker ApiClaimChecker(kube::KubeClient& client, std::string driver_name) 
     Result<kube::HttpResponse> response =
         client.Send({.target = "/apis/resource.k8s.io/v1/namespaces/" + claim_namespace +
                                "/resourceclaims/" + name});
-    if (!response) return Unavailable("reading claim " + claim + ": " + response.error());
+    if (!response) return Unavailable("reading claim " + claim + ": " + response.error_message());
     if (response->status == 404) return NotFound("claim " + claim + " does not exist (any more)");
     if (response->status != 200)
       return Unavailable("reading claim " + claim + ": " + kube::StatusMessage(*response));
-    const nlohmann::json object = nlohmann::json::parse(response->body, nullptr, false);
+    const nlohmann::json object = ParseJsonOrDiscarded(response->body);
     const std::string held = JsonStringAt(object, {"metadata", "uid"});
     if (held.empty()) return Error{"reading claim " + claim + ": the answer has no UID"};
     if (held != uid) {
       return Error{"claim " + claim + " has UID " + held + ", not " + uid +
                    ": the claim the kubelet asked for was deleted and another made under its name"};
     }
-    // The kubelet learns the claim's devices only from this answer: it ties the health
-    // stream to the pod through them, and lists them in its pod-resources API.
+    // The kubelet learns the claim's devices only from this answer.
+    // Through them it ties the health stream to the pod.
+    // It also lists them in its pod-resources API.
     if (!JsonAt(object, {"status", "allocation"}))
       return Error{"claim " + claim + " is not allocated"};
     std::vector<PreparedDevice> devices;
@@ -33,7 +35,8 @@ ClaimChecker ApiClaimChecker(kube::KubeClient& client, std::string driver_name) 
     for (const nlohmann::json& result :
          results && results->is_array() ? *results : nlohmann::json::array()) {
       if (JsonStringAt(result, {"driver"}) != driver_name) continue;
-      // A subrequest ("request/subrequest") counts as its request, as the kubelet strips it.
+      // A subrequest ("request/subrequest") counts as its request.
+      // The kubelet strips it too.
       const std::string request = JsonStringAt(result, {"request"});
       PreparedDevice device{.request_names = {request.substr(0, request.find('/'))},
                             .pool_name = JsonStringAt(result, {"pool"}),

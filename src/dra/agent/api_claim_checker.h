@@ -1,6 +1,7 @@
-// The kubelet plugin's ClaimChecker backed by the API: it reads the ResourceClaim the
-// kubelet names and checks that it is still the claim of that UID. A media device delivers
-// no device node, so there is nothing else to prepare.
+// The kubelet plugin's ClaimChecker, backed by the API.
+// It reads the ResourceClaim the kubelet names.
+// It checks that it is still the claim of that UID.
+// A media device delivers no device node, so there is nothing else to prepare.
 #pragma once
 
 #include <string>

@@ -1,5 +1,6 @@
-// Backoff is the wait before the next attempt of a write that failed: 1 s, doubling to
-// 1 min, and never shorter than what the server asked for with Retry-After.
+// Backoff is the wait before a failed write's next attempt.
+// It starts at 1 s and doubles up to 1 min.
+// It is never shorter than the server's Retry-After.
 #pragma once
 
 #include <algorithm>
@@ -13,7 +14,8 @@ class Backoff {
   static constexpr std::chrono::seconds kFirst{1};
   static constexpr std::chrono::seconds kLast{60};
 
-  // Next gives the wait before the next attempt and lengthens the one after it.
+  // Next gives the wait before the next attempt.
+  // It lengthens the one after it.
   std::chrono::seconds Next(std::optional<std::chrono::seconds> retry_after = std::nullopt) {
     const std::chrono::seconds wait =
         std::max(current_, retry_after.value_or(std::chrono::seconds(0)));

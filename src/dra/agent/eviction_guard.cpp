@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <system_error>
 
+#include "common/base/json_parse.h"
 #include "common/base/json_reader.h"
 #include "common/base/json_text.h"
 #include "common/base/read_file.h"
@@ -13,10 +14,13 @@ namespace mc::dra {
 namespace {
 
 constexpr int kMostEvictions = static_cast<int>(std::size(kEvictionWaits));
-// The record's format, so that a later agent can tell an older file from a malformed one.
+// The record's format.
+// With it a later agent tells an older file from a malformed one.
 constexpr std::int64_t kRecordVersion = 1;
-// Far beyond any real time (the year 2106), and within what the system clock holds: it counts
-// nanoseconds in 64 bits, to the year 2262, so a later second would overflow on conversion.
+// Far beyond any real time: the year 2106.
+// Yet within what the system clock holds.
+// It counts nanoseconds in 64 bits, up to the year 2262.
+// A later second would overflow on conversion.
 constexpr std::int64_t kLatestUnixSeconds = std::int64_t{1} << 32;
 
 std::int64_t UnixSeconds(WallClock::time_point t) {
@@ -68,7 +72,7 @@ std::string EvictionRecordsJson(const EvictionRecords& records) {
 }
 
 Result<EvictionRecords> ParseEvictionRecords(const std::string& text) {
-  const nlohmann::json document = nlohmann::json::parse(text, nullptr, false);
+  const nlohmann::json document = ParseJsonOrDiscarded(text);
   if (document.is_discarded()) return InvalidInput("not JSON");
   JsonReader reader;
   // One integer member of `object`, read with its range checked.
@@ -80,9 +84,9 @@ Result<EvictionRecords> ParseEvictionRecords(const std::string& text) {
   std::int64_t version = 0;
   if (!reader.Object(document, "") ||
       !read_int(document, "", "version", kRecordVersion, kRecordVersion, version))
-    return reader.failure();
+    return reader.error();
   const nlohmann::json* nodes = reader.Member(document, "", "render_nodes");
-  if (!nodes || !reader.Object(*nodes, "render_nodes")) return reader.failure();
+  if (!nodes || !reader.Object(*nodes, "render_nodes")) return reader.error();
   EvictionRecords records;
   for (const auto& [name, value] : nodes->items()) {
     const std::string path = JsonReader::Child("render_nodes", name.c_str());
@@ -90,7 +94,7 @@ Result<EvictionRecords> ParseEvictionRecords(const std::string& text) {
     if (!reader.Object(value, path) ||
         !read_int(value, path, "evictions", 0, kMostEvictions, evictions) ||
         !read_int(value, path, "last_unix_s", 0, kLatestUnixSeconds, last))
-      return reader.failure();
+      return reader.error();
     records[name] = {.evictions = static_cast<int>(evictions),
                      .last = WallClock::time_point(std::chrono::seconds(last))};
   }
@@ -101,9 +105,9 @@ Result<EvictionRecords> LoadEvictionRecords(const std::filesystem::path& file) {
   std::error_code error;
   if (!std::filesystem::exists(file, error) && !error) return EvictionRecords{};
   Result<std::string> text = ReadFileText(file);
-  if (!text) return text.failure();
+  if (!text) return text.error();
   Result<EvictionRecords> records = ParseEvictionRecords(*text);
-  if (!records) return InvalidInput(file.string() + ": " + records.error());
+  if (!records) return InvalidInput(file.string() + ": " + records.error_message());
   return records;
 }
 

@@ -1,11 +1,16 @@
-// The guard on the agent's request for a new pod of itself. A render node that liken publishes
-// after the agent's pod was made is not in the pod's /dev (its claim was allocated before the
-// node existed), and only a new pod, with a new claim, brings it in: so the agent evicts its
-// own pod. If the new pod still lacks the node (liken's plugin did not put it in, say), a
-// second eviction would not help either, and an agent that kept evicting itself would never
-// serve. The guard allows a few evictions per render node, further and further apart, and
-// then gives up and says so; its record lives in a file on the node, since each eviction
-// ends the process that would remember it.
+// The guard on the agent's request for a new pod of itself.
+//
+// A render node may appear in liken's slices after the agent's pod was made.
+// That node is not in the pod's /dev: its claim was allocated before the node existed.
+// Only a new pod, with a new claim, brings it in, so the agent evicts its own pod.
+//
+// The new pod may still lack the node, e.g. when liken's plugin left it out.
+// Then a second eviction would not help either.
+// An agent that kept evicting itself would never serve.
+// So the guard allows a few evictions per render node, further and further apart.
+// Then it gives up and says so.
+// Its record lives in a file on the node.
+// Each eviction ends the process that would remember it.
 #pragma once
 
 #include <chrono>
@@ -34,35 +39,42 @@ struct EvictionDecision {
   std::vector<std::string> evict_for;
   // Missing render nodes for which the guard has used every eviction it allows.
   std::vector<std::string> given_up;
-  // When the next eviction becomes due, for a missing node whose wait is not over; the
-  // epoch when none is.
+  // When the next eviction becomes due, for a missing node still waiting.
+  // The epoch when none is.
   WallClock::time_point next_due;
 };
 
-// The wait before each eviction for one render node, by how many were made for it before:
-// the first at once, since nothing else brings the node in, then longer and longer. The
-// number of entries is the most evictions made for one node.
+// The wait before each eviction for one render node.
+// It is indexed by how many were made for it before.
+// The first is at once, since nothing else brings the node in.
+// Then the waits grow longer.
+// The number of entries is the most evictions made for one node.
 inline constexpr std::chrono::minutes kEvictionWaits[] = {
     std::chrono::minutes(0), std::chrono::minutes(15), std::chrono::minutes(120)};
 
-// DecideSelfEviction is the guard as a pure function of the render nodes missing from the
-// pod, what was done before, and the time.
+// DecideSelfEviction is the guard as a pure function of:
+//  - the render nodes missing from the pod;
+//  - what was done before;
+//  - the time.
 EvictionDecision DecideSelfEviction(const std::vector<std::string>& missing,
                                     const EvictionRecords& records, WallClock::time_point now);
 
-// AfterEviction is the record once the pod was evicted for `nodes` at `now`: their counts go
-// up, and records of nodes no longer missing are dropped, so the file never grows.
+// AfterEviction is the record once the pod was evicted for `nodes` at `now`.
+// Their counts go up.
+// Records of nodes no longer missing are dropped, so the file never grows.
 EvictionRecords AfterEviction(const EvictionRecords& records,
                               const std::vector<std::string>& missing,
                               const std::vector<std::string>& nodes, WallClock::time_point now);
 
-// The record as a JSON document, and read back: outside input (a file on the node that
-// anything with root there may edit), so a malformed one is an error naming the place.
+// The record as a JSON document, and read back.
+// It is outside input: anything with root on the node may edit the file.
+// So a malformed one is an error naming the place.
 std::string EvictionRecordsJson(const EvictionRecords& records);
 Result<EvictionRecords> ParseEvictionRecords(const std::string& text);
 
-// Load gives an empty record for a file that does not exist; Save writes a new file and
-// renames it over the old, so a crash mid-write leaves the old record whole.
+// Load gives an empty record for a file that does not exist.
+// Save writes a new file and renames it over the old.
+// So a crash mid-write leaves the old record whole.
 Result<EvictionRecords> LoadEvictionRecords(const std::filesystem::path& file);
 Result<void> SaveEvictionRecords(const std::filesystem::path& file, const EvictionRecords& records);
 

@@ -17,7 +17,7 @@ Result<std::unique_ptr<HealthServer>> HealthServer::Start(const std::string& add
   routes["/readyz"] = [ready = std::move(checks.ready)] { return AnswerOf(ready); };
   Result<std::unique_ptr<http::Server>> server = http::Server::Start(address, std::move(routes));
   if (!server) {
-    return server.failure().WithContext("--health-address");
+    return server.error().WithContext("--health-address");
   }
   return std::unique_ptr<HealthServer>(new HealthServer(std::move(*server)));
 }

@@ -1,7 +1,8 @@
-// HealthServer answers the kubelet's liveness and readiness probes over plain HTTP: GET
-// /livez and /readyz, each answered by a callback, 200 when it is ok and 503 with its reason
-// otherwise. The HTTP is the project's own small server (src/common/http/http_server.h), which
-// also says why it is not a library.
+// HealthServer answers the kubelet's liveness and readiness probes over plain HTTP.
+// A callback answers each of GET /livez and /readyz.
+// The answer is 200 when it is ok, else 503 with its reason.
+// The HTTP is the project's own small server (src/common/http/http_server.h).
+// That header also says why it is not a library.
 #pragma once
 
 #include <functional>
@@ -26,8 +27,8 @@ struct HealthChecks {
 
 class HealthServer {
  public:
-  // Start listens on `address` ("HOST:PORT"; port 0 picks a free one) and serves on a
-  // thread of its own until the server is destroyed.
+  // Start listens on `address`, "HOST:PORT"; port 0 picks a free one.
+  // It serves on a thread of its own until the server is destroyed.
   static Result<std::unique_ptr<HealthServer>> Start(const std::string& address,
                                                      HealthChecks checks);
 

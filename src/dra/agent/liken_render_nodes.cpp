@@ -73,8 +73,8 @@ LikenRenderNodes RenderNodesOfLikenSlices(const std::vector<Json>& slices) {
     }
   }
   std::ranges::sort(result.nodes, {}, &LikenRenderNode::device_name);
-  // std::unique rather than std::ranges::unique, whose subrange clang 14 cannot compile
-  // against GCC 12's library (the fuzz build).
+  // std::unique, not std::ranges::unique.
+  // The fuzz build's clang 14 cannot compile the latter's subrange with GCC 12's library.
   auto same_name = [](const LikenRenderNode& a, const LikenRenderNode& b) {
     return a.device_name == b.device_name;
   };

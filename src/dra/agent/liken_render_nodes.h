@@ -1,6 +1,7 @@
-// The render nodes liken publishes for this node. liken's ResourceSlices (driver liken.sh)
-// are outside input: this reads them defensively, and says what it could not use rather
-// than dropping it in silence.
+// The render nodes liken publishes for this node.
+// liken's ResourceSlices (driver liken.sh) are outside input.
+// This reads them defensively.
+// It says what it could not use, rather than dropping it in silence.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -10,11 +11,12 @@
 namespace mc::dra {
 
 struct LikenRenderNode {
-  // The liken device's name, such as "pci-0000-00-02-0"; the media device is published
-  // under the same name, so that a claim can pair the two by name.
+  // The liken device's name, such as "pci-0000-00-02-0".
+  // The media device is published under the same name.
+  // So a claim can pair the two by name.
   std::string device_name;
-  // The GPU's canonical PCI address, from the device's `address` attribute (or its
-  // resource.kubernetes.io/pciBusID); empty when it has neither.
+  // The GPU's canonical PCI address, from the device's `address` attribute.
+  // Else from its resource.kubernetes.io/pciBusID; empty when it has neither.
   std::string pci_address;
 
   bool operator==(const LikenRenderNode&) const = default;
@@ -27,9 +29,10 @@ struct LikenRenderNodes {
   std::vector<std::string> problems;
 };
 
-// RenderNodesOfLikenSlices reads every device whose bool attribute `renderNode` is true,
-// from the slices of each pool's newest generation only: an older generation is a pool
-// liken is rewriting, whose devices may already be gone.
+// RenderNodesOfLikenSlices reads every device whose bool attribute `renderNode` is true.
+// It reads only the slices of each pool's newest generation.
+// An older generation is a pool liken is rewriting.
+// Its devices may already be gone.
 LikenRenderNodes RenderNodesOfLikenSlices(const std::vector<nlohmann::json>& slices);
 
 }  // namespace mc::dra

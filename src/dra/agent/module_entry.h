@@ -1,15 +1,18 @@
-// The agent module's one entry point: media-capabilities-agent.so, beside the binary, holds the
-// agent and what only it needs (its gRPC server over libnghttp2 and protobuf-lite, the API client),
-// so that `probe` and the query children never load them. `agent` opens it (src/cli/agent_module.h)
-// and calls this.
+// The agent module's one entry point.
+// The module media-capabilities-agent.so, beside the binary, holds:
+//  - the agent;
+//  - its gRPC server, over libnghttp2 and protobuf-lite;
+//  - the API client.
+// So `probe` and the query children never load them.
+// `agent` opens it (src/cli/agent_module.h) and calls this.
 #pragma once
 
 #include <cstddef>
 
 #include "dra/agent/agent_command.h"
 
-// `command_size` is sizeof(AgentCommand) as the binary was built: a module built from other
-// sources answers with an error instead of misreading it.
+// `command_size` is sizeof(AgentCommand) as the binary was built.
+// A module built from other sources answers with an error instead of misreading it.
 extern "C" int MediaCapabilitiesAgentMain(mc::dra::AgentCommand* command, std::size_t command_size);
 
 namespace mc::dra {

@@ -17,7 +17,7 @@ Result<void> EvictPod(kube::KubeClient& client, const PodRef& pod) {
       {.method = "POST",
        .target = "/api/v1/namespaces/" + pod.namespace_name + "/pods/" + pod.name + "/eviction",
        .body = JsonText(eviction)});
-  if (!answer && !answer.failure().IsNotFound()) return answer.failure();
+  if (!answer && !answer.error().IsNotFound()) return answer.error();
   return Ok();
 }
 

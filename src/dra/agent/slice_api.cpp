@@ -23,15 +23,16 @@ Result<nlohmann::json> SliceApi::Write(const SliceWrite& write) {
       return Send(
           {.method = "PUT", .target = path + "/" + write.name, .body = JsonText(write.object)});
     case SliceWrite::Kind::kDelete: {
-      // The preconditions make the delete fail with a conflict if the slice was replaced
-      // since it was read, so the agent never deletes a slice it has not seen.
+      // The preconditions make the delete fail with a conflict.
+      // That happens if the slice was replaced since it was read.
+      // So the agent never deletes a slice it has not seen.
       nlohmann::json options = {{"apiVersion", "v1"}, {"kind", "DeleteOptions"}};
       if (!write.uid.empty()) options["preconditions"]["uid"] = write.uid;
       if (!write.resource_version.empty())
         options["preconditions"]["resourceVersion"] = write.resource_version;
       Result<nlohmann::json> answer =
           Send({.method = "DELETE", .target = path + "/" + write.name, .body = JsonText(options)});
-      if (!answer && answer.failure().IsNotFound()) return nlohmann::json::object();
+      if (!answer && answer.error().IsNotFound()) return nlohmann::json::object();
       return answer;
     }
   }

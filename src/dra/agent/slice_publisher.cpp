@@ -7,8 +7,8 @@
 namespace mc::dra {
 namespace {
 
-// How many fresh reads one pass makes after conflicts before it backs off: a second
-// writer that edits the slice faster than this is fought with a backoff, not a busy loop.
+// How many fresh reads one pass makes after conflicts before it backs off.
+// A second writer that edits the slice faster is met with a backoff, not a busy loop.
 constexpr int kConflictRounds = 5;
 
 }  // namespace
@@ -32,7 +32,7 @@ Error SlicePublisher::Failed(Error failure) {
 
 Result<void> SlicePublisher::RefreshNodeUid() {
   Result<nlohmann::json> node = api_.GetNode(owner_.node_name);
-  if (!node) return Failed(node.failure());
+  if (!node) return Failed(node.error());
   const std::string uid = JsonStringAt(*node, {"metadata", "uid"});
   if (uid.empty())
     return Failed(Unavailable("GET node " + owner_.node_name + ": the answer has no UID"));
@@ -45,7 +45,7 @@ Result<void> SlicePublisher::RefreshNodeUid() {
 
 Result<void> SlicePublisher::Relist() {
   Result<nlohmann::json> list = api_.ListSlices(owner_.driver, owner_.node_name);
-  if (!list) return Failed(list.failure());
+  if (!list) return Failed(list.error());
   kube::WatchUpdate update{.kind = kube::WatchUpdate::Kind::kReplaceAll};
   if (const nlohmann::json* items = JsonAt(*list, {"items"}); items && items->is_array()) {
     for (const nlohmann::json& item : *items) {
@@ -78,7 +78,7 @@ void SlicePublisher::Stored(const SliceWrite& write, const nlohmann::json& store
   }
 }
 
-Result<void> SlicePublisher::Publish(const std::vector<Device>& devices) {
+Result<void> SlicePublisher::Publish(const std::vector<probe::Device>& devices) {
   if (owner_.node_uid.empty()) {
     if (Result<void> refreshed = RefreshNodeUid(); !refreshed) return refreshed;
   }
@@ -88,8 +88,9 @@ Result<void> SlicePublisher::Publish(const std::vector<Device>& devices) {
       backoff_.Reset();
       return Ok();
     }
-    // A create reads the Node first: a Node deleted and made again has a new UID, and a
-    // slice owned by the old one would be deleted by the garbage collector at once.
+    // A create reads the Node first.
+    // A Node deleted and made again has a new UID.
+    // The garbage collector would at once delete a slice owned by the old one.
     const bool creates = std::ranges::any_of(
         writes, [](const SliceWrite& w) { return w.kind == SliceWrite::Kind::kCreate; });
     if (creates) {
@@ -105,10 +106,10 @@ Result<void> SlicePublisher::Publish(const std::vector<Device>& devices) {
         Stored(write, *answer);
         continue;
       }
-      if (!answer.failure().IsConflict() && !answer.failure().IsNotFound())
-        return Failed(answer.failure());
+      if (!answer.error().IsConflict() && !answer.error().IsNotFound())
+        return Failed(answer.error());
       // A conflict, or a slice gone since it was read: read afresh and plan again.
-      log_("slice: " + answer.error() + "; reading the slices again");
+      log_("slice: " + answer.error_message() + "; reading the slices again");
       if (Result<void> relisted = Relist(); !relisted) return relisted;
       replan = true;
       break;

@@ -1,7 +1,10 @@
-// SlicePublisher keeps the server's ResourceSlices of this driver and node equal to the
-// devices the agent found. It holds the watch's view of those slices, writes only when they
-// differ, retries a conflict at once after a fresh read, and otherwise asks to be called
-// again after a backoff: a failed write is retried, never dropped.
+// SlicePublisher keeps the server's ResourceSlices of this driver and node.
+// It keeps them equal to the devices the agent found. It:
+//  - holds the watch's view of those slices;
+//  - writes only when they differ;
+//  - retries a conflict at once, after a fresh read;
+//  - otherwise asks to be called again after a backoff.
+// A failed write is retried, never dropped.
 #pragma once
 
 #include <chrono>
@@ -15,8 +18,8 @@
 #include "common/kube/list_watch.h"
 #include "dra/agent/backoff.h"
 #include "dra/agent/slice_api.h"
-#include "dra/devices/device.h"
-#include "dra/devices/resource_slices.h"
+#include "dra/slices/resource_slices.h"
+#include "probe/devices/device.h"
 
 namespace mc::dra {
 
@@ -28,14 +31,15 @@ class SlicePublisher {
 
   // Apply takes one change from the watch of the agent's own slices.
   void Apply(const kube::WatchUpdate& update);
-  // Whether the watch has listed the slices yet: before that the agent does not know what
-  // the server holds, and publishes nothing.
+  // Whether the watch has listed the slices yet.
+  // Before that the agent does not know what the server holds, and publishes nothing.
   bool listed() const { return listed_; }
 
-  // Publish makes the server's slices hold exactly `devices`. When a request failed, the
-  // failure has been logged, and its retry_after says how long to wait before calling
-  // Publish again: the server's Retry-After or the backoff, whichever is longer.
-  Result<void> Publish(const std::vector<Device>& devices);
+  // Publish makes the server's slices hold exactly `devices`.
+  // When a request failed, the failure has been logged.
+  // Its retry_after says how long to wait before calling Publish again.
+  // That is the server's Retry-After or the backoff, whichever is longer.
+  Result<void> Publish(const std::vector<probe::Device>& devices);
 
  private:
   // Each fails, as Publish does, when the pass must stop.

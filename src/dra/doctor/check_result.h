@@ -1,6 +1,10 @@
-// CheckResult is one line of `media-capabilities doctor`: which check it is, how it came out,
-// what was found and what to do about it. A check that looks at each GPU gives one result
-// per GPU, so that one bad GPU never hides the others.
+// CheckResult is one line of `media-capabilities doctor`. It says:
+//  - which check it is;
+//  - how it came out;
+//  - what was found;
+//  - what to do about it.
+// A check that looks at each GPU gives one result per GPU.
+// So one bad GPU never hides the others.
 #pragma once
 
 #include <string>
@@ -27,9 +31,10 @@ struct CheckResult {
   // One of the ids of the check table (check_table.h).
   std::string id;
   Status status = Status::kOk;
-  // What was found, in words, naming the GPU, file or object it is about.
+  // What was found, in words.
+  // It names the GPU, file or object it is about.
   std::string finding;
-  // What to do; empty when there is nothing to do.
+  // What to do; empty when nothing is to be done.
   std::string remedy;
 
   bool operator==(const CheckResult&) const = default;

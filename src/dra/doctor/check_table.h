@@ -1,7 +1,11 @@
-// The doctor's checks as data: each check's id, whether it looks at this node or at the
-// cluster, the question it answers and, in general, what to do when it fails. The report
-// prints its results in this order, `--output json` names them by these ids, and
-// docs/dra/doctor.md lists every one (a test holds the two together).
+// The doctor's checks as data. Each check has:
+//  - its id;
+//  - whether it looks at this node or at the cluster;
+//  - the question it answers;
+//  - what, in general, to do when it fails.
+// The report prints its results in this order.
+// `--output json` names them by these ids.
+// docs/dra/doctor.md lists every one; a test holds the two together.
 #pragma once
 
 #include <span>
@@ -49,8 +53,8 @@ inline constexpr CheckSpec kChecks[] = {
 
 inline constexpr std::span<const CheckSpec> Checks() { return kChecks; }
 
-// The position of `id` in the table, which is the order of the report; the table's size for
-// an id it does not hold.
+// The position of `id` in the table, which is the report's order.
+// The table's size for an id it does not hold.
 std::size_t CheckOrder(std::string_view id);
 
 }  // namespace mc::dra

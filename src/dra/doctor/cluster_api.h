@@ -1,8 +1,10 @@
-// ClusterApi is what the doctor's cluster checks need of the Kubernetes API: a GET and a POST that
-// give the server's answer as it came. It is an interface of plain values so that the binary can
-// hold one without linking the API client: the implementation over the project's API client
-// (src/common/kube, over its own HTTP client and OpenSSL) lives in the module
-// media-capabilities-doctor-kube.so (cluster_module.h opens it).
+// ClusterApi is what the doctor's cluster checks need of the Kubernetes API.
+// It is a GET and a POST that give the server's answer as it came.
+// It is an interface of plain values.
+// So the binary can hold one without linking the API client.
+// The implementation lives in the module media-capabilities-doctor-kube.so.
+// It uses the project's API client (src/common/kube), with its HTTP client and OpenSSL.
+// cluster_module.h opens the module.
 #pragma once
 
 #include <chrono>
@@ -22,15 +24,16 @@ struct ClusterOptions {
 struct ApiReply {
   long status = 0;
   std::string body;
-  // "HTTP 403: <the Status object's message>", on one line, for an answer other than 2xx.
+  // For an answer other than 2xx, one line:
+  // "HTTP 403: <the Status object's message>".
   std::string summary;
 };
 
 class ClusterApi {
  public:
   virtual ~ClusterApi() = default;
-  // Get and Post fail only when no answer came (refused, TLS, a timeout); an answer of any
-  // status is a reply.
+  // Get and Post fail only when no answer came: refused, TLS, a timeout.
+  // An answer of any status is a reply.
   virtual Result<ApiReply> Get(const std::string& target) = 0;
   virtual Result<ApiReply> Post(const std::string& target, const std::string& body) = 0;
 };

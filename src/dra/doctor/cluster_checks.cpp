@@ -4,9 +4,9 @@
 #include <nlohmann/json.hpp>
 
 #include "common/base/json_text.h"
-#include "dra/devices/device_json.h"
 #include "dra/doctor/cluster_json.h"
 #include "probe/capabilities/encode_session_cap.h"
+#include "probe/devices/device_json.h"
 
 namespace mc::dra {
 namespace {
@@ -31,7 +31,7 @@ struct Answer {
 Answer Read(ClusterApi& api, std::string_view id, const std::string& target) {
   Result<ApiReply> reply = api.Get(target);
   if (!reply)
-    return {.problem = Fail(id, "GET " + target + ": " + reply.error(), kKubeconfigRemedy)};
+    return {.problem = Fail(id, "GET " + target + ": " + reply.error_message(), kKubeconfigRemedy)};
   if (reply->status == 401 || reply->status == 403) {
     return {.problem = Warn(id, "GET " + target + ": " + reply->summary,
                             "the doctor's identity may not read this: use a kubeconfig that may "
@@ -57,7 +57,7 @@ CheckResult CheckResourceApi(ClusterApi& api) {
     return *answer.problem;
   }
   Result<std::vector<std::string>> names = ParseApiResourceNames(answer.body);
-  if (!names) return Fail(kResourceApi, names.error(), kKubeconfigRemedy);
+  if (!names) return Fail(kResourceApi, names.error_message(), kKubeconfigRemedy);
   std::vector<std::string> missing;
   for (const char* needed : {"resourceslices", "resourceclaims", "deviceclasses"}) {
     if (std::ranges::find(*names, needed) == names->end()) missing.push_back(needed);
@@ -73,14 +73,16 @@ CheckResult CheckResourceApi(ClusterApi& api) {
             "deviceclasses)");
 }
 
-// CapacitySlice is a slice of one device shaped as the agent publishes a GeForce's: shared
-// by any number of claims, with the encodeSessions capacity and its request policy. It is
-// created with dryRun=All, so the server validates and answers with what it would store,
-// and stores nothing.
+// CapacitySlice is a slice of one device, shaped as the agent publishes a GeForce's.
+// Any number of claims share it.
+// It has the encodeSessions capacity and its request policy.
+// It is created with dryRun=All.
+// So the server validates and answers with what it would store, and stores nothing.
 std::string CapacitySlice(const ClusterTarget& target) {
-  Device device{.name = "doctor-capacity-check",
-                .capacity = {{probe::kEncodeSessionsCapacity, {.value = 8, .default_request = 1}}},
-                .allow_multiple_allocations = true};
+  probe::Device device{
+      .name = "doctor-capacity-check",
+      .capacity = {{probe::kEncodeSessionsCapacity, {.value = 8, .default_request = 1}}},
+      .allow_multiple_allocations = true};
   const nlohmann::ordered_json slice = {
       {"apiVersion", "resource.k8s.io/v1"},
       {"kind", "ResourceSlice"},
@@ -90,14 +92,15 @@ std::string CapacitySlice(const ClusterTarget& target) {
         {"allNodes", true},
         {"pool",
          {{"name", "media-capabilities-doctor"}, {"generation", 1}, {"resourceSliceCount", 1}}},
-        {"devices", DevicesJsonValue({device})}}}};
+        {"devices", probe::DevicesJsonValue({device})}}}};
   return JsonText(slice);
 }
 
 CheckResult CheckConsumableCapacity(ClusterApi& api, const ClusterTarget& target) {
   const std::string path = std::string(kApi) + "/resourceslices?dryRun=All";
   Result<ApiReply> reply = api.Post(path, CapacitySlice(target));
-  if (!reply) return Fail(kCapacity, "POST " + path + ": " + reply.error(), kKubeconfigRemedy);
+  if (!reply)
+    return Fail(kCapacity, "POST " + path + ": " + reply.error_message(), kKubeconfigRemedy);
   if (reply->status == 401 || reply->status == 403) {
     return Warn(kCapacity,
                 "cannot tell: a dry-run create of a ResourceSlice was refused: " + reply->summary,
@@ -106,7 +109,7 @@ CheckResult CheckConsumableCapacity(ClusterApi& api, const ClusterTarget& target
   if (reply->status != 200 && reply->status != 201)
     return Fail(kCapacity, "POST " + path + ": " + reply->summary, kKubeconfigRemedy);
   Result<StoredCapacity> stored = ParseStoredCapacity(reply->body, probe::kEncodeSessionsCapacity);
-  if (!stored) return Fail(kCapacity, stored.error(), kKubeconfigRemedy);
+  if (!stored) return Fail(kCapacity, stored.error_message(), kKubeconfigRemedy);
   std::vector<std::string> dropped;
   if (!stored->allow_multiple_allocations) dropped.push_back("allowMultipleAllocations");
   if (!stored->request_policy)
@@ -130,7 +133,7 @@ CheckResult CheckMediaSlices(ClusterApi& api, const ClusterTarget& target) {
   Answer answer = Read(api, kMediaSlices, Selector(target, target.driver));
   if (answer.problem) return *answer.problem;
   Result<std::vector<SliceSummary>> slices = ParseSlices(answer.body);
-  if (!slices) return Fail(kMediaSlices, slices.error(), kKubeconfigRemedy);
+  if (!slices) return Fail(kMediaSlices, slices.error_message(), kKubeconfigRemedy);
   if (slices->empty()) {
     return Fail(kMediaSlices, "no " + target.driver + " ResourceSlice for node " + target.node,
                 "is the agent running on " + target.node +
@@ -159,7 +162,7 @@ CheckResult CheckLikenPciBusId(ClusterApi& api, const ClusterTarget& target) {
   Answer answer = Read(api, kPciBusId, Selector(target, target.liken_driver));
   if (answer.problem) return *answer.problem;
   Result<std::vector<SliceSummary>> slices = ParseSlices(answer.body);
-  if (!slices) return Fail(kPciBusId, slices.error(), kKubeconfigRemedy);
+  if (!slices) return Fail(kPciBusId, slices.error_message(), kKubeconfigRemedy);
   std::vector<std::string> without;
   std::size_t render_nodes = 0;
   for (const SliceSummary& slice : *slices) {
@@ -192,8 +195,8 @@ CheckResult CheckLikenPciBusId(ClusterApi& api, const ClusterTarget& target) {
                            " resource.kubernetes.io/pciBusID");
 }
 
-// WhyPending finds the claim's pod and what the scheduler said of it: its PodScheduled
-// condition, else its newest Event.
+// WhyPending finds the claim's pod and what the scheduler said of it.
+// That is its PodScheduled condition, else its newest Event.
 std::string WhyPending(ClusterApi& api, const PendingClaim& claim, std::string& pod_name) {
   const std::string ns_path = "/api/v1/namespaces/" + claim.ns;
   Result<ApiReply> reply = api.Get(ns_path + "/pods");
@@ -220,12 +223,12 @@ CheckResults CheckPendingClaims(ClusterApi& api, const ClusterTarget& target) {
   if (classes_answer.problem) return {*classes_answer.problem};
   Result<std::vector<std::string>> classes =
       ParseClassesOfDriver(classes_answer.body, target.driver);
-  if (!classes) return {Fail(kPending, classes.error(), kKubeconfigRemedy)};
+  if (!classes) return {Fail(kPending, classes.error_message(), kKubeconfigRemedy)};
   Answer claims_answer = Read(api, kPending, std::string(kApi) + "/resourceclaims");
   if (claims_answer.problem) return {*claims_answer.problem};
   Result<std::vector<PendingClaim>> pending =
       ParsePendingClaims(claims_answer.body, *classes, target.driver);
-  if (!pending) return {Fail(kPending, pending.error(), kKubeconfigRemedy)};
+  if (!pending) return {Fail(kPending, pending.error_message(), kKubeconfigRemedy)};
   if (pending->empty()) {
     return {Ok(kPending, "no ResourceClaim for " + target.driver + " devices is waiting")};
   }

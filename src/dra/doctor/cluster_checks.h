@@ -1,9 +1,10 @@
-// The checks that ask the cluster: resource.k8s.io/v1 served (resource-api), a written
-// allowMultipleAllocations and capacity surviving a dry-run write (consumable-capacity), this
-// node's media slice (media-slices), liken's pciBusID on this node's render nodes
-// (liken-pci-bus-id), and the ResourceClaims for media devices that wait, with the
-// scheduler's reason (pending-claims). Nothing is written: the capacity check's create is a
-// dry run.
+// The checks that ask the cluster:
+//  - resource-api: resource.k8s.io/v1 is served;
+//  - consumable-capacity: allowMultipleAllocations and capacity survive a dry-run write;
+//  - media-slices: this node's media slice;
+//  - liken-pci-bus-id: liken's pciBusID on this node's render nodes;
+//  - pending-claims: waiting ResourceClaims for media devices, with the scheduler's reason.
+// Nothing is written: the capacity check's create is a dry run.
 #pragma once
 
 #include <string>
@@ -21,9 +22,10 @@ struct ClusterTarget {
 
 CheckResults RunClusterChecks(ClusterApi& api, const ClusterTarget& target);
 
-// ClusterUnreachable is the cluster checks' report when no API could be opened at all (the
-// kubeconfig unreadable, the module missing): resource-api fails with `why`, and the others
-// say they were not checked.
+// ClusterUnreachable is the cluster checks' report when no API could be opened.
+// For example, the kubeconfig is unreadable or the module missing.
+// Then the check resource-api fails with `why`.
+// The others say they were not checked.
 CheckResults ClusterUnreachable(const std::string& why);
 
 }  // namespace mc::dra

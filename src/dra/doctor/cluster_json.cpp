@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "common/base/json_parse.h"
 #include "common/base/json_path.h"
 #include "common/base/text.h"
 
@@ -12,13 +13,14 @@ namespace {
 using Json = nlohmann::json;
 
 Result<Json> Parse(std::string_view body, std::string_view what) {
-  Json json = Json::parse(body, nullptr, false);
+  Json json = ParseJsonOrDiscarded(body);
   if (json.is_discarded() || !json.is_object())
     return InvalidInput(std::string(what) + ": the answer is not a JSON object");
   return json;
 }
 
-// Items gives the list's items, which must be an array (an empty list may leave it out).
+// Items gives the list's items, which must be an array.
+// An empty list may leave it out.
 Result<const Json*> Items(const Json& list, std::string_view what) {
   static const Json kEmpty = Json::array();
   const Json* items = JsonAt(list, {"items"});
@@ -31,8 +33,8 @@ bool Contains(const std::vector<std::string>& names, const std::string& name) {
   return std::ranges::find(names, name) != names.end();
 }
 
-// NamesDriver says whether any CEL selector in `selectors` (an array of {cel: {expression}})
-// mentions the driver.
+// NamesDriver says whether any CEL selector in `selectors` mentions the driver.
+// `selectors` is an array of {cel: {expression}}.
 bool SelectorsName(const Json* selectors, std::string_view driver) {
   if (!selectors || !selectors->is_array()) return false;
   for (const Json& selector : *selectors) {
@@ -46,7 +48,7 @@ bool SelectorsName(const Json* selectors, std::string_view driver) {
 
 Result<std::vector<std::string>> ParseApiResourceNames(std::string_view body) {
   Result<Json> json = Parse(body, "resource.k8s.io/v1");
-  if (!json) return json.failure();
+  if (!json) return json.error();
   const Json* resources = JsonAt(*json, {"resources"});
   if (!resources || !resources->is_array())
     return InvalidInput("resource.k8s.io/v1: resources: expected an array");
@@ -60,9 +62,9 @@ Result<std::vector<std::string>> ParseApiResourceNames(std::string_view body) {
 
 Result<std::vector<SliceSummary>> ParseSlices(std::string_view body) {
   Result<Json> json = Parse(body, "resourceslices");
-  if (!json) return json.failure();
+  if (!json) return json.error();
   Result<const Json*> items = Items(*json, "resourceslices");
-  if (!items) return items.failure();
+  if (!items) return items.error();
   std::vector<SliceSummary> slices;
   for (const Json& item : **items) {
     SliceSummary slice{.name = PrintableLine(JsonStringAt(item, {"metadata", "name"}))};
@@ -85,7 +87,7 @@ Result<std::vector<SliceSummary>> ParseSlices(std::string_view body) {
 
 Result<StoredCapacity> ParseStoredCapacity(std::string_view body, std::string_view capacity) {
   Result<Json> json = Parse(body, "resourceslice");
-  if (!json) return json.failure();
+  if (!json) return json.error();
   const Json* devices = JsonAt(*json, {"spec", "devices"});
   if (!devices || !devices->is_array() || devices->empty())
     return InvalidInput("resourceslice: spec.devices: expected a non-empty array");
@@ -101,9 +103,9 @@ Result<StoredCapacity> ParseStoredCapacity(std::string_view body, std::string_vi
 Result<std::vector<std::string>> ParseClassesOfDriver(std::string_view body,
                                                       std::string_view driver) {
   Result<Json> json = Parse(body, "deviceclasses");
-  if (!json) return json.failure();
+  if (!json) return json.error();
   Result<const Json*> items = Items(*json, "deviceclasses");
-  if (!items) return items.failure();
+  if (!items) return items.error();
   std::vector<std::string> classes;
   for (const Json& item : **items) {
     if (SelectorsName(JsonAt(item, {"spec", "selectors"}), driver))
@@ -116,9 +118,9 @@ Result<std::vector<PendingClaim>> ParsePendingClaims(std::string_view body,
                                                      const std::vector<std::string>& classes,
                                                      std::string_view driver) {
   Result<Json> json = Parse(body, "resourceclaims");
-  if (!json) return json.failure();
+  if (!json) return json.error();
   Result<const Json*> items = Items(*json, "resourceclaims");
-  if (!items) return items.failure();
+  if (!items) return items.error();
   std::vector<PendingClaim> pending;
   for (const Json& item : **items) {
     const Json* allocation = JsonAt(item, {"status", "allocation"});
@@ -127,7 +129,7 @@ Result<std::vector<PendingClaim>> ParsePendingClaims(std::string_view body,
     const Json* requests = JsonAt(item, {"spec", "devices", "requests"});
     if (requests && requests->is_array()) {
       for (const Json& request : *requests) {
-        // A request asks for one class (exactly), or for the first of several that can be had.
+        // A request asks for exactly one class, or the first available of several.
         media = media || Contains(classes, JsonStringAt(request, {"exactly", "deviceClassName"})) ||
                 SelectorsName(JsonAt(request, {"exactly", "selectors"}), driver);
         const Json* alternatives = JsonAt(request, {"firstAvailable"});
@@ -156,9 +158,9 @@ Result<std::vector<PendingClaim>> ParsePendingClaims(std::string_view body,
 
 Result<std::vector<PodSummary>> ParsePods(std::string_view body) {
   Result<Json> json = Parse(body, "pods");
-  if (!json) return json.failure();
+  if (!json) return json.error();
   Result<const Json*> items = Items(*json, "pods");
-  if (!items) return items.failure();
+  if (!items) return items.error();
   std::vector<PodSummary> pods;
   for (const Json& item : **items) {
     PodSummary pod{.name = PrintableLine(JsonStringAt(item, {"metadata", "name"}))};
@@ -189,9 +191,9 @@ Result<std::vector<PodSummary>> ParsePods(std::string_view body) {
 
 Result<std::string> ParseNewestEventMessage(std::string_view body) {
   Result<Json> json = Parse(body, "events");
-  if (!json) return json.failure();
+  if (!json) return json.error();
   Result<const Json*> items = Items(*json, "events");
-  if (!items) return items.failure();
+  if (!items) return items.error();
   std::string newest_time;
   std::string message;
   for (const Json& item : **items) {

@@ -1,6 +1,7 @@
-// The pure parsers of the API server's answers that the cluster checks read. Every answer is
-// outside input: each parser names the first thing it could not read, and takes nothing on
-// trust beyond it.
+// Pure parsers of the API server's answers that the cluster checks read.
+// Every answer is outside input.
+// Each parser names the first thing it could not read.
+// It takes nothing on trust beyond it.
 #pragma once
 
 #include <string>
@@ -46,26 +47,28 @@ struct PendingClaim {
   std::string owner_pod;
 };
 
-// The claims of a ResourceClaimList that have no allocation and ask for a device of one of
-// `classes`, or whose selectors name `driver`.
+// The claims of a ResourceClaimList that have no allocation and either:
+//  - ask for a device of one of `classes`;
+//  - or have selectors that name `driver`.
 Result<std::vector<PendingClaim>> ParsePendingClaims(std::string_view body,
                                                      const std::vector<std::string>& classes,
                                                      std::string_view driver);
 
 struct PodSummary {
   std::string name;
-  // The claims it uses: spec.resourceClaims' resourceClaimName and the claims made for it
-  // (status.resourceClaimStatuses).
+  // The claims it uses:
+  //  - spec.resourceClaims' resourceClaimName;
+  //  - the claims made for it (status.resourceClaimStatuses).
   std::vector<std::string> claims;
-  // The message of its PodScheduled condition when that is False, such as "0/2 nodes are
-  // available: 2 cannot allocate all claims."; empty otherwise.
+  // The message of its PodScheduled condition when that is False; else empty.
+  // Such as "0/2 nodes are available: 2 cannot allocate all claims.".
   std::string unschedulable;
 };
 
 Result<std::vector<PodSummary>> ParsePods(std::string_view body);
 
-// The message of the newest Event of an EventList (by lastTimestamp, else eventTime); empty
-// when the list holds none.
+// The message of the newest Event of an EventList; empty when there is none.
+// Newest is by lastTimestamp, else eventTime.
 Result<std::string> ParseNewestEventMessage(std::string_view body);
 
 }  // namespace mc::dra

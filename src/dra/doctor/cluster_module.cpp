@@ -9,7 +9,7 @@ Result<std::unique_ptr<ClusterApi>> OpenClusterApi(const ClusterOptions& options
                                                    const std::filesystem::path& module) {
   Result<void*> symbol =
       OpenModuleEntryPoint(module, kClusterModuleFile, kClusterModuleEntry, "doctor");
-  if (!symbol) return symbol.failure();
+  if (!symbol) return symbol.error();
   auto* entry = reinterpret_cast<decltype(&MediaCapabilitiesOpenClusterApi)>(*symbol);
   Error error;
   ClusterApi* api = entry(&options, sizeof options, &error);

@@ -1,5 +1,6 @@
-// How the binary gets a ClusterApi: it opens the module media-capabilities-doctor-kube.so
-// beside itself (cluster_module_entry.h says why it is a module) and asks it for one.
+// How the binary gets a ClusterApi.
+// It opens the module media-capabilities-doctor-kube.so beside itself and asks it.
+// cluster_module_entry.h says why it is a module.
 #pragma once
 
 #include <filesystem>
@@ -10,9 +11,10 @@
 
 namespace mc::dra {
 
-// OpenClusterApi loads `module` (by default the one in the running binary's directory) and
-// opens the API for `options`: the kubeconfig is read, or the in-cluster service account,
-// and nothing is sent yet. Errors name the module file or the configuration at fault.
+// OpenClusterApi loads `module` and opens the API for `options`.
+// The default module is the one in the running binary's directory.
+// It reads the kubeconfig, or the in-cluster service account; nothing is sent yet.
+// Errors name the module file or the configuration at fault.
 Result<std::unique_ptr<ClusterApi>> OpenClusterApi(const ClusterOptions& options,
                                                    const std::filesystem::path& module = {});
 

@@ -1,6 +1,8 @@
-// The doctor: the questions an operator asks when a claim does not allocate or a capability is
-// false, answered from this node and, with a cluster to ask, from the cluster. Each check is
-// one entry of the check table (check_table.h); this is the one place that runs them.
+// The doctor answers an operator's questions when a claim does not allocate.
+// It also answers them when a capability is false.
+// It asks this node and, when it has one, the cluster.
+// Each check is one entry of the check table (check_table.h).
+// This is the one place that runs them.
 #pragma once
 
 #include <optional>
@@ -17,18 +19,20 @@ namespace mc::dra {
 struct NodeRequest {
   NodeRoots roots;
   LibvaSettings libva;
-  // How the project's driver queries run (the probe's own: forked from this process).
+  // How the project's driver queries run: the probe's own, forked from this process.
   probe::QueryCommand query;
 };
 
-// GatherNodeInput probes every GPU as `probe` does and asks NVML where there is an NVIDIA GPU.
+// GatherNodeInput probes every GPU as `probe` does.
+// Where there is an NVIDIA GPU, it also asks NVML.
 // The caller must have one thread: the queries fork from it.
 NodeInput GatherNodeInput(const NodeRequest& request);
 
 // NodeChecks runs every node check of the table on what was gathered.
 CheckResults NodeChecks(const NodeInput& input);
 
-// InOrder sorts results into the table's order, keeping each check's own order of lines.
+// InOrder sorts results into the table's order.
+// It keeps each check's own order of lines.
 CheckResults InOrder(CheckResults results);
 
 }  // namespace mc::dra

@@ -40,8 +40,10 @@ struct HucAnswer {
   std::string why_not;  // why the source could not say, when not known
 };
 
-// AskI915 is I915_PARAM_HUC_STATUS on the render node: 1 when the HuC is loaded and
-// authenticated, 0 when it is not, ENODEV when the GPU has none.
+// AskI915 is I915_PARAM_HUC_STATUS on the render node:
+//  - 1 when the HuC is loaded and authenticated;
+//  - 0 when it is not;
+//  - ENODEV when the GPU has none.
 HucAnswer AskI915(const std::string& render_node) {
   HucAnswer answer;
   const int fd = open(render_node.c_str(), O_RDWR | O_CLOEXEC);
@@ -81,8 +83,8 @@ std::string CardMinor(const NodeRoots& roots, const std::string& node) {
   return "";
 }
 
-// HucInfoFiles are the huc_info files of the GPU's GTs in debugfs: gt/uc/huc_info, or
-// gt0/uc/huc_info, gt1/uc/huc_info, ... where there are several (the HuC is on the media GT).
+// HucInfoFiles are the huc_info files of the GPU's GTs in debugfs: gt/uc/huc_info. Where there
+// are several GTs: gt0/uc/huc_info, gt1/uc/huc_info, and so on. The HuC is on the media GT.
 std::vector<fs::path> HucInfoFiles(const fs::path& dir) {
   std::vector<fs::path> files;
   std::error_code error;
@@ -122,12 +124,12 @@ HucAnswer AskDebugfs(const NodeRoots& roots, const probe::DeviceReport& report) 
     for (const fs::path& file : files) {
       Result<std::string> text = ReadFileText(file);
       if (!text) {
-        reasons += (reasons.empty() ? "" : "; ") + text.error();
+        reasons += (reasons.empty() ? "" : "; ") + text.error_message();
         continue;
       }
       Result<HucInfo> info = ParseHucInfo(*text);
       if (!info) {
-        reasons += (reasons.empty() ? "" : "; ") + file.string() + ": " + info.error();
+        reasons += (reasons.empty() ? "" : "; ") + file.string() + ": " + info.error_message();
         continue;
       }
       HucAnswer state{.known = true,

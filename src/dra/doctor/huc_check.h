@@ -1,8 +1,9 @@
 // huc-firmware: Intel's low-power encoders (VAEntrypointEncSliceLP) need the HuC firmware for
-// their bit-rate control, so a driver that lists them on a GPU whose HuC is not running
-// encodes badly or refuses. Asked first of the i915 kernel driver itself on the render node
-// (I915_PARAM_HUC_STATUS, which any user who may open the node may ask), then of debugfs
-// (root only, and mounted only where someone mounted it).
+// their bit-rate control. A driver may list them on a GPU whose HuC is not running. It then
+// encodes badly or refuses. The check asks two sources in turn:
+//  - the i915 kernel driver on the render node (I915_PARAM_HUC_STATUS), which any user who
+//    may open the node may ask;
+//  - debugfs, which is root only, and mounted only where someone mounted it.
 #pragma once
 
 #include "dra/doctor/check_result.h"

@@ -3,12 +3,6 @@
 #include "common/base/text.h"
 
 namespace mc::dra {
-namespace {
-
-// A line of the HuC file without the spaces, tabs and carriage return around it.
-std::string_view Trimmed(std::string_view text) { return Trim(text, " \t\r"); }
-
-}  // namespace
 
 Result<HucInfo> ParseHucInfo(std::string_view text) {
   HucInfo info;
@@ -16,15 +10,15 @@ Result<HucInfo> ParseHucInfo(std::string_view text) {
   bool seen_status = false;
   while (!text.empty()) {
     const std::size_t end = text.find('\n');
-    const std::string_view line = Trimmed(text.substr(0, end));
+    const std::string_view line = Trim(text.substr(0, end), kLinePadding);
     text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
     constexpr std::string_view kHeader = "HuC firmware:";
     constexpr std::string_view kStatus = "status:";
     if (!seen_header && line.starts_with(kHeader)) {
-      info.firmware = PrintableLine(Trimmed(line.substr(kHeader.size())));
+      info.firmware = PrintableLine(Trim(line.substr(kHeader.size()), kLinePadding));
       seen_header = true;
     } else if (seen_header && !seen_status && line.starts_with(kStatus)) {
-      info.status = PrintableLine(Trimmed(line.substr(kStatus.size())));
+      info.status = PrintableLine(Trim(line.substr(kStatus.size()), kLinePadding));
       seen_status = true;
     }
   }

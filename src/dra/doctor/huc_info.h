@@ -1,12 +1,15 @@
-// The HuC's state as the Intel kernel drivers print it in debugfs: i915's gt/uc/huc_info (and
-// gt0, gt1 on several GTs) and xe's gtN/uc/huc_info begin with the same two lines,
+// The HuC's state as the Intel kernel drivers print it in debugfs. Two files begin with the
+// same two lines: i915's gt/uc/huc_info (gt0, gt1 on several GTs) and xe's gtN/uc/huc_info.
 //
 //   HuC firmware: i915/tgl_huc.bin
 //           status: RUNNING
 //
-// whose status is one of the firmware states (RUNNING: loaded and authenticated; MISSING:
-// the file is not there; DISABLED: the driver was told not to load it; ...). A debugfs file
-// is outside input: the parser names what it could not find.
+// The status is one of the firmware states:
+//  - RUNNING: loaded and authenticated;
+//  - MISSING: the file is not there;
+//  - DISABLED: the driver was told not to load it;
+//  - and others.
+// A debugfs file is outside input. The parser names what it could not find.
 #pragma once
 
 #include <string>

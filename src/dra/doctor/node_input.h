@@ -1,7 +1,8 @@
-// What the node checks read: where this machine's sysfs, /dev and /proc are (tests move them
-// to a fake machine), how libva is told where its drivers are, and what the project's own
-// probe found when it asked each GPU's driver (src/probe/pipeline), so that the doctor asks no
-// driver a second time in a way of its own.
+// What the node checks read:
+//  - where this machine's sysfs, /dev and /proc are (tests move them to a fake machine);
+//  - how libva is told where its drivers are;
+//  - what the project's probe found from each GPU's driver (src/probe/pipeline).
+// So the doctor never asks a driver a second time, in a way of its own.
 #pragma once
 
 #include <optional>
@@ -17,12 +18,14 @@ struct NodeRoots {
   probe::DiscoveryRoots discovery;
   std::string proc = "/proc";
 
-  // debugfs is mounted under sysfs, so a fake machine's sysfs holds its debugfs too.
+  // debugfs is mounted under sysfs.
+  // So a fake machine's sysfs holds its debugfs too.
   std::string Debugfs() const { return discovery.sysfs + "/kernel/debug"; }
 };
 
-// How libva finds its driver, as its environment variables say (absent when unset) and
-// where it looks when they do not.
+// How libva finds its driver:
+//  - its environment variables, absent when unset;
+//  - where it looks when they are unset.
 struct LibvaSettings {
   std::optional<std::string> drivers_path;  // LIBVA_DRIVERS_PATH, directories joined by ':'
   std::optional<std::string> driver_name;   // LIBVA_DRIVER_NAME
@@ -34,16 +37,18 @@ struct NodeInput {
   LibvaSettings libva;
   // ProbeGpus's result for every GPU of the machine.
   probe::ProbeResult probe;
-  // What NVML said when asked in a child of its own (nvml_child.h): the driver's version or
-  // why not; absent on a machine with no NVIDIA GPU, where nobody asks.
+  // What NVML said when asked in a child of its own (nvml_child.h).
+  // That is the driver's version, or why not.
+  // Absent on a machine with no NVIDIA GPU, where nobody asks.
   std::optional<Result<std::string>> nvml_driver_version;
 };
 
-// IsNvidia says whether a report is of an NVIDIA GPU, which NVIDIA's APIs answer for.
+// IsNvidia says whether a report is of an NVIDIA GPU.
+// NVIDIA's APIs answer for those.
 bool IsNvidia(const probe::DeviceReport& report);
 
-// WhereIs gives "renderD128" for a report's render node, or its PCI address when it
-// has none.
+// WhereIs gives the report's render node, such as "renderD128".
+// It gives the PCI address when there is no render node.
 std::string WhereIs(const probe::DeviceReport& report);
 
 }  // namespace mc::dra

@@ -25,8 +25,9 @@ constexpr char kDeviceNodes[] = "nvidia-device-nodes";
 constexpr char kNvml[] = "nvml";
 constexpr char kQuery[] = "nvidia-query";
 
-// The libraries the project opens at run time: CUDA, NVDEC and NVENC through nv-codec-headers'
-// loader, NVML for the driver's version and the worker's evidence.
+// The libraries the project opens at run time:
+//  - CUDA, NVDEC and NVENC, through nv-codec-headers' loader;
+//  - NVML, for the driver's version and the worker's evidence.
 constexpr std::string_view kNvidiaLibraries[] = {"libcuda", "libnvcuvid", "libnvidia-encode",
                                                  "libnvidia-ml"};
 
@@ -40,7 +41,7 @@ std::string VersionFile(const NodeInput& input) {
 
 Result<NvidiaKernelModule> ReadKernelModule(const NodeInput& input) {
   Result<std::string> text = ReadFileText(VersionFile(input));
-  if (!text) return text.failure();
+  if (!text) return text.error();
   return ParseNvidiaKernelVersion(*text);
 }
 
@@ -48,8 +49,8 @@ std::size_t NvidiaGpuCount(const NodeInput& input) {
   return static_cast<std::size_t>(std::ranges::count_if(input.probe.reports, IsNvidia));
 }
 
-// Where the dynamic loader finds a library, as dlopen would for the query: the path it
-// opened, or why it could not.
+// Where the dynamic loader finds a library, as dlopen would for the query.
+// It gives the path opened, or why it could not open one.
 struct FoundLibrary {
   std::string path;
   std::string error;
@@ -69,9 +70,11 @@ FoundLibrary FindLibrary(const std::string& soname) {
   return found;
 }
 
-// VersionedFile follows the links from the library the loader opened (libcuda.so.1 ->
-// libcuda.so.580.159.04) to the first file whose name carries a version, and gives that file
-// and its version; the last file of the chain and no version when none does.
+// VersionedFile follows the links from the library the loader opened.
+// An example: libcuda.so.1 -> libcuda.so.580.159.04.
+// It stops at the first file whose name carries a version.
+// It gives that file and its version.
+// When no name carries one, it gives the chain's last file and no version.
 std::pair<std::string, std::string> VersionedFile(const std::string& opened,
                                                   std::string_view stem) {
   fs::path file = opened;
@@ -98,10 +101,11 @@ CheckResults CheckNvidiaKernelModule(const NodeInput& input) {
   if (!HasNvidia(input)) return {};
   Result<NvidiaKernelModule> module = ReadKernelModule(input);
   if (!module) {
-    if (module.failure().IsInvalidInput()) {
-      return {Warn(kModule, module.error(), "cat " + VersionFile(input) + " says which module")};
+    if (module.error().IsInvalidInput()) {
+      return {Warn(kModule, module.error_message(),
+                   "cat " + VersionFile(input) + " says which module")};
     }
-    return {Fail(kModule, "the NVIDIA kernel module is not loaded: " + module.error(),
+    return {Fail(kModule, "the NVIDIA kernel module is not loaded: " + module.error_message(),
                  "load it (modprobe nvidia) or install the driver; in a container, /proc is the "
                  "host's, so the host has no module either")};
   }
@@ -188,8 +192,8 @@ CheckResults CheckNvml(const NodeInput& input) {
   if (!HasNvidia(input) || !input.nvml_driver_version) return {};
   const Result<std::string>& version = *input.nvml_driver_version;
   if (!version) {
-    const bool absent = version.error().find("cannot load") != std::string::npos;
-    return {Fail(kNvml, "NVML did not answer: " + version.error(),
+    const bool absent = version.error_message().find("cannot load") != std::string::npos;
+    return {Fail(kNvml, "NVML did not answer: " + version.error_message(),
                  absent
                      ? std::string("install libnvidia-ml.so.1 of the driver; ") + kContainerRemedy
                      : "nvidia-smi says the same in its words; 'Driver/library version "

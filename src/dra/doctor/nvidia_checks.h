@@ -1,8 +1,10 @@
-// The checks of an NVIDIA node: the kernel module and its version (nvidia-kernel-module), the
-// user-space libraries the project loads and their versions against the module's
-// (nvidia-libraries), the device nodes CUDA opens (nvidia-device-nodes), NVML (nvml), and
-// the project's own CUDA, NVDEC and NVENC query of each GPU (nvidia-query). On a node with
-// no NVIDIA GPU and no NVIDIA module they give nothing.
+// The checks of an NVIDIA node:
+//  - nvidia-kernel-module: the kernel module and its version;
+//  - nvidia-libraries: the libraries the project loads, their versions against the module's;
+//  - nvidia-device-nodes: the device nodes CUDA opens;
+//  - nvml: NVML;
+//  - nvidia-query: the project's CUDA, NVDEC and NVENC query of each GPU.
+// On a node with no NVIDIA GPU and no NVIDIA module they give nothing.
 #pragma once
 
 #include "dra/doctor/check_result.h"
@@ -10,8 +12,8 @@
 
 namespace mc::dra {
 
-// HasNvidia says whether the NVIDIA checks apply: an NVIDIA GPU on the PCI bus, or NVIDIA's
-// kernel module loaded.
+// HasNvidia says whether the NVIDIA checks apply.
+// They do with an NVIDIA GPU on the PCI bus, or NVIDIA's kernel module loaded.
 bool HasNvidia(const NodeInput& input);
 
 CheckResults CheckNvidiaKernelModule(const NodeInput& input);

@@ -36,8 +36,8 @@ Result<NvidiaKernelModule> ParseNvidiaKernelVersion(std::string_view text) {
     return InvalidInput("/proc/driver/nvidia/version: the NVRM line names no 'Kernel Module'");
   NvidiaKernelModule result;
   result.open = line.substr(0, module).find("Open") != std::string_view::npos;
-  // The version is the first dotted number after "Kernel Module" ("for x86_64" may come
-  // between).
+  // The version is the first dotted number after "Kernel Module".
+  // "for x86_64" may come between.
   result.version = FirstVersion(line.substr(module + kModule.size()));
   if (result.version.empty())
     return InvalidInput("/proc/driver/nvidia/version: the NVRM line states no version");

@@ -17,7 +17,7 @@ Result<std::string> AskNvml(std::chrono::milliseconds deadline) {
                               const Result<std::string> version = probe::NvmlDriverVersion();
                               // The child ends with _exit, which flushes nothing itself.
                               if (!version) {
-                                std::fputs(version.error().c_str(), stderr);
+                                std::fputs(version.error_message().c_str(), stderr);
                                 std::fflush(stderr);
                                 return 1;
                               }

@@ -1,5 +1,6 @@
-// NVML is asked in a forked child with a deadline, as every driver call of the project is:
-// on a GPU in a bad state nvmlInit can hang, and the doctor must still print its report.
+// NVML is asked in a forked child with a deadline, like every driver call here.
+// On a GPU in a bad state nvmlInit can hang.
+// The doctor must still print its report.
 #pragma once
 
 #include <chrono>
@@ -9,8 +10,10 @@
 
 namespace mc::dra {
 
-// AskNvml runs the project's NVML reader (src/probe/nvidia/nvml_driver_version.h) in a child and
-// gives the driver's version, or why NVML did not answer. The caller must have one thread.
+// AskNvml runs the project's NVML reader in a child.
+// The reader is src/probe/nvidia/nvml_driver_version.h.
+// It gives the driver's version, or why NVML did not answer.
+// The caller must have one thread.
 Result<std::string> AskNvml(std::chrono::milliseconds deadline);
 
 }  // namespace mc::dra

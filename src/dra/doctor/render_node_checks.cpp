@@ -20,8 +20,8 @@ std::string DevPath(const NodeInput& input, const std::string& node) {
   return input.roots.discovery.dev + "/dri/" + node;
 }
 
-// GroupName is the name of `gid` on this machine, or empty when it has none (a container's
-// /etc/group rarely knows the host's render group).
+// GroupName is the name of `gid` on this machine, or empty when it has none.
+// A container's /etc/group rarely knows the host's render group.
 std::string GroupName(gid_t gid) {
   std::vector<char> buffer(16384);
   group entry{};
@@ -37,8 +37,9 @@ std::string Describe(const probe::Gpu& gpu) {
   return text;
 }
 
-// AccessRemedy names the group of the node, which is how the kernel's udev rules grant
-// render nodes (render, or video on older systems), and the pod's way to join it.
+// AccessRemedy names the node's group and the pod's way to join it.
+// The kernel's udev rules grant render nodes through a group.
+// It is render, or video on older systems.
 std::string AccessRemedy(const std::string& path) {
   struct stat status {};
   if (stat(path.c_str(), &status) != 0)

@@ -1,6 +1,6 @@
-// The checks of the render nodes themselves: that /dev holds each node sysfs lists
-// (render-nodes), and that this user may open it (render-node-access), naming the group that
-// would let it.
+// The checks of the render nodes themselves:
+//  - render-nodes: /dev holds each node that sysfs lists;
+//  - render-node-access: this user may open it, else the group that would let it.
 #pragma once
 
 #include "dra/doctor/check_result.h"

@@ -1,6 +1,7 @@
-// The doctor's report as a person reads it (one line per result: status, check id, finding,
-// and under it what to do) and as a program reads it (`--output json`: every result with its
-// id, status, finding and remedy, and a summary).
+// The doctor's report, in two forms:
+//  - for a person: a line per result (status, check id, finding), what to do under it;
+//  - for a program (`--output json`): each result's id, status, finding and remedy.
+// The JSON form ends with a summary.
 #pragma once
 
 #include <string>

@@ -88,8 +88,8 @@ CheckResults CheckVaDrivers(const NodeInput& input) {
     if (named)
       remedy = "LIBVA_DRIVER_NAME names a driver that is not there: unset it, or " + remedy;
     if (nvidia) {
-      // NVIDIA GPUs are asked through NVIDIA's own APIs, so a missing VA driver costs only
-      // other VA-API programs on this node.
+      // NVIDIA GPUs are asked through NVIDIA's own APIs.
+      // So a missing VA driver costs only other VA-API programs on this node.
       results.push_back(Warn(kDriver, finding + "; this project asks NVIDIA's own APIs instead",
                              remedy + ", if VA-API programs should use this GPU"));
     } else {

@@ -1,6 +1,7 @@
-// The checks of each GPU's VA driver: which driver file libva would load for it, from where
-// (va-driver), and whether that driver answered the project's query at a version that
-// supports the GPU's kernel driver (va-driver-version).
+// The checks of each GPU's VA driver:
+//  - va-driver: which driver file libva would load for it, and from where;
+//  - va-driver-version: whether the driver answered the project's query;
+//    and at a version that supports the GPU's kernel driver.
 #pragma once
 
 #include "dra/doctor/check_result.h"

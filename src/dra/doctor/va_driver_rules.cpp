@@ -12,8 +12,9 @@ struct KernelDrivers {
   std::size_t count;
 };
 
-// libva's own map, by the DRM driver's name, which for these GPUs is the PCI driver's name
-// in sysfs too, except NVIDIA's: its DRM driver is nvidia-drm, its PCI driver nvidia.
+// libva's own map, by the DRM driver's name.
+// For these GPUs that is the PCI driver's name in sysfs too.
+// NVIDIA differs: its DRM driver is nvidia-drm, its PCI driver nvidia.
 constexpr KernelDrivers kVaDriversByKernelDriver[] = {
     {"xe", {"iHD"}, 1},          {"i915", {"iHD", "i965"}, 2}, {"radeon", {"r600", "radeonsi"}, 2},
     {"amdgpu", {"radeonsi"}, 1}, {"nvidia", {"nvidia"}, 1},    {"nvidia-drm", {"nvidia"}, 1},

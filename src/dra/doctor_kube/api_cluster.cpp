@@ -10,13 +10,13 @@ Result<std::unique_ptr<ApiCluster>> ApiCluster::Open(const ClusterOptions& optio
   Result<kube::KubeConfig> config = options.kubeconfig.empty()
                                         ? kube::InClusterConfig(kube::ProcessEnvironment())
                                         : kube::LoadKubeconfig(options.kubeconfig);
-  if (!config) return config.failure().WithContext("doctor");
+  if (!config) return config.error().WithContext("doctor");
   kube::ClientSettings settings;
   settings.request_timeout = options.request_timeout;
   settings.user_agent = "media-capabilities-doctor";
   Result<std::unique_ptr<kube::KubeClient>> client =
       kube::KubeClient::Create(std::move(config).value(), settings);
-  if (!client) return client.failure();
+  if (!client) return client.error();
   return std::make_unique<ApiCluster>(std::move(client).value());
 }
 
@@ -24,7 +24,7 @@ ApiCluster::ApiCluster(std::unique_ptr<kube::KubeClient> client) : client_(std::
 
 Result<ApiReply> ApiCluster::Send(const kube::HttpRequest& request) {
   Result<kube::HttpResponse> response = client_->Send(request);
-  if (!response) return response.failure();
+  if (!response) return response.error();
   ApiReply reply{.status = response->status, .body = std::move(response->body)};
   if (reply.status < 200 || reply.status > 299) {
     reply.summary = kube::StatusMessage({.status = reply.status, .body = reply.body});

@@ -1,5 +1,6 @@
-// ApiCluster is the doctor's ClusterApi over the project's API client: each call one request,
-// its answer handed back as it came, with the server's reason on one line.
+// ApiCluster is the doctor's ClusterApi over the project's API client.
+// Each call is one request.
+// It hands the answer back as it came, with the server's reason on one line.
 #pragma once
 
 #include <memory>
@@ -11,8 +12,8 @@ namespace mc::dra {
 
 class ApiCluster : public ClusterApi {
  public:
-  // Open reads the kubeconfig of `options` (or the in-cluster service account) and makes the
-  // client; it sends nothing.
+  // Open reads the kubeconfig of `options`, or the in-cluster service account.
+  // It makes the client, and sends nothing.
   static Result<std::unique_ptr<ApiCluster>> Open(const ClusterOptions& options);
   explicit ApiCluster(std::unique_ptr<kube::KubeClient> client);
 

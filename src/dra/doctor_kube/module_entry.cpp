@@ -16,7 +16,7 @@ MediaCapabilitiesOpenClusterApi(const mc::dra::ClusterOptions* options, std::siz
   }
   mc::Result<std::unique_ptr<mc::dra::ApiCluster>> api = mc::dra::ApiCluster::Open(*options);
   if (!api) {
-    *error = api.failure();
+    *error = api.error();
     return nullptr;
   }
   return std::move(api).value().release();

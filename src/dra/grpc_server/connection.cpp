@@ -15,13 +15,14 @@
 namespace mc::dra {
 namespace {
 
-// How many calls a client may have open on one connection at once. The kubelet has one
-// health stream and a few prepares; gRPC's servers announce 100 as well.
+// How many calls a client may have open on one connection at once.
+// The kubelet has one health stream and a few prepares.
+// gRPC's servers announce 100 as well.
 constexpr std::uint32_t kMaxConcurrentStreams = 100;
 
 nghttp2_nv Field(std::string_view name, std::string_view value) {
-  // nghttp2 copies the names and values it is given, so these may point at temporaries
-  // that outlive only the submit call.
+  // nghttp2 copies the names and values it is given.
+  // So these may point at temporaries that outlive only the submit call.
   return {reinterpret_cast<std::uint8_t*>(const_cast<char*>(name.data())),
           reinterpret_cast<std::uint8_t*>(const_cast<char*>(value.data())), name.size(),
           value.size(), NGHTTP2_NV_FLAG_NONE};
@@ -35,7 +36,7 @@ struct Connection::Session {
     std::size_t header_bytes = 0;
     std::string path;
     std::string body;
-    // Handed to the owner, or answered here; either way, later DATA is not kept.
+    // Handed to the owner or answered here; later DATA is not kept.
     bool started = false;
     bool answered_here = false;
     bool response_begun = false;
@@ -55,7 +56,8 @@ struct Connection::Session {
     return found == streams.end() ? nullptr : &found->second;
   }
 
-  // A refused request is answered here and its later headers and data are dropped.
+  // A refused request is answered here.
+  // Its later headers and data are dropped.
   void Refuse(StreamId id, Stream& stream, GrpcStatus status) {
     stream.answered_here = true;
     Finish(id, status);
@@ -71,7 +73,7 @@ struct Connection::Session {
     }
     Result<RequestHead> head = ParseRequestHead(stream.headers);
     stream.headers.clear();
-    if (!head) return Refuse(id, stream, StatusFromError(head.failure()));
+    if (!head) return Refuse(id, stream, StatusFromError(head.error()));
     if (!callbacks.serves(head->path)) {
       return Refuse(id, stream,
                     {StatusCode::kUnimplemented, "no method " + head->path + " is served here"});
@@ -83,7 +85,7 @@ struct Connection::Session {
   void RequestDone(StreamId id, Stream& stream) {
     if (stream.answered_here || stream.started) return;
     Result<std::string_view> message = ParseSingleMessage(stream.body);
-    if (!message) return Refuse(id, stream, StatusFromError(message.failure()));
+    if (!message) return Refuse(id, stream, StatusFromError(message.error()));
     stream.started = true;
     CallStart call{id, stream.path, std::string(*message)};
     stream.body.clear();
@@ -100,7 +102,7 @@ struct Connection::Session {
       nghttp2_submit_response(session, id, fields.data(), fields.size(), &provider);
       return;
     }
-    // Trailers-Only: a call that ends with no message sends its status in the one HEADERS.
+    // Trailers-Only: a call with no message sends its status in one HEADERS.
     const std::string code = std::to_string(static_cast<int>(stream.status->code));
     const std::string message = PercentEncodeStatusMessage(stream.status->message);
     fields.push_back(Field("grpc-status", code));
@@ -182,8 +184,9 @@ struct Connection::Session {
     return 0;
   }
 
-  // ReadPending gives nghttp2 the stream's framed messages as DATA; once they are all out
-  // and the call has its status, it ends the data and sends the status as trailers.
+  // ReadPending gives nghttp2 the stream's framed messages as DATA.
+  // Once all are out and the call has its status, it ends the data.
+  // Then it sends the status as trailers.
   static ssize_t ReadPending(nghttp2_session* nghttp2, StreamId id, std::uint8_t* buffer,
                              std::size_t length, std::uint32_t* flags, nghttp2_data_source*,
                              void* self) {

@@ -7,8 +7,8 @@
 namespace mc::dra {
 namespace {
 
-// A content-type is gRPC's when it is application/grpc, optionally followed by a
-// sub-type ("+proto") or parameters (";charset=..."), as the protocol's grammar allows.
+// A gRPC content-type is application/grpc.
+// The protocol's grammar allows a sub-type ("+proto") or parameters (";charset=...").
 bool IsGrpcContentType(std::string_view value) {
   constexpr std::string_view kGrpc = "application/grpc";
   if (value.substr(0, kGrpc.size()) != kGrpc) return false;

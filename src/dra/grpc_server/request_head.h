@@ -1,5 +1,6 @@
-// The request headers of a gRPC call (Request-Headers in the gRPC-over-HTTP/2 protocol), as
-// a peer sent them: what this server needs of them, checked.
+// The request headers of a gRPC call, as a peer sent them.
+// The protocol calls them Request-Headers.
+// This file checks what the server needs of them.
 #pragma once
 
 #include <string>
@@ -12,8 +13,9 @@ namespace mc::dra {
 
 using Header = std::pair<std::string, std::string>;
 
-// The most header bytes (names and values) a request may carry. The kubelet's are a few
-// hundred; the bound keeps a peer from growing a stream's memory without end.
+// The most header bytes (names and values) a request may carry.
+// The kubelet's are a few hundred.
+// The bound keeps a peer from growing a stream's memory without end.
 constexpr std::size_t kMaxRequestHeaderBytes = 16 * 1024;
 
 struct RequestHead {
@@ -21,10 +23,12 @@ struct RequestHead {
   std::string path;
 };
 
-// ParseRequestHead accepts a POST whose content-type is application/grpc (alone, with
-// "+proto", or with parameters) and whose path names a service and a method, and whose
-// grpc-encoding, if any, is identity; the error names the header that was wrong and what
-// it held. HTTP/2's own rules (pseudo-headers, lower-case names) are nghttp2's to check.
+// ParseRequestHead accepts a POST with these headers:
+//  - content-type application/grpc, perhaps with "+proto" or parameters;
+//  - a path naming a service and a method;
+//  - grpc-encoding identity, or none.
+// The error names the wrong header and what it held.
+// nghttp2 checks HTTP/2's own rules (pseudo-headers, lower-case names).
 Result<RequestHead> ParseRequestHead(const std::vector<Header>& headers);
 
 }  // namespace mc::dra

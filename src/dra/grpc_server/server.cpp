@@ -34,17 +34,19 @@ struct Event {
   GrpcStatus status;
 };
 
-// Mailbox is what the methods' threads hand the loop, and the count of methods running. Each
-// call holds it, so a method that returns after the loop has gone posts into it harmlessly.
+// Mailbox carries events from the methods' threads to the loop.
+// It also counts the methods running.
+// Each call holds it, so a method outliving the loop posts harmlessly.
 class Mailbox {
  public:
   explicit Mailbox(std::shared_ptr<WakeSignal> wake) : wake_(std::move(wake)) {}
 
   const std::shared_ptr<WakeSignal>& wake() const { return wake_; }
 
-  // Post hands the loop an event. The end of a call also counts its method as returned, under
-  // the same lock, so that the loop, woken for the event, never finds the method still
-  // counted as running and goes back to sleep.
+  // Post hands the loop an event.
+  // A call's end also counts its method as returned, under the same lock.
+  // So the loop, woken for the event, never finds the method still running.
+  // Otherwise it would go back to sleep.
   void Post(Event event) {
     {
       std::lock_guard lock(mutex_);
@@ -126,7 +128,8 @@ struct Server::Loop {
   std::unique_ptr<ServerShell> shell;
   bool shut_down = false;
 
-  // What Shutdown asks of the loop, under its own lock since Shutdown runs on another thread.
+  // What Shutdown asks of the loop.
+  // It has its own lock, since Shutdown runs on another thread.
   std::mutex stop_mutex;
   std::optional<Clock::time_point> stop_by;
 
@@ -198,7 +201,7 @@ struct Server::Loop {
     for (;;) {
       const ssize_t got = recv(peer.fd, buffer, sizeof buffer, 0);
       if (got > 0) {
-        // A peer that broke HTTP/2 gets nghttp2's GOAWAY, and then the connection closes.
+        // A peer that broke HTTP/2 gets nghttp2's GOAWAY; then the connection closes.
         if (!peer.connection->Receive({buffer, static_cast<std::size_t>(got)})) {
           peer.closing = true;
           return;
@@ -267,8 +270,7 @@ struct Server::Loop {
         if (peer.output.empty() && (peer.closing || !peer.connection->Alive())) done.push_back(id);
       }
       for (const std::uint64_t id : done) Drop(id);
-      // Stopping ends once every method has returned and its answer is out, or at the
-      // deadline.
+      // Stopping ends once every method has returned and answered, or at the deadline.
       if (stopping && (Clock::now() >= deadline || (flushed && mailbox->Idle()))) break;
 
       polled = shell.PollHead(/*accepting=*/true);
@@ -312,7 +314,7 @@ Result<std::unique_ptr<Server>> Server::Listen(const std::filesystem::path& sock
   std::memcpy(address.sun_path, socket.c_str(), socket.native().size());
 
   Result<std::shared_ptr<WakeSignal>> wake = WakeSignal::Create();
-  if (!wake) return wake.failure();
+  if (!wake) return wake.error();
   auto loop = std::make_unique<Loop>();
   loop->mailbox = std::make_shared<Mailbox>(*wake);
   for (Method& method : methods) loop->methods[method.path] = std::move(method.run);
@@ -327,7 +329,7 @@ Result<std::unique_ptr<Server>> Server::Listen(const std::filesystem::path& sock
   }
   Result<std::unique_ptr<ServerShell>> shell = ServerShell::Start(
       listener, [running = loop.get()](ServerShell& shell) { running->Run(shell); }, *wake);
-  if (!shell) return shell.failure();
+  if (!shell) return shell.error();
   loop->shell = std::move(shell).value();
   return std::unique_ptr<Server>(new Server(std::move(loop)));
 }

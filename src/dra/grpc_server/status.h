@@ -1,5 +1,7 @@
-// The status a gRPC call ends with, as the gRPC-over-HTTP/2 protocol carries it in the
-// trailers: `grpc-status` (a code) and `grpc-message` (percent-encoded text).
+// The status a gRPC call ends with.
+// The protocol carries it in two trailers:
+//  - `grpc-status`, a code;
+//  - `grpc-message`, percent-encoded text.
 #pragma once
 
 #include <string>
@@ -9,8 +11,8 @@
 
 namespace mc::dra {
 
-// The codes of gRPC's status table that this server answers with; their numbers are the
-// protocol's.
+// The gRPC status codes this server answers with.
+// Their numbers are the protocol's.
 enum class StatusCode : int {
   kOk = 0,
   kResourceExhausted = 8,
@@ -27,14 +29,14 @@ struct GrpcStatus {
   bool operator==(const GrpcStatus&) const = default;
 };
 
-// StatusFromError names a failure of this server's own parsing in gRPC's terms: malformed
-// input from a peer is the peer's protocol error (INTERNAL), as gRPC's own servers answer
-// it, and an unsupported feature is UNIMPLEMENTED.
+// StatusFromError names a parse failure in gRPC's terms.
+// Malformed input is the peer's protocol error: INTERNAL, as gRPC's servers say.
+// An unsupported feature is UNIMPLEMENTED.
 GrpcStatus StatusFromError(const Error& error);
 
-// PercentEncodeStatusMessage encodes a message for the `grpc-message` trailer: every byte
-// outside printable ASCII, and '%' itself, becomes %XX, so that UTF-8 text survives as a
-// header value and the client decodes it back.
+// PercentEncodeStatusMessage encodes a message for the `grpc-message` trailer.
+// Every byte outside printable ASCII, and '%' itself, becomes %XX.
+// So UTF-8 text survives as a header value, and the client decodes it back.
 std::string PercentEncodeStatusMessage(std::string_view message);
 
 }  // namespace mc::dra

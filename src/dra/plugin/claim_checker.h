@@ -1,7 +1,8 @@
-// ClaimChecker decides whether the plugin may prepare one ResourceClaim. The kubelet's
-// request names a claim only by namespace, name and UID; the checker reads the claim and
-// answers an error text when it cannot be prepared (for example, when the claim by that
-// name now has another UID), or nullopt when it can.
+// ClaimChecker decides whether the plugin may prepare one ResourceClaim.
+// The kubelet's request names a claim only by namespace, name and UID.
+// The checker reads the claim and answers:
+//  - nullopt when it can be prepared;
+//  - an error text when not, e.g. when the claim by that name has another UID.
 #pragma once
 
 #include <functional>
@@ -24,8 +25,8 @@ struct PreparedDevice {
 using ClaimChecker = std::function<Result<std::vector<PreparedDevice>>(
     const std::string& claim_namespace, const std::string& name, const std::string& uid)>;
 
-// PluginLog receives the plugin's log lines, so that the agent decides where they go and
-// the tests can read them.
+// PluginLog receives the plugin's log lines.
+// So the agent decides where they go, and the tests can read them.
 using PluginLog = std::function<void(const std::string& line)>;
 
 }  // namespace mc::dra

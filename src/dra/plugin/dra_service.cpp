@@ -12,8 +12,8 @@ namespace {
 namespace v1 = k8s::io::kubelet::pkg::apis::dra::v1;
 namespace v1beta1 = k8s::io::kubelet::pkg::apis::dra::v1beta1;
 
-// The two versions have the same messages under different namespaces; Api names one
-// version's types so that one implementation serves both.
+// The two versions have the same messages under different namespaces.
+// Api names one version's types, so one implementation serves both.
 template <const char* Service, class PrepareRequest, class PrepareResponse, class UnprepareRequest,
           class UnprepareResponse>
 struct Api {
@@ -34,9 +34,9 @@ using ApiV1beta1 =
         v1beta1::NodePrepareResourcesResponse, v1beta1::NodeUnprepareResourcesRequest,
         v1beta1::NodeUnprepareResourcesResponse>;
 
-// Every claim of the request gets an entry: the kubelet counts a missing one as skipped
-// and fails the pod's preparation. An error is the claim's own, so one bad claim does
-// not fail the others of the batch.
+// Every claim of the request gets an entry.
+// The kubelet counts a missing one as skipped and fails the pod's preparation.
+// An error is the claim's own, so one bad claim fails no other.
 template <class A>
 void Prepare(const ClaimChecker& checker, const typename A::PrepareIn& request,
              typename A::PrepareOut& response) {
@@ -49,7 +49,7 @@ void Prepare(const ClaimChecker& checker, const typename A::PrepareIn& request,
     Result<std::vector<PreparedDevice>> checked =
         checker(claim.namespace_(), claim.name(), claim.uid());
     if (!checked) {
-      answer.set_error(checked.error());
+      answer.set_error(checked.error_message());
       continue;
     }
     for (const PreparedDevice& prepared : *checked) {
@@ -64,7 +64,8 @@ void Prepare(const ClaimChecker& checker, const typename A::PrepareIn& request,
   }
 }
 
-// Nothing was prepared, so nothing needs undoing; every claim succeeds.
+// Nothing was prepared, so nothing needs undoing.
+// Every claim succeeds.
 template <class A>
 void Unprepare(const typename A::UnprepareIn& request, typename A::UnprepareOut& response) {
   for (const auto& claim : request.claims()) (*response.mutable_claims())[claim.uid()];

@@ -1,7 +1,10 @@
-// The kubelet's DRAPlugin service, in both versions a kubelet may call: v1 (kubelets 1.34
-// and later) and v1beta1 (1.32 and 1.33). A media device hands the container no device
-// node, so preparing a claim is only checking it: the answer lists no devices and no CDI
-// devices, and an error only for a claim the checker refuses.
+// The kubelet's DRAPlugin service, in both versions a kubelet may call:
+//  - v1, for kubelets 1.34 and later;
+//  - v1beta1, for 1.32 and 1.33.
+// A media device hands the container no device node.
+// So preparing a claim is only checking it.
+// The answer lists no devices and no CDI devices.
+// It holds an error only for a claim the checker refuses.
 #pragma once
 
 #include <vector>

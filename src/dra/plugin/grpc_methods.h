@@ -1,5 +1,6 @@
-// The plugin's methods as the gRPC server takes them: the kubelet's protobuf messages
-// (generated for protobuf-lite) parsed from and serialized to the bytes the server carries.
+// The plugin's methods as the gRPC server takes them.
+// They parse and serialize the kubelet's protobuf messages (protobuf-lite).
+// The server carries only the bytes.
 #pragma once
 
 #include <functional>
@@ -26,7 +27,8 @@ class StreamWriter {
 
 namespace internal {
 
-// A request that does not parse is the client's error; gRPC's own servers answer INTERNAL.
+// A request that does not parse is the client's error.
+// gRPC's own servers answer it INTERNAL.
 template <class Request>
 bool ParseRequest(std::string_view bytes, Request& request, GrpcStatus& refusal) {
   if (request.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) return true;
@@ -50,8 +52,9 @@ Method UnaryMethod(std::string path, std::function<void(const Request&, Response
           }};
 }
 
-// StreamMethod serves `path` with `run`, which writes any number of responses to one
-// request and returns when the stream is to end.
+// StreamMethod serves `path` with `run`.
+// `run` writes any number of responses to one request.
+// It returns when the stream is to end.
 template <class Request, class Response>
 Method StreamMethod(std::string path,
                     std::function<void(const Request&, StreamWriter<Response>&)> run) {

@@ -1,7 +1,7 @@
-// HealthBoard holds the latest health of every device the plugin reports to the kubelet.
-// The query side writes it; each health stream waits on it and sends the whole board
-// again whenever a value changes, since every message of the kubelet's stream must be the
-// complete list of the driver's devices.
+// HealthBoard holds the latest health of every device the plugin reports.
+// The query side writes it.
+// Each health stream waits on it and sends the whole board on every change.
+// Every message of the kubelet's stream must list all the driver's devices.
 #pragma once
 
 #include <chrono>
@@ -15,13 +15,15 @@ namespace mc::dra {
 
 struct DeviceHealth {
   bool healthy = false;
-  // Why the device is unhealthy (the failed query's error); empty when it is healthy.
+  // Why the device is unhealthy: the failed query's error.
+  // Empty when it is healthy.
   std::string message;
 
   bool operator==(const DeviceHealth&) const = default;
 };
 
-// A copy of the board at one version; a reader compares versions to learn of a change.
+// A copy of the board at one version.
+// A reader compares versions to learn of a change.
 struct HealthSnapshot {
   std::uint64_t version = 0;
   std::map<std::string, DeviceHealth> devices;
@@ -29,17 +31,19 @@ struct HealthSnapshot {
 
 class HealthBoard {
  public:
-  // Set records `device`'s health; waiters are woken only when the value really changes,
-  // so a re-query that finds the same result sends the kubelet nothing.
+  // Set records `device`'s health.
+  // It wakes waiters only when the value really changes.
+  // So a re-query with the same result sends the kubelet nothing.
   void Set(const std::string& device, DeviceHealth health);
   // Remove drops a device that left the node.
   void Remove(const std::string& device);
 
   HealthSnapshot Snapshot() const;
 
-  // WaitForChange blocks until the board's version differs from `seen` or `timeout`
-  // passes, and says whether it changed. The timeout lets a stream notice that the
-  // kubelet went away or the plugin is stopping, which no write to the board signals.
+  // WaitForChange blocks until the version differs from `seen`, or `timeout` passes.
+  // It says whether the board changed.
+  // The timeout lets a stream notice that the kubelet left or the plugin stops.
+  // No write to the board signals those.
   bool WaitForChange(std::uint64_t seen, std::chrono::milliseconds timeout) const;
 
  private:

@@ -10,8 +10,8 @@
 namespace mc::dra {
 namespace {
 
-// The two versions have the same messages under different packages; HealthApi names one
-// version's types so that one implementation serves both.
+// The two versions have the same messages under different packages.
+// HealthApi names one version's types, so one implementation serves both.
 template <const char* Path, class Request, class Response, auto Healthy, auto Unhealthy>
 struct HealthApi {
   static constexpr const char* kPath = Path;
@@ -30,9 +30,10 @@ using HealthApiV1alpha1 =
 using HealthApiV1 = HealthApi<kPathV1, ::v1::NodeWatchResourcesRequest,
                               ::v1::NodeWatchResourcesResponse, ::v1::HEALTHY, ::v1::UNHEALTHY>;
 
-// The kubelet cuts longer messages itself; cutting here keeps the cut between characters.
-// A proto3 string must be UTF-8 or the kubelet fails to parse the whole message, and a
-// failure text may come from a driver, so it is made valid first.
+// The kubelet cuts longer messages itself.
+// Cutting here keeps the cut between characters.
+// A proto3 string must be UTF-8, or the kubelet fails the whole message.
+// A failure text may come from a driver, so it is made valid first.
 constexpr std::size_t kMaxMessage = 1024;
 
 template <class A>

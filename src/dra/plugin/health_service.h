@@ -1,6 +1,8 @@
-// The kubelet's DRAResourceHealth service: a stream per kubelet connection that sends the
-// whole HealthBoard at once and again on every change, until the kubelet closes it or the
-// plugin stops. v1alpha1 is what kubelets 1.34 to 1.36 call; v1 is what 1.37 prefers.
+// The kubelet's DRAResourceHealth service.
+// Each kubelet connection gets a stream of the whole HealthBoard.
+// It is sent at once and again on every change.
+// The stream lasts until the kubelet closes it or the plugin stops.
+// Kubelets 1.34 to 1.36 call v1alpha1; 1.37 prefers v1.
 #pragma once
 
 #include <atomic>
@@ -13,14 +15,14 @@
 namespace mc::dra {
 
 struct HealthStreamSettings {
-  // The pool every device belongs to (the devices' identity is driver, pool, device).
+  // The pool every device belongs to.
+  // A device's identity is driver, pool and device.
   std::string pool_name;
-  // The board is sent again after this long without a change, so the kubelet, which marks
-  // a device Unknown when it hears nothing of it for its health timeout (30 s by default),
-  // keeps seeing a steady device as reported.
+  // The board is sent again after this long without a change.
+  // The kubelet marks a device Unknown after its health timeout (30 s by default).
+  // The resend keeps a steady device reported.
   std::chrono::milliseconds resend_every{std::chrono::seconds(10)};
-  // How often a stream waiting for a change looks whether the kubelet left or the plugin
-  // is stopping.
+  // How often a waiting stream checks whether the kubelet left or the plugin stops.
   std::chrono::milliseconds poll_every{std::chrono::milliseconds(100)};
 };
 

@@ -19,14 +19,15 @@ Result<std::unique_ptr<KubeletPlugin>> KubeletPlugin::Start(const KubeletPluginC
                                                             PluginLog log) {
   if (config.driver_name.empty()) return Error{"the kubelet plugin needs a driver name"};
   std::unique_ptr<KubeletPlugin> plugin(new KubeletPlugin());
-  // The kubelet dials the endpoint exactly as GetInfo names it, so it must be absolute.
+  // The kubelet dials the endpoint exactly as GetInfo names it.
+  // So it must be absolute.
   plugin->plugin_socket_ =
       std::filesystem::absolute(config.plugins_dir / config.driver_name / "dra.sock");
   plugin->registration_socket_ =
       std::filesystem::absolute(config.registry_dir / (config.driver_name + "-reg.sock"));
 
   for (const auto& socket : {plugin->plugin_socket_, plugin->registration_socket_}) {
-    if (Result<void> prepared = PrepareSocketPath(socket); !prepared) return prepared.failure();
+    if (Result<void> prepared = PrepareSocketPath(socket); !prepared) return prepared.error();
   }
 
   std::vector<Method> methods = DraMethodsV1(checker);
@@ -35,7 +36,7 @@ Result<std::unique_ptr<KubeletPlugin>> KubeletPlugin::Start(const KubeletPluginC
   methods.push_back(HealthMethodV1(board, config.health, plugin->stopping_));
   Result<std::unique_ptr<Server>> plugin_server =
       Server::Listen(plugin->plugin_socket_, std::move(methods));
-  if (!plugin_server) return plugin_server.failure();
+  if (!plugin_server) return plugin_server.error();
   plugin->plugin_server_ = std::move(plugin_server).value();
 
   Result<std::unique_ptr<Server>> registration_server = Server::Listen(
@@ -45,7 +46,7 @@ Result<std::unique_ptr<KubeletPlugin>> KubeletPlugin::Start(const KubeletPluginC
                           std::move(log), &plugin->registered_));
   if (!registration_server) {
     plugin->Shutdown(std::chrono::milliseconds(0));
-    return registration_server.failure();
+    return registration_server.error();
   }
   plugin->registration_server_ = std::move(registration_server).value();
   return plugin;
@@ -61,10 +62,10 @@ void KubeletPlugin::Shutdown(std::chrono::milliseconds deadline) {
                     std::chrono::duration_cast<std::chrono::milliseconds>(
                         until - std::chrono::steady_clock::now()));
   };
-  // The registration socket goes first, so the kubelet stops routing to a plugin that is
-  // going away before its endpoint closes.
-  // A socket is removed only when this plugin served it: a start that failed may have
-  // found someone else's file at the path.
+  // The registration socket goes first.
+  // So the kubelet stops routing to the plugin before its endpoint closes.
+  // A socket is removed only when this plugin served it.
+  // A failed start may have found someone else's file at the path.
   if (registration_server_) {
     registration_server_->Shutdown(left());
     RemoveSocket(registration_socket_);

@@ -1,10 +1,12 @@
-// KubeletPlugin is the driver's side of the kubelet's DRA plugin protocol: the DRA and
-// health services on <plugins-dir>/<driver>/dra.sock, and the registration service on
-// <registry-dir>/<driver>-reg.sock, which is what makes the kubelet find the plugin.
+// KubeletPlugin is the driver's side of the kubelet's DRA plugin protocol:
+//  - the DRA and health services on <plugins-dir>/<driver>/dra.sock;
+//  - the registration service on <registry-dir>/<driver>-reg.sock.
+// The registration socket is what makes the kubelet find the plugin.
 //
-// The plugin socket listens before the registration socket is created, so the kubelet,
-// which dials the endpoint as soon as it sees the registration socket, never finds it
-// missing. Shutdown removes both sockets, the registration one first.
+// The plugin socket listens before the registration socket is created.
+// The kubelet dials the endpoint as soon as it sees the registration socket.
+// So it never finds the endpoint missing.
+// Shutdown removes both sockets, the registration one first.
 #pragma once
 
 #include <atomic>
@@ -24,16 +26,17 @@ namespace mc::dra {
 
 struct KubeletPluginConfig {
   std::string driver_name;
-  // The kubelet's plugin directory (/var/lib/kubelet/plugins on a node); the DRA socket is
-  // <plugins_dir>/<driver_name>/dra.sock.
+  // The kubelet's plugin directory (/var/lib/kubelet/plugins on a node).
+  // The DRA socket is <plugins_dir>/<driver_name>/dra.sock.
   std::filesystem::path plugins_dir;
   // The kubelet's registration directory (/var/lib/kubelet/plugins_registry on a node).
   std::filesystem::path registry_dir;
   HealthStreamSettings health;
 };
 
-// The registration strings of the services the plugin serves, in the kubelet's order of
-// preference: a kubelet takes the first DRAPlugin version it knows.
+// The registration strings of the services the plugin serves.
+// They are in the kubelet's order of preference.
+// A kubelet takes the first DRAPlugin version it knows.
 std::vector<std::string> SupportedVersions();
 
 class KubeletPlugin {
@@ -51,8 +54,9 @@ class KubeletPlugin {
   // Whether the kubelet's last NotifyRegistrationStatus accepted the plugin.
   bool registered() const { return registered_.load(); }
 
-  // Shutdown ends the health streams, lets calls in flight finish until `deadline` has
-  // passed, cancels the rest, and removes the sockets. A second call does nothing.
+  // Shutdown ends the health streams.
+  // Calls in flight may finish until `deadline`; the rest are cancelled.
+  // Then it removes the sockets. A second call does nothing.
   void Shutdown(std::chrono::milliseconds deadline);
 
  private:

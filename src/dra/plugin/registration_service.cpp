@@ -8,7 +8,8 @@
 namespace mc::dra {
 namespace {
 
-// The plugin type the kubelet routes to its DRA manager (pluginregistration's constants.go).
+// The plugin type the kubelet routes to its DRA manager.
+// See pluginregistration's constants.go.
 constexpr const char* kDraPluginType = "DRAPlugin";
 constexpr const char* kService = "/pluginregistration.Registration/";
 
@@ -24,8 +25,8 @@ std::vector<Method> RegistrationMethods(RegistrationInfo info, PluginLog log,
     for (const std::string& version : info.supported_versions)
       reply.add_supported_versions(version);
   };
-  // A rejection means pods with our claims will never start on this node, so it is logged
-  // with the kubelet's reason rather than only counted.
+  // A rejection means pods with our claims never start on this node.
+  // So it is logged with the kubelet's reason, not only counted.
   auto notify = [info, log = std::move(log), registered](
                     const pluginregistration::RegistrationStatus& status,
                     pluginregistration::RegistrationStatusResponse&) {

@@ -1,6 +1,7 @@
-// The kubelet's Registration service on the registration socket. The kubelet's plugin
-// watcher finds the socket, asks GetInfo who we are and where the DRA service listens, and
-// reports with NotifyRegistrationStatus whether it accepted us.
+// The kubelet's Registration service on the registration socket.
+// The kubelet's plugin watcher finds the socket.
+// It asks GetInfo who we are and where the DRA service listens.
+// It reports with NotifyRegistrationStatus whether it accepted us.
 #pragma once
 
 #include <atomic>
@@ -19,8 +20,8 @@ struct RegistrationInfo {
   std::vector<std::string> supported_versions;
 };
 
-// GetInfo and NotifyRegistrationStatus. `registered` is set to the kubelet's last verdict; it
-// outlives the methods.
+// GetInfo and NotifyRegistrationStatus.
+// `registered` holds the kubelet's last verdict; it outlives the methods.
 std::vector<Method> RegistrationMethods(RegistrationInfo info, PluginLog log,
                                         std::atomic<bool>* registered);
 

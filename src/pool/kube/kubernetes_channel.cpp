@@ -8,10 +8,11 @@
 namespace mc::pool {
 namespace {
 
-// A scale is written against the version it was read at, so that a change made meanwhile
-// (another writer, or the StatefulSet controller's own status writes, which move the same
-// version) fails it instead of being overwritten. Such a conflict is retried with a fresh
-// read, which checks again what the write depends on, a few times before it is an error.
+// A scale is written against the version it was read at.
+// So a change made meanwhile fails the write instead of being overwritten.
+// Such a change comes from another writer, or the controller's own status writes.
+// A conflict is retried a few times with a fresh read, before it is an error.
+// The fresh read checks again what the write depends on.
 constexpr int kScaleAttempts = 5;
 
 bool IsScale(pool::ActionKind kind) {
@@ -81,7 +82,7 @@ Result<void> KubernetesChannel::Apply(const pool::Action& action,
   }
   if (!result) {
     // The worker's channel names the worker and the action itself; a scale error is ours.
-    Error error = result.failure();
+    Error error = result.error();
     if (IsScale(action.kind)) error = std::move(error).WithContext(what);
     Record(EventType::kWarning, FailedEventReason(action.kind),
            error.message + PolicyReason(action));
@@ -105,7 +106,7 @@ Result<void> KubernetesChannel::ScaleUp(std::string& done) {
   Result<void> written = Ok();
   for (int attempt = 0; attempt < kScaleAttempts; ++attempt) {
     Result<Scale> scale = pool_.ReadScale();
-    if (!scale) return scale.failure();
+    if (!scale) return scale.error();
     const int to = scale->replicas + 1;
     written = pool_.WriteScale(to, scale->resource_version);
     if (written) {
@@ -113,14 +114,14 @@ Result<void> KubernetesChannel::ScaleUp(std::string& done) {
              " replicas";
       return Ok();
     }
-    if (!written.failure().IsConflict()) return written;
+    if (!written.error().IsConflict()) return written;
   }
   return written;
 }
 
 Result<void> KubernetesChannel::ScaleDown(const pool::WorkerEndpoint& worker, std::string& done) {
   Result<std::vector<WorkerPod>> pods = pool_.WorkerPods();
-  if (!pods) return pods.failure();
+  if (!pods) return pods.error();
   const WorkerPod* pod = nullptr;
   for (const WorkerPod& candidate : *pods) {
     if (RunnerNameOf(candidate) == worker.name) pod = &candidate;
@@ -129,9 +130,9 @@ Result<void> KubernetesChannel::ScaleDown(const pool::WorkerEndpoint& worker, st
   Result<void> written = Ok();
   for (int attempt = 0; attempt < kScaleAttempts; ++attempt) {
     Result<Scale> scale = pool_.ReadScale();
-    if (!scale) return scale.failure();
-    // A StatefulSet scaled down removes its highest ordinal, whichever worker that is: giving
-    // back a replica for another worker would stop a worker the policy did not choose.
+    if (!scale) return scale.error();
+    // A StatefulSet scaled down removes its highest ordinal, whichever worker that is.
+    // Giving back a replica for another worker would stop one the policy did not choose.
     const int highest = scale->replicas - 1;
     if (pod->ordinal != highest) {
       return Unsupported("pod " + pod->name + " is ordinal " + std::to_string(pod->ordinal) +
@@ -145,7 +146,7 @@ Result<void> KubernetesChannel::ScaleDown(const pool::WorkerEndpoint& worker, st
              " replicas, removing pod " + pod->name;
       return Ok();
     }
-    if (!written.failure().IsConflict()) return written;
+    if (!written.error().IsConflict()) return written;
   }
   return written;
 }
@@ -155,7 +156,7 @@ void KubernetesChannel::Record(EventType type, const std::string& reason,
   Result<void> recorded = pool_.RecordEvent(type, reason, message);
   if (recorded) return;
   const std::string line =
-      "pool: the " + reason + " Event could not be recorded: " + recorded.error();
+      "pool: the " + reason + " Event could not be recorded: " + recorded.error_message();
   if (settings_.log) {
     settings_.log(line);
   } else {

@@ -1,12 +1,14 @@
-// KubernetesChannel carries the policy's actions to workers that are the pods of one
-// StatefulSet. COLD <-> SPARE is the StatefulSet's scale: a wake asks for one more replica,
-// and a suspend gives one back, which Kubernetes takes from the highest ordinal, so only the
-// worker of that ordinal can be suspended. What happens inside a running worker (enable,
-// drain, classes, probe) is the worker's own control API, through the channel given.
+// KubernetesChannel carries the policy's actions to the pods of one StatefulSet.
+// COLD <-> SPARE is the StatefulSet's scale:
+//  - a wake asks for one more replica;
+//  - a suspend gives one back, and Kubernetes takes the highest ordinal.
+// So only the worker of that ordinal can be suspended.
+// Inside a running worker (enable, drain, classes, probe), the worker's control API acts.
+// It is reached through the channel given.
 //
-// Every action, carried or failed, is recorded as an Event on the StatefulSet. An Event
-// that cannot be recorded is logged and does not fail the action: the action took effect,
-// and retrying it for the sake of its Event would scale twice.
+// Every action, carried or failed, is recorded as an Event on the StatefulSet.
+// An Event that cannot be recorded is logged and does not fail the action.
+// The action took effect; retrying it for its Event would scale twice.
 #pragma once
 
 #include <functional>
@@ -47,8 +49,9 @@ class KubernetesChannel : public pool::ControlChannel {
   KubernetesChannelSettings settings_;
 };
 
-// The Event reasons, one per action kind, and the Warning that names its failure, such as
-// "ScaledUp" and "ScaleUpFailed"; `kubectl get events --field-selector reason=...` finds them.
+// The Event reasons: one per action kind, and a Warning that names its failure.
+// Examples are "ScaledUp" and "ScaleUpFailed".
+// `kubectl get events --field-selector reason=...` finds them.
 std::string EventReason(pool::ActionKind kind);
 std::string FailedEventReason(pool::ActionKind kind);
 

@@ -1,8 +1,9 @@
-// KubernetesPool is the pool manager's view of its workers in Kubernetes: one StatefulSet in one
-// namespace, its scale subresource, the pods it owns, and the Events recorded on it. It is an
-// interface of plain values so that the binary can hold one without linking the API client: the
-// implementation over the API client (src/common/kube) lives in the module
-// media-capabilities-pool-kube.so (pool_module.h opens it), and tests stand in for it with a fake.
+// KubernetesPool is the pool manager's view of its workers in Kubernetes.
+// It covers one StatefulSet in one namespace, its scale, its pods and its Events.
+// It is an interface of plain values, so the binary need not link the API client.
+// The implementation over the API client (src/common/kube) lives in a module.
+// That module is media-capabilities-pool-kube.so; pool_module.h opens it.
+// Tests stand in for it with a fake.
 #pragma once
 
 #include <chrono>
@@ -28,8 +29,8 @@ struct KubernetesPoolOptions {
   std::chrono::milliseconds request_timeout{15000};
 };
 
-// The scale subresource as it was read: the replicas asked for, and the version a
-// conditional write must name so that it fails instead of overwriting a newer change.
+// The scale subresource as it was read: the replicas asked for, and its version.
+// A conditional write names the version, so it fails instead of overwriting a newer change.
 struct Scale {
   int replicas = 0;
   std::string resource_version;
@@ -44,12 +45,12 @@ struct WorkerPod {
   std::string node_name;     // empty until the scheduler placed it
   bool ready = false;        // the Ready condition is True
   bool terminating = false;  // a deletion has begun
-  // The runner's name in PeerTube when the pod states it (kRunnerNameAnnotation); empty
-  // when it does not, and then the pod's own name is the runner's (pod_endpoints.h).
+  // The runner's name in PeerTube when the pod states it (kRunnerNameAnnotation).
+  // Empty when it does not; then the pod's own name is the runner's (pod_endpoints.h).
   std::string runner_name;
-  // Why the scheduler has not placed it: the message of a PodScheduled condition that is
-  // False, such as "0/2 nodes are available: 2 cannot allocate all claims."; empty once it
-  // is placed or before the scheduler has tried.
+  // Why the scheduler has not placed it: the message of a False PodScheduled condition.
+  // An example: "0/2 nodes are available: 2 cannot allocate all claims."
+  // Empty once it is placed, or before the scheduler has tried.
   std::string unschedulable;
 };
 
@@ -65,9 +66,10 @@ class KubernetesPool {
 
   // ReadScale GETs the StatefulSet's scale subresource.
   virtual Result<Scale> ReadScale() = 0;
-  // WriteScale sets the replicas. With a resource_version it is a conditional PUT, which
-  // fails as a Conflict when the scale changed since it was read; without one it is a
-  // merge PATCH that always applies.
+  // WriteScale sets the replicas.
+  // With a resource_version it is a conditional PUT.
+  // That fails as a Conflict when the scale changed since it was read.
+  // Without one it is a merge PATCH that always applies.
   virtual Result<void> WriteScale(int replicas, const std::string& resource_version) = 0;
   // WorkerPods lists the pods of the selector that the StatefulSet owns, by ordinal.
   virtual Result<std::vector<WorkerPod>> WorkerPods() = 0;
@@ -78,14 +80,15 @@ class KubernetesPool {
 
   Result<int> Replicas() {
     Result<Scale> scale = ReadScale();
-    if (!scale) return scale.failure();
+    if (!scale) return scale.error();
     return scale->replicas;
   }
   Result<void> ScaleTo(int replicas) { return WriteScale(replicas, ""); }
 };
 
-// The annotation a pod may carry to name its runner in PeerTube, when that is not the pod's
-// own name (deploy/worker's pods need none: their runner takes the pod's name).
+// The annotation a pod may carry to name its runner in PeerTube.
+// It is needed only when the runner's name is not the pod's own.
+// deploy/worker's pods need none: their runner takes the pod's name.
 inline constexpr char kRunnerNameAnnotation[] = "media.liken.sh/runner-name";
 
 }  // namespace mc::pool

@@ -9,7 +9,7 @@ Result<std::unique_ptr<KubernetesPool>> OpenKubernetesPool(const KubernetesPoolO
                                                            const std::filesystem::path& module) {
   Result<void*> symbol =
       OpenModuleEntryPoint(module, kPoolModuleFile, kPoolModuleEntry, "kubernetes pool");
-  if (!symbol) return symbol.failure();
+  if (!symbol) return symbol.error();
   auto* entry = reinterpret_cast<decltype(&MediaCapabilitiesOpenKubernetesPool)>(*symbol);
   Error error;
   KubernetesPool* pool = entry(&options, sizeof options, &error);

@@ -15,10 +15,11 @@
 
 namespace mc::pool {
 
-// OpenKubernetesPool loads `module` (by default the module in the running binary's own
-// directory) and opens a pool for `options` through it: the kubeconfig is read, or the
-// in-cluster service account, and nothing is sent yet. The module stays loaded until the
-// process exits. Errors name the module file or the option at fault.
+// OpenKubernetesPool loads `module` and opens a pool for `options` through it.
+// By default the module is the one in the running binary's own directory.
+// It reads the kubeconfig, or the in-cluster service account; nothing is sent yet.
+// The module stays loaded until the process exits.
+// Errors name the module file or the option at fault.
 Result<std::unique_ptr<KubernetesPool>> OpenKubernetesPool(
     const KubernetesPoolOptions& options, const std::filesystem::path& module = {});
 

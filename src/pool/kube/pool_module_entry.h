@@ -1,7 +1,8 @@
-// The one symbol of the module media-capabilities-pool-kube.so, which holds the KubernetesPool over
-// the API client (src/common/kube, over the project's own HTTP client and OpenSSL) so that the
-// binary, and every `probe` it runs, never loads it. pool_module.h opens the module and calls this;
-// nothing else should.
+// The one symbol of the module media-capabilities-pool-kube.so.
+// The module holds the KubernetesPool over the API client (src/common/kube).
+// That client uses the project's own HTTP client and OpenSSL.
+// So the binary, and every `probe` it runs, never loads them.
+// pool_module.h opens the module and calls this; nothing else should.
 #pragma once
 
 #include <cstddef>

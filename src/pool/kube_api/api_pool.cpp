@@ -49,7 +49,7 @@ Result<kube::HttpResponse> Send(kube::KubeClient& client, const std::string& wha
                                 const kube::HttpRequest& request, long expected) {
   Result<kube::HttpResponse> response = client.Send(request);
   if (!response) {
-    Error error = response.failure().WithContext(what);
+    Error error = response.error().WithContext(what);
     if (error.code == ErrorCode::kInternal) error.code = ErrorCode::kUnavailable;
     return error;
   }
@@ -72,17 +72,17 @@ Result<void> ValidatePoolOptions(const KubernetesPoolOptions& options) {
 
 Result<std::unique_ptr<ApiKubernetesPool>> ApiKubernetesPool::Open(
     const KubernetesPoolOptions& options) {
-  if (Result<void> valid = ValidatePoolOptions(options); !valid) return valid.failure();
+  if (Result<void> valid = ValidatePoolOptions(options); !valid) return valid.error();
   Result<kube::KubeConfig> config = options.kubeconfig.empty()
                                         ? kube::InClusterConfig(kube::ProcessEnvironment())
                                         : kube::LoadKubeconfig(options.kubeconfig);
-  if (!config) return config.failure().WithContext("kubernetes pool");
+  if (!config) return config.error().WithContext("kubernetes pool");
   kube::ClientSettings settings;
   settings.request_timeout = options.request_timeout;
   settings.user_agent = options.component;
   Result<std::unique_ptr<kube::KubeClient>> client =
       kube::KubeClient::Create(std::move(config).value(), settings);
-  if (!client) return client.failure().WithContext("kubernetes pool");
+  if (!client) return client.error().WithContext("kubernetes pool");
   return std::make_unique<ApiKubernetesPool>(std::move(client).value(), options);
 }
 
@@ -102,9 +102,9 @@ Result<Scale> ApiKubernetesPool::ReadScale() {
   const std::string what = What() + ": read scale";
   Result<kube::HttpResponse> response =
       Send(*client_, what, {.target = StatefulSetPath() + "/scale"}, 200);
-  if (!response) return response.failure();
+  if (!response) return response.error();
   Result<Scale> scale = ParseScale(response->body);
-  if (!scale) return scale.failure().WithContext(what);
+  if (!scale) return scale.error().WithContext(what);
   return scale;
 }
 
@@ -122,7 +122,7 @@ Result<void> ApiKubernetesPool::WriteScale(int replicas, const std::string& reso
     request.body = ScaleUpdate(options_.ns, options_.statefulset, replicas, resource_version);
   }
   Result<kube::HttpResponse> response = Send(*client_, what, request, 200);
-  if (!response) return response.failure();
+  if (!response) return response.error();
   return Ok();
 }
 
@@ -133,9 +133,9 @@ Result<std::vector<WorkerPod>> ApiKubernetesPool::WorkerPods() {
            {.target = "/api/v1/namespaces/" + options_.ns +
                       "/pods?labelSelector=" + kube::UrlEncode(options_.selector)},
            200);
-  if (!response) return response.failure();
+  if (!response) return response.error();
   Result<std::vector<WorkerPod>> pods = ParseWorkerPods(response->body, options_.statefulset);
-  if (!pods) return pods.failure().WithContext(what);
+  if (!pods) return pods.error().WithContext(what);
   return pods;
 }
 
@@ -144,9 +144,9 @@ Result<std::string> ApiKubernetesPool::StatefulSetUid() {
   if (!uid_.empty()) return uid_;
   const std::string what = What() + ": read";
   Result<kube::HttpResponse> response = Send(*client_, what, {.target = StatefulSetPath()}, 200);
-  if (!response) return response.failure();
+  if (!response) return response.error();
   Result<std::string> uid = ParseObjectUid(response->body);
-  if (!uid) return uid.failure().WithContext(what);
+  if (!uid) return uid.error().WithContext(what);
   uid_ = *uid;
   return uid_;
 }
@@ -154,7 +154,7 @@ Result<std::string> ApiKubernetesPool::StatefulSetUid() {
 Result<void> ApiKubernetesPool::RecordEvent(EventType type, const std::string& reason,
                                             const std::string& message) {
   Result<std::string> uid = StatefulSetUid();
-  if (!uid) return uid.failure();
+  if (!uid) return uid.error();
   const EventSource source{.ns = options_.ns,
                            .statefulset = options_.statefulset,
                            .uid = *uid,
@@ -167,7 +167,7 @@ Result<void> ApiKubernetesPool::RecordEvent(EventType type, const std::string& r
   request.body = EventBody(source, event, std::chrono::system_clock::now());
   Result<kube::HttpResponse> response =
       Send(*client_, What() + ": record event " + reason, request, 201);
-  if (!response) return response.failure();
+  if (!response) return response.error();
   return Ok();
 }
 

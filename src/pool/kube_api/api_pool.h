@@ -1,6 +1,7 @@
-// ApiKubernetesPool is the KubernetesPool over the API client: the scale subresource, the
-// pod list, and Events, each one request, whose failures name the object, the step and what
-// the server answered ("statefulset peertube-workers/peertube-worker: scale: HTTP 403: ...").
+// ApiKubernetesPool is the KubernetesPool over the API client.
+// The scale subresource, the pod list and an Event are one request each.
+// A failure names the object, the step and what the server answered.
+// An example: "statefulset peertube-workers/peertube-worker: scale: HTTP 403: ...".
 #pragma once
 
 #include <memory>

@@ -4,6 +4,7 @@
 #include <ctime>
 #include <nlohmann/json.hpp>
 
+#include "common/base/json_parse.h"
 #include "common/base/json_reader.h"
 #include "common/base/json_text.h"
 #include "common/base/utf8.h"
@@ -61,15 +62,15 @@ std::string EventBody(const EventSource& source, const PoolEvent& event,
 
 Result<std::string> ParseObjectUid(std::string_view body) {
   const auto fail = [](const std::string& what) { return InvalidInput("object: " + what); };
-  const nlohmann::json root = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+  const nlohmann::json root = ParseJsonOrDiscarded(body);
   if (root.is_discarded()) return fail("not valid JSON");
   JsonReader reader;
-  if (!reader.Object(root, "object")) return fail(reader.error());
+  if (!reader.Object(root, "object")) return fail(reader.error_message());
   const nlohmann::json* metadata = reader.Member(root, "", "metadata");
-  if (!metadata || !reader.Object(*metadata, "metadata")) return fail(reader.error());
+  if (!metadata || !reader.Object(*metadata, "metadata")) return fail(reader.error_message());
   const nlohmann::json* uid = reader.Member(*metadata, "metadata", "uid");
   std::string value;
-  if (!uid || !reader.String(*uid, "metadata.uid", value)) return fail(reader.error());
+  if (!uid || !reader.String(*uid, "metadata.uid", value)) return fail(reader.error_message());
   if (value.empty()) return fail("metadata.uid: empty");
   return value;
 }

@@ -17,7 +17,7 @@ MediaCapabilitiesOpenKubernetesPool(const mc::pool::KubernetesPoolOptions* optio
   mc::Result<std::unique_ptr<mc::pool::ApiKubernetesPool>> pool =
       mc::pool::ApiKubernetesPool::Open(*options);
   if (!pool) {
-    *error = pool.failure();
+    *error = pool.error();
     return nullptr;
   }
   return std::move(pool).value().release();

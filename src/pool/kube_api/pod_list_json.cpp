@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "common/base/json_parse.h"
 #include "common/base/json_reader.h"
 #include "common/base/text.h"
 
@@ -142,18 +143,18 @@ int OrdinalOf(std::string_view pod_name, std::string_view statefulset) {
 Result<std::vector<WorkerPod>> ParseWorkerPods(std::string_view body,
                                                const std::string& statefulset) {
   const auto fail = [](const std::string& what) { return InvalidInput("pods: " + what); };
-  const Json root = Json::parse(body, nullptr, /*allow_exceptions=*/false);
+  const Json root = ParseJsonOrDiscarded(body);
   if (root.is_discarded()) return fail("not valid JSON");
   JsonReader reader;
-  if (!reader.Object(root, "list")) return fail(reader.error());
+  if (!reader.Object(root, "list")) return fail(reader.error_message());
   std::vector<WorkerPod> pods;
   // An empty list may come as "items": null.
   const Json* items = JsonReader::OptionalMember(root, "items");
   if (!items || items->is_null()) return pods;
-  if (!reader.Array(*items, "items")) return fail(reader.error());
+  if (!reader.Array(*items, "items")) return fail(reader.error_message());
   for (std::size_t i = 0; i < items->size(); ++i) {
     if (!ReadPod(reader, (*items)[i], JsonReader::Element("items", i), statefulset, pods))
-      return fail(reader.error());
+      return fail(reader.error_message());
   }
   std::stable_sort(pods.begin(), pods.end(),
                    [](const WorkerPod& a, const WorkerPod& b) { return a.ordinal < b.ordinal; });

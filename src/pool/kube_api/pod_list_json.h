@@ -11,11 +11,13 @@
 
 namespace mc::pool {
 
-// ParseWorkerPods reads a PodList and keeps the pods whose controller (an ownerReference
-// with controller: true) is the StatefulSet `statefulset`: a pod that only shares the
-// selector's labels is no worker of it. They come back by ordinal. A member of the wrong
-// type is an error naming it, such as "pods: items[1].status.podIP: expected a string";
-// members the manager does not need are not read.
+// ParseWorkerPods reads a PodList and keeps the pods that `statefulset` controls.
+// The controller is the ownerReference with controller: true.
+// A pod that only shares the selector's labels is no worker of it.
+// The pods come back by ordinal.
+// A member of the wrong type is an error naming it.
+// An example: "pods: items[1].status.podIP: expected a string".
+// Members the manager does not need are not read.
 Result<std::vector<WorkerPod>> ParseWorkerPods(std::string_view body,
                                                const std::string& statefulset);
 

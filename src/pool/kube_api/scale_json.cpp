@@ -3,6 +3,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "common/base/json_parse.h"
 #include "common/base/json_reader.h"
 #include "common/base/json_text.h"
 
@@ -10,23 +11,23 @@ namespace mc::pool {
 
 Result<Scale> ParseScale(std::string_view body) {
   const auto fail = [](const std::string& what) { return InvalidInput("scale: " + what); };
-  const nlohmann::json root = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+  const nlohmann::json root = ParseJsonOrDiscarded(body);
   if (root.is_discarded()) return fail("not valid JSON");
   JsonReader reader;
-  if (!reader.Object(root, "scale")) return fail(reader.error());
+  if (!reader.Object(root, "scale")) return fail(reader.error_message());
   Scale scale;
   const nlohmann::json* metadata = reader.Member(root, "", "metadata");
-  if (!metadata || !reader.Object(*metadata, "metadata")) return fail(reader.error());
+  if (!metadata || !reader.Object(*metadata, "metadata")) return fail(reader.error_message());
   const nlohmann::json* version = reader.Member(*metadata, "metadata", "resourceVersion");
   if (!version || !reader.String(*version, "metadata.resourceVersion", scale.resource_version))
-    return fail(reader.error());
+    return fail(reader.error_message());
   if (const nlohmann::json* spec = JsonReader::OptionalMember(root, "spec")) {
-    if (!reader.Object(*spec, "spec")) return fail(reader.error());
+    if (!reader.Object(*spec, "spec")) return fail(reader.error_message());
     if (const nlohmann::json* replicas = JsonReader::OptionalMember(*spec, "replicas")) {
       std::int64_t value = 0;
       if (!reader.Int(*replicas, "spec.replicas", 0, std::numeric_limits<std::int32_t>::max(),
                       value))
-        return fail(reader.error());
+        return fail(reader.error_message());
       scale.replicas = static_cast<int>(value);
     }
   }

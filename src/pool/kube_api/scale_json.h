@@ -15,8 +15,9 @@ namespace mc::pool {
 // "scale: spec.replicas: expected an integer between 0 and 2147483647".
 Result<Scale> ParseScale(std::string_view body);
 
-// ScaleUpdate is the body of a conditional PUT: a Scale of `replicas` that names the
-// version it was read at, so that the server refuses it (409) if the scale moved since.
+// ScaleUpdate is the body of a conditional PUT: a Scale of `replicas`.
+// It names the version it was read at.
+// So the server refuses it (409) if the scale moved since.
 std::string ScaleUpdate(const std::string& ns, const std::string& name, int replicas,
                         const std::string& resource_version);
 

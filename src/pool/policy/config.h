@@ -79,8 +79,9 @@ struct WakeConfig {
   Duration sleep_after = Seconds(0);  // a SPARE wakeable box idle this long sleeps; 0: never
 };
 
-// The work-aware profile's numbers: the pool holds enough encode rate to finish the queued
-// work within `target_drain`, and lets an idle worker go once the others would.
+// The work-aware profile's numbers.
+// The pool holds enough encode rate to finish the queued work within `target_drain`.
+// It lets an idle worker go once the others would.
 struct SizingConfig {
   Duration target_drain = Seconds(60);
   Duration enable_after = Seconds(0);         // a job waits this long for a slot that frees first

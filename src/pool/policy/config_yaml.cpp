@@ -233,7 +233,7 @@ std::optional<PolicyProfile> ParsePolicyProfile(std::string_view name) {
 Result<PoolConfig> ParsePoolConfig(const std::string& text, const std::string& file,
                                    const PoolConfig& defaults) {
   Result<YAML::Node> loaded = LoadYaml(text, file);
-  if (!loaded) return loaded.failure();
+  if (!loaded) return loaded.error();
   return ParsePoolConfigNode(*loaded, file, defaults);
 }
 
@@ -260,7 +260,7 @@ Result<PoolConfig> ParsePoolConfigNode(const YAML::Node& root, const std::string
     if (!node.IsDefined() || !node.IsMap()) continue;
     const YAML::Node value = node[field.key];
     if (!value.IsDefined()) continue;
-    if (Result<void> read = ReadField(field, value, config, file); !read) return read.failure();
+    if (Result<void> read = ReadField(field, value, config, file); !read) return read.error();
   }
   if (config.hysteresis.down_threshold >= config.hysteresis.up_threshold) {
     return KeyError(file, "hysteresis.down_threshold",

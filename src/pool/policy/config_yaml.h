@@ -1,6 +1,7 @@
-// The pool's one configuration file. Every key is optional and falls back to the default of
-// config.h; a key that is unknown, of the wrong kind or out of range is an error that names
-// the file, the key and what was expected, such as
+// The pool's one configuration file.
+// Every key is optional and falls back to the default of config.h.
+// A key that is unknown, of the wrong kind or out of range is an error.
+// The error names the file, the key and what was expected, such as
 // "pool.yaml: hysteresis.up_threshold: expected a number between 0 and 1".
 #pragma once
 

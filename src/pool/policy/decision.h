@@ -29,9 +29,9 @@ struct Action {
   std::string worker;
   int concurrency = 0;              // kEnable
   ClassMask classes = kEveryClass;  // kSetClasses
-  // kSetClasses: the pending jobs the worker may take, by runner job UUID, where its classes
-  // and its GPU's hard gates cannot be said as a bound on the output (pool/service/job_list.h);
-  // the service sets it, never the policy.
+  // kSetClasses: the pending jobs the worker may take, by runner job UUID.
+  // Used where its classes and hard gates cannot be said as a bound on the output.
+  // See pool/service/job_list.h. The service sets it, never the policy.
   std::optional<std::vector<std::string>> jobs;
   ReasonCode reason;
 };

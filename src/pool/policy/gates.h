@@ -1,8 +1,10 @@
-// Which workers count as capacity for which pending jobs. Hard gates are what a worker
-// cannot do on its GPU (an AV1 source without AV1 decode, a height above its maximum). Soft
-// gates are the class thresholds of docs/pool/design.md. A worker failing a soft gate may
-// still take the job, but the manager does not count on it; one failing a hard gate is kept
-// from it by the list of jobs its gate is sent (pool/service/job_list.h).
+// Which workers count as capacity for which pending jobs.
+// Hard gates are what a worker cannot do on its GPU.
+// Examples: an AV1 source without AV1 decode, a height above its maximum.
+// Soft gates are the class thresholds of docs/pool/design.md.
+// A worker failing a soft gate may still take the job; the manager does not count on it.
+// One failing a hard gate is kept from it by the job list its gate is sent.
+// See pool/service/job_list.h.
 #pragma once
 
 #include <string>

@@ -1,9 +1,9 @@
-// Job classes S, M, L and XL sort pending work by how hard it is on a worker, from what
-// PeerTube knows while the job is pending: its resolution, its frame rate and the video's
-// length. Each class has gates a worker must pass to count as capacity for it; the soft
-// gates are the manager's accounting (PeerTube still hands a job to whoever asks), and the
-// hard ones also reach the worker's gate as a list of the jobs it may take
-// (pool/service/job_list.h; docs/pool/design.md).
+// Job classes S, M, L and XL sort pending work by how hard it is on a worker.
+// They use what PeerTube knows of a pending job: resolution, frame rate, video length.
+// Each class has gates a worker must pass to count as capacity for it:
+//  - soft gates are the manager's accounting (PeerTube still hands a job to whoever asks);
+//  - hard gates also reach the worker's gate, as a list of the jobs it may take.
+// See pool/service/job_list.h and docs/pool/design.md.
 #pragma once
 
 #include <array>

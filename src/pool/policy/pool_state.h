@@ -1,6 +1,9 @@
-// The manager's memory between cycles: its view of each worker (COLD, SPARE, WARM, ACTIVE,
-// DRAINING, COOLDOWN, layered on the worker's own admission state), the learned weights,
-// and the pool-wide hysteresis clocks. Decide takes one PoolState and returns the next.
+// The manager's memory between cycles:
+//  - its view of each worker, layered on the worker's own admission state;
+//  - the learned weights;
+//  - the pool-wide hysteresis clocks.
+// The view is one of COLD, SPARE, WARM, ACTIVE, DRAINING, COOLDOWN.
+// Decide takes one PoolState and returns the next.
 #pragma once
 
 #include <array>

@@ -1,5 +1,6 @@
-// The pressure index: how far the queue is behind the eligible workers, from 0 (nothing
-// waits) to 1 (two full waves wait, or the oldest job has waited the full age).
+// The pressure index: how far the queue is behind the eligible workers.
+// It runs from 0 (nothing waits) to 1.
+// At 1, two full waves wait, or the oldest job has waited the full age.
 #pragma once
 
 #include "pool/policy/config.h"

@@ -52,6 +52,9 @@ constexpr ReasonTemplate kReasons[] = {
      "no promotion yet: P {p} >= {threshold} for {sustained} of {needed}"},
     {R::kPromotionSpacing, "promotion-spacing",
      "no promotion yet: {since} since the last promotion (needs {needed})"},
+    {R::kCapacityStarting, "capacity-starting",
+     "no promotion: capacity starting: class {class} waits for {workers} starting worker(s); "
+     "with their {slots} slot(s) P reads {p}, below {threshold}"},
     {R::kProbeStale, "probe-stale",
      "{worker} not promoted: its last probe is {age} old (needs less than {max})"},
     {R::kProbeRed, "probe-red", "{worker} not promoted: its last probe failed"},

@@ -1,6 +1,9 @@
-// Every reason the policy gives, for an action or for holding back, is one row of a table:
-// a code to branch and count on, a stable id, and a sentence with {named} blanks. The
-// table is data defined once; docs/pool/design.md lists every row, and a test checks it does.
+// Every reason the policy gives, for an action or for holding back, is a table row:
+//  - a code to branch and count on;
+//  - a stable id;
+//  - a sentence with {named} blanks.
+// The table is data defined once. docs/pool/design.md lists every row.
+// A test checks it does.
 #pragma once
 
 #include <span>
@@ -31,6 +34,7 @@ enum class ReasonCode {
   kPressureBelowUp,
   kPressureNotSustained,
   kPromotionSpacing,
+  kCapacityStarting,
   kProbeStale,
   kProbeRed,
   kProbeRequested,

@@ -77,8 +77,8 @@ struct WorkerStatus {
   int jobs_failed = 0;
   std::optional<LastJob> last_job;
   Capabilities capabilities;
-  // From the inventory rather than the document, so that they are known of a box that is
-  // asleep: whether it can be woken over the LAN, and whether it last ran on battery.
+  // From the inventory rather than the document, so they are known of a sleeping box.
+  // Whether it can be woken over the LAN, and whether it last ran on battery.
   bool wakeable = false;
   bool on_battery = false;
 };
@@ -104,8 +104,8 @@ struct QueueSignal {
   bool read_ok = true;             // false: this cycle's read failed
   Duration data_age = Seconds(0);  // how old the list below is
   std::vector<PendingJob> pending;
-  // Pending jobs of types the pool does not serve (another kind of work, or a type of a later
-  // PeerTube), by type: shown to a person, never demand.
+  // Pending jobs of types the pool does not serve, by type.
+  // Another kind of work, or a type of a later PeerTube. Shown to a person, never demand.
   std::map<std::string, OtherPending> not_served;
   std::map<std::string, double> completed_per_minute;  // EWMA, per job type
 

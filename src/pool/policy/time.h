@@ -1,5 +1,6 @@
-// The pool's clock is a value the caller passes in: the policy never reads a wall clock, so
-// the simulator can replay a day in seconds and a test can stand at any instant it likes.
+// The pool's clock is a value the caller passes in.
+// The policy never reads a wall clock.
+// So the simulator can replay a day in seconds, and a test can pick any instant.
 #pragma once
 
 #include <chrono>

@@ -1,6 +1,7 @@
-// Learned worker weights: per job class, an EWMA of the worker's output pixel rate over the
-// class baseline, shrunk toward the class prior while few jobs back it, so that a new box
-// starts at the prior rather than at a guess.
+// Learned worker weights, per job class.
+// A weight is an EWMA of the worker's output pixel rate over the class baseline.
+// It is shrunk toward the class prior while few jobs back it.
+// So a new box starts at the prior rather than at a guess.
 #pragma once
 
 #include "pool/policy/config.h"

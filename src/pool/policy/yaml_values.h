@@ -1,6 +1,9 @@
-// Reading scalars out of a YAML file written by a person, without trusting its shape. Each
-// reader answers false rather than throwing when the node is missing, of another kind, or
-// cannot be read as asked; the caller then names the key and its place in its error.
+// Reading scalars out of a YAML file written by a person, without trusting its shape.
+// Each reader answers false rather than throwing when the node:
+//  - is missing;
+//  - is of another kind;
+//  - cannot be read as asked.
+// The caller then names the key and its place in its error.
 #pragma once
 
 #include <yaml-cpp/yaml.h>
@@ -26,8 +29,8 @@ Result<YAML::Node> LoadYaml(const std::string& text, const std::string& file);
 // KeyError is "FILE: PATH: WHAT", the one shape of every error about a YAML key.
 Error KeyError(const std::string& file, const std::string& path, const std::string& what);
 
-// UnknownKey names the first key of `map` that is not among `known` (a null-terminated
-// list), so that a misspelt key is an error rather than a silently kept default.
+// UnknownKey names the first key of `map` not among `known` (a null-terminated list).
+// So a misspelt key is an error rather than a silently kept default.
 std::optional<std::string> UnknownKey(const YAML::Node& map, const char* const* known);
 
 }  // namespace mc::pool

@@ -1,7 +1,8 @@
-// The comparison of a replay: the real run's promotions and demotions against the simulated
-// ones, pair by pair in order. They agree when every pair is the same decision for the same
-// worker and the simulated one lies within one cycle of the real one, and neither side has
-// one more.
+// The comparison of a replay: the real run's promotions and demotions against the simulated.
+// They are paired in order. They agree when:
+//  - every pair is the same decision for the same worker;
+//  - the simulated one lies within one cycle of the real one;
+//  - neither side has one more.
 #pragma once
 
 #include <optional>

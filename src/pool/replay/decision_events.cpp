@@ -10,10 +10,10 @@ struct EventRow {
   const char* what;
 };
 
-// A worker enabled to meet the pressure, the queued work or the pool's minimum is a promotion;
-// one drained for low pressure or for work the others finish in time, a demotion. A drain for a
-// fault, a probe or a class change follows the workers' own faults and timings, which a replay
-// models but does not compare.
+// A worker enabled for the pressure, the queued work or the pool's minimum is a promotion.
+// One drained for low pressure, or for work the others finish in time, is a demotion.
+// A drain for a fault, a probe or a class change follows the workers' own timings.
+// A replay models those but does not compare them.
 constexpr EventRow kCompared[] = {
     {pool::ActionKind::kEnable, pool::ReasonCode::kPromoted, "promotion"},
     {pool::ActionKind::kEnable, pool::ReasonCode::kBelowMinActive, "promotion"},

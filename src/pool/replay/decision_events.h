@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "pool/policy/decision.h"
-#include "pool/policy/simulator.h"
 #include "pool/service/run_record.h"
+#include "pool/simulator/simulator.h"
 
 namespace mc::pool {
 

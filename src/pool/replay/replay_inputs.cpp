@@ -8,6 +8,7 @@
 #include <set>
 
 #include "common/base/iso_time.h"
+#include "common/base/json_parse.h"
 #include "pool/service/worker_status_reader.h"
 
 namespace mc::pool {
@@ -39,8 +40,9 @@ struct WorkerHistory {
   std::vector<double> accepted_s;  // when it accepted each job its documents list
 };
 
-// One run of a job as the worker that ran it lists it (recent_jobs): what the job was, when
-// the worker accepted it, how long the run took and whether it completed the job.
+// One run of a job as the worker that ran it lists it (recent_jobs).
+// It says what the job was, when the worker accepted it, and how long the run took.
+// And whether the run completed the job.
 struct WorkerRun {
   std::string worker;
   std::string type;
@@ -50,13 +52,14 @@ struct WorkerRun {
   bool completed = false;
 };
 
-// The ended runs the worker's document lists, each once however many documents list it
-// (keyed by job, then worker and acceptance); and when the worker accepted each job it took.
+// The ended runs the worker's document lists, each once however many documents list it.
+// They are keyed by job, then by worker and acceptance.
+// Also when the worker accepted each job it took.
 using RunsOfJob = std::map<std::pair<std::string, double>, WorkerRun>;
 using RunsByJob = std::map<std::string, RunsOfJob>;
 
 void ReadJobs(const std::string& document, RunsByJob& runs, WorkerHistory& history) {
-  const Json json = Json::parse(document, nullptr, /*allow_exceptions=*/false);
+  const Json json = ParseJsonOrDiscarded(document);
   const auto jobs = json.is_object() ? json.find("recent_jobs") : json.end();
   if (!json.is_object() || jobs == json.end() || !jobs->is_array()) return;
   for (const Json& job : *jobs) {
@@ -111,10 +114,13 @@ std::vector<WorkerRun> InAcceptanceOrder(const RunsOfJob& keyed) {
   return runs;
 }
 
-// A job's runs as the simulator plays them, from its runs in the order they were accepted: up
-// to the one that completed it. A run that did not is followed by the job pending again when the
-// record first saw it so after the run, or else when the next run was accepted: an error puts the
-// job back at once, an abort PeerTube never heard of only once its stall timeout passed.
+// A job's runs as the simulator plays them, in the order they were accepted.
+// They stop at the one that completed it.
+// After a run that did not, the job is pending again. That is when either:
+//  - the record first saw it pending after the run;
+//  - or else the next run was accepted.
+// An error puts the job back at once.
+// An abort PeerTube never heard of does so only after its stall timeout.
 std::vector<pool::TraceRun> TraceRuns(const std::vector<WorkerRun>& runs,
                                       const std::vector<double>& seen_s, double start_s) {
   std::vector<pool::TraceRun> out;
@@ -131,19 +137,19 @@ std::vector<pool::TraceRun> TraceRuns(const std::vector<WorkerRun>& runs,
   return out;
 }
 
-// The spells of cycles in which `in_spell` holds, as [first, last] cycle indexes.
+// The intervals of cycles in which `in_interval` holds, as [first, last] cycle indexes.
 template <typename Pred>
-std::vector<std::pair<std::size_t, std::size_t>> Spells(std::size_t cycles, Pred in_spell) {
-  std::vector<std::pair<std::size_t, std::size_t>> spells;
+std::vector<std::pair<std::size_t, std::size_t>> Intervals(std::size_t cycles, Pred in_interval) {
+  std::vector<std::pair<std::size_t, std::size_t>> intervals;
   for (std::size_t c = 0; c < cycles; ++c) {
-    if (!in_spell(c)) continue;
-    if (!spells.empty() && spells.back().second + 1 == c) {
-      spells.back().second = c;
+    if (!in_interval(c)) continue;
+    if (!intervals.empty() && intervals.back().second + 1 == c) {
+      intervals.back().second = c;
     } else {
-      spells.push_back({c, c});
+      intervals.push_back({c, c});
     }
   }
-  return spells;
+  return intervals;
 }
 
 // What the record's cycles read of each worker, in the order the workers first appear, and
@@ -176,7 +182,7 @@ Result<Histories> ReadHistories(const std::vector<pool::CycleRecord>& cycles) {
         continue;
       }
       Result<pool::WorkerStatus> status = pool::ParseWorkerStatus(worker.document, worker.name);
-      if (!status) return status.failure();
+      if (!status) return status.error();
       status->wakeable = worker.wakeable;
       history.states[c] = status->state;
       history.most_concurrency = std::max(history.most_concurrency, status->concurrency);
@@ -187,8 +193,9 @@ Result<Histories> ReadHistories(const std::vector<pool::CycleRecord>& cycles) {
   return histories;
 }
 
-// How soon an enabled worker really took a job: from the cycle that enabled it while jobs
-// were waiting to the first job it accepted after. The median, with a note saying so.
+// How soon an enabled worker really took a job.
+// It runs from the cycle that enabled it while jobs waited, to its next accepted job.
+// The median, with a note saying so.
 double StartupDelay(const std::vector<pool::CycleRecord>& cycles, const Histories& histories,
                     double cycle_s, std::vector<std::string>& notes) {
   std::vector<double> take_delays;
@@ -218,10 +225,11 @@ double StartupDelay(const std::vector<pool::CycleRecord>& cycles, const Historie
   return startup_s;
 }
 
-// A spell of lost documents is a worker that cannot be read; one of GPU_UNAVAILABLE a GPU
-// gone. Each begins half a cycle before the cycle that first saw it, so that the simulation's
-// cycle sees it too, and lasts to half a cycle after the last. The first spell is the
-// worker's failure, the others its later ones; each gets a note.
+// An interval of lost documents is a worker that cannot be read.
+// An interval of GPU_UNAVAILABLE is a GPU gone.
+// Each begins half a cycle before the cycle that first saw it.
+// So the simulation's cycle sees it too. It lasts to half a cycle after the last.
+// The first interval is the worker's failure, the others its later ones; each gets a note.
 void AddFaults(const WorkerHistory& history, const std::vector<pool::CycleRecord>& cycles,
                const Timeline& time, pool::SimWorkerSpec& spec, std::vector<std::string>& notes) {
   struct Fault {
@@ -230,10 +238,10 @@ void AddFaults(const WorkerHistory& history, const std::vector<pool::CycleRecord
   };
   std::vector<Fault> faults;
   for (const auto& [first, last] :
-       Spells(cycles.size(), [&](std::size_t c) { return history.lost[c]; })) {
+       Intervals(cycles.size(), [&](std::size_t c) { return history.lost[c]; })) {
     faults.push_back({pool::FailureKind::kUnreadable, first, last});
   }
-  for (const auto& [first, last] : Spells(cycles.size(), [&](std::size_t c) {
+  for (const auto& [first, last] : Intervals(cycles.size(), [&](std::size_t c) {
          return history.states[c] == AdmissionState::kGpuUnavailable;
        })) {
     faults.push_back({pool::FailureKind::kGpuUnavailable, first, last});
@@ -284,17 +292,17 @@ pool::SimWorkerSpec DeriveWorker(const WorkerHistory& history,
   return spec;
 }
 
-// The simulation's options: the real policy's settings, asked when the real one was, with the
-// job list hidden where the real one could not read it.
+// The simulation's options: the real policy's settings, asked when the real one was.
+// The job list is hidden where the real policy could not read it.
 pool::SimOptions DeriveOptions(const pool::RunRecord& record, const Timeline& time,
                                std::vector<std::string>& notes) {
   const std::vector<pool::CycleRecord>& cycles = record.cycles;
   pool::SimOptions options;
-  // A spell in which PeerTube's job list could not be read (a 429, a 5xx, the server down): the
-  // real policy held through it, so the simulated one must not see the list meanwhile either.
+  // An interval in which PeerTube's job list could not be read: a 429, a 5xx, the server down.
+  // The real policy held through it, so the simulated one must not see the list either.
   // Like a worker's fault it begins half a cycle before the first cycle that saw it.
   for (const auto& [first, last] :
-       Spells(cycles.size(), [&](std::size_t c) { return !cycles[c].queue.read_ok; })) {
+       Intervals(cycles.size(), [&](std::size_t c) { return !cycles[c].queue.read_ok; })) {
     const double from = std::max(0.0, cycles[first].t_s - time.start_s - time.cycle_s / 2);
     const double to = cycles[last].t_s - time.start_s + time.cycle_s / 2;
     options.queue_outages.push_back({from, to - from});
@@ -304,26 +312,30 @@ pool::SimOptions DeriveOptions(const pool::RunRecord& record, const Timeline& ti
   options.config = record.policy;
   options.keep_log = true;
   options.start_as_service = true;
-  // The policy is asked when the real one was: a cycle that a silent worker's read or a
-  // loaded box made longer is as long in the replay.
+  // The policy is asked when the real one was.
+  // A cycle made longer by a silent worker's read or a loaded box is as long here.
   for (const pool::CycleRecord& cycle : cycles)
     options.cycles_at_s.push_back(cycle.t_s - time.start_s);
-  // A quarter-second step (or a twelfth of a shorter cycle): a replayed job ends within a
-  // quarter second of its real run, where a 1 s step would add up to a second a job, and a
-  // worker that runs a dozen jobs one after the other would fall a cycle behind the real one.
+  // A quarter-second step, or a twelfth of a shorter cycle.
+  // A replayed job then ends within a quarter second of its real run.
+  // A 1 s step would add up to a second a job.
+  // Then a worker running a dozen jobs in a row would fall a cycle behind the real one.
   options.step_s = std::min(0.25, time.cycle_s / 12);
   return options;
 }
 
-// The jobs to replay: those the record listed, then those taken between two reads, each with
-// the runs their workers' documents state, in the order they arrived; and a note counting them.
+// The jobs to replay, in the order they arrived:
+//  - those the record listed;
+//  - then those taken between two reads.
+// Each has the runs its workers' documents state. A note counts them.
 pool::Trace DeriveTrace(const pool::RunRecord& record, const RunsByJob& runs, double start_s,
                         std::vector<std::string>& notes) {
   pool::Trace trace;
-  // PeerTube offers the pending jobs in its priority's order (it counts the user's uploads of
-  // the week into it, so a burst's later videos wait behind the earlier ones' later jobs); the
-  // record has each listed job's. A job taken between two reads was offered at once: it goes
-  // first, at the best priority listed.
+  // PeerTube offers the pending jobs in order of priority.
+  // The priority counts the user's uploads of the week.
+  // So a burst's later videos wait behind the earlier ones' later jobs.
+  // The record has each listed job's priority.
+  // A job taken between two reads was offered at once: it goes first, at the best priority.
   std::optional<int> first_in_line;
   for (const pool::RecordedJob& job : record.jobs) {
     if (job.priority)
@@ -339,10 +351,11 @@ pool::Trace DeriveTrace(const pool::RunRecord& record, const RunsByJob& runs, do
     out.type = job.type;
     out.shape = job.shape;
     if (job.priority) out.priority = *job.priority;
-    // A job PeerTube released when its parent completed arrives then, its age counting from
-    // then: the replay keeps the real queue's arrivals rather than the job graph's. One that a
-    // runner took before any read listed it, and that came back after a failed run, was first
-    // listed with the age of its return: it arrives when it was first taken.
+    // A job PeerTube released when its parent completed arrives then; its age counts from then.
+    // The replay keeps the real queue's arrivals rather than the job graph's.
+    // A runner may take a job before any read lists it, and it comes back after a failed run.
+    // Then it was first listed with the age of its return.
+    // It arrives when it was first taken.
     if (const auto found = runs.find(job.id); found != runs.end()) {
       const std::vector<WorkerRun> job_runs = InAcceptanceOrder(found->second);
       out.at_s = std::min(out.at_s, std::max(0.0, job_runs.front().accepted_s - start_s));
@@ -353,8 +366,8 @@ pool::Trace DeriveTrace(const pool::RunRecord& record, const RunsByJob& runs, do
     listed.insert(job.id);
     trace.jobs.push_back(std::move(out));
   }
-  // A job a runner accepted between two reads of the queue was never listed pending; its
-  // worker's documents still name it, and it arrives when it was first accepted.
+  // A job a runner accepted between two reads of the queue was never listed pending.
+  // Its worker's documents still name it. It arrives when it was first accepted.
   int unlisted = 0;
   for (const auto& [id, keyed] : runs) {
     if (listed.count(id)) continue;
@@ -394,7 +407,7 @@ Result<ReplayInputs> DeriveInputs(const pool::RunRecord& record) {
   const Timeline time{inputs.start_s, static_cast<double>(record.policy.cycle.count())};
 
   Result<Histories> histories = ReadHistories(cycles);
-  if (!histories) return histories.failure();
+  if (!histories) return histories.error();
   const double startup_s = StartupDelay(cycles, *histories, time.cycle_s, inputs.notes);
   for (const WorkerHistory& history : histories->workers)
     inputs.workers.push_back(DeriveWorker(history, cycles, time, startup_s, inputs.notes));

@@ -1,15 +1,16 @@
-// What the simulator needs to play a recorded run again, taken from the record itself: the
-// jobs as they arrived with their shapes and the time each one really ran, the workers with
-// their capacities and how soon an enabled one really took jobs, the spells in which a worker
-// could not be read or its GPU was gone, and the run's own policy and cycle.
+// What the simulator needs to play a recorded run again, taken from the record itself:
+//  - the jobs as they arrived, with their shapes and the time each really ran;
+//  - the workers, with their capacities and how soon an enabled one took jobs;
+//  - the intervals in which a worker could not be read or its GPU was gone;
+//  - the run's own policy and cycle.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "common/base/result.h"
-#include "pool/policy/simulator.h"
 #include "pool/service/run_record.h"
+#include "pool/simulator/simulator.h"
 
 namespace mc::pool {
 

@@ -48,7 +48,7 @@ Result<StrictResult> StrictReplay(const pool::RunRecord& record, const pool::Poo
   const double start = record.cycles.empty() ? 0 : record.cycles.front().t_s;
   for (const pool::CycleRecord& cycle : record.cycles) {
     Result<pool::Signals> signals = pool::SignalsOf(cycle);
-    if (!signals) return signals.failure();
+    if (!signals) return signals.error();
     pool::Decision decision = pool::Decide(std::move(state), *signals, pool::At(cycle.t_s), policy);
     state = std::move(decision.state);
     ++result.cycles;

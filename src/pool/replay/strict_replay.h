@@ -1,7 +1,9 @@
-// The strict replay: the recorded cycles fed to the policy alone, from the state the service
-// starts with, must give exactly the recorded actions and reasons, cycle by cycle. It holds
-// when the service is the policy and nothing else: no decision made or changed outside
-// pool::Decide, and no input the record leaves out.
+// The strict replay feeds the recorded cycles to the policy alone.
+// It starts from the state the service starts with.
+// It must give exactly the recorded actions and reasons, cycle by cycle.
+// It holds when the service is the policy and nothing else:
+//  - no decision made or changed outside pool::Decide;
+//  - no input the record leaves out.
 #pragma once
 
 #include <string>

@@ -126,21 +126,21 @@ Result<void> CommandChannel::WaitUntilAnswering(const WorkerEndpoint& worker) {
       return DeadlineExceeded(worker.name + ": enable: the service was started, but its status " +
                               "did not answer within " +
                               std::to_string(worker.commands.deadline.count()) +
-                              " s: " + answered.error());
+                              " s: " + answered.error_message());
     std::this_thread::sleep_for(options_.start_poll);
   }
 }
 
 Result<void> CommandChannel::Enable(const pool::Action& action, const WorkerEndpoint& worker) {
   Result<void> enabled = api_.Apply(action, worker);
-  // Only a refused connection says the box is up and its service is not: a timeout may be a
-  // box asleep or out of reach, and an answer of any status is a service that runs.
-  if (enabled || !enabled.failure().IsUnavailable() || worker.commands.start.empty())
-    return enabled;
+  // Only a refused connection says the box is up and its service is not.
+  // A timeout may be a box asleep or out of reach.
+  // An answer of any status is a service that runs.
+  if (enabled || !enabled.error().IsUnavailable() || worker.commands.start.empty()) return enabled;
   const Result<void> answers = api_.Answers(worker, options_.api.request_deadline);
-  if (answers || !answers.failure().IsUnavailable()) return enabled;
-  options_.log(worker.name + ": enable: the worker's service does not answer (" + answers.error() +
-               "); starting it");
+  if (answers || !answers.error().IsUnavailable()) return enabled;
+  options_.log(worker.name + ": enable: the worker's service does not answer (" +
+               answers.error_message() + "); starting it");
   if (Result<void> started = Run(worker.commands.start, "enable: start", worker); !started)
     return started;
   if (Result<void> up = WaitUntilAnswering(worker); !up) return up;

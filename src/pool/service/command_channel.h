@@ -1,8 +1,8 @@
-// CommandChannel is the bare-metal path: the commands the configuration gives each worker
-// (worker_endpoint.h's BareMetalCommands) for what only the box can do (wake, suspend, and the
-// start of a service that does not answer an enable), and the worker's own control API for
-// the rest, as WorkerApiChannel carries it. The commands and what they are given:
-// docs/pool/operating.md, "Control channels".
+// CommandChannel is the bare-metal path. It uses:
+//  - the configuration's commands for each worker (BareMetalCommands, worker_endpoint.h);
+//  - the worker's own control API for the rest, as WorkerApiChannel carries it.
+// The commands do what only the box can do: wake, suspend, and start a silent service.
+// See docs/pool/operating.md, "Control channels", for them and what they are given.
 #pragma once
 
 #include <chrono>
@@ -32,26 +32,31 @@ class CommandChannel : public ControlChannel {
  public:
   explicit CommandChannel(CommandChannelOptions options);
 
-  // Apply runs commands.wake and commands.suspend for a wake and a suspend. An enable goes over
-  // the control API; when the worker's service refuses the connection (the box is up, the
-  // service is not), it runs commands.start, waits until GET /status answers, and enables
-  // then. A drain, a change of classes and a probe go over the control API.
+  // Apply runs commands.wake and commands.suspend for a wake and a suspend.
+  // An enable goes over the control API.
+  // The service may refuse the connection: the box is up, the service is not.
+  // Then it runs commands.start, waits until GET /status answers, and enables.
+  // A drain, a change of classes and a probe go over the control API.
   Result<void> Apply(const pool::Action& action, const WorkerEndpoint& worker) override;
   std::string Describe(const pool::Action& action, const WorkerEndpoint& worker) const override;
 
-  // Stop runs commands.stop, for the service's shutdown; never part of scale-down, where a
-  // drained worker stays SPARE, registered and idle, so that its next promotion costs an
-  // enable and not a start with its self-test.
+  // Stop runs commands.stop, for the service's shutdown. It is never part of scale-down.
+  // There a drained worker stays SPARE, registered and idle.
+  // So its next promotion costs an enable, not a start with its self-test.
   Result<void> Stop(const WorkerEndpoint& worker);
 
  private:
   Result<void> Enable(const pool::Action& action, const WorkerEndpoint& worker);
-  // Run runs `command` (one of worker.commands) for `what` ("wake", "enable: start"), without
-  // a shell (command_runner.h) and under commands.deadline. No secret reaches a command: an
-  // argument's "{name}" becomes the worker's name, which the command also finds in
-  // MEDIA_POOL_WORKER, and the control token is never handed over. The output's last
-  // max_output bytes are logged line by line; a failure (a non-zero exit, a kill at the
-  // deadline, a missing program) is an error naming the worker, the action and the program.
+  // Run runs `command` (one of worker.commands) for `what` ("wake", "enable: start").
+  // It runs without a shell (command_runner.h) and under commands.deadline.
+  // No secret reaches a command. An argument's "{name}" becomes the worker's name.
+  // The command also finds that name in MEDIA_POOL_WORKER.
+  // The control token is never handed over.
+  // The output's last max_output bytes are logged line by line.
+  // A failure is an error naming the worker, the action and the program. Failures are:
+  //  - a non-zero exit;
+  //  - a kill at the deadline;
+  //  - a missing program.
   Result<void> Run(const std::vector<std::string>& command, const std::string& what,
                    const WorkerEndpoint& worker);
   // WaitUntilAnswering asks GET /status until it answers or commands.deadline has passed.

@@ -23,8 +23,9 @@ using Clock = std::chrono::steady_clock;
 
 // Without a pidfd (a kernel older than 5.3) the loop looks for the exit this often.
 constexpr std::chrono::milliseconds kExitTick{50};
-// Once the command has ended and its group is killed, the pipe's last bytes are read for at
-// most this long: a process that left the group may still hold the pipe open.
+// Once the command has ended and its group is killed, the pipe's last bytes are read.
+// The read lasts at most this long.
+// A process that left the group may still hold the pipe open.
 constexpr std::chrono::milliseconds kFinalRead{200};
 
 // Environment is the service's environment with `extra` set on top.
@@ -92,9 +93,9 @@ bool ReadSome(int fd, Output& output) {
   }
 }
 
-// Exited is whether the child has ended, leaving it unreaped: while it is a zombie its pid,
-// which is its process group's id, cannot be given to another process, so the group can
-// still be killed safely.
+// Exited is whether the child has ended, leaving it unreaped.
+// While it is a zombie, its pid cannot be given to another process.
+// That pid is its process group's id. So the group can still be killed safely.
 bool Exited(pid_t pid) {
   siginfo_t info{};
   int result;

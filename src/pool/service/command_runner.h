@@ -19,8 +19,9 @@ struct CommandSpec {
   // the same name: NAME, value.
   std::vector<std::pair<std::string, std::string>> environment;
   std::chrono::milliseconds deadline{60000};
-  // Only the last this many bytes of the output are kept: a command that prints a lot is
-  // still logged, by its end, which is where the reason for a failure is.
+  // Only the last this many bytes of the output are kept.
+  // A command that prints a lot is still logged by its end.
+  // The end is where the reason for a failure is.
   std::size_t max_output = 4096;
 };
 
@@ -42,14 +43,18 @@ struct CommandOutcome {
   bool Succeeded() const { return kind == Kind::kExited && code == 0; }
 };
 
-// RunCommand starts `spec.argv` in a process group of its own, with stdin from /dev/null,
-// and returns once it has ended: by itself, or killed at the deadline. Whatever it left
-// running in its process group is killed when it ends, so nothing a command started
-// outlives it unless it left the group on purpose (a daemon's setsid).
+// RunCommand starts `spec.argv` in a process group of its own, with stdin from /dev/null.
+// It returns once the command has ended: by itself, or killed at the deadline.
+// Whatever it left running in its process group is killed when it ends.
+// So nothing a command started outlives it, unless it left the group on purpose.
+// A daemon's setsid does that.
 CommandOutcome RunCommand(const CommandSpec& spec);
 
-// DescribeOutcome says in words how a command ended: "exited 1", "killed by signal 9",
-// "killed after its deadline of 60 s", "not started: No such file or directory".
+// DescribeOutcome says in words how a command ended, such as:
+//  - "exited 1";
+//  - "killed by signal 9";
+//  - "killed after its deadline of 60 s";
+//  - "not started: No such file or directory".
 std::string DescribeOutcome(const CommandOutcome& outcome, const CommandSpec& spec);
 
 }  // namespace mc::pool

@@ -1,7 +1,11 @@
-// A control channel carries the policy's actions to the workers: the workers' own control
-// API, bare-metal commands, Kubernetes, or a dry run that only says what it would do. The
-// service holds one channel and never knows which; each channel answers for every action
-// kind, an action it cannot carry being an Unsupported error rather than a silent no-op.
+// A control channel carries the policy's actions to the workers. It is one of:
+//  - the workers' own control API;
+//  - bare-metal commands;
+//  - Kubernetes;
+//  - a dry run that only says what it would do.
+// The service holds one channel and never knows which.
+// Each channel answers for every action kind.
+// An action it cannot carry is an Unsupported error, not a silent no-op.
 #pragma once
 
 #include <string>
@@ -16,10 +20,12 @@ class ControlChannel {
  public:
   virtual ~ControlChannel() = default;
 
-  // Apply carries `action` to `worker` and returns once it took effect or failed. A failure
-  // names the worker, the action and what answered ("gpu-box-1:gpu0: drain: the control API
-  // answered 401"); the service logs it, keeps the action to retry on the next cycle, and
-  // counts the worker as unreachable, so the policy sees it. A token never appears in it.
+  // Apply carries `action` to `worker` and returns once it took effect or failed.
+  // A failure names the worker, the action and what answered.
+  // An example: "gpu-box-1:gpu0: drain: the control API answered 401".
+  // The service logs it and keeps the action to retry on the next cycle.
+  // It counts the worker as unreachable, so the policy sees it.
+  // A token never appears in it.
   virtual Result<void> Apply(const pool::Action& action, const WorkerEndpoint& worker) = 0;
 
   // Describe says in words what Apply would do, for the dry run and the log:

@@ -12,7 +12,7 @@ namespace {
 Result<std::string> FirstLine(const std::string& path, const std::string& what) {
   if (path.empty()) return InvalidInput("no " + what + " is configured");
   Result<std::string> text = ReadFileText(path);
-  if (!text) return Error{"the " + what + " " + text.error(), text.error_code()};
+  if (!text) return text.error().WithContext("the " + what);
   const std::string_view first_line = std::string_view(*text).substr(0, text->find('\n'));
   const std::string_view secret = Trim(first_line);
   if (secret.empty())
@@ -36,7 +36,7 @@ Result<std::string> ControlTokenOf(const std::string& token_file, const std::str
                                    std::string_view worker_name) {
   if (key_file.empty()) return ReadControlToken(token_file);
   Result<std::string> key = FirstLine(key_file, "control key file");
-  if (!key) return key.failure();
+  if (!key) return key.error();
   return DeriveControlToken(*key, worker_name);
 }
 

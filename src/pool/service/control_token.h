@@ -1,7 +1,9 @@
-// The token of a worker's control API: a token of the worker's own, read from its file at each
-// use (a token rotated on disk is picked up at the next action without restarting the
-// service), or one derived from the pool's control key and the worker's name, so that a
-// worker holds its own token and never the key nor another worker's token.
+// The token of a worker's control API is either:
+//  - the worker's own, read from its file at each use;
+//  - or one derived from the pool's control key and the worker's name.
+// A token rotated on disk is picked up at the next action, without a restart.
+// A derived token means a worker holds its own token only.
+// It never holds the key, nor another worker's token.
 #pragma once
 
 #include <string>
@@ -10,15 +12,16 @@
 
 namespace mc::pool {
 
-// ReadControlToken reads the first line of `path`, trimmed of surrounding white space (a
-// token written by `openssl rand -hex 32 > FILE` ends with a line break). A missing or
-// unreadable file, or one with no token on its first line, is an error naming the file and
-// never its content.
+// ReadControlToken reads the first line of `path`, trimmed of surrounding white space.
+// A token written by `openssl rand -hex 32 > FILE` ends with a line break.
+// A missing or unreadable file, or one with no token on its first line, is an error.
+// The error names the file, never its content.
 Result<std::string> ReadControlToken(const std::string& path);
 
-// DeriveControlToken is the token of the worker named `worker_name` (its runner's name) under
-// the pool's control `key`: HMAC-SHA256 of the name, in hex. `worker control-token` writes it
-// where the worker reads it; the pool derives it again at each use.
+// DeriveControlToken is the token of the worker `worker_name` under the pool's `key`.
+// The name is the runner's name. The token is HMAC-SHA256 of the name, in hex.
+// `worker control-token` writes it where the worker reads it.
+// The pool derives it again at each use.
 Result<std::string> DeriveControlToken(std::string_view key, std::string_view worker_name);
 
 // ControlTokenOf is the token to send `worker_name`: its own file's, else the one derived

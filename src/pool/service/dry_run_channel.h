@@ -1,6 +1,7 @@
-// DryRunChannel is the dry run: it says, through the logger, what the channel it wraps would
-// do, and does none of it. Every action succeeds, so the service runs its policy on real
-// signals exactly as it would with the real channel, and the log shows every step.
+// DryRunChannel is the dry run. It logs what the channel it wraps would do, and does none.
+// Every action succeeds.
+// So the service runs its policy on real signals exactly as with the real channel.
+// And the log shows every step.
 #pragma once
 
 #include <string>

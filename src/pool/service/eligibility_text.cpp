@@ -14,10 +14,11 @@ using pool::JobClass;
 // configuration the worker would refuse.
 constexpr int kLargestResolution = 100000;
 
-// LargestOutput is the largest output height a job of `job_class` can have; none for L and
-// XL, whose outputs reach any height. A job's class goes by the larger of its output and
-// source heights, so the output is at most the class's height bound; M also holds the long
-// videos at S's heights, hence the larger of the two bounds.
+// LargestOutput is the largest output height a job of `job_class` can have.
+// L and XL have none: their outputs reach any height.
+// A job's class goes by the larger of its output and source heights.
+// So the output is at most the class's height bound.
+// M also holds the long videos at S's heights, hence the larger of the two bounds.
 std::optional<int> LargestOutput(JobClass job_class, const pool::ClassBounds& bounds) {
   switch (job_class) {
     case JobClass::kS:
@@ -50,15 +51,18 @@ std::string ClassMaskText(ClassMask mask) {
   return text.empty() ? "none" : text;
 }
 
-// Why the table has no other rows. A bound holds back only the closed classes' outputs above
-// it: not M's long videos at S or below, nor an L or XL job transcoding a 4K source to the
-// bound or below. With L or XL open no height bound can be set (their outputs reach every
-// height), so closing S or M, or one of L and XL but not the other, would hold back nothing;
-// with M open and S closed, every S job's output fits under M's bound. A frame-rate bound
-// would refuse jobs of every open class (an S job may be 1080p60), and XL is held apart from L
-// by the video's length, which the gate cannot see. No bound refuses every job: a worker that
-// should take nothing is drained instead. No job type is named, so the pool's classes replace
-// any type restriction an operator set on the worker.
+// Why the table has no other rows.
+// A bound holds back only the closed classes' outputs above it. It does not hold back:
+//  - M's long videos at S or below;
+//  - an L or XL job transcoding a 4K source to the bound or below.
+// With L or XL open, no height bound can be set: their outputs reach every height.
+// So closing S or M, or only one of L and XL, would hold back nothing.
+// With M open and S closed, every S job's output fits under M's bound.
+// A frame-rate bound would refuse jobs of every open class (an S job may be 1080p60).
+// XL is held apart from L by the video's length, which the gate cannot see.
+// No bound refuses every job: a worker that should take nothing is drained instead.
+// No job type is named.
+// So the pool's classes replace any type restriction an operator set on the worker.
 Result<std::string> EligibilityText(ClassMask open, const pool::ClassBounds& bounds) {
   for (const int height : {bounds.small_max_height, bounds.medium_max_height}) {
     if (height < 1 || height > kLargestResolution)

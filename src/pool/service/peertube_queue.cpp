@@ -19,7 +19,7 @@ Result<pool::QueueSignal> PeerTubeQueue::Read(double now_s) {
               : " again (password grant " + std::to_string(session_.password_grants()) + ")"));
     grants_said_ = session_.password_grants();
   }
-  if (!jobs) return jobs.failure();
+  if (!jobs) return jobs.error();
   std::vector<peertube::PendingJob> served;
   std::map<std::string, pool::OtherPending> not_served;
   for (peertube::PendingJob& job : *jobs) {
@@ -37,7 +37,7 @@ Result<pool::QueueSignal> PeerTubeQueue::Read(double now_s) {
         Result<peertube::VideoFacts> facts = session_.Video(uuid);
         if (!facts) {
           log_("pool: video " + uuid +
-               " could not be read (its jobs take default shapes): " + facts.error());
+               " could not be read (its jobs take default shapes): " + facts.error_message());
           return std::nullopt;
         }
         return *facts;

@@ -1,9 +1,12 @@
-// PeerTube's queue as the pool manager reads it once a poll: the pending runner jobs through
-// the admin session, those of the configured types as demand and the others apart, each job's video
-// from the session's cache (or read once), and the queue signal built from both. It also says in
-// the log when the session had to log in again (a new password grant: a token PeerTube no longer
-// knows, a restarted server with a new database), since an operator reading a fault wants to know
-// that the manager came back with a fresh session and not only that the reads work again.
+// PeerTube's queue as the pool manager reads it once a poll:
+//  - the pending runner jobs, through the admin session;
+//  - those of the configured types as demand, the others apart;
+//  - each job's video, from the session's cache or read once;
+//  - the queue signal built from both.
+// It logs when the session had to log in again with a new password grant.
+// That follows a token PeerTube no longer knows, or a restarted server with a new database.
+// An operator reading a fault wants to know the manager has a fresh session.
+// Knowing only that the reads work again is not enough.
 #pragma once
 
 #include <cstdint>
@@ -22,9 +25,9 @@ class PeerTubeQueue {
   PeerTubeQueue(peertube::AdminSession& session, std::vector<std::string> job_types, Logger log)
       : session_(session), job_types_(std::move(job_types)), log_(std::move(log)) {}
 
-  // Read is one read of the queue at `now_s` (seconds since the epoch). A video whose facts
-  // cannot be read is said in the log and its jobs take the default shape; the list itself
-  // failing fails the read.
+  // Read is one read of the queue at `now_s` (seconds since the epoch).
+  // A video whose facts cannot be read is logged; its jobs take the default shape.
+  // The list itself failing fails the read.
   Result<pool::QueueSignal> Read(double now_s);
 
  private:

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "common/base/json_parse.h"
 #include "common/base/json_reader.h"
 #include "common/base/json_text.h"
 
@@ -103,11 +104,12 @@ std::string ReportToJson(const PoolReport& report) {
 }
 
 Result<PoolReport> ReportFromJson(const std::string& text) {
-  const Json json = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  const Json json = ParseJsonOrDiscarded(text);
   if (json.is_discarded() || !json.is_object())
     return InvalidInput("pool status: not a JSON object");
-  // The report comes from this program's own server; a wrong shape is a different program
-  // on that port, which nlohmann's checked accessors turn into one clear error.
+  // The report comes from this program's own server.
+  // A wrong shape means a different program on that port.
+  // The JSON library's checked accessors turn that into one clear error.
   try {
     PoolReport report;
     report.generated_at = json.at("generated_at").get<std::string>();

@@ -1,6 +1,6 @@
-// What the pool manager shows a person: the last cycle's view of the pool and of each worker,
-// as JSON (GET /status, `pool status`) and as Prometheus metrics (GET /metrics). Plain values,
-// filled by the service's loop and read by the HTTP server's thread.
+// What the pool manager shows a person: the last cycle's view of the pool and each worker.
+// It is shown as JSON (GET /status, `pool status`) and as Prometheus metrics (GET /metrics).
+// Plain values, filled by the service's loop and read by the HTTP server's thread.
 #pragma once
 
 #include <map>

@@ -17,8 +17,9 @@ namespace mc::pool {
 
 namespace {
 
-// A job list is sent again after this long even when it has not changed, well within the
-// worker's own lifetime for it (DaemonOptions::job_list_lifetime, ten minutes).
+// A job list is sent again after this long, even when it has not changed.
+// That is well within the worker's own lifetime for it.
+// The lifetime is DaemonOptions::job_list_lifetime, ten minutes.
 constexpr pool::Duration kJobListRenewal = pool::Minutes(2);
 
 // What an action sets: a newer action of the same group replaces an older one still waiting.
@@ -73,11 +74,11 @@ pool::QueueSignal PoolService::ReadQueue(pool::TimePoint now) {
     } else {
       ++counters_.queue_read_failures;
       log_("pool: PeerTube's job list could not be read (tried again in " +
-           pool::FormatDuration(queue_poll_) + "): " + read.error());
+           pool::FormatDuration(queue_poll_) + "): " + read.error_message());
     }
   }
-  // Between reads, and after a failed one, the policy is given the last list with its age, so
-  // that it sees how stale the data is and holds what a stale list cannot justify.
+  // Between reads, and after a failed one, the policy gets the last list with its age.
+  // So it sees how stale the data is, and holds what a stale list cannot justify.
   pool::QueueSignal queue = last_queue_.value_or(pool::QueueSignal{});
   queue.read_ok = last_queue_read_.has_value() && *last_queue_read_ == *last_queue_try_;
   queue.data_age = last_queue_read_ ? now - *last_queue_read_ : pool::Hours(24);
@@ -89,11 +90,13 @@ std::vector<pool::WorkerStatus> PoolService::ReadWorkers() {
   if (Result<std::vector<WorkerEndpoint>> listed = inputs_.list_workers(); listed) {
     workers_ = std::move(*listed);
   } else {
-    log_("pool: the workers could not be listed (the last list is kept): " + listed.error());
+    log_("pool: the workers could not be listed (the last list is kept): " +
+         listed.error_message());
   }
-  // The documents are read side by side: a worker that does not answer holds the cycle for
-  // one read's deadline, not one per silent worker, so that a pool with boxes asleep or a
-  // network partition keeps its pace. A read that cannot have a thread of its own is made here.
+  // The documents are read side by side.
+  // Silent workers hold the cycle for one read's deadline, not one each.
+  // So a pool with boxes asleep, or a network partition, keeps its pace.
+  // A read that cannot have a thread of its own is made here.
   std::vector<std::future<Result<std::string>>> reads;
   reads.reserve(workers_.size());
   for (const WorkerEndpoint& worker : workers_) {
@@ -112,17 +115,18 @@ std::vector<pool::WorkerStatus> PoolService::ReadWorkers() {
     const WorkerEndpoint& worker = workers_[i];
     Result<std::string> text = reads[i].get();
     Result<pool::WorkerStatus> status =
-        text ? ParseWorkerStatus(*text, worker.name) : Result<pool::WorkerStatus>(text.failure());
+        text ? ParseWorkerStatus(*text, worker.name) : Result<pool::WorkerStatus>(text.error());
     if (record_) {
       read_.push_back(RecordedWorker{worker.name, worker.wakeable, status ? *text : "",
-                                     status ? "" : status.error()});
+                                     status ? "" : status.error_message()});
     }
     if (!status) {
-      // Whether it can be woken is the inventory's word, not the document's: a box asleep (or
-      // a StatefulSet's ordinal not grown to) answers nothing and is still wakeable.
+      // Whether it can be woken is the inventory's word, not the document's.
+      // A box asleep, or an ordinal the StatefulSet has not grown to, answers nothing.
+      // It is still wakeable.
       statuses.push_back(UnreadableWorker(worker.name));
       statuses.back().wakeable = worker.wakeable;
-      const std::string words = "status unreadable: " + status.error();
+      const std::string words = "status unreadable: " + status.error_message();
       if (last_reason_[worker.name] != words) log_("pool: " + worker.name + ": " + words);
       last_reason_[worker.name] = words;
       continue;
@@ -137,10 +141,11 @@ void PoolService::Queue(const pool::Action& action) {
   pending_[{action.worker, ActionGroup(action.kind)}] = PendingAction{action, 0};
 }
 
-// The classes the policy has open on a worker stay its own; what this adds is the list of the
-// pending jobs they and the worker's GPU allow, where a bound cannot say it (job_list.h),
-// sent when it changes and renewed before the worker lets it lapse. A worker that no longer
-// needs a list is sent its classes without one.
+// The classes the policy has open on a worker stay its own.
+// This adds the list of pending jobs those classes and the worker's GPU allow.
+// It does so where a bound cannot say it (job_list.h).
+// The list is sent when it changes, and renewed before the worker lets it lapse.
+// A worker that no longer needs a list is sent its classes without one.
 void PoolService::QueueJobLists(const pool::Signals& signals, pool::TimePoint now) {
   const int group = ActionGroup(pool::ActionKind::kSetClasses);
   for (const pool::WorkerStatus& worker : signals.workers) {
@@ -189,15 +194,15 @@ void PoolService::ApplyPending(pool::TimePoint now) {
       it = pending_.erase(it);
       continue;
     }
-    if (applied.failure().code == ErrorCode::kUnsupported) {
+    if (applied.error().code == ErrorCode::kUnsupported) {
       // No retry makes an action this channel cannot carry possible; it is said once, loudly.
-      log_("pool: " + ActionWords(action) + " cannot be carried: " + applied.error());
+      log_("pool: " + ActionWords(action) + " cannot be carried: " + applied.error_message());
       it = pending_.erase(it);
       continue;
     }
     ++counters_.actions_failed;
     log_("pool: " + ActionWords(action) + " failed (attempt " + std::to_string(pending.attempts) +
-         ", tried again next cycle): " + applied.error());
+         ", tried again next cycle): " + applied.error_message());
     ++it;
   }
 }
@@ -239,8 +244,9 @@ void PoolService::Cycle(pool::TimePoint now) {
     held |= reason.code == pool::ReasonCode::kQueueLost ||
             reason.code == pool::ReasonCode::kStatusUnreadable;
   }
-  // Counted from the actions: the work-aware profile says at most a few of its sentences a
-  // cycle, and every enable and drain it makes carries its reason.
+  // Counted from the actions.
+  // The work-aware profile says at most a few of its sentences a cycle.
+  // And every enable and drain it makes carries its reason.
   for (const pool::Action& action : decision.actions) {
     const pool::ReasonCode why = action.reason;
     if (action.kind == pool::ActionKind::kEnable &&

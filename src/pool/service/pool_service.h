@@ -1,14 +1,17 @@
-// PoolService is one pool manager's loop, a cycle at a time: read PeerTube's queue (read-only)
-// and every worker's status document, ask the policy (pool::Decide) what to do, carry the
-// actions through the control channel, and keep what a person asks for (pool status, the
-// metrics). It never hands out a job: PeerTube does, to whichever admitted worker asks.
+// PoolService is one pool manager's loop. A cycle:
+//  - reads PeerTube's queue (read-only) and every worker's status document;
+//  - asks the policy (pool::Decide) what to do;
+//  - carries the actions through the control channel;
+//  - keeps what a person asks for (pool status, the metrics).
+// It never hands out a job: PeerTube does, to whichever admitted worker asks.
 //
-// Nothing is lost. An action whose channel failed is kept and tried again every cycle until
-// it takes effect or a newer action for the same worker replaces it; a signal that could not
-// be read is given to the policy as lost (the queue's last list with its age, a worker as
-// unreadable), and the policy holds every scale-down that would need it. The readers and the
-// channel are given to the constructor, so the loop runs the same against real workers, a
-// test's, or the Kubernetes pods.
+// Nothing is lost. An action whose channel failed is tried again every cycle.
+// That goes on until it takes effect, or a newer action for the worker replaces it.
+// A signal that could not be read is given to the policy as lost.
+// The queue keeps its last list with its age; a worker reads as unreadable.
+// The policy then holds every scale-down that would need it.
+// The constructor takes the readers and the channel.
+// So the loop runs the same against real workers, a test's, or the Kubernetes pods.
 #pragma once
 
 #include <functional>
@@ -40,8 +43,9 @@ struct ServiceInputs {
   std::function<Result<std::string>(const WorkerEndpoint& worker)> read_status;
   // The workers there are now: the configured list, or the StatefulSet's pods.
   std::function<Result<std::vector<WorkerEndpoint>>()> list_workers;
-  // Job classes no worker can be given, in words, for the report (Kubernetes: a worker pod
-  // whose claim the scheduler cannot satisfy); empty when the mode knows of none.
+  // Job classes no worker can be given, in words, for the report.
+  // In Kubernetes: a worker pod whose claim the scheduler cannot satisfy.
+  // Empty when the mode knows of none.
   std::function<std::vector<std::string>()> unservable;
   // How many requests PeerTube has been sent so far, for the report; empty when not known.
   std::function<long()> requests_made;
@@ -89,8 +93,8 @@ class PoolService {
   std::optional<pool::QueueSignal> last_queue_;
   std::optional<pool::TimePoint> last_queue_read_;  // the last successful read
   std::optional<pool::TimePoint> last_queue_try_;
-  // Keyed by worker and by what the action sets (admission, classes, probe, power), so a
-  // newer action replaces an older one of the same kind that has not taken effect yet.
+  // Keyed by worker and by what the action sets (admission, classes, probe, power).
+  // So a newer action replaces an older one of the same kind not yet in effect.
   std::map<std::pair<std::string, int>, PendingAction> pending_;
   std::set<std::pair<std::string, std::string>> said_;  // reasons logged last cycle
   // What each worker's gate was last given: its classes, its job list, and when.

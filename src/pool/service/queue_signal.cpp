@@ -23,8 +23,8 @@ pool::QueueSignal QueueFromJobs(const std::vector<peertube::PendingJob>& jobs,
       if (facts->duration_s > 0) shape.duration = pool::Seconds(facts->duration_s);
       shape.av1_source = facts->codec == "av1";
     }
-    // An audio merge and the highest rendition state their output; a job that does not
-    // is taken at its source's size, the most it can be.
+    // An audio merge and the highest rendition state their output.
+    // A job that does not is taken at its source's size, the most it can be.
     shape.resolution =
         job.resolution.value_or(facts && facts->height > 0 ? facts->height : shape.resolution);
     const double fps = job.fps.value_or(facts && facts->fps > 0 ? facts->fps : shape.fps);

@@ -1,6 +1,7 @@
-// PeerTube's pending runner jobs as the policy's queue signal: each job's shape from what the
-// job states (its output resolution and fps) and what its video states (the source's height,
-// length and codec), and its age from when PeerTube created it.
+// PeerTube's pending runner jobs as the policy's queue signal.
+// A job's shape comes from what the job states: its output resolution and fps.
+// And from what its video states: the source's height, length and codec.
+// Its age counts from when PeerTube created it.
 #pragma once
 
 #include <functional>
@@ -14,8 +15,9 @@
 
 namespace mc::pool {
 
-// The facts of a job's video, or nothing when they could not be read; the job then takes the
-// shape's defaults (a one-minute video), which PeerTube's job alone cannot correct.
+// The facts of a job's video, or nothing when they could not be read.
+// The job then takes the shape's defaults (a one-minute video).
+// PeerTube's job alone cannot correct them.
 using VideoLookup = std::function<std::optional<peertube::VideoFacts>(const std::string& uuid)>;
 
 // QueueFromJobs builds the signal of one successful read at `now_s` (seconds since the

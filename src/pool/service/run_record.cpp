@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/base/json_parse.h"
 #include "common/base/json_text.h"
 #include "pool/policy/config_yaml.h"
 #include "pool/policy/reasons.h"
@@ -40,7 +41,7 @@ Json WorkerJson(const RecordedWorker& worker) {
   Json out{{"name", worker.name}, {"wakeable", worker.wakeable}};
   if (worker.lost.empty()) {
     // The document is embedded as the object it is, so the line stays one JSON value.
-    out["document"] = Json::parse(worker.document, nullptr, /*allow_exceptions=*/false);
+    out["document"] = ParseJsonOrDiscarded(worker.document);
   } else {
     out["lost"] = worker.lost;
   }

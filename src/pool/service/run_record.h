@@ -1,8 +1,13 @@
-// The record of a `pool run`: one line of JSON a cycle with everything the policy was given
-// and everything it decided, so that the run can be replayed (docs/pool/operating.md, "The
-// record"). A first line states the policy's configuration and the queue's poll; each cycle line
-// the time, the queue signal as the policy saw it, each worker's status document as read (or why it
-// could not be), the actions and reasons, and the jobs first seen and gone that cycle.
+// The record of a `pool run`: one line of JSON a cycle.
+// A line holds everything the policy was given and everything it decided.
+// So the run can be replayed (docs/pool/operating.md, "The record").
+// A first line states the policy's configuration and the queue's poll.
+// Each cycle line states:
+//  - the time;
+//  - the queue signal as the policy saw it;
+//  - each worker's status document as read, or why it could not be;
+//  - the actions and reasons;
+//  - the jobs first seen and gone that cycle.
 #pragma once
 
 #include <map>
@@ -68,8 +73,8 @@ std::string CycleLine(const CycleRecord& cycle);
 // "run.jsonl: line 4: workers[1].document: e2e:gpu1: status: state: expected a string".
 Result<RunRecord> ParseRunRecord(std::string_view text, const std::string& file = "record");
 
-// The signals of a recorded cycle, as the service gave them to the policy: each document read
-// again by the service's own reader, a lost one as unreadable.
+// The signals of a recorded cycle, as the service gave them to the policy.
+// The service's own reader reads each document again; a lost one is unreadable.
 Result<pool::Signals> SignalsOf(const CycleRecord& cycle);
 
 }  // namespace mc::pool

@@ -1,19 +1,21 @@
-// The record is outside input to the replay (a file someone hands over, perhaps cut short or
-// edited), so every member is checked for its type and range, and every error names the line
-// and the member.
+// The record is outside input to the replay.
+// It is a file someone hands over, perhaps cut short or edited.
+// So every member is checked for its type and range.
+// Every error names the line and the member.
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "common/base/json_parse.h"
 #include "common/base/json_reader.h"
 #include "pool/policy/config_yaml.h"
-#include "pool/policy/json_values.h"
 #include "pool/policy/reasons.h"
-#include "pool/policy/trace.h"
 #include "pool/service/run_record.h"
 #include "pool/service/worker_status_reader.h"
+#include "pool/trace/json_values.h"
+#include "pool/trace/trace.h"
 
 namespace mc::pool {
 
@@ -41,7 +43,7 @@ std::optional<pool::ReasonCode> ParseReasonId(const std::string& id) {
 
 class LineReader {
  public:
-  const std::string& error() const { return json_.error(); }
+  const std::string& error_message() const { return json_.error_message(); }
 
   bool Header(const Json& line, RunRecord& record) {
     if (!json_.Object(line, "header")) return false;
@@ -69,7 +71,7 @@ class LineReader {
     made_before_profiles.profile = pool::PolicyProfile::kDesign;
     Result<pool::PoolConfig> policy =
         pool::ParsePoolConfig(record.policy_yaml, "policy", made_before_profiles);
-    if (!policy) return json_.Fail("policy", policy.error());
+    if (!policy) return json_.Fail("policy", policy.error_message());
     record.policy = std::move(*policy);
     return true;
   }
@@ -107,8 +109,9 @@ class LineReader {
   }
 
  private:
-  // Elements reads the array `name` of `object`, which stands at `path`, each element into a
-  // new element of `out` by `read`, which names the element's place in its error.
+  // Elements reads the array `name` of `object`, which stands at `path`.
+  // Each element goes into a new element of `out` through `read`.
+  // `read` names the element's place in its error.
   template <typename T>
   bool Elements(const Json& object, const std::string& path, const char* name,
                 bool (LineReader::*read)(const Json&, const std::string&, T&),
@@ -209,7 +212,7 @@ class LineReader {
     out.document = document->dump();
     // The service's own reader is the judge of a document, as it was when the run read it.
     Result<pool::WorkerStatus> status = ParseWorkerStatus(out.document, out.name);
-    if (!status) return json_.Fail(JsonReader::Child(path, "document"), status.error());
+    if (!status) return json_.Fail(JsonReader::Child(path, "document"), status.error_message());
     return true;
   }
 
@@ -297,16 +300,16 @@ Result<RunRecord> ParseRunRecord(std::string_view text, const std::string& file)
     const auto fail = [&](const std::string& what) {
       return InvalidInput(file + ": line " + std::to_string(line_number) + ": " + what);
     };
-    const Json object = Json::parse(line, nullptr, /*allow_exceptions=*/false);
+    const Json object = ParseJsonOrDiscarded(line);
     if (object.is_discarded()) return fail("not JSON (a line cut short?)");
     LineReader reader;
     if (!header) {
-      if (!reader.Header(object, record)) return fail(reader.error());
+      if (!reader.Header(object, record)) return fail(reader.error_message());
       header = true;
       continue;
     }
     CycleRecord cycle;
-    if (!reader.Cycle(object, cycle)) return fail(reader.error());
+    if (!reader.Cycle(object, cycle)) return fail(reader.error_message());
     if (!record.cycles.empty() && cycle.t_s < last_t) {
       return fail("t: earlier than the line before");
     }
@@ -327,7 +330,7 @@ Result<pool::Signals> SignalsOf(const CycleRecord& cycle) {
       continue;
     }
     Result<pool::WorkerStatus> status = ParseWorkerStatus(worker.document, worker.name);
-    if (!status) return status.failure();
+    if (!status) return status.error();
     status->wakeable = worker.wakeable;
     signals.workers.push_back(std::move(*status));
   }

@@ -25,8 +25,8 @@ void RunRecorder::SeenAndGone(CycleRecord& cycle, std::set<std::string>& pending
 }
 
 Result<void> RunRecorder::Write(CycleRecord cycle) {
-  // Between two reads of the queue the service repeats the last list; a job is only seen or
-  // gone at a read, so a repeated list compares as unchanged.
+  // Between two reads of the queue the service repeats the last list.
+  // A job is only seen or gone at a read. So a repeated list compares as unchanged.
   SeenAndGone(cycle, pending_);
   out_ << CycleLine(cycle) << "\n" << std::flush;
   if (!out_) return Unavailable(path_ + ": the record's cycle line could not be written");

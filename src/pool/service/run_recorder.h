@@ -1,6 +1,6 @@
-// RunRecorder writes a `pool run`'s record (run_record.h) as the cycles come: the header at
-// once, then a line a cycle, each flushed, so that a record read while the run goes on (or
-// after it was killed) ends with the last whole cycle.
+// RunRecorder writes a `pool run`'s record (run_record.h) as the cycles come.
+// It writes the header at once, then a line a cycle, each flushed.
+// So a record read during the run, or after a kill, ends with the last whole cycle.
 #pragma once
 
 #include <fstream>

@@ -69,7 +69,7 @@ class Reader {
     }
     if (const YAML::Node policy = root["policy"]; policy.IsDefined()) {
       Result<pool::PoolConfig> parsed = pool::ParsePoolConfigNode(policy, file_ + ": policy");
-      if (!parsed) return parsed.failure();
+      if (!parsed) return parsed.error();
       config.policy = *parsed;
     }
     return config;
@@ -128,7 +128,8 @@ class Reader {
   }
   bool HttpUrl(const std::string& text, const std::string& path) {
     Result<http::Url> url = http::ParseUrl(text);
-    if (!url) return Fail(path, "expected http://HOST:PORT or https://HOST (" + url.error() + ")");
+    if (!url)
+      return Fail(path, "expected http://HOST:PORT or https://HOST (" + url.error_message() + ")");
     return true;
   }
   // A control URL carries the worker's token: TLS, unless it stays on this host.
@@ -161,7 +162,7 @@ class Reader {
             peertube::CheckPlainHttp(*http::ParseUrl(out.url), out.allow_plain_http,
                                      kPeerTubeSecrets, "peertube.allow_plain_http: true");
         !checked) {
-      return Fail("peertube.url", checked.error());
+      return Fail("peertube.url", checked.error_message());
     }
     if (out.job_types.empty()) return Fail("peertube.job_types", "expected at least one job type");
     if (const YAML::Node budget = node["request_budget"]; budget.IsDefined()) {
@@ -266,7 +267,7 @@ class Reader {
 
 Result<ServiceConfig> ParseServiceConfig(const std::string& text, const std::string& file) {
   Result<YAML::Node> loaded = pool::LoadYaml(text, file);
-  if (!loaded) return loaded.failure();
+  if (!loaded) return loaded.error();
   return Reader(file).Read(*loaded);
 }
 

@@ -1,6 +1,9 @@
-// The pool service's one file (pool.yaml): where PeerTube is and how its admin reads it, how
-// the workers are found and controlled, where the service answers, and the policy's numbers
-// under `policy:` (docs/pool/operating.md). Every secret is named by a file, never written here.
+// The pool service's one file (pool.yaml), described in docs/pool/operating.md:
+//  - where PeerTube is, and how its admin reads it;
+//  - how the workers are found and controlled;
+//  - where the service answers;
+//  - the policy's numbers, under `policy:`.
+// Every secret is named by a file, never written here.
 #pragma once
 
 #include <string>
@@ -41,22 +44,28 @@ struct KubernetesSettings {
   std::string statefulset;
   std::string selector;    // the workers' pods, app.kubernetes.io/name=peertube-worker
   int worker_port = 9464;  // /status and /metrics
-  // The control API, over TLS: its port, the authority its certificates chain to, and the
-  // key each pod's own token is derived from (a pod's certificate holds the name
-  // POD.STATEFULSET.NAMESPACE.svc, its stable name under the StatefulSet's service).
+  // The control API, over TLS: its port, and the authority its certificates chain to.
+  // And the key each pod's own token is derived from.
+  // A pod's certificate holds the name POD.STATEFULSET.NAMESPACE.svc.
+  // That is its stable name under the StatefulSet's service.
   int control_port = 9466;
   std::string control_ca_file;
   std::string control_key_file;
-  // The most workers the StatefulSet is scaled to: the ordinals past its replicas are the
-  // pool's COLD workers, which a wake brings up one at a time.
+  // The most workers the StatefulSet is scaled to.
+  // The ordinals past its replicas are the pool's COLD workers.
+  // A wake brings them up one at a time.
   int max_replicas = 1;
 };
+
+// The manager's report listens below the workers' ports (9464 + 10 N upward), so that a
+// manager and the workers of every GPU share a host.
+inline constexpr const char* kDefaultPoolListen = "127.0.0.1:9460";
 
 struct ServiceConfig {
   PeerTubeSettings peertube;
   ControlMode control = ControlMode::kWorkers;
-  bool dry_run = false;                   // log every action, take none
-  std::string listen = "127.0.0.1:9465";  // GET /status, /metrics and /livez
+  bool dry_run = false;                     // log every action, take none
+  std::string listen = kDefaultPoolListen;  // GET /status, /metrics and /livez
   // Each worker's /status is read every cycle (policy.cycle).
   std::vector<WorkerEndpoint> workers;  // kWorkers and kBareMetal
   KubernetesSettings kubernetes;        // kKubernetes

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/base/json_parse.h"
 #include "common/base/text.h"
 #include "common/http/client.h"
 #include "common/http/url.h"
@@ -30,7 +31,7 @@ std::string Prefix(const WorkerEndpoint& worker, std::string_view what) {
 
 Result<http::Url> StatusUrl(const WorkerEndpoint& worker) {
   Result<http::Url> url = http::ParseUrl(http::UnderBase(worker.url, "/status"));
-  if (!url) return InvalidInput("the worker's URL: " + url.error());
+  if (!url) return InvalidInput("the worker's URL: " + url.error_message());
   return url;
 }
 
@@ -38,7 +39,7 @@ Result<http::Url> ControlUrl(const WorkerEndpoint& worker, std::string_view path
   if (worker.control_url.empty())
     return Unsupported("the worker has no control API configured (control_url)");
   Result<http::Url> url = http::ParseUrl(http::UnderBase(worker.control_url, path));
-  if (!url) return InvalidInput("the worker's control URL: " + url.error());
+  if (!url) return InvalidInput("the worker's control URL: " + url.error_message());
   return url;
 }
 
@@ -46,11 +47,12 @@ std::string UrlText(const WorkerEndpoint& worker, std::string_view path) {
   return http::UnderBase(worker.control_url, path);
 }
 
-// AnswerWords is what an answer says in one line: the worker's JSON answer's "message" when
-// it has one ({"ok", "state", "message"}), else the body's first line.
+// AnswerWords is what an answer says in one line.
+// It is the "message" of the worker's JSON answer ({"ok", "state", "message"}), if any.
+// Else it is the body's first line.
 std::string AnswerWords(const std::string& body) {
   std::string words;
-  const nlohmann::json json = nlohmann::json::parse(body, nullptr, false);
+  const nlohmann::json json = ParseJsonOrDiscarded(body);
   if (json.is_object() && json.contains("message") && json["message"].is_string())
     words = json["message"].get<std::string>();
   if (words.empty()) words = body.substr(0, body.find('\n'));
@@ -77,10 +79,10 @@ Result<void> WorkerApiChannel::Post(const WorkerEndpoint& worker, std::string_vi
                                     std::string_view path, std::string body) const {
   const std::string context = Context(worker, what);
   Result<http::Url> url = ControlUrl(worker, path);
-  if (!url) return url.failure().WithContext(context);
+  if (!url) return url.error().WithContext(context);
   Result<std::string> token =
       ControlTokenOf(worker.control_token_file, worker.control_key_file, worker.name);
-  if (!token) return token.failure().WithContext(context);
+  if (!token) return token.error().WithContext(context);
 
   http::ClientRequest request{.method = "POST",
                               .body = std::move(body),
@@ -91,7 +93,7 @@ Result<void> WorkerApiChannel::Post(const WorkerEndpoint& worker, std::string_vi
   request.headers.push_back({"Content-Type", "text/plain"});
   Result<http::ClientResponse> answer = http::Request(*url, http::WithBearer(request, *token));
   if (!answer) {
-    Error redacted = answer.failure();
+    Error redacted = answer.error();
     redacted.message = WithoutSecret(std::move(redacted.message), *token);
     return std::move(redacted).WithContext(context);
   }
@@ -106,10 +108,10 @@ Result<void> WorkerApiChannel::Post(const WorkerEndpoint& worker, std::string_vi
 Result<void> WorkerApiChannel::Answers(const WorkerEndpoint& worker,
                                        std::chrono::milliseconds timeout) const {
   Result<http::Url> url = StatusUrl(worker);
-  if (!url) return url.failure().WithContext(worker.name);
+  if (!url) return url.error().WithContext(worker.name);
   Result<http::ClientResponse> answer =
       http::Request(*url, {.timeout = timeout, .max_body_bytes = 4 * 1024 * 1024});
-  if (!answer) return answer.failure().WithContext(worker.name);
+  if (!answer) return answer.error().WithContext(worker.name);
   return Ok();
 }
 
@@ -139,7 +141,7 @@ Result<void> WorkerApiChannel::Apply(const pool::Action& action, const WorkerEnd
       return Post(worker, what, "/drain", "");
     case pool::ActionKind::kSetClasses: {
       Result<std::string> text = GateEligibility(action);
-      if (!text) return text.failure().WithContext(Context(worker, what));
+      if (!text) return text.error().WithContext(Context(worker, what));
       return Post(worker, what, "/eligibility", *text);
     }
     case pool::ActionKind::kProbe:
@@ -161,7 +163,7 @@ std::string WorkerApiChannel::Describe(const pool::Action& action,
       return "POST " + UrlText(worker, "/drain");
     case pool::ActionKind::kSetClasses: {
       Result<std::string> text = GateEligibility(action);
-      if (!text) return "nothing: " + text.error();
+      if (!text) return "nothing: " + text.error_message();
       const std::string said = action.jobs ? std::to_string(action.jobs->size()) + " job(s) listed"
                                            : "\"" + *text + "\"";
       return "POST " + UrlText(worker, "/eligibility") + " " + said + " (classes " +

@@ -1,18 +1,19 @@
-// WorkerApiChannel carries the policy's actions over the workers' own control API (docs/
-// worker.md, "Control: drain, enable, concurrency, eligibility"): POST /drain, /enable,
-// /concurrency and /eligibility beside the worker's /status, each with the worker's bearer
-// token, read from its file at each use.
+// WorkerApiChannel carries the policy's actions over the workers' own control API.
+// See docs/worker.md, "Control: drain, enable, concurrency, eligibility".
+// It posts to /drain, /enable, /concurrency and /eligibility beside the worker's /status.
+// Each request carries the worker's bearer token, read from its file at each use.
 //
-//   enable       POST /concurrency N, then POST /enable: the worker takes its next job at the
-//                new concurrency, never at the old one while it opens
-//   drain        POST /drain
-//   set-classes  POST /eligibility with EligibilityText (eligibility_text.h), or with
-//                "jobs=UUID,..." where the action lists the jobs (job_list.h)
-//   probe        Unsupported: the control API has no probe action. The worker probes on its
-//                own schedule, and again before an enable when its last probe is older than
-//                five minutes, so the pool sees a fresh verdict in the worker's next /status
-//   wake         Unsupported: the worker API cannot wake or suspend a box
-//   suspend      Unsupported, likewise
+//  - enable: POST /concurrency N, then POST /enable.
+//    The worker takes its next job at the new concurrency, never the old one.
+//  - drain: POST /drain.
+//  - set-classes: POST /eligibility with EligibilityText (eligibility_text.h).
+//    Or with "jobs=UUID,..." where the action lists the jobs (job_list.h).
+//  - probe: Unsupported, since the control API has no probe action.
+//    The worker probes on its own schedule.
+//    It probes again before an enable when its last probe is over five minutes old.
+//    So the pool sees a fresh verdict in the worker's next /status.
+//  - wake: Unsupported, since the worker API cannot wake or suspend a box.
+//  - suspend: Unsupported, likewise.
 #pragma once
 
 #include <chrono>
@@ -39,10 +40,11 @@ class WorkerApiChannel : public ControlChannel {
   Result<void> Apply(const pool::Action& action, const WorkerEndpoint& worker) override;
   std::string Describe(const pool::Action& action, const WorkerEndpoint& worker) const override;
 
-  // Answers is whether anything answers GET /status within `timeout`, whatever the status:
-  // a worker that has not finished its first gathering answers 503 and already serves its
-  // control API. An error is the reason nothing answered (Unavailable when the connection
-  // was refused or broken, DeadlineExceeded when it timed out).
+  // Answers is whether anything answers GET /status within `timeout`, whatever the status.
+  // A worker still in its first gathering answers 503, and already serves its control API.
+  // An error is the reason nothing answered:
+  //  - Unavailable when the connection was refused or broken;
+  //  - DeadlineExceeded when it timed out.
   Result<void> Answers(const WorkerEndpoint& worker, std::chrono::milliseconds timeout) const;
 
  private:

@@ -8,8 +8,9 @@
 #include <optional>
 #include <utility>
 
+#include "common/base/json_parse.h"
 #include "common/base/json_reader.h"
-#include "pool/policy/trace_recorder.h"
+#include "pool/trace/trace_recorder.h"
 
 namespace mc::pool {
 
@@ -31,7 +32,7 @@ class StatusReader {
   explicit StatusReader(std::string name) { status_.name = std::move(name); }
 
   Result<pool::WorkerStatus> Read(std::string_view text) {
-    const Json document = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+    const Json document = ParseJsonOrDiscarded(text);
     if (document.is_discarded()) return Failed("status: not JSON");
     if (!reader_.Object(document, "status")) return Failed();
     std::int64_t version = 0;
@@ -51,7 +52,7 @@ class StatusReader {
 
  private:
   Error Failed(std::string what = {}) const {
-    return InvalidInput(status_.name + ": " + (what.empty() ? reader_.error() : what));
+    return InvalidInput(status_.name + ": " + (what.empty() ? reader_.error_message() : what));
   }
 
   // Int reads the member `name` of `object` at `path` into `out`; `required` says whether a
@@ -188,9 +189,9 @@ class StatusReader {
     return true;
   }
 
-  // The worker refuses `enable` unless its last probe is green and under five minutes old,
-  // and the document states no probe time: a green probe reads as fresh, and a stale one
-  // shows up as the enable's refusal, which the service reports.
+  // The worker refuses `enable` unless its last probe is green and under five minutes old.
+  // The document states no probe time. So a green probe reads as fresh.
+  // A stale one shows up as the enable's refusal, which the service reports.
   bool ReadProbe(const Json& document) {
     const Json* probe = reader_.Member(document, "status", "probe");
     if (!probe || !reader_.Object(*probe, "status.probe")) return false;
@@ -259,8 +260,9 @@ class StatusReader {
     if (const Json* flag = JsonReader::OptionalMember(*transfer, "network_degraded")) {
       if (!reader_.Bool(*flag, path + ".network_degraded", degraded)) return false;
     }
-    // The worker keeps taking jobs on a slow network; the policy is the one that holds large
-    // classes back from it, so it hears of the collapse as its own state.
+    // The worker keeps taking jobs on a slow network.
+    // The policy holds large classes back from it.
+    // So the policy hears of the collapse as its own state.
     if (degraded && status_.state == pool::AdmissionState::kAvailable) {
       status_.state = pool::AdmissionState::kNetworkDegraded;
     }

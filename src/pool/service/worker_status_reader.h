@@ -1,7 +1,7 @@
 // The worker's status document (schema_version 2, docs/reference/worker-status.schema.json)
-// read into the policy's WorkerStatus. The document is outside input: a worker of another
-// version, a proxy's error page or a truncated answer must give an error naming the place,
-// never a worker the policy believes in.
+// read into the policy's WorkerStatus. The document is outside input.
+// A worker of another version, a proxy's error page or a truncated answer gives an error.
+// The error names the place. It never gives a worker the policy believes in.
 #pragma once
 
 #include <cstdint>
@@ -21,8 +21,8 @@ inline constexpr std::int64_t kMaxCount = 1'000'000;
 // Errors read "gpu-box-1:gpu0: status: gpu.sessions.cap: expected an integer".
 Result<pool::WorkerStatus> ParseWorkerStatus(std::string_view json, const std::string& name);
 
-// UnreadableWorker is the status of a worker whose document could not be had this cycle: the
-// policy counts it as no capacity and holds every decision that would need it.
+// UnreadableWorker is the status of a worker whose document could not be had this cycle.
+// The policy counts it as no capacity, and holds every decision that would need it.
 pool::WorkerStatus UnreadableWorker(const std::string& name);
 
 }  // namespace mc::pool

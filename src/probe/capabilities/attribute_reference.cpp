@@ -18,7 +18,7 @@ std::string RtFormatName(std::uint32_t rt_format) {
   return std::to_string(rt_format);
 }
 
-// EntrypointName drops libva's "VAEntrypoint" prefix, as vainfo's users write entrypoints.
+// EntrypointName drops libva's "VAEntrypoint" prefix, as vainfo's users do.
 std::string EntrypointName(VAEntrypoint entrypoint) {
   std::string name = vaEntrypointStr(entrypoint);
   constexpr std::string_view kPrefix = "VAEntrypoint";

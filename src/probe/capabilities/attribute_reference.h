@@ -1,6 +1,6 @@
-// The attribute reference in docs/ is generated from the capability table, so that the
-// documentation says exactly what the code does. `media-capabilities docs attributes`
-// prints it and a test checks that the committed file is the same.
+// The attribute reference in docs/ is generated from the capability table. So the documentation
+// says exactly what the code does. `media-capabilities docs attributes` prints it. A test checks
+// that the committed file is the same.
 #pragma once
 
 #include <string>

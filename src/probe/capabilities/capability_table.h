@@ -1,7 +1,10 @@
-// The capability table: every boolean attribute a media device publishes, with the rule
-// that makes it true, one column per API (VA-API, NVIDIA). It is data, defined once, and the
-// device builder, the log line, the probe's table and the attribute reference in docs/ all
-// read it, so they cannot drift.
+// The capability table: every boolean attribute a media device publishes. Each has the rule that
+// makes it true, one column per API (VA-API, NVIDIA). It is data, defined once. These all read it,
+// so they cannot drift:
+// - the device builder;
+// - the log line;
+// - the probe's table;
+// - the attribute reference in docs/.
 #pragma once
 
 #include <ffnvcodec/dynlink_cuda.h>
@@ -15,14 +18,14 @@
 
 namespace mc::probe {
 
-// VaRule says what a VA-API driver must list for a capability to be true.
+// VaRule: what a VA-API driver must list for a capability to be true.
 struct VaRule {
   enum class Kind {
-    // The driver lists `profile` with one of `entrypoints`, and, when rt_format is not 0,
-    // vaGetConfigAttributes gives that pair a render-target mask holding rt_format.
+    // The driver lists `profile` with one of `entrypoints`. When rt_format is not 0, one more check
+    // holds. vaGetConfigAttributes gives that pair a render-target mask holding rt_format.
     kConfig,
-    // The video processor (VAProfileNone with VAEntrypointVideoProc) accepts surfaces
-    // of the pixel format `fourcc`.
+    // The video processor accepts surfaces of pixel format `fourcc`. It is VAProfileNone with
+    // VAEntrypointVideoProc.
     kVideoProcFormat,
   };
   Kind kind = Kind::kConfig;
@@ -33,20 +36,20 @@ struct VaRule {
   std::string_view fourcc;
 };
 
-// NvRule says what NVIDIA's driver must state, through NVDEC (cuvid), NVENC and CUDA, for a
-// capability to be true. Codecs and profiles of NVENC are named as NvidiaFacts names them.
+// NvRule: what NVIDIA's driver must state for a capability to be true. It states it through NVDEC
+// (cuvid), NVENC and CUDA. NVENC codecs and profiles are named as NvidiaFacts names them.
 struct NvRule {
   enum class Kind {
-    // Nothing NVIDIA offers makes it true: NVENC has no low-power entry point.
+    // Nothing NVIDIA offers makes it true. NVENC has no low-power entry point.
     kNever,
     // cuvidGetDecoderCaps says bIsSupported for (codec, chroma, bit_depth).
     kDecoder,
-    // An NVENC session lists the codec GUID `nvenc_codec`, and the profile GUID
-    // `nvenc_profile` for it unless that is empty; with needs_10bit, the codec's
+    // An NVENC session lists the codec GUID `nvenc_codec`. It lists the profile GUID
+    // `nvenc_profile` for it, unless that is empty. With needs_10bit, the codec's
     // NV_ENC_CAPS_SUPPORT_10BIT_ENCODE is set too.
     kEncoder,
-    // A CUDA context worked and some supported decoder can write `surface_format` (a bit of
-    // nOutputFormatMask): scaling runs in CUDA (scale_cuda) on the decoder's surfaces.
+    // A CUDA context worked. Some supported decoder can write `surface_format`, a bit of
+    // nOutputFormatMask. Scaling runs in CUDA (scale_cuda) on the decoder's surfaces.
     kScaler,
   };
   Kind kind = Kind::kNever;
@@ -59,13 +62,13 @@ struct NvRule {
   cudaVideoSurfaceFormat surface_format = cudaVideoSurfaceFormat_NV12;
 };
 
-// Listing says what a capability is about in the words of lists that people read, such as
-// the probe's table: what the video engine does, on which codec, at which bit depth.
+// Listing says what a capability is about, in words for lists people read. The probe's table is
+// one. It says what the video engine does, on which codec, at which bit depth.
 struct Listing {
   enum class Work { kDecode, kEncode, kEncodeLowPower, kScale };
   Work work = Work::kDecode;
-  // The codec in lower case, as the VA-API profiles name it ("h264", "hevc", "mpeg2"); empty
-  // for scaling, which is of frames, not of a codec.
+  // The codec in lower case, as VA-API profiles name it: "h264", "hevc", "mpeg2". Empty for
+  // scaling, which is of frames, not of a codec.
   std::string_view codec;
   int bit_depth = 8;
 };
@@ -74,13 +77,11 @@ struct Capability {
   // The attribute's name, such as "decodeHEVCMain10".
   std::string_view name;
   Listing listing;
-  // Why the rule reads what it reads, for the reference docs; empty when the rule says
-  // it all.
+  // Why the rule reads what it reads, for the reference docs. Empty when the rule says it all.
   std::string_view why;
   VaRule va;
   NvRule nvidia;
-  // Why the NVIDIA rule reads what it reads, for the reference docs; empty when it says it
-  // all.
+  // Why the NVIDIA rule reads what it reads, for the reference docs. Empty when it says it all.
   std::string_view nvidia_why;
 };
 
@@ -137,8 +138,8 @@ constexpr Listing Scales(int bit_depth) { return {Listing::Work::kScale, {}, bit
 
 }  // namespace capability_table_detail
 
-// kCapabilities holds the eighteen capabilities first, in the order of the table in
-// docs/reference/attributes.md, with the two AV1 encoders last.
+// kCapabilities holds the eighteen capabilities first. Their order is that of the table in
+// docs/reference/attributes.md. The two AV1 encoders come last.
 inline constexpr auto kCapabilities = [] {
   using namespace capability_table_detail;
   return std::array{
@@ -220,7 +221,7 @@ inline constexpr auto kCapabilities = [] {
 
 inline constexpr std::size_t kCapabilityCount = kCapabilities.size();
 
-// CapabilityValues holds one value per row of kCapabilities, in its order.
+// CapabilityValues holds one value per row of kCapabilities, in order.
 using CapabilityValues = std::array<bool, kCapabilityCount>;
 
 }  // namespace mc::probe

@@ -8,12 +8,15 @@
 namespace mc::probe {
 namespace {
 
-// kConsumerCaps is the consumer cap by the first driver branch that set it, oldest first.
-// Sources (docs/probe/nvidia.md has the reasoning): jellyfin.org's hardware-acceleration
-// known-issues page, gz-common #125, nvidia-container-toolkit #180, and the 530.41.03
-// release for the step to 5. Some sources date the 5-to-8 step to branch 536, others to
-// 550; between the two the smaller number is kept, because a capacity that is too large is
-// the only wrong answer the scheduler cannot recover from.
+// kConsumerCaps: the consumer cap by the first driver branch that set it, oldest first.
+// docs/probe/nvidia.md has the reasoning. Sources:
+// - jellyfin.org's hardware-acceleration known-issues page;
+// - gz-common #125;
+// - nvidia-container-toolkit #180;
+// - the 530.41.03 release, for the step to 5.
+//
+// Some sources date the 5-to-8 step to branch 536, others to 550. The smaller number is kept
+// between the two. A capacity too large is the one wrong answer the scheduler cannot recover from.
 struct BranchCap {
   int first_branch;
   int sessions;
@@ -28,8 +31,8 @@ constexpr std::array<BranchCap, 4> kConsumerCaps{{
 }  // namespace
 
 BoardClass BoardClassOf(std::string_view cuda_name) {
-  // CUDA names consumer boards "NVIDIA GeForce ..." (older drivers "GeForce ...") and
-  // "NVIDIA TITAN ..."; workstation and datacenter boards never carry either word.
+  // CUDA names consumer boards "NVIDIA GeForce ..." (older drivers "GeForce ...") and "NVIDIA TITAN
+  // ...". Workstation and datacenter boards never carry either word.
   const bool consumer = cuda_name.find("GeForce") != std::string_view::npos ||
                         cuda_name.find("TITAN") != std::string_view::npos;
   return consumer ? BoardClass::kConsumer : BoardClass::kProfessional;

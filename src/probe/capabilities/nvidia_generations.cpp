@@ -8,8 +8,8 @@
 namespace mc::probe {
 namespace {
 
-// Expectation is one cell of the tables: a capability the table says a generation
-// has (true) or lacks (false). A cell the tables leave open has no entry.
+// Expectation is one cell of the tables. It is a capability the table says a generation has (true)
+// or lacks (false). A cell the tables leave open has no entry.
 struct Expectation {
   std::string_view capability;
   bool expected;
@@ -18,17 +18,19 @@ struct Expectation {
 struct Generation {
   std::string_view compute_capability;
   std::string_view name;
-  // Which of NVIDIA's tables the row comes from, for the warning's words.
+  // Which NVIDIA table the row comes from, for the warning's words.
   std::string_view source;
   std::array<Expectation, 9> cells;
   std::size_t cell_count;
 };
 
-// The cells read NVIDIA's rows literally: the NVENC matrix for encode (H.264, HEVC
-// 8/10-bit, AV1), the NVDEC matrix for decode (H.264, HEVC 8/10-bit, VP9, AV1), and for the
-// compute-class dies only that they have no NVENC; their decoders differ by die and are left
-// open.
-// The table keeps one generation to a few lines, as NVIDIA's matrix reads.
+// The cells read NVIDIA's rows literally:
+// - the NVENC matrix for encode: H.264, HEVC 8/10-bit, AV1;
+// - the NVDEC matrix for decode: H.264, HEVC 8/10-bit, VP9, AV1;
+// - for the compute-class dies, only that they have no NVENC.
+//
+// The compute-class decoders differ by die and are left open. The table keeps one generation to a
+// few lines, as NVIDIA's matrix reads.
 // clang-format off
 constexpr std::array<Generation, 8> kGenerations{{
     {"6.1", "Pascal", "the NVENC/NVDEC support matrix",

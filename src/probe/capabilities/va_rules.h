@@ -1,5 +1,5 @@
-// The VA-API column of the capability table, applied: from what a driver stated to the
-// value of every capability. Pure; it reads facts and nothing else.
+// The VA-API column of the capability table, applied. It maps what a driver stated to every
+// capability's value. Pure: it reads facts and nothing else.
 #pragma once
 
 #include "probe/capabilities/capability_table.h"

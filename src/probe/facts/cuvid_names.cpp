@@ -1,6 +1,6 @@
 #include "probe/facts/cuvid_names.h"
 
-// Only the enums are used, for their names: nothing NVIDIA is linked.
+// Only the enums are used, for their names. Nothing NVIDIA is linked.
 #include <ffnvcodec/dynlink_cuda.h>
 #include <ffnvcodec/dynlink_cuviddec.h>
 
@@ -52,7 +52,7 @@ std::string NameOf(const NameTable<N>& table, std::int32_t value) {
   return "#" + std::to_string(value);
 }
 
-// ValueOf reads a name of the table, or the "#<n>" form NameOf gives a number without one.
+// ValueOf reads a name of the table. Or the "#<n>" form NameOf gives an unnamed number.
 template <std::size_t N>
 std::optional<std::int32_t> ValueOf(const NameTable<N>& table, std::string_view name) {
   for (const auto& [number, known] : table) {
@@ -61,7 +61,7 @@ std::optional<std::int32_t> ValueOf(const NameTable<N>& table, std::string_view 
   if (name.size() < 2 || name[0] != '#') return std::nullopt;
   const std::optional<std::int32_t> value = ParseInteger<std::int32_t>(name.substr(1));
   if (!value) return std::nullopt;
-  // A number that has a name must be written by its name, so that one value has one form.
+  // A number that has a name must be written by it. So one value has one form.
   for (const auto& [number, known] : table) {
     if (number == *value) return std::nullopt;
   }

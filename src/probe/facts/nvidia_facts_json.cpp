@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <utility>
 
+#include "common/base/json_parse.h"
 #include "common/base/json_reader.h"
 #include "common/base/json_text.h"
 #include "common/base/utf8.h"
@@ -57,7 +58,7 @@ OrderedJson EncoderToJson(const NvEncoderFacts& encoder) {
   return out;
 }
 
-// Parser reads one report; each Read* returns false after recording the first error.
+// Parser reads one report. Each Read* records the first error and returns false.
 class Parser {
  public:
   JsonReader reader;
@@ -222,7 +223,7 @@ class Parser {
       facts.sessions.emplace();
       if (!ReadSessions(*sessions, *facts.sessions)) return false;
     }
-    // Warnings are optional so that a hand-written record needs none.
+    // Warnings are optional, so a hand-written record needs none.
     if (const Json* warnings = JsonReader::OptionalMember(document, "warnings")) {
       if (!reader.StringList(*warnings, "warnings", facts.warnings)) return false;
     }
@@ -253,17 +254,17 @@ std::string NvidiaFactsToJson(const NvidiaFacts& facts) {
   OrderedJson warnings = OrderedJson::array();
   for (const std::string& warning : facts.warnings) warnings.push_back(ValidUtf8(warning));
   document["warnings"] = std::move(warnings);
-  // Driver text is not always UTF-8; replacing what is not keeps the report well formed.
+  // Driver text is not always UTF-8. Replacing what is not keeps the report well formed.
   return JsonText(document, 2) + "\n";
 }
 
 Result<NvidiaFacts> ParseNvidiaFacts(std::string_view text) {
-  const Json document = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  const Json document = ParseJsonOrDiscarded(text);
   if (document.is_discarded()) return InvalidInput("the report is not JSON");
   if (!document.is_object()) return InvalidInput("the report is not a JSON object");
   Parser parser;
   NvidiaFacts facts;
-  if (!parser.Read(document, facts)) return InvalidInput(parser.reader.error());
+  if (!parser.Read(document, facts)) return InvalidInput(parser.reader.error_message());
   return facts;
 }
 

@@ -1,7 +1,7 @@
-// The JSON form of NvidiaFacts, the report `query-nvidia PCI` prints on stdout. The parent
-// reads it back with ParseNvidiaFacts, which treats the text as outside input. Codecs,
-// chroma formats and surface formats are written by name rather than as cuvid's numbers,
-// so that a record written by hand from NVIDIA's support matrix reads like the matrix.
+// The JSON form of NvidiaFacts: the report `query-nvidia PCI` prints on stdout. The parent reads it
+// back with ParseNvidiaFacts, as outside input. Codecs, chroma formats and surface formats are
+// written by name, not as cuvid's numbers. So a record written by hand from NVIDIA's support matrix
+// reads like the matrix.
 #pragma once
 
 #include <string>
@@ -14,8 +14,8 @@ namespace mc::probe {
 
 std::string NvidiaFactsToJson(const NvidiaFacts& facts);
 
-// ParseNvidiaFacts names the first thing that is wrong, with its place in the document, for
-// example "decoders[2].chroma: unknown chroma format \"4:2:1\"".
+// ParseNvidiaFacts names the first thing wrong, with its place in the document. Example:
+// "decoders[2].chroma: unknown chroma format \"4:2:1\"".
 Result<NvidiaFacts> ParseNvidiaFacts(std::string_view json);
 
 }  // namespace mc::probe

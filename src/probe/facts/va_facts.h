@@ -1,6 +1,6 @@
-// VaFacts is what one render node's VA-API driver stated, and nothing more: the values
-// libva returned, before any rule reads them. It is a plain value so that it can cross
-// the process boundary between the query child and the agent as JSON.
+// VaFacts is what one render node's VA-API driver stated, and nothing more. These are the values
+// libva returned, before any rule reads them. It is a plain value. So it can cross the process
+// boundary as JSON, from the query child to the agent.
 #pragma once
 
 #include <cstdint>
@@ -9,15 +9,14 @@
 
 namespace mc::probe {
 
-// VaConfig is one profile/entrypoint pair the driver lists, with the render-target
-// formats (a VA_RT_FORMAT_* mask) that vaGetConfigAttributes gave for it; 0 when the
-// driver gave none.
+// VaConfig is one profile/entrypoint pair the driver lists. It holds the render-target formats
+// vaGetConfigAttributes gave for it, a VA_RT_FORMAT_* mask. 0 when the driver gave none.
 struct VaConfig {
   std::int32_t profile = 0;
   std::int32_t entrypoint = 0;
   std::uint32_t rt_formats = 0;
-  // VAConfigAttribMaxPictureWidth and VAConfigAttribMaxPictureHeight; 0 when the driver did
-  // not state them (many state them only for encode entry points).
+  // VAConfigAttribMaxPictureWidth and VAConfigAttribMaxPictureHeight. 0 when the driver did not
+  // state them. Many state them only for encode entry points.
   std::uint32_t max_width = 0;
   std::uint32_t max_height = 0;
 
@@ -28,11 +27,11 @@ struct VaFacts {
   // vaQueryVendorString, as the driver returned it.
   std::string vendor;
   std::vector<VaConfig> configs;
-  // The FourCCs (such as "NV12") of the pixel formats the video processor accepts, in the
-  // driver's order, without repeats. Empty when the driver lists no video processor.
+  // The FourCCs (such as "NV12") of the pixel formats the video processor accepts. In the driver's
+  // order, without repeats. Empty when the driver lists no video processor.
   std::vector<std::string> video_proc_formats;
-  // Calls that failed for one profile or pair while the rest of the query went on; the
-  // agent logs them so that a partial answer is never mistaken for a whole one.
+  // Calls that failed for one profile or pair while the query went on. The agent logs them. So a
+  // partial answer is never taken for a whole one.
   std::vector<std::string> warnings;
 
   bool operator==(const VaFacts&) const = default;

@@ -4,6 +4,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "common/base/json_parse.h"
 #include "common/base/json_reader.h"
 #include "common/base/json_text.h"
 #include "common/base/utf8.h"
@@ -18,8 +19,8 @@ std::string VaFactsToJson(const VaFacts& facts) {
     json entry = {{"profile", config.profile},
                   {"entrypoint", config.entrypoint},
                   {"rtFormats", config.rt_formats}};
-    // The sizes are written only where the driver stated them, so that reports of drivers
-    // that state none read as before.
+    // The sizes are written only where the driver stated them. So reports of drivers that state
+    // none read as before.
     if (config.max_width != 0) entry["maxWidth"] = config.max_width;
     if (config.max_height != 0) entry["maxHeight"] = config.max_height;
     configs.push_back(std::move(entry));
@@ -30,18 +31,18 @@ std::string VaFactsToJson(const VaFacts& facts) {
       {"videoProcFormats", facts.video_proc_formats},
       {"warnings", facts.warnings},
   };
-  // Driver text is not always UTF-8; replacing what is not keeps the report well formed.
+  // Driver text is not always UTF-8. Replacing what is not keeps the report well formed.
   return JsonText(document, 2) + "\n";
 }
 
 Result<VaFacts> ParseVaFacts(std::string_view text) {
-  json document = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  json document = ParseJsonOrDiscarded(text);
   if (document.is_discarded()) return InvalidInput("the report is not JSON");
   if (!document.is_object()) return InvalidInput("the report is not a JSON object");
 
   JsonReader reader;
   VaFacts facts;
-  auto fail = [&]() -> Result<VaFacts> { return reader.failure(); };
+  auto fail = [&]() -> Result<VaFacts> { return reader.error(); };
   constexpr std::int64_t kInt32Min = std::numeric_limits<std::int32_t>::min();
   constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
 
@@ -87,7 +88,7 @@ Result<VaFacts> ParseVaFacts(std::string_view text) {
   if (!formats || !reader.StringList(*formats, "videoProcFormats", facts.video_proc_formats)) {
     return fail();
   }
-  // Warnings are optional so that a report from an older child still reads.
+  // Warnings are optional, so an older child's report still reads.
   if (const json* warnings = JsonReader::OptionalMember(document, "warnings")) {
     if (!reader.StringList(*warnings, "warnings", facts.warnings)) return fail();
   }

@@ -13,7 +13,7 @@ namespace mc::probe {
 namespace fs = std::filesystem;
 namespace {
 
-// RenderNodeOf finds the render node nvidia-drm made for the device, if any.
+// RenderNodeOf finds the device's render node from nvidia-drm, if any.
 std::string RenderNodeOf(const fs::path& device, const DiscoveryRoots& roots) {
   std::error_code error;
   std::vector<std::string> nodes;
@@ -27,7 +27,7 @@ std::string RenderNodeOf(const fs::path& device, const DiscoveryRoots& roots) {
   return (fs::path(roots.dev) / "dri" / nodes.front()).string();
 }
 
-// DescribeNvidiaDevice fills a Gpu for the PCI device at `device` (its sysfs directory).
+// DescribeNvidiaDevice fills a Gpu for the PCI device at sysfs directory `device`.
 Gpu DescribeNvidiaDevice(const fs::path& device, const std::string& address,
                          const std::string& product, const DiscoveryRoots& roots, PciNames& names) {
   Gpu gpu;
@@ -45,6 +45,9 @@ Gpu DescribeNvidiaDevice(const fs::path& device, const std::string& address,
         names.DeviceName(0x10de, static_cast<unsigned>(std::stoul(product, nullptr, 16)));
   }
   gpu.render_node = RenderNodeOf(device, roots);
+  std::string problem;
+  gpu.subsystem_ids = ReadSubsystemIds(device, problem);
+  if (!problem.empty()) gpu.problems.push_back(problem);
   return gpu;
 }
 
@@ -67,8 +70,8 @@ Result<std::vector<Gpu>> DiscoverNvidiaGpus(const DiscoveryRoots& roots, PciName
 
   std::vector<Gpu> gpus;
   for (const auto& [address, device] : candidates) {
-    // A device whose vendor or class cannot be read is not known to be an NVIDIA GPU; it
-    // is skipped rather than reported, as every other PCI device on the bus is.
+    // A device with unreadable vendor or class is not known as an NVIDIA GPU. It is skipped, not
+    // reported, like every other PCI device on the bus.
     std::string problem;
     if (ReadSysfsHex(device / "vendor", 4, problem) != kNvidiaVendorId) continue;
     const std::string device_class = ReadSysfsHex(device / "class", 6, problem);

@@ -1,8 +1,9 @@
-// Discovery of NVIDIA GPUs from sysfs: the PCI devices under <sysfs>/bus/pci/devices with
-// NVIDIA's vendor id (0x10de) and a display class (0x03xxxx: VGA, 3D or other display
-// controller). Many NVIDIA machines have no render node at all (no /dev/dri, only
-// /dev/nvidiaN), so the PCI bus, not DRM, is where they are found; CUDA later matches each
-// one by the same PCI address.
+// Discovery of NVIDIA GPUs from sysfs. They are the PCI devices under <sysfs>/bus/pci/devices with:
+// - NVIDIA's vendor id (0x10de);
+// - a display class (0x03xxxx: VGA, 3D or other display controller).
+//
+// Many NVIDIA machines have no render node at all: no /dev/dri, only /dev/nvidiaN. So the PCI bus,
+// not DRM, is where they are found. CUDA later matches each one by the same PCI address.
 #pragma once
 
 #include <string>
@@ -17,11 +18,10 @@ namespace mc::probe {
 
 inline constexpr char kNvidiaVendorId[] = "10de";
 
-// DiscoverNvidiaGpus gives one Gpu per NVIDIA display-class PCI device, in address order,
-// named and identified as the VA-API path names its GPUs (device name "pci-<address>",
-// canonical pciBusID). render_node is the GPU's render node when nvidia-drm made one, and
-// empty otherwise. A machine without a PCI bus in sysfs has no NVIDIA GPU; the call fails
-// only when the bus's directory exists and cannot be read.
+// DiscoverNvidiaGpus gives one Gpu per NVIDIA display-class PCI device, in address order. It names
+// them as the VA-API path does: device name "pci-<address>", canonical pciBusID. render_node is the
+// GPU's render node, if nvidia-drm made one; else empty. A machine without a PCI bus in sysfs has
+// no NVIDIA GPU. The call fails only when the bus's directory exists and cannot be read.
 Result<std::vector<Gpu>> DiscoverNvidiaGpus(const DiscoveryRoots& roots, PciNames& names);
 
 }  // namespace mc::probe

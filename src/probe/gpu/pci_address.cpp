@@ -6,8 +6,8 @@
 namespace mc::probe {
 namespace {
 
-// ParseHex reads exactly the hex digits of `text` into `out`; false when a character is
-// not a hex digit or the text is empty.
+// ParseHex reads the hex digits of all of `text` into `out`. False on a non-hex character or empty
+// text.
 bool ParseHex(std::string_view text, std::uint32_t& out) {
   if (text.empty()) return false;
   std::uint64_t value = 0;
@@ -43,8 +43,8 @@ std::optional<std::string> NormalisePciAddress(std::string_view text) {
       !ParseHex(device_text, device) || !ParseHex(function_text, function)) {
     return std::nullopt;
   }
-  // A PCI device number has five bits and a function three; a domain wider than 16 bits
-  // is not one Linux names in four digits.
+  // A PCI device number has five bits and a function three. Linux names no domain wider than 16
+  // bits in four digits.
   if (domain > 0xFFFF || device > 0x1F || function > 7) return std::nullopt;
   return FormatPciAddress(domain, bus, device, function);
 }

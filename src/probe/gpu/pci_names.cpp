@@ -18,13 +18,13 @@ std::string Hex4(unsigned id) {
   return text;
 }
 
-// LineAt gives the line that starts at `start`, without its newline.
+// LineAt gives the line starting at `start`, without its newline.
 std::string_view LineAt(std::string_view text, std::size_t start) {
   const std::size_t end = text.find('\n', start);
   return text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
 }
 
-// NameOf gives what follows the id and its two spaces on an entry line.
+// NameOf gives what follows the id and two spaces on an entry line.
 std::string NameOf(std::string_view line, std::size_t id_end) {
   if (line.size() < id_end + 2 || line.substr(id_end, 2) != "  ") return {};
   std::string_view name = line.substr(id_end + 2);
@@ -35,19 +35,19 @@ std::string NameOf(std::string_view line, std::size_t id_end) {
 }  // namespace
 
 std::string FindPciDeviceName(std::string_view database, unsigned vendor_id, unsigned device_id) {
-  // A vendor line starts a line with the four-digit id and two spaces.
+  // A vendor line starts with the four-digit id and two spaces.
   const std::string vendor_key = Hex4(vendor_id) + "  ";
   std::size_t vendor = database.starts_with(vendor_key) ? 0 : std::string_view::npos;
   if (vendor == std::string_view::npos) {
-    // memmem is glibc's two-way search, several times faster here than string_view::find,
-    // which stops at every newline of the 36,000-line file.
+    // memmem is glibc's two-way search. It is several times faster here than string_view::find.
+    // That stops at every newline of the 36,000-line file.
     const std::string needle = "\n" + vendor_key;
     const void* found = memmem(database.data(), database.size(), needle.data(), needle.size());
     if (!found) return {};
     vendor = static_cast<std::size_t>(static_cast<const char*>(found) - database.data()) + 1;
   }
-  // The vendor's devices follow, each on a line that starts with one tab; its block ends
-  // at the next line that starts with neither a tab nor a comment.
+  // The vendor's devices follow, each on a line starting with one tab. The block ends at the next
+  // line starting with neither a tab nor a comment.
   const std::string device_key = "\t" + Hex4(device_id);
   std::size_t line = database.find('\n', vendor);
   while (line != std::string_view::npos && line + 1 < database.size()) {

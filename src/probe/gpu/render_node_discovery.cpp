@@ -13,7 +13,7 @@ namespace mc::probe {
 namespace fs = std::filesystem;
 namespace {
 
-// RenderMinor gives the number of "renderD<n>", or -1 when the name is not a render node.
+// RenderMinor gives the number of "renderD<n>". -1 when the name is no render node.
 int RenderMinor(const std::string& name) {
   constexpr std::string_view kPrefix = "renderD";
   if (!name.starts_with(kPrefix) || name.size() == kPrefix.size()) return -1;
@@ -69,6 +69,8 @@ Gpu DescribeRenderNode(const DiscoveryRoots& roots, const std::string& node, Pci
   gpu.vendor_id = ReadSysfsHex(device / "vendor", 4, problem);
   if (!problem.empty()) gpu.problems.push_back(std::exchange(problem, {}));
   gpu.product_id = ReadSysfsHex(device / "device", 4, problem);
+  if (!problem.empty()) gpu.problems.push_back(std::exchange(problem, {}));
+  gpu.subsystem_ids = ReadSubsystemIds(device, problem);
   if (!problem.empty()) gpu.problems.push_back(std::exchange(problem, {}));
   if (!gpu.vendor_id.empty() && !gpu.product_id.empty()) {
     gpu.product_name = names.DeviceName(std::stoul(gpu.vendor_id, nullptr, 16),

@@ -1,6 +1,6 @@
-// Discovery of render nodes from sysfs: /sys/class/drm/renderD* and the device each one
-// belongs to. The roots are parameters so that tests can lay out a machine of their own
-// in a temporary directory; nothing else differs between a test and a real node.
+// Discovery of render nodes from sysfs: /sys/class/drm/renderD* and each one's device. The roots
+// are parameters. So tests can lay out a machine of their own in a temporary directory. Nothing
+// else differs between a test and a real node.
 #pragma once
 
 #include <string>
@@ -17,16 +17,16 @@ struct DiscoveryRoots {
   std::string dev = "/dev";
 };
 
-// ListRenderNodes gives the render nodes under <sysfs>/class/drm, such as "renderD128",
-// in the order of their minor numbers. It fails only when that directory cannot be read.
+// ListRenderNodes gives the render nodes under <sysfs>/class/drm, such as "renderD128". They come
+// in order of their minor numbers. It fails only when that directory cannot be read.
 Result<std::vector<std::string>> ListRenderNodes(const DiscoveryRoots& roots);
 
-// DescribeRenderNode reads what sysfs says about one render node (a name such as
-// "renderD128"). It never fails: what it cannot read it names in Gpu::problems.
+// DescribeRenderNode reads what sysfs says of one render node, named such as "renderD128". It never
+// fails. It names what it cannot read in Gpu::problems.
 Gpu DescribeRenderNode(const DiscoveryRoots& roots, const std::string& node, PciNames& names);
 
-// RenderNodeForPath maps a path given by a user, such as "/dev/dri/renderD129", to the
-// sysfs name of its node; it is the path's last component.
+// RenderNodeForPath maps a user's path, such as "/dev/dri/renderD129", to its node's sysfs name.
+// That is the path's last component.
 std::string RenderNodeForPath(const std::string& path);
 
 }  // namespace mc::probe

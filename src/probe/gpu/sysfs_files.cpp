@@ -30,6 +30,17 @@ std::string ReadSysfsHex(const std::filesystem::path& file, std::size_t digits,
   return std::string(digits - text.size(), '0') + AsciiLower(text);
 }
 
+std::string ReadSubsystemIds(const std::filesystem::path& device, std::string& problem) {
+  std::error_code error;
+  if (!std::filesystem::exists(device / "subsystem_vendor", error) ||
+      !std::filesystem::exists(device / "subsystem_device", error))
+    return {};
+  const std::string vendor = ReadSysfsHex(device / "subsystem_vendor", 4, problem);
+  if (vendor.empty()) return {};
+  const std::string product = ReadSysfsHex(device / "subsystem_device", 4, problem);
+  return product.empty() ? std::string() : vendor + ":" + product;
+}
+
 std::string LinkTargetName(const std::filesystem::path& link) {
   std::error_code error;
   const std::filesystem::path target = std::filesystem::read_symlink(link, error);

@@ -9,8 +9,8 @@
 namespace mc::probe {
 namespace {
 
-// cuDriverGetVersion is part of every libcuda, but nv-codec-headers' loader does not load
-// it; its type is CUDA's documented one.
+// Every libcuda has cuDriverGetVersion, but nv-codec-headers' loader does not load it. Its type is
+// CUDA's documented one.
 using CuDriverGetVersion = CUresult (*)(int* version);
 
 }  // namespace

@@ -7,7 +7,7 @@ namespace mc::probe {
 
 Result<std::vector<NvDecoderCaps>> QueryDecoderCaps(const CudaFunctions& cuda,
                                                     const CuvidFunctions& cuvid) {
-  // The loader loads cuvidGetDecoderCaps as optional: drivers before 375 lack it.
+  // The loader loads cuvidGetDecoderCaps as optional. Drivers before 375 lack it.
   if (!cuvid.cuvidGetDecoderCaps) return Error{"libnvcuvid.so.1 has no cuvidGetDecoderCaps"};
   std::vector<NvDecoderCaps> answers;
   for (const DecodeQuestion& question : kDecodeQuestions) {

@@ -1,5 +1,5 @@
-// The NVDEC side of the NVIDIA query: one cuvidGetDecoderCaps call per question the
-// capability table's decoder and scaler rules need.
+// The NVDEC side of the NVIDIA query. It makes one cuvidGetDecoderCaps call per question the
+// table's decoder and scaler rules need.
 #pragma once
 
 #include <array>
@@ -17,10 +17,9 @@ struct DecodeQuestion {
   int bit_depth;
 };
 
-// kDecodeQuestions are the (codec, chroma, bit depth) triples the query asks, exactly the
-// ones the table's decoder rules name (a unit test holds the two together). Only real
-// combinations are asked: a question such as 10-bit MPEG-2 is not one a driver has to
-// answer sensibly.
+// kDecodeQuestions are the (codec, chroma, bit depth) triples the query asks. They are exactly the
+// ones the table's decoder rules name. A unit test holds the two together. Only real combinations
+// are asked. A driver need not answer 10-bit MPEG-2 sensibly, say.
 inline constexpr std::array<DecodeQuestion, 10> kDecodeQuestions{{
     {cudaVideoCodec_H264, cudaVideoChromaFormat_420, 8},
     {cudaVideoCodec_HEVC, cudaVideoChromaFormat_420, 8},
@@ -34,9 +33,8 @@ inline constexpr std::array<DecodeQuestion, 10> kDecodeQuestions{{
     {cudaVideoCodec_MPEG2, cudaVideoChromaFormat_420, 8},
 }};
 
-// QueryDecoderCaps asks every question with the caller's CUDA context current. A failed
-// call fails the query: the parent then publishes every capability false, rather than a
-// partial answer that could look whole.
+// QueryDecoderCaps asks every question with the caller's CUDA context current. A failed call fails
+// the query. The parent then publishes every capability false. A partial answer could look whole.
 Result<std::vector<NvDecoderCaps>> QueryDecoderCaps(const CudaFunctions& cuda,
                                                     const CuvidFunctions& cuvid);
 

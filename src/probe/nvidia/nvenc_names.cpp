@@ -43,8 +43,8 @@ std::string NvEncCodecName(const GUID& codec) {
 }
 
 std::string NvEncProfileName(const GUID& profile) {
-  // Each profile GUID belongs to one codec, so one table serves them all; "Main" appears
-  // for three codecs with three different GUIDs.
+  // Each profile GUID belongs to one codec, so one table serves them all. "Main" appears for three
+  // codecs with three different GUIDs.
   const std::array<NamedGuid, 13> names{{
       {&NV_ENC_CODEC_PROFILE_AUTOSELECT_GUID, "AutoSelect"},
       {&NV_ENC_H264_PROFILE_BASELINE_GUID, "Baseline"},

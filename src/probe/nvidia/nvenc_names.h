@@ -1,6 +1,6 @@
-// Names for what NVENC answers in GUIDs and status numbers. The report names codecs and
-// profiles ("HEVC", "Main10") so that a record written by hand from NVIDIA's support matrix
-// reads like the matrix; a GUID without a name here is kept in its text form.
+// Names for what NVENC answers in GUIDs and status numbers. The report names codecs and profiles
+// ("HEVC", "Main10"). So a record written by hand from NVIDIA's support matrix reads like the
+// matrix. A GUID without a name here keeps its text form.
 #pragma once
 
 #include <string>
@@ -9,8 +9,8 @@
 
 namespace mc::probe {
 
-// The AV1 GUIDs came with Video Codec SDK 12.0; Debian 12's nv-codec-headers (11.1) lacks
-// them, so they are defined here, with the values of NVIDIA's nvEncodeAPI.h 12.0.
+// The AV1 GUIDs came with Video Codec SDK 12.0. Debian 12's nv-codec-headers (11.1) lacks them. So
+// they are defined here, with the values of NVIDIA's nvEncodeAPI.h 12.0.
 inline constexpr GUID kNvEncCodecAv1Guid = {
     0x0a352289, 0x0aa7, 0x4759, {0x86, 0x2d, 0x5d, 0x15, 0xcd, 0x16, 0xd2, 0x54}};
 inline constexpr GUID kNvEncAv1ProfileMainGuid = {
@@ -21,11 +21,11 @@ inline constexpr GUID kNvEncAv1ProfileHighGuid = {
 // GuidText writes a GUID as "{6bc82762-4e63-4ca4-aa85-1e50f321f6bf}".
 std::string GuidText(const GUID& guid);
 
-// NvEncCodecName gives "H264", "HEVC" or "AV1", or the GUID's text.
+// NvEncCodecName: "H264", "HEVC" or "AV1", or the GUID's text.
 std::string NvEncCodecName(const GUID& codec);
 
-// NvEncProfileName names a profile GUID within its codec, such as "High" or "Main10"; the
-// auto-select GUID is "AutoSelect".
+// NvEncProfileName names a profile GUID within its codec: "High", "Main10". The auto-select GUID is
+// "AutoSelect".
 std::string NvEncProfileName(const GUID& profile);
 
 // NvEncStatusText gives "NV_ENC_ERR_NO_ENCODE_DEVICE (1)".

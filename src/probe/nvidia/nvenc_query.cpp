@@ -11,31 +11,31 @@
 namespace mc::probe {
 namespace {
 
-// An NVENC API version, as NvEncodeAPIGetMaxSupportedVersion writes it: major << 4 | minor.
+// An NVENC API version as NvEncodeAPIGetMaxSupportedVersion writes it: major << 4 | minor.
 struct ApiVersion {
   std::uint32_t major;
   std::uint32_t minor;
 
-  // The value of NVENCAPI_VERSION for this version, and of NVENCAPI_STRUCT_VERSION(ver).
+  // NVENCAPI_VERSION for this version, and NVENCAPI_STRUCT_VERSION(ver).
   std::uint32_t Value() const { return major | (minor << 24); }
   std::uint32_t Struct(std::uint32_t version) const {
     return Value() | (version << 16) | (0x7u << 28);
   }
 };
 
-// The versions this program speaks. 12.0 is preferred because it is the first in which a
-// client may be shown the AV1 codec; the structures used here (the function list, the
-// session parameters and the caps parameter) have the same layout in 11.1 and 12.0, so the
-// 11.1 headers serve both. A driver older than 12.0 is spoken to in 11.1.
+// The versions this program speaks. 12.0 is preferred: it is the first that may show a client the
+// AV1 codec. The structures used here have the same layout in 11.1 and 12.0. They are the function
+// list, the session parameters and the caps parameter. So the 11.1 headers serve both. A driver
+// older than 12.0 is spoken to in 11.1.
 constexpr ApiVersion kPreferredApi{12, 0};
 constexpr ApiVersion kOldestApi{NVENCAPI_MAJOR_VERSION, NVENCAPI_MINOR_VERSION};
 
-// Nvenc holds the loaded library and one API instance; it frees the library when done.
+// Nvenc holds the loaded library and one API instance. It frees the library when done.
 class Nvenc {
  public:
   ~Nvenc() { nvenc_free_functions(&functions_); }
 
-  // Open loads the library and creates the API instance; on failure it says why.
+  // Open loads the library and creates the API instance. On failure it says why.
   bool Open(NvEncoderFacts& facts) {
     std::string log;
     if (nvenc_load_functions(&functions_, &log) != 0) {
@@ -74,7 +74,7 @@ class Nvenc {
     return true;
   }
 
-  // OpenSession opens one session on the CUDA context; nullptr and the status on refusal.
+  // OpenSession opens one session on the CUDA context. On refusal: nullptr and the status.
   void* OpenSession(CUcontext context, NVENCSTATUS& status) {
     NV_ENC_OPEN_ENCODE_SESSION_EX_PARAMS params{};
     params.version = api_.Struct(1);
@@ -84,7 +84,7 @@ class Nvenc {
     void* encoder = nullptr;
     status = list_.nvEncOpenEncodeSessionEx(&params, &encoder);
     if (status != NV_ENC_SUCCESS) {
-      // A refused open may still have handed out a handle; the SDK's samples destroy it.
+      // A refused open may still give a handle. The SDK's samples destroy it.
       if (encoder) list_.nvEncDestroyEncoder(encoder);
       return nullptr;
     }
@@ -93,7 +93,7 @@ class Nvenc {
 
   void CloseSession(void* encoder) { list_.nvEncDestroyEncoder(encoder); }
 
-  // ReadCodecs fills the codecs the session lists; on failure it says which call failed.
+  // ReadCodecs fills the codecs the session lists. On failure it names the call.
   bool ReadCodecs(void* encoder, NvEncoderFacts& facts) {
     std::vector<GUID> codecs;
     if (!ReadGuids(
@@ -192,7 +192,7 @@ NvEncoderFacts QueryEncoder(CUcontext context) {
   const bool read = nvenc.ReadCodecs(encoder, facts);
   nvenc.CloseSession(encoder);
   if (!read) {
-    // A half-read encoder is no encoder: every encode capability is then false.
+    // A half-read encoder is no encoder. Every encode capability is then false.
     facts.codecs.clear();
     return facts;
   }

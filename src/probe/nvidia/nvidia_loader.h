@@ -1,17 +1,17 @@
-// The one place that includes nv-codec-headers' loader (Debian's libffmpeg-nvenc-dev). It
-// dlopens libcuda.so.1, libnvcuvid.so.1 and libnvidia-encode.so.1 at run time, so nothing
-// NVIDIA is needed to build this program or to run it on a machine without NVIDIA.
+// The one place that includes nv-codec-headers' loader (Debian's libffmpeg-nvenc-dev). It dlopens
+// these at run time: libcuda.so.1, libnvcuvid.so.1, libnvidia-encode.so.1. So building or running
+// this program needs nothing NVIDIA.
 //
-// The loader reports a library or symbol it cannot load through FFNV_LOG_FUNC, on stderr
-// unless told otherwise. Here it writes into the std::string that the caller passes as the
-// loader's `logctx`, so that the query's one error message says it, once.
+// The loader reports a library or symbol it cannot load through FFNV_LOG_FUNC. That goes to stderr
+// unless told otherwise. Here it goes into the std::string the caller passes as the loader's
+// `logctx`. So the query's one error message says it, once.
 #pragma once
 
 #include <string>
 
 namespace mc::probe::nvidia_loader {
 
-// Log appends one loader message to *static_cast<std::string*>(log); a null log drops it.
+// Log appends one loader message to *static_cast<std::string*>(log). A null log drops it.
 void Log(void* log, const char* format, ...) __attribute__((format(printf, 2, 3)));
 
 }  // namespace mc::probe::nvidia_loader

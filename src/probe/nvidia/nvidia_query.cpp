@@ -12,7 +12,7 @@
 namespace mc::probe {
 namespace {
 
-// The holders release what the query took in the reverse order, whichever way it returns.
+// The holders release what the query took, in reverse order, however it returns.
 struct CudaLibrary {
   CudaFunctions* functions = nullptr;
   ~CudaLibrary() { cuda_free_functions(&functions); }
@@ -52,13 +52,13 @@ Result<NvidiaFacts> QueryNvidiaDriver(const std::string& pci_address,
     return Unavailable(CudaCallError(cuda, "cuInit", result));
 
   Result<CudaDevice> found = FindCudaDevice(cuda, *address);
-  if (!found) return found.failure();
+  if (!found) return found.error();
   const CUdevice device = found->handle;
   NvidiaFacts facts;
   facts.pci_address = *address;
   facts.cuda_ordinal = found->ordinal;
   if (Result<void> described = DescribeCudaDevice(cuda, device, facts); !described) {
-    return described.failure();
+    return described.error();
   }
 
   Context context{cuda};
@@ -73,7 +73,7 @@ Result<NvidiaFacts> QueryNvidiaDriver(const std::string& pci_address,
   if (cuvid_load_functions(&cuvid_library.functions, &log) != 0)
     return Unavailable(LoadError("libnvcuvid.so.1", log));
   Result<std::vector<NvDecoderCaps>> decoders = QueryDecoderCaps(cuda, *cuvid_library.functions);
-  if (!decoders) return decoders.failure();
+  if (!decoders) return decoders.error();
   facts.decoders = std::move(decoders).value();
 
   facts.encoder = QueryEncoder(context.context);
@@ -82,7 +82,7 @@ Result<NvidiaFacts> QueryNvidiaDriver(const std::string& pci_address,
   if (Result<std::string> version = NvmlDriverVersion()) {
     facts.driver_version = *version;
   } else {
-    facts.warnings.push_back("the driver version is unknown: " + version.error());
+    facts.warnings.push_back("the driver version is unknown: " + version.error_message());
   }
   return facts;
 }

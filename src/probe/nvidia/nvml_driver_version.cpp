@@ -5,8 +5,8 @@
 namespace mc::probe {
 namespace {
 
-// NVML's documented C interface, declared here because no Debian package ships nvml.h
-// outside non-free; nvmlReturn_t is an int-sized enum whose success is 0.
+// NVML's documented C interface. It is declared here: no Debian package ships nvml.h outside
+// non-free. nvmlReturn_t is an int-sized enum; success is 0.
 using NvmlReturn = int;
 using NvmlInit = NvmlReturn (*)();
 using NvmlShutdown = NvmlReturn (*)();

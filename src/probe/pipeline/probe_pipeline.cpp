@@ -5,10 +5,10 @@
 
 #include "common/base/text.h"
 #include "common/base/utf8.h"
-#include "dra/devices/device_builder.h"
 #include "probe/capabilities/capability_table.h"
 #include "probe/capabilities/encode_session_cap.h"
 #include "probe/capabilities/nvidia_generations.h"
+#include "probe/devices/device_builder.h"
 #include "probe/facts/nvidia_facts_json.h"
 #include "probe/facts/va_facts_json.h"
 #include "probe/gpu/gpu_selector.h"
@@ -21,7 +21,9 @@
 namespace mc::probe {
 namespace {
 
-// Targets is what discovery found: the GPUs to ask through VA-API and those to ask NVIDIA.
+// Targets is what discovery found:
+//  - the GPUs to ask through VA-API;
+//  - the GPUs to ask NVIDIA.
 struct Targets {
   std::vector<Gpu> va;
   std::vector<Gpu> nvidia;
@@ -44,11 +46,11 @@ DeviceReport NamedGpuMissing(const ProbeRequest& request, const NamedPciDevice& 
   Gpu gpu{.bus = named.pci_address.empty() ? "" : "pci",
           .pci_address = named.pci_address,
           .device_name = named.device_name};
-  return {.gpu = gpu, .device = dra::BuildVaDevice(gpu, Error{why}), .failure = why};
+  return {.gpu = gpu, .device = BuildVaDevice(gpu, Error{why}), .failure = why};
 }
 
-// PathsOfNamedDevices finds the render node of each named GPU; the GPUs sysfs shows none of
-// are reported as failed at once.
+// PathsOfNamedDevices finds the render node of each named GPU. Where sysfs shows none, the
+// GPU is reported as failed at once.
 std::vector<std::string> PathsOfNamedDevices(const ProbeRequest& request, PciNames& names,
                                              ProbeResult& result) {
   std::map<std::string, std::string> render_node_at;
@@ -75,7 +77,7 @@ Targets Discover(const ProbeRequest& request, ProbeResult& result) {
   PciNames names;
   Targets targets;
   Result<std::vector<Gpu>> nvidia = DiscoverNvidiaGpus(request.roots, names);
-  if (!nvidia) result.discovery_errors.push_back(nvidia.error());
+  if (!nvidia) result.discovery_errors.push_back(nvidia.error_message());
   const std::vector<Gpu> nvidia_gpus = nvidia ? *nvidia : std::vector<Gpu>{};
 
   std::vector<std::string> nodes;
@@ -87,7 +89,7 @@ Targets Discover(const ProbeRequest& request, ProbeResult& result) {
     if (listed) {
       nodes = *listed;
     } else if (nvidia_gpus.empty()) {
-      result.discovery_errors.push_back(listed.error());
+      result.discovery_errors.push_back(listed.error_message());
     }
     targets.nvidia = nvidia_gpus;
   } else {
@@ -109,7 +111,7 @@ Targets Discover(const ProbeRequest& request, ProbeResult& result) {
     if (!nvidia_gpu) {
       targets.va.push_back(std::move(gpu));
     } else if (!paths.empty()) {
-      // A chosen render node is an NVIDIA GPU's: NVIDIA's API answers for that GPU.
+      // A chosen render node is an NVIDIA GPU's. NVIDIA's API answers for that GPU.
       targets.nvidia.push_back(*nvidia_gpu);
       rename(targets.nvidia.back());
     }
@@ -118,21 +120,21 @@ Targets Discover(const ProbeRequest& request, ProbeResult& result) {
 }
 
 DeviceReport VaReport(Gpu gpu, const Result<VaFacts>& facts) {
-  DeviceReport report{.gpu = gpu, .device = dra::BuildVaDevice(gpu, facts)};
+  DeviceReport report{.gpu = gpu, .device = BuildVaDevice(gpu, facts)};
   if (facts) {
     report.driver = facts->vendor;
     report.warnings = facts->warnings;
     report.va_facts = *facts;
   } else {
-    report.failure = facts.error();
+    report.failure = facts.error_message();
   }
   return report;
 }
 
 DeviceReport NvidiaReport(Gpu gpu, const Result<NvidiaFacts>& facts, std::size_t capped_gpus) {
-  DeviceReport report{.gpu = gpu, .device = dra::BuildNvidiaDevice(gpu, facts, capped_gpus)};
+  DeviceReport report{.gpu = gpu, .device = BuildNvidiaDevice(gpu, facts, capped_gpus)};
   if (!facts) {
-    report.failure = facts.error();
+    report.failure = facts.error_message();
     return report;
   }
   report.nvidia_facts = *facts;
@@ -151,16 +153,15 @@ DeviceReport NvidiaReport(Gpu gpu, const Result<NvidiaFacts>& facts, std::size_t
 DeviceReport Unqueried(const Gpu& gpu, bool nvidia, const std::string& only_gpu) {
   const std::string why = "not queried: this probe asks GPU " + only_gpu + " alone";
   return {.gpu = gpu,
-          .device = nvidia ? dra::BuildNvidiaDevice(gpu, Error{why})
-                           : dra::BuildVaDevice(gpu, Error{why}),
+          .device = nvidia ? BuildNvidiaDevice(gpu, Error{why}) : BuildVaDevice(gpu, Error{why}),
           .queried = false,
           .failure = why};
 }
 
-// KeepNamedGpu leaves in `targets` only the GPU `request.only_gpu` names and reports every
+// KeepNamedGpu leaves in `targets` only the GPU `request.only_gpu` names. It reports every
 // other one unqueried. It gives how many of those are NVIDIA GPUs that may share the consumer
-// session cap: all but those pci.ids names as workstation or datacenter boards, since a share
-// counted too large is the one error the scheduler cannot recover from.
+// session cap. Those are all but the ones pci.ids names as workstation or datacenter boards.
+// A share counted too large is the one error the scheduler cannot recover from.
 std::size_t KeepNamedGpu(const ProbeRequest& request, Targets& targets, ProbeResult& result) {
   std::vector<Gpu> all;
   for (const DeviceReport& report : result.reports) all.push_back(report.gpu);
@@ -194,7 +195,7 @@ ProbeResult ProbeGpus(const ProbeRequest& request) {
   const std::size_t capped_siblings =
       request.only_gpu.empty() ? 0 : KeepNamedGpu(request, targets, result);
 
-  // Every query runs at once, whichever API it asks, so the probe takes as long as its
+  // Every query runs at once, whichever API it asks. So the probe takes as long as its
   // slowest GPU.
   std::vector<QueryTarget> queries;
   for (const Gpu& gpu : targets.va) queries.push_back({QueryTarget::Api::kVa, gpu.render_node});
@@ -232,7 +233,7 @@ std::vector<std::string> LogLines(const DeviceReport& report) {
   } else {
     std::string line = head + ", " + JoinLines(ValidUtf8(report.driver)) + "):";
     for (const Capability& capability : kCapabilities) {
-      const dra::AttributeValue* value = report.device.Attribute(std::string(capability.name));
+      const AttributeValue* value = report.device.Attribute(std::string(capability.name));
       const bool holds = value && std::get<bool>(*value);
       line += " " + std::string(capability.name) + "=" + (holds ? "true" : "false");
     }

@@ -1,17 +1,23 @@
-// The one pipeline from the machine to its devices: discover the GPUs, query each driver in
-// a child, apply the capability table, build the devices. The probe prints its result and
-// the agent publishes it; neither holds a second copy of this wiring.
+// The one pipeline from the machine to its devices:
+//  - discover the GPUs;
+//  - query each driver in a child;
+//  - apply the capability table;
+//  - build the devices.
+// The probe prints its result and the agent publishes it. Neither holds a second copy of this
+// wiring.
 //
-// A GPU is asked through one API: NVIDIA's own (CUDA, NVDEC, NVENC) for an NVIDIA GPU, even
-// when nvidia-drm gave it a render node, and VA-API for every other render node. So one GPU
-// is one device (docs/probe/nvidia.md says why NVIDIA's answer is the one kept).
+// A GPU is asked through one API:
+//  - NVIDIA's own (CUDA, NVDEC, NVENC) for an NVIDIA GPU, even when nvidia-drm gave it a
+//    render node;
+//  - VA-API for every other render node.
+// So one GPU is one device. docs/probe/nvidia.md says why NVIDIA's answer is the one kept.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "dra/devices/device.h"
+#include "probe/devices/device.h"
 #include "probe/facts/nvidia_facts.h"
 #include "probe/facts/va_facts.h"
 #include "probe/gpu/gpu.h"
@@ -20,8 +26,8 @@
 
 namespace mc::probe {
 
-// NamedPciDevice is a GPU picked by its PCI address and published under a name given by
-// someone else: liken names its render nodes, and the media device takes the same name.
+// NamedPciDevice is a GPU picked by its PCI address. It is published under a name given by
+// someone else. For example, liken names its render nodes; the media device takes that name.
 struct NamedPciDevice {
   std::string pci_address;
   std::string device_name;
@@ -29,8 +35,8 @@ struct NamedPciDevice {
 
 struct ProbeRequest {
   DiscoveryRoots roots;
-  // Render node paths to probe, such as "/dev/dri/renderD128"; with neither these nor
-  // named_devices, every render node that sysfs lists and every NVIDIA GPU on the PCI bus.
+  // Render node paths to probe, such as "/dev/dri/renderD128". With neither these nor
+  // named_devices, it probes every render node sysfs lists and every NVIDIA GPU on the bus.
   std::vector<std::string> render_nodes;
   // GPUs to probe by PCI address, each under its given name. One of which sysfs shows no
   // render node is still reported, as a failed query that says so.
@@ -39,16 +45,18 @@ struct ProbeRequest {
   // Run the session-slot test on each NVIDIA GPU: open encode sessions until one is refused.
   bool measure_sessions = false;
   // The one GPU to query, named as SelectGpu reads names; empty, every GPU found. The others
-  // are reported unqueried: a worker never opens a context or an encode session on a GPU
-  // another worker owns, where it would hold one of a consumer board's capped sessions.
+  // are reported unqueried. A worker never opens a context or an encode session on a GPU
+  // another worker owns. There it would hold one of a consumer board's capped sessions.
   std::string only_gpu;
 };
 
-// DeviceReport is everything known of one GPU: who it is, the device built for it, and in
-// words what its driver said or why it could not say.
+// DeviceReport is everything known of one GPU:
+//  - who it is;
+//  - the device built for it;
+//  - in words, what its driver said or why it could not say.
 struct DeviceReport {
   Gpu gpu;
-  dra::Device device;
+  Device device;
   // How the driver names itself: the VA vendor string, or the NVIDIA GPU and driver.
   std::string driver;
   // Whether the driver was asked at all (ProbeRequest::only_gpu leaves the others unasked).
@@ -58,9 +66,10 @@ struct DeviceReport {
   // What the driver stated, when the query succeeded: one of the two, by the GPU's API.
   std::optional<VaFacts> va_facts;
   std::optional<NvidiaFacts> nvidia_facts;
-  // What else the log should say: calls that failed for one part of the answer, sysfs
-  // files that could not be read, disagreements with the NVIDIA generation tables
-  // (docs/probe/nvidia.md).
+  // What else the log should say:
+  //  - calls that failed for one part of the answer;
+  //  - sysfs files that could not be read;
+  //  - disagreements with the NVIDIA generation tables (docs/probe/nvidia.md).
   std::vector<std::string> warnings;
 };
 

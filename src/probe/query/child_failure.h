@@ -1,5 +1,5 @@
-// How a failed child is described in the log: the same wording for every query a child
-// runs, so that an operator learns one set of phrases.
+// How the log describes a failed child. Every query a child runs uses the same wording. So an
+// operator learns one set of phrases.
 #pragma once
 
 #include <chrono>
@@ -10,8 +10,8 @@
 
 namespace mc::probe {
 
-// DescribeChildFailure gives the reason a child failed, quoting its stderr word for word,
-// or nullopt when it exited 0.
+// DescribeChildFailure gives why a child failed, quoting its stderr word for word. nullopt when it
+// exited 0.
 std::optional<std::string> DescribeChildFailure(const ChildOutcome& outcome,
                                                 std::chrono::milliseconds deadline);
 

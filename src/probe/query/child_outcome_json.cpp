@@ -3,6 +3,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "common/base/json_parse.h"
 #include "common/base/json_reader.h"
 #include "common/base/json_text.h"
 
@@ -32,15 +33,15 @@ std::string OutcomesToJson(const std::vector<ChildOutcome>& outcomes) {
     list.push_back(
         {{"kind", kind}, {"code", outcome.code}, {"out", outcome.out}, {"err", outcome.err}});
   }
-  // What drivers print is not always UTF-8; replacing what is not keeps the document whole.
+  // What drivers print is not always UTF-8. Replacing what is not keeps the document whole.
   return JsonText(list) + "\n";
 }
 
 Result<std::vector<ChildOutcome>> ParseOutcomes(std::string_view text) {
-  const json document = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  const json document = ParseJsonOrDiscarded(text);
   if (document.is_discarded()) return InvalidInput("the batch's outcomes are not JSON");
   JsonReader reader;
-  auto fail = [&]() -> Result<std::vector<ChildOutcome>> { return reader.failure(); };
+  auto fail = [&]() -> Result<std::vector<ChildOutcome>> { return reader.error(); };
   if (!reader.Array(document, "outcomes")) return fail();
   std::vector<ChildOutcome> outcomes;
   for (std::size_t i = 0; i < document.size(); ++i) {

@@ -1,6 +1,6 @@
-// The JSON form of child outcomes, in which the query batch hands its children's outcomes
-// to the parent. The parent treats it as outside input: the `out` and `err` texts inside it
-// are whatever the drivers printed.
+// The JSON form of child outcomes. The query batch hands its children's outcomes to the parent in
+// it. The parent treats it as outside input. The `out` and `err` texts inside are whatever the
+// drivers printed.
 #pragma once
 
 #include <string>

@@ -25,17 +25,17 @@ using Clock = std::chrono::steady_clock;
 
 struct Running {
   pid_t pid = -1;
-  // A pidfd becomes readable when the child exits, so one poll waits for exits and output
-  // alike, with no timer.
+  // A pidfd becomes readable when the child exits. So one poll waits for exits and output alike,
+  // with no timer.
   int pid_fd = -1;
   int out_fd = -1;
   int err_fd = -1;
   bool exited = false;
 };
 
-// PidFd opens a pidfd for the child, or gives -1 on a kernel older than 5.3; the loop then
-// waits for such a child once its pipes are closed. glibc 2.36's header lacks the C
-// linkage its wrapper needs from C++, so the system call is made directly.
+// PidFd opens a pidfd for the child. It gives -1 on a kernel older than 5.3. The loop then waits
+// for such a child once its pipes close. glibc 2.36's header lacks the C linkage its wrapper needs
+// from C++. So the system call is made directly.
 int PidFd(pid_t pid) { return static_cast<int>(syscall(SYS_pidfd_open, pid, 0)); }
 
 void CloseFd(int& fd) {
@@ -43,9 +43,9 @@ void CloseFd(int& fd) {
   fd = -1;
 }
 
-// Fork runs `run` in a forked child with its stdout and stderr on the pipes, in a process
-// group of its own like a started child. The child dies with its parent, so a batch that is
-// itself killed leaves no query behind.
+// Fork runs `run` in a forked child, stdout and stderr on the pipes. The child has a process group
+// of its own, like a started child. It dies with its parent. So a batch that is itself killed
+// leaves no query behind.
 ChildOutcome Fork(const std::function<int()>& run, int out_pipe[2], int err_pipe[2],
                   Running& running) {
   ChildOutcome outcome;
@@ -54,9 +54,9 @@ ChildOutcome Fork(const std::function<int()>& run, int out_pipe[2], int err_pipe
   if (pid == 0) {
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    // A started program begins with every signal at its default action and none blocked;
-    // a forked one inherits its parent's handlers (a sanitizer's, a daemon's SIGTERM), so
-    // they are reset here, and a driver that crashes dies of its signal either way.
+    // A started program begins with every signal at its default action and none blocked. A forked
+    // one inherits its parent's handlers: a sanitizer's, a daemon's SIGTERM. So they are reset
+    // here. A driver that crashes dies of its signal either way.
     for (int signal_number = 1; signal_number < NSIG; ++signal_number) {
       if (signal_number != SIGKILL && signal_number != SIGSTOP) std::signal(signal_number, SIG_DFL);
     }
@@ -85,8 +85,8 @@ ChildOutcome Fork(const std::function<int()>& run, int out_pipe[2], int err_pipe
   return outcome;
 }
 
-// Spawn starts one child with its stdout and stderr on fresh pipes, in a process group of
-// its own so that a kill reaches whatever it started too.
+// Spawn starts one child with its stdout and stderr on fresh pipes. It gets a process group of its
+// own. So a kill reaches whatever it started too.
 ChildOutcome Spawn(const ChildSpec& child, Running& running) {
   ChildOutcome outcome;
   int out_pipe[2], err_pipe[2];
@@ -131,7 +131,7 @@ ChildOutcome Spawn(const ChildSpec& child, Running& running) {
   return outcome;
 }
 
-// Drain reads what is available on fd into text; it closes fd at end of file.
+// Drain reads what fd has into text. It closes fd at end of file.
 void Drain(int& fd, std::string& text, std::size_t max_output) {
   char buffer[8192];
   const ssize_t n = read(fd, buffer, sizeof buffer);
@@ -153,7 +153,7 @@ void RecordStatus(int status, ChildOutcome& outcome) {
   }
 }
 
-// Reap collects an exited child's status; `block` waits for one that was just killed.
+// Reap collects an exited child's status. `block` waits for one just killed.
 void Reap(Running& running, ChildOutcome& outcome, bool block) {
   int status = 0;
   pid_t done;
@@ -184,7 +184,7 @@ std::vector<ChildOutcome> RunChildren(const std::vector<ChildSpec>& children,
     if (running[i].pid > 0) running[i].pid_fd = PidFd(running[i].pid);
   }
 
-  // A child is done when it has exited and both its pipes are at end of file.
+  // A child is done once it exited and both pipes are at end of file.
   enum class Source { kOut, kErr, kExit };
   const Clock::time_point deadline = Clock::now() + timeout;
   for (;;) {
@@ -222,8 +222,9 @@ std::vector<ChildOutcome> RunChildren(const std::vector<ChildSpec>& children,
     }
   }
 
-  // At the deadline, a child that has not exited, or whose pipes something it started
-  // still holds, is killed with its whole process group.
+  // At the deadline, kill with its whole process group a child that:
+  // - has not exited; or
+  // - has pipes that something it started still holds.
   for (std::size_t i = 0; i < running.size(); ++i) {
     if (running[i].pid < 0) continue;
     const bool unfinished = !running[i].exited || running[i].out_fd >= 0 || running[i].err_fd >= 0;

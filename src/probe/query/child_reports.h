@@ -1,6 +1,6 @@
-// The parent's side of every query child, whatever it asks: turn each outcome into the
-// facts its report states or into a failed result with the words that explain it. A VA-API
-// and an NVIDIA query differ only in the target and the report's parser.
+// The parent's side of every query child, whatever it asks. It turns each outcome into the facts
+// its report states. Or into a failed result, with the words that explain it. A VA-API and an
+// NVIDIA query differ only in the target and the report's parser.
 #pragma once
 
 #include <string>
@@ -13,7 +13,7 @@
 
 namespace mc::probe {
 
-// FactsFromOutcome is one child's result: its failure described, or its report parsed.
+// FactsFromOutcome: one child's result, its failure described or its report parsed.
 template <typename Facts>
 Result<Facts> FactsFromOutcome(const ChildOutcome& outcome, std::chrono::milliseconds deadline,
                                Result<Facts> (*parse)(std::string_view)) {
@@ -22,7 +22,8 @@ Result<Facts> FactsFromOutcome(const ChildOutcome& outcome, std::chrono::millise
                                                          : Unavailable(*failure);
   }
   Result<Facts> facts = parse(outcome.out);
-  if (!facts) return InvalidInput("the query wrote a report that does not parse: " + facts.error());
+  if (!facts)
+    return InvalidInput("the query wrote a report that does not parse: " + facts.error_message());
   return facts;
 }
 

@@ -38,8 +38,8 @@ std::vector<ChildOutcome> RunQueryBatch(const QueryCommand& command,
   }
   Result<std::vector<ChildOutcome>> outcomes = ParseOutcomes(batch.out);
   if (!outcomes)
-    return EveryTargetFailed(
-        targets.size(), "the query batch wrote outcomes that do not parse: " + outcomes.error());
+    return EveryTargetFailed(targets.size(), "the query batch wrote outcomes that do not parse: " +
+                                                 outcomes.error_message());
   if (outcomes->size() != targets.size()) {
     return EveryTargetFailed(targets.size(),
                              "the query batch gave " + std::to_string(outcomes->size()) +

@@ -1,7 +1,9 @@
-// QueryTarget names one driver query: a render node asked through VA-API, or an NVIDIA
-// GPU asked through CUDA, NVDEC and NVENC. It crosses from the parent to the query batch
-// as one command-line argument, "va=/dev/dri/renderD128" or "nvidia=0000:01:00.0" (with
-// "nvidia+sessions=" when the session-slot test runs too).
+// QueryTarget names one driver query:
+// - a render node, asked through VA-API;
+// - an NVIDIA GPU, asked through CUDA, NVDEC and NVENC.
+//
+// It crosses from the parent to the query batch as one command-line argument. Examples:
+// "va=/dev/dri/renderD128", "nvidia=0000:01:00.0". The session-slot test adds "nvidia+sessions=".
 #pragma once
 
 #include <string>

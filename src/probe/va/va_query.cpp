@@ -16,8 +16,8 @@
 namespace mc::probe {
 namespace {
 
-// libva's messages go to stderr: on a failure the parent quotes them word for word, and
-// stdout stays free for the report.
+// libva's messages go to stderr. On a failure the parent quotes them word for word. stdout stays
+// free for the report.
 void PrintLibvaMessage(void* prefix, const char* message) {
   std::fprintf(stderr, "%s%s", static_cast<const char*>(prefix), message);
 }
@@ -36,7 +36,7 @@ std::string FourccText(std::uint32_t fourcc) {
   return text;
 }
 
-// Closer releases what the query opened in the reverse order, whichever way it returns.
+// Closer releases what the query opened, in reverse order, however it returns.
 struct FdCloser {
   int fd;
   ~FdCloser() { close(fd); }
@@ -123,8 +123,8 @@ Result<VaFacts> QueryVaDriver(const std::string& render_node) {
     const int listed = std::clamp<int>(entrypoint_count, 0, static_cast<int>(entrypoints.size()));
     for (int i = 0; i < listed; ++i) {
       const VAEntrypoint entrypoint = entrypoints[i];
-      // One call for the three: a driver marks each attribute it does not know as
-      // VA_ATTRIB_NOT_SUPPORTED rather than failing the call.
+      // One call for the three. A driver marks each attribute it does not know
+      // VA_ATTRIB_NOT_SUPPORTED. It does not fail the call.
       VAConfigAttrib attributes[3] = {{VAConfigAttribRTFormat, 0},
                                       {VAConfigAttribMaxPictureWidth, 0},
                                       {VAConfigAttribMaxPictureHeight, 0}};

@@ -8,15 +8,17 @@
 namespace mc::worker {
 namespace {
 
-// What ffmpeg prints when the GPU, its driver or its session cap fails it. Each is the start
-// of a failure of the hardware path, never of the input or the muxer.
-constexpr std::array<std::string_view, 14> kGpuFailureMarks{{
+// What ffmpeg prints when the GPU, its driver or its session cap fails it. Each starts a failure of
+// the hardware path, never of the input or the muxer.
+constexpr std::array<std::string_view, 16> kGpuFailureMarks{{
     "OpenEncodeSessionEx failed",
     "EncodePicture failed",
     "No capable devices found",
     "NV_ENC_ERR",
     "CUDA_ERROR_",
     "cuCtxCreate",
+    "Cannot load libcuda",
+    "Could not dynamically load CUDA",
     "cuvidCreateDecoder failed",
     "Failed setup for format cuda",
     "Failed setup for format vaapi",
@@ -27,14 +29,9 @@ constexpr std::array<std::string_view, 14> kGpuFailureMarks{{
     "Device creation failed",
 }};
 
-// The components of the hardware path, by a part of their names: the encoders, decoders and
-// filters of NVIDIA's and VA-API's paths and the hardware device and frame contexts.
-constexpr std::array<std::string_view, 9> kHardwareComponentParts{
-    {"nvenc", "cuvid", "cuda", "vaapi", "qsv", "AVHWDeviceContext", "AVHWFramesContext", "hwupload",
-     "hwdownload"}};
-// The software decoders whose hardware acceleration fails with "Failed setup for format".
-constexpr std::array<std::string_view, 10> kHwaccelDecoders{
-    {"h264", "hevc", "av1", "vp8", "vp9", "mpeg1video", "mpeg2video", "mpeg4", "vc1", "mjpeg"}};
+// ffmpeg's hardware device and frames contexts. They speak for every hardware path.
+constexpr std::array<std::string_view, 2> kHardwareContexts{
+    {"AVHWDeviceContext", "AVHWFramesContext"}};
 // ffmpeg's level names, as its logger writes them in a tag.
 constexpr std::array<std::string_view, 9> kLevels{
     {"quiet", "panic", "fatal", "error", "warning", "info", "verbose", "debug", "trace"}};
@@ -47,7 +44,7 @@ bool OneOf(std::string_view text, const std::array<std::string_view, N>& set) {
   return false;
 }
 
-// The component named "[name @ 0x55d0] " at `at`, or nothing; `at` moves past it.
+// The component named "[name @ 0x55d0] " at `at`, or nothing. `at` moves past it.
 std::optional<std::string_view> ComponentAt(std::string_view line, std::size_t& at) {
   if (at >= line.size() || line[at] != '[') return std::nullopt;
   const std::size_t close = line.find(']', at);
@@ -63,17 +60,33 @@ std::optional<std::string_view> ComponentAt(std::string_view line, std::size_t& 
   return inside.substr(0, separator);
 }
 
-bool HardwareComponent(std::string_view component) {
-  if (component.empty() || OneOf(component, kHwaccelDecoders)) return true;
-  for (const std::string_view part : kHardwareComponentParts)
-    if (component.find(part) != std::string_view::npos) return true;
+// A filter speaks as "Parsed_NAME_N", N its place in the graph.
+bool IsFilterInstance(std::string_view component, std::string_view name) {
+  constexpr std::string_view kParsed = "Parsed_";
+  if (!component.starts_with(kParsed)) return false;
+  component.remove_prefix(kParsed.size());
+  if (!component.starts_with(name) || component.size() < name.size() + 2) return false;
+  component.remove_prefix(name.size());
+  return component[0] == '_' &&
+         component.find_first_not_of("0123456789", 1) == std::string_view::npos;
+}
+
+// Whether `component` is one of the plan's own hardware components, or a hardware context. An empty
+// component is ffmpeg's own line. An input's metadata key can write one.
+bool HardwareComponent(std::string_view component, const std::vector<std::string>& components) {
+  if (component.empty()) return false;
+  if (OneOf(component, kHardwareContexts)) return true;
+  for (const std::string& name : components)
+    if (!name.empty() && (component == name || IsFilterInstance(component, name))) return true;
   return false;
 }
 
-// FailureOf gives `line`, read as `read`, without its tag and made printable, when it is a
-// GPU failure.
-std::optional<std::string> FailureOf(std::string_view line, const LogLine& read) {
-  if (!OneOf(read.level, kErrorLevels) || !HardwareComponent(read.component)) return std::nullopt;
+// FailureOf gives `line`, read as `read`, when it is a GPU failure. The tag is taken off, and the
+// line made printable.
+std::optional<std::string> FailureOf(std::string_view line, const LogLine& read,
+                                     const std::vector<std::string>& components) {
+  if (!OneOf(read.level, kErrorLevels) || !HardwareComponent(read.component, components))
+    return std::nullopt;
   for (const std::string_view mark : kGpuFailureMarks) {
     if (read.message.find(mark) != std::string_view::npos)
       return PrintableLine(std::string(line.substr(0, read.tag_begin)) +
@@ -82,7 +95,7 @@ std::optional<std::string> FailureOf(std::string_view line, const LogLine& read)
   return std::nullopt;
 }
 
-// A line longer than this is passed on as it is, unread: ffmpeg's own lines are short.
+// A longer line is passed on as it is, unread. ffmpeg's own lines are short.
 constexpr std::size_t kLongestLine = 65536;
 
 }  // namespace
@@ -116,7 +129,7 @@ std::optional<double> ProcessedSeconds(std::string_view message) {
   if (at == std::string_view::npos) return std::nullopt;
   std::string_view clock = message.substr(at + 6);
   clock = clock.substr(0, clock.find(' '));
-  // HH:MM:SS.ff, the hours of any width; "N/A" and the negative times of a start are not read.
+  // HH:MM:SS.ff, the hours of any width. "N/A" and a start's negative times are not read.
   const std::size_t first = clock.find(':');
   const std::size_t second = first == std::string_view::npos ? first : clock.find(':', first + 1);
   if (second == std::string_view::npos) return std::nullopt;
@@ -130,21 +143,35 @@ std::optional<double> ProcessedSeconds(std::string_view message) {
   return static_cast<double>(*hours * 3600 + *minutes * 60) + *seconds;
 }
 
-std::optional<std::string> GpuFailureIn(std::string_view text) {
+std::optional<std::int64_t> ProcessedFrames(std::string_view message) {
+  if (!message.starts_with("frame=")) return std::nullopt;
+  std::string_view count = message.substr(6);
+  const std::size_t digits = count.find_first_not_of(' ');
+  if (digits == std::string_view::npos) return std::nullopt;
+  count = count.substr(digits);
+  count = count.substr(0, count.find(' '));
+  const std::optional<std::int64_t> frames = ParseInteger<std::int64_t>(count);
+  if (!frames || *frames < 0) return std::nullopt;
+  return frames;
+}
+
+std::optional<std::string> GpuFailureIn(std::string_view text,
+                                        const std::vector<std::string>& components) {
   std::size_t start = 0;
   while (start < text.size()) {
     std::size_t end = text.find_first_of("\r\n", start);
     if (end == std::string_view::npos) end = text.size();
     const std::string_view line = text.substr(start, end - start);
-    if (std::optional<std::string> failure = FailureOf(line, ReadLogLine(line))) return failure;
+    if (std::optional<std::string> failure = FailureOf(line, ReadLogLine(line), components))
+      return failure;
     start = end + 1;
   }
   return std::nullopt;
 }
 
 void FfmpegLog::TakeLine(std::string_view line, std::string& out) {
-  // A line too long to read is passed on unread, and so is the rest of one passed on in part,
-  // which is no line of its own: its start is the input's.
+  // A line too long to read is passed on unread. So is the rest of a line passed on in part. That
+  // rest is no line of its own: its start is the input's.
   if (inside_long_line_ || line.size() > kLongestLine) {
     inside_long_line_ = false;
     out.append(line);
@@ -153,11 +180,13 @@ void FfmpegLog::TakeLine(std::string_view line, std::string& out) {
   const LogLine read = ReadLogLine(line);
   out.append(line.substr(0, read.tag_begin));
   out.append(line.substr(read.tag_end));
-  if (!gpu_failure_) gpu_failure_ = FailureOf(line, read);
+  if (!gpu_failure_) gpu_failure_ = FailureOf(line, read, components_);
   // Progress is ffmpeg's own line: at level info, with no component speaking.
   if (read.level == "info" && read.component.empty()) {
     if (std::optional<double> seconds = ProcessedSeconds(read.message))
       processed_seconds_ = seconds;
+    if (std::optional<std::int64_t> frames = ProcessedFrames(read.message))
+      processed_frames_ = frames;
   }
 }
 

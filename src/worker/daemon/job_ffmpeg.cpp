@@ -8,10 +8,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstring>
+#include <sstream>
 
 #include "worker/daemon/ffmpeg_log.h"
 
@@ -20,11 +23,11 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// The signals the runner may send the wrapper and that ffmpeg must receive.
+// The signals the runner may send the wrapper, which ffmpeg must receive.
 constexpr std::array<int, 6> kForwarded{{SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2}};
 
-// Samples come four times a second for the first seconds, so that a rendition that takes
-// under a second is still seen at work, then once a second.
+// Samples come four times a second for the first seconds, then once a second. So a rendition that
+// takes under a second is still seen at work.
 std::chrono::milliseconds SampleInterval(Clock::duration elapsed,
                                          std::chrono::milliseconds steady) {
   return elapsed < std::chrono::seconds(4) ? std::min(steady, std::chrono::milliseconds(250))
@@ -37,8 +40,8 @@ int ExitCodeOf(int status) {
   return 1;
 }
 
-// The forked child: it dies with the wrapper, whatever kills the wrapper, and becomes
-// ffmpeg with its stderr on the pipe `stderr_fd`.
+// The forked child. It dies with the wrapper, whatever kills the wrapper. It becomes ffmpeg, with
+// its stderr on the pipe `stderr_fd`.
 [[noreturn]] void ExecFfmpeg(const std::vector<std::string>& argv, int stderr_fd,
                              const sigset_t& previous, pid_t wrapper, const Sandbox* sandbox) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -70,7 +73,7 @@ void WriteAll(std::string_view text) {
   }
 }
 
-// Copies what ffmpeg wrote on its stderr to ours, read by `log`. False once the pipe is closed.
+// Copies ffmpeg's stderr to ours, read by `log`. False once the pipe is closed.
 bool PassStderr(int from, FfmpegLog& log) {
   char buffer[8192];
   const ssize_t got = read(from, buffer, sizeof buffer);
@@ -79,7 +82,7 @@ bool PassStderr(int from, FfmpegLog& log) {
   return true;
 }
 
-// Passes the signals the runner sent on to ffmpeg; kills ffmpeg once the runner is gone.
+// Passes the runner's signals on to ffmpeg. Kills ffmpeg once the runner is gone.
 void ForwardSignals(int signals, pid_t pid, pid_t parent_pid, bool exited, JobFfmpegRun& run) {
   signalfd_siginfo info{};
   while (read(signals, &info, sizeof info) == sizeof info) {
@@ -94,6 +97,33 @@ void ForwardSignals(int signals, pid_t pid, pid_t parent_pid, bool exited, JobFf
 }
 
 }  // namespace
+
+std::chrono::seconds JobDeadline(double media_seconds) {
+  constexpr double kFloorSeconds = 300;
+  constexpr double kTimesRealtime = 10;
+  // A year bounds what a stated duration can add. So the sum holds in any clock.
+  const double media = std::isfinite(media_seconds) ? std::clamp(media_seconds, 0.0, 3.2e7) : 0;
+  return std::chrono::seconds(static_cast<std::int64_t>(kFloorSeconds + kTimesRealtime * media));
+}
+
+std::string StatedTimingProblem(std::int64_t frames, double duration_seconds, double output_fps) {
+  constexpr double kLongestGapSeconds = 600;
+  constexpr double kShortestJudged = 3600;
+  if (frames <= 0 || !std::isfinite(duration_seconds) || duration_seconds <= kShortestJudged)
+    return "";
+  if (static_cast<double>(frames) * kLongestGapSeconds >= duration_seconds) return "";
+  std::ostringstream words;
+  words.precision(12);
+  words << "the input states " << frames << " video frames over " << duration_seconds
+        << " s, fewer than one frame per " << kLongestGapSeconds << " s";
+  if (output_fps > 0)
+    words << ", which at " << output_fps << " frames a second would make ffmpeg write "
+          << static_cast<std::int64_t>(std::min(duration_seconds * output_fps, 9.0e18))
+          << " frames";
+  words << ": its timestamps hold a gap no camera or editor writes; re-encode it with a steady "
+           "frame rate and upload it again";
+  return words.str();
+}
 
 JobFfmpegRun RunJobFfmpeg(const JobFfmpegOptions& options) {
   JobFfmpegRun run;
@@ -127,7 +157,9 @@ JobFfmpegRun RunJobFfmpeg(const JobFfmpegOptions& options) {
   EvidenceSampler sampler(options.sampler);
   sampler.Sample(pid);
   Clock::time_point next_sample = Clock::now() + SampleInterval({}, options.sampler.interval);
-  FfmpegLog log;
+  FfmpegLog log(options.hardware_components);
+  const Clock::time_point deadline =
+      options.deadline ? started + *options.deadline : Clock::time_point::max();
   bool stderr_open = true;
   bool exited = false;
   int status = 0;
@@ -144,7 +176,7 @@ JobFfmpegRun RunJobFfmpeg(const JobFfmpegOptions& options) {
     if (!exited) {
       siginfo_t child{};
       if (waitid(P_PID, pid, &child, WEXITED | WNOHANG | WNOWAIT) == 0 && child.si_pid == pid) {
-        // The last look before it is reaped: its final CPU times are still in its stat.
+        // The last look before it is reaped. Its final CPU times are still in its stat.
         sampler.Sample(pid);
         sampler.SampleCpu(pid);
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
@@ -154,6 +186,10 @@ JobFfmpegRun RunJobFfmpeg(const JobFfmpegOptions& options) {
       }
       if (getppid() != options.parent_pid && !run.runner_died) {
         run.runner_died = true;
+        kill(pid, SIGKILL);
+      }
+      if (Clock::now() >= deadline && !run.deadline_passed) {
+        run.deadline_passed = true;
         kill(pid, SIGKILL);
       }
       if (Clock::now() >= next_sample) {
@@ -173,10 +209,11 @@ JobFfmpegRun RunJobFfmpeg(const JobFfmpegOptions& options) {
   close(signals);
   sigprocmask(SIG_SETMASK, &previous, nullptr);
   run.exit_code = ExitCodeOf(status);
-  // A GPU failure is one that failed the run: a mark in a run that ended well was recovered
-  // from (a decoder that fell back to the CPU shows in the evidence instead).
+  // Only a GPU failure that failed the run counts. A mark in a run that ended well was recovered
+  // from. A decoder that fell back to the CPU shows in the evidence instead.
   if (run.exit_code != 0) run.gpu_failure = log.gpu_failure();
   run.processed_seconds = log.processed_seconds();
+  run.processed_frames = log.processed_frames();
   run.record = sampler.Record();
   run.wall_seconds = std::chrono::duration<double>(Clock::now() - started).count();
   return run;

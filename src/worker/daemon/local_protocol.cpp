@@ -3,6 +3,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "common/base/json_parse.h"
 #include "common/base/json_reader.h"
 #include "common/base/json_text.h"
 
@@ -14,7 +15,7 @@ using Json = nlohmann::json;
 constexpr std::int64_t kMaxCount = 1 << 20;
 constexpr std::int64_t kMaxInt = std::numeric_limits<std::int32_t>::max();
 
-// The readers below read an optional member: absent leaves `out` as it is.
+// The readers below read an optional member. Absent leaves `out` as it is.
 bool OptionalString(JsonReader& reader, const Json& object, const char* name, std::string& out) {
   const Json* value = JsonReader::OptionalMember(object, name);
   return !value || reader.String(*value, JsonReader::Child("", name), out);
@@ -93,7 +94,7 @@ Json ReportJson(const WrapperRunReport& report) {
 }
 
 Result<Json> ParseObject(std::string_view line) {
-  Json value = Json::parse(line, nullptr, false);
+  Json value = ParseJsonOrDiscarded(line);
   if (value.is_discarded()) return InvalidInput("not JSON");
   if (!value.is_object()) return InvalidInput("expected a JSON object");
   return value;
@@ -103,12 +104,12 @@ Result<Json> ParseObject(std::string_view line) {
 
 Result<LocalRequest> ParseLocalRequest(std::string_view line) {
   Result<Json> parsed = ParseObject(line);
-  if (!parsed) return parsed.failure();
+  if (!parsed) return parsed.error();
   const Json& object = *parsed;
   JsonReader reader;
   std::string op;
   const Json* op_value = reader.Member(object, "", "op");
-  if (!op_value || !reader.String(*op_value, "op", op)) return reader.failure();
+  if (!op_value || !reader.String(*op_value, "op", op)) return reader.error();
   if (op == "context") return LocalRequest{ContextRequest{}};
   if (op == "drain") return LocalRequest{DrainRequest{}};
   if (op == "enable") return LocalRequest{EnableRequest{}};
@@ -119,7 +120,7 @@ Result<LocalRequest> ParseLocalRequest(std::string_view line) {
         !OptionalInt(reader, object, "pid", 0, kMaxInt, request.pid) ||
         !OptionalString(reader, object, "job_form", request.job_form) ||
         !OptionalInt(reader, object, "output_height", 0, kMaxCount, request.output_height))
-      return reader.failure();
+      return reader.error();
     return LocalRequest{request};
   }
   if (op == "finished") {
@@ -127,12 +128,12 @@ Result<LocalRequest> ParseLocalRequest(std::string_view line) {
     const Json* report = reader.Member(object, "", "report");
     if (!report || !reader.Object(*report, "report") ||
         !ReadReport(reader, *report, request.report))
-      return reader.failure();
+      return reader.error();
     return LocalRequest{request};
   }
   if (op == "refused") {
     RefusedRequest request;
-    if (!OptionalString(reader, object, "reason", request.reason)) return reader.failure();
+    if (!OptionalString(reader, object, "reason", request.reason)) return reader.error();
     return LocalRequest{request};
   }
   if (op == "concurrency") {
@@ -140,14 +141,14 @@ Result<LocalRequest> ParseLocalRequest(std::string_view line) {
     const Json* value = JsonReader::OptionalMember(object, "value");
     if (value && !value->is_null()) {
       std::int64_t number = 0;
-      if (!reader.Int(*value, "value", 0, kMaxCount, number)) return reader.failure();
+      if (!reader.Int(*value, "value", 0, kMaxCount, number)) return reader.error();
       request.value = number;
     }
     return LocalRequest{request};
   }
   if (op == "eligibility") {
     EligibilityRequest request;
-    if (!OptionalString(reader, object, "value", request.text)) return reader.failure();
+    if (!OptionalString(reader, object, "value", request.text)) return reader.error();
     return LocalRequest{request};
   }
   return InvalidInput("op: unknown operation \"" + op +
@@ -184,7 +185,7 @@ std::string LocalRequestLine(const LocalRequest& request) {
 
 Result<LocalAnswer> ParseLocalAnswer(std::string_view line) {
   Result<Json> parsed = ParseObject(line);
-  if (!parsed) return parsed.failure();
+  if (!parsed) return parsed.error();
   const Json& object = *parsed;
   JsonReader reader;
   LocalAnswer answer;
@@ -192,12 +193,12 @@ Result<LocalAnswer> ParseLocalAnswer(std::string_view line) {
   if (!ok || !reader.Bool(*ok, "ok", answer.ok) ||
       !OptionalString(reader, object, "message", answer.message) ||
       !OptionalString(reader, object, "state", answer.state))
-    return reader.failure();
+    return reader.error();
   if (const Json* context = JsonReader::OptionalMember(object, "context")) {
-    if (!reader.Object(*context, "context")) return reader.failure();
+    if (!reader.Object(*context, "context")) return reader.error();
     WrapperContext value;
     const Json* device = reader.Member(*context, "context", "device");
-    if (!device || !reader.Object(*device, "context.device")) return reader.failure();
+    if (!device || !reader.Object(*device, "context.device")) return reader.error();
     value.device = *device;
     std::int64_t ordinal = 0;
     double baseline_rate = 0;
@@ -213,7 +214,7 @@ Result<LocalAnswer> ParseLocalAnswer(std::string_view line) {
         !OptionalNumber(reader, *context, "baseline_cpu_seconds_per_media_second", baseline_rate) ||
         !OptionalNumber(reader, *context, "baseline_pixels_per_frame", baseline_pixels) ||
         !OptionalNumber(reader, *context, "plausible_cpu_fraction", value.plausible_cpu_fraction))
-      return InvalidInput("context." + reader.error());
+      return InvalidInput("context." + reader.error_message());
     value.cuda_ordinal = static_cast<int>(ordinal);
     if (baseline_rate > 0 && baseline_pixels > 0) {
       value.baseline_cpu_seconds_per_media_second = baseline_rate;

@@ -1,9 +1,9 @@
-// The worker's local socket speaks one JSON object per line. Two kinds of client use it: the
-// ffmpeg wrapper of each job (what to run on, a session slot, what the run showed) and the
-// operator's `worker drain|enable|concurrency|eligibility|state`. This file is the protocol
-// as values and their JSON forms: LocalRequest and LocalAnswer. The socket itself is
-// local_socket.h (the client) and local_server.h (the server); the worker's answers are
-// WorkerDaemon::Handle's (worker_daemon.h).
+// The worker's local socket speaks one JSON object per line. Two kinds of client use it:
+// - each job's ffmpeg wrapper: what to run on, a session slot, what the run showed;
+// - the operator's `worker drain|enable|concurrency|eligibility|state`.
+// This file is the protocol as values and their JSON forms: LocalRequest and LocalAnswer. The
+// socket itself is local_socket.h (the client) and local_server.h (the server). The worker's
+// answers are WorkerDaemon::Handle's (worker_daemon.h).
 #pragma once
 
 #include <cstdint>
@@ -30,14 +30,14 @@ struct WrapperContext {
   // The sampler's sources.
   std::string nvml_library;
   std::string proc_root;
-  // The self-test's libx264 baseline; absent when the self-test measured none.
+  // The self-test's libx264 baseline. Absent when the self-test measured none.
   std::optional<double> baseline_cpu_seconds_per_media_second;
   std::optional<double> baseline_pixels_per_frame;
-  // The plausibility gate's largest share of the baseline (PT_WORKER_PLAUSIBLE_CPU_PCT).
+  // The plausibility check's largest share of the baseline (PT_WORKER_PLAUSIBLE_CPU_PCT).
   double plausible_cpu_fraction = 0.25;
 };
 
-// The widest and tallest picture a run's report states; the worker refuses a report past it.
+// The widest and tallest picture a run's report states. The worker refuses a report past it.
 constexpr std::int64_t kMaxReportedPictureSide = 1 << 20;
 
 // The wrapper's report of one ffmpeg run, for the job book and the worker's state.
@@ -51,7 +51,7 @@ struct WrapperRunReport {
   int exit_code = 0;
   bool evidence_ok = false;
   std::string evidence;
-  // The line of ffmpeg's stderr in which the GPU or its driver failed; empty when none did.
+  // The stderr line of ffmpeg's where the GPU or its driver failed. Empty when none did.
   std::string gpu_failure;
   // Whether the runner died while ffmpeg ran, and ffmpeg was killed for it.
   bool runner_died = false;
@@ -61,8 +61,8 @@ struct WrapperRunReport {
   // The picture it wrote, each side at most kMaxReportedPictureSide.
   std::int64_t width = 0;
   std::int64_t height = 0;
-  // The input's picture and codec (ffprobe's codec_name), as the wrapper probed them; 0 and
-  // empty where it could not.
+  // The input's picture and codec (ffprobe's codec_name), as the wrapper probed them. 0 and empty
+  // where it could not.
   std::int64_t source_width = 0;
   std::int64_t source_height = 0;
   std::string source_codec;
@@ -99,12 +99,12 @@ using LocalRequest =
     std::variant<ContextRequest, AcquireRequest, FinishedRequest, RefusedRequest, DrainRequest,
                  EnableRequest, ConcurrencyRequest, EligibilityRequest, StateRequest>;
 
-// ParseLocalRequest reads one line; an error names what is wrong and where.
+// ParseLocalRequest reads one line. An error names what is wrong and where.
 Result<LocalRequest> ParseLocalRequest(std::string_view line);
 std::string LocalRequestLine(const LocalRequest& request);
 
-// Every answer is {"ok": bool, "message": "...", ...}: a refusal or an error is ok=false with
-// its reason in words; a context answer carries "context".
+// Every answer is {"ok": bool, "message": "...", ...}. A refusal or an error is ok=false, with its
+// reason in words. A context answer carries "context".
 struct LocalAnswer {
   bool ok = false;
   std::string message;

@@ -16,14 +16,14 @@
 namespace mc::worker {
 namespace {
 
-// A request line is small; a client that sends more without a newline is not speaking the
-// protocol and is disconnected. So is one that lets its answers pile up unread.
+// A request line is small. A client that sends more without a newline is not speaking the protocol.
+// It is disconnected. So is one that lets its answers pile up unread.
 constexpr std::size_t kMaxRequestBytes = 256 * 1024;
 constexpr std::size_t kMaxUnsentBytes = 256 * 1024;
 constexpr std::size_t kMaxConnections = 256;
 
-// Whether the peer runs as this process's user (or as root). The socket's mode lets the
-// group connect; only the worker's own user (its runner and the runner's ffmpeg) may speak.
+// Whether the peer runs as this process's user (or as root). The socket's mode lets the group
+// connect. Only the worker's own user may speak: its runner and the runner's ffmpeg.
 bool PeerIsOurs(int fd) {
   ucred peer{};
   socklen_t length = sizeof peer;
@@ -51,14 +51,14 @@ void SendAll(int fd, Connection& connection) {
 Result<std::unique_ptr<LocalServer>> LocalServer::Start(const std::string& path, Handler handler,
                                                         Closed closed) {
   Result<int> listener = ListenLocal(path);
-  if (!listener) return listener.failure();
+  if (!listener) return listener.error();
   std::unique_ptr<LocalServer> server(new LocalServer());
   server->path_ = path;
   server->handler_ = std::move(handler);
   server->closed_ = std::move(closed);
   Result<std::unique_ptr<ServerShell>> shell = ServerShell::Start(
       *listener, [raw = server.get()](ServerShell& shell) { raw->Serve(shell); });
-  if (!shell) return shell.failure();
+  if (!shell) return shell.error();
   server->shell_ = std::move(shell).value();
   return server;
 }
@@ -71,7 +71,7 @@ LocalServer::~LocalServer() {
 
 LocalAnswer LocalServer::AnswerLine(std::uint64_t connection, const std::string& line) const {
   Result<LocalRequest> request = ParseLocalRequest(line);
-  if (!request) return {.ok = false, .message = "bad request: " + request.error()};
+  if (!request) return {.ok = false, .message = "bad request: " + request.error_message()};
   try {
     return handler_(connection, *request);
   } catch (const std::exception& error) {

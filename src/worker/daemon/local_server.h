@@ -1,9 +1,11 @@
-// LocalServer serves the worker's local socket (local_socket.h) on a thread of its own: it
-// reads one request per line from each connection, hands it to the worker, and writes the
-// answer back. It serves only peers of the worker's own user (SO_PEERCRED), and drops one
-// whose request or unread answers pass 256 KiB. A connection's end, however it comes (the wrapper
-// exits, is killed, or its machine of a parent dies), is reported once, so that what the connection
-// held is given back.
+// LocalServer serves the worker's local socket (local_socket.h) on a thread of its own. It reads
+// one request per line from each connection. It hands it to the worker and writes the answer back.
+// It serves only peers of the worker's own user (SO_PEERCRED). It drops one whose request or unread
+// answers pass 256 KiB. A connection's end is reported once, however it comes:
+// - the wrapper exits;
+// - it is killed;
+// - its parent dies.
+// What the connection held is then given back.
 #pragma once
 
 #include <cstdint>
@@ -19,7 +21,7 @@ namespace mc::worker {
 
 class LocalServer {
  public:
-  // The handler answers at once; it runs on the server's thread.
+  // The handler answers at once. It runs on the server's thread.
   using Handler = std::function<LocalAnswer(std::uint64_t connection, const LocalRequest&)>;
   using Closed = std::function<void(std::uint64_t connection)>;
 
@@ -34,13 +36,13 @@ class LocalServer {
  private:
   LocalServer() = default;
   void Serve(ServerShell& shell) const;
-  // The answer to one request line; a handler that throws answers an error instead.
+  // The answer to one request line. A handler that throws answers an error instead.
   LocalAnswer AnswerLine(std::uint64_t connection, const std::string& line) const;
 
   std::string path_;
   Handler handler_;
   Closed closed_;
-  // Last, so that it stops before the members its loop reads go.
+  // Last, so it stops before the members its loop reads go.
   std::unique_ptr<ServerShell> shell_;
 };
 

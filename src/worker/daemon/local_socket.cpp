@@ -13,7 +13,7 @@
 namespace mc::worker {
 namespace {
 
-// An answer is a few kilobytes (the device's attributes); anything much larger is not one.
+// An answer is a few kilobytes (the device's attributes). Anything much larger is not one.
 constexpr std::size_t kMaxAnswerBytes = 1 << 20;
 
 Result<sockaddr_un> AddressOf(const std::string& path) {
@@ -28,7 +28,7 @@ Result<sockaddr_un> AddressOf(const std::string& path) {
 
 Result<int> ConnectTo(const std::string& path) {
   Result<sockaddr_un> address = AddressOf(path);
-  if (!address) return address.failure();
+  if (!address) return address.error();
   const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) return Internal(std::string("a Unix socket: ") + std::strerror(errno));
   if (connect(fd, reinterpret_cast<const sockaddr*>(&*address), sizeof *address) != 0) {
@@ -48,7 +48,7 @@ std::string LocalSocketPath(const std::string& state_dir) {
 
 Result<int> ListenLocal(const std::string& path) {
   Result<sockaddr_un> address = AddressOf(path);
-  if (!address) return address.failure();
+  if (!address) return address.error();
   if (Result<int> live = ConnectTo(path)) {
     close(*live);
     return Conflict("another worker is listening on " + path);
@@ -57,7 +57,7 @@ Result<int> ListenLocal(const std::string& path) {
   std::filesystem::remove(path, ignored);
   const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   if (fd < 0) return Internal(std::string("a Unix socket: ") + std::strerror(errno));
-  // The mask makes the file rw for the user and group only, from the moment it exists.
+  // The mask makes the file rw for user and group only, from the moment it exists.
   const mode_t previous = umask(0117);
   const int bound = bind(fd, reinterpret_cast<const sockaddr*>(&*address), sizeof *address);
   const int bind_error = errno;
@@ -72,7 +72,7 @@ Result<int> ListenLocal(const std::string& path) {
 
 Result<LocalClient> LocalClient::Connect(const std::string& path) {
   Result<int> fd = ConnectTo(path);
-  if (!fd) return fd.failure();
+  if (!fd) return fd.error();
   return LocalClient(*fd);
 }
 
@@ -111,7 +111,7 @@ Result<LocalAnswer> LocalClient::Ask(const LocalRequest& request,
       const std::string answer = received_.substr(0, end);
       received_.erase(0, end + 1);
       Result<LocalAnswer> parsed = ParseLocalAnswer(answer);
-      if (!parsed) return InvalidInput("the worker's answer: " + parsed.error());
+      if (!parsed) return InvalidInput("the worker's answer: " + parsed.error_message());
       return parsed;
     }
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(

@@ -1,5 +1,5 @@
-// The worker's local socket: a Unix stream socket in its state directory, one JSON line per
-// request and per answer (local_protocol.h). Who may use it is who may open the file: the
+// The worker's local socket: a Unix stream socket in its state directory. It carries one JSON line
+// per request and per answer (local_protocol.h). Who may use it is who may open the file. The
 // worker makes it readable and writable by its own user and group only.
 #pragma once
 
@@ -14,13 +14,12 @@ namespace mc::worker {
 // The socket's name in a worker's state directory.
 std::string LocalSocketPath(const std::string& state_dir);
 
-// ListenLocal binds a new socket at `path` (a stale one left by a killed worker is replaced;
-// a live one is not: that is another worker) and listens.
+// ListenLocal binds a new socket at `path` and listens. A stale one left by a killed worker is
+// replaced. A live one is not: that is another worker.
 Result<int> ListenLocal(const std::string& path);
 
-// LocalClient is one connection to the worker. The wrapper keeps it open for its whole life:
-// the worker frees the wrapper's session slots when the connection closes, however the wrapper
-// ends.
+// LocalClient is one connection to the worker. The wrapper keeps it open for its whole life. The
+// worker frees the wrapper's session slots when the connection closes, however the wrapper ends.
 class LocalClient {
  public:
   static Result<LocalClient> Connect(const std::string& path);

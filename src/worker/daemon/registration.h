@@ -1,6 +1,6 @@
-// Registering the runner with PeerTube, once: `worker register` posts the registration token
-// to the server's runner API and keeps the runner's own token in the state directory
-// (runner_config.h). Registering again with the same server and name is a no-op.
+// Registers the runner with PeerTube, once. `worker register` posts the registration token to the
+// server's runner API. It keeps the runner's own token in the state directory (runner_config.h).
+// Registering again with the same server and name does nothing.
 #pragma once
 
 #include <string>
@@ -12,18 +12,18 @@ namespace mc::worker {
 
 struct RegisterRequest {
   std::string server_url;
-  // The registration token ("ptrrt-…"), read from a file by the caller: never a flag.
+  // The registration token ("ptrrt-…"), read from a file by the caller. Never a flag.
   std::string registration_token;
   std::string runner_name;
   std::string description;
 };
 
-// RegisterRunner asks the server for a runner token. A refusal names the server's status and
-// its message; the tokens appear in no message.
+// RegisterRunner asks the server for a runner token. A refusal names the server's status and its
+// message. The tokens appear in no message.
 Result<Registration> RegisterRunner(const RegisterRequest& request);
 
-// ReadTokenFile reads a token from a file (its first line, trimmed); an empty file is an
-// error naming the file.
+// ReadTokenFile reads a token from a file: its first line, trimmed. An empty file is an error
+// naming the file.
 Result<std::string> ReadTokenFile(const std::string& path);
 
 }  // namespace mc::worker

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "common/base/json_parse.h"
 #include "common/base/json_reader.h"
 #include "common/base/json_text.h"
 #include "common/base/read_file.h"
@@ -45,8 +46,8 @@ std::string RegistrationPath(const std::string& state_dir) {
 
 Result<Registration> LoadRegistration(const std::string& path) {
   Result<std::string> text = ReadFileText(path);
-  if (!text) return text.failure();
-  const nlohmann::json value = nlohmann::json::parse(*text, nullptr, false);
+  if (!text) return text.error();
+  const nlohmann::json value = ParseJsonOrDiscarded(*text);
   JsonReader reader;
   Registration registration;
   const nlohmann::json* url = nullptr;
@@ -62,7 +63,7 @@ Result<Registration> LoadRegistration(const std::string& path) {
       !reader.Int(*id, "runner_id", 0, INT64_MAX, registration.runner_id) ||
       !(token = reader.Member(value, "", "runner_token")) ||
       !reader.String(*token, "runner_token", registration.runner_token))
-    return InvalidInput(path + ": " + reader.error());
+    return InvalidInput(path + ": " + reader.error_message());
   return registration;
 }
 
@@ -97,7 +98,7 @@ Result<void> WritePrivateFile(const std::string& path, const std::string& text) 
   const std::string partial = path + ".partial";
   const int fd = open(partial.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (fd < 0) return Unavailable("cannot write " + partial + ": " + std::strerror(errno));
-  // An existing file keeps its old mode through O_CREAT; the secret must not.
+  // An existing file keeps its old mode through O_CREAT. The secret must not.
   fchmod(fd, 0600);
   std::size_t written = 0;
   while (written < text.size()) {

@@ -1,6 +1,7 @@
-// What the official runner reads: its config.toml, written by the worker before each start,
-// and the worker's registration record, from which the runner's registration is written. The
-// runner keeps its own registrations in config.toml; the worker writes them there so that a
+// What the official runner reads:
+// - its config.toml, written by the worker before each start;
+// - the worker's registration record, from which the runner's registration is written.
+// The runner keeps its own registrations in config.toml. The worker writes them there. So a
 // registration token never reaches the runner's command line.
 #pragma once
 
@@ -11,8 +12,8 @@
 
 namespace mc::worker {
 
-// Registration is what `worker register` got from PeerTube, kept in the state directory
-// (readable by the worker's user only).
+// Registration is what `worker register` got from PeerTube. It is kept in the state directory,
+// readable by the worker's user only.
 struct Registration {
   // The PeerTube server the runner was registered with.
   std::string server_url;
@@ -27,7 +28,7 @@ Result<Registration> LoadRegistration(const std::string& path);
 Result<void> SaveRegistration(const std::string& path, const Registration& registration);
 
 struct RunnerConfig {
-  // The most jobs the GPU can ever carry: the gate lets fewer through when it must.
+  // The most jobs the GPU can ever carry. The gate lets fewer through when it must.
   std::int64_t concurrency = 1;
   std::int64_t ffmpeg_threads = 2;
   std::int64_t ffmpeg_nice = 20;
@@ -40,10 +41,10 @@ struct RunnerConfig {
 // RunnerConfigToml is the file's text, as the runner's own writer lays it out.
 std::string RunnerConfigToml(const RunnerConfig& config);
 
-// RunnerConfigPath is where the runner of this id reads it under XDG_CONFIG_HOME.
+// RunnerConfigPath is where this id's runner reads it, under XDG_CONFIG_HOME.
 std::string RunnerConfigPath(const std::string& xdg_config_home, const std::string& runner_id);
 
-// WritePrivateFile writes `text` whole to `path` with mode 0600, replacing what was there.
+// WritePrivateFile writes `text` whole to `path`, mode 0600. It replaces what was there.
 Result<void> WritePrivateFile(const std::string& path, const std::string& text);
 
 }  // namespace mc::worker

@@ -64,16 +64,16 @@ int RunnerSupervisor::Spawn() {
   env.push_back(nullptr);
   const std::string log = options_.log_path.empty() ? "/dev/null" : options_.log_path;
   const pid_t parent = getpid();
-  // fork rather than posix_spawn, for the one thing only the child can ask: to die with the
-  // worker. A worker that is killed takes its runner with it (which aborts its jobs, so that
-  // PeerTube puts them back at once) instead of leaving a runner no one supervises.
+  // fork rather than posix_spawn: only the child can ask to die with the worker. A killed worker
+  // then takes its runner with it. That aborts its jobs, so PeerTube puts them back at once. No
+  // runner is left that no one supervises.
   const pid_t pid = fork();
   if (pid == 0) {
     prctl(PR_SET_PDEATHSIG, SIGTERM);
     if (getppid() != parent) _exit(1);
-    // A session of its own: it and its ffmpeg children are one group to stop, and a
-    // terminal's signals to the worker do not reach it behind the worker's back. The worker's
-    // threads block SIGTERM; the runner must not inherit that.
+    // A session of its own. It and its ffmpeg children are then one group to stop. A terminal's
+    // signals to the worker do not reach it behind the worker's back. The worker's threads block
+    // SIGTERM. The runner must not inherit that.
     setsid();
     sigset_t none;
     sigemptyset(&none);
@@ -117,8 +117,8 @@ void RunnerSupervisor::Loop() {
       int status = 0;
       while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
       }
-      // What the runner leaves of its session (an ffmpeg it did not stop) goes with it; the
-      // wrapper also dies with its parent, this is the second line.
+      // What the runner leaves of its session goes with it, such as an ffmpeg it did not stop. The
+      // wrapper also dies with its parent; this is the second line.
       kill(-pid, SIGKILL);
       {
         const std::lock_guard lock(mutex_);

@@ -1,7 +1,7 @@
-// RunnerSupervisor keeps the official PeerTube runner running as the worker's child: it
-// starts it in a session of its own, restarts it with a growing pause when it dies, and stops
-// it on request. The runner has no pause of its own; the worker pauses it at the admission
-// gate instead, so the runner is only ever stopped when the worker itself stops.
+// RunnerSupervisor keeps the official PeerTube runner running as the worker's child. It starts it
+// in a session of its own. It restarts it with a growing pause when it dies. It stops it on
+// request. The runner has no pause of its own. The worker pauses it at the admission gate instead.
+// So the runner is only stopped when the worker itself stops.
 #pragma once
 
 #include <chrono>
@@ -16,27 +16,26 @@
 namespace mc::worker {
 
 struct RunnerOptions {
-  // The runner's command line up to its own arguments: {"peertube-runner"} as npm installs
+  // The runner's command line up to its own arguments. That is {"peertube-runner"} as npm installs
   // it, or {"node", ".../peertube-runner.js"}.
   std::vector<std::string> command;
-  // The runner's --id: its configuration, socket and work directory are named after it.
+  // The runner's --id. Its configuration, socket and work directory are named after it.
   std::string id;
-  // Where it runs; its log is appended to `log_path`.
+  // Where it runs. Its log is appended to `log_path`.
   std::string working_dir;
   std::string log_path;
   // Variables set on top of the worker's own environment.
   std::map<std::string, std::string> environment;
-  // The pause after the first death, doubled after each quick death up to the most; a run
-  // that lasted `healthy_after` starts the pause from the beginning again.
+  // The pause after the first death. It doubles after each quick death, up to the most. A run that
+  // lasted `healthy_after` starts the pause from the beginning again.
   std::chrono::milliseconds first_pause{1000};
   std::chrono::milliseconds most_pause{60000};
   std::chrono::milliseconds healthy_after{60000};
   std::function<void(const std::string&)> log = [](const std::string&) {};
-  // Files a dead runner leaves that stop the next one: its IPC socket, which a runner
-  // killed with SIGKILL cannot remove, and on which the next runner's start then hangs.
+  // Files a dead runner leaves that stop the next one. That is its IPC socket. A runner killed with
+  // SIGKILL cannot remove it. The next runner's start then hangs on it.
   std::vector<std::string> stale_files;
-  // Told each time the runner has ended, before it is started again: the jobs it ran died
-  // with it.
+  // Told each time the runner has ended, before it is started again. The jobs it ran died with it.
   std::function<void()> ended = [] {};
 };
 
@@ -52,8 +51,8 @@ class RunnerSupervisor {
   int pid() const;
   // How many times it was started.
   int starts() const;
-  // Stop sends SIGTERM (on which the runner aborts what it still runs, so the caller drains
-  // first), waits up to `grace`, then kills what is left of its session.
+  // Stop sends SIGTERM, waits up to `grace`, then kills what is left of its session. On SIGTERM the
+  // runner aborts what it still runs. So the caller drains first.
   void Stop(std::chrono::milliseconds grace = std::chrono::seconds(10));
 
  private:

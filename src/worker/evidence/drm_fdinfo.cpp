@@ -5,13 +5,10 @@
 namespace mc::worker {
 namespace {
 
-// fdinfo pads its values with spaces and tabs; a line may end in a carriage return.
-std::string_view Trimmed(std::string_view text) { return Trim(text, " \t\r"); }
-
 // Nanoseconds reads "<uint> ns", the form the specification gives drm-engine-<class>.
 std::optional<std::uint64_t> Nanoseconds(std::string_view text) {
   if (!text.ends_with("ns")) return std::nullopt;
-  return ParseInteger<std::uint64_t>(Trimmed(text.substr(0, text.size() - 2)));
+  return ParseInteger<std::uint64_t>(Trim(text.substr(0, text.size() - 2), kLinePadding));
 }
 
 bool TakePrefix(std::string_view& key, std::string_view prefix) {
@@ -46,8 +43,8 @@ Result<DrmFdinfo> ParseDrmFdinfo(std::string_view text) {
     ++line_number;
     const std::size_t colon = line.find(':');
     if (colon == std::string_view::npos) continue;
-    const std::string_view key = Trimmed(line.substr(0, colon));
-    const std::string_view value = Trimmed(line.substr(colon + 1));
+    const std::string_view key = Trim(line.substr(0, colon), kLinePadding);
+    const std::string_view value = Trim(line.substr(colon + 1), kLinePadding);
     if (!key.starts_with("drm-")) continue;
 
     std::string_view name = key;

@@ -19,8 +19,8 @@ EvidenceVerdict JudgeEvidence(const EvidenceRecord& record, const Expectation& e
 
   bool encode = false;
   bool decode = false;
-  // amdgpu's encode engine serves decoding too on its newer parts (one unified queue): it
-  // proves decoding only on a pass that encodes nothing on the GPU.
+  // On newer parts, amdgpu's encode engine serves decoding too (one unified queue). So it proves
+  // decoding only on a pass that encodes nothing on the GPU.
   bool encode_engine = false;
   if (record.nvml) {
     const NvmlEvidence& nvml = *record.nvml;
@@ -53,10 +53,10 @@ EvidenceVerdict JudgeEvidence(const EvidenceRecord& record, const Expectation& e
       encode_engine = time.encode_ns > 0;
       AddMethod(verdict.method, "drm_fdinfo");
     }
-    // Intel's video engine (i915's "video", xe's vcs) decodes and encodes alike, and the
-    // kernel counts its time as one: that time proves the decode beside the encode. A decode
-    // that fell back to the CPU cannot hide behind it, since the plan keeps the decoded
-    // pictures on the GPU (-hwaccel_output_format vaapi), where CPU pictures fail the filters.
+    // Intel's video engine (i915's "video", xe's vcs) decodes and encodes alike. The kernel counts
+    // its time as one. So that time proves the decode beside the encode. A decode that fell back to
+    // the CPU cannot hide behind it. The plan keeps the decoded pictures on the GPU
+    // (-hwaccel_output_format vaapi). There, CPU pictures fail the filters.
     if (time.decode_ns > 0 || time.codec_ns > 0 || time.codec_cycles > 0) {
       decode = true;
       AddMethod(verdict.method, "drm_fdinfo");

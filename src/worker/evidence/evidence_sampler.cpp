@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <condition_variable>
 #include <cstring>
 #include <mutex>
@@ -21,8 +22,8 @@ namespace {
 
 void KeepLarger(std::uint64_t& kept, std::uint64_t seen) { kept = std::max(kept, seen); }
 
-// ClientKey names one open DRM file: by (pdev, client id) as the usage-stats specification
-// asks, so that a file shared by descriptors or processes counts once.
+// ClientKey names one open DRM file by (pdev, client id), as the usage-stats specification asks. A
+// file shared by descriptors or processes then counts once.
 std::string ClientKey(const DrmClient& client) {
   if (client.fdinfo.client_id)
     return client.fdinfo.pdev + "/" + std::to_string(*client.fdinfo.client_id);
@@ -37,12 +38,12 @@ EvidenceSampler::EvidenceSampler(SamplerOptions options)
   if (options_.nvidia_pci_address.empty()) return;
   Result<std::unique_ptr<NvmlLibrary>> nvml = NvmlLibrary::Load(options_.nvml_library);
   if (!nvml) {
-    record_.problems.push_back("NVML: " + nvml.error());
+    record_.problems.push_back("NVML: " + nvml.error_message());
     return;
   }
   Result<void*> device = (*nvml)->Device(options_.nvidia_pci_address);
   if (!device) {
-    record_.problems.push_back("NVML: " + device.error());
+    record_.problems.push_back("NVML: " + device.error_message());
     return;
   }
   nvml_ = std::move(*nvml);
@@ -77,8 +78,8 @@ void EvidenceSampler::Sample(int root_pid) {
         nvml.max_dec_util = std::max(nvml.max_dec_util, sample.dec_util);
       }
     } else if (std::find(record_.problems.begin(), record_.problems.end(),
-                         "NVML: " + samples.error()) == record_.problems.end()) {
-      record_.problems.push_back("NVML: " + samples.error());
+                         "NVML: " + samples.error_message()) == record_.problems.end()) {
+      record_.problems.push_back("NVML: " + samples.error_message());
     }
     Result<std::vector<NvmlEncoderSession>> sessions = nvml_->EncoderSessions(nvml_device_);
     if (sessions) {
@@ -90,15 +91,15 @@ void EvidenceSampler::Sample(int root_pid) {
       }
       nvml.max_sessions_of_tree = std::max(nvml.max_sessions_of_tree, of_tree);
     } else if (std::find(record_.problems.begin(), record_.problems.end(),
-                         "NVML: " + sessions.error()) == record_.problems.end()) {
-      record_.problems.push_back("NVML: " + sessions.error());
+                         "NVML: " + sessions.error_message()) == record_.problems.end()) {
+      record_.problems.push_back("NVML: " + sessions.error_message());
     }
   }
   if (options_.read_drm) {
     for (const DrmClient& client : DrmClients(options_.proc_root, *tree)) {
       MediaEngineTime& kept = drm_clients_[ClientKey(client)];
       const MediaEngineTime seen = MediaEngineTimeOf(client.fdinfo);
-      // The specification allows a counter to go back briefly; the larger value stands.
+      // The specification allows a counter to go back briefly. The larger value stands.
       KeepLarger(kept.encode_ns, seen.encode_ns);
       KeepLarger(kept.decode_ns, seen.decode_ns);
       KeepLarger(kept.codec_ns, seen.codec_ns);
@@ -153,14 +154,23 @@ SampledRun RunSampled(const std::vector<std::string>& argv, const SamplerOptions
   posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
-  // Its own process group, so that the deadline kills the whole tree.
+  // Its own process group, so the deadline kills the whole tree.
   posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
   posix_spawnattr_setpgroup(&attributes, 0);
   std::vector<char*> args;
   for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
   args.push_back(nullptr);
   pid_t pid = 0;
-  const int spawned = posix_spawnp(&pid, args[0], &actions, &attributes, args.data(), environ);
+  int spawned = EPERM;
+  const auto spawn = [&] {
+    spawned = posix_spawnp(&pid, args[0], &actions, &attributes, args.data(), environ);
+  };
+  // A boxed command starts from a thread that entered the sandbox. The sampler stays outside.
+  if (options.sandbox == nullptr) {
+    spawn();
+  } else if (!options.sandbox->RunEntered(spawn)) {
+    spawned = EPERM;
+  }
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   if (spawned != 0) {
@@ -177,7 +187,7 @@ SampledRun RunSampled(const std::vector<std::string>& argv, const SamplerOptions
     while (!exited) {
       lock.unlock();
       sampler.Sample(pid);
-      // The root has not been reaped (the wait below leaves it), so its PID is still its own.
+      // The wait below leaves the root unreaped. So its PID is still its own.
       if (enough && !run.stopped && enough(sampler.Record())) {
         run.stopped = true;
         kill(pid, SIGINT);
@@ -187,7 +197,7 @@ SampledRun RunSampled(const std::vector<std::string>& argv, const SamplerOptions
     }
   });
 
-  // Wait for the exit without reaping, so that the final CPU times can still be read.
+  // Wait for the exit without reaping. The final CPU times can then still be read.
   const auto until = std::chrono::steady_clock::now() + deadline;
   siginfo_t info{};
   for (;;) {

@@ -1,8 +1,9 @@
-// The evidence sampler: while a job's process tree runs, it reads at a fixed rate (1 Hz by
-// default) what each source shows of the tree's own PIDs: NVML's per-process utilisation and
-// encoder sessions on NVIDIA, the DRM fdinfo of the tree's open DRM files on Intel and AMD,
-// and the tree's CPU time. The record it keeps is judged by JudgeEvidence and
-// JudgePlausibility.
+// The evidence sampler. While a job's process tree runs, it reads each source at a fixed rate (1 Hz
+// by default). It reads what each shows of the tree's own PIDs:
+// - NVML's per-process utilisation and encoder sessions, on NVIDIA;
+// - the DRM fdinfo of the tree's open DRM files, on Intel and AMD;
+// - the tree's CPU time.
+// JudgeEvidence and JudgePlausibility judge the record it keeps.
 #pragma once
 
 #include <chrono>
@@ -15,18 +16,21 @@
 
 #include "worker/evidence/evidence.h"
 #include "worker/evidence/nvml_library.h"
+#include "worker/probe_contract/sandbox.h"
 
 namespace mc::worker {
 
 struct SamplerOptions {
   std::string proc_root = "/proc";
   std::chrono::milliseconds interval{1000};
-  // The NVIDIA GPU whose NVML samples to read, canonical; empty for a GPU without NVML.
+  // The NVIDIA GPU whose NVML samples to read, canonical. Empty for a GPU without NVML.
   std::string nvidia_pci_address;
-  // The NVML library to load; tests name a stand-in.
+  // The NVML library to load; tests name a fake.
   std::string nvml_library = "libnvidia-ml.so.1";
-  // Whether to read the tree's DRM fdinfo (Intel and AMD; harmless elsewhere).
+  // Whether to read the tree's DRM fdinfo. For Intel and AMD; harmless elsewhere.
   bool read_drm = true;
+  // The sandbox RunSampled starts the command in. None starts it unboxed.
+  const Sandbox* sandbox = nullptr;
 };
 
 class EvidenceSampler {
@@ -38,8 +42,8 @@ class EvidenceSampler {
 
   // Sample reads every source once for the tree under root_pid.
   void Sample(int root_pid);
-  // SampleCpu reads only the tree's CPU time, for the moment after the root has exited but
-  // before it is reaped, when its final times are still in its stat.
+  // SampleCpu reads only the tree's CPU time. It is for the moment after the root exited, before it
+  // is reaped. Its final times are then still in its stat.
   void SampleCpu(int root_pid);
   EvidenceRecord Record() const;
 
@@ -56,24 +60,24 @@ class EvidenceSampler {
 
 // SampledRun is a command run under the sampler.
 struct SampledRun {
-  // The exit status; -1 when the command was killed or could not start.
+  // The exit status. -1 when the command was killed or could not start.
   int exit_code = -1;
   bool timed_out = false;
-  // Stopped with SIGINT once the evidence settled the question (its exit status is then
-  // ffmpeg's for an interrupted run, not a failure).
+  // Stopped with SIGINT once the evidence settled the question. Its exit status is then ffmpeg's
+  // for an interrupted run, not a failure.
   bool stopped = false;
   // Why it could not start, or what killed it.
   std::string failure;
   EvidenceRecord record;
 };
 
-// Whether the record so far settles what the run is for, so that it may stop.
+// Whether the record so far settles what the run is for. If so, the run may stop.
 using EnoughEvidence = std::function<bool(const EvidenceRecord&)>;
 
-// RunSampled starts argv (argv[0] is looked up on PATH) with stdout and stderr sent to
-// `log_path` (or /dev/null when empty), samples it until it exits or the deadline passes, and
-// kills its process group at the deadline. With `enough`, a sample after which it holds
-// interrupts the command (SIGINT, on which ffmpeg ends its output and exits).
+// RunSampled starts argv; argv[0] is looked up on PATH. Its stdout and stderr go to `log_path`, or
+// /dev/null when empty. It samples the command until it exits or the deadline passes. At the
+// deadline it kills the process group. With `enough`, a sample after which it holds interrupts the
+// command. That is SIGINT, on which ffmpeg ends its output and exits.
 SampledRun RunSampled(const std::vector<std::string>& argv, const SamplerOptions& options,
                       std::chrono::milliseconds deadline, const std::string& log_path = "",
                       const EnoughEvidence& enough = {});

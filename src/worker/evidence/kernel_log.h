@@ -1,9 +1,15 @@
-// The kernel log's word on the GPU: an `NVRM: Xid` line means the NVIDIA driver reported a GPU
-// error (the GPU fell off the bus, a double-bit ECC error, a hang), and the worker goes
-// OFFLINE until an operator enables it again. The driver names the GPU by its PCI address,
-// "NVRM: Xid (PCI:0000:01:00): 79, ...", so that one GPU's error never takes its sibling.
+// The kernel log's word on the GPU. An Xid record means the NVIDIA driver reported a GPU error.
+// Examples: the GPU fell off the bus, a double-bit ECC error, a hang. The worker then goes OFFLINE
+// until an operator enables it again. Only the driver's own record counts. That is a /dev/kmsg
+// record of the kernel facility, whose message starts "NVRM: Xid (PCI:0000:01:00): 79, ...". The
+// kernel log is global, and other text reaches it:
+// - a segfault report names the file it hit;
+// - anyone may write to /dev/kmsg as facility user.
+// So a record that merely contains those words is not the driver's. The driver names the GPU by its
+// PCI address. So one GPU's error never takes its sibling.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,15 +18,26 @@
 
 namespace mc::worker {
 
-// FindXid gives the last `NVRM: Xid` line of a kernel log's text that names the GPU at
-// `pci_address` ("0000:01:00.0", any case), or nullopt. Where the address is not known, as
-// when the probe found no GPU, every Xid line counts.
-std::optional<std::string> FindXid(std::string_view log,
-                                   std::optional<std::string_view> pci_address);
+// One Xid record of the kernel log.
+struct XidRecord {
+  // The record's sequence number in the kernel log. Each record has its own, ever rising until the
+  // machine restarts.
+  std::uint64_t sequence = 0;
+  // The record's message, made printable: "NVRM: Xid (PCI:0000:01:00): 79, ...".
+  std::string message;
+};
 
-// ReadKernelLog reads what the kernel log holds now, from /dev/kmsg (its records, without
-// waiting for new ones) or from a text file such as a saved dmesg. Reading /dev/kmsg may need
-// privileges; the error then says so and the caller records that the log was not checked.
+// FindXid gives the last Xid record of a kernel log's text that:
+// - names the GPU at `pci_address` ("0000:01:00.0", any case);
+// - comes after the record `acknowledged` (an operator's enable).
+// Else nullopt. The text is in /dev/kmsg's record format, "PRI,SEQ,TS,FLAGS;MESSAGE" a line. Where
+// the address is not known, every Xid record counts. An example is a probe that found no GPU.
+std::optional<XidRecord> FindXid(std::string_view log, std::optional<std::string_view> pci_address,
+                                 std::optional<std::uint64_t> acknowledged = std::nullopt);
+
+// ReadKernelLog reads what the kernel log holds now. It reads from /dev/kmsg (its records, without
+// waiting for new ones) or from a file of such records. Reading /dev/kmsg may need privileges. The
+// error then says so. The caller records that the log was not checked.
 Result<std::string> ReadKernelLog(const std::string& path);
 
 }  // namespace mc::worker

@@ -10,8 +10,8 @@
 namespace mc::worker {
 namespace {
 
-// NVML's C interface as its header declares it; no Debian package ships nvml.h outside
-// non-free. nvmlReturn_t is an int-sized enum, nvmlDevice_t an opaque pointer.
+// NVML's C interface as its header declares it. No Debian package ships nvml.h outside non-free.
+// nvmlReturn_t is an int-sized enum, nvmlDevice_t an opaque pointer.
 using NvmlReturn = int;
 using NvmlDevice = void*;
 constexpr NvmlReturn kSuccess = kNvmlSuccess;
@@ -49,7 +49,7 @@ struct ThrottleBit {
   const char* name;
   bool thermal_or_power;
 };
-// nvmlClocksThrottleReason* (renamed nvmlClocksEventReason* in later headers, same bits).
+// nvmlClocksThrottleReason*. Later headers rename it nvmlClocksEventReason*, with the same bits.
 constexpr std::array<ThrottleBit, 8> kThrottleBits{{
     {0x2, "applications_clocks_setting", false},
     // A GPU at its power limit under load is working as designed, not in trouble.
@@ -146,8 +146,8 @@ Result<void*> NvmlLibrary::Device(const std::string& pci_address) const {
 Result<std::vector<NvmlProcessSample>> NvmlLibrary::ProcessSamples(void* device,
                                                                    std::uint64_t since_us) const {
   if (!api_->process_utilization) return Unsupported("NVML lacks nvmlDeviceGetProcessUtilization");
-  // The sizing call's count is a hint, not a count of processes; "not found" means no
-  // process ran since the time asked for.
+  // The sizing call's count is a hint, not a count of processes. "Not found" means no process ran
+  // since the time asked for.
   std::vector<ProcessUtilizationSample> raw;
   const NvmlReturn result = NvmlListFrom<ProcessUtilizationSample>(
       [&](ProcessUtilizationSample* buffer, unsigned int* count) {
@@ -159,8 +159,8 @@ Result<std::vector<NvmlProcessSample>> NvmlLibrary::ProcessSamples(void* device,
     return Unavailable(api_->Failure("nvmlDeviceGetProcessUtilization", result));
   std::vector<NvmlProcessSample> samples;
   for (const ProcessUtilizationSample& s : raw) {
-    // Drivers have returned values above 100 for a process that has just exited; such a
-    // sample proves nothing.
+    // Drivers have returned values above 100 for a process that has just exited. Such a sample
+    // proves nothing.
     if (s.smUtil > 100 || s.encUtil > 100 || s.decUtil > 100 || s.pid == 0) continue;
     samples.push_back({s.pid, s.timeStamp, s.smUtil, s.memUtil, s.encUtil, s.decUtil});
   }

@@ -1,10 +1,11 @@
-// NVML (libnvidia-ml.so.1), loaded at run time and never linked, for what the worker reads
-// of an NVIDIA GPU while it works: the per-process encoder and decoder utilisation, the
-// encoder sessions with their owning PIDs, and the device's memory, temperature and
-// throttle reasons.
+// NVML (libnvidia-ml.so.1), loaded at run time and never linked. The worker reads from it what it
+// needs of a working NVIDIA GPU:
+// - the per-process encoder and decoder utilisation;
+// - the encoder sessions, with their owning PIDs;
+// - the device's memory, temperature and throttle reasons.
 //
-// It never asks nvmlDeviceGetEncoderCapacity: on a GPU without NVENC (the H200) that call
-// succeeds and says 100, so it cannot tell a missing encoder from an idle one.
+// It never asks nvmlDeviceGetEncoderCapacity. On a GPU without NVENC (the H200) that call succeeds
+// and says 100. So it cannot tell a missing encoder from an idle one.
 #pragma once
 
 #include <cstdint>
@@ -17,7 +18,7 @@
 
 namespace mc::worker {
 
-// One nvmlProcessUtilizationSample_t: a process's share of each engine over the driver's last
+// One nvmlProcessUtilizationSample_t. It is a process's share of each engine over the driver's last
 // sampling period, in percent.
 struct NvmlProcessSample {
   std::uint32_t pid = 0;
@@ -38,10 +39,10 @@ struct NvmlEncoderSession {
   std::uint32_t height = 0;
 };
 
-// What the status document shows of one device; a field NVML would not give is absent.
+// What the status document shows of one device. A field NVML would not give is absent.
 struct NvmlTelemetry {
-  // NVML's index of the GPU: its place in PCI address order among the GPUs NVML sees, the
-  // number nvidia-smi shows.
+  // NVML's index of the GPU: its place in PCI address order among the GPUs NVML sees. nvidia-smi
+  // shows the same number.
   std::optional<std::uint32_t> index;
   std::optional<std::string> uuid;
   std::optional<std::uint64_t> memory_total_bytes;
@@ -57,7 +58,7 @@ struct NvmlTelemetry {
 
 class NvmlLibrary {
  public:
-  // Load opens the library (by soname, from the loader's search path) and initialises NVML.
+  // Load opens the library (by soname, from the loader's search path). Then it initialises NVML.
   static Result<std::unique_ptr<NvmlLibrary>> Load(
       const std::string& library = "libnvidia-ml.so.1");
   ~NvmlLibrary();
@@ -67,8 +68,8 @@ class NvmlLibrary {
   // Device gives NVML's handle of the GPU at a canonical PCI address.
   Result<void*> Device(const std::string& pci_address) const;
 
-  // ProcessSamples gives the samples newer than `since_us` (0 for all the driver holds);
-  // none is not an error.
+  // ProcessSamples gives the samples newer than `since_us` (0 for all the driver holds). None is
+  // not an error.
   Result<std::vector<NvmlProcessSample>> ProcessSamples(void* device, std::uint64_t since_us) const;
   Result<std::vector<NvmlEncoderSession>> EncoderSessions(void* device) const;
   NvmlTelemetry Telemetry(void* device) const;
@@ -81,12 +82,12 @@ class NvmlLibrary {
   std::unique_ptr<Api> api_;
 };
 
-// ThrottleReasonNames names the set bits of a throttle-reason mask, such as
-// "hw_thermal_slowdown"; the idle bit is not a throttle and is left out.
+// ThrottleReasonNames names the set bits of a throttle-reason mask, such as "hw_thermal_slowdown".
+// The idle bit is not a throttle and is left out.
 std::vector<std::string> ThrottleReasonNames(std::uint64_t reasons);
 
-// ThermalThrottleReasonNames names only the thermal and power slowdowns of a mask, the reasons
-// that put a worker in THERMAL_THROTTLED.
+// ThermalThrottleReasonNames names only a mask's thermal and power slowdowns. Those put a worker in
+// THERMAL_THROTTLED.
 std::vector<std::string> ThermalThrottleReasonNames(std::uint64_t reasons);
 
 }  // namespace mc::worker

@@ -11,11 +11,11 @@ namespace mc::worker {
 inline constexpr int kNvmlSuccess = 0;
 inline constexpr int kNvmlInsufficientSize = 7;
 
-// NvmlListFrom reads a list NVML's way, a sizing call and then a fill, where the list may grow
-// between the two (another process opens an encode session, a sample lands): a fill answered
-// with INSUFFICIENT_SIZE is asked again, with the count the driver gave and some headroom, a
-// few times before the answer is passed on. `call(buffer, &count)` is one NVML call (a null
-// buffer sizes); the answer of the last call comes back, and `items` holds what it filled.
+// NvmlListFrom reads a list NVML's way: a sizing call, then a fill. The list may grow between the
+// two: another process opens an encode session, or a sample lands. A fill answered with
+// INSUFFICIENT_SIZE is asked again a few times. It asks with the count the driver gave and some
+// headroom. Then the answer is passed on. `call(buffer, &count)` is one NVML call; a null buffer
+// sizes. The last call's answer comes back, and `items` holds what it filled.
 template <typename Item, typename Call>
 int NvmlListFrom(Call call, std::vector<Item>& items) {
   constexpr int kFills = 4;

@@ -6,7 +6,7 @@ namespace mc::worker {
 
 NvmlWatch::NvmlWatch(const NvmlLibrary& nvml, void* device, std::chrono::milliseconds interval)
     : nvml_(nvml), device_(device), interval_(interval) {
-  // The first reading is taken before the caller starts its work, so it is the "before".
+  // The first reading is taken before the caller starts its work. So it is the "before".
   Read();
   {
     std::lock_guard lock(mutex_);

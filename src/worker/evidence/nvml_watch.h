@@ -1,6 +1,7 @@
-// NvmlWatch follows one GPU's free memory and encoder sessions while a self-test step runs,
-// on a thread of its own, so that the step can report the VRAM its ffmpeg took (free memory
-// before it started less the least free while it ran) and the most sessions open at once.
+// NvmlWatch follows one GPU's free memory and encoder sessions while a self-test step runs. It runs
+// on a thread of its own. The step can then report:
+// - the VRAM its ffmpeg took: free memory before it started, less the least free while it ran;
+// - the most sessions open at once.
 #pragma once
 
 #include <atomic>
@@ -21,7 +22,7 @@ class NvmlWatch {
   NvmlWatch(const NvmlWatch&) = delete;
   NvmlWatch& operator=(const NvmlWatch&) = delete;
 
-  // Stop ends the watching; the figures stay readable.
+  // Stop ends the watching. The figures stay readable.
   void Stop();
   std::optional<std::uint64_t> FreeBeforeBytes() const;
   std::optional<std::uint64_t> LeastFreeBytes() const;

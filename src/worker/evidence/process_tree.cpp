@@ -6,10 +6,10 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <set>
 #include <sstream>
 
+#include "common/base/read_file.h"
 #include "common/base/text.h"
 
 namespace mc::worker {
@@ -21,11 +21,9 @@ namespace fs = std::filesystem;
 constexpr unsigned kDrmMajor = 226;
 
 bool ReadSmallFile(const fs::path& path, std::string& text) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream content;
-  content << in.rdbuf();
-  text = content.str();
+  Result<std::string> content = ReadFileText(path);
+  if (!content) return false;
+  text = std::move(*content);
   return true;
 }
 
@@ -92,11 +90,13 @@ Result<ProcStat> ParseProcStat(std::string_view line) {
   std::string word;
   while (words.size() < 15 && fields >> word) words.push_back(word);
   if (words.size() < 15) return InvalidInput("stat: fewer than 17 fields");
-  try {
-    stat.ppid = std::stoi(words[1]);
-    for (int field : {11, 12, 13, 14}) stat.cpu_ticks += std::stoull(words[field]);
-  } catch (const std::exception&) {
-    return InvalidInput("stat: a numeric field is not a number");
+  const std::optional<int> ppid = ParseInteger<int>(words[1]);
+  if (!ppid) return InvalidInput("stat: a numeric field is not a number");
+  stat.ppid = *ppid;
+  for (int field : {11, 12, 13, 14}) {
+    const std::optional<std::uint64_t> ticks = ParseInteger<std::uint64_t>(words[field]);
+    if (!ticks) return InvalidInput("stat: a numeric field is not a number");
+    stat.cpu_ticks += *ticks;
   }
   return stat;
 }
@@ -158,9 +158,9 @@ std::vector<DrmClient> DrmClients(const std::string& proc_root, const std::vecto
       }
       Result<DrmFdinfo> fdinfo = ParseDrmFdinfo(text);
       if (!fdinfo) {
-        if (problems && !fdinfo.failure().IsNotFound()) {
+        if (problems && !fdinfo.error().IsNotFound()) {
           problems->push_back("PID " + std::to_string(pid) + " fd " + std::to_string(*fd) + ": " +
-                              fdinfo.error());
+                              fdinfo.error_message());
         }
         continue;
       }

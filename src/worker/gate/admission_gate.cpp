@@ -59,7 +59,7 @@ Result<std::unique_ptr<AdmissionGate>> AdmissionGate::Start(const std::string& l
   };
   Result<std::unique_ptr<http::ReverseProxy>> proxy = http::ReverseProxy::Start(
       listen_address, std::move(upstream), std::move(hooks), gate->options_.limits);
-  if (!proxy) return proxy.failure().WithContext("the admission gate");
+  if (!proxy) return proxy.error().WithContext("the admission gate");
   gate->origin_ = gate->options_.advertised_origin.empty() ? AdvertisedOrigin(**proxy)
                                                            : gate->options_.advertised_origin;
   gate->proxy_ = std::move(*proxy);
@@ -68,8 +68,8 @@ Result<std::unique_ptr<AdmissionGate>> AdmissionGate::Start(const std::string& l
 
 http::Plan AdmissionGate::PlanFor(const http::RequestHead& head) const {
   const RunnerCall call = ClassifyRunnerRequest(head.method, head.Path()).call;
-  // The list of jobs is answered by the worker's state, and the accepted job is read and
-  // its downloads pointed at the gate; both are small JSON answers.
+  // The worker's state answers the list of jobs. The gate reads the accepted job and points its
+  // downloads at the gate. Both are small JSON answers.
   if (call == RunnerCall::kJobsRequest || call == RunnerCall::kAccept)
     return {.handling = http::Handling::kIntercept};
   return {.handling = http::Handling::kForward};
@@ -107,7 +107,7 @@ void AdmissionGate::AnswerJobsRequest(http::ProxyResponse& response) {
     // An answer the gate cannot read offers nothing: the gate fails closed.
     response.body = peertube::NoAvailableJobs("");
     DropRepresentationHeaders(response);
-    Log("gate: jobs-request: the server's answer is unreadable (" + offered.error() +
+    Log("gate: jobs-request: the server's answer is unreadable (" + offered.error_message() +
         "); answered 0");
     return;
   }
@@ -137,7 +137,7 @@ void AdmissionGate::RecordAccept(http::ProxyResponse& response) {
   if (response.head.status != 200) return;
   Result<peertube::AcceptedJob> job = peertube::ParseAcceptedJob(response.body);
   if (!job) {
-    Log("gate: accept: the server's answer is unreadable (" + job.error() + "); passed on");
+    Log("gate: accept: the server's answer is unreadable (" + job.error_message() + "); passed on");
     return;
   }
   book_.RecordAccepted(*job, WallClock::now());

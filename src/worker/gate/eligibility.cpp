@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "common/base/json_parse.h"
 #include "common/base/json_reader.h"
 #include "common/base/text.h"
 #include "common/peertube/runner_paths.h"
@@ -12,7 +13,7 @@
 namespace mc::worker {
 namespace {
 
-// A resolution and a frame rate beyond any PeerTube offers are a typing error, not a limit.
+// A resolution or frame rate beyond any PeerTube offers is a typing error, not a limit.
 constexpr int kLargestResolution = 100000;
 constexpr double kLargestFps = 1000;
 
@@ -37,7 +38,7 @@ Result<void> AddJob(Eligibility& eligibility, std::string_view uuid, const std::
   return Ok();
 }
 
-// AddEach gives each comma-separated item of `list` to `add`, stopping at the first error.
+// AddEach gives each comma-separated item of `list` to `add`. It stops at the first error.
 template <typename Add>
 Result<void> AddEach(std::string_view list, Add add) {
   while (!list.empty()) {
@@ -85,21 +86,21 @@ Result<Eligibility> ParseEligibility(std::string_view text) {
       if (Result<void> added = AddEach(
               value, [&](std::string_view type) { return AddType(eligibility, type, place); });
           !added)
-        return added.failure();
+        return added.error();
     } else if (key == "max-resolution") {
       Result<int> resolution = ParseResolution(value, place);
-      if (!resolution) return resolution.failure();
+      if (!resolution) return resolution.error();
       eligibility.max_resolution = *resolution;
     } else if (key == "max-fps") {
       Result<double> fps = ParseFps(value, place);
-      if (!fps) return fps.failure();
+      if (!fps) return fps.error();
       eligibility.max_fps = *fps;
     } else if (key == "jobs") {
       eligibility.jobs.emplace();
       if (Result<void> added = AddEach(
               value, [&](std::string_view uuid) { return AddJob(eligibility, uuid, place); });
           !added)
-        return added.failure();
+        return added.error();
     } else {
       return InvalidInput(place + ": unknown key (types, max-resolution, max-fps, jobs)");
     }
@@ -108,31 +109,25 @@ Result<Eligibility> ParseEligibility(std::string_view text) {
 }
 
 Result<Eligibility> ParseEligibilityJson(std::string_view json) {
-  nlohmann::json document;
-  try {
-    document = nlohmann::json::parse(json);
-  } catch (const nlohmann::json::parse_error& error) {
-    return InvalidInput("eligibility: not JSON (at byte " + std::to_string(error.byte) + ")");
-  } catch (const nlohmann::json::exception&) {
-    // A number beyond a double's range, such as 1e330, is no parse error to the library.
-    return InvalidInput("eligibility: a number out of range");
-  }
+  Result<nlohmann::json> parsed = ParseJson(json);
+  if (!parsed) return parsed.error().WithContext("eligibility");
+  const nlohmann::json& document = *parsed;
   JsonReader reader;
   Eligibility eligibility;
-  if (!reader.Object(document, "eligibility")) return reader.failure();
+  if (!reader.Object(document, "eligibility")) return reader.error();
   for (const auto& [name, value] : document.items()) {
     const std::string place = JsonReader::Child("eligibility", name.c_str());
     if (name == "types") {
       std::vector<std::string> types;
-      if (!reader.StringList(value, place, types)) return reader.failure();
+      if (!reader.StringList(value, place, types)) return reader.error();
       for (std::size_t i = 0; i < types.size(); ++i) {
         if (Result<void> added = AddType(eligibility, types[i], JsonReader::Element(place, i));
             !added)
-          return added.failure();
+          return added.error();
       }
     } else if (name == "max_resolution") {
       std::int64_t resolution = 0;
-      if (!reader.Int(value, place, 1, kLargestResolution, resolution)) return reader.failure();
+      if (!reader.Int(value, place, 1, kLargestResolution, resolution)) return reader.error();
       eligibility.max_resolution = static_cast<int>(resolution);
     } else if (name == "max_fps") {
       if (!value.is_number() || !(value.get<double>() > 0 && value.get<double>() <= kLargestFps))
@@ -140,12 +135,12 @@ Result<Eligibility> ParseEligibilityJson(std::string_view json) {
       eligibility.max_fps = value.get<double>();
     } else if (name == "jobs") {
       std::vector<std::string> jobs;
-      if (!reader.StringList(value, place, jobs)) return reader.failure();
+      if (!reader.StringList(value, place, jobs)) return reader.error();
       eligibility.jobs.emplace();
       for (std::size_t i = 0; i < jobs.size(); ++i) {
         if (Result<void> added = AddJob(eligibility, jobs[i], JsonReader::Element(place, i));
             !added)
-          return added.failure();
+          return added.error();
       }
     } else {
       return InvalidInput(place + ": unknown member (types, max_resolution, max_fps, jobs)");

@@ -4,6 +4,7 @@
 #include <array>
 #include <utility>
 
+#include "worker/gate/held_jobs.h"
 #include "worker/probe_contract/utc_time.h"
 
 namespace mc::worker {
@@ -82,28 +83,46 @@ void JobBook::RecordAccepted(const peertube::AcceptedJob& job, WallClock::time_p
                               .fps = job.fps,
                               .accepted_at = at,
                               .job_token = job.job_token});
-  // A job whose end the gate never saw (the runner was killed) must not stay active for ever.
+  // The gate may never see a job's end (the runner was killed). It must not stay active for ever.
   while (active_.size() > limits_.max_active) active_.pop_front();
+  SaveHeldJobs();
+}
+
+void JobBook::KeepHeldJobsIn(std::string path, std::function<void(const std::string&)> log) {
+  std::lock_guard lock(mutex_);
+  held_jobs_path_ = std::move(path);
+  held_jobs_log_ = std::move(log);
+  SaveHeldJobs();
+}
+
+void JobBook::SaveHeldJobs() const {
+  if (held_jobs_path_.empty()) return;
+  std::vector<HeldJob> held;
+  for (const JobRecord& record : active_) {
+    if (!record.job_token.empty()) held.push_back({record.uuid, record.job_token});
+  }
+  if (Result<void> written = WriteHeldJobs(held_jobs_path_, held); !written && held_jobs_log_)
+    held_jobs_log_("the jobs held are not kept for a restart: " + written.error_message());
 }
 
 void JobBook::RecordOutcome(const std::string& uuid, JobOutcome outcome, int server_status,
                             WallClock::time_point at) {
   if (outcome == JobOutcome::kRunning) return;
-  // A refused success leaves the job running: the runner reports an error for it next. A
-  // refused error or abort is the runner's last word on the job (the official runner gives it
-  // up and takes others), so the record closes as aborted: PeerTube hands the job out again
-  // once its stall timeout passes, and the slot must not stay taken for ever, as it would
-  // when the server was down for a restart while a job ended.
+  // A refused success leaves the job running: the runner reports an error for it next. A refused
+  // error or abort is the runner's last word on the job. The official runner gives it up and takes
+  // others. So the record closes as aborted. PeerTube hands the job out again once its stall
+  // timeout passes. The slot must not stay taken for ever. That would happen when the server was
+  // down for a restart while a job ended.
   if (server_status >= 400 && outcome == JobOutcome::kSuccess) return;
   if (server_status >= 400) outcome = JobOutcome::kAbort;
   std::lock_guard lock(mutex_);
   auto found = std::find_if(active_.begin(), active_.end(),
                             [&](const JobRecord& record) { return record.uuid == uuid; });
   if (found == active_.end()) return;
-  // A run names its job's form and output height only, so of two jobs of one shape at once
-  // the first run to end went to the job accepted first, whichever job it was. A runner
-  // reports a job only once its ffmpeg has exited: a success with no run, beside a job of
-  // its shape that has one, ran that one; so does an error beside one whose run failed.
+  // A run names only its job's form and output height. Two jobs of one shape may run at once. Then
+  // the first run to end went to the job accepted first, whichever it was. A runner reports a job
+  // only once its ffmpeg has exited. So a success with no run, beside a job of its shape with one,
+  // ran that one. So does an error beside one whose run failed.
   if (found->runs == 0 && outcome != JobOutcome::kAbort) {
     auto twin = std::find_if(active_.begin(), active_.end(), [&](const JobRecord& other) {
       return other.runs > 0 && SameShape(other, *found) &&
@@ -113,6 +132,7 @@ void JobBook::RecordOutcome(const std::string& uuid, JobOutcome outcome, int ser
   }
   JobRecord record = std::move(*found);
   active_.erase(found);
+  SaveHeldJobs();
   record.job_token.clear();
   record.outcome = outcome;
   record.server_status = server_status;
@@ -126,8 +146,8 @@ void JobBook::RecordOutcome(const std::string& uuid, JobOutcome outcome, int ser
       if (record.evidence_ok.value_or(false)) {
         ++counters_.completed;
       } else {
-        // The server took the result, but nothing shows the GPU made it: the worker counts
-        // the job as failed, and the state machine reads the verdict.
+        // The server took the result, but nothing shows the GPU made it. The worker counts the job
+        // as failed. The state machine reads the verdict.
         ++counters_.failed;
         ++counters_.hw_fallback_prevented;
         record.hw_fallback_prevented = true;
@@ -167,7 +187,7 @@ std::optional<std::string> JobBook::RecordRun(const RunReport& run) {
   ++record.runs;
   record.sessions_used = std::max<std::int64_t>(record.sessions_used, run.encode_sessions);
   const bool run_ok = run.evidence_ok && run.exit_code == 0;
-  // One run without evidence fails the job for good; its words are the ones kept.
+  // One run without evidence fails the job for good. Its words are the ones kept.
   if (record.evidence_ok.value_or(true)) {
     record.evidence_ok = run_ok;
     record.evidence = run.exit_code == 0 || !run.evidence_ok
@@ -296,7 +316,7 @@ nlohmann::json JobBookJson(const JobBook& book) {
   const TransferView transfer = book.Transfer();
   nlohmann::json hw = nullptr;
   if (evidence) {
-    // "method" and "ts" are what the status document's schema already names.
+    // The status document's schema already names "method" and "ts".
     hw = {{"ok", evidence->ok},
           {"evidence", evidence->evidence},
           {"job_uuid", evidence->job_uuid},

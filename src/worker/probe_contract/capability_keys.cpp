@@ -16,9 +16,9 @@ CapabilityFlags CapabilityFlagsOf(const std::function<bool(std::string_view)>& a
   return flags;
 }
 
-CapabilityFlags CapabilityFlagsOf(const dra::Device& device) {
+CapabilityFlags CapabilityFlagsOf(const probe::Device& device) {
   return CapabilityFlagsOf([&device](std::string_view name) {
-    const dra::AttributeValue* value = device.Attribute(std::string(name));
+    const probe::AttributeValue* value = device.Attribute(std::string(name));
     return value && std::holds_alternative<bool>(*value) && std::get<bool>(*value);
   });
 }

@@ -1,6 +1,6 @@
-// The worker's vendor-neutral capability keys (h264_enc, hevc_enc, ..., max10bit) and the one
-// table that maps the published attributes of a device onto them. The pool schedules by
-// these keys whatever the vendor, so a key is true exactly when one of its attributes is;
+// The worker's vendor-neutral capability keys (h264_enc, hevc_enc, ..., max10bit). Also the one
+// table that maps a device's published attributes onto them. The pool schedules by these keys,
+// whatever the vendor. So a key is true exactly when one of its attributes is.
 // docs/worker/status.md prints the same table.
 #pragma once
 
@@ -9,18 +9,18 @@
 #include <functional>
 #include <string_view>
 
-#include "dra/devices/device.h"
+#include "probe/devices/device.h"
 
 namespace mc::worker {
 
 struct CapabilityKey {
   // The key as the status document and the probe contract spell it, such as "hevc_enc".
   std::string_view key;
-  // The published boolean attributes (capability_table.h) any one of which makes it true.
-  // A low-power encoder counts: the worker chooses between the two in its own settings.
+  // The published boolean attributes (capability_table.h); any one of them makes it true. A
+  // low-power encoder counts. The worker chooses between the two in its own settings.
   std::array<std::string_view, 3> attributes;
   std::size_t attribute_count = 0;
-  // Whether the key is about encoding; a device true for none of these encodes nothing.
+  // Whether the key is about encoding. A device true for none of these encodes nothing.
   bool encodes = false;
 };
 
@@ -31,17 +31,17 @@ inline constexpr std::array<CapabilityKey, 7> kCapabilityKeys{{
     {"h264_dec", {"decodeH264"}, 1, false},
     {"hevc_dec", {"decodeHEVCMain"}, 1, false},
     {"av1_dec", {"decodeAV1Main"}, 1, false},
-    // A 10-bit output: PeerTube keeps a 10-bit source's depth only where an encoder takes it.
+    // A 10-bit output. PeerTube keeps a 10-bit source's depth only where an encoder takes it.
     {"max10bit", {"encodeHEVCMain10", "encodeHEVCMain10LowPower", "encodeAV1Main10"}, 3, false},
 }};
 
 // CapabilityFlags holds one value per row of kCapabilityKeys, in its order.
 using CapabilityFlags = std::array<bool, kCapabilityKeys.size()>;
 
-// CapabilityFlagsOf reads the table against a device's boolean attributes; an attribute the
-// device does not publish counts as false.
-CapabilityFlags CapabilityFlagsOf(const dra::Device& device);
-// The same, for attributes known by name only (a device read back from its JSON form).
+// CapabilityFlagsOf reads the table against a device's boolean attributes. An attribute the device
+// does not publish counts as false.
+CapabilityFlags CapabilityFlagsOf(const probe::Device& device);
+// The same, for attributes known by name only: a device read back from its JSON form.
 CapabilityFlags CapabilityFlagsOf(const std::function<bool(std::string_view)>& attribute_true);
 
 // EncodesAnything says whether any encode key is true.

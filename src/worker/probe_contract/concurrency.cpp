@@ -9,8 +9,8 @@
 namespace mc::worker {
 namespace {
 
-// Bound is how many whole jobs fit in `available` at `per_job` each; a resource a job does
-// not use (a cost of zero) sets no bound.
+// Bound is how many whole jobs fit in `available` at `per_job` each. A resource a job does not use
+// (a cost of zero) sets no bound.
 std::optional<std::int64_t> Bound(double available, double per_job) {
   if (per_job <= 0) return std::nullopt;
   if (available <= 0 || std::isnan(available)) return 0;
@@ -45,8 +45,8 @@ Concurrency ResolveConcurrency(const ConcurrencyInputs& inputs) {
     if (limiter.bound && (!smallest || *limiter.bound < *smallest->bound)) smallest = &limiter;
   }
   if (!smallest) {
-    // Every cost was zero and nothing was configured: nothing bounds it, which is a
-    // configuration error that must not turn into unbounded work.
+    // Every cost was zero and nothing was configured, so nothing bounds it. That is a configuration
+    // error. It must not turn into unbounded work.
     result.value = 0;
     result.bound_by = "config";
     return result;
@@ -58,7 +58,7 @@ Concurrency ResolveConcurrency(const ConcurrencyInputs& inputs) {
 
 Result<std::optional<std::int64_t>> ParseConcurrencyHint(std::string_view text) {
   if (text == "auto") return std::optional<std::int64_t>();
-  // An unsigned type, so that a sign is refused with everything else that is not a digit.
+  // An unsigned type, so a sign is refused with everything else that is not a digit.
   const std::optional<std::uint32_t> jobs = ParseInteger<std::uint32_t>(text);
   if (!jobs || *jobs > kMaxConcurrencyHint)
     return InvalidInput("\"" + Excerpt(text, 20) + "\" is not a whole number from 0 to " +

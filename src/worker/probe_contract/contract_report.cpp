@@ -19,8 +19,8 @@ const probe::DeviceReport* ReportOf(const probe::ProbeResult& probe,
 
 namespace {
 
-// CudaCounts tells whether CUDA enumerates a report's GPU: an NVIDIA GPU whose query found it
-// among CUDA's devices, whether or not the query succeeded after that.
+// CudaCounts tells whether CUDA enumerates a report's GPU. That is an NVIDIA GPU whose query found
+// it among CUDA's devices. It holds whether or not the query succeeded after that.
 bool CudaCounts(const probe::DeviceReport& report) {
   if (report.nvidia_facts) return true;
   if (report.gpu.vendor_id != probe::kNvidiaVendorId) return false;

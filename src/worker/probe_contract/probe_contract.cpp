@@ -12,8 +12,8 @@
 namespace mc::worker {
 namespace {
 
-std::string TextAttribute(const dra::Device& device, const char* name) {
-  const dra::AttributeValue* value = device.Attribute(name);
+std::string TextAttribute(const probe::Device& device, const char* name) {
+  const probe::AttributeValue* value = device.Attribute(name);
   return value && std::holds_alternative<std::string>(*value) ? std::get<std::string>(*value)
                                                               : std::string();
 }
@@ -31,10 +31,11 @@ ContractDevice DescribeDevice(const probe::DeviceReport& report) {
   device.kernel_driver = report.gpu.kernel_driver;
   if (!report.gpu.vendor_id.empty() && !report.gpu.product_id.empty())
     device.pci_ids = report.gpu.vendor_id + ":" + report.gpu.product_id;
+  device.subsystem_ids = report.gpu.subsystem_ids;
   return device;
 }
 
-// The NVENC codec name of each encode key, in kCapabilityKeys' order; empty for the others.
+// The NVENC codec name of each encode key, in kCapabilityKeys' order. Empty for the others.
 constexpr std::array<std::string_view, kCapabilityKeys.size()> kNvencCodecOfKey{"H264", "HEVC",
                                                                                 "AV1"};
 
@@ -47,9 +48,9 @@ const probe::VaRule* VaRuleOf(std::string_view attribute) {
 }
 
 // SetLargestEncodeSize gives the contract the largest picture any encoder it claims takes:
-// NVENC's NV_ENC_CAPS_WIDTH_MAX and NV_ENC_CAPS_HEIGHT_MAX, or VA-API's
-// VAConfigAttribMaxPictureWidth and VAConfigAttribMaxPictureHeight of the profile and entry
-// point that made the encode attribute true.
+// - NVENC's NV_ENC_CAPS_WIDTH_MAX and NV_ENC_CAPS_HEIGHT_MAX;
+// - VA-API's VAConfigAttribMaxPictureWidth and VAConfigAttribMaxPictureHeight, of the profile
+//   and entry point that made the encode attribute true.
 void SetLargestEncodeSize(const probe::DeviceReport& report, ProbeContract& contract) {
   std::int64_t width = 0;
   std::int64_t height = 0;
@@ -81,11 +82,11 @@ void SetLargestEncodeSize(const probe::DeviceReport& report, ProbeContract& cont
   if (height > 0) contract.max_height = height;
 }
 
-std::string TrueAttributes(const dra::Device& device) {
+std::string TrueAttributes(const probe::Device& device) {
   std::string list;
   for (const CapabilityKey& key : kCapabilityKeys) {
     for (std::size_t j = 0; j < key.attribute_count; ++j) {
-      const dra::AttributeValue* value = device.Attribute(std::string(key.attributes[j]));
+      const probe::AttributeValue* value = device.Attribute(std::string(key.attributes[j]));
       if (!value || !std::holds_alternative<bool>(*value) || !std::get<bool>(*value)) continue;
       if (list.find(std::string(key.attributes[j])) != std::string::npos) continue;
       list += (list.empty() ? "" : ", ") + std::string(key.attributes[j]);
@@ -114,7 +115,7 @@ std::string KnownDevices(const probe::ProbeResult& probe) {
   return text;
 }
 
-// EncoderAbsence says why a device that encodes nothing does not, as its driver put it.
+// EncoderAbsence says, as its driver put it, why a device encodes nothing.
 std::string EncoderAbsence(const probe::DeviceReport& report) {
   if (report.nvidia_facts && !report.nvidia_facts->encoder.available &&
       !report.nvidia_facts->encoder.unavailable_reason.empty()) {

@@ -1,10 +1,14 @@
-// The worker's probe contract: for one GPU, whether it may take transcoding work at all, and
-// what it can do, in the vendor-neutral keys. It is a pure function of what the capability
-// pipeline (ProbeGpus) found, so the worker and the published devices cannot disagree.
+// The worker's probe contract. For one GPU, it says whether the GPU may take transcoding work at
+// all. It says what the GPU can do, in the vendor-neutral keys. It is a pure function of what the
+// capability pipeline (ProbeGpus) found. So the worker and the published devices cannot disagree.
 //
-// It fails closed: a failed or timed-out query, a missing library, an unknown device, a
-// device of another module than the one asked for, or a device that encodes nothing gives
-// ok=false with the reason in words. Nothing in it ever concludes that the CPU will do.
+// It fails closed. These give ok=false, with the reason in words:
+// - a failed or timed-out query;
+// - a missing library;
+// - an unknown device;
+// - a device of another module than the one asked for;
+// - a device that encodes nothing.
+// Nothing in it ever concludes that the CPU will do.
 #pragma once
 
 #include <cstdint>
@@ -30,12 +34,14 @@ struct ContractDevice {
   std::string model;
   // How the driver names itself: the VA vendor string, or the NVIDIA GPU and driver.
   std::string driver;
-  // The published driverVersion (NVIDIA); empty for VA-API.
+  // The published driverVersion (NVIDIA). Empty for VA-API.
   std::string driver_version;
   // The kernel driver bound to the GPU, such as "i915" or "nvidia".
   std::string kernel_driver;
-  // The PCI vendor and device ids, "10de:2684"; empty for a GPU not on PCI.
+  // The PCI vendor and device ids, "10de:2684". Empty for a GPU not on PCI.
   std::string pci_ids;
+  // The board maker's PCI subsystem ids, "1043:889d". Empty where sysfs shows none.
+  std::string subsystem_ids;
 
   bool operator==(const ContractDevice&) const = default;
 };
@@ -45,24 +51,26 @@ struct ProbeContract {
   // The module that answered, as it was asked for ("intel-qsv" stays "intel-qsv").
   std::string probe_module;
   CapabilityFlags capabilities{};
-  // Encode sessions the driver allows at once on this GPU; absent where the driver sets no
-  // cap or the API states none (VA-API).
+  // Encode sessions the driver allows at once on this GPU. Absent where the driver sets no cap, or
+  // the API states none (VA-API).
   std::optional<std::int64_t> max_sessions;
-  // The largest picture the GPU's encoders take, from the driver; absent where the driver
-  // did not state it.
+  // The largest picture the GPU's encoders take, from the driver. Absent where the driver did not
+  // state it.
   std::optional<std::int64_t> max_width;
   std::optional<std::int64_t> max_height;
   std::vector<ContractDevice> devices;
   // What the answer rests on, in words.
   std::string evidence;
-  // Why ok is false, in words; absent when ok.
+  // Why ok is false, in words. Absent when ok.
   std::optional<std::string> reason;
 };
 
 struct ContractRequest {
-  // A device name such as "pci-0000-00-06-0", a PCI address such as "0000:00:06.0" (any case,
-  // a domain of up to eight digits), a render node path, or the GPU's place in PCI address
-  // order ("0").
+  // One of:
+  // - a device name such as "pci-0000-00-06-0";
+  // - a PCI address such as "0000:00:06.0" (any case, a domain of up to eight digits);
+  // - a render node path;
+  // - the GPU's place in PCI address order ("0").
   std::string gpu;
   // A module name of kProbeModules, or empty to take the device's own.
   std::string module;

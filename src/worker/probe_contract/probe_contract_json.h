@@ -1,5 +1,5 @@
-// The probe contract's JSON form (`worker probe --output json`, and the `gpu` block of the
-// status document) and its table for people.
+// The probe contract's JSON form and its table for people. `worker probe --output json` prints the
+// JSON. It is also the `gpu` block of the status document.
 #pragma once
 
 #include <nlohmann/json.hpp>

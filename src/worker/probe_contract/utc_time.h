@@ -1,5 +1,5 @@
-// The worker's timestamps: RFC 3339 in UTC to the second, as the status document and the
-// self-test's report write them, and the way back.
+// The worker's timestamps: RFC 3339 in UTC to the second, and the way back. The status document and
+// the self-test's report write them.
 #pragma once
 
 #include <chrono>
@@ -13,7 +13,7 @@ std::string UtcText(std::chrono::system_clock::time_point when);
 // NowUtc is UtcText of now.
 std::string NowUtc();
 
-// ParseUtc reads what UtcText writes; nullopt for anything else.
+// ParseUtc reads what UtcText writes. nullopt for anything else.
 std::optional<std::chrono::system_clock::time_point> ParseUtc(const std::string& text);
 
 }  // namespace mc::worker

@@ -103,9 +103,9 @@ const std::array<Setting, 20> kSettings{{
      "The runner's name in PeerTube, such as w2:gpu0; empty for HOSTNAME:GPU.",
      [](WorkerConfig& c, std::string_view t, std::int64_t) { c.runner_name = std::string(t); }},
     {"PT_WORKER_SANDBOX_PATHS", "--sandbox-paths", SettingKind::kText, "",
-     "Folders a job's ffmpeg may also read and write beside the job's own (colon-separated), "
-     "such as a driver's cache; it may make symbolic links there, never in the job's output "
-     "folders.",
+     "Folders a boxed ffmpeg or ffprobe may also read and write beside the job's own files "
+     "(colon-separated), such as a driver's cache; it may make symbolic links there, never "
+     "beside the job's outputs. The self-test's ffmpeg gets them too.",
      [](WorkerConfig& c, std::string_view t, std::int64_t) { c.sandbox_paths = std::string(t); }},
     {"PT_WORKER_REQUIRE_SANDBOX", "--require-sandbox", SettingKind::kBool, "0",
      "Refuse to start where the kernel has no Landlock, rather than run ffmpeg unboxed.",

@@ -1,6 +1,6 @@
-// The worker's configuration: one table, as data, of every setting with its PT_WORKER_*
-// variable, its flag, its default and what it means. A flag overrides the variable, which
-// overrides the default. docs/worker/worker.md prints the same table.
+// The worker's configuration: one table, as data, of every setting. Each has its PT_WORKER_*
+// variable, its flag, its default and what it means. A flag overrides the variable, which overrides
+// the default. docs/worker/worker.md prints the same table.
 #pragma once
 
 #include <array>
@@ -16,11 +16,11 @@
 namespace mc::worker {
 
 struct WorkerConfig {
-  // The probe module; empty for the GPU's own.
+  // The probe module. Empty for the GPU's own.
   std::string probe_module;
   // The GPU this worker works on: a device name or a PCI address.
   std::string gpu;
-  // The session cap: empty or "auto" for the driver's (or the self-test's), else a number.
+  // The session cap. Empty or "auto" takes the driver's (or the self-test's); else a number.
   std::optional<std::int64_t> sessions_cap;
   std::int64_t sessions_reserve = 1;
   std::int64_t vram_floor_mb = 1024;
@@ -37,8 +37,8 @@ struct WorkerConfig {
   std::string runner_name;
   std::int64_t job_cpu_millicores = 500;
   std::int64_t plausible_cpu_pct = 25;
-  // ffmpeg's box: folders it may also write (colon-separated), and whether a kernel without
-  // Landlock keeps the worker from starting rather than run ffmpeg unboxed.
+  // ffmpeg's sandbox: folders it may also write (colon-separated). And whether a kernel without
+  // Landlock keeps the worker from starting. Otherwise ffmpeg runs unboxed.
   std::string sandbox_paths;
   bool require_sandbox = false;
 };
@@ -57,15 +57,15 @@ struct Setting {
 
 extern const std::array<Setting, 20> kSettings;
 
-// The variables' values, by name; the caller gives its environment or a test's.
+// The variables' values, by name. The caller gives its environment or a test's.
 using Environment = std::function<std::optional<std::string>(std::string_view variable)>;
 
 // ProcessEnvironment reads this process's environment.
 Environment ProcessEnvironment();
 
-// LoadConfig reads every setting from `flags` (by flag name, as given on the command line)
-// or else from the environment, or else its default. A malformed value is an error that names
-// the variable or flag and what it expected.
+// LoadConfig reads every setting from `flags`, by flag name as given on the command line. Else it
+// reads the environment, else takes the default. A malformed value is an error. It names the
+// variable or flag and what it expected.
 Result<WorkerConfig> LoadConfig(const Environment& environment,
                                 const std::map<std::string, std::string>& flags);
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -11,9 +12,9 @@
 #include <memory>
 #include <mutex>
 #include <set>
-#include <sstream>
 #include <thread>
 
+#include "common/base/read_file.h"
 #include "common/base/text.h"
 #include "probe/capabilities/encode_session_cap.h"
 #include "worker/evidence/evidence.h"
@@ -21,6 +22,7 @@
 #include "worker/evidence/nvml_library.h"
 #include "worker/evidence/nvml_watch.h"
 #include "worker/probe_contract/contract_report.h"
+#include "worker/probe_contract/sandbox.h"
 #include "worker/probe_contract/utc_time.h"
 #include "worker/self_test/self_test_commands.h"
 #include "worker/self_test/self_test_ffmpeg_log.h"
@@ -33,17 +35,10 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 // Where no driver states a session cap (datacenter boards), the session-slot test opens this
-// many at once: more than a worker of one GPU runs, few enough to start quickly.
+// many at once. It is more than a worker of one GPU runs, and few enough to start quickly.
 constexpr std::int64_t kSessionsWithoutStatedCap = 8;
 // How many times over each decode pass reads its stream (one or two seconds long).
 constexpr int kDecodeLoops = 10;
-
-std::string ReadLog(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 std::string Megabytes(std::uint64_t bytes) {
   return std::to_string(bytes / (1024 * 1024)) + " MiB";
@@ -63,11 +58,35 @@ struct FfmpegRun {
   std::string failure;
 };
 
+// The sandbox every ffmpeg of the self-test runs in, as a job's does: its streams to read, its
+// scratch folder to write. None where the kernel has no Landlock; the error is any other
+// failure to make it, which fails each run.
+Result<std::optional<Sandbox>> SelfTestSandbox(const SelfTestOptions& options) {
+  SandboxPaths paths;
+  if (!options.streams_dir.empty()) paths.read.push_back(options.streams_dir);
+  paths.read_write.push_back(options.scratch_dir);
+  const char* library_path = std::getenv("LD_LIBRARY_PATH");
+  const char* va_drivers_path = std::getenv("LIBVA_DRIVERS_PATH");
+  AddEnvironmentPaths({.ffmpeg = options.config.ffmpeg,
+                       .library_path = library_path ? library_path : "",
+                       .va_drivers_path = va_drivers_path ? va_drivers_path : "",
+                       .extra_paths = options.config.sandbox_paths},
+                      paths);
+  Result<Sandbox> sandbox = Sandbox::Make(paths);
+  if (sandbox) return std::optional<Sandbox>(std::move(*sandbox));
+  if (sandbox.error().IsUnsupported()) return std::optional<Sandbox>();
+  return sandbox.error().WithContext("ffmpeg's sandbox");
+}
+
 class SelfTest {
  public:
   SelfTest(const probe::ProbeResult& probe, const ProbeContract& contract,
            const SelfTestOptions& options)
-      : probe_(probe), contract_(contract), options_(options), report_(ReportOf(probe, contract)) {}
+      : probe_(probe),
+        contract_(contract),
+        options_(options),
+        report_(ReportOf(probe, contract)),
+        sandbox_(SelfTestSandbox(options)) {}
 
   SelfTestReport Run() {
     SelfTestReport result;
@@ -95,6 +114,36 @@ class SelfTest {
     }
     result.cpu_baseline = MeasureCpuBaseline();
     result.downgraded = downgraded_;
+    Conclude(result);
+    return result;
+  }
+
+  // The canary: the gate, the H.264 encode of the test's own stream, and the pipeline that
+  // decodes it on the GPU. A step that fails skips those after it.
+  SelfTestReport Canary() {
+    SelfTestReport result;
+    result.ts = NowUtc();
+    if (!contract_.devices.empty()) result.gpu = TestedGpuOf(contract_.devices[0]);
+    const bool gate = Step(result, "gate", [&](SelfTestStep& step) { Gate(step); });
+    bool encoded = false;
+    if (gate) {
+      encoded = Step(result, "encode", [&](SelfTestStep& step) { Encodes(step, true); });
+    } else {
+      Skip(result, "encode", "not run: the gate failed");
+    }
+    if (encoded) {
+      Step(result, "pipeline", [&](SelfTestStep& step) { Pipeline(step, result); });
+    } else {
+      Skip(result, "pipeline",
+           gate ? "not run: the encode step failed" : "not run: the gate failed");
+    }
+    Conclude(result);
+    return result;
+  }
+
+ private:
+  // Conclude gives the report its verdict, evidence and detail from its steps.
+  static void Conclude(SelfTestReport& result) {
     result.ok = std::all_of(result.steps.begin(), result.steps.end(),
                             [](const SelfTestStep& s) { return s.ok; });
     std::vector<std::string> passed;
@@ -104,10 +153,8 @@ class SelfTest {
         result.detail = "step " + step.name + ": " + step.detail;
     }
     result.evidence = passed.empty() ? "no step passed" : "passed: " + Joined(passed, ", ");
-    return result;
   }
 
- private:
   // Step runs one step under its deadline and records it; it says whether the step passed.
   bool Step(SelfTestReport& result, const std::string& name,
             const std::function<void(SelfTestStep&)>& body) {
@@ -148,6 +195,7 @@ class SelfTest {
     sampling.nvml_library = options_.nvml_library;
     if (Nvidia()) sampling.nvidia_pci_address = contract_.devices[0].pci_address;
     sampling.read_drm = !Nvidia();
+    sampling.sandbox = sandbox_ && *sandbox_ ? &**sandbox_ : nullptr;
     return sampling;
   }
 
@@ -167,8 +215,14 @@ class SelfTest {
                    const EnoughEvidence& enough = {}) const {
     LogCommand(argv);
     FfmpegRun run;
+    if (!sandbox_) {
+      run.failure = sandbox_.error_message();
+      return run;
+    }
     run.sampled = RunSampled(argv, Sampling(), Left(), LogPath(name), enough);
-    run.log = ReadLog(LogPath(name));
+    // A log ffmpeg never wrote reads as empty, as no output.
+    Result<std::string> log = ReadFileText(LogPath(name));
+    run.log = log ? std::move(*log) : std::string();
     if (run.sampled.timed_out) {
       run.failure = "ran past the step's deadline of " +
                     std::to_string(options_.config.step_deadline_s) + " s";
@@ -181,11 +235,11 @@ class SelfTest {
     return run;
   }
 
-  // MeasureCpuBaseline encodes one second of 1080p with libx264, the runner's own encoder, and
-  // gives its CPU time per second of media: the plausibility gate holds every hardware job's
-  // CPU time against it. It is not a step, since a box whose ffmpeg lacks libx264 (the static
-  // ffmpeg of a datacenter box) can still pass; its jobs are then judged without the gate's
-  // help, which fails closed.
+  // MeasureCpuBaseline encodes one second of 1080p with libx264, the runner's own encoder. It
+  // gives the CPU time per second of media. The plausibility check holds every hardware job's
+  // CPU time against it. It is not a step: a box whose ffmpeg lacks libx264 can still pass.
+  // (A datacenter box's static ffmpeg may lack it.) Its jobs are then judged without the
+  // check's help, which fails closed.
   std::optional<CpuBaseline> MeasureCpuBaseline() {
     if (!Listed("-encoders").contains("libx264")) return std::nullopt;
     constexpr int kWidth = 1920, kHeight = 1080;
@@ -239,12 +293,12 @@ class SelfTest {
 
   bool ClaimsAttribute(std::string_view attribute) const {
     if (!report_) return false;
-    const dra::AttributeValue* value = report_->device.Attribute(std::string(attribute));
+    const probe::AttributeValue* value = report_->device.Attribute(std::string(attribute));
     return value && std::holds_alternative<bool>(*value) && std::get<bool>(*value);
   }
 
-  // 1. The gate: the GPU is there, its driver's libraries load, its device nodes exist, its
-  // driver is new enough and its free VRAM is above the floor.
+  // 1. The gate: the GPU is there and its driver answered the probe; then its vendor's own
+  // preconditions.
   void Gate(SelfTestStep& step) {
     if (contract_.devices.empty() || !report_) {
       step.detail = contract_.reason.value_or("the probe found no such GPU");
@@ -254,23 +308,32 @@ class SelfTest {
       step.detail = "the driver query failed: " + *report_->failure;
       return;
     }
-    std::vector<std::string> seen;
-    if (!Nvidia()) {
-      // The probe's path holds the dev root already.
-      const std::string& node = contract_.devices[0].render_node;
-      if (node.empty() || !fs::exists(node)) {
-        step.detail = "the render node " + contract_.devices[0].render_node + " is missing";
-        return;
-      }
-      step.ok = true;
-      step.evidence = "render node " + contract_.devices[0].render_node + "; driver " +
-                      contract_.devices[0].driver;
+    if (Nvidia()) {
+      GateNvidia(step);
+    } else {
+      GateVaapi(step);
+    }
+  }
+
+  // The VA-API gate: the render node exists. The probe's path holds the dev root already.
+  void GateVaapi(SelfTestStep& step) {
+    const std::string& node = contract_.devices[0].render_node;
+    if (node.empty() || !fs::exists(node)) {
+      step.detail = "the render node " + node + " is missing";
       return;
     }
+    step.ok = true;
+    step.evidence = "render node " + node + "; driver " + contract_.devices[0].driver;
+  }
+
+  // The NVIDIA gate: the driver's libraries load, its control node exists, the driver is new
+  // enough and the free VRAM is above the floor.
+  void GateNvidia(SelfTestStep& step) {
     if (!CanLoad("libcuda.so.1")) {
       step.detail = "the NVIDIA driver's libcuda.so.1 cannot be loaded";
       return;
     }
+    std::vector<std::string> seen;
     for (const char* library : {"libnvidia-encode.so.1", "libnvcuvid.so.1"}) {
       seen.push_back(std::string(library) + (CanLoad(library) ? " loads" : " is missing"));
     }
@@ -282,58 +345,58 @@ class SelfTest {
     }
     const std::string version = report_->nvidia_facts ? report_->nvidia_facts->driver_version : "";
     const std::optional<int> branch = probe::DriverBranch(version);
+    const std::string driver_min = std::to_string(options_.config.driver_min);
     if (!branch || *branch < options_.config.driver_min) {
-      step.detail =
-          "the NVIDIA driver " + (version.empty() ? std::string("(version unknown)") : version) +
-          " is older than PT_WORKER_DRIVER_MIN " + std::to_string(options_.config.driver_min);
+      step.detail = "the NVIDIA driver " +
+                    (version.empty() ? std::string("(version unknown)") : version) +
+                    " is older than PT_WORKER_DRIVER_MIN " + driver_min;
       return;
     }
     seen.push_back("driver " + version + " (branch " + std::to_string(*branch) +
-                   " >= " + std::to_string(options_.config.driver_min) + ")");
-    if (!nvml_) {
-      Result<std::unique_ptr<NvmlLibrary>> nvml = NvmlLibrary::Load(options_.nvml_library);
-      if (!nvml) {
-        step.detail = "NVML: " + nvml.error();
-        return;
-      }
-      nvml_ = std::move(*nvml);
-    }
-    Result<void*> device = nvml_->Device(contract_.devices[0].pci_address);
-    if (!device) {
-      step.detail = "NVML: " + device.error();
+                   " >= " + driver_min + ")");
+    const Result<std::int64_t> free_mb = FreeVramMb();
+    if (!free_mb) {
+      step.detail = free_mb.error_message();
       return;
     }
-    nvml_device_ = *device;
-    const NvmlTelemetry telemetry = nvml_->Telemetry(nvml_device_);
-    if (!telemetry.memory_free_bytes) {
-      step.detail = "NVML does not say how much VRAM is free";
+    const std::string floor = std::to_string(options_.config.vram_floor_mb);
+    if (*free_mb < options_.config.vram_floor_mb) {
+      step.detail = "free VRAM " + std::to_string(*free_mb) +
+                    " MiB is under PT_WORKER_VRAM_FLOOR_MB " + floor;
       return;
     }
-    const std::int64_t free_mb =
-        static_cast<std::int64_t>(*telemetry.memory_free_bytes / (1024 * 1024));
-    if (free_mb < options_.config.vram_floor_mb) {
-      step.detail = "free VRAM " + std::to_string(free_mb) +
-                    " MiB is under PT_WORKER_VRAM_FLOOR_MB " +
-                    std::to_string(options_.config.vram_floor_mb);
-      return;
-    }
-    seen.push_back("free VRAM " + std::to_string(free_mb) + " MiB (floor " +
-                   std::to_string(options_.config.vram_floor_mb) + ")");
+    seen.push_back("free VRAM " + std::to_string(*free_mb) + " MiB (floor " + floor + ")");
     seen.push_back("nvidiactl present");
     step.ok = true;
     step.evidence = Joined(seen, "; ");
   }
 
+  // FreeVramMb opens NVML and the GPU once, for the steps after the gate too, and reads the
+  // GPU's free VRAM.
+  Result<std::int64_t> FreeVramMb() {
+    if (!nvml_) {
+      Result<std::unique_ptr<NvmlLibrary>> nvml = NvmlLibrary::Load(options_.nvml_library);
+      if (!nvml) return nvml.error().WithContext("NVML");
+      nvml_ = std::move(*nvml);
+    }
+    Result<void*> device = nvml_->Device(contract_.devices[0].pci_address);
+    if (!device) return device.error().WithContext("NVML");
+    nvml_device_ = *device;
+    const NvmlTelemetry telemetry = nvml_->Telemetry(nvml_device_);
+    if (!telemetry.memory_free_bytes) return Unavailable("NVML does not say how much VRAM is free");
+    return static_cast<std::int64_t>(*telemetry.memory_free_bytes / (1024 * 1024));
+  }
+
   // 2. One-second encodes on this exact device with each encoder the probe claims. H.264 is
   // always tried: a worker that cannot encode it has nothing to do, and trying gives the
   // driver's own words for why. The H.264 encode is 1080p and kept as the pipeline's input.
-  void Encodes(SelfTestStep& step) {
+  void Encodes(SelfTestStep& step, bool h264_only = false) {
     const SelfTestTarget target = Target();
     const std::set<std::string> encoders = Listed("-encoders");
     std::vector<std::string> seen;
     std::vector<std::string> failures;
     for (const EncodeCodec& codec : kEncodeCodecs) {
-      if (codec.codec != "h264" && !Claims(codec.capability)) continue;
+      if (codec.codec != "h264" && (h264_only || !Claims(codec.capability))) continue;
       const std::string encoder(EncoderFor(target, codec));
       if (!encoders.contains(encoder)) {
         downgraded_.push_back(std::string(codec.capability));
@@ -423,12 +486,14 @@ class SelfTest {
     std::int64_t succeeded = 0;
     std::string first_failure;
     for (const FfmpegRun& run : runs) {
-      if (run.failure.empty() && JudgeEvidence(run.sampled.record, {.encode = true}).ok) {
+      // A run that ffmpeg failed is not judged; one that it finished is judged once.
+      const std::optional<EvidenceVerdict> verdict =
+          run.failure.empty() ? std::optional(JudgeEvidence(run.sampled.record, {.encode = true}))
+                              : std::nullopt;
+      if (verdict && verdict->ok) {
         ++succeeded;
       } else if (first_failure.empty()) {
-        first_failure = run.failure.empty()
-                            ? JudgeEvidence(run.sampled.record, {.encode = true}).evidence
-                            : run.failure;
+        first_failure = verdict ? verdict->evidence : run.failure;
       }
     }
     step.evidence = std::to_string(succeeded) + " of " + std::to_string(k) +
@@ -468,8 +533,8 @@ class SelfTest {
     return made;
   }
 
-  // 5. One decode-only pass per codec family the probe claims, each proven by decoder work
-  // of the ffmpeg's own PIDs (a silent fallback to CPU decoding shows none).
+  // 5. One decode-only pass per codec family the probe claims. Decoder work of the ffmpeg's
+  // own PIDs proves each. A silent fallback to CPU decoding shows none.
   void DecodeMatrix(SelfTestStep& step) {
     const SelfTestTarget target = Target();
     const std::set<std::string> decoders = Listed("-decoders");
@@ -515,6 +580,8 @@ class SelfTest {
   const ProbeContract& contract_;
   const SelfTestOptions& options_;
   const probe::DeviceReport* report_;
+  // The sandbox of every ffmpeg it runs.
+  Result<std::optional<Sandbox>> sandbox_;
   std::unique_ptr<NvmlLibrary> nvml_;
   void* nvml_device_ = nullptr;
   Clock::time_point step_started_;
@@ -531,6 +598,11 @@ class SelfTest {
 SelfTestReport RunSelfTest(const probe::ProbeResult& probe, const ProbeContract& contract,
                            const SelfTestOptions& options) {
   return SelfTest(probe, contract, options).Run();
+}
+
+SelfTestReport RunCanary(const probe::ProbeResult& probe, const ProbeContract& contract,
+                         const SelfTestOptions& options) {
+  return SelfTest(probe, contract, options).Canary();
 }
 
 }  // namespace mc::worker

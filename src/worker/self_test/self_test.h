@@ -1,8 +1,11 @@
-// The self-test: proof, with the real ffmpeg on this machine, that the one GPU of this worker
-// encodes, runs the full hardware pipeline, opens the sessions its cap says, and decodes each
-// codec family it claims. Its steps run in order, each under its own deadline; a step that
-// fails or runs past its deadline fails the test (the worker is GPU_UNAVAILABLE), and the
-// later steps that do not depend on it still run, so the report says all that is known.
+// The self-test proves this worker's one GPU with the real ffmpeg. It shows the GPU:
+//  - encodes;
+//  - runs the full hardware pipeline;
+//  - opens the sessions its cap says;
+//  - decodes each codec family it claims.
+// Its steps run in order, each under its own deadline. A step that fails or runs late fails
+// the test (the worker is GPU_UNAVAILABLE). Later steps that do not depend on it still run.
+// So the report says all that is known.
 #pragma once
 
 #include <chrono>
@@ -26,17 +29,28 @@ struct SelfTestOptions {
   std::string dev_root = "/dev";
   std::string proc_root = "/proc";
   std::string nvml_library = "libnvidia-ml.so.1";
-  // How often the evidence sampler reads while a step's ffmpeg runs; faster than a job's
-  // 1 Hz, because the self-test's runs last a second or two.
+  // How often the evidence sampler reads while a step's ffmpeg runs. It is faster than a
+  // job's 1 Hz, since the self-test's runs last a second or two.
   std::chrono::milliseconds sample_interval{200};
-  // When set, every ffmpeg command line the test runs is appended to this file, one a line:
-  // the step's name ("session_slots" lines ran at once), a tab, and the arguments separated
-  // by the unit separator (0x1f). The benchmark replays them bare.
+  // When set, the test appends each ffmpeg command line to this file. A line holds:
+  //  - the step's name ("session_slots" lines ran at once);
+  //  - a tab;
+  //  - the arguments, separated by the unit separator (0x1f).
+  // The benchmark replays them bare.
   std::string command_log;
 };
 
 // RunSelfTest runs the five steps on the GPU that the contract speaks for.
 SelfTestReport RunSelfTest(const probe::ProbeResult& probe, const ProbeContract& contract,
                            const SelfTestOptions& options);
+
+// RunCanary is the worker's known-good check of its GPU after a job failed. It runs:
+//  - the self-test's gate;
+//  - its H.264 encode of its own synthetic stream on the device;
+//  - the pipeline that decodes, scales and encodes that stream on the device.
+// Each step carries the GPU's evidence. It takes a few seconds. The report has those three
+// steps, and no baseline or session count.
+SelfTestReport RunCanary(const probe::ProbeResult& probe, const ProbeContract& contract,
+                         const SelfTestOptions& options);
 
 }  // namespace mc::worker

@@ -12,9 +12,9 @@ void Append(std::vector<std::string>& argv, std::initializer_list<std::string> m
   argv.insert(argv.end(), more.begin(), more.end());
 }
 
-// HardwareEncode appends the encoder options that tie the encode to the device. NVENC takes
-// the GPU by CUDA ordinal (-gpu), and B-frames are off because not every NVENC has them;
-// VA-API's frames are uploaded to the render node that -vaapi_device opened.
+// HardwareEncode appends the encoder options that tie the encode to the device.
+//  - NVENC takes the GPU by CUDA ordinal (-gpu). B-frames are off: not every NVENC has them.
+//  - VA-API's frames are uploaded to the render node that -vaapi_device opened.
 void HardwareEncode(std::vector<std::string>& argv, const SelfTestTarget& target,
                     std::string_view encoder) {
   if (target.api == "nvidia") {
@@ -65,8 +65,8 @@ std::vector<std::string> PipelineArgv(const std::string& ffmpeg, const SelfTestT
                                       const std::string& input) {
   std::vector<std::string> argv = Start(ffmpeg);
   if (target.api == "nvidia") {
-    // The cuvid decoder parses the stream itself and hands over CUDA frames; the hwaccel
-    // options only make ffmpeg keep them in CUDA memory on this GPU.
+    // The cuvid decoder parses the stream itself and hands over CUDA frames. The hwaccel
+    // options only keep them in CUDA memory on this GPU.
     Append(argv, {"-hwaccel", "cuda", "-hwaccel_device", std::to_string(target.cuda_index),
                   "-hwaccel_output_format", "cuda", "-c:v", "h264_cuvid", "-i", input, "-vf",
                   "scale_cuda=1280:720", "-c:v", "h264_nvenc", "-bf", "0"});
@@ -89,8 +89,8 @@ std::vector<std::string> DecodeArgv(const std::string& ffmpeg, const SelfTestTar
                   std::to_string(target.cuda_index), "-stream_loop", loop, "-i", input});
   } else {
     // The pictures come back to memory for the null sink. Kept on the GPU, they make ffmpeg
-    // 5.1 rebuild its filters where the loop starts again, which fails ("Impossible to
-    // convert between the formats supported by the filter"); the decode is the GPU's alike.
+    // 5.1 rebuild its filters where the loop starts again. That fails ("Impossible to convert
+    // between the formats supported by the filter"). The decode is the GPU's either way.
     Append(argv, {"-hwaccel", "vaapi", "-hwaccel_device", target.render_node, "-stream_loop", loop,
                   "-i", input});
   }

@@ -1,6 +1,7 @@
-// The ffmpeg command lines of the self-test, as data: which encoder and decoder of each API
-// codes each codec family, and how each step's command names the one device under test. They
-// are pure functions, so the tests can read every command the self-test would run.
+// The ffmpeg command lines of the self-test, as data. They say:
+//  - which encoder and decoder of each API codes each codec family;
+//  - how each step's command names the one device under test.
+// They are pure functions, so the tests can read every command the self-test would run.
 #pragma once
 
 #include <array>
@@ -35,8 +36,11 @@ inline constexpr std::array<EncodeCodec, 3> kEncodeCodecs = {{
     {"av1", "av1_enc", "av1_nvenc", "av1_vaapi"},
 }};
 
-// A decoded codec family: the published attribute that claims it, NVIDIA's cuvid decoder, the
-// test stream's file name, and the software encoder that can make that stream.
+// A decoded codec family:
+//  - the published attribute that claims it;
+//  - NVIDIA's cuvid decoder;
+//  - the test stream's file name;
+//  - the software encoder that can make that stream.
 struct DecodeFamily {
   std::string_view family;
   std::string_view attribute;
@@ -60,17 +64,17 @@ std::vector<std::string> EncodeArgv(const std::string& ffmpeg, const SelfTestTar
                                     const EncodeCodec& codec, const std::string& size, int seconds,
                                     const std::string& output);
 
-// SessionEncodeArgv is one of the session-slot test's parallel encodes: a small picture read
-// at its own pace (-re), so that every encode holds its session for the same two seconds.
+// SessionEncodeArgv is one of the session-slot test's parallel encodes. It reads a small
+// picture at its own pace (-re). So every encode holds its session for the same two seconds.
 std::vector<std::string> SessionEncodeArgv(const std::string& ffmpeg, const SelfTestTarget& target);
 
-// PipelineArgv decodes `input` on the GPU, scales it on the GPU and encodes it on the GPU
-// with H.264, keeping the frames in GPU memory throughout.
+// PipelineArgv decodes `input`, scales it and encodes it with H.264, all on the GPU. The
+// frames stay in GPU memory throughout.
 std::vector<std::string> PipelineArgv(const std::string& ffmpeg, const SelfTestTarget& target,
                                       const std::string& input);
 
-// DecodeArgv decodes `input` on the GPU into the null sink, `loops` times over, so that a
-// short stream keeps the decoder busy long enough for the sampler to see it.
+// DecodeArgv decodes `input` on the GPU into the null sink, `loops` times over. So a short
+// stream keeps the decoder busy long enough for the sampler to see it.
 std::vector<std::string> DecodeArgv(const std::string& ffmpeg, const SelfTestTarget& target,
                                     const DecodeFamily& family, const std::string& input,
                                     int loops);

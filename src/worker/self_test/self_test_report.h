@@ -1,7 +1,12 @@
-// The self-test's report: the ordered steps (gate, one-second encodes on the exact device, the
-// full hardware pipeline under the sampler, the session-slot test, the decode matrix), each
-// with its verdict, time and evidence, and what the steps measured for the rest of the
-// worker. It is the status document's gpu.self_test block.
+// The self-test's report. It holds the ordered steps, each with its verdict, time and
+// evidence:
+//  - the gate;
+//  - one-second encodes on the exact device;
+//  - the full hardware pipeline under the sampler;
+//  - the session-slot test;
+//  - the decode matrix.
+// It also holds what the steps measured for the rest of the worker. It is the status
+// document's gpu.self_test block.
 #pragma once
 
 #include <cstdint>
@@ -9,15 +14,21 @@
 #include <string>
 #include <vector>
 
-#include "worker/evidence/plausibility_gate.h"
+#include "worker/evidence/plausibility_check.h"
 
 namespace mc::worker {
 
-// TestedGpu is which GPU and driver a report is of, so that a report is never taken for
-// another card in the same slot (a swapped board) or the same card under a new driver.
+// TestedGpu names the GPU, board and driver a report is of. So a report is never taken for:
+//  - another card in the same slot;
+//  - a board of the same model moved into it;
+//  - the same card under a new driver.
 struct TestedGpu {
   std::string pci_ids;  // "10de:2684"
   std::string driver;   // NVIDIA's driver version, or the VA driver's words
+  // The board's PCI address. Older reports that did not name the board lack it.
+  std::optional<std::string> pci_address;
+  // The board's PCI subsystem ids ("1043:889d"); empty where sysfs shows none.
+  std::string subsystem_ids;
 
   bool operator==(const TestedGpu&) const = default;
 };
@@ -40,8 +51,10 @@ struct SelfTestReport {
   std::string evidence;
   std::string detail;
   std::vector<SelfTestStep> steps;
-  // What the steps measured: the largest number of encode sessions that opened at once
-  // (cap_source "probe"), the VRAM one 1080p pipeline took, and the box's libx264 baseline.
+  // What the steps measured:
+  //  - the most encode sessions that opened at once (cap_source "probe");
+  //  - the VRAM one 1080p pipeline took;
+  //  - the box's libx264 baseline.
   std::optional<std::int64_t> sessions_cap;
   std::optional<double> pipeline_vram_mb;
   std::optional<CpuBaseline> cpu_baseline;

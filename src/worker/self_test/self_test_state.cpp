@@ -4,6 +4,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "common/base/json_parse.h"
 #include "common/base/json_text.h"
 #include "worker/probe_contract/utc_time.h"
 
@@ -43,10 +44,38 @@ json SelfTestReportJson(const SelfTestReport& report) {
           {"pipeline_vram_mb", OrNull(report.pipeline_vram_mb)},
           {"cpu_baseline", baseline},
           {"downgraded", report.downgraded},
-          {"gpu", {{"pci_ids", report.gpu.pci_ids}, {"driver", report.gpu.driver}}}};
+          {"gpu",
+           {{"pci_ids", report.gpu.pci_ids},
+            {"driver", report.gpu.driver},
+            {"pci_address", OrNull(report.gpu.pci_address)},
+            {"subsystem_ids", report.gpu.subsystem_ids}}}};
 }
 
 namespace {
+
+// TestedGpuFromJson reads the report's gpu object; an older worker's names no board.
+TestedGpu TestedGpuFromJson(const json& gpu) {
+  TestedGpu tested{gpu.at("pci_ids").get<std::string>(), gpu.at("driver").get<std::string>()};
+  if (gpu.contains("pci_address") && !gpu.at("pci_address").is_null())
+    tested.pci_address = gpu.at("pci_address").get<std::string>();
+  if (gpu.contains("subsystem_ids"))
+    tested.subsystem_ids = gpu.at("subsystem_ids").get<std::string>();
+  return tested;
+}
+
+// DescribeTestedGpu names a GPU, its board and its driver for a refusal.
+std::string DescribeTestedGpu(const TestedGpu& gpu) {
+  std::string words = gpu.pci_ids.empty() ? std::string("an unnamed GPU") : gpu.pci_ids;
+  if (!gpu.pci_address)
+    words += " on a board it does not name (a report of an older worker)";
+  else
+    words += " at " +
+             (gpu.pci_address->empty() ? std::string("no PCI address") : *gpu.pci_address) +
+             " with board ids " +
+             (gpu.subsystem_ids.empty() ? std::string("unknown") : gpu.subsystem_ids);
+  return words + " with driver " +
+         (gpu.driver.empty() ? std::string("unnamed") : "\"" + gpu.driver + "\"");
+}
 
 SelfTestReport FromJson(const json& document) {
   SelfTestReport report;
@@ -71,10 +100,7 @@ SelfTestReport FromJson(const json& document) {
   }
   if (document.contains("downgraded"))
     report.downgraded = document.at("downgraded").get<std::vector<std::string>>();
-  if (document.contains("gpu")) {
-    report.gpu = {document.at("gpu").at("pci_ids").get<std::string>(),
-                  document.at("gpu").at("driver").get<std::string>()};
-  }
+  if (document.contains("gpu")) report.gpu = TestedGpuFromJson(document.at("gpu"));
   return report;
 }
 
@@ -117,7 +143,8 @@ Result<void> SaveSelfTest(const std::string& path, const SelfTestReport& report)
 }
 
 TestedGpu TestedGpuOf(const ContractDevice& device) {
-  return {device.pci_ids, device.driver_version.empty() ? device.driver : device.driver_version};
+  return {device.pci_ids, device.driver_version.empty() ? device.driver : device.driver_version,
+          device.pci_address, device.subsystem_ids};
 }
 
 Result<SelfTestReport> LoadSelfTestOf(const std::string& path, const ContractDevice& device,
@@ -126,21 +153,20 @@ Result<SelfTestReport> LoadSelfTestOf(const std::string& path, const ContractDev
   if (!report) return report;
   const TestedGpu here = TestedGpuOf(device);
   if (report->gpu == here) return report;
-  const auto words = [](const TestedGpu& gpu) {
-    return (gpu.pci_ids.empty() ? std::string("an unnamed GPU") : gpu.pci_ids) + " with driver " +
-           (gpu.driver.empty() ? std::string("unnamed") : "\"" + gpu.driver + "\"");
-  };
-  return InvalidInput("the self-test's report at " + path + " is of " + words(report->gpu) +
-                      ", and this GPU is " + words(here) + ": the self-test must run again");
+  return InvalidInput("the self-test's report at " + path + " is of " +
+                      DescribeTestedGpu(report->gpu) + ", and this GPU is " +
+                      DescribeTestedGpu(here) + ": the self-test must run again");
 }
 
 Result<SelfTestReport> LoadSelfTest(const std::string& path,
                                     std::chrono::system_clock::time_point now) {
   std::ifstream in(path);
   if (!in) return NotFound("no self-test report at " + path);
-  const json document = json::parse(in, nullptr, false);
-  if (document.is_discarded() || !document.is_object())
-    return InvalidInput(path + " is not a self-test report");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  Result<json> parsed = ParseJson(text);
+  if (!parsed) return InvalidInput(path + " is not a self-test report: " + parsed.error_message());
+  const json& document = *parsed;
+  if (!document.is_object()) return InvalidInput(path + " is not a self-test report");
   try {
     SelfTestReport report = FromJson(document);
     report.age_seconds = SecondsSince(report.ts, now);

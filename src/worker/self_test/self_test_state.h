@@ -1,6 +1,8 @@
-// Where the last self-test's report is kept between commands: `worker self-test` writes it to
-// a state file, and `worker status` reads it back (with its age) into the status document's
-// gpu.self_test block, the session cap and the per-job VRAM.
+// Where the last self-test's report is kept between commands. `worker self-test` writes it
+// to a state file. `worker status` reads it back, with its age, into the status document:
+//  - the gpu.self_test block;
+//  - the session cap;
+//  - the per-job VRAM.
 #pragma once
 
 #include <chrono>
@@ -18,12 +20,12 @@ namespace mc::worker {
 // /var/lib/peertube-worker/state.
 std::string DefaultStateDir(const Environment& environment);
 
-// SelfTestStatePath is the state file of one GPU in a state directory: one file per device,
-// since one machine runs one worker per GPU.
+// SelfTestStatePath is the state file of one GPU in a state directory. There is one file per
+// device, since one machine runs one worker per GPU.
 std::string SelfTestStatePath(const std::string& state_dir, const std::string& device_name);
 
-// SelfTestReportJson is the report as the state file keeps it and `worker self-test -o json`
-// prints it: the status document's gpu.self_test keys and the CPU baseline.
+// SelfTestReportJson is the report as the state file keeps it. `worker self-test -o json`
+// prints the same. It holds the status document's gpu.self_test keys and the CPU baseline.
 nlohmann::json SelfTestReportJson(const SelfTestReport& report);
 
 // SaveSelfTest writes the report (made atomically: a reader never sees half of it).
@@ -32,9 +34,9 @@ Result<void> SaveSelfTest(const std::string& path, const SelfTestReport& report)
 // TestedGpuOf is the identity a report of `device` carries.
 TestedGpu TestedGpuOf(const ContractDevice& device);
 
-// LoadSelfTestOf reads the saved report of `device`, as LoadSelfTest does, and refuses one of
-// another GPU or driver (invalid input naming both), a report from
-// before reports named their GPU among them: its self-test must run again.
+// LoadSelfTestOf reads the saved report of `device`, as LoadSelfTest does. It refuses a report
+// of another GPU, board (PCI address or subsystem ids) or driver, and names both. An old
+// report that names no GPU or board is refused too: the self-test must run again.
 Result<SelfTestReport> LoadSelfTestOf(const std::string& path, const ContractDevice& device,
                                       std::chrono::system_clock::time_point now);
 

@@ -41,6 +41,33 @@ Json SelfTestJson(const std::optional<SelfTestReport>& report) {
   return json;
 }
 
+Json CanaryJson(const Canaries& canary) {
+  Json json;
+  json["pending"] = canary.pending;
+  json["running"] = canary.running;
+  json["passed"] = canary.passed;
+  json["failed"] = canary.failed;
+  json["last"] = nullptr;
+  if (canary.last) {
+    json["last"] = {{"ok", canary.last->ok},           {"ts", canary.last->ts},
+                    {"seconds", canary.last->seconds}, {"cause", canary.last->cause},
+                    {"reason", canary.last->reason},   {"evidence", canary.last->evidence}};
+  }
+  return json;
+}
+
+// CanaryWords is the canaries in one line for people.
+std::string CanaryWords(const Canaries& canary) {
+  std::string words =
+      std::to_string(canary.passed) + " passed, " + std::to_string(canary.failed) + " failed";
+  if (canary.running) words += "; one runs now";
+  if (canary.pending) words += "; one waits to run";
+  if (canary.last)
+    words += "; the last " + std::string(canary.last->ok ? "passed " : "failed ") +
+             canary.last->ts + (canary.last->ok ? "" : ": " + canary.last->reason);
+  return words;
+}
+
 Json DeviceJson(const DeviceTelemetry& device) {
   Json json;
   json["index"] = device.index;
@@ -64,7 +91,7 @@ nlohmann::ordered_json StatusDocument(const StatusInputs& inputs) {
   json["runner_name"] = inputs.runner_name;
   json["state"] = std::string(StateName(inputs.state.state));
   json["state_reason"] = inputs.state.reason;
-  // Registration is the next part of the worker's work; until then it is never registered.
+  // Registration is the next part of the worker's work. Until then it is never registered.
   json["registration_state"] = inputs.registered ? "registered" : "unregistered";
   if (inputs.peertube) {
     json["peertube"] = {{"server_version", inputs.peertube->server},
@@ -75,7 +102,7 @@ nlohmann::ordered_json StatusDocument(const StatusInputs& inputs) {
   json["active_jobs"] = inputs.active_jobs;
   json["concurrency"] = inputs.concurrency.value;
   json["concurrency_bound_by"] = inputs.concurrency.bound_by;
-  // Every limiter is listed, null where it sets no bound or was not given.
+  // Every limiter is listed. It is null where it sets no bound or was not given.
   Json limiters = Json::object();
   for (std::string_view name : kLimiterNames) {
     limiters[std::string(name)] = nullptr;
@@ -115,13 +142,15 @@ nlohmann::ordered_json StatusDocument(const StatusInputs& inputs) {
                                                         {"method", inputs.last_job->method},
                                                         {"ts", inputs.last_job->ts}}
                                                  : Json(nullptr);
+  json["canary"] = CanaryJson(inputs.canary);
   json["platform"] = {{"wsl2", inputs.platform.wsl2},
                       {"allowed", !inputs.platform.wsl2 || inputs.wsl2_allowed},
                       {"kernel", inputs.platform.kernel},
                       {"evidence", inputs.platform.evidence}};
   json["sandbox"] = {{"landlock_abi", inputs.sandbox.landlock_abi},
                      {"ffmpeg_boxed", inputs.sandbox.ffmpeg_boxed},
-                     {"required", inputs.sandbox.required}};
+                     {"required", inputs.sandbox.required},
+                     {"enforced", SandboxEnforced(inputs.sandbox)}};
   const double util =
       inputs.host.cpu_cores > 0 ? 100.0 * inputs.host.load_1m / inputs.host.cpu_cores : 0;
   json["cpu"] = {{"model", inputs.host.cpu_model},
@@ -187,6 +216,7 @@ std::string StatusTable(const StatusInputs& inputs) {
       << (inputs.self_test ? (inputs.self_test->ok ? "passed " : "failed ") + inputs.self_test->ts
                            : "not run")
       << "\n";
+  out << "canary:       " << CanaryWords(inputs.canary) << "\n";
   out << "platform:     " << (inputs.platform.wsl2 ? "WSL2" : "native") << " ("
       << inputs.platform.evidence << ")\n";
   out << "sandbox:      " << SandboxVerdict(inputs.sandbox) << ": "
@@ -214,6 +244,8 @@ std::string LabelValue(const std::string& text) {
 
 class Exposition {
  public:
+  // Fifteen digits, so that a timestamp in seconds since the epoch keeps its seconds.
+  Exposition() { out_.precision(15); }
   void Family(const std::string& name, const char* type, const std::string& help) {
     out_ << "# HELP " << name << " " << help << "\n# TYPE " << name << " " << type << "\n";
   }
@@ -235,11 +267,8 @@ class Exposition {
   std::ostringstream out_;
 };
 
-}  // namespace
-
-std::string PrometheusText(const StatusInputs& inputs) {
-  Exposition e;
-  const std::string vendor = Vendor(inputs);
+// The worker's liveness and state.
+void AddStateMetrics(Exposition& e, const StatusInputs& inputs) {
   e.Family("pt_worker_up", "gauge", "1 while the worker answers.");
   e.Sample("pt_worker_up", {}, 1);
   e.Family("pt_worker_state", "gauge", "1 for the worker's current state, 0 for the others.");
@@ -249,6 +278,14 @@ std::string PrometheusText(const StatusInputs& inputs) {
     e.Sample("pt_worker_state", {{"state", std::string(StateName(state))}},
              state == inputs.state.state ? 1 : 0);
   }
+}
+
+// What the probe found:
+//  - the contract's verdict;
+//  - the capabilities;
+//  - the encode sessions.
+void AddGpuMetrics(Exposition& e, const StatusInputs& inputs) {
+  const std::string vendor = Vendor(inputs);
   e.Family("pt_worker_probe_ok", "gauge", "1 when the probe contract accepts the GPU.");
   e.Sample("pt_worker_probe_ok", {{"vendor", vendor}, {"probe_module", inputs.probe.probe_module}},
            inputs.probe.ok ? 1 : 0);
@@ -269,13 +306,38 @@ std::string PrometheusText(const StatusInputs& inputs) {
              {{"vendor", vendor}, {"cap_source", inputs.sessions.cap_source}},
              static_cast<double>(*inputs.sessions.cap));
   }
+}
+
+// The evidence that the GPU does the work:
+//  - the last job's;
+//  - the canaries';
+//  - the self-test's.
+void AddEvidenceMetrics(Exposition& e, const StatusInputs& inputs) {
   e.Family("pt_worker_hw_evidence_ok", "gauge",
            "0 when the last job finished without hardware evidence (the no-silent-CPU rule "
            "broken), else 1.");
   e.Sample("pt_worker_hw_evidence_ok", {}, inputs.last_job && !inputs.last_job->ok ? 0 : 1);
+  e.Family("pt_worker_canaries_total", "counter",
+           "Canaries run after a job failed, by result: the self-test's encode and decode of its "
+           "own stream on the GPU.");
+  e.Sample("pt_worker_canaries_total", {{"result", "passed"}},
+           static_cast<double>(inputs.canary.passed));
+  e.Sample("pt_worker_canaries_total", {{"result", "failed"}},
+           static_cast<double>(inputs.canary.failed));
+  if (inputs.canary.last) {
+    e.Family("pt_worker_canary_last_ok", "gauge", "1 when the last canary passed, else 0.");
+    e.Sample("pt_worker_canary_last_ok", {}, inputs.canary.last->ok ? 1 : 0);
+    e.Family("pt_worker_canary_last_timestamp_seconds", "gauge",
+             "When the last canary started, in seconds since the epoch.");
+    e.Sample("pt_worker_canary_last_timestamp_seconds", {}, inputs.canary.last->unix_seconds);
+  }
   e.Family("pt_worker_self_test_ok", "gauge",
            "1 when the self-test passed, 0 when it failed or has not run.");
   e.Sample("pt_worker_self_test_ok", {}, inputs.self_test && inputs.self_test->ok ? 1 : 0);
+}
+
+// The concurrency, its limiters, and the jobs running and finished.
+void AddJobMetrics(Exposition& e, const StatusInputs& inputs) {
   e.Family("pt_worker_concurrency", "gauge", "Jobs the worker can carry at once.");
   e.Sample("pt_worker_concurrency", {{"bound_by", inputs.concurrency.bound_by}},
            static_cast<double>(inputs.concurrency.value));
@@ -294,6 +356,10 @@ std::string PrometheusText(const StatusInputs& inputs) {
   e.Sample("pt_worker_jobs_total", {{"result", "failed"}}, static_cast<double>(inputs.jobs.failed));
   e.Sample("pt_worker_jobs_total", {{"result", "hw_fallback_prevented"}},
            static_cast<double>(inputs.jobs.hw_fallback_prevented));
+}
+
+// The platform: WSL2, and the kernel's Landlock sandbox for each job's ffmpeg.
+void AddPlatformMetrics(Exposition& e, const StatusInputs& inputs) {
   e.Family("pt_worker_platform_wsl2", "gauge", "1 when the worker runs on WSL2.");
   e.Sample("pt_worker_platform_wsl2", {}, inputs.platform.wsl2 ? 1 : 0);
   e.Family("pt_worker_ffmpeg_boxed", "gauge",
@@ -303,25 +369,47 @@ std::string PrometheusText(const StatusInputs& inputs) {
   e.Family("pt_worker_landlock_abi", "gauge",
            "The kernel's Landlock ABI version; 0 where it has none or has it turned off.");
   e.Sample("pt_worker_landlock_abi", {}, inputs.sandbox.landlock_abi);
-  auto device_gauge = [&](const char* name, const char* help,
-                          std::optional<std::int64_t> DeviceTelemetry::*field) {
-    bool any = false;
-    for (const DeviceTelemetry& device : inputs.devices) any |= (device.*field).has_value();
-    if (!any) return;
-    e.Family(name, "gauge", help);
-    for (const DeviceTelemetry& device : inputs.devices) {
-      if (!(device.*field)) continue;
-      e.Sample(name, {{"index", std::to_string(device.index)}, {"uuid", device.uuid.value_or("")}},
-               static_cast<double>(*(device.*field)));
-    }
-  };
-  device_gauge("pt_worker_gpu_vram_free_mb", "Free VRAM in MB.", &DeviceTelemetry::vram_free_mb);
-  device_gauge("pt_worker_gpu_vram_total_mb", "VRAM in MB.", &DeviceTelemetry::vram_total_mb);
-  device_gauge("pt_worker_gpu_enc_util_pct", "Encoder utilisation of the whole GPU, percent.",
-               &DeviceTelemetry::enc_util_pct);
-  device_gauge("pt_worker_gpu_dec_util_pct", "Decoder utilisation of the whole GPU, percent.",
-               &DeviceTelemetry::dec_util_pct);
-  device_gauge("pt_worker_gpu_temperature_celsius", "GPU temperature.", &DeviceTelemetry::temp_c);
+}
+
+// One gauge of the devices' telemetry. It has a sample per device that has it. It is none
+// where none has.
+void AddDeviceGauge(Exposition& e, const StatusInputs& inputs, const char* name, const char* help,
+                    std::optional<std::int64_t> DeviceTelemetry::*field) {
+  bool any = false;
+  for (const DeviceTelemetry& device : inputs.devices) any |= (device.*field).has_value();
+  if (!any) return;
+  e.Family(name, "gauge", help);
+  for (const DeviceTelemetry& device : inputs.devices) {
+    if (!(device.*field)) continue;
+    e.Sample(name, {{"index", std::to_string(device.index)}, {"uuid", device.uuid.value_or("")}},
+             static_cast<double>(*(device.*field)));
+  }
+}
+
+// The devices' telemetry: VRAM, the engines' use, the temperature.
+void AddDeviceMetrics(Exposition& e, const StatusInputs& inputs) {
+  AddDeviceGauge(e, inputs, "pt_worker_gpu_vram_free_mb", "Free VRAM in MB.",
+                 &DeviceTelemetry::vram_free_mb);
+  AddDeviceGauge(e, inputs, "pt_worker_gpu_vram_total_mb", "VRAM in MB.",
+                 &DeviceTelemetry::vram_total_mb);
+  AddDeviceGauge(e, inputs, "pt_worker_gpu_enc_util_pct",
+                 "Encoder utilisation of the whole GPU, percent.", &DeviceTelemetry::enc_util_pct);
+  AddDeviceGauge(e, inputs, "pt_worker_gpu_dec_util_pct",
+                 "Decoder utilisation of the whole GPU, percent.", &DeviceTelemetry::dec_util_pct);
+  AddDeviceGauge(e, inputs, "pt_worker_gpu_temperature_celsius", "GPU temperature.",
+                 &DeviceTelemetry::temp_c);
+}
+
+}  // namespace
+
+std::string PrometheusText(const StatusInputs& inputs) {
+  Exposition e;
+  AddStateMetrics(e, inputs);
+  AddGpuMetrics(e, inputs);
+  AddEvidenceMetrics(e, inputs);
+  AddJobMetrics(e, inputs);
+  AddPlatformMetrics(e, inputs);
+  AddDeviceMetrics(e, inputs);
   return e.Text();
 }
 

@@ -6,9 +6,9 @@
 #include <chrono>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
+#include "common/base/read_file.h"
 #include "probe/capabilities/encode_session_cap.h"
 #include "probe/capabilities/nvidia_generations.h"
 #include "worker/evidence/kernel_log.h"
@@ -29,11 +29,10 @@ std::string Hostname() {
   return name;
 }
 
+// The text of a file of /proc. Empty where it cannot be read; its reader reports that.
 std::string ReadText(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  Result<std::string> text = ReadFileText(path);
+  return text ? std::move(*text) : std::string();
 }
 
 // HostResourcesOf reads the CPU, memory and disk the jobs would share.
@@ -61,8 +60,8 @@ HostResources HostResourcesOf(const GatherOptions& options, std::vector<std::str
   }
   if (!host.ram_available_mb)
     problems.push_back("cannot read MemAvailable from " + options.proc_root + "/meminfo");
-  // The work directory may not exist yet; the file system it would be made on is the one
-  // whose space the jobs take.
+  // The work directory may not exist yet. The jobs take the space of the file system it would be
+  // made on.
   fs::path where = options.config.work_dir;
   std::error_code error;
   while (!where.empty() && !fs::exists(where, error) && where != where.parent_path())
@@ -83,21 +82,22 @@ std::string NvidiaKernelModule(const std::string& proc_root) {
   return version.find("Open Kernel Module") != std::string::npos ? "open" : "proprietary";
 }
 
-// The saved self-test of this GPU, where the caller gave none and a state directory to read
-// it from. A report of another card or driver is not this GPU's, and is said to be stale.
+// The saved self-test of this GPU. It is read where the caller gave none, and gave a state
+// directory to read it from. A report of another card or driver is not this GPU's. It is said to be
+// stale.
 void LoadSavedSelfTest(GatherOptions& options, const ContractDevice* device, StatusInputs& inputs) {
   if (options.self_test || options.self_test_state_dir.empty() || !device) return;
   const std::string path = SelfTestStatePath(options.self_test_state_dir, device->name);
   Result<SelfTestReport> saved = LoadSelfTestOf(path, *device, std::chrono::system_clock::now());
   if (saved) {
     options.self_test = *saved;
-  } else if (!saved.failure().IsNotFound()) {
-    inputs.problems.push_back("the self-test's report: " + saved.error());
+  } else if (!saved.error().IsNotFound()) {
+    inputs.problems.push_back("the self-test's report: " + saved.error_message());
   }
 }
 
-// An NVIDIA GPU's kernel module, generation and driver branch, and what NVML counts of it
-// now. Gives the VRAM free above the floor, where NVML tells it.
+// An NVIDIA GPU's kernel module, generation and driver branch, and what NVML counts of it now.
+// Gives the VRAM free above the floor, where NVML tells it.
 std::optional<double> ReadNvidiaDevice(const GatherOptions& options, const ContractDevice& device,
                                        const probe::DeviceReport* report, StatusInputs& inputs,
                                        StateSignals& signals) {
@@ -111,14 +111,14 @@ std::optional<double> ReadNvidiaDevice(const GatherOptions& options, const Contr
       signals.driver_branch = *branch;
   }
   Result<std::unique_ptr<NvmlLibrary>> nvml = NvmlLibrary::Load(options.nvml_library);
-  Result<void*> handle = nvml ? (*nvml)->Device(device.pci_address) : Result<void*>(nvml.failure());
+  Result<void*> handle = nvml ? (*nvml)->Device(device.pci_address) : Result<void*>(nvml.error());
   if (!handle) {
-    inputs.problems.push_back("NVML: " + handle.error());
+    inputs.problems.push_back("NVML: " + handle.error_message());
     return vram_free_mb;
   }
   const NvmlTelemetry telemetry = (*nvml)->Telemetry(*handle);
   DeviceTelemetry counters;
-  // NVML's own number for the GPU, so that the second GPU's worker does not call it device 0.
+  // NVML's own number for the GPU. So the second GPU's worker does not call it device 0.
   if (telemetry.index) counters.index = *telemetry.index;
   counters.uuid = telemetry.uuid;
   if (telemetry.memory_total_bytes)
@@ -142,12 +142,12 @@ std::optional<double> ReadNvidiaDevice(const GatherOptions& options, const Contr
   if (Result<std::vector<NvmlEncoderSession>> sessions = (*nvml)->EncoderSessions(*handle)) {
     inputs.sessions.active = static_cast<std::int64_t>(sessions->size());
   } else {
-    inputs.problems.push_back("NVML: " + sessions.error());
+    inputs.problems.push_back("NVML: " + sessions.error_message());
   }
   return vram_free_mb;
 }
 
-// The encode sessions' cap: the configured one, else the self-test's, else the driver's class.
+// The encode sessions' cap: the configured one, else the self-test's, else the driver class's.
 void SetSessionsCap(const GatherOptions& options, StatusInputs& inputs) {
   if (options.config.sessions_cap) {
     inputs.sessions.cap = options.config.sessions_cap;
@@ -161,7 +161,7 @@ void SetSessionsCap(const GatherOptions& options, StatusInputs& inputs) {
   }
 }
 
-// How many jobs at once the resources allow, and the pool's hint where it is lower.
+// How many jobs at once the resources allow. The pool's hint, where it is lower.
 void ResolveJobConcurrency(const GatherOptions& options, std::optional<double> vram_free_mb,
                            StatusInputs& inputs) {
   const WorkerConfig& config = options.config;
@@ -171,8 +171,8 @@ void ResolveJobConcurrency(const GatherOptions& options, std::optional<double> v
   resources.cpu_load_others = inputs.host.load_1m;
   resources.ram_mb = static_cast<double>(inputs.host.ram_available_mb.value_or(0));
   resources.disk_gb = inputs.host.disk_free_gb.value_or(0);
-  // The sessions the worker's own jobs hold are theirs to use; only other users' count
-  // against the cap.
+  // The sessions the worker's own jobs hold are theirs to use. Only other users' count against the
+  // cap.
   const std::int64_t others_sessions =
       std::max<std::int64_t>(0, inputs.sessions.active - options.live.sessions_held);
   inputs.sessions.active = std::max(inputs.sessions.active, options.live.sessions_held);
@@ -181,7 +181,7 @@ void ResolveJobConcurrency(const GatherOptions& options, std::optional<double> v
         static_cast<double>(*inputs.sessions.cap - config.sessions_reserve - others_sessions);
   }
   resources.vram_free_mb = vram_free_mb;
-  // The recent download rate bounds the jobs once a job has measured one.
+  // Once a job has measured it, the recent download rate bounds the jobs.
   resources.bandwidth_mbps = options.live.transfer.recent_download_mbps;
   resources.costs = options.costs;
   resources.costs.cpu_cores = static_cast<double>(config.job_cpu_millicores) / 1000.0;
@@ -195,7 +195,7 @@ void ResolveJobConcurrency(const GatherOptions& options, std::optional<double> v
   }
 }
 
-// The signals of the live worker and of the self-test that the state follows.
+// The signals the state follows, from the live worker and the self-test.
 void AddLiveSignals(const GatherOptions& options, const StatusInputs& inputs,
                     StateSignals& signals) {
   signals.sessions_active = inputs.sessions.active;
@@ -203,7 +203,8 @@ void AddLiveSignals(const GatherOptions& options, const StatusInputs& inputs,
   signals.drain_timed_out = options.live.drain_timed_out;
   signals.enable_requested = options.live.enable_requested;
   signals.active_jobs = options.live.active_jobs;
-  signals.last_job_evidence_ok = options.live.last_job_evidence_ok;
+  signals.canary_ok = options.live.canary_ok;
+  signals.canary_detail = options.live.canary_detail;
   signals.self_test_ok =
       options.self_test ? std::optional<bool>(options.self_test->ok) : std::nullopt;
   signals.self_test_detail = options.self_test ? options.self_test->detail : "";
@@ -220,13 +221,14 @@ void ApplyLiveJobs(const LiveFacts& live, StatusInputs& inputs) {
   inputs.active_jobs = live.active_jobs;
   inputs.jobs = live.jobs;
   inputs.last_job = live.last_job;
+  inputs.canary = live.canary;
   inputs.last_job_record = live.last_job_record;
   inputs.recent_jobs = live.recent_jobs;
   inputs.transfer = live.transfer;
 }
 
 StatusInputs GatherStatus(const GatherOptions& given, const probe::ProbeResult& probe) {
-  // The saved self-test, when one is read below, fills in what the caller did not give.
+  // The saved self-test, when read below, fills in what the caller did not give.
   GatherOptions options = given;
   StatusInputs inputs;
   const WorkerConfig& config = options.config;
@@ -263,10 +265,16 @@ StatusInputs GatherStatus(const GatherOptions& given, const probe::ProbeResult& 
 
   Result<std::string> log = ReadKernelLog(options.kernel_log);
   if (log) {
-    signals.xid_line =
-        FindXid(*log, device ? std::optional<std::string_view>(device->pci_address) : std::nullopt);
+    const std::optional<XidRecord> xid =
+        FindXid(*log, device ? std::optional<std::string_view>(device->pci_address) : std::nullopt,
+                options.live.acknowledged_xid);
+    if (xid) {
+      signals.xid_line = xid->message;
+      signals.xid_sequence = xid->sequence;
+    }
   } else {
-    inputs.problems.push_back("the kernel log was not checked for Xid errors: " + log.error());
+    inputs.problems.push_back("the kernel log was not checked for Xid errors: " +
+                              log.error_message());
   }
 
   ResolveJobConcurrency(options, vram_free_mb, inputs);
@@ -275,7 +283,7 @@ StatusInputs GatherStatus(const GatherOptions& given, const probe::ProbeResult& 
   ApplyLiveJobs(options.live, inputs);
   AddLiveSignals(options, inputs, signals);
   inputs.signals = signals;
-  inputs.state = NextState(options.previous, signals,
+  inputs.state = NextState(options.live.state.value_or(options.previous), signals,
                            {.driver_min = config.driver_min,
                             .vram_floor_mb = config.vram_floor_mb,
                             .sessions_reserve = config.sessions_reserve});

@@ -39,7 +39,7 @@ Result<std::unique_ptr<StatusServer>> StatusServer::Start(ServeOptions options) 
   };
   Result<std::unique_ptr<http::Server>> server =
       http::Server::Start(status->options_.listen, std::move(routes));
-  if (!server) return server.failure().WithContext("--listen");
+  if (!server) return server.error().WithContext("--listen");
   status->server_ = std::move(*server);
   status->gatherer_ = std::thread([raw = status.get()] { raw->GatherLoop(); });
   return status;
@@ -51,8 +51,8 @@ StatusServer::~StatusServer() {
     stopping_ = true;
   }
   stop_requested_.notify_all();
-  // The server goes first, so that no request reads a rendering while the rest is torn down;
-  // a gathering under way is waited for (the probe's own deadline bounds it).
+  // The server goes first, so no request reads a rendering while the rest is torn down. A gathering
+  // under way is waited for. The probe's own deadline bounds it.
   server_.reset();
   if (gatherer_.joinable()) gatherer_.join();
 }

@@ -23,8 +23,11 @@ std::string_view StateName(WorkerState state) {
 }
 
 StateSignals WithoutAcknowledgedXid(StateSignals signals,
-                                    const std::optional<std::string>& acknowledged) {
-  if (signals.xid_line && signals.xid_line == acknowledged) signals.xid_line.reset();
+                                    std::optional<std::uint64_t> acknowledged) {
+  if (signals.xid_sequence && acknowledged && *signals.xid_sequence <= *acknowledged) {
+    signals.xid_line.reset();
+    signals.xid_sequence.reset();
+  }
   return signals;
 }
 
@@ -54,11 +57,11 @@ StateDecision NextState(WorkerState previous, const StateSignals& s, const State
   if (!s.self_test_ok)
     return {kGpuUnavailable, "the self-test has not run on this GPU, so nothing proves it encodes"};
   if (!*s.self_test_ok) return {kGpuUnavailable, "the self-test failed: " + s.self_test_detail};
-  if (s.last_job_evidence_ok && !*s.last_job_evidence_ok) {
-    return {
-        kGpuUnavailable,
-        "the last job finished without hardware evidence; it counts as failed and is never re-run "
-        "on the CPU"};
+  if (s.canary_ok && !*s.canary_ok) {
+    return {kGpuUnavailable,
+            "the canary (the self-test's encode and decode of its own stream on this GPU) "
+            "failed after a job failed: " +
+                s.canary_detail};
   }
   if (s.drain_requested) {
     if (s.active_jobs > 0 && s.drain_timed_out)

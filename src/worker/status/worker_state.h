@@ -1,5 +1,5 @@
-// The worker's states and the one pure function that moves between them. Every state carries
-// its reason in words, so that the pool and an operator see why, not only what.
+// The worker's states, and the one pure function that moves between them. Every state carries its
+// reason in words. So the pool and an operator see why, not only what.
 #pragma once
 
 #include <cstdint>
@@ -29,24 +29,28 @@ struct StateSignals {
   // WSL2 and not allowed there.
   bool platform_refused = false;
   std::string platform_evidence;
-  // The NVIDIA driver's branch, such as 580; absent for other vendors or when unknown.
+  // The NVIDIA driver's branch, such as 580. Absent for other vendors or when unknown.
   std::optional<std::int64_t> driver_branch;
-  // NVIDIA's free VRAM; absent where unknown.
+  // NVIDIA's free VRAM. Absent where unknown.
   std::optional<std::int64_t> vram_free_mb;
   // The thermal and power throttle reasons in force (nvml_library.h names them).
   std::vector<std::string> thermal_throttle_reasons;
-  // The last `NVRM: Xid` line of the kernel log that names this GPU.
+  // The driver's last Xid record that names this GPU and that no enable acknowledged. It holds its
+  // message and its sequence number in the kernel log.
   std::optional<std::string> xid_line;
-  // The self-test's verdict; absent when it has not run.
+  std::optional<std::uint64_t> xid_sequence;
+  // The self-test's verdict. Absent when it has not run.
   std::optional<bool> self_test_ok;
   std::string self_test_detail;
-  // Whether the last job finished without hardware evidence; absent before the first job.
-  std::optional<bool> last_job_evidence_ok;
+  // The verdict of the worker's last canary: its known-good check of the GPU after a job failed.
+  // Absent before the first. A job's own failure never decides the state.
+  std::optional<bool> canary_ok;
+  std::string canary_detail;
   bool drain_requested = false;
-  // The drain ran past its timeout with jobs still running: DRAINED all the same, so that the
-  // pool stops waiting, while the jobs run on.
+  // The drain ran past its timeout with jobs still running. The state is DRAINED all the same, so
+  // the pool stops waiting. The jobs run on.
   bool drain_timed_out = false;
-  // The operator's `enable`, which is what leaves OFFLINE.
+  // The operator's `enable`, which leaves OFFLINE.
   bool enable_requested = false;
   std::int64_t active_jobs = 0;
   std::int64_t concurrency = 0;
@@ -65,16 +69,19 @@ struct StateDecision {
   std::string reason;
 };
 
-// WithoutAcknowledgedXid is `signals` without its Xid line when that line is the one the
-// operator's enable acknowledged: the error is known and the GPU works again. Any other Xid
-// line, a new one included, still takes the worker OFFLINE.
+// WithoutAcknowledgedXid is `signals` without its Xid, once the operator's enable acknowledged
+// it. The enable names a sequence number: this record's or a later one's. The error is then known
+// and the GPU works again. A record after it still takes the worker OFFLINE.
 StateSignals WithoutAcknowledgedXid(StateSignals signals,
-                                    const std::optional<std::string>& acknowledged);
+                                    std::optional<std::uint64_t> acknowledged);
 
-// NextState gives the state the worker is in now. The first matching rule wins, in this
-// order: OFFLINE (an Xid, or OFFLINE before and no enable), GPU_UNAVAILABLE (platform, probe,
-// driver, VRAM, self-test, a job without evidence), DRAINING or DRAINED, THERMAL_THROTTLED,
-// BUSY, AVAILABLE.
+// NextState gives the state the worker is in now. The first matching rule wins, in this order:
+// - OFFLINE: an Xid, or OFFLINE before and no enable;
+// - GPU_UNAVAILABLE: platform, probe, driver, VRAM, self-test, a failed canary;
+// - DRAINING or DRAINED;
+// - THERMAL_THROTTLED;
+// - BUSY;
+// - AVAILABLE.
 StateDecision NextState(WorkerState previous, const StateSignals& signals,
                         const StateLimits& limits);
 

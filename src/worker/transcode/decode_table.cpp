@@ -5,9 +5,9 @@
 namespace mc::worker {
 namespace {
 
-// The decode attributes of docs/reference/attributes.md, as ffprobe names the codecs. A VP9
-// stream of 10 bits is profile 2, an HEVC or AV1 one Main 10. No GPU of the table decodes
-// H.264 above 8 bits, so it has no 10-bit row and decodes on the CPU.
+// The decode attributes of docs/reference/attributes.md, as ffprobe names the codecs. A VP9 stream
+// of 10 bits is profile 2. An HEVC or AV1 one is Main 10. No GPU of the table decodes H.264 above 8
+// bits. So H.264 has no 10-bit row, and decodes on the CPU.
 // clang-format off
 constexpr DecodeRow kDecodeRows[] = {
     {"h264",       8,  "decodeH264",        "h264_cuvid"},

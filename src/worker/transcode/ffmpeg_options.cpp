@@ -6,9 +6,9 @@
 namespace mc::worker {
 namespace {
 
-// ffmpeg 5.1's boolean options (OPT_BOOL, and the OPT_EXIT listings, which take no value),
-// of fftools/ffmpeg_opt.c and cmdutils. A value-taking option that were missing here would
-// make the parser read its value as an output file, so the list errs towards the full set.
+// ffmpeg 5.1's boolean options, from fftools/ffmpeg_opt.c and cmdutils. These are OPT_BOOL, and the
+// OPT_EXIT listings, which take no value. A value-taking option missing here would make the parser
+// read its value as an output file. So the list errs towards the full set.
 constexpr std::string_view kNoValueOptions[] = {
     "-y",
     "-n",
@@ -51,7 +51,7 @@ constexpr std::string_view kNoValueOptions[] = {
     "-nofind_stream_info",
 };
 
-// The options of fftools that set a process-wide value rather than one input's or output's.
+// The options of fftools that set a process-wide value, not one input's or output's.
 constexpr std::string_view kGlobalOptions[] = {
     "-y",
     "-n",

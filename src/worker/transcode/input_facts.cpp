@@ -4,6 +4,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
+#include "common/base/json_parse.h"
 #include "common/base/json_reader.h"
 #include "common/base/text.h"
 
@@ -24,10 +25,10 @@ bool ReadOptionalString(JsonReader& reader, const Json& object, const std::strin
   return !member || reader.String(*member, JsonReader::Child(path, name), out);
 }
 
-// ReadPictureSide reads a width or a height. ffprobe prints what the container states where no
-// decoder could open the stream, and a container may state 65535x65535 or more: a side past
-// kMaxPictureSide is refused here, naming the field, so that no product of two sides (a pixel
-// count, a scaled width) can overflow downstream.
+// ReadPictureSide reads a width or a height. Where no decoder could open the stream, ffprobe prints
+// what the container states. A container may state 65535x65535 or more. So a side past
+// kMaxPictureSide is refused here, naming the field. Then no product of two sides can overflow
+// downstream: a pixel count, a scaled width.
 bool ReadPictureSide(JsonReader& reader, const Json& object, const std::string& path,
                      const char* name, int& out) {
   const Json* member = JsonReader::OptionalMember(object, name);
@@ -44,7 +45,7 @@ bool ReadPictureSide(JsonReader& reader, const Json& object, const std::string& 
   return true;
 }
 
-// RateOf reads ffprobe's "N/D" rate; "0/0" and a missing rate give 0.
+// RateOf reads ffprobe's "N/D" rate. "0/0" and a missing rate give 0.
 bool RateOf(JsonReader& reader, const Json& stream, const std::string& path, const char* name,
             double& out) {
   std::string text;
@@ -86,11 +87,14 @@ bool ReadVideoStream(JsonReader& reader, const Json& stream, const std::string& 
   std::string frames;
   if (!ReadOptionalString(reader, stream, path, "nb_frames", frames)) return false;
   if (frames == "1") facts.still_image = true;
+  if (const std::optional<std::int64_t> count = ParseInteger<std::int64_t>(frames);
+      count && *count > 0)
+    facts.frame_count = *count;
   return true;
 }
 
-// IsAttachedPicture says whether a video stream is a cover picture (disposition.attached_pic),
-// which ffmpeg's stream selection passes over while there is a real video stream.
+// IsAttachedPicture says whether a video stream is a cover picture (disposition.attached_pic).
+// ffmpeg's stream selection passes over one while there is a real video stream.
 bool IsAttachedPicture(const Json& stream) {
   const Json* disposition = JsonReader::OptionalMember(stream, "disposition");
   if (!disposition) return false;
@@ -107,7 +111,7 @@ int BitDepthOfPixelFormat(std::string_view pix_fmt) {
   if (digits == pix_fmt.size()) {
     return pix_fmt.empty() ? 0 : 8;
   }
-  // "yuv420p10": the depth follows the planar mark; "p010": the whole tail is the depth.
+  // "yuv420p10": the depth follows the planar mark. "p010": the whole tail is the depth.
   if (digits == 0 || pix_fmt[digits - 1] != 'p') return 8;
   int bits = 0;
   std::from_chars(pix_fmt.data() + digits, pix_fmt.data() + pix_fmt.size(), bits);
@@ -121,21 +125,21 @@ bool IsChroma420(std::string_view pix_fmt) {
 }
 
 Result<InputFacts> ParseInputFacts(std::string_view ffprobe_json) {
-  const Json document = Json::parse(ffprobe_json, nullptr, /*allow_exceptions=*/false);
+  const Json document = ParseJsonOrDiscarded(ffprobe_json);
   if (document.is_discarded()) return InvalidInput("ffprobe's answer is not valid JSON");
   JsonReader reader;
-  if (!reader.Object(document, "ffprobe")) return reader.failure();
+  if (!reader.Object(document, "ffprobe")) return reader.error();
   const Json* streams = reader.Member(document, "ffprobe", "streams");
-  if (!streams || !reader.Array(*streams, "streams")) return reader.failure();
+  if (!streams || !reader.Array(*streams, "streams")) return reader.error();
   InputFacts facts;
   const Json* video = nullptr;
   std::string video_path;
   for (std::size_t i = 0; i < streams->size(); ++i) {
     const Json& stream = (*streams)[i];
     const std::string path = JsonReader::Element("streams", i);
-    if (!reader.Object(stream, path)) return reader.failure();
+    if (!reader.Object(stream, path)) return reader.error();
     std::string type;
-    if (!ReadOptionalString(reader, stream, path, "codec_type", type)) return reader.failure();
+    if (!ReadOptionalString(reader, stream, path, "codec_type", type)) return reader.error();
     if (type == "video" && (!video || (IsAttachedPicture(*video) && !IsAttachedPicture(stream)))) {
       video = &stream;
       video_path = path;
@@ -143,20 +147,20 @@ Result<InputFacts> ParseInputFacts(std::string_view ffprobe_json) {
     if (type == "audio" && !facts.has_audio) {
       facts.has_audio = true;
       if (!ReadOptionalString(reader, stream, path, "codec_name", facts.audio_codec)) {
-        return reader.failure();
+        return reader.error();
       }
     }
   }
   if (video) {
     facts.has_video = true;
-    if (!ReadVideoStream(reader, *video, video_path, facts)) return reader.failure();
+    if (!ReadVideoStream(reader, *video, video_path, facts)) return reader.error();
     if (IsAttachedPicture(*video)) facts.still_image = true;
   }
   if (const Json* format = JsonReader::OptionalMember(document, "format")) {
-    if (!reader.Object(*format, "format")) return reader.failure();
+    if (!reader.Object(*format, "format")) return reader.error();
     std::string format_name;
     if (!ReadOptionalString(reader, *format, "format", "format_name", format_name)) {
-      return reader.failure();
+      return reader.error();
     }
     if (facts.has_video && IsImageContainer(format_name)) facts.still_image = true;
   }

@@ -17,8 +17,8 @@ constexpr std::string_view kSoftwareEncoders[] = {"mpeg4", "mpeg2video", "mpeg1v
                                                   "mjpeg", "ffv1",       "huffyuv",    "prores",
                                                   "dnxhd", "rawvideo",   "libx264rgb"};
 
-// The video codec the runner writes, which the plan translates; ffmpeg chooses it too for an
-// output that names none.
+// The video codec the runner writes, which the plan translates. ffmpeg chooses it too for an output
+// that names none.
 constexpr std::string_view kRunnerVideoCodec = "libx264";
 
 std::string DeviceWords(const PlanDevice& device) { return device.name + " (" + device.api + ")"; }
@@ -56,6 +56,42 @@ std::string JobFormOf(const RunnerCommand& command) {
   return "other";
 }
 
+// NVDEC's picture-size range per codec. The device JSON states neither end:
+// - the maxima are what the recorded GPUs' decoder caps answer;
+// - the minima are from NVIDIA's NVDEC programming guide.
+// The cuvid decoder fails a picture outside it ("Video width 32 not within range from 48 to 4096").
+// That is the input's doing, never the GPU's. So such an input is decoded on the CPU.
+struct NvdecRange {
+  std::string_view codec;  // ffprobe's codec_name
+  int min_width, min_height, max_width, max_height;
+};
+// clang-format off
+constexpr NvdecRange kNvdecRanges[] = {
+    {"h264",       48,  16,  4096, 4096},
+    {"hevc",       144, 144, 8192, 8192},
+    {"vp9",        128, 128, 8192, 8192},
+    {"av1",        128, 128, 8192, 8192},
+    {"vp8",        48,  16,  4096, 4096},
+    {"mpeg2video", 48,  16,  4080, 4080},
+    {"vc1",        48,  16,  2048, 2048},
+};
+// clang-format on
+
+// OutsideNvdecRange says how the picture falls outside NVDEC's range for its codec, or "".
+std::string OutsideNvdecRange(const InputFacts& facts) {
+  for (const NvdecRange& range : kNvdecRanges) {
+    if (range.codec != facts.video_codec) continue;
+    if (facts.width >= range.min_width && facts.height >= range.min_height &&
+        facts.width <= range.max_width && facts.height <= range.max_height)
+      return "";
+    return std::to_string(facts.width) + "x" + std::to_string(facts.height) +
+           " is outside NVDEC's " + std::string(range.codec) + " range (" +
+           std::to_string(range.min_width) + "x" + std::to_string(range.min_height) + " to " +
+           std::to_string(range.max_width) + "x" + std::to_string(range.max_height) + ")";
+  }
+  return "";
+}
+
 // The decode choice for the input a video is decoded from.
 struct DecodeChoice {
   bool on_gpu = false;
@@ -87,6 +123,11 @@ DecodeChoice ChooseDecode(const InputFacts& facts, const CommandInput& input,
             device.name + " does not state " + std::string(row->attribute) + ": " + input.path +
                 " (" + stream + ") is decoded on the CPU"};
   }
+  if (device.api == "nvidia" && facts.width > 0 && facts.height > 0) {
+    if (const std::string outside = OutsideNvdecRange(facts); !outside.empty())
+      return {false, "",
+              input.path + " (" + stream + "): " + outside + ": it is decoded on the CPU"};
+  }
   return {true, std::string(row->cuvid), ""};
 }
 
@@ -94,8 +135,8 @@ DecodeChoice ChooseDecode(const InputFacts& facts, const CommandInput& input,
 std::vector<std::string> HardwareDecodeOptions(const PlanDevice& device, const DecodeChoice& choice,
                                                const PlanOptions& options) {
   if (device.api == "nvidia") {
-    // The cuvid decoder rather than libavcodec's NVDEC hwaccel: -hwaccel alone falls back to a
-    // CPU decode without a word when the GPU refuses the stream; a cuvid decoder fails.
+    // The cuvid decoder rather than libavcodec's NVDEC hwaccel. When the GPU refuses the stream,
+    // -hwaccel alone silently falls back to a CPU decode. A cuvid decoder fails.
     return {"-hwaccel",
             "cuda",
             "-hwaccel_output_format",
@@ -108,13 +149,50 @@ std::vector<std::string> HardwareDecodeOptions(const PlanDevice& device, const D
   return {"-hwaccel", "vaapi", "-hwaccel_output_format", "vaapi"};
 }
 
+// The names of an argv's hardware components. These are encoders, decoders and filters whose names
+// say they run on the GPU: "h264_nvenc", "h264_cuvid", "scale_cuda", "hwupload".
+constexpr std::string_view kHardwareNameParts[] = {"nvenc", "cuvid",    "_cuda",      "vaapi",
+                                                   "_qsv",  "hwupload", "hwdownload", "_npp"};
+
+// The options whose values name a device or an API ("cuda", "vaapi"), not a component.
+constexpr std::string_view kDeviceOptions[] = {"-hwaccel",          "-hwaccel_output_format",
+                                               "-hwaccel_device",   "-init_hw_device",
+                                               "-filter_hw_device", "-vaapi_device"};
+
+std::vector<std::string> HardwareComponentsOf(const std::vector<std::string>& argv) {
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    const std::string& arg = argv[i];
+    if (i > 0 && std::find(std::begin(kDeviceOptions), std::end(kDeviceOptions), argv[i - 1]) !=
+                     std::end(kDeviceOptions))
+      continue;
+    std::size_t start = 0;
+    while (start <= arg.size()) {
+      std::size_t end = arg.find_first_of(",;[]=: ", start);
+      if (end == std::string::npos) end = arg.size();
+      const std::string word = arg.substr(start, end - start);
+      const auto holds = [&word](std::string_view part) {
+        return word.find(part) != std::string::npos;
+      };
+      const bool hardware =
+          std::any_of(std::begin(kHardwareNameParts), std::end(kHardwareNameParts), holds);
+      if (hardware && !word.starts_with("-") &&
+          std::find(names.begin(), names.end(), word) == names.end())
+        names.push_back(word);
+      start = end + 1;
+    }
+  }
+  return names;
+}
+
 std::string UploadName(const PlanDevice& device) {
   return device.api == "nvidia" ? "hwupload_cuda" : "hwupload";
 }
 
-// Which outputs encode video: those that name libx264, and those that name no codec where
-// the input has a video stream (ffmpeg would choose libx264). Any other codec is refused:
-// the error is the refusal's line.
+// Which outputs encode video:
+// - those that name libx264;
+// - those that name no codec where the input has a video stream (ffmpeg would choose libx264).
+// Any other codec is refused. The error is the refusal's line.
 Result<std::vector<std::size_t>> VideoOutputsOf(const RunnerCommand& command,
                                                 const PlanDevice& device,
                                                 const std::optional<InputFacts>& facts) {
@@ -145,8 +223,8 @@ Result<std::vector<std::size_t>> VideoOutputsOf(const RunnerCommand& command,
   return video_outputs;
 }
 
-// Whether the device can take the command's video encode with `encoder`; the error is the
-// refusal's line.
+// Whether the device can take the command's video encode with `encoder`. The error is the refusal's
+// line.
 Result<void> CheckEncodable(const RunnerCommand& command, const PlanDevice& device,
                             const PlanOptions& options, const std::string& encoder) {
   if (encoder.empty()) {
@@ -168,9 +246,9 @@ Result<void> CheckEncodable(const RunnerCommand& command, const PlanDevice& devi
   return Ok();
 }
 
-// The decode: on the GPU where the device states the codec at its depth, else on the CPU
-// and uploaded, and the notes say so. Also the device the command's filters and encoders
-// open. Gives where the frames come from.
+// The decode: on the GPU where the device states the codec at its depth. Else on the CPU and
+// uploaded, and the notes say so. Also the device the command's filters and encoders open. Gives
+// where the frames come from.
 FrameSource PlanDecode(const RunnerCommand& command, const InputFacts& facts,
                        const PlanDevice& device, const PlanOptions& options, RunnerCommand& planned,
                        Plan& plan) {
@@ -181,6 +259,8 @@ FrameSource PlanDecode(const RunnerCommand& command, const InputFacts& facts,
   const DecodeChoice decode = ChooseDecode(facts, *input, device);
   if (decode.on_gpu) {
     plan.hardware_decode = true;
+    // VA-API decodes through libavcodec's own decoder. That decoder then speaks for the GPU.
+    if (device.api == "vaapi") plan.hardware_components.push_back(facts.video_codec);
     const std::vector<std::string> words = HardwareDecodeOptions(device, decode, options);
     for (std::size_t i = 0; i + 1 < words.size(); i += 2) {
       input->options.push_back({words[i], words[i + 1], input->position});
@@ -204,15 +284,15 @@ FrameSource PlanDecode(const RunnerCommand& command, const InputFacts& facts,
   return decode.on_gpu ? FrameSource::kGpuDecoded : FrameSource::kCpuUploaded;
 }
 
-// Translates each video output for the GPU into `planned`; the plan takes the first one's
-// size and rate, every output's notes, and an encode session for each.
+// Translates each video output for the GPU into `planned`. The plan takes the first one's size and
+// rate. It takes every output's notes, and an encode session for each.
 Result<void> TranslateOutputs(const RunnerCommand& command,
                               const std::vector<std::size_t>& video_outputs, OutputContext context,
                               RunnerCommand& planned, Plan& plan) {
   for (std::size_t index : video_outputs) {
     context.number = static_cast<int>(index) + 1;
     Result<TranslatedOutput> translated = TranslateVideoOutput(command.outputs[index], context);
-    if (!translated) return translated.failure();
+    if (!translated) return translated.error();
     planned.outputs[index] = std::move(translated->output);
     if (plan.encode_sessions == 0) {
       plan.output_height = translated->size.height;
@@ -251,7 +331,7 @@ Plan PlanArgv(const std::vector<std::string>& args, const PlanDevice& device,
               const std::optional<InputFacts>& facts, const PlanOptions& options) {
   Result<RunnerCommand> command = ParseRunnerCommand(args);
   if (!command)
-    return Refuse("the ffmpeg command line does not parse: " + command.error(), "other");
+    return Refuse("the ffmpeg command line does not parse: " + command.error_message(), "other");
   return PlanCommand(*command, device, facts, options);
 }
 
@@ -274,11 +354,11 @@ Plan PlanCommand(const RunnerCommand& command, const PlanDevice& device,
   }
   const std::string job_form = JobFormOf(command);
   Result<std::vector<std::size_t>> video_outputs = VideoOutputsOf(command, device, facts);
-  if (!video_outputs) return Refuse(video_outputs.error(), job_form);
+  if (!video_outputs) return Refuse(video_outputs.error_message(), job_form);
   if (video_outputs->empty()) return PassThrough(args, "audio-only");
   const std::string encoder = H264EncoderOf(device);
   if (Result<void> encodable = CheckEncodable(command, device, options, encoder); !encodable)
-    return Refuse(encodable.error(), job_form);
+    return Refuse(encodable.error_message(), job_form);
 
   Plan plan;
   plan.kind = PlanKind::kRun;
@@ -292,8 +372,13 @@ Plan PlanCommand(const RunnerCommand& command, const PlanDevice& device,
   context.frames = PlanDecode(command, *facts, device, options, planned, plan);
   if (Result<void> translated = TranslateOutputs(command, *video_outputs, context, planned, plan);
       !translated)
-    return Refuse(translated.error(), job_form);
+    return Refuse(translated.error_message(), job_form);
   plan.argv = RenderCommand(planned);
+  for (std::string& name : HardwareComponentsOf(plan.argv)) {
+    if (std::find(plan.hardware_components.begin(), plan.hardware_components.end(), name) ==
+        plan.hardware_components.end())
+      plan.hardware_components.push_back(std::move(name));
+  }
 
   // The last guard of the rule the worker is built on: no plan runs a CPU video encoder.
   for (const CommandOutput& output : planned.outputs) {

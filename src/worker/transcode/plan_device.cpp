@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/base/json_parse.h"
 #include "common/base/json_reader.h"
 #include "common/base/text.h"
 
@@ -10,8 +11,7 @@ namespace {
 
 using Json = nlohmann::json;
 
-// ReadAttributes fills the device from its attributes, each a one-member object naming its
-// type.
+// ReadAttributes fills the device from its attributes. Each is a one-member object naming its type.
 bool ReadAttributes(JsonReader& reader, const Json& attributes, const std::string& path,
                     PlanDevice& device) {
   if (!reader.Object(attributes, path)) return false;
@@ -22,8 +22,8 @@ bool ReadAttributes(JsonReader& reader, const Json& attributes, const std::strin
     if (value.size() != 1) {
       return reader.Fail(where, "expected exactly one of \"bool\", \"string\", \"int\"");
     }
-    // The member is read through an iterator that outlives the reads: a structured binding
-    // of items() would refer into a temporary.
+    // The member is read through an iterator that outlives the reads. A structured binding of
+    // items() would refer into a temporary.
     const auto member = value.begin();
     const std::string type = member.key();
     const Json& typed = member.value();
@@ -55,7 +55,7 @@ bool ReadAttributes(JsonReader& reader, const Json& attributes, const std::strin
   return true;
 }
 
-// ReadSessions reads capacity.encodeSessions.value, a string of digits, where it is present.
+// ReadSessions reads capacity.encodeSessions.value, a string of digits, where present.
 bool ReadSessions(JsonReader& reader, const Json& capacity, const std::string& path,
                   PlanDevice& device) {
   if (!reader.Object(capacity, path)) return false;
@@ -85,7 +85,7 @@ bool PlanDevice::Flag(std::string_view attribute) const {
 }
 
 Result<PlanDevice> ParsePlanDevice(std::string_view device_json) {
-  const Json document = Json::parse(device_json, nullptr, /*allow_exceptions=*/false);
+  const Json document = ParseJsonOrDiscarded(device_json);
   JsonReader reader;
   if (document.is_discarded()) return InvalidInput("the device is not valid JSON");
   const Json* element = &document;
@@ -98,20 +98,20 @@ Result<PlanDevice> ParsePlanDevice(std::string_view device_json) {
     element = &document[0];
     path = JsonReader::Element(path, 0);
   }
-  if (!reader.Object(*element, path)) return reader.failure();
+  if (!reader.Object(*element, path)) return reader.error();
   PlanDevice device;
   const Json* name = reader.Member(*element, path, "name");
   if (!name || !reader.String(*name, JsonReader::Child(path, "name"), device.name)) {
-    return reader.failure();
+    return reader.error();
   }
   const Json* attributes = reader.Member(*element, path, "attributes");
   if (!attributes ||
       !ReadAttributes(reader, *attributes, JsonReader::Child(path, "attributes"), device)) {
-    return reader.failure();
+    return reader.error();
   }
   if (const Json* capacity = JsonReader::OptionalMember(*element, "capacity")) {
     if (!ReadSessions(reader, *capacity, JsonReader::Child(path, "capacity"), device)) {
-      return reader.failure();
+      return reader.error();
     }
   }
   return device;

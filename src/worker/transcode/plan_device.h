@@ -1,6 +1,6 @@
-// The one GPU a plan is made for, as `probe --output json` prints it: one element of the
-// array, or an array of exactly one element. Attributes are {"bool": x}, {"string": s} or
-// {"int": n}; capacity.encodeSessions.value is a string of digits.
+// The one GPU a plan is made for, as `probe --output json` prints it. It is one element of the
+// array, or an array of exactly one element. Attributes are {"bool": x}, {"string": s} or {"int":
+// n}. capacity.encodeSessions.value is a string of digits.
 #pragma once
 
 #include <cstdint>
@@ -22,11 +22,11 @@ struct PlanDevice {
   std::map<std::string, bool> flags;
   std::optional<std::int64_t> encode_sessions;
 
-  // Flag is the bool attribute `name`; an attribute the device does not publish is false.
+  // Flag is the bool attribute `name`. An attribute the device does not publish is false.
   bool Flag(std::string_view attribute) const;
 };
 
-// ParsePlanDevice reads the device; every error names its place, such as
+// ParsePlanDevice reads the device. Every error names its place, such as
 // "[0].attributes.api.string: expected a string".
 Result<PlanDevice> ParsePlanDevice(std::string_view device_json);
 

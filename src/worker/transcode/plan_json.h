@@ -1,4 +1,4 @@
-// The plan as one JSON object, as `ffmpeg-plan` prints it and the wrapper reads it:
+// The plan as one JSON object. `ffmpeg-plan` prints it, and the wrapper reads it. Its forms:
 //   {"run": [...argv], "notes": [...], "env": [...], "encoder": "...", ...}
 //   {"refuse": "one line", "job_form": "..."}
 //   {"pass": [...argv], "job_form": "..."}

@@ -137,9 +137,10 @@ std::vector<std::string> RenderCommand(const RunnerCommand& command) {
     for (const CommandOption& option : output.options) add_option(option);
     pieces.push_back({output.position, {output.path}});
   }
-  // A stable sort keeps the pieces of one position in the order they were added: an input's
-  // options before its -i, an output's options before its file, a replacement's options in
-  // the order the plan wrote them.
+  // A stable sort keeps the pieces of one position in the order they were added:
+  // - an input's options before its -i;
+  // - an output's options before its file;
+  // - a replacement's options in the order the plan wrote them.
   std::stable_sort(pieces.begin(), pieces.end(),
                    [](const Piece& a, const Piece& b) { return a.position < b.position; });
   std::vector<std::string> argv;

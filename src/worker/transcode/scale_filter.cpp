@@ -23,8 +23,8 @@ std::vector<std::string_view> Split(std::string_view text, char separator) {
   }
 }
 
-// Evaluate gives the value of an expression of the input's size, or 0 where it is not one
-// of the forms the runner writes.
+// Evaluate gives the value of an expression of the input's size. 0 where it is not one of the forms
+// the runner writes.
 int Evaluate(std::string_view expression, PictureSize input) {
   if (const std::optional<int> number = ParseInteger<int>(expression); number && *number > 0)
     return *number;
@@ -82,11 +82,11 @@ PictureSize OutputSizeOf(const ScaleRequest& scale, PictureSize input) {
   PictureSize output{Evaluate(scale.width, input), Evaluate(scale.height, input)};
   const std::optional<int> width_number = ParseInteger<int>(scale.width);
   const std::optional<int> height_number = ParseInteger<int>(scale.height);
-  // -n keeps the aspect ratio and rounds to a multiple of n, as ff_scale_eval_dimensions
-  // does (av_rescale rounds to the nearest). The input's size is what the upload states: an
-  // aspect such as 1048576x1 scaled to a height of 4320 asks for a width past what an int
-  // holds, which saturates at the largest multiple of n that it holds, so that the encoder's
-  // size check refuses it whole rather than an overflow wrapping it into a plausible size.
+  // -n keeps the aspect ratio and rounds to a multiple of n, as ff_scale_eval_dimensions does.
+  // av_rescale rounds to the nearest. The input's size is what the upload states. An aspect such as
+  // 1048576x1 scaled to a height of 4320 asks for a width past an int. That saturates at the
+  // largest multiple of n an int holds. So the encoder's size check refuses it whole. An overflow
+  // would wrap it into a plausible size instead.
   const auto keep_aspect = [](int other, int in_other, int in_this, std::int64_t divisor) {
     if (in_other <= 0 || in_this <= 0 || other <= 0 || divisor <= 0) return 0;
     const double exact = static_cast<double>(other) * in_this / in_other / divisor;
@@ -94,7 +94,7 @@ PictureSize OutputSizeOf(const ScaleRequest& scale, PictureSize input) {
     const double rounded = std::min(std::round(exact), static_cast<double>(most));
     return static_cast<int>(static_cast<std::int64_t>(rounded) * divisor);
   };
-  // The divisor is the number's negation, taken in 64 bits: -n of INT_MIN has no int.
+  // The divisor is the number's negation, taken in 64 bits. -n of INT_MIN has no int.
   if (width_number && *width_number < 0 && output.height > 0) {
     output.width = keep_aspect(output.height, input.height, input.width,
                                -static_cast<std::int64_t>(*width_number));

@@ -3,13 +3,14 @@
 #include <algorithm>
 #include <iterator>
 
+#include "common/base/text.h"
 #include "worker/transcode/ffmpeg_options.h"
 
 namespace mc::worker {
 namespace {
 
-// What becomes of each option of a translated output; an option not listed is kept as the
-// runner wrote it.
+// What becomes of each option of a translated output. An option not listed is kept as
+// the runner wrote it.
 enum class Rule {
   kDrop,         // x264's alone: h264_nvenc and h264_vaapi have no such option, or reject it
   kBFrames,      // -bf: capped by PlanOptions::max_b_frames, else dropped
@@ -41,16 +42,18 @@ constexpr OptionRule kOptionRules[] = {
 };
 // clang-format on
 
-// H.264's largest picture on NVENC, every generation (the NVENC application note's table).
+// H.264's largest picture on NVENC, every generation. See the NVENC application note's
+// table.
 constexpr int kNvencH264MaxSize = 4096;
 
-// The pixel format every GPU scaler writes and every GPU H.264 encoder takes.
+// Every GPU scaler writes this pixel format. Every GPU H.264 encoder takes it.
 constexpr std::string_view kGpuPixelFormat = "nv12";
 
 const OptionRule* RuleOf(const CommandOption& option) {
   const std::string_view base = StreamOptionBase(option.name);
   const std::string_view specifier = StreamSpecifier(option.name);
-  // An option for audio or subtitles only (-filter:a, -profile:a) is no video option.
+  // An option for audio or subtitles only is no video option. Examples: -filter:a,
+  // -profile:a.
   if (!specifier.empty() && !specifier.starts_with("v")) return nullptr;
   for (const OptionRule& rule : kOptionRules) {
     if (rule.base == base) return &rule;
@@ -68,8 +71,9 @@ std::string OutputName(const CommandOutput& output, int number) {
 
 bool IsNvidia(const PlanDevice& device) { return device.api == "nvidia"; }
 
-// FilterChain gives the -vf of the translated output: the upload where the frames come from
-// the CPU, then the GPU's scaler, which also sets the pixel format the encoder gets.
+// FilterChain gives the -vf of the translated output:
+//  - the upload, where the frames come from the CPU;
+//  - then the GPU's scaler, which also sets the pixel format the encoder gets.
 std::string FilterChain(const ScaleRequest& scale, bool scaled, const OutputContext& context) {
   const bool nvidia = IsNvidia(*context.device);
   std::string chain;
@@ -85,7 +89,7 @@ std::string FilterChain(const ScaleRequest& scale, bool scaled, const OutputCont
   return chain;
 }
 
-// EncoderOptions gives the options that take the place of the runner's -vcodec libx264.
+// EncoderOptions gives the options in place of the runner's -vcodec libx264.
 std::vector<std::string> EncoderOptions(const OutputContext& context,
                                         const std::optional<std::string>& target_bitrate) {
   const PlanDevice& device = *context.device;
@@ -112,15 +116,19 @@ std::vector<CommandOption> AsOptions(const std::vector<std::string>& words, int 
   return options;
 }
 
-// TargetBitrate is the runner's -maxrate:v, PeerTube's target bitrate for the rendition.
+// TargetBitrate is the runner's -maxrate:v. It is PeerTube's target bitrate for the
+// rendition.
 std::optional<std::string> TargetBitrate(const CommandOutput& output) {
   const CommandOption* maxrate = output.Last({"-maxrate", "-maxrate:v", "-maxrate:v:0"});
   if (!maxrate || !maxrate->value) return std::nullopt;
   return maxrate->value;
 }
 
-// The runner's options of one output, sorted by their rules: those kept, those dropped, the
-// scale asked for, and where the encoder's options and the filter go.
+// The runner's options of one output, sorted by their rules:
+//  - those kept;
+//  - those dropped;
+//  - the scale asked for;
+//  - where the encoder's options and the filter go.
 struct SortedOptions {
   ScaleRequest scale;
   bool scaled = false;
@@ -131,7 +139,8 @@ struct SortedOptions {
   std::optional<std::size_t> filter_index;
 };
 
-// Applies one option's rule to `sorted`; the error says why the output cannot be translated.
+// Applies one option's rule to `sorted`. The error says why the output cannot be
+// translated.
 Result<void> ApplyRule(Rule rule, const CommandOption& option, const OutputContext& context,
                        const std::string& name, SortedOptions& sorted) {
   const std::string& device_name = context.device->name;
@@ -142,15 +151,11 @@ Result<void> ApplyRule(Rule rule, const CommandOption& option, const OutputConte
       break;
     case Rule::kBFrames:
       if (context.options->max_b_frames) {
-        int asked = 0;
-        try {
-          asked = std::stoi(value);
-        } catch (...) {
-          return InvalidInput(name + ": -bf \"" + value + "\" is not a number");
-        }
-        sorted.kept.push_back({option.name,
-                               std::to_string(std::clamp(asked, 0, *context.options->max_b_frames)),
-                               option.position});
+        const std::optional<int> asked = ParseInteger<int>(value);
+        if (!asked) return InvalidInput(name + ": -bf \"" + value + "\" is not a number");
+        sorted.kept.push_back(
+            {option.name, std::to_string(std::clamp(*asked, 0, *context.options->max_b_frames)),
+             option.position});
       } else {
         sorted.dropped.push_back(Written(option));
       }
@@ -164,7 +169,7 @@ Result<void> ApplyRule(Rule rule, const CommandOption& option, const OutputConte
       break;
     case Rule::kFilter: {
       Result<ScaleRequest> request = ParseScaleFilter(value);
-      if (!request) return Unsupported(name + ": " + request.error());
+      if (!request) return Unsupported(name + ": " + request.error_message());
       sorted.scale = *request;
       sorted.scaled = true;
       sorted.filter_index = sorted.kept.size();
@@ -188,8 +193,8 @@ Result<void> ApplyRule(Rule rule, const CommandOption& option, const OutputConte
 Result<SortedOptions> SortOptions(const CommandOutput& output, const OutputContext& context,
                                   const std::string& name) {
   SortedOptions sorted;
-  // Where the encoder's options go: at the runner's codec option, else before the output's
-  // first option.
+  // Where the encoder's options go: at the runner's codec option. Else they go before the
+  // output's first option.
   sorted.codec_position =
       output.options.empty() ? output.position : output.options.front().position;
   for (const CommandOption& option : output.options) {
@@ -206,16 +211,18 @@ Result<SortedOptions> SortOptions(const CommandOutput& output, const OutputConte
       continue;
     }
     if (Result<void> applied = ApplyRule(rule->rule, option, context, name, sorted); !applied)
-      return applied.failure();
+      return applied.error();
   }
   return sorted;
 }
 
-// The translated output's options: those kept, the GPU's filter chain, and the encoder's
-// options where the runner's codec was.
+// The translated output's options:
+//  - those kept;
+//  - the GPU's filter chain;
+//  - the encoder's options, where the runner's codec was.
 std::vector<CommandOption> TranslatedOptions(const CommandOutput& output,
                                              const OutputContext& context, SortedOptions sorted) {
-  // The frames stay on the GPU, so the filter goes in even where the runner wrote none.
+  // The frames stay on the GPU. So the filter goes in even where the runner wrote none.
   const std::string chain = FilterChain(sorted.scale, sorted.scaled, context);
   std::vector<CommandOption>& kept = sorted.kept;
   if (sorted.filter_index) {
@@ -231,19 +238,20 @@ std::vector<CommandOption> TranslatedOptions(const CommandOutput& output,
   return std::move(kept);
 }
 
-// The output's -r, 0 where it names none or no number.
+// The output's -r, a number or a ratio such as 30000/1001. It is 0 where the output names none
+// or the value is neither.
 double FpsOf(const CommandOutput& output) {
-  if (const CommandOption* rate = output.Last({"-r", "-r:v"}); rate && rate->value) {
-    try {
-      return std::stod(*rate->value);
-    } catch (...) {
-      return 0;
-    }
-  }
-  return 0;
+  const CommandOption* rate = output.Last({"-r", "-r:v"});
+  if (!rate || !rate->value) return 0;
+  const std::string_view value = *rate->value;
+  const std::size_t slash = value.find('/');
+  if (slash == std::string_view::npos) return ParseDouble(value).value_or(0);
+  const std::optional<double> frames = ParseDouble(value.substr(0, slash));
+  const std::optional<double> seconds = ParseDouble(value.substr(slash + 1));
+  return frames && seconds && *seconds > 0 ? *frames / *seconds : 0;
 }
 
-// The note that names x264's options dropped, and what the GPU's encoder does instead.
+// The note that names x264's options dropped. It says what the GPU's encoder does instead.
 std::string DroppedNote(const std::string& name, const std::vector<std::string>& dropped,
                         const OutputContext& context) {
   std::string note = name + ": x264's own options dropped: ";
@@ -275,7 +283,7 @@ Result<TranslatedOutput> TranslateVideoOutput(const CommandOutput& output,
   translated.encoder = H264EncoderOf(*context.device);
 
   Result<SortedOptions> sorted = SortOptions(output, context, name);
-  if (!sorted) return sorted.failure();
+  if (!sorted) return sorted.error();
   const ScaleRequest scale = sorted->scale;
   const std::vector<std::string> dropped = sorted->dropped;
   translated.output.options = TranslatedOptions(output, context, std::move(*sorted));

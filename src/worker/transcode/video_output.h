@@ -1,6 +1,6 @@
-// The translation of one video output of the runner's command line: its codec, filter,
-// pixel format and x264 options, into the options of the GPU's encoder (the rows of
-// docs/worker/ffmpeg-translation.md).
+// The translation of one video output of the runner's command line. Its codec, filter, pixel format
+// and x264 options become the options of the GPU's encoder. docs/worker/ffmpeg-translation.md gives
+// the rows.
 #pragma once
 
 #include <optional>
@@ -38,12 +38,12 @@ struct TranslatedOutput {
   std::vector<std::string> notes;
 };
 
-// TranslateVideoOutput gives the output with its video encoded on the GPU, or the refusal
-// line naming what is missing.
+// TranslateVideoOutput gives the output with its video encoded on the GPU. Else the refusal line,
+// naming what is missing.
 Result<TranslatedOutput> TranslateVideoOutput(const CommandOutput& output,
                                               const OutputContext& context);
 
-// The encoder a device uses for H.264, or "" where it encodes none.
+// The encoder a device uses for H.264. "" where it encodes none.
 std::string H264EncoderOf(const PlanDevice& device);
 
 }  // namespace mc::worker

@@ -30,7 +30,7 @@ TEST(Base64, EveryByteValueComesThrough) {
 TEST(Base64, ACharacterOutsideTheAlphabetIsAnErrorNamingItsOffset) {
   Result<std::string> decoded = DecodeBase64("Zm9v Zm9v");
   ASSERT_FALSE(decoded);
-  EXPECT_EQ(decoded.error(), "invalid base64: unexpected character at offset 4");
+  EXPECT_EQ(decoded.error_message(), "invalid base64: unexpected character at offset 4");
   EXPECT_FALSE(DecodeBase64("Zm9v-_"));  // the URL alphabet is not the standard one
 }
 

@@ -7,6 +7,10 @@
 
 #include <atomic>
 #include <chrono>
+#include <thread>
+
+#include "support/eventually.h"
+#include "support/loopback.h"
 
 namespace mc {
 namespace {
@@ -22,19 +26,6 @@ int ShellTestListener(int& port) {
       listen(fd, 4) != 0 || getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0)
     return -1;
   port = ntohs(address.sin_port);
-  return fd;
-}
-
-int ShellTestConnect(int port) {
-  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  address.sin_port = htons(static_cast<std::uint16_t>(port));
-  if (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
-    close(fd);
-    return -1;
-  }
   return fd;
 }
 
@@ -61,8 +52,8 @@ TEST(ServerShell, ItsLoopAcceptsAConnectionAndStopsWhenTheShellIsDestroyed) {
           }
           returned = true;
         });
-    ASSERT_TRUE(shell) << shell.error();
-    const int client = ShellTestConnect(port);
+    ASSERT_TRUE(shell) << shell.error_message();
+    const int client = testing::Connect(port);
     ASSERT_GE(client, 0);
     char byte = 0;
     // The loop closes what it accepts: the client reads the end.
@@ -73,7 +64,7 @@ TEST(ServerShell, ItsLoopAcceptsAConnectionAndStopsWhenTheShellIsDestroyed) {
   }
   EXPECT_TRUE(returned.load());
   // The shell closed the listener: nobody takes a connection on its port any more.
-  EXPECT_LT(ShellTestConnect(port), 0);
+  EXPECT_LT(testing::Connect(port), 0);
 }
 
 TEST(ServerShell, AWakeFromAnotherThreadReturnsTheLoopsPollAndClearingItLetsThePollWait) {
@@ -91,11 +82,11 @@ TEST(ServerShell, AWakeFromAnotherThreadReturnsTheLoopsPollAndClearingItLetsTheP
       }
     }
   });
-  ASSERT_TRUE(shell) << shell.error();
+  ASSERT_TRUE(shell) << shell.error_message();
   (*shell)->wake()->Wake();
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (wakes.load() == 0 && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_TRUE(testing::Eventually(
+      [&] { return wakes.load() > 0; },
+      {.timeout = std::chrono::seconds(10), .every = std::chrono::milliseconds(1)}));
   EXPECT_EQ(wakes.load(), 1);
   // Cleared, the descriptor no longer wakes the loop: a spinning loop would count on.
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -110,10 +101,10 @@ TEST(ServerShell, AGivenWakeSignalIsTheOneItsLoopPolls) {
   const int listener = ShellTestListener(port);
   ASSERT_GE(listener, 0);
   Result<std::shared_ptr<WakeSignal>> wake = WakeSignal::Create();
-  ASSERT_TRUE(wake) << wake.error();
+  ASSERT_TRUE(wake) << wake.error_message();
   Result<std::unique_ptr<ServerShell>> shell = ServerShell::Start(
       listener, [](ServerShell&) {}, *wake);
-  ASSERT_TRUE(shell) << shell.error();
+  ASSERT_TRUE(shell) << shell.error_message();
   EXPECT_EQ((*shell)->wake(), *wake);
   EXPECT_EQ((*shell)->PollHead(true)[0].fd, (*wake)->fd());
   EXPECT_EQ((*shell)->PollHead(true)[1].fd, listener);

@@ -21,7 +21,7 @@ using testing::PeerProcess;
 
 Url MustParse(const std::string& text) {
   Result<Url> url = ParseUrl(text);
-  EXPECT_TRUE(url) << url.error();
+  EXPECT_TRUE(url) << url.error_message();
   return url ? *url : Url{};
 }
 
@@ -38,10 +38,10 @@ TEST(Client, GetsTheProjectsOwnServersAnswer) {
   Routes routes;
   routes["/status"] = [] { return Response{.content_type = "application/json", .body = "{}\n"}; };
   Result<std::unique_ptr<Server>> server = Server::Start("127.0.0.1:0", routes);
-  ASSERT_TRUE(server) << server.error();
+  ASSERT_TRUE(server) << server.error_message();
   Result<ClientResponse> answer =
       Request(MustParse("http://" + (*server)->address() + "/status"), {});
-  ASSERT_TRUE(answer) << answer.error();
+  ASSERT_TRUE(answer) << answer.error_message();
   EXPECT_EQ(answer->status, 200);
   EXPECT_EQ(answer->Header("content-type"), "application/json");
   EXPECT_EQ(answer->body, "{}\n");
@@ -56,7 +56,7 @@ TEST(Client, SendsJsonAndFormBodiesWithTheirTypesAndLengths) {
   ASSERT_GT(peer.port(), 0);
   Result<ClientResponse> json =
       Request(MustParse(peer.Origin() + "/echo"), JsonRequest("POST", R"({"a":1})"));
-  ASSERT_TRUE(json) << json.error();
+  ASSERT_TRUE(json) << json.error_message();
   const nlohmann::json echo = nlohmann::json::parse(json->body);
   EXPECT_EQ(echo["method"], "POST");
   EXPECT_EQ(echo["body"], R"({"a":1})");
@@ -69,7 +69,7 @@ TEST(Client, SendsJsonAndFormBodiesWithTheirTypesAndLengths) {
   Result<ClientResponse> form =
       Request(MustParse(peer.Origin() + "/echo"),
               WithBearer(FormRequest({{"client_id", "a b"}, {"grant_type", "password&x"}}), "t0k"));
-  ASSERT_TRUE(form) << form.error();
+  ASSERT_TRUE(form) << form.error_message();
   const nlohmann::json form_echo = nlohmann::json::parse(form->body);
   EXPECT_EQ(form_echo["body"], "client_id=a%20b&grant_type=password%26x");
   EXPECT_EQ(form_echo["body_length"], 39);
@@ -79,7 +79,7 @@ TEST(Client, ReadsAChunkedAnswer) {
   PeerProcess peer;
   ASSERT_GT(peer.port(), 0);
   Result<ClientResponse> answer = Request(MustParse(peer.Origin() + "/chunked?parts=3"), {});
-  ASSERT_TRUE(answer) << answer.error();
+  ASSERT_TRUE(answer) << answer.error_message();
   EXPECT_EQ(answer->body, "part 0;part 1;part 2;");
 }
 
@@ -89,23 +89,23 @@ TEST(Client, RefusesAnAnswerOverItsLimitAndOneThatTakesTooLong) {
   ClientRequest small{.max_body_bytes = 1000};
   Result<ClientResponse> big = Request(MustParse(peer.Origin() + "/big?bytes=5000"), small);
   ASSERT_FALSE(big);
-  EXPECT_TRUE(big.failure().IsInvalidInput());
-  EXPECT_NE(big.error().find("larger than 1000"), std::string::npos) << big.error();
+  EXPECT_TRUE(big.error().IsInvalidInput());
+  EXPECT_NE(big.error_message().find("larger than 1000"), std::string::npos) << big.error_message();
   ClientRequest hurried{.timeout = std::chrono::milliseconds(300)};
   Result<ClientResponse> slow = Request(MustParse(peer.Origin() + "/slow?ms=3000"), hurried);
   ASSERT_FALSE(slow);
-  EXPECT_TRUE(slow.failure().IsDeadlineExceeded()) << slow.error();
-  EXPECT_NE(slow.error().find("GET " + peer.Origin() + "/slow"), std::string::npos);
-  EXPECT_EQ(slow.error().find("ms=3000"), std::string::npos) << "the query stays out";
+  EXPECT_TRUE(slow.error().IsDeadlineExceeded()) << slow.error_message();
+  EXPECT_NE(slow.error_message().find("GET " + peer.Origin() + "/slow"), std::string::npos);
+  EXPECT_EQ(slow.error_message().find("ms=3000"), std::string::npos) << "the query stays out";
 }
 
 TEST(Client, NamesTheServerItCouldNotReach) {
   const std::string origin = "http://127.0.0.1:" + std::to_string(ClosedPort());
   Result<ClientResponse> answer = Request(MustParse(origin + "/x"), {});
   ASSERT_FALSE(answer);
-  EXPECT_TRUE(answer.failure().IsUnavailable());
-  EXPECT_NE(answer.error().find(origin), std::string::npos) << answer.error();
-  EXPECT_NE(answer.error().find("refused"), std::string::npos) << answer.error();
+  EXPECT_TRUE(answer.error().IsUnavailable());
+  EXPECT_NE(answer.error_message().find(origin), std::string::npos) << answer.error_message();
+  EXPECT_NE(answer.error_message().find("refused"), std::string::npos) << answer.error_message();
 }
 
 TEST(ClientTls, VerifiesTheServersCertificateAgainstTheGivenAuthority) {
@@ -117,7 +117,7 @@ TEST(ClientTls, VerifiesTheServersCertificateAgainstTheGivenAuthority) {
   ClientRequest request = JsonRequest("POST", "{}");
   request.transport.ca_file = certificate.certificate;
   Result<ClientResponse> answer = Request(MustParse(peer.Origin("https") + "/echo"), request);
-  ASSERT_TRUE(answer) << answer.error();
+  ASSERT_TRUE(answer) << answer.error_message();
   EXPECT_EQ(answer->status, 200);
   EXPECT_EQ(nlohmann::json::parse(answer->body)["body"], "{}");
 }
@@ -130,8 +130,9 @@ TEST(ClientTls, RefusesACertificateTheSystemDoesNotTrust) {
   ASSERT_GT(peer.port(), 0);
   Result<ClientResponse> answer = Request(MustParse(peer.Origin("https") + "/echo"), {});
   ASSERT_FALSE(answer);
-  EXPECT_TRUE(answer.failure().IsUnavailable());
-  EXPECT_NE(answer.error().find("does not verify"), std::string::npos) << answer.error();
+  EXPECT_TRUE(answer.error().IsUnavailable());
+  EXPECT_NE(answer.error_message().find("does not verify"), std::string::npos)
+      << answer.error_message();
 }
 
 TEST(ClientTls, RefusesACertificateForAnotherHostName) {
@@ -146,7 +147,8 @@ TEST(ClientTls, RefusesACertificateForAnotherHostName) {
   Result<ClientResponse> answer =
       Request(MustParse("https://127.0.0.1:" + std::to_string(peer.port()) + "/echo"), request);
   ASSERT_FALSE(answer);
-  EXPECT_NE(answer.error().find("does not verify"), std::string::npos) << answer.error();
+  EXPECT_NE(answer.error_message().find("does not verify"), std::string::npos)
+      << answer.error_message();
 }
 
 TEST(ClientTls, SaysHttpsNeedsOpenSslWhenTheLibraryIsMissing) {
@@ -158,9 +160,10 @@ TEST(ClientTls, SaysHttpsNeedsOpenSslWhenTheLibraryIsMissing) {
   url->port = peer.port();
   Result<ClientResponse> answer = Request(*url, request);
   ASSERT_FALSE(answer);
-  EXPECT_TRUE(answer.failure().IsUnsupported()) << answer.error();
-  EXPECT_NE(answer.error().find("https needs OpenSSL 3 (libssl-not-here.so.3)"), std::string::npos)
-      << answer.error();
+  EXPECT_TRUE(answer.error().IsUnsupported()) << answer.error_message();
+  EXPECT_NE(answer.error_message().find("https needs OpenSSL 3 (libssl-not-here.so.3)"),
+            std::string::npos)
+      << answer.error_message();
 }
 
 // TlsPeer is the test server over https with a certificate of `names`, reached at
@@ -197,7 +200,7 @@ TEST(ClientTls, SpeaksTls13WithAServerThatOffersIt) {
   TlsPeer server("DNS:localhost");
   ASSERT_GT(server.peer.port(), 0);
   Result<ClientResponse> answer = Request(server.At("localhost"), server.Trusting());
-  ASSERT_TRUE(answer) << answer.error();
+  ASSERT_TRUE(answer) << answer.error_message();
   EXPECT_EQ(nlohmann::json::parse(answer->body)["tls_version"], "TLSv1.3");
 }
 
@@ -205,7 +208,7 @@ TEST(ClientTls, SpeaksTls12OnlyWithAnEcdheAeadSuite) {
   TlsPeer server("DNS:localhost", testing::kEcP256Key, "", {"--tls-only", "TLSv1_2"});
   ASSERT_GT(server.peer.port(), 0);
   Result<ClientResponse> answer = Request(server.At("localhost"), server.Trusting());
-  ASSERT_TRUE(answer) << answer.error();
+  ASSERT_TRUE(answer) << answer.error_message();
   const nlohmann::json echo = nlohmann::json::parse(answer->body);
   EXPECT_EQ(echo["tls_version"], "TLSv1.2");
   const std::string suite = echo["tls_cipher"];
@@ -219,7 +222,7 @@ TEST(ClientTls, RefusesAServerThatSpeaksNothingNewerThanTls11) {
   ASSERT_GT(server.peer.port(), 0);
   Result<ClientResponse> answer = Request(server.At("localhost"), server.Trusting());
   ASSERT_FALSE(answer) << "TLS 1.1 was accepted";
-  EXPECT_TRUE(answer.failure().IsUnavailable()) << answer.error();
+  EXPECT_TRUE(answer.error().IsUnavailable()) << answer.error_message();
 }
 
 TEST(ClientTls, RefusesAServerWhoseOnlyTls12SuitesAreCbc) {
@@ -228,7 +231,7 @@ TEST(ClientTls, RefusesAServerWhoseOnlyTls12SuitesAreCbc) {
   ASSERT_GT(server.peer.port(), 0);
   Result<ClientResponse> answer = Request(server.At("localhost"), server.Trusting());
   ASSERT_FALSE(answer) << "a CBC suite was accepted";
-  EXPECT_TRUE(answer.failure().IsUnavailable()) << answer.error();
+  EXPECT_TRUE(answer.error().IsUnavailable()) << answer.error_message();
 }
 
 // The trusted file is read once while it stays the same, and again once it changes: a
@@ -248,7 +251,7 @@ TEST(ClientTls, ReadsTheTrustedFileAgainWhenItChanges) {
   std::filesystem::copy_file(other.certificate.certificate, trusted,
                              std::filesystem::copy_options::overwrite_existing);
   Result<ClientResponse> answer = Request(other.At("localhost"), request);
-  EXPECT_TRUE(answer) << answer.error();
+  EXPECT_TRUE(answer) << answer.error_message();
   EXPECT_FALSE(Request(server.At("localhost"), request));
 }
 
@@ -256,7 +259,7 @@ TEST(ClientTls, VerifiesACertificateIssuedForTheAddressItIsReachedAt) {
   TlsPeer server("IP:127.0.0.1,DNS:localhost");
   ASSERT_GT(server.peer.port(), 0);
   Result<ClientResponse> answer = Request(server.At("127.0.0.1"), server.Trusting());
-  ASSERT_TRUE(answer) << answer.error();
+  ASSERT_TRUE(answer) << answer.error_message();
   EXPECT_EQ(answer->status, 200);
 }
 
@@ -265,8 +268,9 @@ TEST(ClientTls, RefusesACertificateIssuedForAnotherAddress) {
   ASSERT_GT(server.peer.port(), 0);
   Result<ClientResponse> answer = Request(server.At("127.0.0.1"), server.Trusting());
   ASSERT_FALSE(answer);
-  EXPECT_TRUE(answer.failure().IsUnavailable());
-  EXPECT_NE(answer.error().find("does not verify"), std::string::npos) << answer.error();
+  EXPECT_TRUE(answer.error().IsUnavailable());
+  EXPECT_NE(answer.error_message().find("does not verify"), std::string::npos)
+      << answer.error_message();
 }
 
 TEST(ClientTls, TrustsCertificateAuthorityDataGivenAsText) {
@@ -276,7 +280,7 @@ TEST(ClientTls, TrustsCertificateAuthorityDataGivenAsText) {
   request.transport.ca_pem = mc::testing::ReadFile(server.certificate.certificate);
   request.transport.ca_file = "/nonexistent/the-text-wins.pem";
   Result<ClientResponse> answer = Request(server.At("localhost"), request);
-  ASSERT_TRUE(answer) << answer.error();
+  ASSERT_TRUE(answer) << answer.error_message();
   EXPECT_EQ(answer->status, 200);
 }
 
@@ -287,16 +291,17 @@ TEST(ClientTls, NamesCertificateAuthorityDataThatIsNoCertificate) {
   request.transport.ca_pem = "-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----\n";
   Result<ClientResponse> answer = Request(server.At("localhost"), request);
   ASSERT_FALSE(answer);
-  EXPECT_NE(answer.error().find("the trusted certificates (the given certificate authority data)"),
+  EXPECT_NE(answer.error_message().find(
+                "the trusted certificates (the given certificate authority data)"),
             std::string::npos)
-      << answer.error();
+      << answer.error_message();
 }
 
 TEST(ClientTls, VerifiesAnRsaCertificateAsWellAsAnEcOne) {
   TlsPeer server("DNS:localhost", "rsa:2048");
   ASSERT_GT(server.peer.port(), 0);
   Result<ClientResponse> answer = Request(server.At("localhost"), server.Trusting());
-  ASSERT_TRUE(answer) << answer.error();
+  ASSERT_TRUE(answer) << answer.error_message();
   EXPECT_EQ(answer->status, 200);
 }
 
@@ -311,7 +316,7 @@ TEST(ClientTls, ProvesItselfWithItsClientCertificateWhenTheServerAsks) {
   request.transport.client_certificate_pem = mc::testing::ReadFile(client.certificate);
   request.transport.client_key_pem = mc::testing::ReadFile(client.key);
   Result<ClientResponse> answer = Request(server.At("localhost"), request);
-  ASSERT_TRUE(answer) << answer.error();
+  ASSERT_TRUE(answer) << answer.error_message();
   EXPECT_EQ(nlohmann::json::parse(answer->body)["client_common_name"], "agent");
 
   request.transport.client_certificate_pem.clear();
@@ -328,9 +333,9 @@ TEST(ClientTls, NamesAClientKeyItCannotRead) {
   request.transport.client_key_pem = "not a key";
   Result<ClientResponse> answer = Request(server.At("localhost"), request);
   ASSERT_FALSE(answer);
-  EXPECT_TRUE(answer.failure().IsInvalidInput()) << answer.error();
-  EXPECT_NE(answer.error().find("the client key cannot be read"), std::string::npos)
-      << answer.error();
+  EXPECT_TRUE(answer.error().IsInvalidInput()) << answer.error_message();
+  EXPECT_NE(answer.error_message().find("the client key cannot be read"), std::string::npos)
+      << answer.error_message();
 }
 
 TEST(ClientTls, AcceptsAnyCertificateOnlyWhenVerificationIsTurnedOff) {
@@ -340,7 +345,7 @@ TEST(ClientTls, AcceptsAnyCertificateOnlyWhenVerificationIsTurnedOff) {
   ASSERT_FALSE(Request(server.At("127.0.0.1"), request));
   request.transport.verify_peer = false;
   Result<ClientResponse> answer = Request(server.At("127.0.0.1"), request);
-  ASSERT_TRUE(answer) << answer.error();
+  ASSERT_TRUE(answer) << answer.error_message();
   EXPECT_EQ(answer->status, 200);
 }
 
@@ -348,7 +353,7 @@ TEST(ClientTls, AcceptsAnyCertificateOnlyWhenVerificationIsTurnedOff) {
 // RFC 4231's second test case: a short key and message, HMAC-SHA-256 as the RFC prints it.
 TEST(HmacSha256, IsTheDigestRfc4231Gives) {
   Result<std::string> digest = HmacSha256Hex("Jefe", "what do ya want for nothing?");
-  ASSERT_TRUE(digest) << digest.error();
+  ASSERT_TRUE(digest) << digest.error_message();
   EXPECT_EQ(*digest, "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
   Result<std::string> other = HmacSha256Hex("Jefe", "what do ya want for nothing!");
   ASSERT_TRUE(other);

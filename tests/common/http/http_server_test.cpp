@@ -13,20 +13,20 @@
 #include <string>
 
 #include "common/http/client.h"
-#include "loopback_client.h"
+#include "support/loopback.h"
 #include "support/temp_dir.h"
 #include "test_peer.h"
 
 namespace mc::http {
 namespace {
 
+using mc::testing::Body;
+using mc::testing::Exchange;
+using mc::testing::Header;
+using mc::testing::StatusLine;
 using std::chrono::milliseconds;
 using std::chrono::steady_clock;
-using testing::Body;
-using testing::Exchange;
-using testing::Header;
 using testing::MakeTestCertificate;
-using testing::StatusLine;
 
 Routes StatusRoutes() {
   Routes routes;
@@ -39,7 +39,7 @@ Routes StatusRoutes() {
 
 std::unique_ptr<Server> StartOnLoopback(Routes routes = StatusRoutes(), Limits limits = {}) {
   Result<std::unique_ptr<Server>> server = Server::Start("127.0.0.1:0", std::move(routes), limits);
-  EXPECT_TRUE(server) << server.error();
+  EXPECT_TRUE(server) << server.error_message();
   return server ? std::move(*server) : nullptr;
 }
 
@@ -85,7 +85,7 @@ TEST(HttpServer, RefusesAChunkedActionBodyWith411RatherThanReadingItAsEmpty) {
   };
   Result<std::unique_ptr<Server>> server =
       Server::Start("127.0.0.1:0", StatusRoutes(), {}, std::move(actions));
-  ASSERT_TRUE(server) << server.error();
+  ASSERT_TRUE(server) << server.error_message();
   const std::string chunked =
       Exchange((*server)->port(),
                "POST /eligibility HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
@@ -132,7 +132,7 @@ TEST(HttpServer, RefusesARequestLargerThanItsLimitWith431AndGoesOnServing) {
 TEST(HttpServer, AClientThatSendsNothingDoesNotDelayTheNextOne) {
   auto server = StartOnLoopback(StatusRoutes(), {.request_timeout = std::chrono::seconds(10)});
   ASSERT_TRUE(server);
-  const int silent = testing::Connect(server->port());
+  const int silent = mc::testing::Connect(server->port());
   ASSERT_GE(silent, 0);
   const auto start = steady_clock::now();
   EXPECT_EQ(StatusLine(Exchange(server->port(), "GET /status HTTP/1.1\r\n\r\n")),
@@ -145,12 +145,12 @@ TEST(HttpServer, AClientThatSendsNothingDoesNotDelayTheNextOne) {
 TEST(HttpServer, AClientThatSendsHalfARequestIsAnswered408WhenItsTimeIsUp) {
   auto server = StartOnLoopback(StatusRoutes(), {.request_timeout = milliseconds(300)});
   ASSERT_TRUE(server);
-  const int slow = testing::Connect(server->port());
+  const int slow = mc::testing::Connect(server->port());
   ASSERT_GE(slow, 0);
   const std::string half = "GET /status HTTP/1.1\r\n";
   ASSERT_EQ(send(slow, half.data(), half.size(), MSG_NOSIGNAL), static_cast<ssize_t>(half.size()));
   const auto start = steady_clock::now();
-  const std::string answer = testing::ReadAll(slow, std::chrono::seconds(5));
+  const std::string answer = mc::testing::ReadAll(slow, std::chrono::seconds(5));
   EXPECT_EQ(StatusLine(answer), "HTTP/1.1 408 Request Timeout");
   EXPECT_LT(steady_clock::now() - start, milliseconds(2000));
   close(slow);
@@ -162,8 +162,8 @@ TEST(HttpServer, ServesMoreClientsAtOnceThanItsConnectionLimit) {
   ASSERT_TRUE(server);
   // Two silent clients fill the loop; the third makes room by closing the one that waited
   // longest, and is answered before their time is up.
-  const int first = testing::Connect(server->port());
-  const int second = testing::Connect(server->port());
+  const int first = mc::testing::Connect(server->port());
+  const int second = mc::testing::Connect(server->port());
   const auto start = steady_clock::now();
   EXPECT_EQ(StatusLine(Exchange(server->port(), "GET /status HTTP/1.1\r\n\r\n")),
             "HTTP/1.1 200 OK");
@@ -185,7 +185,7 @@ TEST(HttpServer, AnswersAProbeWithinASecondWhileAThousandIdleConnectionsAreHeld)
   ASSERT_TRUE(server);
   std::vector<int> idle;
   for (int i = 0; i < 1000; ++i) {
-    const int fd = testing::Connect(server->port());
+    const int fd = mc::testing::Connect(server->port());
     ASSERT_GE(fd, 0) << "connection " << i;
     idle.push_back(fd);
   }
@@ -211,7 +211,7 @@ TEST(HttpServer, PortZeroPicksAFreePortAndTheBoundAddressSaysWhich) {
 
 TEST(HttpServer, ListensOnIpv6LoopbackWithTheAddressInBrackets) {
   Result<std::unique_ptr<Server>> server = Server::Start("[::1]:0", StatusRoutes());
-  if (!server) GTEST_SKIP() << "no IPv6 loopback here: " << server.error();
+  if (!server) GTEST_SKIP() << "no IPv6 loopback here: " << server.error_message();
   EXPECT_EQ((*server)->address(), "[::1]:" + std::to_string((*server)->port()));
 }
 
@@ -219,7 +219,7 @@ TEST(HttpServer, StopsWithinASecondWhileAClientHoldsAConnection) {
   auto server = StartOnLoopback(StatusRoutes(), {.request_timeout = std::chrono::seconds(30)});
   ASSERT_TRUE(server);
   const int port = server->port();
-  const int silent = testing::Connect(port);
+  const int silent = mc::testing::Connect(port);
   ASSERT_GE(silent, 0);
   const auto start = steady_clock::now();
   server.reset();
@@ -232,7 +232,7 @@ TEST(HttpServer, AnAddressWithNoPortIsInvalidInputNamingIt) {
   Result<std::unique_ptr<Server>> server = Server::Start("localhost", StatusRoutes());
   ASSERT_FALSE(server);
   EXPECT_EQ(server.error_code(), ErrorCode::kInvalidInput);
-  EXPECT_NE(server.error().find("localhost"), std::string::npos) << server.error();
+  EXPECT_NE(server.error_message().find("localhost"), std::string::npos) << server.error_message();
 }
 
 TEST(HttpServer, APortInUseIsUnavailableNamingTheAddress) {
@@ -241,7 +241,8 @@ TEST(HttpServer, APortInUseIsUnavailableNamingTheAddress) {
   Result<std::unique_ptr<Server>> second = Server::Start(first->address(), StatusRoutes());
   ASSERT_FALSE(second);
   EXPECT_EQ(second.error_code(), ErrorCode::kUnavailable);
-  EXPECT_NE(second.error().find(first->address()), std::string::npos) << second.error();
+  EXPECT_NE(second.error_message().find(first->address()), std::string::npos)
+      << second.error_message();
 }
 
 }  // namespace
@@ -252,7 +253,7 @@ struct TlsTestServer {
     certificate = MakeTestCertificate(directory.path().string(), names, "worker");
     Result<std::shared_ptr<const ServerTls>> tls =
         ServerTls::Load({.certificate_file = certificate.certificate, .key_file = certificate.key});
-    EXPECT_TRUE(tls) << tls.error();
+    EXPECT_TRUE(tls) << tls.error_message();
     if (!tls) return;
     Actions actions;
     actions["/drain"] = [](const ActionRequest& request) {
@@ -260,7 +261,7 @@ struct TlsTestServer {
     };
     Result<std::unique_ptr<Server>> started =
         Server::Start("127.0.0.1:0", StatusRoutes(), {}, std::move(actions), *tls);
-    EXPECT_TRUE(started) << started.error();
+    EXPECT_TRUE(started) << started.error_message();
     if (started) server = std::move(*started);
   }
   Result<ClientResponse> Ask(const std::string& method, const std::string& path,
@@ -269,7 +270,7 @@ struct TlsTestServer {
     request.headers.push_back({"Authorization", "Bearer t"});
     request.transport.ca_file = ca_file;
     Result<Url> url = ParseUrl("https://127.0.0.1:" + std::to_string(server->port()) + path);
-    if (!url) return url.failure();
+    if (!url) return url.error();
     return Request(*url, request);
   }
 
@@ -282,11 +283,11 @@ TEST(HttpsServer, AnswersAClientThatTrustsItsCertificateWithGetsAndActions) {
   TlsTestServer https;
   ASSERT_TRUE(https.server);
   Result<ClientResponse> status = https.Ask("GET", "/status", https.certificate.certificate);
-  ASSERT_TRUE(status) << status.error();
+  ASSERT_TRUE(status) << status.error_message();
   EXPECT_EQ(status->status, 200);
   EXPECT_EQ(status->body, "{\"ok\":true}\n");
   Result<ClientResponse> drained = https.Ask("POST", "/drain", https.certificate.certificate);
-  ASSERT_TRUE(drained) << drained.error();
+  ASSERT_TRUE(drained) << drained.error_message();
   EXPECT_EQ(drained->body, "drained by Bearer t\n");
 }
 
@@ -295,9 +296,10 @@ TEST(HttpsServer, AClientThatDoesNotTrustItsCertificateGetsNoAnswerAndTheServerG
   ASSERT_TRUE(https.server);
   Result<ClientResponse> refused = https.Ask("GET", "/status", "");
   ASSERT_FALSE(refused);
-  EXPECT_NE(refused.error().find("does not verify"), std::string::npos) << refused.error();
+  EXPECT_NE(refused.error_message().find("does not verify"), std::string::npos)
+      << refused.error_message();
   Result<ClientResponse> answered = https.Ask("GET", "/status", https.certificate.certificate);
-  EXPECT_TRUE(answered) << answered.error();
+  EXPECT_TRUE(answered) << answered.error_message();
 }
 
 TEST(HttpsServer, APlainHttpRequestIsNotAnsweredInClearAndTheServerGoesOn) {
@@ -307,7 +309,7 @@ TEST(HttpsServer, APlainHttpRequestIsNotAnsweredInClearAndTheServerGoesOn) {
   EXPECT_EQ(answer.find("{\"ok\":true}"), std::string::npos) << answer;
   EXPECT_EQ(answer.find("HTTP/1.1 200"), std::string::npos) << answer;
   Result<ClientResponse> answered = https.Ask("GET", "/status", https.certificate.certificate);
-  EXPECT_TRUE(answered) << answered.error();
+  EXPECT_TRUE(answered) << answered.error_message();
 }
 
 TEST(HttpsServer, AKeyThatIsNotItsCertificatesIsRefusedNamingBothFiles) {
@@ -318,16 +320,17 @@ TEST(HttpsServer, AKeyThatIsNotItsCertificatesIsRefusedNamingBothFiles) {
   Result<std::shared_ptr<const ServerTls>> tls =
       ServerTls::Load({.certificate_file = one.certificate, .key_file = other.key});
   ASSERT_FALSE(tls);
-  EXPECT_TRUE(tls.failure().IsInvalidInput()) << tls.error();
-  EXPECT_NE(tls.error().find(other.key), std::string::npos) << tls.error();
-  EXPECT_NE(tls.error().find(one.certificate), std::string::npos) << tls.error();
+  EXPECT_TRUE(tls.error().IsInvalidInput()) << tls.error_message();
+  EXPECT_NE(tls.error_message().find(other.key), std::string::npos) << tls.error_message();
+  EXPECT_NE(tls.error_message().find(one.certificate), std::string::npos) << tls.error_message();
 }
 
 TEST(HttpsServer, ACertificateFileThatIsMissingIsRefusedNamingIt) {
   Result<std::shared_ptr<const ServerTls>> tls =
       ServerTls::Load({.certificate_file = "/nonexistent/cert.pem", .key_file = "/nonexistent/k"});
   ASSERT_FALSE(tls);
-  EXPECT_NE(tls.error().find("/nonexistent/cert.pem"), std::string::npos) << tls.error();
+  EXPECT_NE(tls.error_message().find("/nonexistent/cert.pem"), std::string::npos)
+      << tls.error_message();
 }
 
 }  // namespace mc::http

@@ -19,7 +19,7 @@ TEST(UnderBase, PutsThePathUnderTheBaseWhateverItsTrailingSlashes) {
 
 TEST(ParseUrl, ReadsSchemeHostPortAndPath) {
   Result<Url> url = ParseUrl("http://127.0.0.1:9001/api/v1/runners/jobs/request?x=1#top");
-  ASSERT_TRUE(url) << url.error();
+  ASSERT_TRUE(url) << url.error_message();
   EXPECT_EQ(url->scheme, "http");
   EXPECT_EQ(url->host, "127.0.0.1");
   EXPECT_EQ(url->port, 9001);
@@ -29,7 +29,7 @@ TEST(ParseUrl, ReadsSchemeHostPortAndPath) {
 
 TEST(ParseUrl, GivesEachSchemeItsDefaultPortAndARootPath) {
   Result<Url> https = ParseUrl("HTTPS://Peertube.Example.org");
-  ASSERT_TRUE(https) << https.error();
+  ASSERT_TRUE(https) << https.error_message();
   EXPECT_EQ(https->scheme, "https");
   EXPECT_EQ(https->host, "peertube.example.org");
   EXPECT_EQ(https->port, 443);
@@ -43,7 +43,7 @@ TEST(ParseUrl, GivesEachSchemeItsDefaultPortAndARootPath) {
 
 TEST(ParseUrl, ReadsIpv6HostsInBrackets) {
   Result<Url> url = ParseUrl("http://[::1]:9465/status");
-  ASSERT_TRUE(url) << url.error();
+  ASSERT_TRUE(url) << url.error_message();
   EXPECT_EQ(url->host, "::1");
   EXPECT_EQ(url->port, 9465);
   EXPECT_EQ(url->HostHeader(), "[::1]:9465");
@@ -71,8 +71,9 @@ TEST(ParseUrl, RefusesWhatItCannotConnectToAndSaysWhy) {
   for (const auto& [text, why] : cases) {
     Result<Url> url = ParseUrl(text);
     ASSERT_FALSE(url) << text;
-    EXPECT_TRUE(url.failure().IsInvalidInput());
-    EXPECT_NE(url.error().find(why), std::string::npos) << text << ": " << url.error();
+    EXPECT_TRUE(url.error().IsInvalidInput());
+    EXPECT_NE(url.error_message().find(why), std::string::npos)
+        << text << ": " << url.error_message();
   }
 }
 
@@ -81,7 +82,7 @@ TEST(MessageHead, ReadsARequestHeadAndWritesItBackAsSent) {
       "POST /api/v1/runners/jobs/request?x=1 HTTP/1.1\r\nHost: gate\r\nX-Odd:  spaced value \r\n"
       "Content-Length: 12\r\n\r\n";
   Result<RequestHead> head = ParseRequestHead(text);
-  ASSERT_TRUE(head) << head.error();
+  ASSERT_TRUE(head) << head.error_message();
   EXPECT_EQ(head->method, "POST");
   EXPECT_EQ(head->Path(), "/api/v1/runners/jobs/request");
   EXPECT_EQ(HeaderValue(head->headers, "x-odd"), "spaced value");
@@ -104,14 +105,14 @@ TEST(MessageHead, RefusesFramingThatCouldSmuggleASecondRequest) {
   ASSERT_TRUE(two);
   Result<BodyFraming> framing = RequestBodyFraming(*two);
   ASSERT_FALSE(framing);
-  EXPECT_NE(framing.error().find("two different lengths"), std::string::npos);
+  EXPECT_NE(framing.error_message().find("two different lengths"), std::string::npos);
   EXPECT_FALSE(ParseRequestHead("GET / HTTP/1.1\r\n folded: no\r\n\r\n"));
   EXPECT_FALSE(ParseRequestHead("GET  / HTTP/1.1\r\n\r\n"));
 }
 
 TEST(MessageHead, ReadsAStatusLineAndKnowsWhichAnswersHaveNoBody) {
   Result<ResponseHead> head = ParseResponseHead("HTTP/1.1 204 No Content\r\nX: y\r\n\r\n");
-  ASSERT_TRUE(head) << head.error();
+  ASSERT_TRUE(head) << head.error_message();
   EXPECT_EQ(head->status, 204);
   EXPECT_EQ(head->reason, "No Content");
   EXPECT_EQ(ResponseBodyFraming(*head, "POST")->kind, BodyFraming::Kind::kNone);
@@ -128,9 +129,9 @@ TEST(ChunkedDecoder, DecodesAcrossAnySplitAndStopsAtTheBodysEnd) {
     ChunkedDecoder decoder;
     std::string decoded;
     Result<std::size_t> first = decoder.Feed(std::string_view(body).substr(0, split), &decoded);
-    ASSERT_TRUE(first) << first.error();
+    ASSERT_TRUE(first) << first.error_message();
     Result<std::size_t> second = decoder.Feed(std::string_view(body).substr(*first), &decoded);
-    ASSERT_TRUE(second) << second.error();
+    ASSERT_TRUE(second) << second.error_message();
     EXPECT_TRUE(decoder.done());
     EXPECT_EQ(decoded, "Wikipedia");
     EXPECT_EQ(*first + *second, body.size() - 4) << "split at " << split;
@@ -141,11 +142,11 @@ TEST(ChunkedDecoder, NamesAMalformedChunk) {
   ChunkedDecoder decoder;
   Result<std::size_t> bad = decoder.Feed("zz\r\n", nullptr);
   ASSERT_FALSE(bad);
-  EXPECT_NE(bad.error().find("not hexadecimal"), std::string::npos);
+  EXPECT_NE(bad.error_message().find("not hexadecimal"), std::string::npos);
   ChunkedDecoder overlong;
   Result<std::size_t> wrong = overlong.Feed("2\r\nabc\r\n", nullptr);
   ASSERT_FALSE(wrong);
-  EXPECT_NE(wrong.error().find("does not end where its size says"), std::string::npos);
+  EXPECT_NE(wrong.error_message().find("does not end where its size says"), std::string::npos);
 }
 
 }  // namespace

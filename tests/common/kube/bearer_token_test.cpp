@@ -62,11 +62,11 @@ TEST(BearerToken, AMissingOrEmptyFileIsAnErrorUntilItIsBack) {
   BearerToken token("fixed", file);
   Result<std::string> missing = token.Current();
   ASSERT_FALSE(missing);
-  EXPECT_EQ(missing.error(), "token file " + file.string() + ": No such file or directory");
+  EXPECT_EQ(missing.error_message(), "token file " + file.string() + ": No such file or directory");
   dir.Write("token", " \n");
   Result<std::string> empty = token.Current();
   ASSERT_FALSE(empty);
-  EXPECT_EQ(empty.error(), "token file " + file.string() + " is empty");
+  EXPECT_EQ(empty.error_message(), "token file " + file.string() + " is empty");
   WaitForTheNextFileTimeTick();
   dir.Write("token", "back");
   EXPECT_EQ(token.Current().value(), "back");

@@ -32,7 +32,7 @@ TEST(InClusterConfig, TheServerComesFromTheServiceEnvironment) {
   Result<KubeConfig> config = InClusterConfig(
       Env({{"KUBERNETES_SERVICE_HOST", "10.96.0.1"}, {"KUBERNETES_SERVICE_PORT", "443"}}),
       mount.dir.path());
-  ASSERT_TRUE(config) << config.error();
+  ASSERT_TRUE(config) << config.error_message();
   EXPECT_EQ(config->server, "https://10.96.0.1:443");
   EXPECT_EQ(config->ca_pem, "the cluster's CA");
   EXPECT_EQ(config->token, "the-token");
@@ -45,7 +45,7 @@ TEST(InClusterConfig, AnIpv6HostIsPutInBrackets) {
   Result<KubeConfig> config = InClusterConfig(
       Env({{"KUBERNETES_SERVICE_HOST", "fd00::1"}, {"KUBERNETES_SERVICE_PORT", "6443"}}),
       mount.dir.path());
-  ASSERT_TRUE(config) << config.error();
+  ASSERT_TRUE(config) << config.error_message();
   EXPECT_EQ(config->server, "https://[fd00::1]:6443");
 }
 
@@ -54,7 +54,7 @@ TEST(InClusterConfig, AMissingHostNamesTheVariable) {
   Result<KubeConfig> config =
       InClusterConfig(Env({{"KUBERNETES_SERVICE_PORT", "443"}}), mount.dir.path());
   ASSERT_FALSE(config);
-  EXPECT_EQ(config.error(),
+  EXPECT_EQ(config.error_message(),
             "in-cluster configuration: KUBERNETES_SERVICE_HOST is not set (not running in a pod? "
             "give --kubeconfig)");
 }
@@ -65,8 +65,8 @@ TEST(InClusterConfig, AnEmptyPortNamesTheVariable) {
       Env({{"KUBERNETES_SERVICE_HOST", "10.96.0.1"}, {"KUBERNETES_SERVICE_PORT", ""}}),
       mount.dir.path());
   ASSERT_FALSE(config);
-  EXPECT_NE(config.error().find("KUBERNETES_SERVICE_PORT is not set"), std::string::npos)
-      << config.error();
+  EXPECT_NE(config.error_message().find("KUBERNETES_SERVICE_PORT is not set"), std::string::npos)
+      << config.error_message();
 }
 
 TEST(InClusterConfig, AMissingCaNamesTheFile) {
@@ -75,8 +75,9 @@ TEST(InClusterConfig, AMissingCaNamesTheFile) {
   Result<KubeConfig> config = InClusterConfig(
       Env({{"KUBERNETES_SERVICE_HOST", "h"}, {"KUBERNETES_SERVICE_PORT", "1"}}), dir.path());
   ASSERT_FALSE(config);
-  EXPECT_EQ(config.error(), "in-cluster configuration: the service account's CA " +
-                                (dir.path() / "ca.crt").string() + ": No such file or directory");
+  EXPECT_EQ(config.error_message(), "in-cluster configuration: the service account's CA " +
+                                        (dir.path() / "ca.crt").string() +
+                                        ": No such file or directory");
 }
 
 TEST(InClusterConfig, AMissingTokenNamesTheFile) {
@@ -85,8 +86,9 @@ TEST(InClusterConfig, AMissingTokenNamesTheFile) {
   Result<KubeConfig> config = InClusterConfig(
       Env({{"KUBERNETES_SERVICE_HOST", "h"}, {"KUBERNETES_SERVICE_PORT", "1"}}), dir.path());
   ASSERT_FALSE(config);
-  EXPECT_EQ(config.error(), "in-cluster configuration: the service account's token " +
-                                (dir.path() / "token").string() + ": No such file or directory");
+  EXPECT_EQ(config.error_message(), "in-cluster configuration: the service account's token " +
+                                        (dir.path() / "token").string() +
+                                        ": No such file or directory");
 }
 
 TEST(InClusterConfig, AnEmptyTokenIsAnError) {
@@ -96,8 +98,8 @@ TEST(InClusterConfig, AnEmptyTokenIsAnError) {
   Result<KubeConfig> config = InClusterConfig(
       Env({{"KUBERNETES_SERVICE_HOST", "h"}, {"KUBERNETES_SERVICE_PORT", "1"}}), dir.path());
   ASSERT_FALSE(config);
-  EXPECT_EQ(config.error(), "in-cluster configuration: the service account's token " +
-                                (dir.path() / "token").string() + " is empty");
+  EXPECT_EQ(config.error_message(), "in-cluster configuration: the service account's token " +
+                                        (dir.path() / "token").string() + " is empty");
 }
 
 TEST(InClusterConfig, TheProcessEnvironmentIsRead) {

@@ -38,17 +38,17 @@ class KubeClientCluster : public ::testing::Test {
                                 "tests/cluster/start-control-plane DIR and give its DIR";
     dir_ = dir;
     Result<std::map<std::string, std::string>> env = mc::testing::ReadClusterEnv(dir_);
-    ASSERT_TRUE(env) << env.error();
+    ASSERT_TRUE(env) << env.error_message();
     env_ = std::move(env).value();
     ASSERT_TRUE(env_.count("API_PORT")) << "cluster.env has no API_PORT";
   }
 
   std::unique_ptr<KubeClient> ClientFrom(const std::string& kubeconfig) {
     Result<KubeConfig> config = LoadKubeconfig(dir_ / kubeconfig);
-    EXPECT_TRUE(config) << config.error();
+    EXPECT_TRUE(config) << config.error_message();
     if (!config) return nullptr;
     Result<std::unique_ptr<KubeClient>> client = KubeClient::Create(std::move(config).value());
-    EXPECT_TRUE(client) << client.error();
+    EXPECT_TRUE(client) << client.error_message();
     return client ? std::move(client).value() : nullptr;
   }
 
@@ -64,7 +64,7 @@ class KubeClientCluster : public ::testing::Test {
       return std::nullopt;
     };
     Result<KubeConfig> config = InClusterConfig(environment, mount.path());
-    EXPECT_TRUE(config) << config.error();
+    EXPECT_TRUE(config) << config.error_message();
     if (!config) return nullptr;
     return KubeClient::Create(std::move(config).value()).value();
   }
@@ -76,7 +76,7 @@ class KubeClientCluster : public ::testing::Test {
     request.target = "/apis/authentication.k8s.io/v1/selfsubjectreviews";
     request.body = R"({"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"})";
     Result<HttpResponse> response = client.Send(request);
-    if (!response) return "error: " + response.error();
+    if (!response) return "error: " + response.error_message();
     if (response->status != 201) return StatusMessage(*response);
     const auto review = nlohmann::json::parse(response->body, nullptr, false);
     if (!review.is_object()) return "not JSON: " + response->body;
@@ -96,7 +96,7 @@ TEST_F(KubeClientCluster, TheAdminKubeconfigGetsTheVersionWithItsToken) {
   auto client = ClientFrom("admin.kubeconfig");
   ASSERT_TRUE(client);
   Result<HttpResponse> response = client->Send({.target = "/version"});
-  ASSERT_TRUE(response) << response.error();
+  ASSERT_TRUE(response) << response.error_message();
   ASSERT_EQ(response->status, 200) << StatusMessage(*response);
   const auto version = nlohmann::json::parse(response->body, nullptr, false);
   ASSERT_TRUE(version.is_object()) << response->body;
@@ -120,7 +120,7 @@ TEST_F(KubeClientCluster, TheAgentInClusterIsRefusedAndTheMessageSaysWhy) {
   ASSERT_TRUE(client);
   EXPECT_EQ(UserOf(*client), kAgentUser);
   Result<HttpResponse> response = client->Send({.target = kRefusedToTheAgent});
-  ASSERT_TRUE(response) << response.error();
+  ASSERT_TRUE(response) << response.error_message();
   EXPECT_EQ(response->status, 403);
   const std::string message = StatusMessage(*response);
   EXPECT_NE(message.find("forbidden"), std::string::npos) << message;
@@ -134,7 +134,7 @@ TEST_F(KubeClientCluster, ARewrittenTokenFileAuthorisesTheNextRequest) {
   ASSERT_TRUE(client);
   const HttpRequest list{.target = kRefusedToTheAgent};
   Result<HttpResponse> before = client->Send(list);
-  ASSERT_TRUE(before) << before.error();
+  ASSERT_TRUE(before) << before.error_message();
   EXPECT_EQ(before->status, 403);
 
   // The same length as the agent's token: only the file's times tell that it changed. They
@@ -142,7 +142,7 @@ TEST_F(KubeClientCluster, ARewrittenTokenFileAuthorisesTheNextRequest) {
   std::this_thread::sleep_for(std::chrono::milliseconds(30));
   std::ofstream(mount.path() / "token", std::ios::trunc) << env_["ADMIN_TOKEN"] << "\n";
   Result<HttpResponse> after = client->Send(list);
-  ASSERT_TRUE(after) << after.error();
+  ASSERT_TRUE(after) << after.error_message();
   EXPECT_EQ(after->status, 200) << StatusMessage(*after);
   EXPECT_EQ(UserOf(*client), "admin");
 }
@@ -167,7 +167,7 @@ TEST_F(KubeClientCluster, AWatchSeesACreatedSliceAddedAndThenDeleted) {
           if (event) {
             events.push_back(std::move(event).value());
           } else {
-            bad_lines.push_back(event.error() + ": " + std::string(line));
+            bad_lines.push_back(event.error_message() + ": " + std::string(line));
           }
           changed.notify_all();
         },
@@ -196,19 +196,19 @@ TEST_F(KubeClientCluster, AWatchSeesACreatedSliceAddedAndThenDeleted) {
   Result<HttpResponse> created = client->Send({.method = "POST",
                                                .target = "/apis/resource.k8s.io/v1/resourceslices",
                                                .body = slice.dump()});
-  ASSERT_TRUE(created) << created.error();
+  ASSERT_TRUE(created) << created.error_message();
   EXPECT_EQ(created->status, 201) << StatusMessage(*created);
   EXPECT_TRUE(saw(WatchEvent::Type::kAdded));
 
   Result<HttpResponse> deleted = client->Send(
       {.method = "DELETE", .target = "/apis/resource.k8s.io/v1/resourceslices/" + name});
-  ASSERT_TRUE(deleted) << deleted.error();
+  ASSERT_TRUE(deleted) << deleted.error_message();
   EXPECT_EQ(deleted->status, 200) << StatusMessage(*deleted);
   EXPECT_TRUE(saw(WatchEvent::Type::kDeleted));
 
   stop = true;
   watcher.join();
-  ASSERT_TRUE(end) << end.error();
+  ASSERT_TRUE(end) << end.error_message();
   EXPECT_TRUE(end->stopped);
   EXPECT_EQ(end->status, 200);
   std::lock_guard lock(mutex);
@@ -237,7 +237,7 @@ TEST_F(KubeClientCluster, StopEndsAQuietWatchWithinAboutASecond) {
       [&](std::string_view) { ++lines; }, [&] { return stop.load(); });
   const auto returned_at = std::chrono::steady_clock::now().time_since_epoch().count();
   stopper.join();
-  ASSERT_TRUE(end) << end.error();
+  ASSERT_TRUE(end) << end.error_message();
   EXPECT_TRUE(end->stopped);
   EXPECT_EQ(end->status, 200);
   EXPECT_EQ(lines, 0u);
@@ -263,7 +263,7 @@ TEST_F(KubeClientCluster, FourThreadsMaySendAtOnce) {
           ++good;
         } else {
           std::lock_guard lock(mutex);
-          failures.push_back(response ? StatusMessage(*response) : response.error());
+          failures.push_back(response ? StatusMessage(*response) : response.error_message());
         }
       }
     });
@@ -280,7 +280,7 @@ TEST_F(KubeClientCluster, TheTrafficCountersGrowWithEachRequest) {
   auto other = ClientFrom("admin.kubeconfig");
   EXPECT_EQ(client->traffic().requests, 0u);
   Result<HttpResponse> version = client->Send({.target = "/version"});
-  ASSERT_TRUE(version) << version.error();
+  ASSERT_TRUE(version) << version.error_message();
   const Traffic first = client->traffic();
   EXPECT_EQ(first.requests, 1u);
   EXPECT_EQ(first.bytes_received, version->body.size());
@@ -292,7 +292,7 @@ TEST_F(KubeClientCluster, TheTrafficCountersGrowWithEachRequest) {
       client->Send({.method = "POST",
                     .target = "/apis/authentication.k8s.io/v1/selfsubjectreviews",
                     .body = review});
-  ASSERT_TRUE(posted) << posted.error();
+  ASSERT_TRUE(posted) << posted.error_message();
   const Traffic second = client->traffic();
   EXPECT_EQ(second.requests, 2u);
   EXPECT_EQ(second.bytes_sent, review.size());
@@ -306,7 +306,7 @@ TEST_F(KubeClientCluster, AMissingObjectIsAnAnswerWhoseMessageNamesIt) {
   ASSERT_TRUE(client);
   Result<HttpResponse> response =
       client->Send({.target = "/apis/resource.k8s.io/v1/resourceslices/no-such-slice"});
-  ASSERT_TRUE(response) << response.error();
+  ASSERT_TRUE(response) << response.error_message();
   EXPECT_EQ(response->status, 404);
   EXPECT_EQ(StatusMessage(*response),
             "HTTP 404: resourceslices.resource.k8s.io \"no-such-slice\" not found");
@@ -314,7 +314,7 @@ TEST_F(KubeClientCluster, AMissingObjectIsAnAnswerWhoseMessageNamesIt) {
 
 TEST_F(KubeClientCluster, AClientThatTrustsAnotherCaIsRefusedByTls) {
   Result<KubeConfig> config = LoadKubeconfig(dir_ / "admin.kubeconfig");
-  ASSERT_TRUE(config) << config.error();
+  ASSERT_TRUE(config) << config.error_message();
   // The front-proxy CA signed no serving certificate of the apiserver.
   std::ifstream other_ca(dir_ / "pki" / "front-proxy-ca.crt");
   config.value().ca_pem.assign(std::istreambuf_iterator<char>(other_ca),
@@ -322,7 +322,7 @@ TEST_F(KubeClientCluster, AClientThatTrustsAnotherCaIsRefusedByTls) {
   auto client = KubeClient::Create(std::move(config).value()).value();
   Result<HttpResponse> response = client->Send({.target = "/version"});
   ASSERT_FALSE(response);
-  EXPECT_TRUE(response.error().starts_with("GET /version: ")) << response.error();
+  EXPECT_TRUE(response.error_message().starts_with("GET /version: ")) << response.error_message();
 }
 
 }  // namespace

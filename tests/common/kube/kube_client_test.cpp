@@ -22,7 +22,7 @@ std::unique_ptr<KubeClient> ClientOf(const std::string& server, std::string toke
   config.server = server;
   config.token = std::move(token);
   Result<std::unique_ptr<KubeClient>> client = KubeClient::Create(std::move(config));
-  EXPECT_TRUE(client) << client.error();
+  EXPECT_TRUE(client) << client.error_message();
   return client ? std::move(client).value() : nullptr;
 }
 
@@ -60,7 +60,7 @@ TEST(KubeClient, ARequestCarriesItsMethodBodyTokenAndContentType) {
   request.body = R"({"spec":{}})";
   request.content_type = "application/merge-patch+json";
   Result<HttpResponse> response = client->Send(request);
-  ASSERT_TRUE(response) << response.error();
+  ASSERT_TRUE(response) << response.error_message();
   EXPECT_EQ(response->status, 201);
   EXPECT_EQ(response->body, R"({"ok":true})");
   EXPECT_FALSE(response->retry_after);
@@ -81,7 +81,7 @@ TEST(KubeClient, ADeleteWithoutBodySendsNone) {
   CannedHttpServer server = AnsweringWith("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}");
   auto client = ClientOf(server.url(), "");
   Result<HttpResponse> response = client->Send({.method = "DELETE", .target = "/api/v1/nodes/n"});
-  ASSERT_TRUE(response) << response.error();
+  ASSERT_TRUE(response) << response.error_message();
   const std::string sent = server.requests().at(0);
   EXPECT_TRUE(sent.starts_with("DELETE /api/v1/nodes/n HTTP/1.1\r\n")) << sent;
   EXPECT_EQ(sent.find("Content-Type"), std::string::npos) << sent;
@@ -93,7 +93,7 @@ TEST(KubeClient, TooManyRequestsCarriesRetryAfter) {
       "HTTP/1.1 429 Too Many Requests\r\nRetry-After: 7\r\nContent-Length: 0\r\n\r\n");
   auto client = ClientOf(server.url());
   Result<HttpResponse> response = client->Send({.target = "/api"});
-  ASSERT_TRUE(response) << response.error();
+  ASSERT_TRUE(response) << response.error_message();
   EXPECT_EQ(response->status, 429);
   EXPECT_EQ(response->retry_after, std::chrono::seconds(7));
 }
@@ -108,7 +108,7 @@ TEST(KubeClient, ANonAnswerIsAnErrorNamingMethodAndTarget) {
   auto client = ClientOf(url);
   Result<HttpResponse> response = client->Send({.target = "/version"});
   ASSERT_FALSE(response);
-  EXPECT_TRUE(response.error().starts_with("GET /version: ")) << response.error();
+  EXPECT_TRUE(response.error_message().starts_with("GET /version: ")) << response.error_message();
   EXPECT_EQ(client->traffic().requests, 0u);
 }
 
@@ -123,7 +123,7 @@ TEST(KubeClient, ARequestPastItsDeadlineIsAnError) {
   const auto start = std::chrono::steady_clock::now();
   Result<HttpResponse> response = client->Send({.target = "/slow"});
   ASSERT_FALSE(response);
-  EXPECT_TRUE(response.error().starts_with("GET /slow: ")) << response.error();
+  EXPECT_TRUE(response.error_message().starts_with("GET /slow: ")) << response.error_message();
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3));
 }
 
@@ -135,7 +135,8 @@ TEST(KubeClient, AnUnreadableTokenFileIsAnErrorBeforeAnythingIsSent) {
   auto client = KubeClient::Create(config).value();
   Result<HttpResponse> response = client->Send({.target = "/version"});
   ASSERT_FALSE(response);
-  EXPECT_EQ(response.error(), "GET /version: token file /no/such/token: No such file or directory");
+  EXPECT_EQ(response.error_message(),
+            "GET /version: token file /no/such/token: No such file or directory");
   EXPECT_TRUE(server.requests().empty());
 }
 
@@ -156,7 +157,7 @@ TEST(KubeClient, AMalformedRequestIsRefused) {
   EXPECT_FALSE(client->Send({.target = "version"}));
   Result<HttpResponse> get_with_body = client->Send({.target = "/x", .body = "{}"});
   ASSERT_FALSE(get_with_body);
-  EXPECT_EQ(get_with_body.error(), "GET /x: a GET carries no body");
+  EXPECT_EQ(get_with_body.error_message(), "GET /x: a GET carries no body");
 }
 
 TEST(KubeClient, AWatchGivesEachLineWhateverPiecesItArrivesIn) {
@@ -172,7 +173,7 @@ TEST(KubeClient, AWatchGivesEachLineWhateverPiecesItArrivesIn) {
   std::vector<std::string> lines;
   Result<KubeClient::WatchEnd> end =
       WatchUntilItEnds(*client, "/apis/x/v1/things?watch=true", lines);
-  ASSERT_TRUE(end) << end.error();
+  ASSERT_TRUE(end) << end.error_message();
   EXPECT_EQ(end->status, 200);
   EXPECT_FALSE(end->stopped);
   EXPECT_EQ(lines, (std::vector<std::string>{R"({"type":"ADDED"})", R"({"type":"MODIFIED"})",
@@ -190,7 +191,7 @@ TEST(KubeClient, AWatchRefusedGivesTheBodyAsItsError) {
   Result<KubeClient::WatchEnd> end = client->Watch(
       "/apis/x/v1/things?watch=true", [&](std::string_view) { any_line = true; },
       [] { return false; });
-  ASSERT_TRUE(end) << end.error();
+  ASSERT_TRUE(end) << end.error_message();
   EXPECT_EQ(end->status, 403);
   EXPECT_FALSE(any_line);
   EXPECT_EQ(StatusMessage({.status = end->status, .body = end->error_body}), "HTTP 403: nope");
@@ -218,7 +219,7 @@ TEST(KubeClient, StopEndsASilentWatchWithinASecond) {
   const auto returned_at = std::chrono::steady_clock::now();
   stopper.join();
   const auto took = returned_at - stopped_at;
-  ASSERT_TRUE(end) << end.error();
+  ASSERT_TRUE(end) << end.error_message();
   EXPECT_TRUE(end->stopped);
   EXPECT_EQ(end->status, 200);
   EXPECT_LT(took, std::chrono::milliseconds(1300));
@@ -246,7 +247,7 @@ TEST(KubeClient, AHandleBackFromThePoolServesTheNextRequest) {
   auto client = ClientOf(server.url());
   for (int i = 0; i < 5; ++i) {
     Result<HttpResponse> response = client->Send({.target = "/x"});
-    ASSERT_TRUE(response) << response.error();
+    ASSERT_TRUE(response) << response.error_message();
     EXPECT_EQ(response->status, 200);
   }
   EXPECT_EQ(client->traffic().requests, 5u);
@@ -279,7 +280,7 @@ TEST(KubeClient, AConnectionIsReusedForTheNextRequest) {
   auto client = ClientOf(server.url());
   for (int i = 0; i < 3; ++i) {
     Result<HttpResponse> response = client->Send({.target = "/x"});
-    ASSERT_TRUE(response) << response.error();
+    ASSERT_TRUE(response) << response.error_message();
     EXPECT_EQ(response->body, "{}");
   }
   EXPECT_EQ(server.requests().size(), 3u);
@@ -296,7 +297,7 @@ TEST(KubeClient, AnIdleConnectionTheServerClosedIsReplacedByANewOne) {
   auto client = ClientOf(server.url());
   ASSERT_TRUE(client->Send({.target = "/first"}));
   Result<HttpResponse> second = client->Send({.target = "/second"});
-  ASSERT_TRUE(second) << second.error();
+  ASSERT_TRUE(second) << second.error_message();
   EXPECT_EQ(second->status, 200);
   EXPECT_EQ(server.connections(), 2);
 }
@@ -322,7 +323,7 @@ TEST(KubeClient, ARequestOnAKeptConnectionTheServerDropsIsSentAgainOnANewOne) {
   auto client = ClientOf(server.url());
   ASSERT_TRUE(client->Send({.target = "/first"}));
   Result<HttpResponse> second = client->Send({.method = "PUT", .target = "/second", .body = "{}"});
-  ASSERT_TRUE(second) << second.error();
+  ASSERT_TRUE(second) << second.error_message();
   EXPECT_EQ(second->body, "{}");
   const std::vector<std::string> requests = server.requests();
   ASSERT_EQ(requests.size(), 3u);
@@ -337,7 +338,8 @@ TEST(KubeClient, ARequestOnAFreshConnectionTheServerDropsIsNotSentAgain) {
   Result<HttpResponse> response = client->Send({.target = "/dropped"});
   ASSERT_FALSE(response);
   EXPECT_EQ(response.error_code(), ErrorCode::kUnavailable);
-  EXPECT_TRUE(response.error().starts_with("GET /dropped: http://127.0.0.1:")) << response.error();
+  EXPECT_TRUE(response.error_message().starts_with("GET /dropped: http://127.0.0.1:"))
+      << response.error_message();
   EXPECT_EQ(server.requests().size(), 1u);
 }
 
@@ -365,7 +367,7 @@ TEST(KubeClient, AChunkedAnswerIsReadWholeAndItsConnectionKept) {
   auto client = ClientOf(server.url());
   for (int i = 0; i < 2; ++i) {
     Result<HttpResponse> response = client->Send({.target = "/c"});
-    ASSERT_TRUE(response) << response.error();
+    ASSERT_TRUE(response) << response.error_message();
     EXPECT_EQ(response->body, R"({"a":1})");
   }
   EXPECT_EQ(server.connections(), 1);
@@ -379,7 +381,7 @@ TEST(KubeClient, AnAnswerThatRunsUntilCloseIsReadWhole) {
   });
   auto client = ClientOf(server.url());
   Result<HttpResponse> response = client->Send({.target = "/u"});
-  ASSERT_TRUE(response) << response.error();
+  ASSERT_TRUE(response) << response.error_message();
   EXPECT_EQ(response->body, R"({"whole":true})");
 }
 
@@ -392,7 +394,7 @@ TEST(KubeClient, ABodyShorterThanItsContentLengthOrAMalformedOneIsAnError) {
     Result<HttpResponse> response = client->Send({.target = "/short"});
     ASSERT_FALSE(response) << answer;
     EXPECT_EQ(response.error_code(), ErrorCode::kUnavailable) << answer;
-    EXPECT_TRUE(response.error().starts_with("GET /short: ")) << response.error();
+    EXPECT_TRUE(response.error_message().starts_with("GET /short: ")) << response.error_message();
   }
 }
 
@@ -402,7 +404,7 @@ TEST(KubeClient, ADateInRetryAfterIsRead) {
       "Content-Length: 0\r\n\r\n");
   auto client = ClientOf(server.url());
   Result<HttpResponse> response = client->Send({.target = "/api"});
-  ASSERT_TRUE(response) << response.error();
+  ASSERT_TRUE(response) << response.error_message();
   EXPECT_EQ(response->retry_after, std::chrono::seconds(0));  // a date long past
 }
 
@@ -466,7 +468,7 @@ TEST(KubeClient, AWatchReadsChunksCutAtEveryByte) {
   auto client = ClientOf(server.url());
   std::vector<std::string> lines;
   Result<KubeClient::WatchEnd> end = WatchUntilItEnds(*client, "/w?watch=true", lines);
-  ASSERT_TRUE(end) << end.error();
+  ASSERT_TRUE(end) << end.error_message();
   EXPECT_EQ(end->status, 200);
   EXPECT_EQ(lines, (std::vector<std::string>{R"({"n":1})", R"({"n":2})", R"({"n":3})"}));
   EXPECT_EQ(client->traffic().bytes_received, 25u);
@@ -480,7 +482,7 @@ TEST(KubeClient, AWatchBodyByLengthOrUntilCloseGivesItsLines) {
     auto client = ClientOf(server.url());
     std::vector<std::string> lines;
     Result<KubeClient::WatchEnd> end = WatchUntilItEnds(*client, "/w?watch=true", lines);
-    ASSERT_TRUE(end) << end.error();
+    ASSERT_TRUE(end) << end.error_message();
     EXPECT_EQ(lines, (std::vector<std::string>{R"({"a":1})", "{}"})) << answer;
   }
 }
@@ -496,7 +498,7 @@ TEST(KubeClient, AWatchThatBreaksOffMidBodyIsAnError) {
         "/w?watch=true", [&](std::string_view) { ++lines; }, [] { return false; });
     ASSERT_FALSE(end) << answer;
     EXPECT_EQ(end.error_code(), ErrorCode::kUnavailable);
-    EXPECT_TRUE(end.error().starts_with("watch /w?watch=true: ")) << end.error();
+    EXPECT_TRUE(end.error_message().starts_with("watch /w?watch=true: ")) << end.error_message();
     EXPECT_EQ(lines, 1);
   }
 }
@@ -509,7 +511,8 @@ TEST(KubeClient, AWatchLineOverTheLimitIsAnError) {
   Result<KubeClient::WatchEnd> end = client->Watch(
       "/w?watch=true", [](std::string_view) {}, [] { return false; });
   ASSERT_FALSE(end);
-  EXPECT_NE(end.error().find("a line longer than"), std::string::npos) << end.error();
+  EXPECT_NE(end.error_message().find("a line longer than"), std::string::npos)
+      << end.error_message();
 }
 
 TEST(KubeClient, AWatchsConnectionIsNotKeptForRequests) {
@@ -536,7 +539,7 @@ TEST(KubeClient, StopEndsAWatchWhoseHeadNeverCame) {
   int asked = 0;
   Result<KubeClient::WatchEnd> end = client->Watch(
       "/w?watch=true", [](std::string_view) {}, [&] { return ++asked == 2; });
-  ASSERT_TRUE(end) << end.error();
+  ASSERT_TRUE(end) << end.error_message();
   EXPECT_TRUE(end->stopped);
   EXPECT_EQ(end->status, 0);
 }

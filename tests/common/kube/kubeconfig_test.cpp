@@ -50,7 +50,7 @@ std::string TwoContexts(const std::string& current, const std::string& user_body
 TEST(Kubeconfig, TheCurrentContextPicksItsClusterAndItsUser) {
   Result<KubeConfig> config =
       ParseKubeconfig(TwoContexts("me@test", "    token: my-token\n"), "/nowhere");
-  ASSERT_TRUE(config) << config.error();
+  ASSERT_TRUE(config) << config.error_message();
   EXPECT_EQ(config->server, "https://127.0.0.1:6443");
   EXPECT_EQ(config->ca_pem, kCaPem);
   EXPECT_EQ(config->token, "my-token");
@@ -60,7 +60,7 @@ TEST(Kubeconfig, TheCurrentContextPicksItsClusterAndItsUser) {
 
   Result<KubeConfig> other =
       ParseKubeconfig(TwoContexts("other", "    token: my-token\n"), "/nowhere");
-  ASSERT_TRUE(other) << other.error();
+  ASSERT_TRUE(other) << other.error_message();
   EXPECT_EQ(other->server, "https://other.example:6443");
   EXPECT_EQ(other->token, "other-token");
   EXPECT_TRUE(other->ca_pem.empty());
@@ -72,7 +72,7 @@ TEST(Kubeconfig, EmbeddedClientCertificateAndKeyAreDecoded) {
       TwoContexts("me@test",
                   "    client-certificate-data: Y2VydAo=\n    client-key-data: a2V5Cg==\n"),
       "/nowhere");
-  ASSERT_TRUE(config) << config.error();
+  ASSERT_TRUE(config) << config.error_message();
   EXPECT_EQ(config->client_cert_pem, "cert\n");
   EXPECT_EQ(config->client_key_pem, "key\n");
   EXPECT_TRUE(config->token.empty());
@@ -100,7 +100,7 @@ TEST(Kubeconfig, RelativeCertificatePathsAreTakenFromTheFilesDirectory) {
                               "- name: c\n"
                               "  context: {cluster: k, user: u}\n");
   Result<KubeConfig> config = LoadKubeconfig(file);
-  ASSERT_TRUE(config) << config.error();
+  ASSERT_TRUE(config) << config.error_message();
   EXPECT_EQ(config->ca_pem, "ca from file");
   EXPECT_EQ(config->client_cert_pem, "cert from file");
   EXPECT_EQ(config->client_key_pem, "key from file");
@@ -118,7 +118,7 @@ TEST(Kubeconfig, AbsolutePathsAreKeptAsTheyAre) {
           "users: [{name: u, user: {tokenFile: /run/token}}]\n"
           "contexts: [{name: c, context: {cluster: k, user: u}}]\n",
       "/base/dir");
-  ASSERT_TRUE(config) << config.error();
+  ASSERT_TRUE(config) << config.error_message();
   EXPECT_EQ(config->ca_pem, "absolute ca");
   EXPECT_EQ(config->token_file, "/run/token");
 }
@@ -132,7 +132,7 @@ TEST(Kubeconfig, EmbeddedDataWinsOverAFileName) {
           "'}}]\n"
           "contexts: [{name: c, context: {cluster: k}}]\n",
       "/nowhere");
-  ASSERT_TRUE(config) << config.error();
+  ASSERT_TRUE(config) << config.error_message();
   EXPECT_EQ(config->ca_pem, kCaPem);
 }
 
@@ -142,7 +142,7 @@ TEST(Kubeconfig, InsecureSkipTlsVerifyIsRead) {
       "clusters: [{name: k, cluster: {server: 'https://h', insecure-skip-tls-verify: true}}]\n"
       "contexts: [{name: c, context: {cluster: k}}]\n",
       "/nowhere");
-  ASSERT_TRUE(config) << config.error();
+  ASSERT_TRUE(config) << config.error_message();
   EXPECT_TRUE(config->insecure_skip_tls_verify);
 }
 
@@ -152,7 +152,7 @@ TEST(Kubeconfig, AServerWithoutSchemeIsHttpsAndLosesItsTrailingSlash) {
       "clusters: [{name: k, cluster: {server: 'api.example:443//'}}]\n"
       "contexts: [{name: c, context: {cluster: k}}]\n",
       "/nowhere");
-  ASSERT_TRUE(config) << config.error();
+  ASSERT_TRUE(config) << config.error_message();
   EXPECT_EQ(config->server, "https://api.example:443");
 }
 
@@ -162,7 +162,7 @@ TEST(Kubeconfig, AContextWithoutUserIsAnonymous) {
       "clusters: [{name: k, cluster: {server: 'http://h:8080'}}]\n"
       "contexts: [{name: c, context: {cluster: k}}]\n",
       "/nowhere");
-  ASSERT_TRUE(config) << config.error();
+  ASSERT_TRUE(config) << config.error_message();
   EXPECT_EQ(config->server, "http://h:8080");
   EXPECT_TRUE(config->token.empty());
   EXPECT_TRUE(config->token_file.empty());
@@ -179,7 +179,7 @@ class KubeconfigErrors : public ::testing::TestWithParam<Broken> {};
 TEST_P(KubeconfigErrors, NameTheFieldAtFault) {
   Result<KubeConfig> config = ParseKubeconfig(GetParam().text, "/nowhere");
   ASSERT_FALSE(config);
-  EXPECT_EQ(config.error(), GetParam().error);
+  EXPECT_EQ(config.error_message(), GetParam().error);
 }
 
 const Broken kBroken[] = {
@@ -259,7 +259,8 @@ INSTANTIATE_TEST_SUITE_P(Kubeconfig, KubeconfigErrors, ::testing::ValuesIn(kBrok
 TEST(Kubeconfig, TextThatIsNotYamlIsAnError) {
   Result<KubeConfig> config = ParseKubeconfig("clusters: [unclosed\n", "/nowhere");
   ASSERT_FALSE(config);
-  EXPECT_TRUE(config.error().starts_with("kubeconfig: not valid YAML: ")) << config.error();
+  EXPECT_TRUE(config.error_message().starts_with("kubeconfig: not valid YAML: "))
+      << config.error_message();
 }
 
 TEST(Kubeconfig, ErrorsOfALoadedFileNameTheFile) {
@@ -268,7 +269,7 @@ TEST(Kubeconfig, ErrorsOfALoadedFileNameTheFile) {
       dir.Write("config", "current-context: a\ncontexts: [{name: a, context: {cluster: b}}]\n");
   Result<KubeConfig> config = LoadKubeconfig(file);
   ASSERT_FALSE(config);
-  EXPECT_EQ(config.error(),
+  EXPECT_EQ(config.error_message(),
             "kubeconfig " + file.string() +
                 ": context \"a\" names cluster \"b\", which the file does not hold");
 }
@@ -276,7 +277,7 @@ TEST(Kubeconfig, ErrorsOfALoadedFileNameTheFile) {
 TEST(Kubeconfig, AMissingFileIsAnErrorNamingIt) {
   Result<KubeConfig> config = LoadKubeconfig("/no/such/kubeconfig");
   ASSERT_FALSE(config);
-  EXPECT_EQ(config.error(), "kubeconfig /no/such/kubeconfig: No such file or directory");
+  EXPECT_EQ(config.error_message(), "kubeconfig /no/such/kubeconfig: No such file or directory");
 }
 
 }  // namespace

@@ -16,7 +16,7 @@ TEST(WatchEvent, EachTypeIsReadWithItsObjectAndResourceVersion) {
         std::string(R"({"type":")") + name +
         R"(","object":{"kind":"ResourceSlice","metadata":{"name":"s","resourceVersion":"42"}}})";
     Result<WatchEvent> event = ParseWatchEvent(line);
-    ASSERT_TRUE(event) << name << ": " << event.error();
+    ASSERT_TRUE(event) << name << ": " << event.error_message();
     EXPECT_EQ(event->type, type) << name;
     EXPECT_EQ(event->resource_version, "42");
     EXPECT_EQ(event->object["metadata"]["name"], "s");
@@ -26,7 +26,7 @@ TEST(WatchEvent, EachTypeIsReadWithItsObjectAndResourceVersion) {
 TEST(WatchEvent, AnErrorCarriesItsStatusWithoutResourceVersion) {
   Result<WatchEvent> event = ParseWatchEvent(
       R"json({"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","status":"Failure","message":"too old resource version: 1 (2)","reason":"Expired","code":410}})json");
-  ASSERT_TRUE(event) << event.error();
+  ASSERT_TRUE(event) << event.error_message();
   EXPECT_EQ(event->type, WatchEvent::Type::kError);
   EXPECT_EQ(event->object["code"], 410);
   EXPECT_TRUE(event->resource_version.empty());
@@ -42,7 +42,7 @@ class WatchEventErrors : public ::testing::TestWithParam<BrokenEvent> {};
 TEST_P(WatchEventErrors, SayWhatIsWrong) {
   Result<WatchEvent> event = ParseWatchEvent(GetParam().line);
   ASSERT_FALSE(event);
-  EXPECT_EQ(event.error(), GetParam().error);
+  EXPECT_EQ(event.error_message(), GetParam().error);
 }
 
 const BrokenEvent kBrokenEvents[] = {
@@ -72,7 +72,7 @@ TEST(WatchEvent, BytesThatAreNotUtf8AreAnErrorNotAnException) {
   Result<WatchEvent> event = ParseWatchEvent(
       "{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"resourceVersion\":\"\xff\"}}}");
   ASSERT_FALSE(event);
-  EXPECT_EQ(event.error(), "watch event: not valid JSON");
+  EXPECT_EQ(event.error_message(), "watch event: not valid JSON");
 }
 
 }  // namespace

@@ -64,7 +64,7 @@ TEST(EvictionGuard, TheRecordCountsEachEvictionAndForgetsNodesNoLongerMissing) {
 TEST(EvictionGuard, TheRecordReadsBackWhatItWrote) {
   const EvictionRecords records = {{"pci-0000-03-00-0", {.evictions = 2, .last = kNow}}};
   Result<EvictionRecords> parsed = ParseEvictionRecords(EvictionRecordsJson(records));
-  ASSERT_TRUE(parsed) << parsed.error();
+  ASSERT_TRUE(parsed) << parsed.error_message();
   EXPECT_EQ(*parsed, records);
 }
 
@@ -72,8 +72,8 @@ TEST(EvictionGuard, AMalformedRecordIsAnErrorThatNamesThePlace) {
   Result<EvictionRecords> parsed = ParseEvictionRecords(
       R"({"version": 1, "render_nodes": {"pci-0000-03-00-0": {"evictions": "two", "last_unix_s": 0}}})");
   ASSERT_FALSE(parsed);
-  EXPECT_EQ(parsed.error(), "render_nodes.pci-0000-03-00-0.evictions: expected an integer");
-  EXPECT_TRUE(parsed.failure().IsInvalidInput());
+  EXPECT_EQ(parsed.error_message(), "render_nodes.pci-0000-03-00-0.evictions: expected an integer");
+  EXPECT_TRUE(parsed.error().IsInvalidInput());
   EXPECT_FALSE(ParseEvictionRecords("{"));
   EXPECT_FALSE(ParseEvictionRecords(R"({"version": 2, "render_nodes": {}})"));
   EXPECT_FALSE(ParseEvictionRecords(R"({"version": 1})"));
@@ -85,13 +85,14 @@ TEST(EvictionGuard, ARecordedTimeBeyondWhatTheClockHoldsIsRefusedNamingThePlace)
   Result<EvictionRecords> parsed = ParseEvictionRecords(
       R"({"version": 1, "render_nodes": {"pci-0000-03-00-0": {"evictions": 0, "last_unix_s": 18000000000}}})");
   ASSERT_FALSE(parsed);
-  EXPECT_NE(parsed.error().find("render_nodes.pci-0000-03-00-0.last_unix_s"), std::string::npos)
-      << parsed.error();
+  EXPECT_NE(parsed.error_message().find("render_nodes.pci-0000-03-00-0.last_unix_s"),
+            std::string::npos)
+      << parsed.error_message();
   Result<EvictionRecords> latest = ParseEvictionRecords(
       R"({"version": 1, "render_nodes": {"pci-0000-03-00-0": {"evictions": 0, "last_unix_s": 4294967296}}})");
-  ASSERT_TRUE(latest) << latest.error();
+  ASSERT_TRUE(latest) << latest.error_message();
   Result<EvictionRecords> again = ParseEvictionRecords(EvictionRecordsJson(*latest));
-  ASSERT_TRUE(again) << again.error();
+  ASSERT_TRUE(again) << again.error_message();
   EXPECT_EQ(*again, *latest);
 }
 
@@ -101,18 +102,19 @@ TEST(EvictionGuard, AFileThatDoesNotExistIsAnEmptyRecordAndASavedOneLoadsBack) {
   std::filesystem::create_directories(dir);
   const std::filesystem::path file = dir / "render-node-evictions.json";
   Result<EvictionRecords> none = LoadEvictionRecords(file);
-  ASSERT_TRUE(none) << none.error();
+  ASSERT_TRUE(none) << none.error_message();
   EXPECT_TRUE(none->empty());
   const EvictionRecords records = {{"pci-0000-03-00-0", {.evictions = 1, .last = kNow}}};
   ASSERT_TRUE(SaveEvictionRecords(file, records));
   Result<EvictionRecords> loaded = LoadEvictionRecords(file);
-  ASSERT_TRUE(loaded) << loaded.error();
+  ASSERT_TRUE(loaded) << loaded.error_message();
   EXPECT_EQ(*loaded, records);
   EXPECT_FALSE(std::filesystem::exists(file.string() + ".new"));
   std::ofstream(file) << "garbage";
   Result<EvictionRecords> broken = LoadEvictionRecords(file);
   ASSERT_FALSE(broken);
-  EXPECT_NE(broken.error().find(file.string()), std::string::npos) << broken.error();
+  EXPECT_NE(broken.error_message().find(file.string()), std::string::npos)
+      << broken.error_message();
 }
 
 TEST(EvictionGuard, ARecordThatCannotBeWrittenIsAnError) {

@@ -19,12 +19,13 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "common/kube/kube_client.h"
 #include "common/kube/kube_config.h"
 #include "support/cluster_suite.h"
+#include "support/eventually.h"
+#include "support/fake_sysfs.h"
 #include "support/run_command.h"
 #include "support/temp_dir.h"
 
@@ -66,14 +67,14 @@ struct Cluster {
   long Create(const std::string& target, const Json& object) {
     Result<kube::HttpResponse> response =
         admin->Send({.method = "POST", .target = target, .body = object.dump()});
-    if (!response) throw std::runtime_error(response.error());
+    if (!response) throw std::runtime_error(response.error_message());
     if (response->status != 201 && response->status != 409 && response->status != 403)
       throw std::runtime_error(target + ": " + kube::StatusMessage(*response));
     return response->status;
   }
   Json Get(const std::string& target) {
     Result<kube::HttpResponse> response = admin->Send({.target = target});
-    if (!response) throw std::runtime_error(response.error());
+    if (!response) throw std::runtime_error(response.error_message());
     return Json::parse(response->body, nullptr, false);
   }
   void AddNode(const std::string& name) {
@@ -86,7 +87,7 @@ Cluster* cluster = nullptr;
 
 void ReadEnv(Cluster& c) {
   Result<std::map<std::string, std::string>> env = mc::testing::ReadClusterEnv(c.dir);
-  if (!env) throw std::runtime_error(env.error());
+  if (!env) throw std::runtime_error(env.error_message());
   c.env = std::move(env).value();
 }
 
@@ -125,7 +126,7 @@ Json LikenDevice(bool with_pci_bus_id) {
 void SetUpCluster(Cluster& c) {
   ReadEnv(c);
   Result<kube::KubeConfig> admin = kube::LoadKubeconfig(c.env["ADMIN_KUBECONFIG"]);
-  if (!admin) throw std::runtime_error(admin.error());
+  if (!admin) throw std::runtime_error(admin.error_message());
   c.admin = kube::KubeClient::Create(std::move(admin).value()).value();
   c.Kubectl({"apply", "--server-side", "--force-conflicts", "-f",
              (kRepo / "deploy/device-classes.yaml").string()});
@@ -147,10 +148,11 @@ Json RunDoctor(const std::string& node, const std::string& kubeconfig) {
   const fs::path machine = cluster->files.path() / "machine";
   fs::create_directories(machine / "sys/class/drm");
   fs::create_directories(machine / "dev");
-  const probe::ChildOutcome run = testing::RunCommand(
-      {MEDIA_CAP_BINARY, "doctor", "--output", "json", "--kubeconfig", kubeconfig, "--node-name",
-       node, "--sysfs-root", (machine / "sys").string(), "--dev-root", (machine / "dev").string(),
-       "--proc-root", (machine / "proc").string()});
+  const probe::ChildOutcome run =
+      testing::RunCommand(testing::CommandLine({{MEDIA_CAP_BINARY, "doctor", "--output", "json",
+                                                 "--kubeconfig", kubeconfig, "--node-name", node},
+                                                testing::FakeMachineFlags(machine),
+                                                {"--proc-root", (machine / "proc").string()}}));
   EXPECT_EQ(run.kind, probe::ChildOutcome::Kind::kExited) << run.err;
   const Json report = Json::parse(run.out, nullptr, false);
   EXPECT_FALSE(report.is_discarded()) << run.out << run.err;
@@ -251,25 +253,30 @@ TEST_F(DoctorCluster, AClaimTheSchedulerCannotAllocateFailsWithTheSchedulersReas
                        {"resources", {{"claims", Json::array({{{"name", "gpu"}}})}}}}})}}}};
   // A namespace's pods can be created once the controller-manager made its default
   // ServiceAccount.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  long created = cluster->Create(ns + "/pods", pod);
-  while (created == 403 && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(250));
-    created = cluster->Create(ns + "/pods", pod);
-  }
-  ASSERT_NE(created, 403) << "the pod could not be created: the namespace has no ServiceAccount";
+  const testing::Polling every_quarter_second{.timeout = std::chrono::seconds(30),
+                                              .every = std::chrono::milliseconds(250)};
+  long created = 0;
+  ASSERT_TRUE(testing::Eventually(
+      [&] {
+        created = cluster->Create(ns + "/pods", pod);
+        return created != 403;
+      },
+      every_quarter_second))
+      << "the pod could not be created: the namespace has no ServiceAccount";
   std::string scheduled;
   Json seen;
-  while (std::chrono::steady_clock::now() < deadline + std::chrono::seconds(30)) {
-    seen = cluster->Get(ns + "/pods/transcoder");
-    for (const Json& condition : seen["status"]["conditions"]) {
-      if (condition.value("type", "") == "PodScheduled" && condition.value("status", "") == "False")
-        scheduled = condition.value("message", "");
-    }
-    if (!scheduled.empty()) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(250));
-  }
-  ASSERT_FALSE(scheduled.empty()) << "the scheduler never said why the pod waits: " << seen.dump(2);
+  ASSERT_TRUE(testing::Eventually(
+      [&] {
+        seen = cluster->Get(ns + "/pods/transcoder");
+        for (const Json& condition : seen["status"]["conditions"]) {
+          if (condition.value("type", "") == "PodScheduled" &&
+              condition.value("status", "") == "False")
+            scheduled = condition.value("message", "");
+        }
+        return !scheduled.empty();
+      },
+      every_quarter_second))
+      << "the scheduler never said why the pod waits: " << seen.dump(2);
 
   const Json report = RunDoctor("doctor-node", Admin());
   bool found = false;

@@ -1,6 +1,6 @@
 // `media-capabilities doctor` as an operator runs it, on fake machines: tests/fakeva's (the
 // real libva loads the fake VA driver) and tests/fakenv's (nv-codec-headers' real loader and
-// the dynamic loader find the stand-in NVIDIA libraries). Only the kernel's files (sysfs,
+// the dynamic loader find the fake NVIDIA libraries). Only the kernel's files (sysfs,
 // debugfs, /dev, /proc) and the drivers are faked; each test breaks one thing the way a
 // real node breaks and reads what the doctor says of it.
 #include <gtest/gtest.h>
@@ -9,6 +9,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "support/fake_sysfs.h"
 #include "support/run_command.h"
 #include "support/temp_dir.h"
 
@@ -84,12 +85,12 @@ class Doctor : public ::testing::Test {
 
   probe::ChildOutcome Run(std::vector<std::string> env = {}, std::vector<std::string> prefix = {},
                           std::vector<std::string> options = {"--output", "json"}) {
-    std::vector<std::string> argv = prefix;
-    argv.insert(argv.end(),
-                {MEDIA_CAP_BINARY, "doctor", "--sysfs-root", (Machine() / "sys").string(),
-                 "--dev-root", (Machine() / "dev").string(), "--proc-root",
-                 (Machine() / "proc").string(), "--query-deadline", "10"});
-    argv.insert(argv.end(), options.begin(), options.end());
+    const std::vector<std::string> argv = testing::CommandLine(
+        {prefix,
+         {MEDIA_CAP_BINARY, "doctor"},
+         testing::FakeMachineFlags(Machine()),
+         {"--proc-root", (Machine() / "proc").string(), "--query-deadline", "10"},
+         options});
     if (record_.empty()) {
       env.insert(env.begin(),
                  {"LD_PRELOAD=" MEDIA_CAP_PRELOAD, "LIBVA_DRIVERS_PATH=" MEDIA_CAP_FAKEVA_DIR,

@@ -20,7 +20,7 @@ TEST(HucInfo, ARunningHucIsReadWithItsFirmwareFile) {
   Result<HucInfo> info = ParseHucInfo(
       "HuC firmware: i915/tgl_huc.bin\n\tstatus: RUNNING\n\tversion: found 7.9.3\n"
       "\tuCode: 589248 bytes\n\tRSA: 256 bytes\nHuC status: 0x00090001\n");
-  ASSERT_TRUE(info) << info.error();
+  ASSERT_TRUE(info) << info.error_message();
   EXPECT_EQ(info->firmware, "i915/tgl_huc.bin");
   EXPECT_EQ(info->status, "RUNNING");
   EXPECT_TRUE(HucRunning(*info));
@@ -28,14 +28,14 @@ TEST(HucInfo, ARunningHucIsReadWithItsFirmwareFile) {
 
 TEST(HucInfo, AStatusOtherThanRunningIsNotRunning) {
   Result<HucInfo> info = ParseHucInfo("HuC firmware: i915/adlp_huc.bin\n\tstatus: MISSING\n");
-  ASSERT_TRUE(info) << info.error();
+  ASSERT_TRUE(info) << info.error_message();
   EXPECT_FALSE(HucRunning(*info));
 }
 
 TEST(HucInfo, TextWithoutTheFirmwareLineIsRefusedWithWhatIsMissing) {
   Result<HucInfo> info = ParseHucInfo("status: RUNNING\n");
   ASSERT_FALSE(info);
-  EXPECT_NE(info.error().find("HuC firmware:"), std::string::npos) << info.error();
+  EXPECT_NE(info.error_message().find("HuC firmware:"), std::string::npos) << info.error_message();
   EXPECT_FALSE(ParseHucInfo("HuC firmware: x.bin\n"));
 }
 
@@ -43,7 +43,7 @@ TEST(NvidiaVersions, TheProprietaryModulesLineGivesItsVersion) {
   Result<NvidiaKernelModule> module = ParseNvidiaKernelVersion(
       "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Thu Jun  5 2025\n"
       "GCC version:  gcc version 12.2.0\n");
-  ASSERT_TRUE(module) << module.error();
+  ASSERT_TRUE(module) << module.error_message();
   EXPECT_EQ(module->version, "580.159.04");
   EXPECT_FALSE(module->open);
 }
@@ -52,7 +52,7 @@ TEST(NvidiaVersions, TheOpenModulesLineGivesItsVersionPastItsArchitecture) {
   Result<NvidiaKernelModule> module = ParseNvidiaKernelVersion(
       "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  570.86.15  Release Build  "
       "(dvs-builder@U16-I3-B03-4-3)  Thu Jan 23 2025\n");
-  ASSERT_TRUE(module) << module.error();
+  ASSERT_TRUE(module) << module.error_message();
   EXPECT_EQ(module->version, "570.86.15");
   EXPECT_TRUE(module->open);
 }
@@ -105,7 +105,7 @@ TEST(ClusterJson, SlicesSayWhichRenderNodesCarryAPciBusId) {
                                      "resource.kubernetes.io/pciBusID": {"string": "0000:01:00.0"}}},
         {"name": "b", "attributes": {"renderNode": {"bool": true}}},
         {"name": "c", "attributes": {"renderNode": {"string": "yes"}}}]}}]})");
-  ASSERT_TRUE(slices) << slices.error();
+  ASSERT_TRUE(slices) << slices.error_message();
   ASSERT_EQ(slices->size(), 1u);
   const auto& devices = slices->front().devices;
   ASSERT_EQ(devices.size(), 3u);
@@ -131,7 +131,7 @@ TEST(ClusterJson, OnlyUnallocatedClaimsForTheDriversClassesArePending) {
        "deviceClassName": "any", "selectors": [{"cel": {"expression": "device.driver == 'media.liken.sh'"}}]}]}]}}}]})";
   Result<std::vector<PendingClaim>> pending =
       ParsePendingClaims(claims, {"media-encode"}, "media.liken.sh");
-  ASSERT_TRUE(pending) << pending.error();
+  ASSERT_TRUE(pending) << pending.error_message();
   ASSERT_EQ(pending->size(), 2u);
   EXPECT_EQ((*pending)[0].name, "media");
   EXPECT_EQ((*pending)[0].owner_pod, "p");
@@ -143,7 +143,7 @@ TEST(ClusterJson, APodsFalsePodScheduledConditionIsTheSchedulersReason) {
       "spec": {"resourceClaims": [{"name": "gpu", "resourceClaimName": "media"}]},
       "status": {"conditions": [{"type": "PodScheduled", "status": "False",
                                  "message": "0/1 nodes are available: 1 cannot allocate all claims."}]}}]})");
-  ASSERT_TRUE(pods) << pods.error();
+  ASSERT_TRUE(pods) << pods.error_message();
   ASSERT_EQ(pods->size(), 1u);
   EXPECT_EQ(pods->front().claims, std::vector<std::string>{"media"});
   EXPECT_EQ(pods->front().unschedulable, "0/1 nodes are available: 1 cannot allocate all claims.");
@@ -154,13 +154,13 @@ TEST(ClusterJson, AStoredSliceSaysWhetherTheGatedFieldsSurvived) {
       R"({"spec": {"devices": [{"name": "d", "allowMultipleAllocations": true,
           "capacity": {"encodeSessions": {"value": "8", "requestPolicy": {"default": "1"}}}}]}})",
       "encodeSessions");
-  ASSERT_TRUE(kept) << kept.error();
+  ASSERT_TRUE(kept) << kept.error_message();
   EXPECT_TRUE(kept->allow_multiple_allocations);
   EXPECT_TRUE(kept->request_policy);
   Result<StoredCapacity> dropped = ParseStoredCapacity(
       R"({"spec": {"devices": [{"name": "d", "capacity": {"encodeSessions": {"value": "8"}}}]}})",
       "encodeSessions");
-  ASSERT_TRUE(dropped) << dropped.error();
+  ASSERT_TRUE(dropped) << dropped.error_message();
   EXPECT_FALSE(dropped->allow_multiple_allocations);
   EXPECT_FALSE(dropped->request_policy);
 }

@@ -11,7 +11,7 @@ namespace {
 
 template <typename T>
 void Check(const mc::Result<T>& result) {
-  if (!result && result.error().empty()) std::abort();
+  if (!result && result.error_message().empty()) std::abort();
 }
 
 }  // namespace

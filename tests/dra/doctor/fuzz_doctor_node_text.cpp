@@ -15,12 +15,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   if (mc::Result<mc::dra::HucInfo> huc = mc::dra::ParseHucInfo(text)) {
     if (huc->status.empty()) std::abort();
-  } else if (huc.error().empty()) {
+  } else if (huc.error_message().empty()) {
     std::abort();
   }
   if (mc::Result<mc::dra::NvidiaKernelModule> module = mc::dra::ParseNvidiaKernelVersion(text)) {
     if (module->version.find('.') == std::string::npos) std::abort();
-  } else if (module.error().empty()) {
+  } else if (module.error_message().empty()) {
     std::abort();
   }
   const std::string version = mc::dra::LibraryFileVersion(text, "libcuda");

@@ -132,7 +132,7 @@ class ConnectionTest : public ::testing::Test {
         {.serves = [](const std::string& path) { return path == kEcho; },
          .start = [this](CallStart call) { started_.push_back(std::move(call)); },
          .closed = [this](StreamId stream) { closed_.push_back(stream); }});
-    ASSERT_TRUE(created.ok()) << created.error();
+    ASSERT_TRUE(created.ok()) << created.error_message();
     connection_ = std::move(created).value();
   }
 
@@ -289,7 +289,7 @@ TEST_F(ConnectionTest, ManyCallsOnOneConnectionAreAnsweredEachOnItsOwnStream) {
 TEST_F(ConnectionTest, APeerThatIsNotHttp2IsToldSoAndTheConnectionEnds) {
   Result<void> received = connection_->Receive("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
   ASSERT_FALSE(received.ok());
-  EXPECT_NE(received.error().find("HTTP/2"), std::string::npos) << received.error();
+  EXPECT_NE(received.error_message().find("HTTP/2"), std::string::npos) << received.error_message();
 }
 
 TEST_F(ConnectionTest, GoAwayLetsTheOpenCallFinishAndThenTheConnectionEnds) {

@@ -22,7 +22,7 @@ void Set(std::vector<Header>& headers, const std::string& name, const std::strin
 
 TEST(RequestHeadTest, TheKubeletsHeadersGiveThePath) {
   Result<RequestHead> head = ParseRequestHead(Grpc("/pluginregistration.Registration/GetInfo"));
-  ASSERT_TRUE(head.ok()) << head.error();
+  ASSERT_TRUE(head.ok()) << head.error_message();
   EXPECT_EQ(head->path, "/pluginregistration.Registration/GetInfo");
 }
 
@@ -39,7 +39,7 @@ TEST(RequestHeadTest, AGetIsRefusedNamingItsMethod) {
   Set(headers, ":method", "GET");
   Result<RequestHead> head = ParseRequestHead(headers);
   ASSERT_FALSE(head.ok());
-  EXPECT_NE(head.error().find("not 'GET'"), std::string::npos) << head.error();
+  EXPECT_NE(head.error_message().find("not 'GET'"), std::string::npos) << head.error_message();
 }
 
 TEST(RequestHeadTest, AnotherContentTypeIsRefusedNamingIt) {
@@ -48,7 +48,7 @@ TEST(RequestHeadTest, AnotherContentTypeIsRefusedNamingIt) {
     Set(headers, "content-type", type);
     Result<RequestHead> head = ParseRequestHead(headers);
     ASSERT_FALSE(head.ok()) << type;
-    EXPECT_NE(head.error().find(type), std::string::npos) << head.error();
+    EXPECT_NE(head.error_message().find(type), std::string::npos) << head.error_message();
   }
 }
 
@@ -57,14 +57,14 @@ TEST(RequestHeadTest, AMissingContentTypeIsRefused) {
   std::erase_if(headers, [](const Header& header) { return header.first == "content-type"; });
   Result<RequestHead> head = ParseRequestHead(headers);
   ASSERT_FALSE(head.ok());
-  EXPECT_NE(head.error().find("missing"), std::string::npos) << head.error();
+  EXPECT_NE(head.error_message().find("missing"), std::string::npos) << head.error_message();
 }
 
 TEST(RequestHeadTest, APathThatNamesNoServiceAndMethodIsRefused) {
   for (const char* path : {"/", "/a.B", "/a.B/", "//C", "a.B/C", "/a/B/C"}) {
     Result<RequestHead> head = ParseRequestHead(Grpc(path));
     ASSERT_FALSE(head.ok()) << path;
-    EXPECT_NE(head.error().find(":path"), std::string::npos) << head.error();
+    EXPECT_NE(head.error_message().find(":path"), std::string::npos) << head.error_message();
   }
 }
 
@@ -73,7 +73,7 @@ TEST(RequestHeadTest, AnEncodingOtherThanIdentityIsUnsupported) {
   headers.emplace_back("grpc-encoding", "gzip");
   Result<RequestHead> head = ParseRequestHead(headers);
   ASSERT_FALSE(head.ok());
-  EXPECT_TRUE(head.failure().IsUnsupported());
+  EXPECT_TRUE(head.error().IsUnsupported());
   headers.back().second = "identity";
   EXPECT_TRUE(ParseRequestHead(headers).ok());
 }
@@ -83,7 +83,7 @@ TEST(RequestHeadTest, AControlCharacterInAHeaderStaysOutOfTheError) {
   Set(headers, ":method", "GE\nT");
   Result<RequestHead> head = ParseRequestHead(headers);
   ASSERT_FALSE(head.ok());
-  EXPECT_EQ(head.error().find('\n'), std::string::npos) << head.error();
+  EXPECT_EQ(head.error_message().find('\n'), std::string::npos) << head.error_message();
 }
 
 }  // namespace

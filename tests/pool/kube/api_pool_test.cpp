@@ -30,7 +30,7 @@ std::unique_ptr<ApiKubernetesPool> PoolOf(const CannedHttpServer& server) {
   config.server = server.url();
   config.token = "secret";
   Result<std::unique_ptr<kube::KubeClient>> client = kube::KubeClient::Create(std::move(config));
-  EXPECT_TRUE(client) << client.error();
+  EXPECT_TRUE(client) << client.error_message();
   return std::make_unique<ApiKubernetesPool>(std::move(client).value(), Options());
 }
 
@@ -54,7 +54,7 @@ TEST(ApiPool, ReadsTheScaleSubresource) {
       [](const std::string&, const CannedHttpServer::Send& send) { send(Answer(200, kScale)); });
   auto pool = PoolOf(server);
   Result<int> replicas = pool->Replicas();
-  ASSERT_TRUE(replicas) << replicas.error();
+  ASSERT_TRUE(replicas) << replicas.error_message();
   EXPECT_EQ(*replicas, 1);
   EXPECT_EQ(
       RequestLine(server.requests().at(0)),
@@ -100,9 +100,10 @@ TEST(ApiPool, AnswersOtherThanSuccessComeBackAsErrorsOfTheirKind) {
     auto pool = PoolOf(server);
     Result<void> result = pool->WriteScale(3, "31");
     ASSERT_FALSE(result) << c.status;
-    EXPECT_EQ(result.error_code(), c.code) << c.status << ": " << result.error();
-    EXPECT_EQ(result.error(), "statefulset peertube-workers/peertube-worker: scale to 3: HTTP " +
-                                  std::to_string(c.status) + ": told no");
+    EXPECT_EQ(result.error_code(), c.code) << c.status << ": " << result.error_message();
+    EXPECT_EQ(result.error_message(),
+              "statefulset peertube-workers/peertube-worker: scale to 3: HTTP " +
+                  std::to_string(c.status) + ": told no");
   }
 }
 
@@ -118,10 +119,10 @@ TEST(ApiPool, AServerThatIsGoneIsUnavailable) {
       std::make_unique<ApiKubernetesPool>(kube::KubeClient::Create(config).value(), Options());
   Result<Scale> scale = pool->ReadScale();
   ASSERT_FALSE(scale);
-  EXPECT_TRUE(scale.failure().IsUnavailable()) << scale.error();
-  EXPECT_TRUE(
-      scale.error().starts_with("statefulset peertube-workers/peertube-worker: read scale: "))
-      << scale.error();
+  EXPECT_TRUE(scale.error().IsUnavailable()) << scale.error_message();
+  EXPECT_TRUE(scale.error_message().starts_with(
+      "statefulset peertube-workers/peertube-worker: read scale: "))
+      << scale.error_message();
 }
 
 TEST(ApiPool, ListsPodsByTheSelector) {
@@ -130,7 +131,7 @@ TEST(ApiPool, ListsPodsByTheSelector) {
   });
   auto pool = PoolOf(server);
   Result<std::vector<WorkerPod>> pods = pool->WorkerPods();
-  ASSERT_TRUE(pods) << pods.error();
+  ASSERT_TRUE(pods) << pods.error_message();
   EXPECT_EQ(RequestLine(server.requests().at(0)),
             "GET /api/v1/namespaces/peertube-workers/pods?labelSelector="
             "app.kubernetes.io%2Fname%3Dpeertube-worker HTTP/1.1");
@@ -163,7 +164,7 @@ TEST(ApiPool, OpenRefusesOptionsThatNameNoWorkers) {
   options.selector.clear();
   Result<std::unique_ptr<ApiKubernetesPool>> pool = ApiKubernetesPool::Open(options);
   ASSERT_FALSE(pool);
-  EXPECT_EQ(pool.error(), "kubernetes pool: the pods' label selector is not set");
+  EXPECT_EQ(pool.error_message(), "kubernetes pool: the pods' label selector is not set");
 }
 
 // --- Through the module, as the binary opens it -------------------------------------------
@@ -183,9 +184,9 @@ TEST(PoolModule, OpensThePoolAndItsRequestsReachTheServer) {
   KubernetesPoolOptions options = Options();
   options.kubeconfig = kubeconfig.string();
   Result<std::unique_ptr<KubernetesPool>> pool = OpenKubernetesPool(options, MEDIA_CAP_POOL_MODULE);
-  ASSERT_TRUE(pool) << pool.error();
+  ASSERT_TRUE(pool) << pool.error_message();
   Result<int> replicas = (*pool)->Replicas();
-  ASSERT_TRUE(replicas) << replicas.error();
+  ASSERT_TRUE(replicas) << replicas.error_message();
   EXPECT_EQ(*replicas, 1);
 }
 
@@ -194,17 +195,19 @@ TEST(PoolModule, TheModulesErrorsComeBackWhole) {
   options.kubeconfig = "/nonexistent/kubeconfig";
   Result<std::unique_ptr<KubernetesPool>> pool = OpenKubernetesPool(options, MEDIA_CAP_POOL_MODULE);
   ASSERT_FALSE(pool);
-  EXPECT_TRUE(pool.error().starts_with("kubernetes pool: ")) << pool.error();
-  EXPECT_NE(pool.error().find("/nonexistent/kubeconfig"), std::string::npos) << pool.error();
+  EXPECT_TRUE(pool.error_message().starts_with("kubernetes pool: ")) << pool.error_message();
+  EXPECT_NE(pool.error_message().find("/nonexistent/kubeconfig"), std::string::npos)
+      << pool.error_message();
 }
 
 TEST(PoolModule, AMissingModuleIsUnavailableAndNamesIt) {
   Result<std::unique_ptr<KubernetesPool>> pool =
       OpenKubernetesPool(Options(), "/nonexistent/media-capabilities-pool-kube.so");
   ASSERT_FALSE(pool);
-  EXPECT_TRUE(pool.failure().IsUnavailable());
-  EXPECT_NE(pool.error().find("/nonexistent/media-capabilities-pool-kube.so"), std::string::npos)
-      << pool.error();
+  EXPECT_TRUE(pool.error().IsUnavailable());
+  EXPECT_NE(pool.error_message().find("/nonexistent/media-capabilities-pool-kube.so"),
+            std::string::npos)
+      << pool.error_message();
 }
 
 }  // namespace

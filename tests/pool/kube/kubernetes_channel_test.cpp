@@ -121,8 +121,8 @@ TEST_F(KubernetesChannelTest, ASuspendOfAnotherOrdinalIsRefusedWithWhyAndAWarnin
   Result<void> result = channel_.Apply(ActionOf(ActionKind::kSuspend, "peertube-worker-0"),
                                        Endpoint("peertube-worker-0"));
   ASSERT_FALSE(result);
-  EXPECT_TRUE(result.failure().IsUnsupported());
-  EXPECT_EQ(result.error(),
+  EXPECT_TRUE(result.error().IsUnsupported());
+  EXPECT_EQ(result.error_message(),
             "peertube-worker-0: suspend: pod peertube-worker-0 is ordinal 0, but a StatefulSet "
             "of 3 replicas gives back ordinal 2 first; suspend that worker first, or keep this "
             "one drained");
@@ -139,8 +139,9 @@ TEST_F(KubernetesChannelTest, ASuspendOfAWorkerWithNoPodIsNotFound) {
   Result<void> result =
       channel_.Apply(ActionOf(ActionKind::kSuspend, "gpu-box:gpu0"), Endpoint("gpu-box:gpu0"));
   ASSERT_FALSE(result);
-  EXPECT_TRUE(result.failure().IsNotFound());
-  EXPECT_EQ(result.error(), "gpu-box:gpu0: suspend: no pod of the StatefulSet is this worker");
+  EXPECT_TRUE(result.error().IsNotFound());
+  EXPECT_EQ(result.error_message(),
+            "gpu-box:gpu0: suspend: no pod of the StatefulSet is this worker");
 }
 
 TEST_F(KubernetesChannelTest, ASuspendFindsThePodByItsRunnerNameAnnotation) {
@@ -165,7 +166,7 @@ TEST_F(KubernetesChannelTest, AScaleThatKeepsLosingTheRaceIsAConflictForTheNextC
   Result<void> result = channel.Apply(ActionOf(ActionKind::kWake, "peertube-worker-0"),
                                       Endpoint("peertube-worker-0"));
   ASSERT_FALSE(result);
-  EXPECT_TRUE(result.failure().IsConflict());
+  EXPECT_TRUE(result.error().IsConflict());
   EXPECT_EQ(racing.replicas, 0);
   EXPECT_EQ(racing.writes.size(), 5u);
   ASSERT_EQ(racing.events.size(), 1u);
@@ -215,7 +216,7 @@ TEST_F(KubernetesChannelTest, AFailureOfTheWorkersChannelIsAWarningWithItsOwnMes
   Result<void> result = channel_.Apply(ActionOf(ActionKind::kDrain, "peertube-worker-0"),
                                        Endpoint("peertube-worker-0"));
   ASSERT_FALSE(result);
-  EXPECT_EQ(result.error(), "peertube-worker-0: drain: the control API answered 503");
+  EXPECT_EQ(result.error_message(), "peertube-worker-0: drain: the control API answered 503");
   ASSERT_EQ(pool_.events.size(), 1u);
   EXPECT_EQ(pool_.events[0].type, EventType::kWarning);
   EXPECT_EQ(pool_.events[0].reason, "DrainFailed");

@@ -17,25 +17,26 @@ TEST(ParseScale, ReadsTheReplicasAndTheVersionToWriteAgainst) {
   Result<Scale> scale = ParseScale(
       R"({"kind":"Scale","apiVersion":"autoscaling/v1","metadata":{"name":"peertube-worker",)"
       R"("resourceVersion":"4711"},"spec":{"replicas":2},"status":{"replicas":1}})");
-  ASSERT_TRUE(scale) << scale.error();
+  ASSERT_TRUE(scale) << scale.error_message();
   EXPECT_EQ(scale->replicas, 2);
   EXPECT_EQ(scale->resource_version, "4711");
 }
 
 TEST(ParseScale, AnOmittedReplicasIsZeroAsTheApiLeavesItOut) {
   Result<Scale> scale = ParseScale(R"({"metadata":{"resourceVersion":"9"},"spec":{}})");
-  ASSERT_TRUE(scale) << scale.error();
+  ASSERT_TRUE(scale) << scale.error_message();
   EXPECT_EQ(scale->replicas, 0);
 }
 
 TEST(ParseScale, ErrorsNameTheMemberAtFault) {
-  EXPECT_EQ(ParseScale("{").error(), "scale: not valid JSON");
-  EXPECT_EQ(ParseScale(R"({"spec":{"replicas":1}})").error(), "scale: metadata: missing");
+  EXPECT_EQ(ParseScale("{").error_message(), "scale: not valid JSON");
+  EXPECT_EQ(ParseScale(R"({"spec":{"replicas":1}})").error_message(), "scale: metadata: missing");
   Result<Scale> negative =
       ParseScale(R"({"metadata":{"resourceVersion":"1"},"spec":{"replicas":-1}})");
   ASSERT_FALSE(negative);
-  EXPECT_NE(negative.error().find("spec.replicas"), std::string::npos) << negative.error();
-  EXPECT_TRUE(negative.failure().IsInvalidInput());
+  EXPECT_NE(negative.error_message().find("spec.replicas"), std::string::npos)
+      << negative.error_message();
+  EXPECT_TRUE(negative.error().IsInvalidInput());
 }
 
 TEST(ScaleBodies, TheUpdateNamesTheVersionAndThePatchDoesNot) {
@@ -68,7 +69,7 @@ TEST(ParseWorkerPods, ReadsEachPodsOrdinalPhaseAddressAndReadinessByOrdinal) {
           R"({"phase":"Running","podIP":"10.1.0.6","conditions":[{"type":"Ready","status":"False"}]})") +
       "]}";
   Result<std::vector<WorkerPod>> pods = ParseWorkerPods(list, "peertube-worker");
-  ASSERT_TRUE(pods) << pods.error();
+  ASSERT_TRUE(pods) << pods.error_message();
   ASSERT_EQ(pods->size(), 2u);
   EXPECT_EQ((*pods)[0].name, "peertube-worker-0");
   EXPECT_EQ((*pods)[0].ordinal, 0);
@@ -88,7 +89,7 @@ TEST(ParseWorkerPods, APendingPodCarriesTheSchedulersReason) {
           R"("reason":"Unschedulable","message":"0/2 nodes are available: 2 cannot allocate all claims."}]})") +
       "]}";
   Result<std::vector<WorkerPod>> pods = ParseWorkerPods(list, "peertube-worker");
-  ASSERT_TRUE(pods) << pods.error();
+  ASSERT_TRUE(pods) << pods.error_message();
   ASSERT_EQ(pods->size(), 1u);
   EXPECT_EQ((*pods)[0].phase, "Pending");
   EXPECT_EQ((*pods)[0].unschedulable, "0/2 nodes are available: 2 cannot allocate all claims.");
@@ -99,7 +100,7 @@ TEST(ParseWorkerPods, KeepsOnlyThePodsTheStatefulSetControls) {
                            Pod("peertube-worker-av1-0", "", "{}", "peertube-worker-av1") + "," +
                            R"({"metadata":{"name":"stray"}}]})";
   Result<std::vector<WorkerPod>> pods = ParseWorkerPods(list, "peertube-worker");
-  ASSERT_TRUE(pods) << pods.error();
+  ASSERT_TRUE(pods) << pods.error_message();
   ASSERT_EQ(pods->size(), 1u);
   EXPECT_EQ((*pods)[0].name, "peertube-worker-0");
 }
@@ -112,7 +113,7 @@ TEST(ParseWorkerPods, ReadsTheRunnerNameAnnotationAndADeletionUnderWay) {
           "{}") +
       "]}";
   Result<std::vector<WorkerPod>> pods = ParseWorkerPods(list, "peertube-worker");
-  ASSERT_TRUE(pods) << pods.error();
+  ASSERT_TRUE(pods) << pods.error_message();
   ASSERT_EQ(pods->size(), 1u);
   EXPECT_EQ((*pods)[0].runner_name, "w3:gpu0");
   EXPECT_TRUE((*pods)[0].terminating);
@@ -121,7 +122,7 @@ TEST(ParseWorkerPods, ReadsTheRunnerNameAnnotationAndADeletionUnderWay) {
 TEST(ParseWorkerPods, AnEmptyListIsNoPods) {
   for (const char* body : {R"({"items":[]})", R"({"items":null})", R"({"kind":"PodList"})"}) {
     Result<std::vector<WorkerPod>> pods = ParseWorkerPods(body, "s");
-    ASSERT_TRUE(pods) << body << ": " << pods.error();
+    ASSERT_TRUE(pods) << body << ": " << pods.error_message();
     EXPECT_TRUE(pods->empty());
   }
 }
@@ -130,7 +131,7 @@ TEST(ParseWorkerPods, ErrorsNameThePodAndTheMember) {
   Result<std::vector<WorkerPod>> pods = ParseWorkerPods(
       R"({"items":[)" + Pod("peertube-worker-0", "", R"({"podIP":7})") + "]}", "peertube-worker");
   ASSERT_FALSE(pods);
-  EXPECT_EQ(pods.error(), "pods: items[0].status.podIP: expected a string");
+  EXPECT_EQ(pods.error_message(), "pods: items[0].status.podIP: expected a string");
   EXPECT_FALSE(ParseWorkerPods(R"({"items":{}})", "s"));
   EXPECT_FALSE(ParseWorkerPods(R"({"items":[{"metadata":{}}]})", "s"));
 }
@@ -145,9 +146,10 @@ TEST(OrdinalOf, IsTheNumberAfterTheStatefulSetsNameAndDash) {
 
 TEST(ParseObjectUid, ReadsMetadataUid) {
   Result<std::string> uid = ParseObjectUid(R"({"metadata":{"name":"s","uid":"1234-abcd"}})");
-  ASSERT_TRUE(uid) << uid.error();
+  ASSERT_TRUE(uid) << uid.error_message();
   EXPECT_EQ(*uid, "1234-abcd");
-  EXPECT_EQ(ParseObjectUid(R"({"metadata":{"uid":""}})").error(), "object: metadata.uid: empty");
+  EXPECT_EQ(ParseObjectUid(R"({"metadata":{"uid":""}})").error_message(),
+            "object: metadata.uid: empty");
 }
 
 TEST(EventBody, NamesTheStatefulSetAsTheInvolvedObjectAndWhoReportsIt) {

@@ -1,5 +1,5 @@
 // The pool manager's Kubernetes side against the real control plane of tests/cluster: the
-// workers' StatefulSet of deploy/worker/ (with a stand-in for what only a kubelet would use),
+// workers' StatefulSet of deploy/worker/ (with a fake of what only a kubelet would use),
 // the device classes of deploy/, and the manager authenticated as the ServiceAccount of
 // deploy/pool/ with exactly its Role. The pool is opened through its module, as the binary
 // opens it. The real kube-controller-manager makes the pods and their claims, and the real
@@ -21,12 +21,10 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <functional>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "common/kube/kube_client.h"
@@ -35,6 +33,7 @@
 #include "pool/kube/kubernetes_channel.h"
 #include "pool/kube/pool_module.h"
 #include "support/cluster_suite.h"
+#include "support/eventually.h"
 #include "support/run_command.h"
 #include "support/temp_dir.h"
 
@@ -51,14 +50,9 @@ constexpr char kAv1Workers[] = "peertube-worker-av1";
 constexpr char kSelector[] = "app.kubernetes.io/name=peertube-worker";
 constexpr char kAv1Selector[] = "app.kubernetes.io/name=peertube-worker-av1";
 
-// Until `ready` holds or `seconds` pass; the last `why` goes into the failure.
-bool WaitFor(int seconds, const std::function<bool(std::string& why)>& ready, std::string& why) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-  while (!ready(why)) {
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(250));
-  }
-  return true;
+// The API server is polled four times a second while a test waits on the cluster.
+mc::testing::Polling PollCluster(int seconds) {
+  return {.timeout = std::chrono::seconds(seconds), .every = std::chrono::milliseconds(250)};
 }
 
 // The cluster and what every test shares: made once, for the whole suite.
@@ -87,7 +81,7 @@ struct Cluster {
 
   Json Get(const std::string& target) {
     Result<kube::HttpResponse> response = admin->Send({.target = target});
-    if (!response) throw std::runtime_error(response.error());
+    if (!response) throw std::runtime_error(response.error_message());
     if (response->status != 200)
       throw std::runtime_error(target + ": " + kube::StatusMessage(*response));
     return Json::parse(response->body);
@@ -95,7 +89,7 @@ struct Cluster {
   void Create(const std::string& target, const Json& object) {
     Result<kube::HttpResponse> response =
         admin->Send({.method = "POST", .target = target, .body = object.dump()});
-    if (!response) throw std::runtime_error(response.error());
+    if (!response) throw std::runtime_error(response.error_message());
     if (response->status != 201 && response->status != 409)
       throw std::runtime_error(target + ": " + kube::StatusMessage(*response));
   }
@@ -105,7 +99,7 @@ Cluster* cluster = nullptr;
 
 void ReadEnv(Cluster& c) {
   Result<std::map<std::string, std::string>> env = mc::testing::ReadClusterEnv(c.dir);
-  if (!env) throw std::runtime_error(env.error());
+  if (!env) throw std::runtime_error(env.error_message());
   c.env = std::move(env).value();
 }
 
@@ -233,7 +227,7 @@ fs::path PoolKubeconfig(Cluster& c) {
 void SetUpCluster(Cluster& c) {
   ReadEnv(c);
   Result<kube::KubeConfig> admin = kube::LoadKubeconfig(c.env["ADMIN_KUBECONFIG"]);
-  if (!admin) throw std::runtime_error(admin.error());
+  if (!admin) throw std::runtime_error(admin.error_message());
   c.admin = kube::KubeClient::Create(std::move(admin).value()).value();
 
   c.Apply(kRepo / "deploy/device-classes.yaml");
@@ -262,11 +256,11 @@ std::unique_ptr<KubernetesPool> OpenPool(const std::string& statefulset,
                                          const std::string& selector) {
   Result<std::unique_ptr<KubernetesPool>> pool =
       OpenKubernetesPool(OptionsFor(statefulset, selector), MEDIA_CAP_POOL_MODULE);
-  EXPECT_TRUE(pool) << pool.error();
+  EXPECT_TRUE(pool) << pool.error_message();
   return pool ? std::move(pool).value() : nullptr;
 }
 
-// The worker-API channel's stand-in: no worker runs here to answer its control API.
+// The worker-API channel's fake: no worker runs here to answer its control API.
 class RecordingChannel : public pool::ControlChannel {
  public:
   std::vector<std::string> applied;
@@ -302,13 +296,13 @@ TEST_F(PoolKubeCluster, TheManagersAccountMayDoNothingButWhatItsRoleGrants) {
   ASSERT_TRUE(other);
   Result<void> scaled = other->ScaleTo(1);
   ASSERT_FALSE(scaled);
-  EXPECT_TRUE(scaled.failure().IsPermissionDenied()) << scaled.error();
-  EXPECT_NE(scaled.error().find("HTTP 403"), std::string::npos) << scaled.error();
+  EXPECT_TRUE(scaled.error().IsPermissionDenied()) << scaled.error_message();
+  EXPECT_NE(scaled.error_message().find("HTTP 403"), std::string::npos) << scaled.error_message();
   Result<Scale> read = other->ReadScale();
   EXPECT_FALSE(read) << "the manager read another StatefulSet's scale";
 
   Result<kube::KubeConfig> config = kube::LoadKubeconfig(cluster->pool_kubeconfig);
-  ASSERT_TRUE(config) << config.error();
+  ASSERT_TRUE(config) << config.error_message();
   auto client = kube::KubeClient::Create(std::move(config).value()).value();
   const std::string ns = std::string("/api/v1/namespaces/") + kNamespace;
   const std::string workers =
@@ -337,7 +331,7 @@ TEST_F(PoolKubeCluster, TheManagersAccountMayDoNothingButWhatItsRoleGrants) {
   };
   for (const Refused& attempt : refused) {
     Result<kube::HttpResponse> response = client->Send(attempt.request);
-    ASSERT_TRUE(response) << attempt.what << ": " << response.error();
+    ASSERT_TRUE(response) << attempt.what << ": " << response.error_message();
     EXPECT_EQ(response->status, 403) << attempt.what << ": " << kube::StatusMessage(*response);
   }
 }
@@ -360,18 +354,17 @@ TEST_F(PoolKubeCluster, AnAv1WorkerOnGpusThatEncodeNoAv1StaysPendingWithTheSched
   ASSERT_TRUE(pool);
   std::vector<WorkerPod> pods;
   std::string last;
-  ASSERT_TRUE(WaitFor(
-      60,
-      [&](std::string& why) {
+  ASSERT_TRUE(mc::testing::Eventually(
+      [&] {
         Result<std::vector<WorkerPod>> listed = pool->WorkerPods();
-        if (!listed) return why = listed.error(), false;
+        if (!listed) return last = listed.error_message(), false;
         pods = *listed;
-        why = std::to_string(pods.size()) + " pods" +
-              (pods.empty() ? ""
-                            : ", the first " + pods[0].phase + " '" + pods[0].unschedulable + "'");
+        last = std::to_string(pods.size()) + " pods" +
+               (pods.empty() ? ""
+                             : ", the first " + pods[0].phase + " '" + pods[0].unschedulable + "'");
         return pods.size() == 1 && !pods[0].unschedulable.empty();
       },
-      last))
+      PollCluster(60)))
       << last;
   EXPECT_EQ(pods[0].name, "peertube-worker-av1-0");
   EXPECT_EQ(pods[0].ordinal, 0);
@@ -385,15 +378,14 @@ TEST_F(PoolKubeCluster, AnAv1WorkerOnGpusThatEncodeNoAv1StaysPendingWithTheSched
   // It goes before the GeForce (which encodes AV1) joins the cluster. A pod never placed
   // has no kubelet to wait for, so the API server deletes it at once.
   cluster->Kubectl({"delete", "statefulset", kAv1Workers, "-n", kNamespace, "--wait=true"});
-  ASSERT_TRUE(WaitFor(
-      60,
-      [&](std::string& why) {
+  ASSERT_TRUE(mc::testing::Eventually(
+      [&] {
         Json list = cluster->Get(std::string("/api/v1/namespaces/") + kNamespace +
                                  "/pods?labelSelector=" + kube::UrlEncode(kAv1Selector));
-        why = std::to_string(list["items"].size()) + " AV1 pods left";
+        last = std::to_string(list["items"].size()) + " AV1 pods left";
         return list["items"].empty();
       },
-      last))
+      PollCluster(60)))
       << last;
 }
 
@@ -405,7 +397,7 @@ TEST_F(PoolKubeCluster, TwoWakesScaleTheWorkersFromZeroToTwoOnAGpuThatEncodesH26
   auto pool = OpenPool(kWorkers, kSelector);
   ASSERT_TRUE(pool);
   Result<int> replicas = pool->Replicas();
-  ASSERT_TRUE(replicas) << replicas.error();
+  ASSERT_TRUE(replicas) << replicas.error_message();
   ASSERT_EQ(*replicas, 0);
   RecordingChannel workers;
   std::vector<std::string> log;
@@ -413,28 +405,27 @@ TEST_F(PoolKubeCluster, TwoWakesScaleTheWorkersFromZeroToTwoOnAGpuThatEncodesH26
                             {.log = [&](const std::string& line) { log.push_back(line); }});
   for (const char* worker : {"peertube-worker-0", "peertube-worker-1"}) {
     Result<void> woken = channel.Apply(ActionOf(pool::ActionKind::kWake, worker), {.name = worker});
-    ASSERT_TRUE(woken) << woken.error();
+    ASSERT_TRUE(woken) << woken.error_message();
   }
   EXPECT_TRUE(log.empty()) << log[0];
   EXPECT_TRUE(workers.applied.empty());
   replicas = pool->Replicas();
-  ASSERT_TRUE(replicas) << replicas.error();
+  ASSERT_TRUE(replicas) << replicas.error_message();
   EXPECT_EQ(*replicas, 2);
 
   std::vector<WorkerPod> pods;
   std::string last;
-  ASSERT_TRUE(WaitFor(
-      90,
-      [&](std::string& why) {
+  ASSERT_TRUE(mc::testing::Eventually(
+      [&] {
         Result<std::vector<WorkerPod>> listed = pool->WorkerPods();
-        if (!listed) return why = listed.error(), false;
+        if (!listed) return last = listed.error_message(), false;
         pods = *listed;
-        why = std::to_string(pods.size()) + " pods";
+        last = std::to_string(pods.size()) + " pods";
         for (const WorkerPod& pod : pods)
-          why += "; " + pod.name + " on '" + pod.node_name + "' " + pod.unschedulable;
+          last += "; " + pod.name + " on '" + pod.node_name + "' " + pod.unschedulable;
         return pods.size() == 2 && !pods[0].node_name.empty() && !pods[1].node_name.empty();
       },
-      last))
+      PollCluster(90)))
       << last;
 
   // Each pod's claim: a render node from liken and the GeForce's media device, consuming 3
@@ -496,12 +487,12 @@ TEST_F(PoolKubeCluster, OnlyTheHighestOrdinalCanBeSuspendedAndTheRefusalIsAWarni
   Result<void> refused = channel.Apply(ActionOf(pool::ActionKind::kSuspend, "peertube-worker-0"),
                                        {.name = "peertube-worker-0"});
   ASSERT_FALSE(refused);
-  EXPECT_TRUE(refused.failure().IsUnsupported()) << refused.error();
+  EXPECT_TRUE(refused.error().IsUnsupported()) << refused.error_message();
   Result<void> suspended = channel.Apply(ActionOf(pool::ActionKind::kSuspend, "peertube-worker-1"),
                                          {.name = "peertube-worker-1"});
-  ASSERT_TRUE(suspended) << suspended.error();
+  ASSERT_TRUE(suspended) << suspended.error_message();
   Result<int> replicas = pool->Replicas();
-  ASSERT_TRUE(replicas) << replicas.error();
+  ASSERT_TRUE(replicas) << replicas.error_message();
   EXPECT_EQ(*replicas, 1);
   const Json warnings = cluster->Get(
       std::string("/api/v1/namespaces/") + kNamespace + "/events?fieldSelector=" +

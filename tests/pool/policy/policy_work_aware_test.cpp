@@ -162,15 +162,16 @@ TEST(Work, AnUploadsFirstJobReleasesItsRenditionsAndALowerOneOnlyItsHls) {
 
 TEST(WorkAwareConfig, TheProfileIsReadByNameAndAnUnknownOneIsAnError) {
   Result<PoolConfig> design = ParsePoolConfig("profile: design\n", "pool.yaml");
-  ASSERT_TRUE(design) << design.error();
+  ASSERT_TRUE(design) << design.error_message();
   EXPECT_EQ(design->profile, PolicyProfile::kDesign);
   EXPECT_EQ(PoolConfig{}.profile, PolicyProfile::kWorkAware);
   Result<PoolConfig> unknown = ParsePoolConfig("profile: fast\n", "pool.yaml");
   ASSERT_FALSE(unknown);
-  EXPECT_EQ(unknown.error(), "pool.yaml: profile: expected work-aware or design");
+  EXPECT_EQ(unknown.error_message(), "pool.yaml: profile: expected work-aware or design");
   Result<PoolConfig> sizing = ParsePoolConfig("sizing:\n  target_drain: 0s\n", "pool.yaml");
   ASSERT_FALSE(sizing);
-  EXPECT_NE(sizing.error().find("sizing.target_drain"), std::string::npos) << sizing.error();
+  EXPECT_NE(sizing.error_message().find("sizing.target_drain"), std::string::npos)
+      << sizing.error_message();
 }
 
 TEST(WorkAwareConfig, TheWrittenConfigurationReadsBackToTheSameProfileAndSizing) {
@@ -178,7 +179,7 @@ TEST(WorkAwareConfig, TheWrittenConfigurationReadsBackToTheSameProfileAndSizing)
   config.profile = PolicyProfile::kDesign;
   config.sizing.target_drain = Seconds(42);
   Result<PoolConfig> back = ParsePoolConfig(PoolConfigToYaml(config), "written");
-  ASSERT_TRUE(back) << back.error();
+  ASSERT_TRUE(back) << back.error_message();
   EXPECT_EQ(back->profile, PolicyProfile::kDesign);
   EXPECT_EQ(back->sizing.target_drain, Seconds(42));
 }

@@ -65,7 +65,7 @@ TEST(Config, TheDefaultsAreTheDesignsNumbers) {
 
 TEST(Config, AnEmptyFileIsTheDefaults) {
   Result<PoolConfig> config = ParsePoolConfig("");
-  ASSERT_TRUE(config) << config.error();
+  ASSERT_TRUE(config) << config.error_message();
   EXPECT_EQ(config->hysteresis.up_threshold, 0.6);
 }
 
@@ -73,7 +73,7 @@ TEST(Config, ReadsEveryKindOfValue) {
   Result<PoolConfig> config = ParsePoolConfig(
       "hysteresis:\n  up_threshold: 0.7\n  down_sustain: 30m\n  min_active: 2\n"
       "vendor_disabled: [nvidia]\nweights:\n  prior: {L: 1.5}\nwake:\n  spacing: 240\n");
-  ASSERT_TRUE(config) << config.error();
+  ASSERT_TRUE(config) << config.error_message();
   EXPECT_EQ(config->hysteresis.up_threshold, 0.7);
   EXPECT_EQ(config->hysteresis.down_sustain, Minutes(30));
   EXPECT_EQ(config->hysteresis.min_active, 2);
@@ -112,8 +112,8 @@ TEST(Config, AnErrorNamesTheFileTheKeyAndWhatWasExpected) {
   for (const BadConfig& c : cases) {
     Result<PoolConfig> config = ParsePoolConfig(c.text);
     ASSERT_FALSE(config) << c.text;
-    EXPECT_EQ(config.error().rfind(c.error, 0), 0u) << config.error();
-    EXPECT_TRUE(config.failure().IsInvalidInput());
+    EXPECT_EQ(config.error_message().rfind(c.error, 0), 0u) << config.error_message();
+    EXPECT_TRUE(config.error().IsInvalidInput());
   }
 }
 
@@ -123,7 +123,7 @@ TEST(Config, WrittenOutItReadsBackTheSame) {
   changed.vendors.disabled = {"intel"};
   changed.weights.baseline_mpx_s[Index(JobClass::kXL)] = 900;
   Result<PoolConfig> read = ParsePoolConfig(PoolConfigToYaml(changed));
-  ASSERT_TRUE(read) << read.error() << "\n" << PoolConfigToYaml(changed);
+  ASSERT_TRUE(read) << read.error_message() << "\n" << PoolConfigToYaml(changed);
   EXPECT_EQ(PoolConfigToYaml(*read), PoolConfigToYaml(changed));
   EXPECT_EQ(read->hysteresis.up_threshold, 0.65);
 }

@@ -1,5 +1,5 @@
 // The records of real pool_e2e runs (data/: the real PeerTube, runners and three workers on the
-// stand-in GPU, a burst of three uploads; the second with PeerTube's faults) replayed: in the
+// fake GPU, a burst of three uploads; the second with PeerTube's faults) replayed: in the
 // simulator, with the same promotions and demotions in the same order, each within a cycle; and
 // strictly, the recorded cycles fed to the policy alone giving exactly the recorded decisions.
 #include <gtest/gtest.h>
@@ -9,11 +9,11 @@
 #include <set>
 
 #include "common/base/read_file.h"
-#include "pool/policy/simulator.h"
 #include "pool/replay/comparison.h"
 #include "pool/replay/replay_inputs.h"
 #include "pool/replay/strict_replay.h"
 #include "pool/service/run_record.h"
+#include "pool/simulator/simulator.h"
 
 namespace mc::pool {
 namespace {
@@ -33,15 +33,15 @@ constexpr const char* kDiverging = "pool-e2e-diverging-record.jsonl";
 pool::RunRecord RealRecord(const char* file = kWorkerFaults) {
   const std::string path = std::string(POOL_REPLAY_DATA_DIR) + "/" + file;
   Result<std::string> text = ReadFileText(path);
-  EXPECT_TRUE(text) << text.error();
+  EXPECT_TRUE(text) << text.error_message();
   Result<pool::RunRecord> record = pool::ParseRunRecord(text ? *text : "", path);
-  EXPECT_TRUE(record) << record.error();
+  EXPECT_TRUE(record) << record.error_message();
   return record ? std::move(*record) : pool::RunRecord{};
 }
 
 Comparison Replay(const pool::RunRecord& record) {
   Result<ReplayInputs> inputs = DeriveInputs(record);
-  EXPECT_TRUE(inputs) << inputs.error();
+  EXPECT_TRUE(inputs) << inputs.error_message();
   if (!inputs) return {};
   const pool::SimResult result = pool::Simulate(inputs->trace, inputs->workers, inputs->options);
   return Compare(RecordedEvents(record), SimulatedEvents(result), record.policy.cycle.count());
@@ -64,7 +64,7 @@ TEST(Replay, TheRealRunPromotedAndDemotedWorkers) {
 TEST(Replay, TheSimulatorIsGivenTheRunsJobsWorkersAndFaults) {
   const pool::RunRecord record = RealRecord();
   Result<ReplayInputs> inputs = DeriveInputs(record);
-  ASSERT_TRUE(inputs) << inputs.error();
+  ASSERT_TRUE(inputs) << inputs.error_message();
   ASSERT_EQ(inputs->workers.size(), 3u);
   EXPECT_EQ(inputs->workers[0].name, "e2e:gpu0");
   // Every job of the burst: the run's PeerTube listed 24 completed, of which the queue showed
@@ -74,8 +74,8 @@ TEST(Replay, TheSimulatorIsGivenTheRunsJobsWorkersAndFaults) {
   // Each runs as long as, and on the worker that, its worker's documents say.
   EXPECT_TRUE(std::all_of(inputs->trace.jobs.begin(), inputs->trace.jobs.end(),
                           [](const pool::TraceJob& job) { return !job.runs.empty(); }));
-  // The worker stopped for a while is unreadable for a spell; the one whose GPU failed has it
-  // gone.
+  // The worker stopped for a while is unreadable for that interval.
+  // The one whose GPU failed has it gone.
   int unreadable = 0, gpu = 0;
   for (const pool::SimWorkerSpec& spec : inputs->workers) {
     if (!spec.failure) continue;
@@ -100,7 +100,7 @@ TEST(Replay, TheSimulatedRunMakesTheRealRunsPromotionsAndDemotionsEachWithinACyc
 TEST(Replay, AJobWhoseRunTheRestartLostRunsAgainOnlyWhenPeerTubeHandedItOutAgain) {
   const pool::RunRecord record = RealRecord(kPeerTubeFaults);
   Result<ReplayInputs> inputs = DeriveInputs(record);
-  ASSERT_TRUE(inputs) << inputs.error();
+  ASSERT_TRUE(inputs) << inputs.error_message();
   EXPECT_FALSE(inputs->options.queue_outages.empty());
   const auto job = std::find_if(
       inputs->trace.jobs.begin(), inputs->trace.jobs.end(),
@@ -121,7 +121,7 @@ void ExpectBothReplaysAgree(const char* file, std::size_t decisions) {
   EXPECT_TRUE(comparison.agrees) << ComparisonTable(comparison);
   EXPECT_GE(comparison.rows.size(), decisions);
   Result<StrictResult> strict = StrictReplay(record, record.policy);
-  ASSERT_TRUE(strict) << strict.error();
+  ASSERT_TRUE(strict) << strict.error_message();
   EXPECT_TRUE(strict->agrees) << strict->first_disagreement;
 }
 
@@ -138,13 +138,13 @@ TEST(Replay, TheSimulatedRunWithPeerTubesPrioritiesMakesTheRealRunsDecisions) {
 TEST(Replay, ASimulatedRunThatDrainsAnotherWorkerThanTheRealOneStillCompletesEveryJob) {
   const pool::RunRecord record = RealRecord(kDiverging);
   Result<ReplayInputs> inputs = DeriveInputs(record);
-  ASSERT_TRUE(inputs) << inputs.error();
+  ASSERT_TRUE(inputs) << inputs.error_message();
   const pool::SimResult result = pool::Simulate(inputs->trace, inputs->workers, inputs->options);
   EXPECT_EQ(result.jobs, 24);
   EXPECT_EQ(result.completed, result.jobs);
   EXPECT_EQ(result.unfinished, 0);
   Result<StrictResult> strict = StrictReplay(record, record.policy);
-  ASSERT_TRUE(strict) << strict.error();
+  ASSERT_TRUE(strict) << strict.error_message();
   EXPECT_TRUE(strict->agrees) << strict->first_disagreement;
 }
 
@@ -153,7 +153,7 @@ TEST(Replay, ASimulatedRunThatDrainsAnotherWorkerThanTheRealOneStillCompletesEve
 TEST(Replay, EachJobIsHandedOutInPeerTubesPriorityOrder) {
   const pool::RunRecord record = RealRecord(kPriorities);
   Result<ReplayInputs> inputs = DeriveInputs(record);
-  ASSERT_TRUE(inputs) << inputs.error();
+  ASSERT_TRUE(inputs) << inputs.error_message();
   std::set<int> listed;
   for (const pool::RecordedJob& job : record.jobs) {
     ASSERT_TRUE(job.priority) << job.id;
@@ -176,7 +176,7 @@ TEST(Replay, EachJobIsHandedOutInPeerTubesPriorityOrder) {
 TEST(Replay, AJobTakenBeforeAnyReadListedItArrivesWhenItWasFirstTaken) {
   const pool::RunRecord record = RealRecord(kPriorities);
   Result<ReplayInputs> inputs = DeriveInputs(record);
-  ASSERT_TRUE(inputs) << inputs.error();
+  ASSERT_TRUE(inputs) << inputs.error_message();
   const auto recorded = std::find_if(record.jobs.begin(), record.jobs.end(), [](const auto& j) {
     return j.id == "b4c8a1af-7bf5-49e9-a3de-3f21f23a21dc";
   });
@@ -201,7 +201,7 @@ TEST(Replay, AnotherPolicyReplayedAgainstTheRecordDisagrees) {
 TEST(Replay, TheRecordedCyclesFedToThePolicyAloneGiveExactlyTheRecordedDecisions) {
   const pool::RunRecord record = RealRecord();
   Result<StrictResult> result = StrictReplay(record, record.policy);
-  ASSERT_TRUE(result) << result.error();
+  ASSERT_TRUE(result) << result.error_message();
   EXPECT_TRUE(result->agrees) << result->first_disagreement;
   EXPECT_EQ(result->cycles, static_cast<int>(record.cycles.size()));
   EXPECT_GT(result->actions, 0);
@@ -221,7 +221,7 @@ TEST(Replay, TheStrictReplayNamesTheCycleOfADecisionTheRecordChanged) {
   }
   ASSERT_GT(changed, 0u);
   Result<StrictResult> result = StrictReplay(record, record.policy);
-  ASSERT_TRUE(result) << result.error();
+  ASSERT_TRUE(result) << result.error_message();
   EXPECT_FALSE(result->agrees);
   EXPECT_EQ(
       result->first_disagreement.rfind(

@@ -74,7 +74,7 @@ TEST(CommandChannel, WakeRunsTheWakeCommand) {
   CommandChannel channel({.log = log.logger()});
   const WorkerEndpoint box = Box(dir, "http://127.0.0.1:1", {.wake = {"/bin/true"}});
   Result<void> woken = channel.Apply(ActionOn(ActionKind::kWake), box);
-  ASSERT_TRUE(woken) << woken.error();
+  ASSERT_TRUE(woken) << woken.error_message();
   EXPECT_TRUE(log.Has("gpu-box-1:gpu0: wake: run: /bin/true")) << log.All();
   EXPECT_TRUE(log.Has("gpu-box-1:gpu0: wake: /bin/true exited 0 after ")) << log.All();
 }
@@ -86,8 +86,8 @@ TEST(CommandChannel, AFailingCommandIsAnErrorNamingTheWorkerTheActionAndTheProgr
   const WorkerEndpoint box = Box(dir, "http://127.0.0.1:1", {.suspend = {"/bin/false"}});
   Result<void> suspended = channel.Apply(ActionOn(ActionKind::kSuspend), box);
   ASSERT_FALSE(suspended);
-  EXPECT_TRUE(suspended.failure().IsUnavailable()) << suspended.error();
-  EXPECT_EQ(suspended.error(), "gpu-box-1:gpu0: suspend: /bin/false exited 1");
+  EXPECT_TRUE(suspended.error().IsUnavailable()) << suspended.error_message();
+  EXPECT_EQ(suspended.error_message(), "gpu-box-1:gpu0: suspend: /bin/false exited 1");
 }
 
 TEST(CommandChannel, ACommandsOutputIsLoggedAndItsLastLineNamesTheFailure) {
@@ -101,7 +101,8 @@ TEST(CommandChannel, ACommandsOutputIsLoggedAndItsLastLineNamesTheFailure) {
                     ">&2; exit 2"}});
   Result<void> woken = channel.Apply(ActionOn(ActionKind::kWake), box);
   ASSERT_FALSE(woken);
-  EXPECT_EQ(woken.error(), "gpu-box-1:gpu0: wake: /bin/sh exited 2: gpu-box-1:gpu0: no route");
+  EXPECT_EQ(woken.error_message(),
+            "gpu-box-1:gpu0: wake: /bin/sh exited 2: gpu-box-1:gpu0: no route");
   EXPECT_TRUE(log.Has("gpu-box-1:gpu0: wake: /bin/sh: sending to gpu-box-1:gpu0")) << log.All();
   EXPECT_TRUE(log.Has("gpu-box-1:gpu0: wake: /bin/sh: gpu-box-1:gpu0: no route")) << log.All();
 }
@@ -116,8 +117,9 @@ TEST(CommandChannel, ACommandPastItsDeadlineIsKilledWithinASecondOfIt) {
   Result<void> suspended = channel.Apply(ActionOn(ActionKind::kSuspend), box);
   const auto took = std::chrono::steady_clock::now() - started;
   ASSERT_FALSE(suspended);
-  EXPECT_TRUE(suspended.failure().IsDeadlineExceeded()) << suspended.error();
-  EXPECT_EQ(suspended.error(), "gpu-box-1:gpu0: suspend: sleep killed after its deadline of 1 s");
+  EXPECT_TRUE(suspended.error().IsDeadlineExceeded()) << suspended.error_message();
+  EXPECT_EQ(suspended.error_message(),
+            "gpu-box-1:gpu0: suspend: sleep killed after its deadline of 1 s");
   EXPECT_GE(took, milliseconds(1000));
   EXPECT_LT(took, milliseconds(2000));
 }
@@ -129,8 +131,8 @@ TEST(CommandChannel, AMissingProgramIsNotFoundNamingIt) {
       Box(dir, "http://127.0.0.1:1", {.wake = {"/usr/bin/no-such-wakeonlan", "aa:bb"}});
   Result<void> woken = channel.Apply(ActionOn(ActionKind::kWake), box);
   ASSERT_FALSE(woken);
-  EXPECT_TRUE(woken.failure().IsNotFound()) << woken.error();
-  EXPECT_EQ(woken.error(),
+  EXPECT_TRUE(woken.error().IsNotFound()) << woken.error_message();
+  EXPECT_EQ(woken.error_message(),
             "gpu-box-1:gpu0: wake: /usr/bin/no-such-wakeonlan not started: No "
             "such file or directory");
 }
@@ -141,8 +143,8 @@ TEST(CommandChannel, ACommandNotConfiguredIsUnsupported) {
   Result<void> woken =
       channel.Apply(ActionOn(ActionKind::kWake), Box(dir, "http://127.0.0.1:1", {}));
   ASSERT_FALSE(woken);
-  EXPECT_TRUE(woken.failure().IsUnsupported()) << woken.error();
-  EXPECT_TRUE(Has(woken.error(), "gpu-box-1:gpu0: wake: no command is configured"));
+  EXPECT_TRUE(woken.error().IsUnsupported()) << woken.error_message();
+  EXPECT_TRUE(Has(woken.error_message(), "gpu-box-1:gpu0: wake: no command is configured"));
 }
 
 TEST(CommandChannel, DrainGoesOverTheControlApiAndNeverStopsTheService) {
@@ -152,7 +154,7 @@ TEST(CommandChannel, DrainGoesOverTheControlApiAndNeverStopsTheService) {
   CommandChannel channel({.log = log.logger()});
   const WorkerEndpoint box = Box(dir, recorder.url(), {.stop = {"/bin/false"}});
   Result<void> drained = channel.Apply(ActionOn(ActionKind::kDrain), box);
-  ASSERT_TRUE(drained) << drained.error();
+  ASSERT_TRUE(drained) << drained.error_message();
   ASSERT_EQ(recorder.seen().size(), 1u);
   EXPECT_EQ(recorder.seen()[0].path, "/drain");
   EXPECT_FALSE(log.Has("run:")) << log.All();
@@ -165,7 +167,7 @@ TEST(CommandChannel, AnEnableOfAServiceThatIsUpRunsNoStartCommand) {
   CommandChannel channel({.log = log.logger()});
   const WorkerEndpoint box = Box(dir, recorder.url(), {.start = {"/bin/false"}});
   Result<void> enabled = channel.Apply(ActionOn(ActionKind::kEnable, 2), box);
-  ASSERT_TRUE(enabled) << enabled.error();
+  ASSERT_TRUE(enabled) << enabled.error_message();
   ASSERT_EQ(recorder.seen().size(), 2u);
   EXPECT_FALSE(log.Has("run:")) << log.All();
 }
@@ -177,9 +179,9 @@ TEST(CommandChannel, AnEnableOfAServiceThatIsDownWithNoStartCommandIsUnavailable
                                  {.wake = {"/bin/true"}});
   Result<void> enabled = channel.Apply(ActionOn(ActionKind::kEnable, 2), box);
   ASSERT_FALSE(enabled);
-  EXPECT_TRUE(enabled.failure().IsUnavailable()) << enabled.error();
-  EXPECT_TRUE(Has(enabled.error(), "gpu-box-1:gpu0: enable: POST /concurrency: "))
-      << enabled.error();
+  EXPECT_TRUE(enabled.error().IsUnavailable()) << enabled.error_message();
+  EXPECT_TRUE(Has(enabled.error_message(), "gpu-box-1:gpu0: enable: POST /concurrency: "))
+      << enabled.error_message();
 }
 
 TEST(CommandChannel, AnEnableStartsAServiceThatIsDownThenEnablesTheRealWorker) {
@@ -217,11 +219,11 @@ TEST(CommandChannel, AnEnableStartsAServiceThatIsDownThenEnablesTheRealWorker) {
   // The real worker has no GPU, so it takes the concurrency and refuses the enable itself.
   EXPECT_TRUE(worker->Logged("worker: concurrency hint 3"));
   ASSERT_FALSE(enabled);
-  EXPECT_TRUE(enabled.failure().IsConflict()) << enabled.error();
-  EXPECT_TRUE(Has(enabled.error(),
+  EXPECT_TRUE(enabled.error().IsConflict()) << enabled.error_message();
+  EXPECT_TRUE(Has(enabled.error_message(),
                   "gpu-box-1:gpu0: enable: POST /enable: the control API "
                   "answered 409: not enabled: the last probe failed"))
-      << enabled.error();
+      << enabled.error_message();
 }
 
 TEST(CommandChannel, AServiceThatDoesNotComeUpAfterItsStartIsDeadlineExceeded) {
@@ -233,11 +235,11 @@ TEST(CommandChannel, AServiceThatDoesNotComeUpAfterItsStartIsDeadlineExceeded) {
   const auto started = std::chrono::steady_clock::now();
   Result<void> enabled = channel.Apply(ActionOn(ActionKind::kEnable, 1), box);
   ASSERT_FALSE(enabled);
-  EXPECT_TRUE(enabled.failure().IsDeadlineExceeded()) << enabled.error();
-  EXPECT_TRUE(Has(enabled.error(),
+  EXPECT_TRUE(enabled.error().IsDeadlineExceeded()) << enabled.error_message();
+  EXPECT_TRUE(Has(enabled.error_message(),
                   "gpu-box-1:gpu0: enable: the service was started, but its "
                   "status did not answer within 1 s"))
-      << enabled.error();
+      << enabled.error_message();
   EXPECT_LT(std::chrono::steady_clock::now() - started, milliseconds(2500));
 }
 
@@ -248,7 +250,7 @@ TEST(CommandChannel, StopRunsTheStopCommand) {
   const std::string stopped = (dir.path() / "stopped").string();
   const WorkerEndpoint box = Box(dir, "http://127.0.0.1:1", {.stop = {"/usr/bin/touch", stopped}});
   Result<void> result = channel.Stop(box);
-  ASSERT_TRUE(result) << result.error();
+  ASSERT_TRUE(result) << result.error_message();
   EXPECT_TRUE(std::filesystem::exists(stopped));
 }
 

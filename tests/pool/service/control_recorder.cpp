@@ -22,7 +22,7 @@ ControlRecorder::ControlRecorder(std::map<std::string, http::Response> answers) 
   };
   Result<std::unique_ptr<http::Server>> server =
       http::Server::Start("127.0.0.1:0", std::move(routes), {}, std::move(actions));
-  EXPECT_TRUE(server) << server.error();
+  EXPECT_TRUE(server) << server.error_message();
   if (server) server_ = std::move(*server);
 }
 

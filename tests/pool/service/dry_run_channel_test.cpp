@@ -39,7 +39,7 @@ TEST(DryRunChannel, ApplySaysWhatItWouldDoAndNeverAppliesTheInnerChannel) {
   for (ActionKind kind : {ActionKind::kEnable, ActionKind::kDrain, ActionKind::kSetClasses,
                           ActionKind::kProbe, ActionKind::kWake, ActionKind::kSuspend}) {
     Result<void> applied = channel.Apply({.kind = kind, .worker = worker.name}, worker);
-    EXPECT_TRUE(applied) << applied.error();
+    EXPECT_TRUE(applied) << applied.error_message();
   }
   EXPECT_EQ(applies, 0);
   ASSERT_EQ(log.size(), 6u);

@@ -53,11 +53,11 @@ TEST(EligibilityText, EveryMaskGivesTheTablesTextOrIsUnsupported) {
     SCOPED_TRACE("classes " + ClassMaskText(row.mask));
     Result<std::string> text = EligibilityText(row.mask, pool::ClassBounds{});
     if (row.text) {
-      ASSERT_TRUE(text) << text.error();
+      ASSERT_TRUE(text) << text.error_message();
       EXPECT_EQ(*text, *row.text);
     } else {
       ASSERT_FALSE(text) << *text;
-      EXPECT_TRUE(text.failure().IsUnsupported()) << text.error();
+      EXPECT_TRUE(text.error().IsUnsupported()) << text.error_message();
     }
   }
 }
@@ -73,17 +73,19 @@ TEST(EligibilityText, TheUnsupportedMessageNamesTheClassesItCouldNotClose) {
   // The policy's own shift of small jobs off an NVENC board near its session cap.
   Result<std::string> shift = EligibilityText(kL | kXL, pool::ClassBounds{});
   ASSERT_FALSE(shift);
-  EXPECT_NE(shift.error().find("open L+XL and close S+M"), std::string::npos) << shift.error();
+  EXPECT_NE(shift.error_message().find("open L+XL and close S+M"), std::string::npos)
+      << shift.error_message();
   Result<std::string> no_xl = EligibilityText(kS | kM | kL, pool::ClassBounds{});
   ASSERT_FALSE(no_xl);
-  EXPECT_NE(no_xl.error().find("close XL"), std::string::npos) << no_xl.error();
+  EXPECT_NE(no_xl.error_message().find("close XL"), std::string::npos) << no_xl.error_message();
   Result<std::string> medium_only = EligibilityText(kM, pool::ClassBounds{});
   ASSERT_FALSE(medium_only);
-  EXPECT_NE(medium_only.error().find("fits under 1440 lines"), std::string::npos)
-      << medium_only.error();
+  EXPECT_NE(medium_only.error_message().find("fits under 1440 lines"), std::string::npos)
+      << medium_only.error_message();
   Result<std::string> none = EligibilityText(0, pool::ClassBounds{});
   ASSERT_FALSE(none);
-  EXPECT_NE(none.error().find("drain the worker instead"), std::string::npos) << none.error();
+  EXPECT_NE(none.error_message().find("drain the worker instead"), std::string::npos)
+      << none.error_message();
 }
 
 TEST(EligibilityText, EveryTextIsReadByTheWorkersOwnParser) {
@@ -96,7 +98,7 @@ TEST(EligibilityText, EveryTextIsReadByTheWorkersOwnParser) {
       SCOPED_TRACE("classes " + ClassMaskText(static_cast<ClassMask>(mask)) + ": \"" + *text +
                    "\"");
       Result<worker::Eligibility> parsed = worker::ParseEligibility(*text);
-      ASSERT_TRUE(parsed) << parsed.error();
+      ASSERT_TRUE(parsed) << parsed.error_message();
       EXPECT_TRUE(parsed->job_types.empty());
       EXPECT_FALSE(parsed->max_fps);
       // What the worker writes back of it is the same text.
@@ -109,7 +111,7 @@ TEST(EligibilityText, AMisconfiguredBoundIsInvalidInputRatherThanATextTheWorkerR
   Result<std::string> text =
       EligibilityText(kS, pool::ClassBounds{.small_max_height = 0, .medium_max_height = 0});
   ASSERT_FALSE(text);
-  EXPECT_TRUE(text.failure().IsInvalidInput()) << text.error();
+  EXPECT_TRUE(text.error().IsInvalidInput()) << text.error_message();
 }
 
 // A grid of the jobs PeerTube hands out: each classified by the pool, each offered to the
@@ -177,7 +179,7 @@ TEST(EligibilityText, TheWorkersGateAdmitsEveryJobOfAnOpenClassAndHoldsBackSomeO
     if (!text) continue;
     SCOPED_TRACE("classes " + ClassMaskText(open) + ": \"" + *text + "\"");
     Result<worker::Eligibility> eligibility = worker::ParseEligibility(*text);
-    ASSERT_TRUE(eligibility) << eligibility.error();
+    ASSERT_TRUE(eligibility) << eligibility.error_message();
     const Carried carried = Carry(grid, open, *eligibility);
     EXPECT_TRUE(carried.open_admitted);
     EXPECT_EQ(carried.closed_wholly_admitted, 0) << ClassMaskText(carried.closed_wholly_admitted);

@@ -1,4 +1,4 @@
-// The service's read of PeerTube's queue (PeerTubeQueue over AdminSession) against a stand-in
+// The service's read of PeerTube's queue (PeerTubeQueue over AdminSession) against a fake
 // transport answering with what PeerTube 7.2.1 answered (tests/peertube/data/admin-api/): the
 // jobs become the queue signal with their videos' shapes, and the log says when the session
 // logged in, and when it had to log in again because PeerTube refused its token.
@@ -24,7 +24,7 @@ Result<http::ClientResponse> Answer(int status, std::string body) {
   return http::ClientResponse{.status = status, .body = std::move(body)};
 }
 
-struct StandIn {
+struct FakeServer {
   peertube::AdminSession Session() {
     peertube::AdminSessionOptions options;
     options.send = [this](const http::Url& url, const http::ClientRequest& request) {
@@ -65,13 +65,13 @@ struct StandIn {
 };
 
 TEST(PeerTubeQueue, ReadsThePendingJobsWithTheirVideosShapesAndSaysItLoggedInOnce) {
-  StandIn server;
+  FakeServer server;
   peertube::AdminSession session = server.Session();
   std::vector<std::string> log;
   PeerTubeQueue queue(session, {"vod-web-video-transcoding"},
                       [&](const std::string& line) { log.push_back(line); });
   Result<pool::QueueSignal> read = queue.Read(1796276000);
-  ASSERT_TRUE(read) << read.error();
+  ASSERT_TRUE(read) << read.error_message();
   ASSERT_EQ(read->pending.size(), 2u);
   EXPECT_EQ(read->pending[0].shape.source_resolution, 720);
   EXPECT_EQ(read->pending[1].shape.source_resolution, 480);
@@ -80,7 +80,7 @@ TEST(PeerTubeQueue, ReadsThePendingJobsWithTheirVideosShapesAndSaysItLoggedInOnc
 }
 
 TEST(PeerTubeQueue, CountsJobsOfTypesItDoesNotServeApartAndNeverAsDemand) {
-  StandIn server;
+  FakeServer server;
   // The recorded list, its second job a storyboard (PeerTube 8), and a type of a later one.
   nlohmann::json list = nlohmann::json::parse(AdminAnswer("jobs-pending.json"));
   list["data"][1]["type"] = "generate-video-storyboard";
@@ -94,7 +94,7 @@ TEST(PeerTubeQueue, CountsJobsOfTypesItDoesNotServeApartAndNeverAsDemand) {
   PeerTubeQueue queue(session, {"vod-web-video-transcoding"}, [](const std::string&) {});
   // 2026-12-03T05:35:49.597Z: a minute after the storyboard became pending.
   Result<pool::QueueSignal> read = queue.Read(1796276149.597);
-  ASSERT_TRUE(read) << read.error();
+  ASSERT_TRUE(read) << read.error_message();
   ASSERT_EQ(read->pending.size(), 1u);
   EXPECT_EQ(read->pending[0].type, "vod-web-video-transcoding");
   ASSERT_EQ(read->not_served.size(), 2u);
@@ -104,7 +104,7 @@ TEST(PeerTubeQueue, CountsJobsOfTypesItDoesNotServeApartAndNeverAsDemand) {
 }
 
 TEST(PeerTubeQueue, SaysItLoggedInAgainWhenPeerTubeNoLongerKnowsItsTokens) {
-  StandIn server;
+  FakeServer server;
   peertube::AdminSession session = server.Session();
   std::vector<std::string> log;
   PeerTubeQueue queue(session, {}, [&](const std::string& line) { log.push_back(line); });
@@ -112,7 +112,7 @@ TEST(PeerTubeQueue, SaysItLoggedInAgainWhenPeerTubeNoLongerKnowsItsTokens) {
   // A server restarted with a new database: the token is refused, then its refresh.
   server.tokens_unknown = true;
   Result<pool::QueueSignal> read = queue.Read(1796276015);
-  ASSERT_TRUE(read) << read.error();
+  ASSERT_TRUE(read) << read.error_message();
   EXPECT_EQ(session.password_grants(), 2u);
   ASSERT_EQ(log.size(), 2u);
   EXPECT_EQ(log[1], "pool: logged in to PeerTube again (password grant 2)");

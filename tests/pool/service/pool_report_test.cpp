@@ -5,6 +5,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/http/http_server.h"
+#include "pool/service/service_config.h"
+#include "support/run_command.h"
+#include "worker/daemon/worker_daemon.h"
+
 namespace mc::pool {
 namespace {
 
@@ -37,7 +42,7 @@ PoolReport Sample() {
 TEST(PoolReport, TheJsonReadsBackToTheSameReport) {
   const PoolReport report = Sample();
   Result<PoolReport> again = ReportFromJson(ReportToJson(report));
-  ASSERT_TRUE(again) << again.error();
+  ASSERT_TRUE(again) << again.error_message();
   EXPECT_EQ(ReportToJson(*again), ReportToJson(report));
   EXPECT_EQ(again->generated_at, "2026-12-03T06:15:02Z");
   EXPECT_EQ(again->workers[0].last_reason, report.workers[0].last_reason);
@@ -49,14 +54,14 @@ TEST(PoolReport, TheReportOfAManagerThatShowsNoJobsItDoesNotServeReadsAsNone) {
   nlohmann::json older = nlohmann::json::parse(ReportToJson(Sample()));
   older["queue"].erase("not_served_by_type");
   Result<PoolReport> report = ReportFromJson(older.dump());
-  ASSERT_TRUE(report) << report.error();
+  ASSERT_TRUE(report) << report.error_message();
   EXPECT_TRUE(report->not_served.empty());
 }
 
 TEST(PoolReport, AnotherProgramsAnswerIsNotTakenForAReport) {
   Result<PoolReport> report = ReportFromJson(R"({"schema_version": 2, "state": "AVAILABLE"})");
   ASSERT_FALSE(report);
-  EXPECT_NE(report.error().find("not the pool manager's report"), std::string::npos);
+  EXPECT_NE(report.error_message().find("not the pool manager's report"), std::string::npos);
 }
 
 TEST(PoolReport, TheTableHasALinePerWorkerWithItsStatesAndLastReason) {
@@ -85,6 +90,55 @@ TEST(PoolReport, TheMetricsCountWorkersPerStateAndCarryTheCounters) {
             std::string::npos);
   EXPECT_NE(metrics.find("pt_pool_worker_weight{worker=\"box-1:gpu0\",class=\"S\"} 1.2\n"),
             std::string::npos);
+}
+
+// `pool run` listens where `pool status` looks by default. No GPU's worker takes that port.
+TEST(PoolStatus, ItsDefaultUrlIsPoolRunsDefaultListenOffTheWorkersPorts) {
+  EXPECT_EQ(ServiceConfig{}.listen, "127.0.0.1:9460");
+  const probe::ChildOutcome help =
+      mc::testing::RunCommand({MEDIA_CAP_BINARY, "pool", "status", "--help"});
+  EXPECT_EQ(help.code, 0) << help.err;
+  EXPECT_NE(help.out.find("http://" + ServiceConfig{}.listen), std::string::npos) << help.out;
+  for (std::size_t gpu = 0; gpu < 16; ++gpu) {
+    for (int base : {worker::kStatusPortBase, worker::kGatePortBase, worker::kControlPortBase})
+      EXPECT_NE(worker::DefaultListenAddress(base, gpu), ServiceConfig{}.listen);
+  }
+}
+
+// StatusOf runs `pool status` against a server that serves `routes`.
+probe::ChildOutcome StatusOf(http::Routes routes, std::string& url) {
+  Result<std::unique_ptr<http::Server>> server = http::Server::Start("127.0.0.1:0", routes);
+  EXPECT_TRUE(server) << server.error_message();
+  if (!server) return {};
+  url = "http://" + (*server)->address();
+  return mc::testing::RunCommand({MEDIA_CAP_BINARY, "pool", "status", "--url", url});
+}
+
+TEST(PoolStatus, A404AsksWhetherPoolRunIsListeningAtTheUrlItTried) {
+  std::string url;
+  const probe::ChildOutcome status =
+      StatusOf({{"/livez", [] { return http::Response{.status = 200, .body = "ok"}; }}}, url);
+  EXPECT_EQ(status.code, 1) << status.err;
+  EXPECT_NE(status.err.find("GET " + url + "/status answered 404"), std::string::npos)
+      << status.err;
+  EXPECT_NE(status.err.find("is `pool run` listening at " + url + "?"), std::string::npos)
+      << status.err;
+}
+
+// A worker's status document is no pool manager's report.
+TEST(PoolStatus, AnAnswerThatIsNotThePoolsReportAsksWhetherPoolRunIsListeningThere) {
+  std::string url;
+  const probe::ChildOutcome status =
+      StatusOf({{"/status",
+                 [] {
+                   return http::Response{.status = 200,
+                                         .body = R"({"schema_version": 2, "state": "AVAILABLE"})"};
+                 }}},
+               url);
+  EXPECT_EQ(status.code, 1) << status.err;
+  EXPECT_NE(status.err.find("not the pool manager's report"), std::string::npos) << status.err;
+  EXPECT_NE(status.err.find("is `pool run` listening at " + url + "?"), std::string::npos)
+      << status.err;
 }
 
 }  // namespace

@@ -37,7 +37,7 @@ RealWorker::RealWorker(std::string token, std::string listen, std::string contro
                                      log_.push_back(line);
                                    }});
   if (!daemon) {
-    start_error_ = daemon.error();
+    start_error_ = daemon.error_message();
     return;
   }
   daemon_ = std::move(*daemon);

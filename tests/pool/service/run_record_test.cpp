@@ -112,7 +112,7 @@ TEST(RunRecord, TheRecorderSaysWhichJobsAreSeenAndWhichAreGoneEachCycle) {
 TEST(RunRecord, AServiceRunReadsBackCycleForCycle) {
   const std::string text = RecordOfABurst();
   Result<RunRecord> record = ParseRunRecord(text, "run.jsonl");
-  ASSERT_TRUE(record) << record.error();
+  ASSERT_TRUE(record) << record.error_message();
   EXPECT_EQ(record->policy.cycle, pool::Seconds(3));
   EXPECT_EQ(record->queue_poll, pool::Seconds(3));
   ASSERT_EQ(record->cycles.size(), 6u);
@@ -138,7 +138,7 @@ TEST(RunRecord, AServiceRunReadsBackCycleForCycle) {
   EXPECT_EQ(record->jobs[2].gone_s, (std::vector<double>{1012}));
   // The signals come back as the service gave them to the policy.
   Result<pool::Signals> signals = SignalsOf(record->cycles[3]);
-  ASSERT_TRUE(signals) << signals.error();
+  ASSERT_TRUE(signals) << signals.error_message();
   EXPECT_TRUE(signals->workers[0].readable);
   EXPECT_FALSE(signals->workers[1].readable);
   EXPECT_EQ(signals->queue.pending.size(), 1u);
@@ -148,7 +148,7 @@ TEST(RunRecord, TheRecorderWritesAFileThatReadsBack) {
   const std::string path = ::testing::TempDir() + "/run-record-test.jsonl";
   pool::PoolConfig policy;
   Result<RunRecorder> recorder = RunRecorder::Open(path, policy, pool::Seconds(15));
-  ASSERT_TRUE(recorder) << recorder.error();
+  ASSERT_TRUE(recorder) << recorder.error_message();
   CycleRecord cycle;
   cycle.t_s = 5000;
   cycle.queue.pending = {PendingAt("j1", 2)};
@@ -157,9 +157,9 @@ TEST(RunRecord, TheRecorderWritesAFileThatReadsBack) {
   cycle.queue.pending.clear();
   ASSERT_TRUE(recorder->Write(cycle));
   Result<std::string> text = ReadFileText(path);
-  ASSERT_TRUE(text) << text.error();
+  ASSERT_TRUE(text) << text.error_message();
   Result<RunRecord> record = ParseRunRecord(*text, path);
-  ASSERT_TRUE(record) << record.error();
+  ASSERT_TRUE(record) << record.error_message();
   ASSERT_EQ(record->jobs.size(), 1u);
   EXPECT_EQ(record->jobs[0].seen_s, (std::vector<double>{5000}));
   EXPECT_EQ(record->jobs[0].gone_s, (std::vector<double>{5015}));
@@ -183,7 +183,7 @@ std::string Edited(int line, const std::function<void(nlohmann::json&)>& edit) {
 
 std::string ErrorOf(const std::string& text) {
   Result<RunRecord> record = ParseRunRecord(text, "run.jsonl");
-  return record ? "" : record.error();
+  return record ? "" : record.error_message();
 }
 
 TEST(RunRecord, EachWrongMemberIsNamedWithItsLine) {

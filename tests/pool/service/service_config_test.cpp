@@ -25,7 +25,7 @@ workers:
 
 TEST(ServiceConfig, ABareMetalFileGivesEveryWorkerItsCommandsAndThePolicyItsNumbers) {
   Result<ServiceConfig> config = ParseServiceConfig(Recorded("pool-bare-metal.yaml"), "pool.yaml");
-  ASSERT_TRUE(config) << config.error();
+  ASSERT_TRUE(config) << config.error_message();
   EXPECT_EQ(config->control, ControlMode::kBareMetal);
   EXPECT_EQ(config->peertube.url, "https://videos.example.org");
   EXPECT_EQ(config->peertube.poll, pool::Seconds(20));
@@ -55,25 +55,27 @@ TEST(ServiceConfig, PlainHttpToPeerTubeBeyondThisHostIsRefusedUnlessAllowed) {
   text.replace(text.find("http://127.0.0.1:9000"), 21, "http://10.0.0.5:9000");
   Result<ServiceConfig> refused = ParseServiceConfig(text, "pool.yaml");
   ASSERT_FALSE(refused);
-  EXPECT_NE(refused.error().find("pool.yaml: peertube.url: http://10.0.0.5:9000 is plain http: "
-                                 "the admin's password and session tokens would cross the "
-                                 "network in clear"),
-            std::string::npos)
-      << refused.error();
-  EXPECT_NE(refused.error().find("peertube.allow_plain_http: true"), std::string::npos);
+  EXPECT_NE(
+      refused.error_message().find("pool.yaml: peertube.url: http://10.0.0.5:9000 is plain http: "
+                                   "the admin's password and session tokens would cross the "
+                                   "network in clear"),
+      std::string::npos)
+      << refused.error_message();
+  EXPECT_NE(refused.error_message().find("peertube.allow_plain_http: true"), std::string::npos);
   text.insert(text.find("workers:"), "  allow_plain_http: true\n");
   Result<ServiceConfig> allowed = ParseServiceConfig(text, "pool.yaml");
-  ASSERT_TRUE(allowed) << allowed.error();
+  ASSERT_TRUE(allowed) << allowed.error_message();
   EXPECT_TRUE(allowed->peertube.allow_plain_http);
   EXPECT_TRUE(ParseServiceConfig(kMinimal, "pool.yaml"));
 }
 
 TEST(ServiceConfig, TheDefaultsAreTheWorkersModeWithEveryVodJobType) {
   Result<ServiceConfig> config = ParseServiceConfig(kMinimal, "pool.yaml");
-  ASSERT_TRUE(config) << config.error();
+  ASSERT_TRUE(config) << config.error_message();
   EXPECT_EQ(config->control, ControlMode::kWorkers);
   EXPECT_FALSE(config->dry_run);
-  EXPECT_EQ(config->listen, "127.0.0.1:9465");
+  // Below the workers' ports, which start at 9464.
+  EXPECT_EQ(config->listen, "127.0.0.1:9460");
   EXPECT_EQ(config->peertube.job_types.size(), 3u);
   EXPECT_EQ(config->peertube.request_budget, 40);
 }
@@ -92,7 +94,7 @@ kubernetes:
   max_replicas: 4
 )",
                                                     "pool.yaml");
-  ASSERT_TRUE(config) << config.error();
+  ASSERT_TRUE(config) << config.error_message();
   EXPECT_EQ(config->kubernetes.statefulset, "peertube-worker");
   EXPECT_EQ(config->kubernetes.worker_port, 9464);
   EXPECT_EQ(config->kubernetes.control_port, 9466);
@@ -134,7 +136,7 @@ TEST(ServiceConfig, AWrongFileIsAnErrorNamingTheFileAndTheKey) {
   for (const auto& [text, error] : cases) {
     Result<ServiceConfig> config = ParseServiceConfig(text, "pool.yaml");
     ASSERT_FALSE(config) << text;
-    EXPECT_EQ(config.error(), error) << text;
+    EXPECT_EQ(config.error_message(), error) << text;
   }
 }
 
@@ -143,8 +145,9 @@ TEST(ServiceConfig, AWorkerUrlThatIsNotHttpIsRefused) {
   text.replace(text.find("http://127.0.0.1:9464"), 21, "ftp://127.0.0.1:9464");
   Result<ServiceConfig> config = ParseServiceConfig(text, "pool.yaml");
   ASSERT_FALSE(config);
-  EXPECT_EQ(config.error().rfind("pool.yaml: workers[0].url: expected http://HOST:PORT", 0), 0u)
-      << config.error();
+  EXPECT_EQ(config.error_message().rfind("pool.yaml: workers[0].url: expected http://HOST:PORT", 0),
+            0u)
+      << config.error_message();
 }
 
 }  // namespace

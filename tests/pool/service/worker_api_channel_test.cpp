@@ -45,7 +45,7 @@ TEST(WorkerApiChannel, ADrainWithTheWorkersTokenTakesEffect) {
   ASSERT_TRUE(worker.started());
   WorkerApiChannel channel;
   Result<void> drained = channel.Apply(ActionOn(ActionKind::kDrain), worker.Endpoint());
-  ASSERT_TRUE(drained) << drained.error();
+  ASSERT_TRUE(drained) << drained.error_message();
   EXPECT_TRUE(worker.Logged("worker: drain asked"));
 }
 
@@ -56,12 +56,13 @@ TEST(WorkerApiChannel, AWrongTokenIsAnErrorNamingTheWorkerTheActionAnd401ButNoTo
   const std::string wrong = "ctl-wrong-77aa";
   Result<void> drained = channel.Apply(ActionOn(ActionKind::kDrain), worker.Endpoint(wrong));
   ASSERT_FALSE(drained);
-  EXPECT_TRUE(drained.failure().IsPermissionDenied()) << drained.error();
-  EXPECT_TRUE(Has(drained.error(), "gpu-box-1:gpu0: drain: ")) << drained.error();
-  EXPECT_TRUE(Has(drained.error(), "answered 401")) << drained.error();
-  EXPECT_TRUE(Has(drained.error(), "a valid bearer token is needed")) << drained.error();
-  EXPECT_FALSE(Has(drained.error(), wrong)) << drained.error();
-  EXPECT_FALSE(Has(drained.error(), kWorkerToken)) << drained.error();
+  EXPECT_TRUE(drained.error().IsPermissionDenied()) << drained.error_message();
+  EXPECT_TRUE(Has(drained.error_message(), "gpu-box-1:gpu0: drain: ")) << drained.error_message();
+  EXPECT_TRUE(Has(drained.error_message(), "answered 401")) << drained.error_message();
+  EXPECT_TRUE(Has(drained.error_message(), "a valid bearer token is needed"))
+      << drained.error_message();
+  EXPECT_FALSE(Has(drained.error_message(), wrong)) << drained.error_message();
+  EXPECT_FALSE(Has(drained.error_message(), kWorkerToken)) << drained.error_message();
   EXPECT_FALSE(worker.Logged("worker: drain asked"));
 }
 
@@ -75,7 +76,7 @@ TEST(WorkerApiChannel, TheTokenIsReadAtEachUseSoARotatedOneIsPickedUp) {
   const WorkerEndpoint rotated = worker.Endpoint();
   ASSERT_EQ(rotated.control_token_file, stale.control_token_file);
   Result<void> drained = channel.Apply(ActionOn(ActionKind::kDrain), rotated);
-  EXPECT_TRUE(drained) << drained.error();
+  EXPECT_TRUE(drained) << drained.error_message();
 }
 
 TEST(WorkerApiChannel, AWorkerWithItsControlApiOffHasNoControlListenerAndItsStatusPortNoAction) {
@@ -86,14 +87,14 @@ TEST(WorkerApiChannel, AWorkerWithItsControlApiOffHasNoControlListenerAndItsStat
   ASSERT_TRUE(endpoint.control_url.empty());
   Result<void> drained = channel.Apply(ActionOn(ActionKind::kDrain), endpoint);
   ASSERT_FALSE(drained);
-  EXPECT_TRUE(drained.failure().IsUnsupported()) << drained.error();
-  EXPECT_TRUE(Has(drained.error(), "no control API configured")) << drained.error();
+  EXPECT_TRUE(drained.error().IsUnsupported()) << drained.error_message();
+  EXPECT_TRUE(Has(drained.error_message(), "no control API configured")) << drained.error_message();
   // /status and /metrics are read-only: the status port takes no action, token or not.
   endpoint.control_url = endpoint.url;
   drained = channel.Apply(ActionOn(ActionKind::kDrain), endpoint);
   ASSERT_FALSE(drained);
-  EXPECT_TRUE(drained.failure().IsUnsupported()) << drained.error();
-  EXPECT_TRUE(Has(drained.error(), "answered 404")) << drained.error();
+  EXPECT_TRUE(drained.error().IsUnsupported()) << drained.error_message();
+  EXPECT_TRUE(Has(drained.error_message(), "answered 404")) << drained.error_message();
   EXPECT_FALSE(worker.Logged("worker: drain asked"));
 }
 
@@ -129,11 +130,11 @@ TEST(WorkerApiChannel, OverTlsTheChannelChecksTheWorkersCertificateByItsStableNa
   // The address is no name the certificate holds: refused until the stable name is given.
   Result<void> refused = channel.Apply(ActionOn(ActionKind::kDrain), endpoint);
   ASSERT_FALSE(refused);
-  EXPECT_TRUE(Has(refused.error(), "does not verify")) << refused.error();
+  EXPECT_TRUE(Has(refused.error_message(), "does not verify")) << refused.error_message();
   EXPECT_FALSE(worker.Logged("worker: drain asked"));
   endpoint.control_tls_name = "peertube-worker-0.peertube-worker.peertube-workers.svc";
   Result<void> drained = channel.Apply(ActionOn(ActionKind::kDrain), endpoint);
-  ASSERT_TRUE(drained) << drained.error();
+  ASSERT_TRUE(drained) << drained.error_message();
   EXPECT_TRUE(worker.Logged("worker: drain asked")) << "the drain reached the worker";
 }
 
@@ -141,19 +142,19 @@ TEST(WorkerApiChannel, ATokenDerivedFromThePoolsKeyIsTheOneTheWorkerWasGiven) {
   mc::testing::TempDir dir;
   const std::string key = dir.Write("control-key", "pool-control-key\n").string();
   Result<std::string> token = DeriveControlToken("pool-control-key", "gpu-box-1:gpu0");
-  ASSERT_TRUE(token) << token.error();
+  ASSERT_TRUE(token) << token.error_message();
   RealWorker worker(*token);
   ASSERT_TRUE(worker.started()) << worker.start_error();
   WorkerEndpoint endpoint = worker.Endpoint("not the token");
   endpoint.control_key_file = key;
   WorkerApiChannel channel;
   Result<void> drained = channel.Apply(ActionOn(ActionKind::kDrain), endpoint);
-  ASSERT_TRUE(drained) << drained.error();
+  ASSERT_TRUE(drained) << drained.error_message();
   // Another worker's token, derived from the same key, is refused.
   endpoint.name = "gpu-box-2:gpu0";
   Result<void> other = channel.Apply(ActionOn(ActionKind::kDrain), endpoint);
   ASSERT_FALSE(other);
-  EXPECT_TRUE(other.failure().IsPermissionDenied()) << other.error();
+  EXPECT_TRUE(other.error().IsPermissionDenied()) << other.error_message();
 }
 
 TEST(WorkerApiChannel, AnEnableSetsTheConcurrencyFirstAndNamesTheWorkersRefusal) {
@@ -164,11 +165,11 @@ TEST(WorkerApiChannel, AnEnableSetsTheConcurrencyFirstAndNamesTheWorkersRefusal)
   WorkerApiChannel channel;
   Result<void> enabled = channel.Apply(ActionOn(ActionKind::kEnable, 3), worker.Endpoint());
   ASSERT_FALSE(enabled);
-  EXPECT_TRUE(enabled.failure().IsConflict()) << enabled.error();
-  EXPECT_TRUE(Has(enabled.error(),
+  EXPECT_TRUE(enabled.error().IsConflict()) << enabled.error_message();
+  EXPECT_TRUE(Has(enabled.error_message(),
                   "gpu-box-1:gpu0: enable: POST /enable: the control API "
                   "answered 409: not enabled: the last probe failed"))
-      << enabled.error();
+      << enabled.error_message();
   EXPECT_TRUE(worker.Logged("worker: concurrency hint 3"));
 }
 
@@ -179,10 +180,10 @@ TEST(WorkerApiChannel, SetClassesGivesTheWorkerTheEligibilityText) {
   Result<void> set =
       channel.Apply(ActionOn(ActionKind::kSetClasses, 0, Bit(JobClass::kS) | Bit(JobClass::kM)),
                     worker.Endpoint());
-  ASSERT_TRUE(set) << set.error();
+  ASSERT_TRUE(set) << set.error_message();
   EXPECT_TRUE(worker.Logged("worker: eligibility max-resolution=1440"));
   Result<void> every = channel.Apply(ActionOn(ActionKind::kSetClasses), worker.Endpoint());
-  ASSERT_TRUE(every) << every.error();
+  ASSERT_TRUE(every) << every.error_message();
   // The worker's own lines (its probe's, on its own clock) may come after; the last word on
   // eligibility is that every class is allowed again.
   std::vector<std::string> eligibility;
@@ -204,7 +205,7 @@ TEST(WorkerApiChannel, AJobListReachesTheWorkersGateAndLapsesUnlessRenewed) {
   EXPECT_TRUE(Has(channel.Describe(listed, worker.Endpoint()),
                   "/eligibility 2 job(s) listed (classes L+XL)"));
   Result<void> set = channel.Apply(listed, worker.Endpoint());
-  ASSERT_TRUE(set) << set.error();
+  ASSERT_TRUE(set) << set.error_message();
   EXPECT_TRUE(worker.Logged("worker: eligibility jobs=2 listed by the pool manager"));
   const worker::Admission admission = worker.Admission();
   ASSERT_TRUE(admission.eligibility.jobs);
@@ -224,8 +225,8 @@ TEST(WorkerApiChannel, ClassesTheGateCannotCarryAreUnsupportedAndNothingIsSent) 
       channel.Apply(ActionOn(ActionKind::kSetClasses, 0, Bit(JobClass::kL) | Bit(JobClass::kXL)),
                     worker.Endpoint());
   ASSERT_FALSE(set);
-  EXPECT_TRUE(set.failure().IsUnsupported()) << set.error();
-  EXPECT_TRUE(Has(set.error(), "gpu-box-1:gpu0: set-classes: ")) << set.error();
+  EXPECT_TRUE(set.error().IsUnsupported()) << set.error_message();
+  EXPECT_TRUE(Has(set.error_message(), "gpu-box-1:gpu0: set-classes: ")) << set.error_message();
   EXPECT_FALSE(worker.Logged("worker: eligibility"));
 }
 
@@ -234,17 +235,18 @@ TEST(WorkerApiChannel, ProbeWakeAndSuspendAreUnsupportedSayingWhy) {
   const WorkerEndpoint endpoint{.name = "gpu-box-1:gpu0", .url = "http://127.0.0.1:1"};
   Result<void> probe = channel.Apply(ActionOn(ActionKind::kProbe), endpoint);
   ASSERT_FALSE(probe);
-  EXPECT_TRUE(probe.failure().IsUnsupported());
-  EXPECT_TRUE(Has(probe.error(), "gpu-box-1:gpu0: probe: the worker's control API has no probe"))
-      << probe.error();
+  EXPECT_TRUE(probe.error().IsUnsupported());
+  EXPECT_TRUE(
+      Has(probe.error_message(), "gpu-box-1:gpu0: probe: the worker's control API has no probe"))
+      << probe.error_message();
   for (ActionKind kind : {ActionKind::kWake, ActionKind::kSuspend}) {
     Result<void> applied = channel.Apply(ActionOn(kind), endpoint);
     ASSERT_FALSE(applied);
-    EXPECT_TRUE(applied.failure().IsUnsupported());
-    EXPECT_TRUE(Has(applied.error(),
+    EXPECT_TRUE(applied.error().IsUnsupported());
+    EXPECT_TRUE(Has(applied.error_message(),
                     "the worker API cannot wake or suspend a box; configure "
                     "bare-metal commands"))
-        << applied.error();
+        << applied.error_message();
   }
 }
 
@@ -255,9 +257,10 @@ TEST(WorkerApiChannel, AWorkerThatIsNotListeningIsUnavailable) {
   WorkerApiChannel channel;
   Result<void> drained = channel.Apply(ActionOn(ActionKind::kDrain), endpoint);
   ASSERT_FALSE(drained);
-  EXPECT_TRUE(drained.failure().IsUnavailable()) << drained.error();
-  EXPECT_TRUE(Has(drained.error(), "gpu-box-1:gpu0: drain: POST " + endpoint.url + "/drain"))
-      << drained.error();
+  EXPECT_TRUE(drained.error().IsUnavailable()) << drained.error_message();
+  EXPECT_TRUE(
+      Has(drained.error_message(), "gpu-box-1:gpu0: drain: POST " + endpoint.url + "/drain"))
+      << drained.error_message();
   EXPECT_FALSE(channel.Answers(endpoint, std::chrono::seconds(2)));
 }
 
@@ -282,8 +285,8 @@ TEST(WorkerApiChannel, AWorkerThatNeverAnswersIsCutOffAtTheDeadline) {
   const auto took = std::chrono::steady_clock::now() - started;
   close(fd);
   ASSERT_FALSE(drained);
-  EXPECT_TRUE(drained.failure().IsDeadlineExceeded()) << drained.error();
-  EXPECT_TRUE(Has(drained.error(), "gpu-box-1:gpu0: drain: ")) << drained.error();
+  EXPECT_TRUE(drained.error().IsDeadlineExceeded()) << drained.error_message();
+  EXPECT_TRUE(Has(drained.error_message(), "gpu-box-1:gpu0: drain: ")) << drained.error_message();
   EXPECT_LT(took, std::chrono::seconds(2));
 }
 
@@ -295,9 +298,9 @@ TEST(WorkerApiChannel, AMissingTokenFileIsAnErrorNamingTheFileAndTheWorker) {
   WorkerApiChannel channel;
   Result<void> drained = channel.Apply(ActionOn(ActionKind::kDrain), endpoint);
   ASSERT_FALSE(drained);
-  EXPECT_TRUE(Has(drained.error(),
-                  "gpu-box-1:gpu0: drain: the control token file " + endpoint.control_token_file))
-      << drained.error();
+  EXPECT_TRUE(Has(drained.error_message(),
+                  "gpu-box-1:gpu0: drain: the control token file: " + endpoint.control_token_file))
+      << drained.error_message();
   EXPECT_FALSE(worker.Logged("worker: drain asked"));
 }
 
@@ -308,7 +311,7 @@ TEST(WorkerApiChannel, AnEnablePostsTheConcurrencyThenTheEnableEachWithTheToken)
   const WorkerEndpoint endpoint = EndpointAt(dir, recorder.url() + "/");
   WorkerApiChannel channel;
   Result<void> enabled = channel.Apply(ActionOn(ActionKind::kEnable, 4), endpoint);
-  ASSERT_TRUE(enabled) << enabled.error();
+  ASSERT_TRUE(enabled) << enabled.error_message();
   const std::vector<ControlRecorder::Seen> seen = recorder.seen();
   ASSERT_EQ(seen.size(), 2u);
   EXPECT_EQ(seen[0].path, "/concurrency");
@@ -329,8 +332,8 @@ TEST(WorkerApiChannel, ARefusedConcurrencyStopsTheEnableBeforeItIsSent) {
   WorkerApiChannel channel;
   Result<void> enabled = channel.Apply(ActionOn(ActionKind::kEnable, 2), endpoint);
   ASSERT_FALSE(enabled);
-  EXPECT_TRUE(enabled.failure().IsInvalidInput()) << enabled.error();
-  EXPECT_EQ(enabled.error(),
+  EXPECT_TRUE(enabled.error().IsInvalidInput()) << enabled.error_message();
+  EXPECT_EQ(enabled.error_message(),
             "gpu-box-1:gpu0: enable: POST /concurrency: the control API "
             "answered 400: the body must be a whole number or auto");
   ASSERT_EQ(recorder.seen().size(), 1u);
@@ -345,9 +348,10 @@ TEST(WorkerApiChannel, AServerThatEchoesTheTokenDoesNotPutItIntoTheError) {
   WorkerApiChannel channel;
   Result<void> drained = channel.Apply(ActionOn(ActionKind::kDrain), endpoint);
   ASSERT_FALSE(drained);
-  EXPECT_TRUE(drained.failure().IsUnavailable()) << drained.error();
-  EXPECT_FALSE(Has(drained.error(), kWorkerToken)) << drained.error();
-  EXPECT_TRUE(Has(drained.error(), "answered 500: you sent Bearer [redacted]")) << drained.error();
+  EXPECT_TRUE(drained.error().IsUnavailable()) << drained.error_message();
+  EXPECT_FALSE(Has(drained.error_message(), kWorkerToken)) << drained.error_message();
+  EXPECT_TRUE(Has(drained.error_message(), "answered 500: you sent Bearer [redacted]"))
+      << drained.error_message();
 }
 
 TEST(WorkerApiChannel, AnEnableAskedWithNoConcurrencyIsRefusedBeforeAnyRequest) {
@@ -357,7 +361,7 @@ TEST(WorkerApiChannel, AnEnableAskedWithNoConcurrencyIsRefusedBeforeAnyRequest) 
   WorkerApiChannel channel;
   Result<void> enabled = channel.Apply(ActionOn(ActionKind::kEnable, 0), endpoint);
   ASSERT_FALSE(enabled);
-  EXPECT_TRUE(enabled.failure().IsInvalidInput());
+  EXPECT_TRUE(enabled.error().IsInvalidInput());
   EXPECT_TRUE(recorder.seen().empty());
 }
 
@@ -387,7 +391,7 @@ TEST(WorkerControlToken, WritesTheTokenThePoolDerivesForTheNameAndPrintsNeither)
                                "--name", "peertube-worker-0", "--out", out});
   ASSERT_EQ(run.code, 0) << run.err;
   Result<std::string> expected = DeriveControlToken("the pool's control key", "peertube-worker-0");
-  ASSERT_TRUE(expected) << expected.error();
+  ASSERT_TRUE(expected) << expected.error_message();
   std::ifstream written(out);
   std::string token;
   std::getline(written, token);

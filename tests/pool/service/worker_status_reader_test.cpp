@@ -1,4 +1,4 @@
-// The worker's status document, as the real worker wrote it on the stand-in RTX 4090
+// The worker's status document, as the real worker wrote it on the fake RTX 4090
 // (data/README.md), read into the policy's WorkerStatus; and what a wrong one gives.
 #include "pool/service/worker_status_reader.h"
 
@@ -25,7 +25,7 @@ Result<pool::WorkerStatus> Read(const nlohmann::json& document) {
 
 TEST(WorkerStatusReader, AWorkerThatPassedItsSelfTestIsAvailableWithItsProbedSessions) {
   Result<pool::WorkerStatus> status = Read(RecordedStatus("status-ada-after-self-test.json"));
-  ASSERT_TRUE(status) << status.error();
+  ASSERT_TRUE(status) << status.error_message();
   EXPECT_EQ(status->name, "gpu-box-1:gpu0");
   EXPECT_TRUE(status->readable);
   EXPECT_EQ(status->state, AdmissionState::kAvailable);
@@ -43,7 +43,7 @@ TEST(WorkerStatusReader, AWorkerThatPassedItsSelfTestIsAvailableWithItsProbedSes
 
 TEST(WorkerStatusReader, AWorkerWithNoSelfTestIsGpuUnavailable) {
   Result<pool::WorkerStatus> status = Read(RecordedStatus("status-ada-no-self-test.json"));
-  ASSERT_TRUE(status) << status.error();
+  ASSERT_TRUE(status) << status.error_message();
   EXPECT_EQ(status->state, AdmissionState::kGpuUnavailable);
 }
 
@@ -56,7 +56,7 @@ TEST(WorkerStatusReader, TheLastJobGivesTheRateInMegapixelsAndTheCountersAreKept
                           {"realtime_factor", 4.0}};
   document["hw_evidence_last_job"] = {{"ok", true}, {"method", "nvml"}, {"ts", "x"}};
   Result<pool::WorkerStatus> status = Read(document);
-  ASSERT_TRUE(status) << status.error();
+  ASSERT_TRUE(status) << status.error_message();
   EXPECT_EQ(status->jobs_completed, 12);
   EXPECT_EQ(status->jobs_failed, 1);
   ASSERT_TRUE(status->last_job.has_value());
@@ -69,7 +69,7 @@ TEST(WorkerStatusReader, ACollapsedNetworkMakesAnAvailableWorkerNetworkDegraded)
   nlohmann::json document = RecordedStatus("status-ada-after-self-test.json");
   document["transfer"]["network_degraded"] = true;
   Result<pool::WorkerStatus> status = Read(document);
-  ASSERT_TRUE(status) << status.error();
+  ASSERT_TRUE(status) << status.error_message();
   EXPECT_EQ(status->state, AdmissionState::kNetworkDegraded);
 }
 
@@ -104,15 +104,15 @@ TEST(WorkerStatusReader, AWrongDocumentIsAnErrorNamingTheWorkerAndThePlace) {
     broken.edit(document);
     Result<pool::WorkerStatus> status = Read(document);
     ASSERT_FALSE(status) << broken.what;
-    EXPECT_EQ(status.error(), broken.error) << broken.what;
-    EXPECT_EQ(status.failure().code, ErrorCode::kInvalidInput) << broken.what;
+    EXPECT_EQ(status.error_message(), broken.error) << broken.what;
+    EXPECT_EQ(status.error().code, ErrorCode::kInvalidInput) << broken.what;
   }
 }
 
 TEST(WorkerStatusReader, AnAnswerThatIsNotJsonIsAnError) {
   Result<pool::WorkerStatus> status = ParseWorkerStatus("<html>502 Bad Gateway</html>", "w");
   ASSERT_FALSE(status);
-  EXPECT_EQ(status.error(), "w: status: not JSON");
+  EXPECT_EQ(status.error_message(), "w: status: not JSON");
 }
 
 TEST(WorkerStatusReader, AnUnreadableWorkerCountsAsNoCapacity) {

@@ -33,7 +33,7 @@ NvidiaFacts SomeFacts() {
 TEST(NvidiaFactsJson, ARoundTripKeepsEveryFact) {
   const NvidiaFacts facts = SomeFacts();
   Result<NvidiaFacts> parsed = ParseNvidiaFacts(NvidiaFactsToJson(facts));
-  ASSERT_TRUE(parsed) << parsed.error();
+  ASSERT_TRUE(parsed) << parsed.error_message();
   EXPECT_EQ(*parsed, facts);
 }
 
@@ -44,7 +44,7 @@ TEST(NvidiaFactsJson, AnUnavailableEncoderKeepsItsReasonAndStatus) {
       "NvEncOpenEncodeSessionEx failed: NV_ENC_ERR_UNSUPPORTED_DEVICE (2)";
   facts.encoder.open_status = 2;
   Result<NvidiaFacts> parsed = ParseNvidiaFacts(NvidiaFactsToJson(facts));
-  ASSERT_TRUE(parsed) << parsed.error();
+  ASSERT_TRUE(parsed) << parsed.error_message();
   EXPECT_EQ(parsed->encoder, facts.encoder);
 }
 
@@ -60,7 +60,7 @@ TEST(NvidiaFactsJson, ANumberWithoutANameSurvivesARoundTrip) {
   facts.decoders[0].codec = 42;
   facts.decoders[0].output_formats = 1u << 9;
   Result<NvidiaFacts> parsed = ParseNvidiaFacts(NvidiaFactsToJson(facts));
-  ASSERT_TRUE(parsed) << parsed.error();
+  ASSERT_TRUE(parsed) << parsed.error_message();
   EXPECT_EQ(parsed->decoders[0].codec, 42);
   EXPECT_EQ(parsed->decoders[0].output_formats, 1u << 9);
   EXPECT_EQ(CuvidCodecName(42), "#42");
@@ -77,7 +77,7 @@ TEST(NvidiaFactsJson, AnErrorNamesThePlaceOfTheBadValue) {
   json.replace(json.find(R"("chroma": "420")"), 15, R"("chroma": "4:2:1")");
   Result<NvidiaFacts> parsed = ParseNvidiaFacts(json);
   ASSERT_FALSE(parsed);
-  EXPECT_EQ(parsed.error(), "decoders[0].chroma: unknown chroma format \"4:2:1\"");
+  EXPECT_EQ(parsed.error_message(), "decoders[0].chroma: unknown chroma format \"4:2:1\"");
 }
 
 TEST(NvidiaFactsJson, ACudaOrdinalMayBeAbsentButNeverNegative) {
@@ -86,14 +86,15 @@ TEST(NvidiaFactsJson, ACudaOrdinalMayBeAbsentButNeverNegative) {
   const std::string json = NvidiaFactsToJson(facts);
   EXPECT_EQ(json.find("cudaOrdinal"), std::string::npos);
   Result<NvidiaFacts> parsed = ParseNvidiaFacts(json);
-  ASSERT_TRUE(parsed) << parsed.error();
+  ASSERT_TRUE(parsed) << parsed.error_message();
   EXPECT_EQ(parsed->cuda_ordinal, std::nullopt);
 
   std::string negative = NvidiaFactsToJson(SomeFacts());
   negative.replace(negative.find(R"("cudaOrdinal": 1)"), 16, R"("cudaOrdinal": -1)");
   parsed = ParseNvidiaFacts(negative);
   ASSERT_FALSE(parsed);
-  EXPECT_NE(parsed.error().find("cudaOrdinal"), std::string::npos) << parsed.error();
+  EXPECT_NE(parsed.error_message().find("cudaOrdinal"), std::string::npos)
+      << parsed.error_message();
 }
 
 TEST(NvidiaFactsJson, AMissingMemberIsNamed) {
@@ -101,7 +102,7 @@ TEST(NvidiaFactsJson, AMissingMemberIsNamed) {
       R"({"driverVersion":"","cudaDriverVersion":0,"name":"","pciAddress":"","computeCapability":"",)"
       R"("cudaContext":true,"decoders":[]})");
   ASSERT_FALSE(parsed);
-  EXPECT_EQ(parsed.error(), "encoder: missing");
+  EXPECT_EQ(parsed.error_message(), "encoder: missing");
 }
 
 TEST(NvidiaFactsJson, AnAvailableEncoderWithAReasonIsRejected) {
@@ -109,7 +110,7 @@ TEST(NvidiaFactsJson, AnAvailableEncoderWithAReasonIsRejected) {
   facts.encoder.unavailable_reason = "contradiction";
   Result<NvidiaFacts> parsed = ParseNvidiaFacts(NvidiaFactsToJson(facts));
   ASSERT_FALSE(parsed);
-  EXPECT_EQ(parsed.error(), "encoder: an available encoder has an unavailableReason");
+  EXPECT_EQ(parsed.error_message(), "encoder: an available encoder has an unavailableReason");
 }
 
 TEST(NvidiaFactsJson, ASurfaceFormatListedTwiceIsRejected) {
@@ -118,13 +119,13 @@ TEST(NvidiaFactsJson, ASurfaceFormatListedTwiceIsRejected) {
   json.replace(at, 6, R"("NV12")");
   Result<NvidiaFacts> parsed = ParseNvidiaFacts(json);
   ASSERT_FALSE(parsed);
-  EXPECT_EQ(parsed.error(), "decoders[0].outputFormats[1]: \"NV12\" is listed twice");
+  EXPECT_EQ(parsed.error_message(), "decoders[0].outputFormats[1]: \"NV12\" is listed twice");
 }
 
 TEST(NvidiaFactsJson, TextThatIsNotJsonIsRejected) {
   Result<NvidiaFacts> parsed = ParseNvidiaFacts("Cannot load libcuda.so.1\n{");
   ASSERT_FALSE(parsed);
-  EXPECT_EQ(parsed.error(), "the report is not JSON");
+  EXPECT_EQ(parsed.error_message(), "the report is not JSON");
 }
 
 TEST(NvidiaFactsJson, DecoderCapsLabelsReadAsTheTablesWriteThem) {

@@ -12,14 +12,14 @@ TEST(VaFactsJson, ARoundTripKeepsEveryFact) {
   facts.video_proc_formats = {"NV12", "P010"};
   facts.warnings = {"vaGetConfigAttributes(VAProfileH264High/VAEntrypointEncSlice) failed"};
   Result<VaFacts> parsed = ParseVaFacts(VaFactsToJson(facts));
-  ASSERT_TRUE(parsed) << parsed.error();
+  ASSERT_TRUE(parsed) << parsed.error_message();
   EXPECT_EQ(*parsed, facts);
 }
 
 TEST(VaFactsJson, AReportWithoutPictureSizesReadsAsNoneStated) {
   Result<VaFacts> parsed = ParseVaFacts(
       R"({"vendor":"v","configs":[{"profile":7,"entrypoint":6,"rtFormats":1}],"videoProcFormats":[]})");
-  ASSERT_TRUE(parsed) << parsed.error();
+  ASSERT_TRUE(parsed) << parsed.error_message();
   EXPECT_EQ(parsed->configs[0].max_width, 0u);
   EXPECT_EQ(parsed->configs[0].max_height, 0u);
 }
@@ -28,14 +28,14 @@ TEST(VaFactsJson, AVendorStringThatIsNotUtf8StillMakesAReport) {
   VaFacts facts;
   facts.vendor = "broken \xff vendor";
   Result<VaFacts> parsed = ParseVaFacts(VaFactsToJson(facts));
-  ASSERT_TRUE(parsed) << parsed.error();
+  ASSERT_TRUE(parsed) << parsed.error_message();
   EXPECT_EQ(parsed->vendor, "broken \xEF\xBF\xBD vendor");
 }
 
 TEST(VaFactsJson, TextThatIsNotJsonIsRejected) {
   Result<VaFacts> parsed = ParseVaFacts("libva info: VA-API version 1.17.0\n{");
   ASSERT_FALSE(parsed);
-  EXPECT_EQ(parsed.error(), "the report is not JSON");
+  EXPECT_EQ(parsed.error_message(), "the report is not JSON");
 }
 
 TEST(VaFactsJson, AnErrorNamesThePlaceOfTheBadValue) {
@@ -43,26 +43,26 @@ TEST(VaFactsJson, AnErrorNamesThePlaceOfTheBadValue) {
       ParseVaFacts(R"({"vendor":"v","configs":[{"profile":7,"entrypoint":1,"rtFormats":1},)"
                    R"({"profile":7,"entrypoint":"VLD","rtFormats":1}],"videoProcFormats":[]})");
   ASSERT_FALSE(parsed);
-  EXPECT_EQ(parsed.error(), "configs[1].entrypoint: expected an integer");
+  EXPECT_EQ(parsed.error_message(), "configs[1].entrypoint: expected an integer");
 }
 
 TEST(VaFactsJson, AMissingMemberIsNamed) {
   Result<VaFacts> parsed = ParseVaFacts(R"({"vendor":"v","configs":[]})");
   ASSERT_FALSE(parsed);
-  EXPECT_EQ(parsed.error(), "videoProcFormats: missing");
+  EXPECT_EQ(parsed.error_message(), "videoProcFormats: missing");
 }
 
 TEST(VaFactsJson, ARenderTargetMaskOutsideThirtyTwoBitsIsRejected) {
   Result<VaFacts> parsed = ParseVaFacts(
       R"({"vendor":"v","configs":[{"profile":7,"entrypoint":1,"rtFormats":4294967296}],"videoProcFormats":[]})");
   ASSERT_FALSE(parsed);
-  EXPECT_EQ(parsed.error(), "configs[0].rtFormats: value 4294967296 is out of range");
+  EXPECT_EQ(parsed.error_message(), "configs[0].rtFormats: value 4294967296 is out of range");
 }
 
 TEST(VaFactsJson, AReportThatIsNotAnObjectIsRejected) {
   Result<VaFacts> parsed = ParseVaFacts("[1,2]");
   ASSERT_FALSE(parsed);
-  EXPECT_EQ(parsed.error(), "the report is not a JSON object");
+  EXPECT_EQ(parsed.error_message(), "the report is not a JSON object");
 }
 
 }  // namespace

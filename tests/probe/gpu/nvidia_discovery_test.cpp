@@ -53,7 +53,7 @@ class NvidiaDiscovery : public ::testing::Test {
 TEST_F(NvidiaDiscovery, AnNvidiaDisplayControllerIsFoundAndNamedLikeAnyGpu) {
   AddPciDevice(dir_, PciDevice{"0000:19:00.0", "0x10de", "0x2335", "0x030200"});
   Result<std::vector<Gpu>> gpus = Discover();
-  ASSERT_TRUE(gpus) << gpus.error();
+  ASSERT_TRUE(gpus) << gpus.error_message();
   ASSERT_EQ(gpus->size(), 1u);
   const Gpu& gpu = (*gpus)[0];
   EXPECT_EQ(gpu.pci_address, "0000:19:00.0");
@@ -71,7 +71,7 @@ TEST_F(NvidiaDiscovery, OtherVendorsAndNvidiasAudioFunctionAreNotGpus) {
   AddPciDevice(dir_, PciDevice{"0000:01:00.0"});
   AddPciDevice(dir_, PciDevice{"0000:01:00.1", "0x10de", "0x22ba", "0x040300", "snd_hda_intel"});
   Result<std::vector<Gpu>> gpus = Discover();
-  ASSERT_TRUE(gpus) << gpus.error();
+  ASSERT_TRUE(gpus) << gpus.error_message();
   ASSERT_EQ(gpus->size(), 1u);
   EXPECT_EQ((*gpus)[0].pci_address, "0000:01:00.0");
 }
@@ -81,7 +81,7 @@ TEST_F(NvidiaDiscovery, GpusComeInAddressOrder) {
   AddPciDevice(dir_, PciDevice{"0000:41:00.0"});
   AddPciDevice(dir_, PciDevice{"0000:01:00.0"});
   Result<std::vector<Gpu>> gpus = Discover();
-  ASSERT_TRUE(gpus) << gpus.error();
+  ASSERT_TRUE(gpus) << gpus.error_message();
   ASSERT_EQ(gpus->size(), 3u);
   EXPECT_EQ((*gpus)[0].pci_address, "0000:01:00.0");
   EXPECT_EQ((*gpus)[1].pci_address, "0000:41:00.0");
@@ -92,7 +92,7 @@ TEST_F(NvidiaDiscovery, AGpuWithARenderNodeKeepsItsPath) {
   AddPciDevice(dir_,
                PciDevice{"0000:01:00.0", "0x10de", "0x2684", "0x030000", "nvidia", "renderD129"});
   Result<std::vector<Gpu>> gpus = Discover();
-  ASSERT_TRUE(gpus) << gpus.error();
+  ASSERT_TRUE(gpus) << gpus.error_message();
   ASSERT_EQ(gpus->size(), 1u);
   EXPECT_EQ((*gpus)[0].render_node, (dir_.path() / "dev/dri/renderD129").string());
 }
@@ -100,7 +100,7 @@ TEST_F(NvidiaDiscovery, AGpuWithARenderNodeKeepsItsPath) {
 TEST_F(NvidiaDiscovery, AGpuWithoutADriverIsReportedWithTheProblem) {
   AddPciDevice(dir_, PciDevice{"0000:01:00.0", "0x10de", "0x2684", "0x030000", ""});
   Result<std::vector<Gpu>> gpus = Discover();
-  ASSERT_TRUE(gpus) << gpus.error();
+  ASSERT_TRUE(gpus) << gpus.error_message();
   ASSERT_EQ(gpus->size(), 1u);
   EXPECT_EQ((*gpus)[0].kernel_driver, "");
   ASSERT_EQ((*gpus)[0].problems.size(), 1u);
@@ -111,14 +111,14 @@ TEST_F(NvidiaDiscovery, AGpuWithoutADriverIsReportedWithTheProblem) {
 TEST_F(NvidiaDiscovery, AMachineWithoutAPciBusHasNoNvidiaGpu) {
   dir_.Write("sys/class/drm/.keep", "");
   Result<std::vector<Gpu>> gpus = Discover();
-  ASSERT_TRUE(gpus) << gpus.error();
+  ASSERT_TRUE(gpus) << gpus.error_message();
   EXPECT_TRUE(gpus->empty());
 }
 
 TEST_F(NvidiaDiscovery, AClassFileThatIsNotHexIsNotAGpu) {
   AddPciDevice(dir_, PciDevice{"0000:01:00.0", "0x10de", "0x2684", "display"});
   Result<std::vector<Gpu>> gpus = Discover();
-  ASSERT_TRUE(gpus) << gpus.error();
+  ASSERT_TRUE(gpus) << gpus.error_message();
   EXPECT_TRUE(gpus->empty());
 }
 

@@ -22,7 +22,7 @@ TEST(RenderNodeDiscovery, RenderNodesAreListedInTheOrderOfTheirMinorNumbers) {
   dir.Write("sys/class/drm/card0/.keep", "");
   dir.Write("sys/class/drm/renderDx/.keep", "");
   Result<std::vector<std::string>> nodes = ListRenderNodes(RootsIn(dir));
-  ASSERT_TRUE(nodes) << nodes.error();
+  ASSERT_TRUE(nodes) << nodes.error_message();
   EXPECT_EQ(*nodes, (std::vector<std::string>{"renderD128", "renderD129"}));
 }
 
@@ -30,7 +30,7 @@ TEST(RenderNodeDiscovery, AMachineWithoutDrmSaysWhereItLooked) {
   TempDir dir;
   Result<std::vector<std::string>> nodes = ListRenderNodes(RootsIn(dir));
   ASSERT_FALSE(nodes);
-  EXPECT_NE(nodes.error().find((dir.path() / "sys/class/drm").string()), std::string::npos);
+  EXPECT_NE(nodes.error_message().find((dir.path() / "sys/class/drm").string()), std::string::npos);
 }
 
 TEST(RenderNodeDiscovery, APciGpuIsDescribedFromSysfsAndThePciIdDatabase) {

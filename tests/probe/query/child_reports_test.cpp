@@ -17,7 +17,7 @@ TEST(ChildReports, AGoodReportBecomesItsFacts) {
       "NvEncOpenEncodeSessionEx failed: NV_ENC_ERR_UNSUPPORTED_DEVICE (2)";
   ChildOutcome outcome{ChildOutcome::Kind::kExited, 0, NvidiaFactsToJson(facts), ""};
   Result<NvidiaFacts> read = FactsFromOutcome<NvidiaFacts>(outcome, kDeadline, &ParseNvidiaFacts);
-  ASSERT_TRUE(read) << read.error();
+  ASSERT_TRUE(read) << read.error_message();
   EXPECT_EQ(*read, facts);
 }
 
@@ -27,7 +27,7 @@ TEST(ChildReports, AFailedChildIsDescribedInItsOwnWords) {
       "cuInit failed: CUDA_ERROR_NO_DEVICE (100): no CUDA-capable device is detected\n"};
   Result<NvidiaFacts> read = FactsFromOutcome<NvidiaFacts>(outcome, kDeadline, &ParseNvidiaFacts);
   ASSERT_FALSE(read);
-  EXPECT_EQ(read.error(),
+  EXPECT_EQ(read.error_message(),
             "cuInit failed: CUDA_ERROR_NO_DEVICE (100): no CUDA-capable device is detected");
 }
 
@@ -35,7 +35,8 @@ TEST(ChildReports, AReportThatDoesNotParseIsAFailure) {
   ChildOutcome outcome{ChildOutcome::Kind::kExited, 0, "{\"name\": 3}", ""};
   Result<NvidiaFacts> read = FactsFromOutcome<NvidiaFacts>(outcome, kDeadline, &ParseNvidiaFacts);
   ASSERT_FALSE(read);
-  EXPECT_EQ(read.error(), "the query wrote a report that does not parse: driverVersion: missing");
+  EXPECT_EQ(read.error_message(),
+            "the query wrote a report that does not parse: driverVersion: missing");
 }
 
 TEST(ChildReports, AProgramThatCannotStartFailsEveryGpu) {
@@ -47,7 +48,7 @@ TEST(ChildReports, AProgramThatCannotStartFailsEveryGpu) {
   ASSERT_EQ(results.size(), 2u);
   for (const Result<NvidiaFacts>& result : results) {
     ASSERT_FALSE(result);
-    EXPECT_EQ(result.error(),
+    EXPECT_EQ(result.error_message(),
               "the query batch failed: the query could not start: No such file or directory");
   }
 }

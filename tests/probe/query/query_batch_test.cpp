@@ -17,16 +17,16 @@ TEST(QueryTarget, EveryKindRoundTripsThroughItsArgument) {
                                     QueryTarget{QueryTarget::Api::kNvidia, "0000:01:00.0"},
                                     QueryTarget{QueryTarget::Api::kNvidia, "0000:01:00.0", true}}) {
     Result<QueryTarget> parsed = ParseTargetArgument(TargetArgument(target));
-    ASSERT_TRUE(parsed) << parsed.error();
+    ASSERT_TRUE(parsed) << parsed.error_message();
     EXPECT_EQ(*parsed, target);
   }
 }
 
 TEST(QueryTarget, AnUnknownKindOrAMissingPlaceIsNamed) {
-  EXPECT_EQ(ParseTargetArgument("vulkan=/dev/dri/renderD128").error(),
+  EXPECT_EQ(ParseTargetArgument("vulkan=/dev/dri/renderD128").error_message(),
             "query target \"vulkan=/dev/dri/renderD128\" has the unknown kind \"vulkan\" (va, "
             "nvidia or nvidia+sessions)");
-  EXPECT_EQ(ParseTargetArgument("va=").error(), "query target \"va=\" is not KIND=WHERE");
+  EXPECT_EQ(ParseTargetArgument("va=").error_message(), "query target \"va=\" is not KIND=WHERE");
   EXPECT_FALSE(ParseTargetArgument("renderD128"));
 }
 
@@ -37,7 +37,7 @@ TEST(ChildOutcomeJson, OutcomesRoundTripAndDriverTextThatIsNotUtf8IsReplaced) {
       {ChildOutcome::Kind::kTimedOut, 0, "", ""},
       {ChildOutcome::Kind::kNotStarted, 2, "", ""}};
   Result<std::vector<ChildOutcome>> parsed = ParseOutcomes(OutcomesToJson(outcomes));
-  ASSERT_TRUE(parsed) << parsed.error();
+  ASSERT_TRUE(parsed) << parsed.error_message();
   ASSERT_EQ(parsed->size(), 4u);
   EXPECT_EQ((*parsed)[0].out, "{}");
   EXPECT_EQ((*parsed)[1].kind, ChildOutcome::Kind::kSignalled);
@@ -51,9 +51,9 @@ TEST(ChildOutcomeJson, AnUnknownKindIsNamedWithItsPlace) {
   EXPECT_EQ(
       ParseOutcomes(
           R"([{"kind":"exited","code":0,"out":"","err":""},{"kind":"lost","code":0,"out":"","err":""}])")
-          .error(),
+          .error_message(),
       "outcomes[1].kind: unknown kind \"lost\"");
-  EXPECT_EQ(ParseOutcomes("{}").error(), "outcomes: expected an array");
+  EXPECT_EQ(ParseOutcomes("{}").error_message(), "outcomes: expected an array");
 }
 
 // The batch's own side runs here in the test process: forked children that succeed,
@@ -72,7 +72,7 @@ TEST(QueryBatch, ForkedQueriesEndEachInTheirOwnWay) {
   const std::string printed = testing::internal::GetCapturedStdout();
   EXPECT_EQ(status, 0);
   Result<std::vector<ChildOutcome>> outcomes = ParseOutcomes(printed);
-  ASSERT_TRUE(outcomes) << outcomes.error() << ": " << printed;
+  ASSERT_TRUE(outcomes) << outcomes.error_message() << ": " << printed;
   ASSERT_EQ(outcomes->size(), 3u);
   EXPECT_EQ((*outcomes)[0].kind, ChildOutcome::Kind::kExited);
   EXPECT_EQ((*outcomes)[0].out, "report");

@@ -58,7 +58,7 @@ TEST(InputFacts, PrefersTheVideoStreamToACoverPicture) {
       {"codec_type":"video","codec_name":"mjpeg","disposition":{"attached_pic":1}},
       {"codec_type":"video","codec_name":"h264","pix_fmt":"yuv420p","r_frame_rate":"25/1",
        "avg_frame_rate":"0/0","width":320,"height":240}]})");
-  ASSERT_TRUE(facts) << facts.error();
+  ASSERT_TRUE(facts) << facts.error_message();
   EXPECT_EQ(facts->video_codec, "h264");
   EXPECT_DOUBLE_EQ(facts->fps, 25);
   EXPECT_FALSE(facts->still_image);
@@ -86,7 +86,7 @@ TEST(InputFacts, AStatedSizeWhosePixelCountOverflowsAnIntIsTakenSideBySideWithin
   Result<InputFacts> facts = ParseInputFacts(
       R"({"streams":[{"codec_type":"video","width":65535,"height":65535,"avg_frame_rate":"5/1"}],
           "format":{"format_name":"matroska,webm","duration":"1.000000"}})");
-  ASSERT_TRUE(facts) << facts.error();
+  ASSERT_TRUE(facts) << facts.error_message();
   EXPECT_EQ(facts->width, 65535);
   EXPECT_EQ(facts->height, 65535);
   EXPECT_EQ(facts->video_codec, "");
@@ -98,7 +98,7 @@ TEST(InputFacts, AStatedSizeWhosePixelCountOverflowsAnIntIsTakenSideBySideWithin
 TEST(InputFacts, ASideOfTwoToTheTwentiethIsTheLargestTaken) {
   Result<InputFacts> facts =
       ParseInputFacts(R"({"streams":[{"codec_type":"video","width":1048576,"height":1048576}]})");
-  ASSERT_TRUE(facts) << facts.error();
+  ASSERT_TRUE(facts) << facts.error_message();
   EXPECT_EQ(facts->width, kMaxPictureSide);
 }
 
@@ -107,7 +107,7 @@ class InputFactsBadInput : public ::testing::TestWithParam<BadFacts> {};
 TEST_P(InputFactsBadInput, NamesThePlaceOfTheError) {
   Result<InputFacts> facts = ParseInputFacts(GetParam().json);
   ASSERT_FALSE(facts);
-  EXPECT_EQ(facts.error(), GetParam().error);
+  EXPECT_EQ(facts.error_message(), GetParam().error);
 }
 
 INSTANTIATE_TEST_SUITE_P(

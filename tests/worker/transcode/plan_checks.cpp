@@ -18,7 +18,7 @@ bool IsTranslationOption(const std::string& name) {
 std::string KeptOptionsInOrder(const RunnerCommand& runner,
                                const std::vector<std::string>& planned) {
   Result<RunnerCommand> parsed = ParseRunnerCommand(planned);
-  if (!parsed) return "the planned argv does not parse: " + parsed.error();
+  if (!parsed) return "the planned argv does not parse: " + parsed.error_message();
   if (parsed->outputs.size() != runner.outputs.size()) return "the outputs differ in number";
   if (parsed->inputs.size() != runner.inputs.size()) return "the inputs differ in number";
   for (std::size_t i = 0; i < runner.inputs.size(); ++i) {

@@ -36,10 +36,10 @@ TEST(PlanDevice, TakesOneElementOrAnArrayOfOne) {
       R"({"name":"gpu","attributes":{"api":{"string":"vaapi"},"encodeH264":{"bool":true},)"
       R"("resource.kubernetes.io/pciBusID":{"string":"0000:03:00.0"},"memory":{"int":4}}})";
   Result<PlanDevice> bare = ParsePlanDevice(element);
-  ASSERT_TRUE(bare) << bare.error();
+  ASSERT_TRUE(bare) << bare.error_message();
   EXPECT_EQ(bare->pci_address, "0000:03:00.0");
   Result<PlanDevice> in_array = ParsePlanDevice("[" + element + "]");
-  ASSERT_TRUE(in_array) << in_array.error();
+  ASSERT_TRUE(in_array) << in_array.error_message();
   EXPECT_EQ(in_array->name, "gpu");
 }
 
@@ -53,7 +53,7 @@ class PlanDeviceBadInput : public ::testing::TestWithParam<BadDevice> {};
 TEST_P(PlanDeviceBadInput, NamesThePlaceOfTheError) {
   Result<PlanDevice> device = ParsePlanDevice(GetParam().json);
   ASSERT_FALSE(device);
-  EXPECT_EQ(device.error(), GetParam().error);
+  EXPECT_EQ(device.error_message(), GetParam().error);
 }
 
 INSTANTIATE_TEST_SUITE_P(

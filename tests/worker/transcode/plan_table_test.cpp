@@ -139,7 +139,7 @@ TEST(PlanTable, PlansEveryRunnerFormForEveryFixtureGpu) {
     ASSERT_NE(expected, kExpected.end()) << "no expectation for " << gpu.fixture;
     for (const RunnerForm& form : forms) {
       Result<RunnerCommand> command = ParseRunnerCommand(form.args);
-      ASSERT_TRUE(command) << form.name << ": " << command.error();
+      ASSERT_TRUE(command) << form.name << ": " << command.error_message();
       if (KindOf(*command) != CommandKind::kVideoEncode) {
         const Plan plan = PlanCommand(*command, gpu.device, std::nullopt, options);
         EXPECT_EQ(plan.kind, PlanKind::kPassThrough) << gpu.fixture << " × " << form.name;

@@ -71,6 +71,17 @@ TEST(Plan, RunsTheRecordedWebVideoOnAdaWithNvencAndCuvid) {
   EXPECT_EQ(plan.environment, std::vector<std::string>{"CUDA_DEVICE_ORDER=PCI_BUS_ID"});
 }
 
+TEST(Plan, ReadsAnOutputRateWrittenAsARatio) {
+  std::string line = kWebVideo;
+  const std::size_t rate = line.find("-r 30 ");
+  ASSERT_NE(rate, std::string::npos);
+  line.replace(rate, 6, "-r 30000/1001 ");
+  const Plan plan =
+      PlanLine(line, FixtureDeviceNamed("ada-geforce-rtx4090"), TestInputNamed("h264").facts);
+  ASSERT_EQ(plan.kind, PlanKind::kRun) << plan.refusal;
+  EXPECT_NEAR(plan.output_fps, 29.97, 0.01);
+}
+
 TEST(Plan, KeepsTheRunnersHlsOptionsAsWritten) {
   const Plan plan =
       PlanLine(kHls, FixtureDeviceNamed("ampere-rtx-a4000"), TestInputNamed("h264").facts);
@@ -129,6 +140,50 @@ TEST(Plan, DecodesTenBitHevcOnTheGpuWhereTheDeviceStatesMain10) {
   EXPECT_TRUE(plan.hardware_decode);
   EXPECT_TRUE(HoldsPair(plan.argv, "-c:v", "hevc_cuvid"));
   EXPECT_TRUE(HoldsPair(plan.argv, "-vf", "scale_cuda=w=-2:h=720:format=nv12"));
+}
+
+// NVDEC's H.264 range starts at 48x16: h264_cuvid refuses a 32x32 picture, which is the
+// upload's doing, so the plan decodes it on the CPU before anything runs.
+TEST(Plan, DecodesA32x32H264OnTheCpuSinceNvdecsRangeStartsAt48Wide) {
+  InputFacts tiny = TestInputNamed("h264").facts;
+  tiny.width = 32;
+  tiny.height = 32;
+  const Plan plan = PlanLine(kWebVideo, FixtureDeviceNamed("ada-geforce-rtx4090"), tiny);
+  ASSERT_EQ(plan.kind, PlanKind::kRun) << plan.refusal;
+  EXPECT_FALSE(plan.hardware_decode);
+  EXPECT_FALSE(Holds(plan.argv, "h264_cuvid"));
+  ASSERT_FALSE(plan.notes.empty());
+  EXPECT_EQ(plan.notes[0],
+            "/w/in (h264 8-bit yuv420p): 32x32 is outside NVDEC's h264 range (48x16 to "
+            "4096x4096): it is decoded on the CPU, and uploaded with hwupload_cuda to be scaled "
+            "and encoded on the GPU");
+}
+
+TEST(Plan, DecodesAnHevcUnder144OnTheCpuAndA4096WideH264OnTheGpu) {
+  InputFacts hevc = TestInputNamed("hevc10").facts;
+  hevc.width = 128;
+  hevc.height = 128;
+  EXPECT_FALSE(
+      PlanLine(kWebVideo, FixtureDeviceNamed("ada-geforce-rtx4090"), hevc).hardware_decode);
+  InputFacts wide = TestInputNamed("h264").facts;
+  wide.width = 4096;
+  wide.height = 2160;
+  EXPECT_TRUE(PlanLine(kWebVideo, FixtureDeviceNamed("ada-geforce-rtx4090"), wide).hardware_decode);
+  wide.width = 4100;
+  EXPECT_FALSE(
+      PlanLine(kWebVideo, FixtureDeviceNamed("ada-geforce-rtx4090"), wide).hardware_decode);
+}
+
+// Only these components' error lines can name a GPU failure in the job's log.
+TEST(Plan, NamesItsOwnHardwareComponentsAndNoOthers) {
+  const Plan nvidia =
+      PlanLine(kWebVideo, FixtureDeviceNamed("ada-geforce-rtx4090"), TestInputNamed("h264").facts);
+  EXPECT_EQ(nvidia.hardware_components,
+            (std::vector<std::string>{"h264_cuvid", "h264_nvenc", "scale_cuda"}));
+  const Plan vaapi = PlanLine(kWebVideo, FixtureDeviceNamed("amd-radeonsi-polaris12-rx550x"),
+                              TestInputNamed("h264").facts, VaapiOptions());
+  EXPECT_EQ(vaapi.hardware_components,
+            (std::vector<std::string>{"h264", "h264_vaapi", "scale_vaapi"}));
 }
 
 TEST(Plan, EncodesTheAudioMergesStillImageOnTheGpuAfterACpuDecode) {

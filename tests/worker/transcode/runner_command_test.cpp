@@ -19,7 +19,7 @@ const char* kRecordedWebVideo =
 
 TEST(RunnerCommand, SplitsTheRecordedWebVideoFormIntoItsInputAndOutput) {
   Result<RunnerCommand> command = ParseRunnerCommand(Words(kRecordedWebVideo));
-  ASSERT_TRUE(command) << command.error();
+  ASSERT_TRUE(command) << command.error_message();
   ASSERT_EQ(command->inputs.size(), 1u);
   EXPECT_EQ(command->inputs[0].path, "/w/in");
   EXPECT_EQ(command->inputs[0].position, 0);
@@ -45,7 +45,7 @@ TEST(RunnerCommand, RendersBackExactlyWhatItRead) {
         "-loop 1 -i a.png -i b.m4a -y -shortest o.mp4", "-i in -f null -",
         "-i in -y -threads 2 -c copy -copyts -bsf:a aac_adtstoasc -f hls o.m3u8"}) {
     Result<RunnerCommand> command = ParseRunnerCommand(Words(line));
-    ASSERT_TRUE(command) << line << ": " << command.error();
+    ASSERT_TRUE(command) << line << ": " << command.error_message();
     EXPECT_EQ(RenderCommand(*command), Words(line)) << line;
   }
 }
@@ -91,7 +91,7 @@ class RunnerCommandBadInput : public ::testing::TestWithParam<BadArgv> {};
 TEST_P(RunnerCommandBadInput, NamesTheArgumentAndItsPlace) {
   Result<RunnerCommand> command = ParseRunnerCommand(Words(GetParam().line));
   ASSERT_FALSE(command);
-  EXPECT_EQ(command.error(), GetParam().error);
+  EXPECT_EQ(command.error_message(), GetParam().error);
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -13,7 +13,7 @@ namespace {
 
 PictureSize Scaled(std::string_view filter, PictureSize input) {
   Result<ScaleRequest> scale = ParseScaleFilter(filter);
-  EXPECT_TRUE(scale) << scale.error();
+  EXPECT_TRUE(scale) << scale.error_message();
   return scale ? OutputSizeOf(*scale, input) : PictureSize{};
 }
 

@@ -77,7 +77,7 @@ std::vector<TestInput> MakeInputs() {
     input.ffprobe_json = Ffprobe(input.file);
     Result<InputFacts> facts = ParseInputFacts(input.ffprobe_json);
     if (!facts) {
-      ADD_FAILURE() << recipe.file << ": " << facts.error();
+      ADD_FAILURE() << recipe.file << ": " << facts.error_message();
       return {};
     }
     input.facts = *facts;
@@ -102,7 +102,7 @@ std::optional<FixtureDevice> ProbeFixture(const std::filesystem::path& file, boo
   device.json = probed.out;
   Result<PlanDevice> parsed = ParsePlanDevice(probed.out);
   if (!parsed) {
-    ADD_FAILURE() << file << ": " << parsed.error();
+    ADD_FAILURE() << file << ": " << parsed.error_message();
     return std::nullopt;
   }
   device.device = *parsed;

@@ -8,7 +8,7 @@ namespace mc::probe {
 int RunQueryNvidia(const std::string& pci_address, const NvidiaQueryOptions& options) {
   return RunReportChild("query-nvidia", [&]() -> Result<std::string> {
     Result<NvidiaFacts> facts = QueryNvidiaDriver(pci_address, options);
-    if (!facts) return facts.failure();
+    if (!facts) return facts.error();
     return NvidiaFactsToJson(*facts);
   });
 }

@@ -1,5 +1,5 @@
-// `media-capabilities query-nvidia PCI [--measure-sessions]`: the internal child that asks
-// one NVIDIA GPU's driver and prints the JSON report on stdout.
+// `media-capabilities query-nvidia PCI [--measure-sessions]`: the internal child. It asks one
+// NVIDIA GPU's driver and prints the JSON report on stdout.
 #pragma once
 
 #include <string>
@@ -8,7 +8,7 @@
 
 namespace mc::probe {
 
-// RunQueryNvidia returns 0 after printing a report, 1 after printing the error on stderr.
+// RunQueryNvidia: 0 after printing a report, 1 after the error on stderr.
 int RunQueryNvidia(const std::string& pci_address, const NvidiaQueryOptions& options);
 
 }  // namespace mc::probe

@@ -29,7 +29,7 @@ int RunReportChild(const char* name, const std::function<Result<std::string>()>&
   Result<std::string> report = query();
   std::fflush(stdout);
   if (!report) {
-    std::fprintf(stderr, "%s\n", report.error().c_str());
+    std::fprintf(stderr, "%s\n", report.error_message().c_str());
     return 1;
   }
   if (!WriteAll(report_fd, *report)) {

@@ -1,6 +1,6 @@
-// The shape every internal query child shares: drivers and their libraries may print on
-// stdout, so the child keeps the original stdout for its one report and points everything
-// else written to stdout at stderr, where the parent reads it as diagnostics.
+// The shape every internal query child shares. Drivers and their libraries may print on stdout. So
+// the child keeps the original stdout for its one report. Everything else written to stdout goes to
+// stderr. The parent reads it there as diagnostics.
 #pragma once
 
 #include <functional>
@@ -10,8 +10,11 @@
 
 namespace mc::probe {
 
-// RunReportChild runs `query`, which gives the report's text or the error, and returns the
-// child's exit status: 0 after writing the report, 1 after writing the error on stderr.
+// RunReportChild runs `query`, which gives the report's text or the error. It returns the child's
+// exit status:
+// - 0 after writing the report;
+// - 1 after writing the error on stderr.
+//
 // `name` prefixes its own messages, such as "query-va".
 int RunReportChild(const char* name, const std::function<Result<std::string>()>& query);
 

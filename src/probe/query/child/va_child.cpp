@@ -9,7 +9,7 @@ namespace mc::probe {
 int RunQueryVa(const std::string& render_node) {
   return RunReportChild("query-va", [&]() -> Result<std::string> {
     Result<VaFacts> facts = QueryVaDriver(render_node);
-    if (!facts) return facts.failure();
+    if (!facts) return facts.error();
     return VaFactsToJson(*facts);
   });
 }

@@ -1,0 +1,154 @@
+// `worker doctor` against a server answering PeerTube 7.2.1's recorded config and a runner
+// command that prints a version: the pair in words and the exit status of each kind of pair;
+// and ffmpeg's sandbox on this kernel and, through without_landlock, on one without Landlock.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "common/base/read_file.h"
+#include "common/http/http_server.h"
+#include "support/run_command.h"
+#include "support/temp_dir.h"
+#include "worker/probe_contract/landlock.h"
+
+namespace mc::worker {
+namespace {
+
+// A server that answers `GET /api/v1/config` with the recorded config, its version replaced.
+std::unique_ptr<http::Server> ConfigServer(const std::string& version) {
+  Result<std::string> recorded = ReadFileText(PEERTUBE_DATA_DIR "/admin-api/config.json");
+  EXPECT_TRUE(recorded) << recorded.error_message();
+  nlohmann::json config = nlohmann::json::parse(recorded ? *recorded : "{}");
+  config["serverVersion"] = version;
+  Result<std::unique_ptr<http::Server>> server =
+      http::Server::Start("127.0.0.1:0", {{"/api/v1/config", [body = config.dump()] {
+                                             return http::Response{.status = 200, .body = body};
+                                           }}});
+  EXPECT_TRUE(server) << server.error_message();
+  return server ? std::move(*server) : nullptr;
+}
+
+// A runner command that prints `output` for --version and exits with `status`.
+std::string Runner(const mc::testing::TempDir& dir, const std::string& output, int status = 0) {
+  const std::string path = (dir.path() / "runner").string();
+  std::ofstream(path) << "#!/bin/sh\nprintf '" << output << "'\nexit " << status << "\n";
+  chmod(path.c_str(), 0755);
+  return path;
+}
+
+// How the doctor runs beside the server and the runner: `before` (a program that runs the
+// rest) in front of the binary, `flags` after its own, `env` added to the environment.
+struct DoctorRun {
+  std::vector<std::string> before;
+  std::vector<std::string> flags;
+  std::vector<std::string> env;
+};
+
+probe::ChildOutcome Doctor(const http::Server& server, const std::string& runner,
+                           const DoctorRun& how = {}) {
+  std::vector<std::string> argv = how.before;
+  argv.insert(argv.end(), {MEDIA_CAP_BINARY, "worker", "doctor", "--url",
+                           "http://" + server.address(), "--runner", runner});
+  argv.insert(argv.end(), how.flags.begin(), how.flags.end());
+  return mc::testing::RunCommand(argv, how.env);
+}
+
+TEST(WorkerDoctor, SaysTheTestedPairIsTested) {
+  mc::testing::TempDir dir;
+  std::unique_ptr<http::Server> server = ConfigServer("7.2.1");
+  ASSERT_NE(server, nullptr);
+  const probe::ChildOutcome run = Doctor(*server, Runner(dir, "0.1.3\\n"));
+  EXPECT_EQ(run.code, 0) << run.err;
+  EXPECT_NE(run.out.find("PeerTube server: 7.2.1"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("official runner: 0.1.3"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("the pair: tested"), std::string::npos) << run.out;
+}
+
+TEST(WorkerDoctor, SaysANewerPairIsCompatibleByContractAndAnOlderServerBreaks) {
+  mc::testing::TempDir dir;
+  std::unique_ptr<http::Server> newer = ConfigServer("9.0.0");
+  ASSERT_NE(newer, nullptr);
+  const probe::ChildOutcome contract = Doctor(*newer, Runner(dir, "0.6.0\\n"));
+  EXPECT_EQ(contract.code, 0) << contract.err;
+  EXPECT_NE(contract.out.find("the pair: by-contract"), std::string::npos) << contract.out;
+
+  std::unique_ptr<http::Server> older = ConfigServer("5.1.0");
+  ASSERT_NE(older, nullptr);
+  const probe::ChildOutcome breaks = Doctor(*older, Runner(dir, "0.1.3\\n"));
+  EXPECT_EQ(breaks.code, 1);
+  EXPECT_NE(breaks.out.find("the pair: breaks: PeerTube before 5.2 has no remote runners"),
+            std::string::npos)
+      << breaks.out;
+}
+
+TEST(WorkerDoctor, ARunnerThatFailsIsOneAWorkerCannotWorkWith) {
+  mc::testing::TempDir dir;
+  std::unique_ptr<http::Server> server = ConfigServer("7.2.1");
+  ASSERT_NE(server, nullptr);
+  const probe::ChildOutcome run = Doctor(*server, Runner(dir, "node: not found\\n", 127));
+  EXPECT_EQ(run.code, 1);
+  EXPECT_NE(run.out.find("official runner: unknown ("), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("exited 127"), std::string::npos) << run.out;
+}
+
+TEST(WorkerDoctor, OnAKernelWithLandlockItSaysEveryUploadReaderIsBoxedAndWhatItsAbiEnforces) {
+  const int abi = LandlockAbi();
+  if (abi == 0) GTEST_SKIP() << "this kernel has no Landlock";
+  mc::testing::TempDir dir;
+  std::unique_ptr<http::Server> server = ConfigServer("7.2.1");
+  ASSERT_NE(server, nullptr);
+  const probe::ChildOutcome run = Doctor(*server, Runner(dir, "0.1.3\\n"));
+  EXPECT_EQ(run.code, 0) << run.err;
+  EXPECT_NE(run.out.find("ffmpeg's sandbox: boxed: every ffmpeg and ffprobe that reads an "
+                         "upload runs boxed with no new privileges"),
+            std::string::npos)
+      << run.out;
+  const std::string reach = abi >= 6   ? ": filesystem, network, signal and abstract-socket scopes"
+                            : abi >= 4 ? ": filesystem and network"
+                                       : ": filesystem only";
+  EXPECT_NE(run.out.find("landlock ABI " + std::to_string(abi) + reach), std::string::npos)
+      << run.out;
+}
+
+TEST(WorkerDoctor, OnAKernelWithoutLandlockItWarnsThatFfmpegDecodesUploadsUnboxed) {
+  mc::testing::TempDir dir;
+  std::unique_ptr<http::Server> server = ConfigServer("7.2.1");
+  ASSERT_NE(server, nullptr);
+  const probe::ChildOutcome run =
+      Doctor(*server, Runner(dir, "0.1.3\\n"), {.before = {WITHOUT_LANDLOCK}});
+  // A warning: the worker runs, and says so.
+  EXPECT_EQ(run.code, 0) << run.err;
+  EXPECT_NE(run.out.find("the pair: tested"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("ffmpeg's sandbox: unboxed: the kernel has no Landlock (or has it turned "
+                         "off): each job's ffmpeg decodes uploads unboxed, beside the worker's "
+                         "secrets"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("PT_WORKER_REQUIRE_SANDBOX=1 refuses that"), std::string::npos) << run.out;
+}
+
+TEST(WorkerDoctor, OnAKernelWithoutLandlockARequiredSandboxFailsIt) {
+  mc::testing::TempDir dir;
+  std::unique_ptr<http::Server> server = ConfigServer("7.2.1");
+  ASSERT_NE(server, nullptr);
+  for (const bool by_flag : {false, true}) {
+    SCOPED_TRACE(by_flag ? "--require-sandbox 1" : "PT_WORKER_REQUIRE_SANDBOX=1");
+    DoctorRun how{.before = {WITHOUT_LANDLOCK}};
+    if (by_flag) {
+      how.flags = {"--require-sandbox", "1"};
+    } else {
+      how.env = {"PT_WORKER_REQUIRE_SANDBOX=1"};
+    }
+    const probe::ChildOutcome run = Doctor(*server, Runner(dir, "0.1.3\\n"), how);
+    EXPECT_EQ(run.code, 1) << run.out << run.err;
+    EXPECT_NE(run.out.find("ffmpeg's sandbox: missing: the kernel has no Landlock"),
+              std::string::npos)
+        << run.out;
+    EXPECT_NE(run.out.find("worker run refuses to start"), std::string::npos) << run.out;
+  }
+}
+
+}  // namespace
+}  // namespace mc::worker
