@@ -1,26 +1,42 @@
 #include "common/base/read_file.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 
 namespace mc {
+namespace {
 
+Error ReadError(const std::filesystem::path& file, int error) {
+  const std::string why = file.string() + ": " + std::strerror(error);
+  if (error == ENOENT) return NotFound(why);
+  if (error == EACCES) return PermissionDenied(why);
+  if (error == EISDIR) return InvalidInput(file.string() + ": is a directory");
+  return Internal(why);
+}
+
+}  // namespace
+
+// POSIX reads, since a stream throws when a read fails: a /proc file of a
+// process that has just ended answers ESRCH.
 Result<std::string> ReadFileText(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    const std::string why = file.string() + ": " + std::strerror(errno);
-    if (errno == ENOENT) return NotFound(why);
-    if (errno == EACCES) return PermissionDenied(why);
-    return Internal(why);
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return ReadError(file, errno);
+  struct stat info {};
+  int error = ::fstat(fd, &info) == 0 && S_ISDIR(info.st_mode) ? EISDIR : 0;
+  std::string text;
+  char buffer[8192];
+  while (error == 0) {
+    const ssize_t got = ::read(fd, buffer, sizeof buffer);
+    if (got == 0) break;
+    if (got > 0) text.append(buffer, static_cast<std::size_t>(got));
+    if (got < 0 && errno != EINTR) error = errno;
   }
-  std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  // A directory opens, but reading it fails. Say so; do not return empty text.
-  if (in.bad()) return Error{file.string() + ": cannot be read"};
-  std::error_code error;
-  if (std::filesystem::is_directory(file, error))
-    return InvalidInput(file.string() + ": is a directory");
+  ::close(fd);
+  if (error != 0) return ReadError(file, error);
   return text;
 }
 

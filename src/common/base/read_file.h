@@ -1,4 +1,4 @@
-// The kube module reads small named files: certificates, keys, tokens.
+// Whole-file reads of small named files: certificates, tokens, /proc and sysfs entries.
 #pragma once
 
 #include <filesystem>

@@ -2,21 +2,21 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <system_error>
 
+#include "common/base/read_file.h"
 #include "common/base/text.h"
 
 namespace mc::probe {
 
 std::string ReadSysfsHex(const std::filesystem::path& file, std::size_t digits,
                          std::string& problem) {
-  std::ifstream in(file);
-  std::string text;
-  if (!in || !std::getline(in, text)) {
+  Result<std::string> content = ReadFileText(file);
+  if (!content || content->empty()) {
     problem = "cannot read " + file.string();
     return {};
   }
+  std::string text = content->substr(0, content->find('\n'));
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
   if (text.starts_with("0x") || text.starts_with("0X")) text.erase(0, 2);
   const bool hex = !text.empty() && text.size() <= digits &&

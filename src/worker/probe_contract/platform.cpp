@@ -2,20 +2,19 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <vector>
 
+#include "common/base/read_file.h"
 #include "common/base/text.h"
 
 namespace mc::worker {
 namespace {
 
 std::string FirstLine(const std::string& path) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);
-  return line;
+  Result<std::string> text = ReadFileText(path);
+  if (!text) return "";
+  return text->substr(0, text->find('\n'));
 }
 
 }  // namespace

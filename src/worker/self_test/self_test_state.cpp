@@ -6,6 +6,7 @@
 
 #include "common/base/json_parse.h"
 #include "common/base/json_text.h"
+#include "common/base/read_file.h"
 #include "worker/probe_contract/utc_time.h"
 
 namespace mc::worker {
@@ -160,10 +161,9 @@ Result<SelfTestReport> LoadSelfTestOf(const std::string& path, const ContractDev
 
 Result<SelfTestReport> LoadSelfTest(const std::string& path,
                                     std::chrono::system_clock::time_point now) {
-  std::ifstream in(path);
-  if (!in) return NotFound("no self-test report at " + path);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  Result<json> parsed = ParseJson(text);
+  Result<std::string> text = ReadFileText(path);
+  if (!text) return NotFound("no self-test report at " + path + " (" + text.error_message() + ")");
+  Result<json> parsed = ParseJson(*text);
   if (!parsed) return InvalidInput(path + " is not a self-test report: " + parsed.error_message());
   const json& document = *parsed;
   if (!document.is_object()) return InvalidInput(path + " is not a self-test report");
