@@ -123,7 +123,7 @@ struct AgentSubcommand {
         ->capture_default_str();
     command
         ->add_option("--health-address", agent.agent.health_address,
-                     "HOST:PORT of /livez and /readyz; port 0 picks a free one")
+                     "HOST:PORT of /livez, /readyz and /metrics; port 0 picks a free one")
         ->capture_default_str();
   }
 

@@ -67,6 +67,22 @@ std::string Joined(const std::vector<std::string>& items, std::string_view separ
   return text;
 }
 
+std::string PrometheusLabelValue(std::string_view text) {
+  std::string escaped;
+  escaped.reserve(text.size());
+  for (char c : text) {
+    if (c == '\\')
+      escaped += "\\\\";
+    else if (c == '"')
+      escaped += "\\\"";
+    else if (c == '\n')
+      escaped += "\\n";
+    else
+      escaped += c;
+  }
+  return escaped;
+}
+
 std::optional<double> ParseDouble(std::string_view text) {
   double value = 0;
   const char* last = text.data() + text.size();

@@ -3,6 +3,7 @@
 // - trimming;
 // - ASCII lower case;
 // - joining;
+// - a Prometheus label value;
 // - numbers read from the whole of a string.
 #pragma once
 
@@ -48,6 +49,11 @@ std::string AsciiLower(std::string_view text);
 
 // Joined puts `separator` between each two items.
 std::string Joined(const std::vector<std::string>& items, std::string_view separator);
+
+// PrometheusLabelValue escapes `text` for a label value of the text exposition format: a
+// backslash, a double quote and a line feed each become their escape. Every exporter of the
+// project writes its labels through it.
+std::string PrometheusLabelValue(std::string_view text);
 
 // ParseInteger reads the whole of `text` as a decimal integer of type T. It takes:
 // - an optional minus sign, for a signed T;

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "common/base/text.h"
+#include "dra/agent/agent_metrics.h"
 #include "dra/agent/api_claim_checker.h"
 #include "dra/agent/eviction_guard.h"
 #include "dra/agent/health_server.h"
@@ -317,15 +318,23 @@ int Agent::Run() {
   }
   state.plugin_listening = true;
 
-  auto health = HealthServer::Start(
-      options_.health_address,
-      AgentHealthChecks(state.heartbeat, state.plugin_listening, state.published, **plugin));
+  HealthChecks checks =
+      AgentHealthChecks(state.heartbeat, state.plugin_listening, state.published, **plugin);
+  // The HTTP thread reads only what is safe across threads: the board, two flags, the node.
+  checks.metrics = [&state, &plugin = **plugin, node = options_.node_name] {
+    return AgentMetricsText({.node = node,
+                             .devices = state.board.Snapshot().devices,
+                             .slices_published = state.published,
+                             .plugin_registered = plugin.registered()});
+  };
+  auto health = HealthServer::Start(options_.health_address, std::move(checks));
   if (!health) {
     log_("agent: " + health.error_message());
     (*plugin)->Shutdown(std::chrono::seconds(1));
     return 1;
   }
-  log_("agent: health probes on port " + std::to_string((*health)->port()) + " (/livez, /readyz)");
+  log_("agent: health probes on port " + std::to_string((*health)->port()) +
+       " (/livez, /readyz, /metrics)");
 
   if (!from_liken) QuerySysfsGpus(state);
 

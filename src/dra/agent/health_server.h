@@ -1,6 +1,7 @@
 // HealthServer answers the kubelet's liveness and readiness probes over plain HTTP.
 // A callback answers each of GET /livez and /readyz.
 // The answer is 200 when it is ok, else 503 with its reason.
+// A third, when given, answers GET /metrics with Prometheus text.
 // The HTTP is the project's own small server (src/common/http/http_server.h).
 // That header also says why it is not a library.
 #pragma once
@@ -23,6 +24,8 @@ struct ProbeAnswer {
 struct HealthChecks {
   std::function<ProbeAnswer()> live;
   std::function<ProbeAnswer()> ready;
+  // The metrics' text; without it /metrics is 404.
+  std::function<std::string()> metrics;
 };
 
 class HealthServer {

@@ -8,6 +8,7 @@
 #include "common/base/json_parse.h"
 #include "common/base/json_reader.h"
 #include "common/base/json_text.h"
+#include "common/base/text.h"
 
 namespace mc::pool {
 
@@ -39,19 +40,6 @@ constexpr CounterRow kCounters[] = {
 
 constexpr const char* kManagerStates[] = {"COLD",   "SPARE",    "WARM",
                                           "ACTIVE", "DRAINING", "COOLDOWN"};
-
-std::string Escape(const std::string& value) {
-  std::string out;
-  for (char c : value) {
-    if (c == '\\' || c == '"') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out;
-}
 
 std::string Number(double value) {
   std::ostringstream out;
@@ -161,19 +149,23 @@ std::string ReportToPrometheus(const PoolReport& report) {
   out << "pt_pool_capacity_slots " << report.capacity_slots << "\n";
   gauge("pt_pool_queue_read_ok", "1 when the last read of PeerTube's job list succeeded.");
   out << "pt_pool_queue_read_ok " << (report.queue_read_ok ? 1 : 0) << "\n";
+  gauge("pt_pool_queue_data_age_seconds",
+        "Age of the job list the last cycle used: time since the last successful read.");
+  out << "pt_pool_queue_data_age_seconds " << Number(report.queue_data_age_s) << "\n";
   gauge("pt_pool_pending_jobs", "Pending runner jobs in PeerTube, per job type.");
   for (const auto& [type, count] : report.pending_by_type) {
-    out << "pt_pool_pending_jobs{type=\"" << Escape(type) << "\"} " << count << "\n";
+    out << "pt_pool_pending_jobs{type=\"" << PrometheusLabelValue(type) << "\"} " << count << "\n";
   }
   gauge("pt_pool_oldest_pending_seconds", "Age of the oldest pending runner job.");
   out << "pt_pool_oldest_pending_seconds " << Number(report.oldest_pending_age_s) << "\n";
   gauge("pt_pool_not_served_jobs", "Pending runner jobs of types this pool does not serve.");
   for (const auto& [type, row] : report.not_served)
-    out << "pt_pool_not_served_jobs{type=\"" << Escape(type) << "\"} " << row.count << "\n";
+    out << "pt_pool_not_served_jobs{type=\"" << PrometheusLabelValue(type) << "\"} " << row.count
+        << "\n";
   gauge("pt_pool_not_served_oldest_seconds",
         "Age of the oldest pending job of each type this pool does not serve.");
   for (const auto& [type, row] : report.not_served) {
-    out << "pt_pool_not_served_oldest_seconds{type=\"" << Escape(type) << "\"} "
+    out << "pt_pool_not_served_oldest_seconds{type=\"" << PrometheusLabelValue(type) << "\"} "
         << Number(row.oldest_age_s) << "\n";
   }
   gauge("pt_pool_workers", "Workers in each of the manager's states.");
@@ -185,8 +177,8 @@ std::string ReportToPrometheus(const PoolReport& report) {
   gauge("pt_pool_worker_weight", "Each worker's learned weight per job class.");
   for (const WorkerRow& row : report.workers) {
     for (const auto& [job_class, weight] : row.weights) {
-      out << "pt_pool_worker_weight{worker=\"" << Escape(row.name) << "\",class=\"" << job_class
-          << "\"} " << Number(weight) << "\n";
+      out << "pt_pool_worker_weight{worker=\"" << PrometheusLabelValue(row.name) << "\",class=\""
+          << job_class << "\"} " << Number(weight) << "\n";
     }
   }
   gauge("pt_pool_unservable_classes", "Job classes no worker of the pool can be given.");

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "common/base/text.h"
 #include "worker/probe_contract/probe_contract_json.h"
 
 namespace mc::worker {
@@ -227,21 +228,6 @@ std::string StatusTable(const StatusInputs& inputs) {
 
 namespace {
 
-std::string LabelValue(const std::string& text) {
-  std::string escaped;
-  for (char c : text) {
-    if (c == '\\')
-      escaped += "\\\\";
-    else if (c == '"')
-      escaped += "\\\"";
-    else if (c == '\n')
-      escaped += "\\n";
-    else
-      escaped += c;
-  }
-  return escaped;
-}
-
 class Exposition {
  public:
   // Fifteen digits, so that a timestamp in seconds since the epoch keeps its seconds.
@@ -255,7 +241,8 @@ class Exposition {
     if (!labels.empty()) {
       out_ << "{";
       for (std::size_t i = 0; i < labels.size(); ++i) {
-        out_ << (i ? "," : "") << labels[i].first << "=\"" << LabelValue(labels[i].second) << "\"";
+        out_ << (i ? "," : "") << labels[i].first << "=\"" << PrometheusLabelValue(labels[i].second)
+             << "\"";
       }
       out_ << "}";
     }

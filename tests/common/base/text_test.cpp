@@ -63,6 +63,11 @@ TEST(Joined, GivesOneItemAsItIsAndNoItemsAsNothing) {
   EXPECT_EQ(Joined({}, "; "), "");
 }
 
+TEST(PrometheusLabelValue, EscapesABackslashAQuoteAndALineFeedAndNothingElse) {
+  EXPECT_EQ(PrometheusLabelValue("a\\b\"c\nd\te"), "a\\\\b\\\"c\\nd\te");
+  EXPECT_EQ(PrometheusLabelValue("pci-0000-01-00-0"), "pci-0000-01-00-0");
+}
+
 TEST(JoinLines, TrimsEachLineAndDropsTheEmptyOnes) {
   EXPECT_EQ(JoinLines("  first \n\n\t second\r\n"), "first; second");
 }

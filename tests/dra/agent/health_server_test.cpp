@@ -39,6 +39,24 @@ TEST(HealthServer, AnswersEachProbeWithItsCheckAndEveryOtherPathWith404) {
   EXPECT_EQ(Exchange(port, "GET /metrics HTTP/1.1\r\n\r\n").substr(0, 12), "HTTP/1.1 404");
 }
 
+TEST(HealthServer, ServesTheMetricsTextWhenGivenOne) {
+  auto server = HealthServer::Start("127.0.0.1:0",
+                                    {.live =
+                                         [] {
+                                           return ProbeAnswer{true, "ok"};
+                                         },
+                                     .ready =
+                                         [] {
+                                           return ProbeAnswer{true, "ok"};
+                                         },
+                                     .metrics = [] { return std::string("mc_agent_up 1\n"); }});
+  ASSERT_TRUE(server) << server.error_message();
+  const std::string answer = Exchange((*server)->port(), "GET /metrics HTTP/1.1\r\n\r\n");
+  EXPECT_EQ(answer.substr(0, 12), "HTTP/1.1 200") << answer;
+  EXPECT_NE(answer.find("text/plain; version=0.0.4"), std::string::npos) << answer;
+  EXPECT_NE(answer.find("\r\n\r\nmc_agent_up 1\n"), std::string::npos) << answer;
+}
+
 TEST(HealthServer, AClientThatSendsNothingDoesNotStopTheNextOne) {
   auto server = HealthServer::Start("127.0.0.1:0", {.live =
                                                         [] {

@@ -92,6 +92,29 @@ TEST(PoolReport, TheMetricsCountWorkersPerStateAndCarryTheCounters) {
             std::string::npos);
 }
 
+TEST(PoolReport, TheMetricsSayHowOldTheJobListIsSoALostPeerTubeCanBeAlertedOn) {
+  PoolReport report = Sample();
+  report.queue_read_ok = false;
+  report.queue_data_age_s = 312.5;
+  const std::string metrics = ReportToPrometheus(report);
+  EXPECT_NE(metrics.find("pt_pool_queue_read_ok 0\n"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("# TYPE pt_pool_queue_data_age_seconds gauge\n"
+                         "pt_pool_queue_data_age_seconds 312.5\n"),
+            std::string::npos)
+      << metrics;
+}
+
+TEST(PoolReport, AWorkerNameWithQuotesAndALineBreakStaysInsideItsLabel) {
+  PoolReport report = Sample();
+  report.workers[0].name = "box\"1\"\nfake_metric 1";
+  const std::string metrics = ReportToPrometheus(report);
+  EXPECT_NE(
+      metrics.find("pt_pool_worker_weight{worker=\"box\\\"1\\\"\\nfake_metric 1\",class=\"S\"}"),
+      std::string::npos)
+      << metrics;
+  EXPECT_EQ(metrics.find("\nfake_metric"), std::string::npos) << metrics;
+}
+
 // `pool run` listens where `pool status` looks by default. No GPU's worker takes that port.
 TEST(PoolStatus, ItsDefaultUrlIsPoolRunsDefaultListenOffTheWorkersPorts) {
   EXPECT_EQ(ServiceConfig{}.listen, "127.0.0.1:9460");
