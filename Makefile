@@ -25,7 +25,7 @@ PACKAGES := $(PROBE_PACKAGES) vainfo \
 	libgtest-dev libgmock-dev libbenchmark-dev \
 	libnghttp2-dev libprotobuf-dev protobuf-compiler \
 	libgrpc++-dev protobuf-compiler-grpc \
-	python3-jsonschema python3-prometheus-client \
+	python3-jsonschema python3-prometheus-client python3-yaml \
 	libgnutls28-dev openssl
 FUZZ_PACKAGES := clang libclang-rt-14-dev
 # What the real PeerTube server, its database and cache, and the official runner need for the
@@ -40,7 +40,7 @@ export PATH := $(PATH):/usr/local/go/bin
 
 .PHONY: all deps prefetch probe-deps build run check check-tree test test-sanitize test-cluster \
 	peertube peertube-kit-check test-peertube bench bench-probe bench-worker bench-pool \
-	fuzz fuzz-deps format docs clean
+	fuzz fuzz-deps format docs clean test-monitoring
 
 all: build
 
@@ -126,6 +126,7 @@ test:
 	@tools/timed packages $(MAKE) --no-print-directory deps prefetch
 	@tools/timed build $(MAKE) --no-print-directory build
 	@tools/timed tree-checks $(MAKE) --no-print-directory check-tree
+	@tools/timed monitoring $(MAKE) --no-print-directory test-monitoring
 	@tools/timed sanitizer-build-and-tests $(MAKE) --no-print-directory test-sanitize
 	@tools/timed cluster $(MAKE) --no-print-directory test-cluster
 	@if reason=$$($(CHECK_KIT) --brief $(KIT_ARGS)); then \
@@ -196,6 +197,16 @@ test-peertube: peertube-kit-check build
 	@tools/timed worker-e2e python3 tests/peertube/worker_e2e.py $(E2E_ARGS)
 	@tools/timed pool-e2e python3 tests/peertube/pool_e2e.py $(E2E_ARGS)
 	@tools/timed pool-kube-e2e python3 tests/peertube/pool_kube_e2e.py $(E2E_ARGS)
+
+# test-monitoring checks deploy/monitoring/ (docs/monitoring.md): promtool's rule checks and unit
+# tests of every alert, and every metric and label the rules and dashboards name, against the
+# recorded scrapes and against scrapes the built binaries give now (record_scrapes.py runs them on
+# the fake GPUs). promtool is Debian's, unpacked once into ~/.cache/media-capabilities.
+MONITORING_SCRAPES = $(BUILD)/monitoring-scrapes
+test-monitoring: build
+	tests/deploy/monitoring/check-monitoring
+	tests/deploy/monitoring/record_scrapes.py --build $(BUILD) --out $(MONITORING_SCRAPES)
+	tests/deploy/monitoring/check-monitoring $(MONITORING_SCRAPES)/*.prom
 
 # test-cluster brings up the real upstream control plane (tests/cluster/README.md) and runs its
 # smoke test. Then it checks deploy/ against it (tests/deploy/check-against-apiserver) and runs

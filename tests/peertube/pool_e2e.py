@@ -435,6 +435,7 @@ def case_burst(args, peertube, workers, pool, root, argv_log, faults=None):
         flush=True,
     )
     check_report_status_and_metrics(pool)
+    check_monitoring_against_live_scrapes(pool, workers)
     replay_the_record(pool)
 
 
@@ -618,6 +619,30 @@ def check_report_status_and_metrics(pool):
         f"PeerTube was sent {counters['peertube_requests']} requests for "
         f"{counters['queue_reads']} reads of the queue: {per_read:.2f} a read (the bare minimum is "
         f"one list a read; the rest are the login and each new video's facts)",
+    )
+
+
+def check_monitoring_against_live_scrapes(pool, workers):
+    """The alerts and dashboards of deploy/monitoring/ name only metrics and labels that this
+    run's manager and workers really serve (tests/deploy/monitoring/check-monitoring, on the
+    scrapes saved beside the pool's log)."""
+    scrapes = [os.path.join(pool.dir, "metrics.txt")]
+    for worker in workers:
+        path = os.path.join(pool.dir, f"worker-{worker.name}-metrics.txt")
+        with urllib.request.urlopen(worker.status_url + "/metrics", timeout=10) as response:
+            with open(path, "wb") as f:
+                f.write(response.read())
+        scrapes.append(path)
+    checked = subprocess.run(
+        [os.path.join(REPO, "tests/deploy/monitoring/check-monitoring"), *scrapes],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    check(
+        checked.returncode == 0,
+        f"the monitoring rules and dashboards hold against the live scrapes: "
+        f"{checked.stdout.strip().splitlines()[-1:]}{checked.stdout if checked.returncode else ''}",
     )
 
 
