@@ -63,12 +63,17 @@ std::vector<Manifest> ObjectsOfApplication(const fs::path& dir) {
   return objects;
 }
 
+bool InHelmChart(const fs::path& path) {
+  const fs::path relative = path.lexically_relative(DeployDir());
+  return !relative.empty() && *relative.begin() == "helm";
+}
+
 std::vector<Manifest> ObjectsUnderDeploy() {
   std::vector<fs::path> files;
   for (const auto& entry : fs::recursive_directory_iterator(DeployDir())) {
     const fs::path& path = entry.path();
     if (entry.is_regular_file() && path.extension() == ".yaml" &&
-        path.filename() != "kustomization.yaml")
+        path.filename() != "kustomization.yaml" && !InHelmChart(path))
       files.push_back(path);
   }
   std::sort(files.begin(), files.end());

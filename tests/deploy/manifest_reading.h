@@ -23,6 +23,10 @@ struct Manifest {
 
 const std::filesystem::path& DeployDir();
 
+// Whether `path` lies in the Helm chart, deploy/helm/: its templates are no manifests until Helm
+// renders them (tools/render-deploy renders them into the folders these tests read).
+bool InHelmChart(const std::filesystem::path& path);
+
 // Every non-empty document of a file.
 std::vector<Manifest> ObjectsOfFile(const std::filesystem::path& file);
 
