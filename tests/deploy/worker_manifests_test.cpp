@@ -67,23 +67,52 @@ TEST(WorkerManifests, TheKustomizationListsEveryFileOfTheWorkers) {
   }
 }
 
-TEST(WorkerManifests, EachWorkerClaimsARenderNodeAndAnH264EncoderOfTheSameGpu) {
-  const YAML::Node spec = Find("ResourceClaimTemplate").node["spec"]["spec"]["devices"];
+// The ResourceClaimTemplate of that name in the workers' files; the test fails (throws) without.
+Manifest FindClaim(const std::string& name) {
+  for (const fs::path& file : WorkerFiles()) {
+    for (const Manifest& object : ObjectsOfFile(file)) {
+      if (object.Kind() == "ResourceClaimTemplate" && object.Name() == name) return object;
+    }
+  }
+  throw std::runtime_error("deploy/worker has no ResourceClaimTemplate " + name);
+}
+
+std::map<std::string, YAML::Node> RequestsOf(const Manifest& claim) {
   std::map<std::string, YAML::Node> requests;
-  for (const YAML::Node& request : spec["requests"])
+  for (const YAML::Node& request : claim.node["spec"]["spec"]["devices"]["requests"])
     requests[request["name"].as<std::string>()] = request["exactly"];
+  return requests;
+}
+
+std::string SelectorOf(const YAML::Node& request) {
+  return request["selectors"][0]["cel"]["expression"].as<std::string>();
+}
+
+TEST(WorkerManifests, TheVaapiClaimPairsARenderNodeWithAnH264EncoderOfTheSameGpuAndNoSessions) {
+  const Manifest claim = FindClaim("peertube-worker-vaapi");
+  std::map<std::string, YAML::Node> requests = RequestsOf(claim);
   ASSERT_TRUE(requests.contains("gpu") && requests.contains("encoder"));
   EXPECT_EQ(requests["gpu"]["deviceClassName"].as<std::string>(), "media-render");
   EXPECT_EQ(requests["encoder"]["deviceClassName"].as<std::string>(), "media-capabilities");
-  const std::string selector =
-      requests["encoder"]["selectors"][0]["cel"]["expression"].as<std::string>();
-  EXPECT_NE(selector.find("encodeH264"), std::string::npos);
-  EXPECT_EQ(requests["encoder"]["capacity"]["requests"]["encodeSessions"].as<std::string>(), "3");
-  EXPECT_EQ(spec["constraints"][0]["matchAttribute"].as<std::string>(),
-            "resource.kubernetes.io/pciBusID");
+  const std::string selector = SelectorOf(requests["encoder"]);
+  EXPECT_NE(selector.find("encodeH264LowPower"), std::string::npos);
+  EXPECT_NE(selector.find(R"(.api == "vaapi")"), std::string::npos);
+  // VA-API devices publish no encodeSessions, and a request for a capacity a device lacks
+  // excludes the device: Intel's and AMD's GPUs could never take such a claim.
+  EXPECT_FALSE(requests["encoder"]["capacity"]) << "VA-API devices publish no capacity";
+  EXPECT_EQ(
+      claim.node["spec"]["spec"]["devices"]["constraints"][0]["matchAttribute"].as<std::string>(),
+      "resource.kubernetes.io/pciBusID");
 }
 
-TEST(WorkerManifests, TheWorkerTakesAsManySessionsAsItsClaimConsumes) {
+TEST(WorkerManifests, TheStatefulSetClaimsItsGpuThroughATemplateOfItsFolder) {
+  const YAML::Node claims = Find("StatefulSet").node["spec"]["template"]["spec"]["resourceClaims"];
+  ASSERT_EQ(claims.size(), 1u);
+  const std::string name = claims[0]["resourceClaimTemplateName"].as<std::string>();
+  EXPECT_NO_THROW(FindClaim(name)) << name;
+}
+
+TEST(WorkerManifests, OnlyTheGeForceClaimConsumesSessionsAndAsManyAsTheWorkerOpens) {
   const YAML::Node container =
       Find("StatefulSet").node["spec"]["template"]["spec"]["containers"][0];
   std::string cap;
@@ -91,10 +120,35 @@ TEST(WorkerManifests, TheWorkerTakesAsManySessionsAsItsClaimConsumes) {
     if (variable["name"].as<std::string>() == "PT_WORKER_SESSIONS_CAP")
       cap = variable["value"].as<std::string>();
   }
-  const YAML::Node claim = Find("ResourceClaimTemplate").node["spec"]["spec"]["devices"];
-  EXPECT_EQ(
-      cap,
-      claim["requests"][1]["exactly"]["capacity"]["requests"]["encodeSessions"].as<std::string>());
+  std::map<std::string, YAML::Node> geforce =
+      RequestsOf(FindClaim("peertube-worker-nvidia-geforce"));
+  ASSERT_TRUE(geforce.contains("encoder"));
+  EXPECT_EQ(cap, geforce["encoder"]["capacity"]["requests"]["encodeSessions"].as<std::string>());
+  EXPECT_NE(SelectorOf(geforce["encoder"])
+                .find(R"(has(device.capacity["media.liken.sh"].encodeSessions))"),
+            std::string::npos);
+  // A board without a cap (professional, datacenter) publishes no encodeSessions: its claim asks
+  // for none, and keeps off GeForce boards, all of whose sessions a claim naming none would take.
+  std::map<std::string, YAML::Node> professional = RequestsOf(FindClaim("peertube-worker-nvidia"));
+  ASSERT_TRUE(professional.contains("encoder"));
+  EXPECT_FALSE(professional["encoder"]["capacity"]);
+  EXPECT_NE(SelectorOf(professional["encoder"])
+                .find(R"(!has(device.capacity["media.liken.sh"].encodeSessions))"),
+            std::string::npos);
+}
+
+TEST(WorkerManifests, NvidiaClaimsTakeTheGpuFromNvidiasDriverPairedByPciBusId) {
+  for (const std::string name : {"peertube-worker-nvidia-geforce", "peertube-worker-nvidia"}) {
+    const Manifest claim = FindClaim(name);
+    std::map<std::string, YAML::Node> requests = RequestsOf(claim);
+    ASSERT_TRUE(requests.contains("nvidia-gpu")) << name;
+    EXPECT_EQ(requests["nvidia-gpu"]["deviceClassName"].as<std::string>(), "gpu.nvidia.com");
+    EXPECT_FALSE(requests.contains("gpu")) << name << ": NVIDIA nodes may have no render node";
+    EXPECT_NE(SelectorOf(requests["encoder"]).find(R"(.api == "nvidia")"), std::string::npos);
+    EXPECT_EQ(
+        claim.node["spec"]["spec"]["devices"]["constraints"][0]["matchAttribute"].as<std::string>(),
+        "resource.kubernetes.io/pciBusID");
+  }
 }
 
 TEST(WorkerManifests, TokensComeFromFilesNeverFromTheCommandLine) {
