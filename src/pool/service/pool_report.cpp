@@ -41,6 +41,21 @@ constexpr CounterRow kCounters[] = {
 constexpr const char* kManagerStates[] = {"COLD",   "SPARE",    "WARM",
                                           "ACTIVE", "DRAINING", "COOLDOWN"};
 
+Json OptionalFlag(const std::optional<bool>& flag) { return flag ? Json(*flag) : Json(nullptr); }
+
+std::optional<bool> ReadFlag(const Json& object, const char* name) {
+  const auto it = object.find(name);
+  if (it == object.end() || it->is_null()) return std::nullopt;
+  return it->get<bool>();
+}
+
+// A member a manager from before the page did not write reads as its default.
+template <typename T>
+T Or(const Json& object, const char* name, T fallback) {
+  const auto it = object.find(name);
+  return it == object.end() || it->is_null() ? fallback : it->get<T>();
+}
+
 std::string Number(double value) {
   std::ostringstream out;
   out << value;
@@ -72,16 +87,41 @@ std::string ReportToJson(const PoolReport& report) {
                    {"pending_by_type", report.pending_by_type},
                    {"oldest_pending_age_s", report.oldest_pending_age_s},
                    {"not_served_by_type", not_served}};
+  json["queue"]["by_class"] = Json::array();
+  for (const QueueRow& row : report.queue_by_class) {
+    json["queue"]["by_class"].push_back({{"class", row.job_class},
+                                         {"type", row.type},
+                                         {"count", row.count},
+                                         {"oldest_age_s", row.oldest_age_s}});
+  }
+  json["pressure_by_class"] = report.pressure_by_class;
+  json["wait_target_s"] = report.wait_target_s;
   json["workers"] = Json::array();
   for (const WorkerRow& row : report.workers) {
-    json["workers"].push_back({{"name", row.name},
-                               {"manager_state", row.manager_state},
-                               {"admission_state", row.admission_state},
-                               {"active_jobs", row.active_jobs},
-                               {"concurrency", row.concurrency},
-                               {"weights", row.weights},
-                               {"classes", row.classes},
-                               {"last_reason", row.last_reason}});
+    json["workers"].push_back(
+        {{"name", row.name},
+         {"manager_state", row.manager_state},
+         {"admission_state", row.admission_state},
+         {"active_jobs", row.active_jobs},
+         {"concurrency", row.concurrency},
+         {"weights", row.weights},
+         {"classes", row.classes},
+         {"last_reason", row.last_reason},
+         {"gpu",
+          {{"vendor", row.vendor},
+           {"model", row.gpu_model},
+           {"sessions_active", row.sessions_active},
+           {"sessions_cap", row.sessions_cap}}},
+         {"last_evidence", {{"ok", OptionalFlag(row.evidence_ok)}, {"words", row.evidence}}},
+         {"self_test",
+          {{"ok", OptionalFlag(row.self_test_ok)},
+           {"at", row.self_test_at},
+           {"detail", row.self_test_detail}}}});
+  }
+  json["decisions"] = Json::array();
+  for (const DecisionRow& row : report.decisions) {
+    json["decisions"].push_back(
+        {{"at", row.at}, {"worker", row.worker}, {"action", row.action}, {"reason", row.reason}});
   }
   json["unservable"] = report.unservable;
   Json counters = Json::object();
@@ -116,6 +156,17 @@ Result<PoolReport> ReportFromJson(const std::string& text) {
                                    .oldest_age_s = row.at("oldest_age_s").get<double>()};
       }
     }
+    // The page's members: a manager from before the page wrote none of them.
+    if (const auto by_class = queue.find("by_class"); by_class != queue.end()) {
+      for (const Json& row : *by_class) {
+        report.queue_by_class.push_back({.job_class = row.at("class").get<std::string>(),
+                                         .type = row.at("type").get<std::string>(),
+                                         .count = row.at("count").get<int>(),
+                                         .oldest_age_s = row.at("oldest_age_s").get<double>()});
+      }
+    }
+    report.pressure_by_class = Or(json, "pressure_by_class", std::map<std::string, double>{});
+    report.wait_target_s = Or(json, "wait_target_s", 0.0);
     for (const Json& worker : json.at("workers")) {
       WorkerRow row;
       row.name = worker.at("name").get<std::string>();
@@ -126,7 +177,30 @@ Result<PoolReport> ReportFromJson(const std::string& text) {
       row.weights = worker.at("weights").get<std::map<std::string, double>>();
       row.classes = worker.at("classes").get<std::string>();
       row.last_reason = worker.at("last_reason").get<std::string>();
+      if (const auto gpu = worker.find("gpu"); gpu != worker.end()) {
+        row.vendor = Or(*gpu, "vendor", std::string());
+        row.gpu_model = Or(*gpu, "model", std::string());
+        row.sessions_active = Or(*gpu, "sessions_active", 0);
+        row.sessions_cap = Or(*gpu, "sessions_cap", 0);
+      }
+      if (const auto evidence = worker.find("last_evidence"); evidence != worker.end()) {
+        row.evidence_ok = ReadFlag(*evidence, "ok");
+        row.evidence = Or(*evidence, "words", std::string());
+      }
+      if (const auto self_test = worker.find("self_test"); self_test != worker.end()) {
+        row.self_test_ok = ReadFlag(*self_test, "ok");
+        row.self_test_at = Or(*self_test, "at", std::string());
+        row.self_test_detail = Or(*self_test, "detail", std::string());
+      }
       report.workers.push_back(std::move(row));
+    }
+    if (const auto decisions = json.find("decisions"); decisions != json.end()) {
+      for (const Json& row : *decisions) {
+        report.decisions.push_back({.at = row.at("at").get<std::string>(),
+                                    .worker = row.at("worker").get<std::string>(),
+                                    .action = row.at("action").get<std::string>(),
+                                    .reason = row.at("reason").get<std::string>()});
+      }
     }
     report.unservable = json.at("unservable").get<std::vector<std::string>>();
     for (const CounterRow& counter : kCounters) {

@@ -1,9 +1,11 @@
 // What the pool manager shows a person: the last cycle's view of the pool and each worker.
-// It is shown as JSON (GET /status, `pool status`) and as Prometheus metrics (GET /metrics).
+// It is shown as JSON (GET /status, `pool status`), as Prometheus metrics (GET /metrics) and
+// as the admin's page (GET /, pool/page).
 // Plain values, filled by the service's loop and read by the HTTP server's thread.
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +37,32 @@ struct WorkerRow {
   std::map<std::string, double> weights;  // per class, the learned weight
   std::string classes;                    // the classes its gate was last given ("S+M")
   std::string last_reason;
+  // What its status document last said of its GPU, for the page (worker_facts.h).
+  std::string vendor;
+  std::string gpu_model;
+  int sessions_active = 0;
+  int sessions_cap = 0;  // 0: no cap stated
+  std::optional<bool> evidence_ok;
+  std::string evidence;
+  std::optional<bool> self_test_ok;
+  std::string self_test_at;
+  std::string self_test_detail;
+};
+
+// Pending jobs of one class and job type.
+struct QueueRow {
+  std::string job_class;  // S, M, L, XL
+  std::string type;
+  int count = 0;
+  double oldest_age_s = 0;
+};
+
+// One of the last decisions: an action with its reason, or a reason said without one.
+struct DecisionRow {
+  std::string at;      // ISO-8601 UTC
+  std::string worker;  // empty for the pool as a whole
+  std::string action;  // "enable w1 at concurrency 2"; empty for a reason alone
+  std::string reason;
 };
 
 // Pending jobs of one type the pool does not serve.
@@ -53,7 +81,11 @@ struct PoolReport {
   std::map<std::string, int> pending_by_type;
   double oldest_pending_age_s = 0;
   std::map<std::string, NotServedRow> not_served;  // by job type
+  std::vector<QueueRow> queue_by_class;            // by class, then job type
+  std::map<std::string, double> pressure_by_class;
+  double wait_target_s = 0;  // the wait the page draws as the target; 0: none
   std::vector<WorkerRow> workers;
+  std::vector<DecisionRow> decisions;  // newest first
   std::vector<std::string> unservable;
   PoolCounters counters;
 };

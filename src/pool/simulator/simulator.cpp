@@ -30,6 +30,21 @@ double Percentile(const std::vector<double>& values, double fraction) {
   return values[std::clamp<std::size_t>(rank, 1, values.size()) - 1];
 }
 
+// A simulated worker's admission in the worker's own words; one still starting says so.
+const char* AdmissionName(Admission admission) {
+  switch (admission) {
+    case Admission::kDrained:
+      return "DRAINED";
+    case Admission::kStarting:
+      return "STARTING";
+    case Admission::kAvailable:
+      return "AVAILABLE";
+    case Admission::kDraining:
+      return "DRAINING";
+  }
+  return "DRAINED";
+}
+
 class Simulation : private SimFleet {
  public:
   Simulation(const Trace& trace, const std::vector<SimWorkerSpec>& specs, const SimOptions& options)
@@ -563,10 +578,27 @@ class Simulation : private SimFleet {
 
   void RecordPressure(double t, double pressure) {
     int on = 0;
+    int slots = 0;
     for (const SimWorker& worker : workers_) {
-      on += scaler_ ? scaler_->Holds(worker) : worker.IsInService();
+      const bool holds = scaler_ ? scaler_->Holds(worker) : worker.IsInService();
+      on += holds;
+      if (holds) slots += worker.spec->concurrency;
     }
-    result_.pressure.push_back(PressurePoint{t, pressure, on, static_cast<int>(pending_.size())});
+    PressurePoint point{t, pressure, on, static_cast<int>(pending_.size())};
+    std::array<int, kJobClassCount> count{};
+    std::array<double, kJobClassCount> oldest{};
+    for (const PendingJob& job : signals_.queue.pending) {
+      const std::size_t i = Index(ClassifyJob(job.shape, config_.gates.bounds));
+      ++count[i];
+      oldest[i] = std::max(oldest[i], job.age.count());
+      point.oldest_wait_s = std::max(point.oldest_wait_s, job.age.count());
+    }
+    for (std::size_t i = 0; i < kJobClassCount; ++i) {
+      if (count[i] > 0)
+        point.class_pressure[i] =
+            PressureIndex(count[i], slots, Seconds(oldest[i]), config_.pressure);
+    }
+    result_.pressure.push_back(point);
   }
 
   // Marks the pending jobs whose class passes no serving worker's gates.
@@ -686,6 +718,24 @@ class Simulation : private SimFleet {
     result_.idle_hours = result_.worker_hours - result_.busy_hours;
     result_.unfinished = outstanding_;
     result_.simulated_s = t;
+    for (const SimWorker& worker : workers_) {
+      SimWorkerEnd end{.name = worker.spec->name,
+                       .manager_state = "SPARE",
+                       .admission_state = AdmissionName(worker.admission),
+                       .active_jobs = static_cast<int>(worker.running.size()),
+                       .concurrency = worker.spec->concurrency,
+                       .completed = worker.completed,
+                       .failed = worker.failed,
+                       .evidence_ok = worker.evidence};
+      if (scaler_) {
+        end.manager_state = scaler_->Holds(worker) ? "ACTIVE" : (worker.powered ? "SPARE" : "COLD");
+      } else {
+        for (const WorkerRecord& record : pool_.workers) {
+          if (record.name == end.name) end.manager_state = ManagerStateName(record.state);
+        }
+      }
+      result_.workers_at_end.push_back(std::move(end));
+    }
     return std::move(result_);
   }
 

@@ -6,6 +6,7 @@
 // One policy sizes the pool: ours, through the very Decide the service calls, or a baseline.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -83,6 +84,22 @@ struct PressurePoint {
   double pressure = 0;
   int workers_on = 0;
   int pending = 0;
+  // For the pool page (`pool simulate --html`): each class's P over the slots of the workers
+  // in service, as the service's page draws it, and the oldest pending job's wait.
+  std::array<double, kJobClassCount> class_pressure{};
+  double oldest_wait_s = 0;
+};
+
+// One worker as the run left it, for the pool page.
+struct SimWorkerEnd {
+  std::string name;
+  std::string manager_state;    // ours' state of it; a baseline's: ACTIVE while it holds it
+  std::string admission_state;  // AVAILABLE, DRAINED, DRAINING
+  int active_jobs = 0;
+  int concurrency = 0;
+  int completed = 0;
+  int failed = 0;
+  std::optional<bool> evidence_ok;  // of its last job
 };
 
 struct SimResult {
@@ -111,6 +128,7 @@ struct SimResult {
   std::vector<TimedAction> actions;
   std::vector<TimedReason> reasons;
   std::vector<JobRunRecord> runs;
+  std::vector<SimWorkerEnd> workers_at_end;
 };
 
 SimResult Simulate(const Trace& trace, const std::vector<SimWorkerSpec>& workers,
