@@ -11,6 +11,8 @@
 #include "cli/pool_replay_command.h"
 #include "cli/pool_run.h"
 #include "common/base/read_file.h"
+#include "pool/page/pool_page.h"
+#include "pool/page/simulated_page.h"
 #include "pool/policy/config_yaml.h"
 #include "pool/service/service_config.h"
 #include "pool/simulator/sim_report.h"
@@ -30,6 +32,7 @@ struct PoolOptions {
   std::string policy = "ours";
   std::string output = "table";
   std::string plot_file;
+  std::string html_file;
   std::string outage;  // FROM:FOR, in seconds
   bool reasons = false;
   bool compare = false;
@@ -131,8 +134,10 @@ int RunSimulate(const PoolOptions& options) {
     }
     sim.queue_outages.push_back({from, lasts});
   }
+  if (options.compare && !options.html_file.empty())
+    return Fail("--html draws the page of one run: leave out --compare, or give --policy");
   if (options.compare) return RunCompare(options, *trace, *workers, sim);
-  sim.keep_log = options.reasons || options.output == "json";
+  sim.keep_log = options.reasons || options.output == "json" || !options.html_file.empty();
   const pool::SimResult result = pool::Simulate(*trace, *workers, sim);
   if (options.reasons) {
     for (const std::string& line : result.log) std::cerr << line << "\n";
@@ -142,6 +147,12 @@ int RunSimulate(const PoolOptions& options) {
     std::ofstream plot(options.plot_file);
     plot << pool::PressurePlot(result, options.trace_file + ", " + options.policy);
     if (!plot) return Fail(options.plot_file + ": cannot be written");
+  }
+  if (!options.html_file.empty()) {
+    std::ofstream html(options.html_file);
+    html << pool::PoolPageHtml(pool::SimulatedPageInput(
+        result, *workers, options.trace_file + " under " + options.policy));
+    if (!html) return Fail(options.html_file + ": cannot be written");
   }
   std::cout.flush();
   return std::cout ? 0 : 1;
@@ -195,6 +206,8 @@ CLI::App* AddSimulate(CLI::App& pool, PoolOptions& options) {
       ->capture_default_str();
   simulate->add_option("--config", options.config_file, "the pool's YAML configuration");
   simulate->add_option("--plot", options.plot_file, "write P over time as an SVG file");
+  simulate->add_option("--html", options.html_file,
+                       "write the pool manager's page for the simulated run as an HTML file");
   simulate->add_option("--queue-outage", options.outage, "FROM:FOR seconds without a job list");
   simulate->add_flag("--compare", options.compare,
                      "run the trace under ours, the design's rules, every baseline and the "

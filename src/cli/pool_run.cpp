@@ -3,12 +3,14 @@
 #include <signal.h>
 #include <time.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <iostream>
 #include <memory>
 
 #include "cli/daemon_support.h"
+#include "common/base/html_text.h"
 #include "common/base/read_file.h"
 #include "common/http/client.h"
 #include "common/http/http_server.h"
@@ -19,6 +21,7 @@
 #include "pool/kube/kubernetes_channel.h"
 #include "pool/kube/pod_endpoints.h"
 #include "pool/kube/pool_module.h"
+#include "pool/page/pool_page.h"
 #include "pool/service/command_channel.h"
 #include "pool/service/dry_run_channel.h"
 #include "pool/service/peertube_queue.h"
@@ -148,9 +151,26 @@ Result<void> OpenChannels(const ServiceConfig& config, Channels& channels,
   return Ok();
 }
 
-// The report's pages: /status as JSON, /metrics for Prometheus, and /livez.
-http::Routes ReportRoutes(pool::PoolService& service) {
+// The report's pages: / for the admin, /status as JSON, /metrics for Prometheus, and /livez.
+http::Routes ReportRoutes(pool::PoolService& service, pool::Duration cycle) {
   http::Routes routes;
+  // The page reloads itself once a cycle, within reason.
+  const int refresh_s = static_cast<int>(std::clamp(std::round(cycle.count()), 5.0, 60.0));
+  routes["/"] = [&service, refresh_s] {
+    pool::PoolPageInput page;
+    page.report = service.Report();
+    page.history = service.History().samples();
+    page.now_s =
+        std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+    page.refresh_s = refresh_s;
+    page.links = true;
+    return http::Response{.status = 200,
+                          .content_type = "text/html; charset=utf-8",
+                          .body = pool::PoolPageHtml(page),
+                          .headers = {{"Content-Security-Policy", kPagePolicyHeader},
+                                      {"X-Content-Type-Options", "nosniff"},
+                                      {"Cache-Control", "no-store"}}};
+  };
   routes["/status"] = [&service] {
     return http::Response{200, "application/json", pool::ReportToJson(service.Report())};
   };
@@ -221,9 +241,9 @@ int RunPool(const std::string& config_file, const std::string& record_file) {
     });
   }
   Result<std::unique_ptr<http::Server>> server =
-      http::Server::Start(config.listen, ReportRoutes(service));
+      http::Server::Start(config.listen, ReportRoutes(service, config.policy.cycle));
   if (!server) return Log("pool run: " + server.error_message()), 1;
-  Log("pool run: report on " + (*server)->address() + " (/status, /metrics); control " +
+  Log("pool run: report on " + (*server)->address() + " (/ the page, /status, /metrics); control " +
       std::string(pool::ControlModeName(config.control)) +
       (config.dry_run ? " (dry run: no action is taken)" : "") + "; a cycle every " +
       pool::FormatDuration(config.policy.cycle));

@@ -73,6 +73,7 @@ std::string ResponseText(const Response& response, std::string_view allow) {
                      "\r\nContent-Type: " + response.content_type +
                      "\r\nContent-Length: " + std::to_string(response.body.size()) + "\r\n";
   if (!allow.empty()) text += "Allow: " + std::string(allow) + "\r\n";
+  for (const auto& [name, value] : response.headers) text += name + ": " + value + "\r\n";
   text += "Connection: close\r\n\r\n";
   text += response.body;
   return text;

@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace mc::http {
 
@@ -15,6 +17,9 @@ struct Response {
   int status = 200;
   std::string content_type = "text/plain; charset=utf-8";
   std::string body;
+  // Further headers, each a name and a value the program wrote itself (never outside input):
+  // a page's Content-Security-Policy.
+  std::vector<std::pair<std::string, std::string>> headers;
 };
 
 struct RequestLine {

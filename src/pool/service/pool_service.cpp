@@ -1,12 +1,14 @@
 #include "pool/service/pool_service.h"
 
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <future>
 #include <system_error>
 #include <utility>
 
 #include "pool/policy/policy.h"
+#include "pool/policy/pressure.h"
 #include "pool/policy/reasons.h"
 #include "pool/policy/weights.h"
 #include "pool/service/eligibility_text.h"
@@ -21,6 +23,13 @@ namespace {
 // That is well within the worker's own lifetime for it.
 // The lifetime is DaemonOptions::job_list_lifetime, ten minutes.
 constexpr pool::Duration kJobListRenewal = pool::Minutes(2);
+
+// The page lists this many of the last decisions.
+constexpr std::size_t kDecisionsShown = 40;
+
+// The wait the page draws as the admin's target: creation to start, two minutes.
+// The policy does not read it.
+constexpr pool::Duration kShownWaitTarget = pool::Minutes(2);
 
 // What an action sets: a newer action of the same group replaces an older one still waiting.
 int ActionGroup(pool::ActionKind kind) {
@@ -108,6 +117,10 @@ std::vector<pool::WorkerStatus> PoolService::ReadWorkers() {
       reads.push_back(inline_read.get_future());
     }
   }
+  std::erase_if(facts_, [&](const auto& entry) {
+    return std::none_of(workers_.begin(), workers_.end(),
+                        [&](const WorkerEndpoint& w) { return w.name == entry.first; });
+  });
   std::vector<pool::WorkerStatus> statuses;
   statuses.reserve(workers_.size());
   read_.clear();
@@ -132,6 +145,7 @@ std::vector<pool::WorkerStatus> PoolService::ReadWorkers() {
       continue;
     }
     status->wakeable = worker.wakeable;
+    facts_[worker.name] = ReadWorkerFacts(*text);
     statuses.push_back(std::move(*status));
   }
   return statuses;
@@ -259,6 +273,7 @@ void PoolService::Cycle(pool::TimePoint now) {
     }
   }
   if (held) ++counters_.held_for_lost_signals;
+  RecordDecisions(decision, now);
   LogNewReasons(decision.reasons);
   for (const pool::Action& action : decision.actions) Queue(action);
   QueueJobLists(signals, now);
@@ -279,6 +294,54 @@ void PoolService::Cycle(pool::TimePoint now) {
   }
 }
 
+// The page's list of decisions: every action with its reason, and every reason said anew.
+// A reason said again each cycle is listed once, when it is first said, as the log says it.
+void PoolService::RecordDecisions(const pool::Decision& decision, pool::TimePoint now) {
+  const std::string at = FormatUtc(now);
+  std::vector<DecisionRow> rows;
+  std::set<const pool::Reason*> told;
+  for (const pool::Action& action : decision.actions) {
+    const pool::Reason* reason = nullptr;
+    for (const pool::Reason& candidate : decision.reasons) {
+      if (candidate.worker != action.worker) continue;
+      if (candidate.code == action.reason) {
+        reason = &candidate;
+        break;
+      }
+      if (!reason) reason = &candidate;
+    }
+    if (reason) told.insert(reason);
+    rows.push_back({.at = at,
+                    .worker = action.worker,
+                    .action = ActionWords(action),
+                    .reason = reason ? reason->text : pool::ReasonRow(action.reason).id});
+  }
+  for (const pool::Reason& reason : decision.reasons) {
+    if (told.count(&reason) || said_.count({reason.worker, reason.text})) continue;
+    rows.push_back({.at = at, .worker = reason.worker, .action = "", .reason = reason.text});
+  }
+  for (DecisionRow& row : rows) decisions_.push_front(std::move(row));
+  while (decisions_.size() > kDecisionsShown) decisions_.pop_back();
+}
+
+// The longest wait of the jobs that left the pending list since the last list: a job leaves it
+// when a runner accepts it (or it is cancelled), so its last age is its wait to start.
+// Jobs without an id cannot be followed and count for nothing.
+std::optional<double> PoolService::StartedWait(const pool::QueueSignal& queue) {
+  std::map<std::string, double> ages;
+  for (const pool::PendingJob& job : queue.pending) {
+    if (!job.id.empty()) ages[job.id] = job.age.count();
+  }
+  std::optional<double> longest;
+  if (queue.read_ok) {
+    for (const auto& [id, age] : pending_ages_) {
+      if (!ages.count(id)) longest = std::max(longest.value_or(0), age);
+    }
+    pending_ages_ = std::move(ages);
+  }
+  return longest;
+}
+
 void PoolService::UpdateReport(const pool::Decision& decision, const pool::Signals& signals,
                                pool::TimePoint now) {
   PoolReport report;
@@ -292,7 +355,37 @@ void PoolService::UpdateReport(const pool::Decision& decision, const pool::Signa
   report.oldest_pending_age_s = signals.queue.OldestPendingAge().count();
   for (const auto& [type, other] : signals.queue.not_served)
     report.not_served[type] = {.count = other.count, .oldest_age_s = other.oldest_age.count()};
+  // The queue by class and type, and each class's pressure over the admitted slots.
+  std::map<std::pair<pool::JobClass, std::string>, QueueRow> by_class;
+  std::array<int, pool::kJobClassCount> class_count{};
+  std::array<double, pool::kJobClassCount> class_oldest{};
+  for (const pool::PendingJob& job : signals.queue.pending) {
+    const pool::JobClass job_class = pool::ClassifyJob(job.shape, policy_.gates.bounds);
+    QueueRow& row = by_class[{job_class, job.type}];
+    row.job_class = std::string(pool::JobClassName(job_class));
+    row.type = job.type;
+    ++row.count;
+    row.oldest_age_s = std::max(row.oldest_age_s, job.age.count());
+    ++class_count[pool::Index(job_class)];
+    class_oldest[pool::Index(job_class)] =
+        std::max(class_oldest[pool::Index(job_class)], job.age.count());
+  }
+  for (auto& [key, row] : by_class) report.queue_by_class.push_back(std::move(row));
+  HistorySample sample;
+  sample.t_s = SecondsSinceEpoch(now);
+  for (pool::JobClass job_class : pool::kAllJobClasses) {
+    const std::size_t i = pool::Index(job_class);
+    if (class_count[i] == 0) continue;
+    sample.pressure[i] = pool::PressureIndex(class_count[i], decision.capacity_slots,
+                                             pool::Seconds(class_oldest[i]), policy_.pressure);
+    report.pressure_by_class[std::string(pool::JobClassName(job_class))] = sample.pressure[i];
+  }
+  sample.pending = static_cast<int>(signals.queue.pending.size());
+  sample.oldest_wait_s = report.oldest_pending_age_s;
+  sample.started_wait_s = StartedWait(signals.queue);
+  report.wait_target_s = kShownWaitTarget.count();
   for (const pool::WorkerRecord& record : state_.workers) {
+    sample.active_workers += record.state == pool::ManagerState::kActive;
     WorkerRow row;
     row.name = record.name;
     row.manager_state = std::string(pool::ManagerStateName(record.state));
@@ -317,8 +410,20 @@ void PoolService::UpdateReport(const pool::Decision& decision, const pool::Signa
     if (sent != eligibility_sent_.end() && sent->second.jobs)
       row.classes += ", " + std::to_string(sent->second.jobs->size()) + " job(s) listed";
     row.last_reason = last_reason_[record.name];
+    if (const auto facts = facts_.find(record.name); facts != facts_.end()) {
+      row.vendor = facts->second.vendor;
+      row.gpu_model = facts->second.model;
+      row.sessions_active = facts->second.sessions_active;
+      row.sessions_cap = facts->second.sessions_cap;
+      row.evidence_ok = facts->second.evidence_ok;
+      row.evidence = facts->second.evidence;
+      row.self_test_ok = facts->second.self_test_ok;
+      row.self_test_at = facts->second.self_test_at;
+      row.self_test_detail = facts->second.self_test_detail;
+    }
     report.workers.push_back(std::move(row));
   }
+  report.decisions.assign(decisions_.begin(), decisions_.end());
   if (inputs_.unservable) {
     report.unservable = inputs_.unservable();
     LogUnservable(report.unservable);
@@ -327,11 +432,17 @@ void PoolService::UpdateReport(const pool::Decision& decision, const pool::Signa
   report.counters = counters_;
   std::lock_guard lock(report_mutex_);
   report_ = std::move(report);
+  history_.Add(sample);
 }
 
 PoolReport PoolService::Report() const {
   std::lock_guard lock(report_mutex_);
   return report_;
+}
+
+PoolHistory PoolService::History() const {
+  std::lock_guard lock(report_mutex_);
+  return history_;
 }
 
 }  // namespace mc::pool

@@ -14,6 +14,7 @@
 // So the loop runs the same against real workers, a test's, or the Kubernetes pods.
 #pragma once
 
+#include <deque>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -29,9 +30,11 @@
 #include "pool/policy/signals.h"
 #include "pool/service/control_channel.h"
 #include "pool/service/logger.h"
+#include "pool/service/pool_history.h"
 #include "pool/service/pool_report.h"
 #include "pool/service/run_record.h"
 #include "pool/service/worker_endpoint.h"
+#include "pool/service/worker_facts.h"
 
 namespace mc::pool {
 
@@ -61,6 +64,8 @@ class PoolService {
 
   // The report of the last cycle; any thread may ask.
   PoolReport Report() const;
+  // What the page draws: the last day's samples, one per cycle or per minute; any thread may ask.
+  PoolHistory History() const;
 
   // Record is given every cycle's inputs and decisions once the cycle's actions are queued
   // (`pool run --record`); unset, nothing is kept of them.
@@ -81,6 +86,8 @@ class PoolService {
   void LogUnservable(const std::vector<std::string>& lines);
   void UpdateReport(const pool::Decision& decision, const pool::Signals& signals,
                     pool::TimePoint now);
+  void RecordDecisions(const pool::Decision& decision, pool::TimePoint now);
+  std::optional<double> StartedWait(const pool::QueueSignal& queue);
 
   pool::PoolConfig policy_;
   pool::Duration queue_poll_;
@@ -108,10 +115,14 @@ class PoolService {
   std::set<std::string> unservable_said_;  // the unservable lines logged, until they clear
   PoolCounters counters_;
   std::function<void(CycleRecord)> record_;
-  std::vector<RecordedWorker> read_;  // this cycle's documents, for the record
+  std::vector<RecordedWorker> read_;            // this cycle's documents, for the record
+  std::map<std::string, WorkerFacts> facts_;    // what each worker's document last said, shown
+  std::deque<DecisionRow> decisions_;           // the last decisions, newest first
+  std::map<std::string, double> pending_ages_;  // the last list's jobs by id, and their ages
 
   mutable std::mutex report_mutex_;
   PoolReport report_;
+  PoolHistory history_;
 };
 
 }  // namespace mc::pool

@@ -2,8 +2,10 @@
 
 #include <optional>
 
+#include "common/base/html_text.h"
 #include "common/base/json_text.h"
 #include "worker/status/gather_schedule.h"
+#include "worker/status/status_page.h"
 
 namespace mc::worker {
 namespace {
@@ -18,6 +20,9 @@ http::Response NotGatheredYet() {
   return {.status = 503, .body = "the worker has not finished gathering its status yet\n"};
 }
 
+// The page reloads itself as often as the counters are read at the most.
+constexpr int kPageRefreshSeconds = 10;
+
 }  // namespace
 
 Result<std::unique_ptr<StatusServer>> StatusServer::Start(ServeOptions options) {
@@ -28,6 +33,16 @@ Result<std::unique_ptr<StatusServer>> StatusServer::Start(ServeOptions options) 
     if (!current) return NotGatheredYet();
     return http::Response{
         .status = 200, .content_type = "application/json", .body = current->status_json};
+  };
+  routes["/"] = [raw = status.get()] {
+    const std::shared_ptr<const Rendering> current = raw->Current();
+    if (!current) return NotGatheredYet();
+    return http::Response{.status = 200,
+                          .content_type = "text/html; charset=utf-8",
+                          .body = StatusPageHtml(current->status, kPageRefreshSeconds),
+                          .headers = {{"Content-Security-Policy", kPagePolicyHeader},
+                                      {"X-Content-Type-Options", "nosniff"},
+                                      {"Cache-Control", "no-store"}}};
   };
   routes["/metrics"] = [raw = status.get()] {
     const std::shared_ptr<const Rendering> current = raw->Current();
@@ -75,9 +90,11 @@ std::shared_ptr<const StatusServer::Rendering> StatusServer::Current() const {
   if (!current || !options_.amend) return current;
   StatusInputs inputs = current->inputs;
   options_.amend(inputs);
-  return std::make_shared<const Rendering>(
-      Rendering{.status_json = JsonText(StatusDocument(inputs), 2) + "\n",
-                .metrics_text = PrometheusText(inputs)});
+  nlohmann::ordered_json document = StatusDocument(inputs);
+  std::string json = JsonText(document, 2) + "\n";
+  return std::make_shared<const Rendering>(Rendering{.status_json = std::move(json),
+                                                     .metrics_text = PrometheusText(inputs),
+                                                     .status = std::move(document)});
 }
 
 void StatusServer::GatherLoop() {
@@ -107,10 +124,13 @@ void StatusServer::GatherLoop() {
     last_counters = Clock::now();
     previous = inputs.state.state;
     if (options_.gathered) options_.gathered(*probe, inputs, probing);
-    auto rendering = std::make_shared<const Rendering>(
-        Rendering{.status_json = JsonText(StatusDocument(inputs), 2) + "\n",
-                  .metrics_text = PrometheusText(inputs),
-                  .inputs = inputs});
+    nlohmann::ordered_json document = StatusDocument(inputs);
+    std::string json = JsonText(document, 2) + "\n";
+    auto rendering =
+        std::make_shared<const Rendering>(Rendering{.status_json = std::move(json),
+                                                    .metrics_text = PrometheusText(inputs),
+                                                    .status = std::move(document),
+                                                    .inputs = inputs});
     {
       const std::lock_guard lock(mutex_);
       current_ = std::move(rendering);

@@ -1,4 +1,5 @@
 // StatusServer is `worker serve`, over the project's small HTTP server:
+// - GET /: the same document as a page for people (status_page.h);
 // - GET /status: the status document as JSON;
 // - GET /metrics: the same facts as Prometheus text.
 // A thread of its own gathers on the schedule of gather_schedule.h. It swaps in what it rendered.
@@ -61,6 +62,7 @@ class StatusServer {
   struct Rendering {
     std::string status_json;
     std::string metrics_text;
+    nlohmann::ordered_json status;  // the document, for the page
     StatusInputs inputs;
   };
 
