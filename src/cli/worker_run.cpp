@@ -62,6 +62,8 @@ std::optional<worker::SelfTestReport> TakeOrRunSelfTest(const SelfTestGateOption
   worker::SelfTestReport report = worker::RunSelfTest(probe, contract, test);
   std::error_code ignored;
   fs::remove_all(scratch, ignored);
+  // A test cut short by a stop says nothing of the GPU: the last report stays.
+  if (test.stop != nullptr && test.stop->load()) return report;
   if (Result<void> saved = worker::SaveSelfTest(path, report); !saved)
     Log(options.command + ": the self-test's report was not kept: " + saved.error_message());
   return report;
@@ -304,10 +306,9 @@ Result<std::unique_ptr<worker::WorkerDaemon>> StartDaemon(
 }
 
 // Waits for SIGTERM or SIGINT, then drains the worker and stops the runner.
-void WaitAndStop(const sigset_t& stop_signals, std::unique_ptr<worker::WorkerDaemon>& daemon,
+void WaitAndStop(StopSignals& stop, std::unique_ptr<worker::WorkerDaemon>& daemon,
                  worker::RunnerSupervisor& runner, std::chrono::seconds drain_timeout) {
-  int received = 0;
-  sigwait(&stop_signals, &received);
+  const int received = stop.Wait();
   Log(std::string("worker run: ") + (received == SIGTERM ? "SIGTERM" : "SIGINT") +
       "; draining before the runner stops");
   daemon->Drain();
@@ -532,26 +533,42 @@ int Stopped(const RunStop& stop) {
   return stop.exit_code;
 }
 
+// StoppedDuringStart ends a run told to stop before its runner started. Nothing is left to drain;
+// a stop is a success, as after a drain.
+int StoppedDuringStart(const StopSignals& stop, const std::string& step) {
+  Log("worker run: " + stop.Name() + " during " + step + "; stopped before the runner started");
+  return 0;
+}
+
 }  // namespace
 
 int RunWorkerRun(WorkerRunOptions options) {
   if (Result<void> checked = CheckNotRoot(options.allow_root); !checked)
     return Stopped(Refused(checked.error_message()));
-  const sigset_t stop_signals = BlockStopSignals();
+  // SIGTERM and SIGINT are taken from here on. A stop during the start (systemctl stop while the
+  // self-test runs) ends the self-test's ffmpeg and the run at once, before the runner starts.
+  StopSignals stop_signals;
+  options.self_test.stop = &stop_signals.flag();
+  // A thread now waits for the signals, so the self-test's probe asks in a query batch rather
+  // than in forks of this process.
+  options.gather.probe.query.fork_from_caller = false;
   PrepareProcess(options.state_dir);
   const RunStep<std::string> control_token = CheckBeforeStart(options);
   if (const RunStop* stop = std::get_if<RunStop>(&control_token)) return Stopped(*stop);
   HandBackJobsOfALastRun(options);
   const RunStep<TestedGpu> gpu = PassSelfTest(options);
+  if (stop_signals.requested()) return StoppedDuringStart(stop_signals, "the self-test");
   if (const RunStop* stop = std::get_if<RunStop>(&gpu)) return Stopped(*stop);
   const TestedGpu& tested = std::get<TestedGpu>(gpu);
   FillDefaultListeners(options, tested.place);
   const RunStep<RegisteredWorker> registration =
       RegisterWithPeerTube(options, tested.contract.devices[0].name);
+  if (stop_signals.requested()) return StoppedDuringStart(stop_signals, "the registration");
   if (const RunStop* stop = std::get_if<RunStop>(&registration)) return Stopped(*stop);
   const RegisteredWorker& registered = std::get<RegisteredWorker>(registration);
   RunStep<std::unique_ptr<worker::WorkerDaemon>> daemon =
       StartDaemonOf(options, tested, registered, std::get<std::string>(control_token));
+  if (stop_signals.requested()) return StoppedDuringStart(stop_signals, "the daemon's start");
   if (const RunStop* stop = std::get_if<RunStop>(&daemon)) return Stopped(*stop);
   auto& running = std::get<std::unique_ptr<worker::WorkerDaemon>>(daemon);
   RunStep<std::unique_ptr<worker::RunnerSupervisor>> runner =

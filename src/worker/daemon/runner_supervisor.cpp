@@ -103,16 +103,25 @@ void RunnerSupervisor::Loop() {
     {
       const std::lock_guard lock(mutex_);
       if (stopping_) return;
+      spawning_ = true;
     }
     for (const std::string& file : options_.stale_files) unlink(file.c_str());
+    options_.starting();
     const int pid = Spawn();
     const Clock::time_point started = Clock::now();
-    if (pid > 0) {
-      {
-        const std::lock_guard lock(mutex_);
+    {
+      // A Stop that came during the spawn waits for this: it then sees the new runner's pid and
+      // stops it. Without the wait it saw no runner, signalled none, and waited on one that
+      // nothing would end.
+      const std::lock_guard lock(mutex_);
+      spawning_ = false;
+      if (pid > 0) {
         pid_ = pid;
         ++starts_;
       }
+    }
+    changed_.notify_all();
+    if (pid > 0) {
       options_.log("runner: started " + options_.id + " (pid " + std::to_string(pid) + ")");
       int status = 0;
       while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
@@ -143,9 +152,11 @@ void RunnerSupervisor::Loop() {
 void RunnerSupervisor::Stop(std::chrono::milliseconds grace) {
   int pid = 0;
   {
-    const std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
     if (stopping_ && !thread_.joinable()) return;
     stopping_ = true;
+    // A spawn under way ends in a moment with a pid to stop.
+    changed_.wait(lock, [this] { return !spawning_; });
     pid = pid_;
   }
   changed_.notify_all();

@@ -37,6 +37,9 @@ struct RunnerOptions {
   std::vector<std::string> stale_files;
   // Told each time the runner has ended, before it is started again. The jobs it ran died with it.
   std::function<void()> ended = [] {};
+  // Told just before each start, once the supervisor has seen it is not stopping. A stop may come
+  // from then until the runner runs; tests stop it there.
+  std::function<void()> starting = [] {};
 };
 
 class RunnerSupervisor {
@@ -63,6 +66,8 @@ class RunnerSupervisor {
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   bool stopping_ = false;
+  // Between the last look at stopping_ and the new runner's pid in pid_.
+  bool spawning_ = false;
   int pid_ = 0;
   int starts_ = 0;
   std::thread thread_;

@@ -203,6 +203,12 @@ SampledRun RunSampled(const std::vector<std::string>& argv, const SamplerOptions
   for (;;) {
     info = {};
     if (waitid(P_PID, pid, &info, WEXITED | WNOWAIT | WNOHANG) == 0 && info.si_pid == pid) break;
+    if (options.stop != nullptr && options.stop->load()) {
+      run.cancelled = true;
+      kill(-pid, SIGKILL);
+      waitid(P_PID, pid, &info, WEXITED | WNOWAIT);
+      break;
+    }
     if (std::chrono::steady_clock::now() >= until) {
       run.timed_out = true;
       kill(-pid, SIGKILL);
@@ -221,7 +227,9 @@ SampledRun RunSampled(const std::vector<std::string>& argv, const SamplerOptions
   int status = 0;
   waitpid(pid, &status, 0);
   run.record = sampler.Record();
-  if (run.timed_out) {
+  if (run.cancelled) {
+    run.failure = argv[0] + " was stopped, since the worker is stopping";
+  } else if (run.timed_out) {
     run.failure = argv[0] + " ran past its deadline of " + std::to_string(deadline.count()) +
                   " ms and was killed";
   } else if (WIFEXITED(status)) {

@@ -6,6 +6,7 @@
 // JudgeEvidence and JudgePlausibility judge the record it keeps.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -31,6 +32,9 @@ struct SamplerOptions {
   bool read_drm = true;
   // The sandbox RunSampled starts the command in. None starts it unboxed.
   const Sandbox* sandbox = nullptr;
+  // When set and true, RunSampled kills the command's process group at once: the worker is
+  // stopping. None runs it to its end or its deadline.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 class EvidenceSampler {
@@ -66,6 +70,8 @@ struct SampledRun {
   // Stopped with SIGINT once the evidence settled the question. Its exit status is then ffmpeg's
   // for an interrupted run, not a failure.
   bool stopped = false;
+  // Killed since the worker is stopping (SamplerOptions::stop).
+  bool cancelled = false;
   // Why it could not start, or what killed it.
   std::string failure;
   EvidenceRecord record;

@@ -158,6 +158,10 @@ class SelfTest {
   // Step runs one step under its deadline and records it; it says whether the step passed.
   bool Step(SelfTestReport& result, const std::string& name,
             const std::function<void(SelfTestStep&)>& body) {
+    if (Stopping()) {
+      Skip(result, name, "not run: the worker is stopping");
+      return false;
+    }
     SelfTestStep step;
     step.name = name;
     step_name_ = name;
@@ -172,6 +176,8 @@ class SelfTest {
     result.steps.push_back(
         {.name = name, .ok = false, .seconds = 0, .evidence = "", .detail = why});
   }
+
+  bool Stopping() const { return options_.stop != nullptr && options_.stop->load(); }
 
   bool Nvidia() const {
     return !contract_.devices.empty() && contract_.devices[0].vendor == "nvidia";
@@ -196,6 +202,7 @@ class SelfTest {
     if (Nvidia()) sampling.nvidia_pci_address = contract_.devices[0].pci_address;
     sampling.read_drm = !Nvidia();
     sampling.sandbox = sandbox_ && *sandbox_ ? &**sandbox_ : nullptr;
+    sampling.stop = options_.stop;
     return sampling;
   }
 
@@ -213,8 +220,12 @@ class SelfTest {
 
   FfmpegRun Ffmpeg(const std::vector<std::string>& argv, const std::string& name,
                    const EnoughEvidence& enough = {}) const {
-    LogCommand(argv);
     FfmpegRun run;
+    if (Stopping()) {
+      run.failure = "not run: the worker is stopping";
+      return run;
+    }
+    LogCommand(argv);
     if (!sandbox_) {
       run.failure = sandbox_.error_message();
       return run;

@@ -8,6 +8,7 @@
 // So the report says all that is known.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <string>
 
@@ -38,6 +39,9 @@ struct SelfTestOptions {
   //  - the arguments, separated by the unit separator (0x1f).
   // The benchmark replays them bare.
   std::string command_log;
+  // When set and true, the test stops: the ffmpeg that runs is killed, and the steps left are
+  // recorded as not run. `worker run` sets it on SIGTERM, so a stop never waits for the test.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 // RunSelfTest runs the five steps on the GPU that the contract speaks for.

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <fstream>
+#include <future>
 #include <thread>
 
 #include "support/temp_dir.h"
@@ -73,6 +74,29 @@ TEST(RunnerSupervisor, StopEndsTheRunnerAndWhatItLeftInItsSession) {
   std::string pid, name, state;
   stat >> pid >> name >> state;
   EXPECT_TRUE(!stat || state == "Z") << "the runner's child still runs";
+  EXPECT_EQ(supervisor.pid(), 0);
+}
+
+// A stop that comes while the first runner is being started (systemctl stop during the worker's
+// start) ends that runner too. It once found no runner yet, signalled none, and then waited for
+// the runner that started a moment later to end by itself.
+TEST(RunnerSupervisor, AStopThatComesWhileTheFirstRunnerStartsEndsItAtOnce) {
+  std::promise<void> starting;
+  std::atomic<bool> told = false;
+  // The runner lives 5 s unless stopped. The supervisor pauses just before its first spawn, long
+  // enough for the stop to come in between.
+  RunnerSupervisor supervisor(
+      {.command = {"/bin/sh", "-c", "exec sleep 5"}, .id = "gpu-0", .starting = [&] {
+         if (told.exchange(true)) return;
+         starting.set_value();
+         std::this_thread::sleep_for(300ms);
+       }});
+  starting.get_future().wait();
+  const auto asked = std::chrono::steady_clock::now();
+  supervisor.Stop(2s);
+  EXPECT_LT(std::chrono::steady_clock::now() - asked, 2s)
+      << "the stop waited for a runner it did not signal";
+  EXPECT_EQ(supervisor.starts(), 1);
   EXPECT_EQ(supervisor.pid(), 0);
 }
 
