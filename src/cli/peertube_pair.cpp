@@ -14,6 +14,11 @@ namespace {
 
 constexpr std::chrono::seconds kDeadline{10};
 
+// What to do when the runner is not there: the version every end-to-end test runs.
+constexpr const char* kInstallRunner =
+    "install the official runner with `npm install -g @peertube/peertube-runner@0.1.3` (it needs "
+    "Node.js and npm: docs/worker/nvidia-box.md), or give its command with --runner";
+
 Result<peertube::Version> ServerVersion(const std::string& base) {
   Result<std::string> body = http::GetOk(http::UnderBase(base, "/api/v1/config"), kDeadline);
   if (!body) return body.error();
@@ -31,7 +36,8 @@ Result<peertube::Version> RunnerVersion(std::vector<std::string> command, bool& 
          (outcome.kind == probe::ChildOutcome::Kind::kExited && outcome.code == 0);
   switch (outcome.kind) {
     case probe::ChildOutcome::Kind::kNotStarted:
-      return NotFound(words + " did not start: " + std::strerror(outcome.code));
+      return NotFound(words + " did not start: " + std::strerror(outcome.code) + "; " +
+                      kInstallRunner);
     case probe::ChildOutcome::Kind::kTimedOut:
       return Unavailable(words + " did not answer within 10 s");
     case probe::ChildOutcome::Kind::kSignalled:

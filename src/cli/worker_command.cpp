@@ -468,8 +468,11 @@ class Worker : public WorkerCommand {
 
     const std::string device = contract.devices.empty() ? config->gpu : contract.devices[0].name;
     const std::string path = worker::SelfTestStatePath(StateDir(), device);
-    if (Result<void> saved = worker::SaveSelfTest(path, report); !saved) {
-      std::cerr << "worker self-test: the report was not kept: " << saved.error_message() << "\n";
+    const Result<void> saved = worker::SaveSelfTest(path, report);
+    if (!saved) {
+      std::cerr << "worker self-test: the report was not kept: " << saved.error_message()
+                << ": pass --state-dir with a folder you may write (or set XDG_STATE_HOME); "
+                   "`worker run` and `worker register` then take it with the same --state-dir\n";
     }
     if (self_test_flags_.output == "json") {
       std::cout << JsonText(worker::SelfTestReportJson(report), 2) << "\n";
@@ -486,7 +489,7 @@ class Worker : public WorkerCommand {
         std::cout << "  sessions cap: " << *report.sessions_cap << " (cap_source probe)\n";
       if (report.pipeline_vram_mb)
         std::cout << "  VRAM per 1080p pipeline: " << *report.pipeline_vram_mb << " MiB\n";
-      std::cout << "  report kept in " << path << "\n";
+      if (saved) std::cout << "  report kept in " << path << "\n";
     }
     std::cout.flush();
     if (!std::cout) return 1;

@@ -29,6 +29,7 @@
 #include "worker/probe_contract/landlock.h"
 #include "worker/probe_contract/probe_contract.h"
 #include "worker/self_test/self_test_state.h"
+#include "worker/status/worker_state.h"
 
 namespace mc {
 namespace fs = std::filesystem;
@@ -608,6 +609,11 @@ int RunWorkerControl(const std::string& state_dir, const worker::LocalRequest& r
     return 1;
   }
   std::cout << answer->state << ": " << answer->message << "\n";
+  // The state says what is; the next step what to do about it.
+  if (const std::optional<worker::WorkerState> state = worker::StateNamed(answer->state)) {
+    if (const std::string_view next = worker::NextStep(*state); !next.empty())
+      std::cout << "what to do: " << next << "\n";
+  }
   return answer->ok ? 0 : 1;
 }
 

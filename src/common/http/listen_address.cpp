@@ -44,10 +44,13 @@ Result<Listener> Listen(const std::string& address) {
   // drops a probe's SYN. Its client sends it again only a second later.
   if (listener.fd < 0 || bind(listener.fd, found->ai_addr, found->ai_addrlen) != 0 ||
       listen(listener.fd, SOMAXCONN) != 0) {
-    const std::string why = std::strerror(errno);
+    const int error = errno;
     freeaddrinfo(found);
     if (listener.fd >= 0) close(listener.fd);
-    return Unavailable("listening on " + address + ": " + why);
+    const std::string message = "listening on " + address + ": " + std::strerror(error);
+    // A port another program holds: the caller says which flag or setting picks another.
+    if (error == EADDRINUSE) return Conflict(message);
+    return Unavailable(message);
   }
   freeaddrinfo(found);
 

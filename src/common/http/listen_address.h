@@ -17,7 +17,9 @@ struct Listener {
 
 // Listen binds and listens on `address`. Errors name the address:
 // - a malformed address is invalid input;
-// - a failed bind is unavailable: the port taken, or the host not this machine's.
+// - a port another program holds is a conflict, so the caller can say which setting picks
+//   another;
+// - any other failed bind is unavailable: the host not this machine's, say.
 Result<Listener> Listen(const std::string& address);
 
 // ListenHost: the HOST of "HOST:PORT", brackets removed. Empty for every address (":8081").

@@ -4,6 +4,7 @@
 #include "common/base/text.h"
 #include "common/http/client.h"
 #include "common/http/url.h"
+#include "common/peertube/api_answer.h"
 #include "common/peertube/runner_registration.h"
 
 namespace mc::worker {
@@ -17,10 +18,16 @@ Result<Registration> RegisterRunner(const RegisterRequest& request) {
                 request.registration_token, request.runner_name, request.description)));
   if (!answer) return answer.error();
   if (answer->status != 200) {
-    const std::string message = "PeerTube refused the registration (" +
-                                std::to_string(answer->status) + "): " + Excerpt(answer->body, 300);
-    return answer->status == 400 || answer->status == 403 ? PermissionDenied(message)
-                                                          : Unavailable(message);
+    const std::string said = peertube::ProblemText(answer->body);
+    const std::string message = "PeerTube refused the registration (HTTP " +
+                                std::to_string(answer->status) + (said.empty() ? "" : ": " + said) +
+                                ")";
+    // PeerTube answers 404 to a token it does not know, 400 to one it cannot read.
+    if (answer->status >= 400 && answer->status < 500)
+      return PermissionDenied(message + "; " + std::string(kMakeRegistrationToken));
+    return Unavailable(message +
+                       "; PeerTube could not register the runner now: try again later, and read "
+                       "PeerTube's log if it goes on");
   }
   Result<peertube::RunnerRegistration> registered =
       peertube::ParseRegisterRunnerResult(answer->body);

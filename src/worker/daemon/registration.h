@@ -18,8 +18,14 @@ struct RegisterRequest {
   std::string description;
 };
 
-// RegisterRunner asks the server for a runner token. A refusal names the server's status and its
-// message. The tokens appear in no message.
+// Where a registration token comes from, for every message about a missing or refused one.
+inline constexpr const char* kMakeRegistrationToken =
+    "make a registration token in PeerTube (Administration > Runners > Remote runners > Runner "
+    "registration tokens, shown once remote runners are on for VOD transcoding: "
+    "docs/worker/peertube-side.md), write it alone in the token file and register again";
+
+// RegisterRunner asks the server for a runner token. A refusal names the server's status, its
+// message and what to do. The tokens appear in no message.
 Result<Registration> RegisterRunner(const RegisterRequest& request);
 
 // ReadTokenFile reads a token from a file: its first line, trimmed. An empty file is an error

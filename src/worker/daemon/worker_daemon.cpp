@@ -45,6 +45,18 @@ bool SameToken(std::string_view given, std::string_view expected) {
   return difference == 0;
 }
 
+// WithPortAdvice says what to do when a listener's port is taken: `flag` picks another.
+Error WithPortAdvice(Error error, const std::string& flag) {
+  if (!error.IsConflict()) return error;
+  error.message +=
+      "; another program holds that port (`ss -ltnp` names it): stop it, or give "
+      "this worker a free one with " +
+      flag +
+      " (GPU N's worker listens on 9464 + 10 N for --listen and 9465 + 10 N for "
+      "--gate-listen, so two GPUs' workers never share one)";
+  return error;
+}
+
 }  // namespace
 
 std::string DefaultListenAddress(int base, std::size_t place) {
@@ -60,7 +72,14 @@ Result<std::unique_ptr<WorkerDaemon>> WorkerDaemon::Start(DaemonOptions options)
         return raw->Handle(connection, request);
       },
       [raw](std::uint64_t connection) { raw->ReleaseSlots(connection); });
-  if (!local) return local.error().WithContext("the local socket");
+  if (!local) {
+    Error error = local.error().WithContext("the local socket");
+    if (error.IsConflict())
+      error.message +=
+          ": a worker already runs with this --state-dir: stop it first, or give "
+          "this one a state directory of its own";
+    return error;
+  }
   daemon->local_ = std::move(*local);
 
   if (Result<void> control = raw->StartControl(); !control) return control.error();
@@ -73,7 +92,7 @@ Result<std::unique_ptr<WorkerDaemon>> WorkerDaemon::Start(DaemonOptions options)
                                        bool probed) { raw->OnGathered(probe, inputs, probed); },
                      .amend = [raw](StatusInputs& inputs) { raw->ApplyLiveFacts(inputs); }};
   Result<std::unique_ptr<StatusServer>> status = StatusServer::Start(std::move(serve));
-  if (!status) return status.error();
+  if (!status) return WithPortAdvice(status.error(), "--listen");
   daemon->status_ = std::move(*status);
   daemon->canary_thread_ = std::thread([raw] { raw->RunCanaries(); });
 
@@ -85,7 +104,7 @@ Result<std::unique_ptr<WorkerDaemon>> WorkerDaemon::Start(DaemonOptions options)
     Result<std::unique_ptr<AdmissionGate>> gate = AdmissionGate::Start(
         raw->options_.gate_listen, *upstream, [raw] { return raw->CurrentAdmission(); }, raw->book_,
         {.log = raw->options_.log});
-    if (!gate) return gate.error().WithContext("--gate-listen");
+    if (!gate) return WithPortAdvice(gate.error().WithContext("--gate-listen"), "--gate-listen");
     daemon->gate_ = std::move(*gate);
   }
   return daemon;
@@ -113,7 +132,8 @@ Result<void> WorkerDaemon::StartControl() {
     actions[path] = [this](const http::ActionRequest& request) { return Control(request); };
   Result<std::unique_ptr<http::Server>> server =
       http::Server::Start(address, {}, {}, std::move(actions), std::move(tls));
-  if (!server) return server.error().WithContext("--control-listen");
+  if (!server)
+    return WithPortAdvice(server.error().WithContext("--control-listen"), "--control-listen");
   control_ = std::move(*server);
   return Ok();
 }

@@ -7,6 +7,7 @@
 #include "probe/capabilities/capability_table.h"
 #include "probe/capabilities/encode_session_cap.h"
 #include "probe/gpu/gpu_selector.h"
+#include "worker/probe_contract/nvidia_advice.h"
 #include "worker/probe_contract/probe_module.h"
 
 namespace mc::worker {
@@ -119,7 +120,9 @@ std::string KnownDevices(const probe::ProbeResult& probe) {
 std::string EncoderAbsence(const probe::DeviceReport& report) {
   if (report.nvidia_facts && !report.nvidia_facts->encoder.available &&
       !report.nvidia_facts->encoder.unavailable_reason.empty()) {
-    return "NVENC: " + report.nvidia_facts->encoder.unavailable_reason;
+    const std::string& said = report.nvidia_facts->encoder.unavailable_reason;
+    const std::string advice = NvencAdvice(said);
+    return "NVENC: " + said + (advice.empty() ? "" : "; " + advice);
   }
   if (report.nvidia_facts) return "NVENC lists no H.264, HEVC or AV1 encoder this worker can use";
   return "the VA-API driver lists no H.264, HEVC or AV1 encode entry point";

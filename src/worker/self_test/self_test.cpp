@@ -22,6 +22,7 @@
 #include "worker/evidence/nvml_library.h"
 #include "worker/evidence/nvml_watch.h"
 #include "worker/probe_contract/contract_report.h"
+#include "worker/probe_contract/nvidia_advice.h"
 #include "worker/probe_contract/sandbox.h"
 #include "worker/probe_contract/utc_time.h"
 #include "worker/self_test/self_test_commands.h"
@@ -242,6 +243,9 @@ class SelfTest {
     } else if (run.sampled.exit_code != 0 && !run.sampled.stopped) {
       const std::string line = FfmpegErrorLine(run.log);
       run.failure = line.empty() ? "ffmpeg exited " + std::to_string(run.sampled.exit_code) : line;
+      // NVENC's words say what failed; the advice says what to do (no NVENC on this board).
+      if (const std::string advice = Nvidia() ? NvencAdvice(line) : ""; !advice.empty())
+        run.failure += "; " + advice;
     }
     return run;
   }
@@ -344,10 +348,15 @@ class SelfTest {
       step.detail = "the NVIDIA driver's libcuda.so.1 cannot be loaded";
       return;
     }
-    std::vector<std::string> seen;
-    for (const char* library : {"libnvidia-encode.so.1", "libnvcuvid.so.1"}) {
-      seen.push_back(std::string(library) + (CanLoad(library) ? " loads" : " is missing"));
+    // Every job's encode needs NVENC's library; without it the encode step fails in ffmpeg's
+    // generic words, which name no package.
+    if (!CanLoad("libnvidia-encode.so.1")) {
+      step.detail = "libnvidia-encode.so.1 is missing: " + std::string(kInstallNvencLibrary);
+      return;
     }
+    std::vector<std::string> seen = {"libnvidia-encode.so.1 loads"};
+    seen.push_back(std::string("libnvcuvid.so.1") +
+                   (CanLoad("libnvcuvid.so.1") ? " loads" : " is missing"));
     // Every NVIDIA process opens the control node first; without it no CUDA context opens.
     const fs::path control = fs::path(options_.dev_root) / "nvidiactl";
     if (!fs::exists(control)) {

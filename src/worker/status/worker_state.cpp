@@ -22,6 +22,43 @@ std::string_view StateName(WorkerState state) {
   return "GPU_UNAVAILABLE";
 }
 
+std::optional<WorkerState> StateNamed(std::string_view name) {
+  for (WorkerState state :
+       {WorkerState::kAvailable, WorkerState::kBusy, WorkerState::kDraining, WorkerState::kDrained,
+        WorkerState::kGpuUnavailable, WorkerState::kThermalThrottled, WorkerState::kOffline}) {
+    if (StateName(state) == name) return state;
+  }
+  return std::nullopt;
+}
+
+std::string_view NextStep(WorkerState state) {
+  switch (state) {
+    case WorkerState::kAvailable:
+      return "";
+    case WorkerState::kBusy:
+      return "nothing, unless it stays so with no job: the reason names the bound (sessions, VRAM, "
+             "CPU, the concurrency); `worker concurrency` or PT_WORKER_CONCURRENCY_MAX sets the "
+             "most";
+    case WorkerState::kDraining:
+      return "wait for its jobs to end (--drain-timeout bounds it), or `worker enable` to take "
+             "jobs again";
+    case WorkerState::kDrained:
+      return "`worker enable --gpu N` when it should take jobs again (the pool manager enables it "
+             "when it needs it)";
+    case WorkerState::kGpuUnavailable:
+      return "the reason names the failed check (a self-test step, the VRAM floor, a library, the "
+             "driver): fix that, then `systemctl restart media-worker@N`; `worker self-test --gpu "
+             "N` shows each step (docs/troubleshooting.md)";
+    case WorkerState::kThermalThrottled:
+      return "it takes jobs again once the GPU cools; if it lasts, check the box's cooling and "
+             "power limit (nvidia-smi -q -d PERFORMANCE)";
+    case WorkerState::kOffline:
+      return "the driver reported an Xid error: read it (journalctl -k | grep Xid), reset the GPU "
+             "or reboot as its number asks, then `worker enable --gpu N`";
+  }
+  return "";
+}
+
 StateSignals WithoutAcknowledgedXid(StateSignals signals,
                                     std::optional<std::uint64_t> acknowledged) {
   if (signals.xid_sequence && acknowledged && *signals.xid_sequence <= *acknowledged) {

@@ -21,6 +21,12 @@ enum class WorkerState {
 };
 
 std::string_view StateName(WorkerState state);
+// StateNamed is the state of a name StateName gives; none for another word.
+std::optional<WorkerState> StateNamed(std::string_view name);
+
+// NextStep says what an operator does in `state`, in one sentence; empty where nothing is to be
+// done. docs/troubleshooting.md holds the same table.
+std::string_view NextStep(WorkerState state);
 
 // StateSignals is everything the transition reads, gathered by the caller.
 struct StateSignals {

@@ -93,6 +93,17 @@ TEST(WorkerDoctor, ARunnerThatFailsIsOneAWorkerCannotWorkWith) {
   EXPECT_NE(run.out.find("exited 127"), std::string::npos) << run.out;
 }
 
+// A box with no runner yet: the doctor gives the command that installs the tested one.
+TEST(WorkerDoctor, ARunnerNotInstalledIsSaidWithTheCommandThatInstallsIt) {
+  std::unique_ptr<http::Server> server = ConfigServer("7.2.1");
+  ASSERT_NE(server, nullptr);
+  const probe::ChildOutcome run = Doctor(*server, "/nonexistent/peertube-runner");
+  EXPECT_EQ(run.code, 1);
+  EXPECT_NE(run.out.find("did not start: No such file or directory"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("npm install -g @peertube/peertube-runner@0.1.3"), std::string::npos)
+      << run.out;
+}
+
 TEST(WorkerDoctor, OnAKernelWithLandlockItSaysEveryUploadReaderIsBoxedAndWhatItsAbiEnforces) {
   const int abi = LandlockAbi();
   if (abi == 0) GTEST_SKIP() << "this kernel has no Landlock";

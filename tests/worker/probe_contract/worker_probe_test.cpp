@@ -186,6 +186,8 @@ TEST(WorkerProbeOnRecordedNvidiaGpus, AnH200WhichHasNoEncoderFailsClosedWithNven
   EXPECT_EQ(run.contract["ok"], false);
   EXPECT_NE(Reason(run).find("NV_ENC_ERR_UNSUPPORTED_DEVICE (2)"), std::string::npos)
       << Reason(run);
+  // The status's name alone does not tell an admin that the board has no encoder at all.
+  EXPECT_NE(Reason(run).find("this board has no NVENC"), std::string::npos) << Reason(run);
   EXPECT_EQ(run.contract["capabilities"], Keys(0, 0, 0, 1, 1, 0, 0));
 }
 
@@ -195,6 +197,7 @@ TEST(WorkerProbeOnRecordedNvidiaGpus, AMissingEncodeLibraryFailsClosedNamingTheL
   EXPECT_EQ(run.code, 1);
   EXPECT_EQ(run.contract["ok"], false);
   EXPECT_NE(Reason(run).find("libnvidia-encode.so.1"), std::string::npos) << Reason(run);
+  EXPECT_NE(Reason(run).find("apt install libnvidia-encode1"), std::string::npos) << Reason(run);
 }
 
 TEST(WorkerProbeOnRecordedNvidiaGpus, ADriverThatFailsHangsOrCrashesFailsClosed) {

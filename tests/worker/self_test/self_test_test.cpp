@@ -3,6 +3,7 @@
 // encoder), under the fake's faults, and on no GPU; and the pure parts it is made of.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -227,6 +228,12 @@ TEST_F(SelfTestOnFakeGpu,
                 "step encode: h264_nvenc: OpenEncodeSessionEx failed"),
             std::string::npos)
       << report["detail"];
+  // NVENC's words say what failed; the next words say what it means and what to do.
+  EXPECT_NE(encode["detail"].get<std::string>().find("this board has no NVENC"), std::string::npos)
+      << encode.dump(2);
+  EXPECT_NE(encode["detail"].get<std::string>().find("run the worker on a GPU with NVENC"),
+            std::string::npos)
+      << encode.dump(2);
   EXPECT_EQ(StepOf(report, "pipeline")["detail"], "not run: the encode step failed");
   const json& decode = StepOf(report, "decode_matrix");
   EXPECT_EQ(decode["ok"], true) << decode.dump(2);
@@ -236,6 +243,39 @@ TEST_F(SelfTestOnFakeGpu,
   const json status = Status();
   EXPECT_EQ(status["state"], "GPU_UNAVAILABLE");
   EXPECT_EQ(status["gpu"]["self_test"]["ok"], false);
+}
+
+// Without the driver's NVENC library no encode can run: the gate fails naming the package, and
+// no step after it runs (it once passed, and the encode failed in ffmpeg's generic words).
+TEST_F(SelfTestOnFakeGpu, WithoutTheNvencLibraryTheGateFailsNamingThePackageToInstall) {
+  Stage("no-libnvidia-encode.json");
+  const json report = SelfTest();
+  EXPECT_EQ(outcome_.code, 1) << outcome_.err;
+  const json& gate = StepOf(report, "gate");
+  EXPECT_EQ(gate["ok"], false) << report.dump(2);
+  const std::string detail = gate["detail"].get<std::string>();
+  EXPECT_NE(detail.find("libnvidia-encode.so.1 is missing"), std::string::npos) << detail;
+  EXPECT_NE(detail.find("apt install libnvidia-encode1"), std::string::npos) << detail;
+  EXPECT_EQ(StepOf(report, "encode")["detail"], "not run: the gate failed");
+}
+
+// A report that could not be kept is never said to be kept, and the words say where to keep it.
+TEST_F(SelfTestOnFakeGpu, AReportThatCannotBeKeptIsNotSaidToBeKept) {
+  Stage("no-libnvidia-encode.json");
+  const std::string blocked = dir_.Write("a-file", "").string() + "/state";
+  std::vector<std::string> argv = {MEDIA_CAP_BINARY, "worker", "self-test", "--step-deadline",
+                                   "120"};
+  std::vector<std::string> flags = MachineFlags();
+  const auto state_dir = std::find(flags.begin(), flags.end(), "--state-dir");
+  ASSERT_NE(state_dir, flags.end());
+  *std::next(state_dir) = blocked;
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  const probe::ChildOutcome run =
+      testing::RunCommand(argv, Environment(), std::chrono::seconds(600));
+  EXPECT_NE(run.err.find("the report was not kept"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("pass --state-dir with a folder you may write"), std::string::npos)
+      << run.err;
+  EXPECT_EQ(run.out.find("report kept in"), std::string::npos) << run.out;
 }
 
 // The self-test's ffmpeg reads streams as a job's does, so it runs in the same box: a fake
