@@ -4,12 +4,15 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <map>
 #include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <system_error>
 
 #include "cli/option_checks.h"
 #include "cli/peertube_pair.h"
@@ -84,6 +87,49 @@ struct CommonFlags {
     return request;
   }
 };
+
+// A state directory found for a command that reads a worker, and what the command says of it.
+struct FoundStateDir {
+  std::string path;
+  std::string said;
+};
+
+// The root under which this machine's systemd units keep their files: MEDIA_CAP_HOST_ROOT (a
+// test's folder), else /. GPU N's unit keeps its state in ROOT/var/lib/media-worker/N
+// (StateDirectory=media-worker/%i, a link into var/lib/private under DynamicUser) and its settings
+// in ROOT/etc/media-worker/N.env.
+std::filesystem::path HostRoot() {
+  const char* root = std::getenv("MEDIA_CAP_HOST_ROOT");
+  return root && *root ? root : "/";
+}
+
+std::filesystem::path UnitsStateDir() { return HostRoot() / "var/lib/media-worker"; }
+
+// FindStateDir takes the unit media-worker@GPU's state directory where it exists, else
+// `fallback`. What it says names the folder it took and where else it looked.
+FoundStateDir FindStateDir(const std::string& gpu, const std::filesystem::path& units,
+                           const std::string& fallback) {
+  const bool numbered = !gpu.empty() && gpu.find_first_not_of("0123456789") == std::string::npos;
+  if (!numbered) {
+    return {fallback, "reading the state directory " + fallback +
+                          " (the default; the systemd units keep GPU N's in " +
+                          (units / "N").string() + ", found with --gpu N; or pass --state-dir)"};
+  }
+  const std::filesystem::path unit = units / gpu;
+  const std::string name = "media-worker@" + gpu;
+  std::error_code error;
+  const std::filesystem::file_status status = std::filesystem::status(unit, error);
+  if (error == std::errc::permission_denied) {
+    return {unit.string(), "reading " + name + "'s state directory " + unit.string() +
+                               ", which only root and the unit's own user may read: run this "
+                               "command as root"};
+  }
+  if (std::filesystem::is_directory(status))
+    return {unit.string(), "reading " + name + "'s state directory " + unit.string()};
+  return {fallback, "no state directory of " + name + " at " + unit.string() +
+                        " (the unit has never run on this machine); reading the default, " +
+                        fallback + " (pass --state-dir for another)"};
+}
 
 // ConfigOrSayWhy reads the settings, or says on stderr, after `command`, why it cannot.
 std::optional<worker::WorkerConfig> ConfigOrSayWhy(const CommonFlags& flags,
@@ -318,17 +364,28 @@ class Worker : public WorkerCommand {
                 : std::string(name) == "enable" ? "take jobs again (after a green probe)"
                                                 : "the worker's state, in one line");
       AddStateDirOption(*control, files_.state_dir);
+      AddControlGpuOption(*control);
       controls_[name] = control;
     }
     concurrency_ = worker.add_subcommand(
         "concurrency", "the most jobs at once the worker takes (bounded by its resources)");
     concurrency_->add_option("value", control_value_, "a whole number, or auto")->required();
     AddStateDirOption(*concurrency_, files_.state_dir);
+    AddControlGpuOption(*concurrency_);
     eligibility_ = worker.add_subcommand(
         "eligibility", "which jobs the worker takes: types=...;max-resolution=N;max-fps=N");
     eligibility_->add_option("value", control_value_, "the eligibility, \"\" for every job")
         ->required();
     AddStateDirOption(*eligibility_, files_.state_dir);
+    AddControlGpuOption(*eligibility_);
+  }
+
+  // --gpu N of a command that asks a running worker: its unit's state directory is found by
+  // itself.
+  void AddControlGpuOption(CLI::App& command) {
+    command.add_option("--gpu", control_gpu_,
+                       "the GPU whose worker to ask, as the N of its unit media-worker@N: its "
+                       "state directory is found without --state-dir");
   }
 
   // Runs the one subcommand the command line chose.
@@ -343,15 +400,15 @@ class Worker : public WorkerCommand {
     if (control_token_->parsed())
       return RunWorkerControlToken(control_key_file_, runner_name_, control_token_file_);
     if (controls_["drain"]->parsed())
-      return RunWorkerControl(StateDir(), worker::DrainRequest{}, "drain");
+      return RunWorkerControl(ControlStateDir("drain"), worker::DrainRequest{}, "drain");
     if (controls_["enable"]->parsed())
-      return RunWorkerControl(StateDir(), worker::EnableRequest{}, "enable");
+      return RunWorkerControl(ControlStateDir("enable"), worker::EnableRequest{}, "enable");
     if (controls_["state"]->parsed())
-      return RunWorkerControl(StateDir(), worker::StateRequest{}, "state");
+      return RunWorkerControl(ControlStateDir("state"), worker::StateRequest{}, "state");
     if (concurrency_->parsed()) return RunConcurrency();
     if (eligibility_->parsed())
-      return RunWorkerControl(StateDir(), worker::EligibilityRequest{.text = control_value_},
-                              "eligibility");
+      return RunWorkerControl(ControlStateDir("eligibility"),
+                              worker::EligibilityRequest{.text = control_value_}, "eligibility");
     return 2;
   }
 
@@ -390,7 +447,8 @@ class Worker : public WorkerCommand {
                 << worker::kMaxConcurrencyHint << ", nor auto\n";
       return 2;
     }
-    return RunWorkerControl(StateDir(), worker::ConcurrencyRequest{.value = *hint}, "concurrency");
+    return RunWorkerControl(ControlStateDir("concurrency"),
+                            worker::ConcurrencyRequest{.value = *hint}, "concurrency");
   }
 
   int RunProbe() {
@@ -416,7 +474,7 @@ class Worker : public WorkerCommand {
         ConfigOrSayWhy(status_flags_, "worker status");
     if (!config) return 2;
     worker::GatherOptions options = GatherOptionsOf(*config, status_flags_);
-    options.self_test_state_dir = StateDir();
+    options.self_test_state_dir = FoundStateDirOf(config->gpu, "worker status");
     const worker::StatusInputs inputs = worker::GatherStatus(options);
     if (status_flags_.output == "json") {
       std::cout << JsonText(worker::StatusDocument(inputs), 2) << "\n";
@@ -428,6 +486,20 @@ class Worker : public WorkerCommand {
     std::cout.flush();
     // The status is an answer whatever the state; only a failure to print it fails.
     return std::cout ? 0 : 1;
+  }
+
+  // FoundStateDirOf is --state-dir when given. Else it is GPU `gpu`'s unit's state directory, or
+  // the default, and the command says on stderr which it took.
+  std::string FoundStateDirOf(const std::string& gpu, const std::string& command) const {
+    if (!files_.state_dir.empty()) return files_.state_dir;
+    const FoundStateDir found =
+        FindStateDir(gpu, UnitsStateDir(), worker::DefaultStateDir(worker::ProcessEnvironment()));
+    std::cerr << command << ": " << found.said << "\n";
+    return found.path;
+  }
+
+  std::string ControlStateDir(const std::string& name) const {
+    return FoundStateDirOf(control_gpu_, "worker " + name);
   }
 
   std::string StateDir() const {
@@ -616,6 +688,7 @@ class Worker : public WorkerCommand {
   CLI::App* concurrency_ = nullptr;
   CLI::App* eligibility_ = nullptr;
   std::string control_value_;
+  std::string control_gpu_;
   std::string url_;
   bool allow_plain_http_ = false;
   bool allow_root_ = false;

@@ -600,7 +600,12 @@ int RunWorkerControl(const std::string& state_dir, const worker::LocalRequest& r
   const std::string path = worker::LocalSocketPath(state_dir);
   Result<worker::LocalClient> client = worker::LocalClient::Connect(path);
   if (!client) {
-    std::cerr << "worker " << name << ": " << client.error_message() << "\n";
+    std::cerr << "worker " << name << ": " << client.error_message();
+    if (client.error().IsNotFound())
+      std::cerr << ": no worker runs with this state directory. A unit's: `systemctl status "
+                   "media-worker@N` says why, and --gpu N finds its state; one started by hand: "
+                   "pass the --state-dir it was given";
+    std::cerr << "\n";
     return 1;
   }
   Result<worker::LocalAnswer> answer = client->Ask(request, std::chrono::seconds(10));
