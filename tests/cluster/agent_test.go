@@ -8,6 +8,7 @@ package cluster
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -642,12 +643,24 @@ func TestTheSchedulerAllocatesByWhatTheAgentPublishes(t *testing.T) {
 	})
 
 	t.Run("TheAgentsAreReadyAndStopCleanlyOnSIGTERMLeavingTheirSlices", func(t *testing.T) {
-		for _, a := range agents {
+		scrapes := t.TempDir()
+		for i, a := range agents {
 			if status, body := a.readyz(t); status != 200 {
 				t.Errorf("/readyz answered %d %q, want 200", status, body)
 			}
+			// A ready agent's metrics say so, as the alerts of deploy/monitoring/ read them.
+			text := a.metrics(t)
+			for _, ready := range []string{"mc_agent_slices_published", "mc_agent_kubelet_plugin_registered"} {
+				if !regexp.MustCompile(`(?m)^` + ready + `\{node="[^"]+"\} 1$`).MatchString(text) {
+					t.Errorf("a ready agent's /metrics lacks %s 1:\n%s", ready, text)
+				}
+			}
+			if err := os.WriteFile(filepath.Join(scrapes, fmt.Sprintf("agent-%d.prom", i)), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
 			a.stop(t)
 		}
+		checkMonitoring(t, scrapes)
 		for _, n := range nodes {
 			if err := n.slicesProblem(c); err != nil {
 				t.Errorf("after the agent stopped: %v", err)
@@ -672,6 +685,21 @@ func TestTheSchedulerAllocatesByWhatTheAgentPublishes(t *testing.T) {
 		}
 		again.stop(t)
 	})
+}
+
+// checkMonitoring holds the alerts and dashboards of deploy/monitoring/ to the
+// agents' live scrapes in dir: every agent metric and label they name is there
+// (tests/deploy/monitoring/check-monitoring, docs/monitoring.md).
+func checkMonitoring(t *testing.T, dir string) {
+	t.Helper()
+	scrapes, err := filepath.Glob(filepath.Join(dir, "*.prom"))
+	if err != nil || len(scrapes) == 0 {
+		t.Fatalf("no scrape in %s: %v", dir, err)
+	}
+	out, err := exec.Command(repoPath(t, "tests/deploy/monitoring/check-monitoring"), scrapes...).CombinedOutput()
+	if err != nil {
+		t.Errorf("check-monitoring on the agents' scrapes: %v\n%s", err, out)
+	}
 }
 
 // claimingPod is a pod with one claim from a template, as the examples have it.

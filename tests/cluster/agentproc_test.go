@@ -468,6 +468,23 @@ func (a *agent) readyz(t *testing.T) (int, string) {
 	return resp.StatusCode, strings.TrimSpace(string(body))
 }
 
+// metrics answers GET /metrics on the agent's health port, as Prometheus
+// scrapes it (docs/dra/agent.md, "Health").
+func (a *agent) metrics(t *testing.T) string {
+	t.Helper()
+	line := a.waitForLog(t, 0, healthPort.String(), 30*time.Second)
+	resp, err := http.Get("http://127.0.0.1:" + healthPort.FindStringSubmatch(line)[1] + "/metrics")
+	if err != nil {
+		t.Fatalf("GET /metrics: %v", err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 {
+		t.Fatalf("GET /metrics answered %d %q", resp.StatusCode, body)
+	}
+	return string(body)
+}
+
 // acceptRegistration answers the agent's kubelet-plugin registration as the
 // kubelet's plugin watcher would once it has validated the plugin: GetInfo,
 // then NotifyRegistrationStatus with registered true. No kubelet runs here,
