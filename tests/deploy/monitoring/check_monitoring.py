@@ -364,6 +364,23 @@ def check_dashboards(scrapes, records):
     return expressions, len(uids)
 
 
+def check_records_are_read(records, expressions):
+    """Each recording rule is there for a dashboard, and a test computes it."""
+    with open(TESTS) as f:
+        tested = {
+            case["expr"]
+            for test in yaml.safe_load(f)["tests"]
+            for case in test.get("promql_expr_test", [])
+        }
+    for record in records:
+        if not any(
+            re.search(rf"(?<![\w:]){re.escape(record)}(?![\w:])", e) for _, e in expressions
+        ):
+            fail(f"record {record}: no dashboard panel reads it")
+        if record not in tested:
+            fail(f"record {record}: no promql_expr_test computes it")
+
+
 def check_promql(promtool, expressions):
     """Every panel's expression parses: promtool checks them as recording rules."""
     rules = [
@@ -443,6 +460,7 @@ def main():
     alerts = check_alerts(groups, scrapes, records, github_anchors(TROUBLESHOOTING))
     tests = check_tests(alerts, scrapes)
     expressions, boards = check_dashboards(scrapes, records)
+    check_records_are_read(records, expressions)
     if args.promtool:
         check_promql(args.promtool, expressions)
     with open(generated) as f:
