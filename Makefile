@@ -32,6 +32,13 @@ FUZZ_PACKAGES := clang libclang-rt-14-dev
 # end-to-end tests (Node 20 comes with the machine, or build-peertube takes it from npm).
 PEERTUBE_PACKAGES := postgresql redis-server rsync make g++ python3 git curl
 FORMAT_PACKAGES := clang-format black
+# The admin's pages are checked in a real browser in the PeerTube stage
+# (tests/browser/check_pages.py): Debian's Chromium and its driver, and Selenium from PyPI,
+# pinned, in a virtual environment beside the build (Debian 12's Python takes no pip install of
+# its own).
+BROWSER_PACKAGES := chromium chromium-driver python3-venv
+BROWSER_PYPI := selenium==4.27.1
+BROWSER_VENV = $(BUILD)/browser-venv
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -39,7 +46,8 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export PATH := $(PATH):/usr/local/go/bin
 
 .PHONY: all deps prefetch probe-deps build run check check-tree test test-sanitize test-cluster \
-	peertube peertube-kit-check test-peertube bench bench-probe bench-worker bench-pool \
+	peertube peertube-kit-check test-peertube browser-deps bench bench-probe bench-worker \
+	bench-pool \
 	fuzz fuzz-deps format docs clean test-monitoring
 
 all: build
@@ -62,6 +70,13 @@ deps:
 
 probe-deps:
 	$(call install_missing,$(PROBE_PACKAGES))
+
+# browser-deps installs the browser and makes the virtual environment with Selenium, once.
+browser-deps:
+	$(call install_missing,$(BROWSER_PACKAGES))
+	@$(BROWSER_VENV)/bin/pip freeze 2>/dev/null | grep -qx '$(BROWSER_PYPI)' || { \
+	  rm -rf $(BROWSER_VENV) && /usr/bin/python3 -m venv $(BROWSER_VENV) && \
+	  $(BROWSER_VENV)/bin/pip install -q '$(BROWSER_PYPI)'; }
 
 fuzz-deps: deps
 	$(call install_missing,$(FUZZ_PACKAGES))
@@ -188,10 +203,12 @@ prefetch:
 # Debian's ffmpeg; then the pool manager over three such workers and a burst of uploads, and
 # with an Intel worker beside them under vendor_disabled; then the pool manager in Kubernetes
 # mode, on the real control plane of tests/cluster, which is built first as test-cluster builds
-# it (the binaries cached in ~/.cache/media-capabilities).
+# it (the binaries cached in ~/.cache/media-capabilities). The worker's and the pool's pages are
+# opened in headless Chromium on the way (browser-deps).
 E2E_ARGS = --build $(BUILD) --cache $(PEERTUBE_CACHE)
 test-peertube: peertube-kit-check build
 	@tools/timed peertube-build $(MAKE) --no-print-directory peertube
+	@tools/timed browser-deps $(MAKE) --no-print-directory browser-deps
 	$(call install_missing,openssl)
 	@tools/timed control-plane-build sh -c 'tests/cluster/build-control-plane >/dev/null'
 	@tools/timed worker-e2e python3 tests/peertube/worker_e2e.py $(E2E_ARGS)

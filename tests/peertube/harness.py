@@ -721,3 +721,23 @@ def finish(failed, root, log_name, log_tail):
     shutil.rmtree(root, ignore_errors=True)
     print("all cases passed")
     return 0
+
+
+def check_pages_in_browser(args, *flags):
+    """The admin's pages in headless Chromium (tests/browser/check_pages.py), one browser
+    session for every page `flags` names, under the virtual environment `make browser-deps`
+    makes beside the build."""
+    python = os.path.join(args.build, "browser-venv", "bin", "python")
+    if not os.path.exists(python):
+        raise Failure(f"{python} is missing: run make browser-deps")
+    checked = subprocess.run(
+        [python, os.path.join(REPO, "tests/browser/check_pages.py"), *flags],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    print(checked.stdout, end="", flush=True)
+    check(
+        checked.returncode == 0,
+        f"the pages hold in a real browser{': ' + checked.stderr[-2000:] if checked.returncode else ''}",
+    )

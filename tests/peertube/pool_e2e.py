@@ -63,16 +63,27 @@ class Pool:
     """One `pool run`, as an operator starts it, with its file written from the workers."""
 
     def __init__(
-        self, args, root, peertube_url, credentials_file, workers, name="pool", settings=""
+        self,
+        args,
+        root,
+        peertube_url,
+        credentials_file,
+        workers,
+        name="pool",
+        settings="",
+        more_workers="",
+        dry_run=False,
     ):
-        """`settings` are more lines of its policy section (vendor_disabled, say)."""
+        """`settings` are more lines of its policy section (vendor_disabled, say);
+        `more_workers` more entries of its list of workers, as YAML."""
         self.dir = os.path.join(root, name)
         os.makedirs(self.dir)
         config = os.path.join(self.dir, "pool.yaml")
         with open(config, "w") as f:
             f.write(
                 f"peertube:\n  url: {peertube_url}\n  credentials_file: {credentials_file}\n"
-                "  poll: 3s\ncontrol: workers\nlisten: 127.0.0.1:0\nworkers:\n"
+                "  poll: 3s\ncontrol: workers\nlisten: 127.0.0.1:0\n"
+                f"dry_run: {'true' if dry_run else 'false'}\nworkers:\n"
             )
             for worker in workers:
                 f.write(
@@ -80,7 +91,7 @@ class Pool:
                     f"    control_url: {worker.control_url}\n"
                     f"    control_token_file: {worker.token_file}\n"
                 )
-            f.write(POLICY + settings)
+            f.write(more_workers + POLICY + settings)
         self.log_path = os.path.join(self.dir, "pool.log")
         self.log = open(self.log_path, "w")
         self.binary = os.path.join(args.build, "media-capabilities")
@@ -408,7 +419,15 @@ def case_burst(args, peertube, workers, pool, root, argv_log, faults=None):
     burst_at = time.time()
     videos = [peertube.upload(clip, f"e2e-burst-{i}") for i, clip in enumerate(clips)]
     watch.start()
+    # The admin's pages are read in a browser while the burst waits in the queue.
+    pages = threading.Thread(
+        target=check_pages_during_burst, args=(args, peertube, workers, pool, root)
+    )
+    pages.start()
     check_a_silent_worker_changes_nothing(workers, pool)
+    pages.join()
+    if pages.failure:
+        raise pages.failure
     first = fail_the_first_gpu_mid_job(workers, states, pool, watch)
     if faults:
         faults(videos)
@@ -437,6 +456,86 @@ def case_burst(args, peertube, workers, pool, root, argv_log, faults=None):
     check_report_status_and_metrics(pool)
     check_monitoring_against_live_scrapes(pool, workers)
     replay_the_record(pool)
+
+
+# A worker's name as a hostile operator or a compromised inventory could write it: the page must
+# show it as text, and nothing in it may run.
+HOSTILE_NAME = 'e2e:<script>window.pwned=1</script><img src=x onerror="window.pwned=2">'
+
+
+def check_pages_during_burst(args, peertube, workers, pool, root):
+    """The pool's page in a real browser, while the burst waits: the workers, their states and
+    the queue that /status reports, nothing logged, nothing fetched from elsewhere. Beside it a
+    dry-run manager of the same workers and one named with markup and script, which its page
+    shows as text. Runs in a thread: a failure is kept for the caller."""
+    threading.current_thread().failure = None
+    hostile = None
+    try:
+        entry = (
+            f"  - name: {json.dumps(HOSTILE_NAME)}\n    url: http://127.0.0.1:9\n"
+            f"    control_url: http://127.0.0.1:9\n"
+            f"    control_token_file: {workers[0].token_file}\n"
+        )
+        hostile = Pool(
+            args,
+            root,
+            peertube.url,
+            pool_credentials(pool),
+            workers,
+            name="pool-hostile-name",
+            more_workers=entry,
+            dry_run=True,
+        )
+        wait_for(
+            "the dry-run manager's first report",
+            lambda: any(w["name"] == HOSTILE_NAME for w in hostile.report()["workers"]),
+            30,
+            0.5,
+        )
+        # The page is best checked with jobs in its queue; the burst's first jobs wait a few
+        # seconds for a worker. If they are taken first, an empty queue is checked all the same.
+        deadline = time.time() + 20
+        while time.time() < deadline and not pool.report()["queue"]["by_class"]:
+            time.sleep(0.5)
+        # The simulator's page of a shipped trace, in the same browser session.
+        traces = os.path.join(REPO, "bench/pool/pool_traces")
+        page_file = os.path.join(root, "simulated.html")
+        subprocess.run(
+            [pool.binary, "pool", "simulate", "--trace", os.path.join(traces, "burst.jsonl")]
+            + ["--workers", os.path.join(traces, "workers.yaml"), "--html", page_file],
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
+        simulated = simulated_names(os.path.join(traces, "workers.yaml"))
+        harness.check_pages_in_browser(
+            args,
+            *("--pool", pool.url, "--pool", hostile.url, "--hostile", HOSTILE_NAME),
+            *("--file", page_file, "--file-workers", ",".join(simulated)),
+        )
+    except Exception as error:  # handed to the burst's own thread, which raises it
+        threading.current_thread().failure = error
+    finally:
+        if hostile:
+            hostile.stop()
+
+
+def simulated_names(workers_file):
+    """The workers a workers file makes: NAME, or NAME-1 ... NAME-count."""
+    names = []
+    with open(workers_file) as f:
+        for line in f:
+            if found := re.match(r"\s*- name:\s*(\S+)", line):
+                names.append([found.group(1), 1])
+            elif names and (found := re.match(r"\s*count:\s*(\d+)", line)):
+                names[-1][1] = int(found.group(1))
+    return [n if count == 1 else f"{n}-{i}" for n, count in names for i in range(1, count + 1)]
+
+
+def pool_credentials(pool):
+    """The credentials file `pool` was started with, from its own file."""
+    with open(os.path.join(pool.dir, "pool.yaml")) as f:
+        return re.search(r"credentials_file: (\S+)", f.read()).group(1)
 
 
 def check_a_silent_worker_changes_nothing(workers, pool):

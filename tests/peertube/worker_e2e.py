@@ -40,6 +40,7 @@ from harness import (
     Worker,
     argv_log_in,
     check,
+    check_pages_in_browser,
     describe_job,
     documents_of,
     finish,
@@ -218,6 +219,8 @@ def case_upload(peertube, worker, root, argv_log):
         validation.returncode == 0,
         f"the status document is valid against its schema: {validation.stdout.strip()}",
     )
+    # The worker's page in a real browser: its state, reason and recent jobs as /status says.
+    check_pages_in_browser(ARGS, "--worker", worker.status_url)
 
 
 # Every line ffmpeg writes when the GPU fails it, as the worker's reader knows them; an uploader
