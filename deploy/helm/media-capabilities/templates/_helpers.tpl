@@ -67,7 +67,51 @@ This chart supports v1 and v1beta2, which both nest them under `exactly`.
 
 {{/* The claim template of the workers' GPU class. */}}
 {{- define "mc.workerClaimTemplate" -}}
-peertube-worker-{{ .Values.worker.gpuClass }}
+{{ include "mc.claimTemplateName" (dict "root" . "class" .Values.worker.gpuClass) }}
+{{- end -}}
+
+{{/* A claim template's name: the VA-API one's is fixed; an NVIDIA one's ends in its spec's digest. */}}
+{{- define "mc.claimTemplateName" -}}
+{{- if eq .class "vaapi" -}}
+peertube-worker-vaapi
+{{- else -}}
+peertube-worker-{{ .class }}-{{ include "mc.nvidiaClaimSpec" . | sha256sum | trunc 8 }}
+{{- end -}}
+{{- end -}}
+
+{{/* The spec of an NVIDIA class's claim template (root, class). */}}
+{{- define "mc.nvidiaClaimSpec" -}}
+{{- $v := .root.Values -}}
+spec:
+  devices:
+    requests:
+    - name: encoder
+      exactly:
+        deviceClassName: media-capabilities
+        selectors:
+        - cel:
+            expression: >-
+              device.attributes["media.liken.sh"].api == "nvidia" &&
+              device.attributes["media.liken.sh"].encodeH264 &&
+              {{- if eq .class "nvidia-geforce" }}
+              has(device.capacity["media.liken.sh"].encodeSessions)
+              {{- else }}
+              !has(device.capacity["media.liken.sh"].encodeSessions)
+              {{- end }}
+        {{- if eq .class "nvidia-geforce" }}
+        # As many sessions as the worker opens at once (its PT_WORKER_SESSIONS_CAP).
+        capacity:
+          requests:
+            encodeSessions: {{ $v.worker.encodeSessions | quote }}
+        {{- end }}
+    {{- if eq $v.worker.nvidia.devices "dra" }}
+    - name: nvidia-gpu
+      exactly:
+        deviceClassName: {{ $v.worker.nvidia.deviceClassName }}
+    constraints:
+    - requests: ["encoder", "nvidia-gpu"]
+      matchAttribute: resource.kubernetes.io/pciBusID
+    {{- end }}
 {{- end -}}
 
 {{/* True (non-empty) when the workers' pods run on NVIDIA GPUs. */}}
