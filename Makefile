@@ -25,13 +25,20 @@ PACKAGES := $(PROBE_PACKAGES) vainfo \
 	libgtest-dev libgmock-dev libbenchmark-dev \
 	libnghttp2-dev libprotobuf-dev protobuf-compiler \
 	libgrpc++-dev protobuf-compiler-grpc \
-	python3-jsonschema python3-prometheus-client \
+	python3-jsonschema python3-prometheus-client python3-yaml \
 	libgnutls28-dev openssl
 FUZZ_PACKAGES := clang libclang-rt-14-dev
 # What the real PeerTube server, its database and cache, and the official runner need for the
 # end-to-end tests (Node 20 comes with the machine, or build-peertube takes it from npm).
 PEERTUBE_PACKAGES := postgresql redis-server rsync make g++ python3 git curl
 FORMAT_PACKAGES := clang-format black
+# The admin's pages are checked in a real browser in the PeerTube stage
+# (tests/browser/check_pages.py): Debian's Chromium and its driver, and Selenium from PyPI,
+# pinned, in a virtual environment beside the build (Debian 12's Python takes no pip install of
+# its own).
+BROWSER_PACKAGES := chromium chromium-driver python3-venv
+BROWSER_PYPI := selenium==4.27.1
+BROWSER_VENV = $(BUILD)/browser-venv
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -39,8 +46,9 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export PATH := $(PATH):/usr/local/go/bin
 
 .PHONY: all deps prefetch probe-deps build run check check-tree test test-sanitize test-cluster \
-	peertube peertube-kit-check test-peertube bench bench-probe bench-worker bench-pool \
-	fuzz fuzz-deps format docs clean
+	peertube peertube-kit-check test-peertube browser-deps bench bench-probe bench-worker \
+	bench-pool \
+	fuzz fuzz-deps format docs clean test-monitoring
 
 all: build
 
@@ -62,6 +70,13 @@ deps:
 
 probe-deps:
 	$(call install_missing,$(PROBE_PACKAGES))
+
+# browser-deps installs the browser and makes the virtual environment with Selenium, once.
+browser-deps:
+	$(call install_missing,$(BROWSER_PACKAGES))
+	@$(BROWSER_VENV)/bin/pip freeze 2>/dev/null | grep -qx '$(BROWSER_PYPI)' || { \
+	  rm -rf $(BROWSER_VENV) && /usr/bin/python3 -m venv $(BROWSER_VENV) && \
+	  $(BROWSER_VENV)/bin/pip install -q '$(BROWSER_PYPI)'; }
 
 fuzz-deps: deps
 	$(call install_missing,$(FUZZ_PACKAGES))
@@ -126,6 +141,7 @@ test:
 	@tools/timed packages $(MAKE) --no-print-directory deps prefetch
 	@tools/timed build $(MAKE) --no-print-directory build
 	@tools/timed tree-checks $(MAKE) --no-print-directory check-tree
+	@tools/timed monitoring $(MAKE) --no-print-directory test-monitoring
 	@tools/timed sanitizer-build-and-tests $(MAKE) --no-print-directory test-sanitize
 	@tools/timed cluster $(MAKE) --no-print-directory test-cluster
 	@if reason=$$($(CHECK_KIT) --brief $(KIT_ARGS)); then \
@@ -188,15 +204,27 @@ prefetch:
 # Debian's ffmpeg; then the pool manager over three such workers and a burst of uploads, and
 # with an Intel worker beside them under vendor_disabled; then the pool manager in Kubernetes
 # mode, on the real control plane of tests/cluster, which is built first as test-cluster builds
-# it (the binaries cached in ~/.cache/media-capabilities).
+# it (the binaries cached in ~/.cache/media-capabilities). The worker's and the pool's pages are
+# opened in headless Chromium on the way (browser-deps).
 E2E_ARGS = --build $(BUILD) --cache $(PEERTUBE_CACHE)
 test-peertube: peertube-kit-check build
 	@tools/timed peertube-build $(MAKE) --no-print-directory peertube
+	@tools/timed browser-deps $(MAKE) --no-print-directory browser-deps
 	$(call install_missing,openssl)
 	@tools/timed control-plane-build sh -c 'tests/cluster/build-control-plane >/dev/null'
 	@tools/timed worker-e2e python3 tests/peertube/worker_e2e.py $(E2E_ARGS)
 	@tools/timed pool-e2e python3 tests/peertube/pool_e2e.py $(E2E_ARGS)
 	@tools/timed pool-kube-e2e python3 tests/peertube/pool_kube_e2e.py $(E2E_ARGS)
+
+# test-monitoring checks deploy/monitoring/ (docs/monitoring.md): promtool's rule checks and unit
+# tests of every alert, and every metric and label the rules and dashboards name, against the
+# recorded scrapes and against scrapes the built binaries give now (record_scrapes.py runs them on
+# the fake GPUs). promtool is Debian's, unpacked once into ~/.cache/media-capabilities.
+MONITORING_SCRAPES = $(BUILD)/monitoring-scrapes
+test-monitoring: build
+	tests/deploy/monitoring/check-monitoring
+	tests/deploy/monitoring/record_scrapes.py --build $(BUILD) --out $(MONITORING_SCRAPES)
+	tests/deploy/monitoring/check-monitoring $(MONITORING_SCRAPES)/*.prom
 
 # test-cluster brings up the real upstream control plane (tests/cluster/README.md) and runs its
 # smoke test. Then it checks deploy/ against it (tests/deploy/check-against-apiserver) and runs
