@@ -15,6 +15,7 @@
 #include "pool/page/simulated_page.h"
 #include "pool/policy/config_yaml.h"
 #include "pool/service/service_config.h"
+#include "pool/simulator/frontier.h"
 #include "pool/simulator/sim_report.h"
 #include "pool/simulator/simulator.h"
 #include "pool/trace/trace_recorder.h"
@@ -33,7 +34,8 @@ struct PoolOptions {
   std::string output = "table";
   std::string plot_file;
   std::string html_file;
-  std::string outage;  // FROM:FOR, in seconds
+  std::string target_waits;  // with --compare: ours once per target wait
+  std::string outage;        // FROM:FOR, in seconds
   bool reasons = false;
   bool compare = false;
   unsigned race_order = 1;
@@ -74,6 +76,13 @@ int RunCompare(const PoolOptions& options, const pool::Trace& trace,
   };
   const pool::PolicyProfile profile = sim.config.profile;
   run("ours", pool::PolicyKind::kPoolManager, profile);
+  if (!options.target_waits.empty()) {
+    Result<std::vector<pool::Duration>> waits = pool::ParseTargetWaits(options.target_waits);
+    if (!waits) return Fail(waits.error_message());
+    for (pool::FrontierPoint& point : pool::SimulateFrontier(trace, workers, sim, *waits)) {
+      runs.push_back({"ours " + pool::FormatDuration(point.target_wait), std::move(point.result)});
+    }
+  }
   if (profile != pool::PolicyProfile::kDesign) {
     run("design", pool::PolicyKind::kPoolManager, pool::PolicyProfile::kDesign);
   }
@@ -136,6 +145,8 @@ int RunSimulate(const PoolOptions& options) {
   }
   if (options.compare && !options.html_file.empty())
     return Fail("--html draws the page of one run: leave out --compare, or give --policy");
+  if (!options.compare && !options.target_waits.empty())
+    return Fail("--target-waits draws a frontier beside the baselines: add --compare");
   if (options.compare) return RunCompare(options, *trace, *workers, sim);
   sim.keep_log = options.reasons || options.output == "json" || !options.html_file.empty();
   const pool::SimResult result = pool::Simulate(*trace, *workers, sim);
@@ -212,6 +223,9 @@ CLI::App* AddSimulate(CLI::App& pool, PoolOptions& options) {
   simulate->add_flag("--compare", options.compare,
                      "run the trace under ours, the design's rules, every baseline and the "
                      "clairvoyant limit, a row each");
+  simulate->add_option("--target-waits", options.target_waits,
+                       "with --compare, also ours once per target wait, as in 30s,1m,2m,5m: the "
+                       "p95 wait each buys against its worker-hours");
   simulate->add_option("--race-order", options.race_order,
                        "which random order the free runners ask in (default 1)");
   simulate->add_flag("--reasons", options.reasons,

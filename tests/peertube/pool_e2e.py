@@ -44,6 +44,7 @@ DEMOTION = r"demoted \(drain, then SPARE\)|drained, its service up, finishing"
 UP_WINDOW_S, UP_WINDOWS = 6, 2
 POLICY = f"""policy:
   cycle: 3s
+  target_wait: 15s
   pressure:
     depth_waves: 1
     age_full: 120s

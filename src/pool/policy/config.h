@@ -98,6 +98,9 @@ struct QueueConfig {
 struct PoolConfig {
   PolicyProfile profile = PolicyProfile::kWorkAware;
   Duration cycle = Seconds(15);
+  // The wait the admin accepts from a job's creation to its start, at p95. The work-aware
+  // profile lets jobs wait for a slot that frees within it before it adds a worker. 0: none.
+  Duration target_wait = Minutes(2);
   PressureConfig pressure;
   HysteresisConfig hysteresis;
   SizingConfig sizing;

@@ -32,6 +32,7 @@ constexpr double kNoLimit = std::numeric_limits<double>::max();
 const ConfigField kFields[] = {
     {"", "profile", 0, 0, [](PoolConfig& c) -> FieldRef { return &c.profile; }},
     {"", "cycle", 1, 3600, [](PoolConfig& c) -> FieldRef { return &c.cycle; }},
+    {"", "target_wait", 0, 86400, [](PoolConfig& c) -> FieldRef { return &c.target_wait; }},
     {"", "vendor_disabled", 0, 0, [](PoolConfig& c) -> FieldRef { return &c.vendors.disabled; }},
     {"", "nvenc_session_reserve", 0, 64,
      [](PoolConfig& c) -> FieldRef { return &c.vendors.nvenc_session_reserve; }},

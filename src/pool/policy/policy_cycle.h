@@ -35,7 +35,7 @@ inline bool IsServing(AdmissionState state) {
 struct Bucket {
   JobNeed need;
   int count = 0;
-  int waited = 0;  // pending for `sizing.enable_after` or longer
+  int waited = 0;  // pending for the work-aware profile's patience or longer
   Duration oldest = Seconds(0);
   double work_s = 0;       // reference encode-seconds of the pending jobs (work.h)
   double to_come_s = 0;    // of the jobs they release when they complete
@@ -159,7 +159,10 @@ class Cycle {
 
   // The work-aware profile: the queued work against the rates (policy_work_aware.cpp).
   void SizeToWork();
+  Duration Patience() const;
+  Duration DrainTarget() const;
   bool EnableForWaitingClasses(double target_s);
+  void ReportTargetWaitMissed();
   WorkCapacity MeasureWorkCapacity() const;
   QueuedWork SumQueuedWork() const;
   bool EnableForQueuedWork(WorkCapacity& capacity, const QueuedWork& work, double needed);

@@ -56,7 +56,7 @@ void Cycle::BucketPendingJobs() {
                                [&](const Bucket& b) { return b.need == need; });
     if (bucket == buckets_.end()) bucket = buckets_.insert(buckets_.end(), Bucket{need});
     ++bucket->count;
-    bucket->waited += job.age >= config_.sizing.enable_after;
+    bucket->waited += job.age >= Patience();
     bucket->oldest = std::max(bucket->oldest, job.age);
     bucket->work_s += ReferenceEncodeSeconds(job.shape);
     bucket->to_come_s += ChildrenOf(job.type, job.shape).seconds;

@@ -18,7 +18,7 @@ namespace mc::pool::internal {
 //  - a suspend keeps its window.
 // Nothing is ever interrupted. A release is a drain; a draining worker finishes its jobs.
 void Cycle::SizeToWork() {
-  const double target_s = config_.sizing.target_drain.count();
+  const double target_s = DrainTarget().count();
   const bool class_unmet = !EnableForWaitingClasses(target_s);
   WorkCapacity capacity = MeasureWorkCapacity();
   const QueuedWork work = SumQueuedWork();
@@ -32,7 +32,40 @@ void Cycle::SizeToWork() {
     const double all_s = work.work_s + work.to_come_s;
     Wake(Seconds(all_s / std::max(capacity.rate, 1e-9)), all_s);
   }
+  if (class_unmet || unmet) ReportTargetWaitMissed();
   if (decision_.pressure <= config_.hysteresis.down_threshold) Sleep();
+}
+
+// How long a pending job waits for a busy slot to free before a worker is added for it: the
+// target wait, less a cycle and the seconds an enabled worker takes to ask for a job.
+Duration Cycle::Patience() const {
+  constexpr Duration kEnableLead = Seconds(10);
+  return std::max(
+      {config_.sizing.enable_after, config_.target_wait - config_.cycle - kEnableLead, Seconds(0)});
+}
+
+// The queued work is to be done within `sizing.target_drain`, or the target wait if longer.
+Duration Cycle::DrainTarget() const {
+  return std::max(config_.sizing.target_drain, config_.target_wait);
+}
+
+// Says when a servable job has waited past the target and the pool has no worker left to add:
+// the boxes still waking, or none.
+void Cycle::ReportTargetWaitMissed() {
+  if (config_.target_wait <= Seconds(0)) return;
+  Duration oldest = Seconds(0);
+  for (const Bucket& bucket : buckets_) {
+    if (bucket.servable) oldest = std::max(oldest, bucket.oldest);
+  }
+  if (oldest <= config_.target_wait) return;
+  int waking = 0;
+  for (const WorkerRecord& record : state().workers) waking += record.wake_started.has_value();
+  const std::string why = waking > 0 ? std::to_string(waking) + " box(es) still waking"
+                                     : "no SPARE or WARM worker is left to enable";
+  AddReason(MakeReason(ReasonCode::kTargetWaitMissed, "",
+                       {{"oldest", FormatDuration(oldest)},
+                        {"target", FormatDuration(config_.target_wait)},
+                        {"why", why}}));
 }
 
 // A class no ACTIVE or starting worker serves gets one that does, at once.
@@ -80,7 +113,7 @@ Cycle::QueuedWork Cycle::SumQueuedWork() const {
   return work;
 }
 
-// Every job that has waited `sizing.enable_after` gets a slot at once.
+// Every job that has waited the patience gets a slot at once.
 // The pool gets the rate that finishes the queued work within the target.
 // More slots than jobs finish nothing sooner.
 // Only a worker that serves some pending class is enabled for it.
@@ -119,7 +152,7 @@ void Cycle::EnableForWork(std::size_t i, JobClass job_class, double work_s, doub
                         {"work", FormatDuration(Seconds(work_s))},
                         {"class", std::string(JobClassName(job_class))},
                         {"needed", FormatNumber(std::round(needed * 10) / 10)},
-                        {"target", FormatDuration(config_.sizing.target_drain)},
+                        {"target", FormatDuration(DrainTarget())},
                         {"rate", FormatNumber(std::round(rate * 10) / 10)}}));
 }
 
@@ -193,7 +226,7 @@ void Cycle::ReleaseWorker(std::size_t i, double rate, double work_s) {
                        {{"jobs", std::to_string(status_[i]->active_jobs)},
                         {"rate", FormatNumber(std::round(rate * 10) / 10)},
                         {"work", FormatDuration(Seconds(work_s))},
-                        {"target", FormatDuration(config_.sizing.target_drain)}}));
+                        {"target", FormatDuration(DrainTarget())}}));
 }
 
 // Whether worker `i` is the last ACTIVE one passing the gates of a class with a job pending.

@@ -75,6 +75,8 @@ constexpr ReasonTemplate kReasons[] = {
      "{worker} drained, its service up, finishing its {jobs} job(s): the other ACTIVE workers keep "
      "a free slot for each pending job and {rate}x real time, enough for the {work} of 1080p30 "
      "encoding queued within {target}"},
+    {R::kTargetWaitMissed, "target-wait-missed",
+     "the oldest pending job has waited {oldest}, past the target wait {target}: {why}"},
     {R::kDemotionWaitsIdle, "demotion-waits-idle",
      "no demotion: no ACTIVE worker has been idle for {needed} (the longest: {idle})"},
     {R::kMinActive, "min-active", "no demotion: {active} ACTIVE worker(s), min_active is {min}"},

@@ -43,6 +43,7 @@ enum class ReasonCode {
   kDemotionNotSustained,
   kWorkEnabled,
   kWorkReleased,
+  kTargetWaitMissed,
   kDemotionWaitsIdle,
   kMinActive,
   kWoken,

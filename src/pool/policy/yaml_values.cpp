@@ -41,9 +41,7 @@ bool ReadString(const YAML::Node& node, std::string& out) {
   return true;
 }
 
-bool ReadDuration(const YAML::Node& node, Duration& out) {
-  if (!node.IsDefined() || !node.IsScalar()) return false;
-  std::string text = node.Scalar();
+std::optional<Duration> ParseDurationText(std::string text) {
   double unit = 1;
   if (!text.empty()) {
     switch (text.back()) {
@@ -64,8 +62,15 @@ bool ReadDuration(const YAML::Node& node, Duration& out) {
     }
   }
   const std::optional<double> value = ParseDouble(text);
-  if (!value || !std::isfinite(*value) || *value < 0) return false;
-  out = Seconds(*value * unit);
+  if (!value || !std::isfinite(*value) || *value < 0) return std::nullopt;
+  return Seconds(*value * unit);
+}
+
+bool ReadDuration(const YAML::Node& node, Duration& out) {
+  if (!node.IsDefined() || !node.IsScalar()) return false;
+  const std::optional<Duration> duration = ParseDurationText(node.Scalar());
+  if (!duration) return false;
+  out = *duration;
   return true;
 }
 

@@ -22,6 +22,7 @@ bool ReadBool(const YAML::Node& node, bool& out);
 bool ReadString(const YAML::Node& node, std::string& out);
 // A duration is a number of seconds, or a number with a unit: "45s", "20m", "1h".
 bool ReadDuration(const YAML::Node& node, Duration& out);
+std::optional<Duration> ParseDurationText(std::string text);
 
 // LoadYaml parses `text`; a syntax error becomes an InvalidInput naming `file` and the line.
 Result<YAML::Node> LoadYaml(const std::string& text, const std::string& file);

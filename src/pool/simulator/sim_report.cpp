@@ -137,12 +137,12 @@ std::string ResultJson(const SimResult& result) {
 std::string CompareTable(const std::vector<NamedResult>& runs) {
   std::string out;
   char line[160];
-  std::snprintf(line, sizeof line, "%-8s %9s %9s %9s %9s %9s %6s %6s %6s %9s\n", "policy", "p50 s",
+  std::snprintf(line, sizeof line, "%-10s %9s %9s %9s %9s %9s %6s %6s %6s %9s\n", "policy", "p50 s",
                 "p95 s", "max s", "w-hours", "busy h", "intr", "ups", "downs", "completed");
   out += line;
   for (const NamedResult& run : runs) {
     const SimResult& r = run.result;
-    std::snprintf(line, sizeof line, "%-8s %9.0f %9.0f %9.0f %9.2f %9.2f %6d %6d %6d %9d\n",
+    std::snprintf(line, sizeof line, "%-10s %9.0f %9.0f %9.0f %9.2f %9.2f %6d %6d %6d %9d\n",
                   run.name.c_str(), r.wait_p50_s, r.wait_p95_s, r.wait_max_s, r.worker_hours,
                   r.busy_hours, r.interrupted, r.promotions, r.demotions, r.completed);
     out += line;

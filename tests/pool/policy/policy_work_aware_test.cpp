@@ -20,6 +20,13 @@ PolicyRun WorkAwareRun() {
   return run;
 }
 
+// A pool asked to start every job as soon as it can: no wait for a slot that frees.
+PolicyRun ImpatientRun() {
+  PolicyRun run = WorkAwareRun();
+  run.config.target_wait = Seconds(0);
+  return run;
+}
+
 int CountFor(const PolicyRun& run, ActionKind kind, ReasonCode reason) {
   return static_cast<int>(
       std::count_if(run.all_actions.begin(), run.all_actions.end(),
@@ -27,7 +34,7 @@ int CountFor(const PolicyRun& run, ActionKind kind, ReasonCode reason) {
 }
 
 TEST(WorkAware, ABurstEnablesEverySpareItNeedsInOneCycle) {
-  PolicyRun run = WorkAwareRun();
+  PolicyRun run = ImpatientRun();
   run.Add(SpareWorker("active"), ManagerState::kActive).active_jobs = 2;
   for (int i = 0; i < 5; ++i) run.Add(SpareWorker("spare-" + std::to_string(i)));
   run.Pending(20, Job(1080, Seconds(0), Minutes(5)));
@@ -37,7 +44,7 @@ TEST(WorkAware, ABurstEnablesEverySpareItNeedsInOneCycle) {
 }
 
 TEST(WorkAware, ASmallQueueEnablesOnlyTheSlotsItNeeds) {
-  PolicyRun run = WorkAwareRun();
+  PolicyRun run = ImpatientRun();
   run.Add(SpareWorker("active"), ManagerState::kActive).active_jobs = 2;
   for (int i = 0; i < 5; ++i) run.Add(SpareWorker("spare-" + std::to_string(i)));
   run.Pending(3, Job(720, Seconds(0), Seconds(30)));
@@ -47,7 +54,7 @@ TEST(WorkAware, ASmallQueueEnablesOnlyTheSlotsItNeeds) {
 }
 
 TEST(WorkAware, WithEnableAfterAJobWaitsThatLongForASlotBeforeAWorkerIsBroughtIn) {
-  PolicyRun run = WorkAwareRun();
+  PolicyRun run = ImpatientRun();
   run.config.sizing.enable_after = Seconds(30);
   run.Add(SpareWorker("active"), ManagerState::kActive).active_jobs = 2;
   run.Add(SpareWorker("spare"));
@@ -57,6 +64,40 @@ TEST(WorkAware, WithEnableAfterAJobWaitsThatLongForASlotBeforeAWorkerIsBroughtIn
   run.Pending(1, Job(720, Seconds(30), Seconds(30)));
   run.Step();
   EXPECT_EQ(run.Count(ActionKind::kEnable), 1) << run.Reasons();
+}
+
+TEST(WorkAware, AJobWaitsForASlotThatFreesWithinTheTargetWaitBeforeAWorkerIsBroughtIn) {
+  PolicyRun run = WorkAwareRun();
+  run.config.target_wait = Minutes(2);
+  run.Add(SpareWorker("active"), ManagerState::kActive).active_jobs = 2;
+  run.Add(SpareWorker("spare"));
+  // 2 minutes, less a 15 s cycle and 10 s for the enabled worker to ask: 95 s.
+  run.Pending(1, Job(720, Seconds(90), Seconds(30)));
+  run.Step();
+  EXPECT_EQ(run.Count(ActionKind::kEnable), 0) << run.Reasons();
+  run.Pending(1, Job(720, Seconds(95), Seconds(30)));
+  run.Step();
+  EXPECT_EQ(run.Count(ActionKind::kEnable), 1) << run.Reasons();
+}
+
+TEST(WorkAware, AJobPastTheTargetWaitWithNoWorkerLeftIsSaidWithTheReason) {
+  PolicyRun run = WorkAwareRun();
+  run.Add(SpareWorker("only"), ManagerState::kActive).active_jobs = 2;
+  run.Pending(1, Job(720, Minutes(3), Seconds(30)));
+  run.Step();
+  EXPECT_TRUE(run.Said(ReasonCode::kTargetWaitMissed)) << run.Reasons();
+  EXPECT_NE(run.Reasons().find("waited 3m00s, past the target wait 2m00s: no SPARE or WARM "
+                               "worker is left to enable"),
+            std::string::npos)
+      << run.Reasons();
+}
+
+TEST(WorkAware, AJobWithinTheTargetWaitIsNeverCalledLate) {
+  PolicyRun run = WorkAwareRun();
+  run.Add(SpareWorker("only"), ManagerState::kActive).active_jobs = 2;
+  run.Pending(1, Job(720, Seconds(100), Seconds(30)));
+  run.Step();
+  EXPECT_FALSE(run.Said(ReasonCode::kTargetWaitMissed)) << run.Reasons();
 }
 
 TEST(WorkAware, AJobThatFitsAFreeSlotEnablesNobody) {
@@ -133,7 +174,7 @@ TEST(WorkAware, ABoxIsWokenOnlyForWorkThatOutlastsTheGuard) {
 }
 
 TEST(WorkAware, AStaleProbeIsPassedOverAndAskedFor) {
-  PolicyRun run = WorkAwareRun();
+  PolicyRun run = ImpatientRun();
   run.Add(SpareWorker("active"), ManagerState::kActive).active_jobs = 2;
   WorkerStatus& stale = run.Add(SpareWorker("stale"));
   stale.probe_age = Minutes(6);
