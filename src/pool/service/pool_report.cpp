@@ -62,6 +62,13 @@ std::string Number(double value) {
   return out.str();
 }
 
+// IsRefusal says whether an admission state is the worker's own refusal of any work, for a person
+// to act on.
+bool IsRefusal(const std::string& admission_state) {
+  return admission_state == "OFFLINE" || admission_state == "GPU_UNAVAILABLE" ||
+         admission_state == "THERMAL_THROTTLED" || admission_state == "UNREADABLE";
+}
+
 }  // namespace
 
 std::string FormatUtc(pool::TimePoint when) {
@@ -117,6 +124,11 @@ std::string ReportToJson(const PoolReport& report) {
           {{"ok", OptionalFlag(row.self_test_ok)},
            {"at", row.self_test_at},
            {"detail", row.self_test_detail}}}});
+    // The action the worker did not hear, while the manager tries it again.
+    json["workers"].back()["failed_action"] = row.failed ? Json{{"action", row.failed->action},
+                                                                {"error", row.failed->error},
+                                                                {"attempts", row.failed->attempts}}
+                                                         : Json(nullptr);
   }
   json["decisions"] = Json::array();
   for (const DecisionRow& row : report.decisions) {
@@ -191,6 +203,13 @@ Result<PoolReport> ReportFromJson(const std::string& text) {
         row.self_test_ok = ReadFlag(*self_test, "ok");
         row.self_test_at = Or(*self_test, "at", std::string());
         row.self_test_detail = Or(*self_test, "detail", std::string());
+      }
+      // A manager from before failed actions were shown sends none.
+      if (const auto failed = worker.find("failed_action");
+          failed != worker.end() && !failed->is_null()) {
+        row.failed = FailedAction{.action = failed->at("action").get<std::string>(),
+                                  .error = failed->at("error").get<std::string>(),
+                                  .attempts = failed->at("attempts").get<int>()};
       }
       report.workers.push_back(std::move(row));
     }
@@ -290,10 +309,24 @@ std::string ReportTable(const PoolReport& report) {
   for (const WorkerRow& row : report.workers) {
     double weight = 0;
     for (const auto& [job_class, value] : row.weights) weight = std::max(weight, value);
+    // A reason for an action the worker never heard reads as done: the failure stands instead.
+    const std::string reason = row.failed ? "NOT APPLIED: " + row.failed->action + " failed " +
+                                                std::to_string(row.failed->attempts) + " time(s)"
+                                          : row.last_reason;
     out << pad(row.name, width + 2) << pad(row.manager_state, 10) << pad(row.admission_state, 19)
         << pad(std::to_string(row.active_jobs) + "/" + std::to_string(row.concurrency), 6)
-        << pad(Number(std::round(weight * 100) / 100), 8) << pad(row.classes, 12) << row.last_reason
-        << "\n";
+        << pad(Number(std::round(weight * 100) / 100), 8) << pad(row.classes, 12) << reason << "\n";
+    if (row.failed) {
+      out << "  last action failed: " << row.failed->action << " (attempt " << row.failed->attempts
+          << "): " << row.failed->error
+          << "; the manager tries it again each cycle. A refused connection is a worker down or "
+             "without --control-listen, 401 a wrong control token (docs/troubleshooting.md)\n";
+    }
+    if (IsRefusal(row.admission_state)) {
+      out << "  " << row.name << " refuses work (" << row.admission_state
+          << "): what to do is in docs/troubleshooting.md, by its state; `media-capabilities "
+             "doctor` on its box says more\n";
+    }
   }
   for (const std::string& line : report.unservable) out << "unservable: " << line << "\n";
   return out.str();

@@ -28,6 +28,13 @@ struct PoolCounters {
   long peertube_requests = 0;  // every request sent to PeerTube's API, the login's included
 };
 
+// An action the manager decided and could not apply: the worker did not hear it.
+struct FailedAction {
+  std::string action;  // "enable box-1:gpu0 at concurrency 1"
+  std::string error;   // the last attempt's answer
+  int attempts = 0;
+};
+
 struct WorkerRow {
   std::string name;
   std::string manager_state;    // COLD, SPARE, WARM, ACTIVE, DRAINING, COOLDOWN
@@ -37,6 +44,7 @@ struct WorkerRow {
   std::map<std::string, double> weights;  // per class, the learned weight
   std::string classes;                    // the classes its gate was last given ("S+M")
   std::string last_reason;
+  std::optional<FailedAction> failed;  // the action still tried again, if one failed
   // What its status document last said of its GPU, for the page (worker_facts.h).
   std::string vendor;
   std::string gpu_model;

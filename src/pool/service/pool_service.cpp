@@ -195,6 +195,7 @@ void PoolService::ApplyPending(pool::TimePoint now) {
                      [&](const WorkerEndpoint& w) { return w.name == action.worker; });
     if (worker == workers_.end()) {
       log_("pool: " + ActionWords(action) + " dropped: the worker is no longer in the pool");
+      failed_.erase(action.worker);
       it = pending_.erase(it);
       continue;
     }
@@ -202,6 +203,10 @@ void PoolService::ApplyPending(pool::TimePoint now) {
     Result<void> applied = channel_.Apply(action, *worker);
     if (applied) {
       log_("pool: " + ActionWords(action) + ": done (" + channel_.Describe(action, *worker) + ")");
+      // A newer action of the failed one's group replaced it, and went through.
+      if (const auto failed = failed_.find(action.worker);
+          failed != failed_.end() && failed->second.group == ActionGroup(action.kind))
+        failed_.erase(failed);
       if (action.kind == pool::ActionKind::kDrain) ++counters_.drains;
       if (action.kind == pool::ActionKind::kSetClasses)
         eligibility_sent_[action.worker] = {action.classes, action.jobs, now};
@@ -217,6 +222,10 @@ void PoolService::ApplyPending(pool::TimePoint now) {
     ++counters_.actions_failed;
     log_("pool: " + ActionWords(action) + " failed (attempt " + std::to_string(pending.attempts) +
          ", tried again next cycle): " + applied.error_message());
+    failed_[action.worker] = {.shown = {.action = ActionWords(action),
+                                        .error = applied.error_message(),
+                                        .attempts = pending.attempts},
+                              .group = ActionGroup(action.kind)};
     ++it;
   }
 }
@@ -421,6 +430,8 @@ void PoolService::UpdateReport(const pool::Decision& decision, const pool::Signa
       row.self_test_at = facts->second.self_test_at;
       row.self_test_detail = facts->second.self_test_detail;
     }
+    if (const auto failed = failed_.find(record.name); failed != failed_.end())
+      row.failed = failed->second.shown;
     report.workers.push_back(std::move(row));
   }
   report.decisions.assign(decisions_.begin(), decisions_.end());

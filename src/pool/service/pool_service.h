@@ -112,6 +112,14 @@ class PoolService {
   };
   std::map<std::string, SentEligibility> eligibility_sent_;
   std::map<std::string, std::string> last_reason_;
+  // Per worker, the last action the channel failed to apply, while it is tried again: the report
+  // says it, since the manager's state is then what it meant, not what the worker does. An action
+  // of its group that goes through clears it.
+  struct Failure {
+    FailedAction shown;
+    int group = 0;
+  };
+  std::map<std::string, Failure> failed_;
   std::set<std::string> unservable_said_;  // the unservable lines logged, until they clear
   PoolCounters counters_;
   std::function<void(CycleRecord)> record_;

@@ -78,6 +78,35 @@ TEST(PoolReport, TheTableHasALinePerWorkerWithItsStatesAndLastReason) {
       << table;
 }
 
+// An OFFLINE worker the manager meant to enable, whose every enable failed: the table says the
+// enable was not applied and why, not the reason of an action that never happened, and that the
+// worker refuses work.
+TEST(PoolReport, AnEnableTheWorkerNeverHeardIsShownWithItsErrorNotAsDone) {
+  PoolReport report = Sample();
+  WorkerRow& row = report.workers[0];
+  row.admission_state = "OFFLINE";
+  row.last_reason = "enabled at concurrency 1, its service up";
+  row.failed = FailedAction{.action = "enable box-1:gpu0 at concurrency 1",
+                            .error = "connecting to 127.0.0.1:9466: Connection refused",
+                            .attempts = 13};
+  const std::string table = ReportTable(report);
+  EXPECT_NE(table.find("NOT APPLIED: enable box-1:gpu0 at concurrency 1 failed 13 time(s)"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("last action failed: enable box-1:gpu0 at concurrency 1 (attempt 13): "
+                       "connecting to 127.0.0.1:9466: Connection refused"),
+            std::string::npos)
+      << table;
+  EXPECT_EQ(table.find("enabled at concurrency 1"), std::string::npos) << table;
+  EXPECT_NE(table.find("box-1:gpu0 refuses work (OFFLINE)"), std::string::npos) << table;
+  // The JSON carries it, and reads it back.
+  Result<PoolReport> again = ReportFromJson(ReportToJson(report));
+  ASSERT_TRUE(again) << again.error_message();
+  ASSERT_TRUE(again->workers[0].failed);
+  EXPECT_EQ(again->workers[0].failed->attempts, 13);
+  EXPECT_FALSE(again->workers[1].failed);
+}
+
 TEST(PoolReport, TheMetricsCountWorkersPerStateAndCarryTheCounters) {
   const std::string metrics = ReportToPrometheus(Sample());
   EXPECT_NE(metrics.find("pt_pool_pressure 0.734\n"), std::string::npos) << metrics;

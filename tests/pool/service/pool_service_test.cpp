@@ -183,6 +183,30 @@ TEST(PoolService, AFailedActionIsTriedAgainEachCycleUntilItTakesEffect) {
             fixture.log.end());
 }
 
+// The report says what the worker did not hear: the action, its error and its attempts, for as
+// long as it is tried again; once it goes through, nothing.
+TEST(PoolService, TheReportShowsAFailedActionWithItsErrorAndAttemptsUntilItGoesThrough) {
+  Fixture fixture;
+  fixture.channel.fail_next = 2;
+  auto service = fixture.Make();
+  service->Cycle(pool::At(1000));
+  service->Cycle(pool::At(1015));
+  const PoolReport failing = service->Report();
+  const auto row = std::find_if(failing.workers.begin(), failing.workers.end(),
+                                [](const WorkerRow& w) { return w.failed.has_value(); });
+  ASSERT_NE(row, failing.workers.end()) << ReportToJson(failing);
+  EXPECT_EQ(row->failed->attempts, 2);
+  EXPECT_NE(row->failed->action.find("enable " + row->name), std::string::npos)
+      << row->failed->action;
+  EXPECT_NE(row->failed->error.find("the control API did not answer"), std::string::npos)
+      << row->failed->error;
+  EXPECT_NE(ReportTable(failing).find("NOT APPLIED: enable " + row->name), std::string::npos)
+      << ReportTable(failing);
+  service->Cycle(pool::At(1030));
+  for (const WorkerRow& worker : service->Report().workers)
+    EXPECT_FALSE(worker.failed) << worker.name << ": " << worker.failed->action;
+}
+
 TEST(PoolService, AnActionTheChannelCannotCarryIsSaidOnceAndNotRetried) {
   Fixture fixture;
   fixture.channel.unsupported = true;
