@@ -12,6 +12,7 @@
 #include "cli/option_checks.h"
 #include "cli/roots_from_environment.h"
 #include "cli/shared_options.h"
+#include "cli/transcoding_subcommands.h"
 #include "common/base/self_executable.h"
 #include "dra/doctor/cluster_module.h"
 #include "dra/doctor/doctor.h"
@@ -62,10 +63,16 @@ int RunDoctor(const DoctorOptions& options) {
   request.query.fork_from_caller = true;
   request.query.deadline =
       std::chrono::milliseconds(static_cast<std::int64_t>(options.deadline_seconds * 1000.0));
+  // The cluster is asked with a kubeconfig, or in a pod, where the service account is. Without
+  // one this is a bare-metal box: no remedy names a cluster's objects.
+  request.cluster =
+      !options.kubeconfig.empty() || !Environment("KUBERNETES_SERVICE_HOST").value_or("").empty();
   dra::CheckResults results = dra::NodeChecks(dra::GatherNodeInput(request));
-  // The cluster is asked with a kubeconfig, or in a pod, where the service account is.
-  if (!options.kubeconfig.empty() || !Environment("KUBERNETES_SERVICE_HOST").value_or("").empty()) {
+  if (request.cluster) {
     for (dra::CheckResult& result : ClusterResults(options)) results.push_back(std::move(result));
+  } else {
+    for (dra::CheckResult& result : TranscodingDoctorChecks(options.roots.proc))
+      results.push_back(std::move(result));
   }
   results = dra::InOrder(std::move(results));
   std::cout << (options.output == "json" ? dra::ReportJson(results) : dra::ReportText(results));

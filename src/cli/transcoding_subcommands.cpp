@@ -45,4 +45,8 @@ std::function<std::optional<int>()> AddTranscodingSubcommands(CLI::App& app) {
   };
 }
 
+dra::CheckResults TranscodingDoctorChecks(const std::string& proc_root) {
+  return WorkerDoctorChecks(proc_root);
+}
+
 }  // namespace mc

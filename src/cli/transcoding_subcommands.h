@@ -11,6 +11,9 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <optional>
+#include <string>
+
+#include "dra/doctor/check_result.h"
 
 namespace mc {
 
@@ -22,5 +25,10 @@ std::optional<int> RunAsWrapper(int argc, char** argv);
 // AddTranscodingSubcommands registers the transcoding subcommands on `app`; what it returns, called
 // after parsing, runs the one that was chosen, or gives nullopt when none was.
 std::function<std::optional<int>()> AddTranscodingSubcommands(CLI::App& app);
+
+// TranscodingDoctorChecks are `doctor`'s lines for this box's workers on bare metal (the kernel
+// log, each unit's state, PeerTube, the runner); `proc_root` is where /proc is. A build for the
+// probe alone has no worker to check and gives none.
+dra::CheckResults TranscodingDoctorChecks(const std::string& proc_root);
 
 }  // namespace mc

@@ -43,4 +43,6 @@ std::function<std::optional<int>()> AddTranscodingSubcommands(CLI::App& app) {
   };
 }
 
+dra::CheckResults TranscodingDoctorChecks(const std::string&) { return {}; }
+
 }  // namespace mc

@@ -9,6 +9,7 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -21,9 +22,13 @@
 #include "cli/worker_run.h"
 #include "cli/worker_serve.h"
 #include "common/base/json_text.h"
+#include "common/base/read_file.h"
 #include "common/base/self_executable.h"
+#include "common/base/text.h"
 #include "probe/pipeline/probe_pipeline.h"
 #include "probe/query/query_command.h"
+#include "worker/daemon/local_socket.h"
+#include "worker/evidence/kernel_log.h"
 #include "worker/probe_contract/concurrency.h"
 #include "worker/probe_contract/landlock.h"
 #include "worker/probe_contract/probe_contract.h"
@@ -34,6 +39,7 @@
 #include "worker/status/status_document.h"
 #include "worker/status/status_gather.h"
 #include "worker/status/status_server.h"
+#include "worker/status/worker_state.h"
 
 namespace mc {
 namespace {
@@ -129,6 +135,23 @@ FoundStateDir FindStateDir(const std::string& gpu, const std::filesystem::path& 
   return {fallback, "no state directory of " + name + " at " + unit.string() +
                         " (the unit has never run on this machine); reading the default, " +
                         fallback + " (pass --state-dir for another)"};
+}
+
+// KernelLogFinding says whether the Xid check can read the kernel log: as this user, and as the
+// shipped unit's user, which has no CAP_SYSLOG and so cannot where kernel.dmesg_restrict is 1.
+std::string KernelLogFinding(const std::string& kernel_log, const std::string& proc_root) {
+  const Result<std::string> read = worker::ReadKernelLog(kernel_log);
+  if (!read) return "the Xid check cannot run: " + read.error_message();
+  const Result<std::string> restrict =
+      ReadFileText((std::filesystem::path(proc_root) / "sys/kernel/dmesg_restrict").string());
+  const bool restricted = restrict && Trim(*restrict) == "1";
+  std::string finding = kernel_log + " is readable here, so the Xid check runs for this user";
+  if (restricted && kernel_log == "/dev/kmsg")
+    finding +=
+        "; but kernel.dmesg_restrict is 1, under which the shipped unit's user (no "
+        "CAP_SYSLOG) cannot read it: " +
+        std::string(worker::kAllowKernelLog);
+  return finding;
 }
 
 // ConfigOrSayWhy reads the settings, or says on stderr, after `command`, why it cannot.
@@ -343,6 +366,8 @@ class Worker : public WorkerCommand {
         "sandbox");
     doctor_->add_option("--url", url_, "the PeerTube server")->required();
     AddRunnerOption(*doctor_);
+    AddKernelLogOption(*doctor_, files_.kernel_log);
+    AddProcRootOption(*doctor_, files_.proc_root);
     // The worker's own settings, of which the sandbox's requirement is read.
     doctor_flags_.AddSettingsTo(doctor_);
   }
@@ -434,7 +459,9 @@ class Worker : public WorkerCommand {
     const worker::FfmpegSandbox sandbox =
         worker::FfmpegSandboxOf(worker::LandlockAbi(), config->require_sandbox);
     std::cout << pair.Text(url_, runner_) << "ffmpeg's sandbox: " << worker::SandboxVerdict(sandbox)
-              << ": " << worker::SandboxFinding(sandbox) << "\n";
+              << ": " << worker::SandboxFinding(sandbox) << "\n"
+              << "the kernel log: " << KernelLogFinding(files_.kernel_log, files_.proc_root)
+              << "\n";
     const bool breaks = pair.verdict.support == peertube::Support::kBreaks || !pair.runner_runs;
     const bool unsafe = !sandbox.ffmpeg_boxed && sandbox.required;
     return breaks || unsafe ? 1 : 0;
@@ -710,6 +737,126 @@ class Worker : public WorkerCommand {
 };
 
 }  // namespace
+
+namespace {
+
+// The units' instances: the N of each state directory and each N.env of this box.
+std::set<std::string> UnitInstances() {
+  std::set<std::string> instances;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(UnitsStateDir(), error))
+    instances.insert(entry.path().filename().string());
+  for (const auto& entry :
+       std::filesystem::directory_iterator(HostRoot() / "etc/media-worker", error)) {
+    if (entry.path().extension() == ".env") instances.insert(entry.path().stem().string());
+  }
+  std::erase_if(instances, [](const std::string& name) {
+    return name.empty() || name.find_first_not_of("0123456789") != std::string::npos;
+  });
+  return instances;
+}
+
+// SettingOf reads NAME=VALUE of a systemd EnvironmentFile, quotes removed; empty when absent.
+std::string SettingOf(const std::filesystem::path& file, const std::string& name) {
+  const Result<std::string> text = ReadFileText(file.string());
+  if (!text) return "";
+  std::istringstream lines(*text);
+  for (std::string line; std::getline(lines, line);) {
+    const std::string_view trimmed = Trim(line);
+    if (!trimmed.starts_with(name + "=")) continue;
+    std::string value(Trim(trimmed.substr(name.size() + 1)));
+    if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') &&
+        value.back() == value.front())
+      value = value.substr(1, value.size() - 2);
+    return value;
+  }
+  return "";
+}
+
+dra::CheckResult KernelLogCheck(const std::string& proc_root) {
+  constexpr std::string_view kId = "kernel-log";
+  const std::string finding = KernelLogFinding("/dev/kmsg", proc_root);
+  const std::size_t advice = finding.find(worker::kAllowKernelLog);
+  if (advice == std::string::npos) return dra::Ok(kId, finding);
+  // The finding's own words end where the advice begins.
+  return dra::Warn(kId, std::string(Trim(finding.substr(0, advice), " :")),
+                   worker::kAllowKernelLog);
+}
+
+dra::CheckResult UnitCheck(const std::string& instance) {
+  constexpr std::string_view kId = "worker-units";
+  const std::string unit = "media-worker@" + instance;
+  const std::string socket = worker::LocalSocketPath((UnitsStateDir() / instance).string());
+  const std::string look = "systemctl status " + unit + " and journalctl -u " + unit +
+                           " say why (docs/troubleshooting.md)";
+  Result<worker::LocalClient> client = worker::LocalClient::Connect(socket);
+  if (!client) {
+    if (client.error().IsNotFound())
+      return dra::Fail(kId, unit + " has no running worker (no socket at " + socket + ")", look);
+    return dra::Warn(kId, unit + ": " + client.error_message(),
+                     "run the doctor as root: the units' state is theirs and root's alone");
+  }
+  Result<worker::LocalAnswer> answer = client->Ask(worker::StateRequest{}, std::chrono::seconds(5));
+  if (!answer) return dra::Fail(kId, unit + ": " + answer.error_message(), look);
+  const std::string finding = unit + ": " + answer->state + ": " + answer->message;
+  const std::optional<worker::WorkerState> state = worker::StateNamed(answer->state);
+  const std::string next = state ? std::string(worker::NextStep(*state)) : "";
+  if (!state || *state == worker::WorkerState::kAvailable || *state == worker::WorkerState::kBusy ||
+      *state == worker::WorkerState::kDraining)
+    return dra::Ok(kId, finding);
+  if (*state == worker::WorkerState::kDrained || *state == worker::WorkerState::kThermalThrottled)
+    return dra::Warn(kId, finding, next);
+  return dra::Fail(kId, finding, next);
+}
+
+}  // namespace
+
+dra::CheckResults WorkerDoctorChecks(const std::string& proc_root) {
+  const std::set<std::string> instances = UnitInstances();
+  if (instances.empty()) return {};
+  dra::CheckResults results = {KernelLogCheck(proc_root)};
+  std::set<std::string> servers;
+  for (const std::string& instance : instances) {
+    results.push_back(UnitCheck(instance));
+    const std::string url =
+        SettingOf(HostRoot() / "etc/media-worker" / (instance + ".env"), "PEERTUBE_URL");
+    if (url.empty()) {
+      results.push_back(dra::Fail("peertube-server",
+                                  "media-worker@" + instance + " names no PeerTube server",
+                                  "write PEERTUBE_URL=https://... in /etc/media-worker/" +
+                                      instance + ".env (docs/worker/worker.md)"));
+    } else {
+      servers.insert(url);
+    }
+  }
+  // The runner is the units' own: `--runner peertube-runner` on the units' PATH.
+  std::optional<PeerTubePair> runner;
+  for (const std::string& url : servers) {
+    const PeerTubePair pair = ReadPeerTubePair(url, {"peertube-runner"});
+    if (pair.server) {
+      results.push_back(
+          dra::Ok("peertube-server", "PeerTube " + pair.server->text + " at " + url +
+                                         "; with the runner here: " +
+                                         std::string(peertube::SupportName(pair.verdict.support))));
+    } else {
+      results.push_back(dra::Fail("peertube-server",
+                                  "cannot reach PeerTube at " + url + ": " + pair.server_error,
+                                  "check the URL in /etc/media-worker/N.env, the network and "
+                                  "PeerTube itself (curl " +
+                                      url + "/api/v1/config)"));
+    }
+    if (!runner) runner = pair;
+  }
+  if (!runner) runner = ReadPeerTubePair("", {"peertube-runner"});
+  if (runner->runner && runner->runner_runs) {
+    results.push_back(dra::Ok("peertube-runner", "peertube-runner " + runner->runner->text));
+  } else {
+    // The error ends with how to install it.
+    results.push_back(dra::Fail("peertube-runner", "peertube-runner: " + runner->runner_error,
+                                "install the runner the units start (docs/worker/nvidia-box.md)"));
+  }
+  return results;
+}
 
 std::unique_ptr<WorkerCommand> AddWorkerCommand(CLI::App& app) {
   return std::make_unique<Worker>(app);

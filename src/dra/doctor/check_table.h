@@ -40,6 +40,13 @@ inline constexpr CheckSpec kChecks[] = {
      "Are /dev/nvidiactl, /dev/nvidia-uvm and /dev/nvidiaN present and openable?"},
     {"nvml", Scope::kNode, "Does NVML answer?"},
     {"nvidia-query", Scope::kNode, "Did CUDA, NVDEC and NVENC answer for each NVIDIA GPU?"},
+    // The workers of a bare-metal box (src/cli/worker_command.h); none where no unit ran.
+    {"kernel-log", Scope::kNode,
+     "Can the workers' Xid check read the kernel log, under the units' user too?"},
+    {"worker-units", Scope::kNode,
+     "Does each unit media-worker@N run its worker, and in which state?"},
+    {"peertube-server", Scope::kNode, "Does the PeerTube server the units name answer?"},
+    {"peertube-runner", Scope::kNode, "Is the official runner the units start installed?"},
     {"resource-api", Scope::kCluster, "Does the API server serve resource.k8s.io/v1?"},
     {"consumable-capacity", Scope::kCluster,
      "Does the API server keep allowMultipleAllocations and a capacity's requestPolicy "

@@ -12,7 +12,7 @@
 namespace mc::dra {
 
 NodeInput GatherNodeInput(const NodeRequest& request) {
-  NodeInput input{.roots = request.roots, .libva = request.libva};
+  NodeInput input{.roots = request.roots, .libva = request.libva, .cluster = request.cluster};
   probe::ProbeRequest probe{.roots = request.roots.discovery, .query = request.query};
   input.probe = probe::ProbeGpus(probe);
   if (HasNvidia(input)) input.nvml_driver_version = AskNvml(request.query.deadline);

@@ -21,6 +21,8 @@ struct NodeRequest {
   LibvaSettings libva;
   // How the project's driver queries run: the probe's own, forked from this process.
   probe::QueryCommand query;
+  // Whether the machine is a Kubernetes node (NodeInput::cluster).
+  bool cluster = false;
 };
 
 // GatherNodeInput probes every GPU as `probe` does.

@@ -41,6 +41,9 @@ struct NodeInput {
   // That is the driver's version, or why not.
   // Absent on a machine with no NVIDIA GPU, where nobody asks.
   std::optional<Result<std::string>> nvml_driver_version;
+  // Whether this machine is a Kubernetes node the doctor was pointed at (a kubeconfig, or a pod).
+  // Remedies that name a cluster's objects (a claim, a node label) are given only then.
+  bool cluster = false;
 };
 
 // IsNvidia says whether a report is of an NVIDIA GPU.

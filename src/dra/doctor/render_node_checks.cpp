@@ -37,19 +37,23 @@ std::string Describe(const probe::Gpu& gpu) {
   return text;
 }
 
-// AccessRemedy names the node's group and the pod's way to join it.
+// AccessRemedy names the node's group and the way to join it: a user's, a unit's or a pod's.
 // The kernel's udev rules grant render nodes through a group.
 // It is render, or video on older systems.
-std::string AccessRemedy(const std::string& path) {
+std::string AccessRemedy(const std::string& path, bool cluster) {
   struct stat status {};
   if (stat(path.c_str(), &status) != 0)
     return "check the node's owner and mode (ls -l " + path + ")";
   const std::string name = GroupName(status.st_gid);
   const std::string gid = std::to_string(status.st_gid);
   const std::string group = name.empty() ? "gid " + gid : "group " + name + " (gid " + gid + ")";
-  return "the node belongs to " + group + ": add this user to it (usermod -aG " +
-         (name.empty() ? gid : name) + " USER), or in a pod set securityContext." +
-         "supplementalGroups: [" + gid + "]; the agent's DaemonSet runs as uid 0 instead";
+  const std::string add = "the node belongs to " + group + ": add this user to it (usermod -aG " +
+                          (name.empty() ? gid : name) + " USER)";
+  // On bare metal the worker's unit joins it with SupplementaryGroups=render video.
+  if (!cluster)
+    return add + "; the worker's systemd unit joins it (SupplementaryGroups=render video)";
+  return add + ", or in a pod set securityContext.supplementalGroups: [" + gid +
+         "]; the agent's DaemonSet runs as uid 0 instead";
 }
 
 }  // namespace
@@ -64,19 +68,25 @@ CheckResults CheckRenderNodes(const NodeInput& input) {
   }
   if (with_nodes.empty()) {
     const std::string where = input.probe.searched.empty() ? "sysfs" : input.probe.searched;
-    if (nvidia) {
-      results.push_back(Warn(
-          kNodes,
-          "no render node in " + where + "; the NVIDIA GPUs are asked through NVIDIA's own APIs",
-          "the agent's claim asks for at least one render node: on a node "
-          "without any, label it media.liken.sh/gpu=none (docs/install.md)"));
+    const std::string nvidia_only =
+        "no render node in " + where + "; the NVIDIA GPUs are asked through NVIDIA's own APIs";
+    if (nvidia && !input.cluster) {
+      // Bare metal: the worker asks NVIDIA's APIs too, and no claim needs a render node.
+      results.push_back(Ok(kNodes, nvidia_only + ", as the worker does"));
+    } else if (nvidia) {
+      results.push_back(Warn(kNodes, nvidia_only,
+                             "the agent's claim asks for at least one render node: on a node "
+                             "without any, label it media.liken.sh/gpu=none (docs/install.md)"));
     } else {
       std::string finding = "no render node and no NVIDIA GPU in " + where;
       for (const std::string& error : input.probe.discovery_errors) finding += " (" + error + ")";
-      results.push_back(Fail(kNodes, finding,
-                             "is the GPU's kernel driver loaded (lsmod | grep -e i915 -e xe -e "
-                             "amdgpu -e nvidia)? In a container: are /sys and the render nodes "
-                             "given to it (the media-render claim)?"));
+      std::string remedy =
+          "is the GPU's kernel driver loaded (lsmod | grep -e i915 -e xe -e amdgpu -e nvidia)?";
+      if (input.cluster)
+        remedy +=
+            " In a container: are /sys and the render nodes given to it (the media-render "
+            "claim)?";
+      results.push_back(Fail(kNodes, finding, remedy));
     }
     return results;
   }
@@ -90,8 +100,10 @@ CheckResults CheckRenderNodes(const NodeInput& input) {
       results.push_back(Fail(
           kNodes,
           path + " is missing, though sysfs lists " + node + " (" + Describe(report->gpu) + ")",
-          "the render node was not delivered into this container: give it "
-          "the node (the media-render claim, or a hostPath device)"));
+          input.cluster ? "the render node was not delivered into this container: give it "
+                          "the node (the media-render claim, or a hostPath device)"
+                        : "udev did not make the node: run `udevadm trigger`, and check the "
+                          "kernel log for the GPU driver's errors (dmesg | grep -i drm)"));
     }
   }
   return results;
@@ -113,7 +125,7 @@ CheckResults CheckRenderNodeAccess(const NodeInput& input) {
     const int why = errno;
     std::string finding = "cannot open " + path + ": " + std::strerror(why);
     if (why == EACCES || why == EPERM) {
-      results.push_back(Fail(kAccess, finding, AccessRemedy(path)));
+      results.push_back(Fail(kAccess, finding, AccessRemedy(path, input.cluster)));
     } else {
       results.push_back(Fail(kAccess, finding, "check the node with ls -l " + path));
     }

@@ -93,7 +93,9 @@ Result<std::string> ReadKernelLog(const std::string& path) {
   if (fd < 0) {
     const int error = errno;
     const std::string why = "cannot read the kernel log " + path + ": " + std::strerror(error);
-    return error == EACCES || error == EPERM ? PermissionDenied(why) : Unavailable(why);
+    if (error == EACCES || error == EPERM)
+      return PermissionDenied(why + ": " + std::string(kAllowKernelLog));
+    return Unavailable(why);
   }
   struct stat status {};
   const bool records = fstat(fd, &status) == 0 && S_ISCHR(status.st_mode);

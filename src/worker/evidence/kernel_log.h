@@ -35,9 +35,19 @@ struct XidRecord {
 std::optional<XidRecord> FindXid(std::string_view log, std::optional<std::string_view> pci_address,
                                  std::optional<std::uint64_t> acknowledged = std::nullopt);
 
+// How to let the worker read /dev/kmsg where it may not. Debian sets kernel.dmesg_restrict=1, under
+// which reading it takes CAP_SYSLOG, and the shipped unit's DynamicUser has no capability and no
+// access to the device.
+inline constexpr const char* kAllowKernelLog =
+    "allow it with a drop-in for the worker's unit (systemctl edit media-worker@N): "
+    "AmbientCapabilities=CAP_SYSLOG, CapabilityBoundingSet=CAP_SYSLOG and DeviceAllow=/dev/kmsg r; "
+    "or set kernel.dmesg_restrict=0 (/etc/sysctl.d/) for a worker run by hand. Until then a GPU "
+    "that falls off the bus shows only as the failures that follow (docs/troubleshooting.md)";
+
 // ReadKernelLog reads what the kernel log holds now. It reads from /dev/kmsg (its records, without
 // waiting for new ones) or from a file of such records. Reading /dev/kmsg may need privileges. The
-// error then says so. The caller records that the log was not checked.
+// error then says so, and how to allow it (kAllowKernelLog). The caller records that the log was
+// not checked.
 Result<std::string> ReadKernelLog(const std::string& path);
 
 }  // namespace mc::worker

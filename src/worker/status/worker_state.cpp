@@ -47,8 +47,10 @@ std::string_view NextStep(WorkerState state) {
              "when it needs it)";
     case WorkerState::kGpuUnavailable:
       return "the reason names the failed check (a self-test step, the VRAM floor, a library, the "
-             "driver): fix that, then `systemctl restart media-worker@N`; `worker self-test --gpu "
-             "N` shows each step (docs/troubleshooting.md)";
+             "driver): fix that; the worker probes again by itself, a failed canary needs `worker "
+             "enable --gpu N`, and a unit stopped at its self-test (exit 3) `systemctl restart "
+             "media-worker@N`; `worker self-test --gpu N` shows each step "
+             "(docs/troubleshooting.md)";
     case WorkerState::kThermalThrottled:
       return "it takes jobs again once the GPU cools; if it lasts, check the box's cooling and "
              "power limit (nvidia-smi -q -d PERFORMANCE)";

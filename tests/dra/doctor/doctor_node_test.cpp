@@ -162,7 +162,9 @@ TEST_F(Doctor, ARenderNodeThisUserCannotOpenFailsAndNamesTheNodesGroup) {
   EXPECT_EQ(access.status, "fail");
   EXPECT_TRUE(Has(access.finding, "Permission denied")) << access.finding;
   EXPECT_TRUE(Has(access.remedy, "(gid 44)")) << access.remedy;
-  EXPECT_TRUE(Has(access.remedy, "supplementalGroups: [44]")) << access.remedy;
+  // No cluster here: the remedy is the user's and the unit's, and names no pod.
+  EXPECT_TRUE(Has(access.remedy, "SupplementaryGroups=render video")) << access.remedy;
+  EXPECT_FALSE(Has(access.remedy, "supplementalGroups")) << access.remedy;
 }
 
 TEST_F(Doctor, AMissingVaDriverFailsAndNamesThePackagesThatShipOne) {
@@ -289,8 +291,20 @@ TEST_F(Doctor, AHealthyNvidiaNodePassesEveryNvidiaCheck) {
   EXPECT_EQ(Only(run, "nvidia-device-nodes").status, "ok");
   EXPECT_EQ(Only(run, "nvml").finding, "NVML answers: driver 580.159.04");
   EXPECT_TRUE(Has(Only(run, "nvidia-query").finding, "NVIDIA H200 answered, CUDA 13.0"));
-  // The H200 has no render node: said, not failed.
-  EXPECT_EQ(Only(run, "render-nodes").status, "warn");
+  // The H200 has no render node: said, not failed. On bare metal nothing needs one, so no
+  // Kubernetes remedy is given.
+  EXPECT_EQ(Only(run, "render-nodes").status, "ok");
+  EXPECT_EQ(run.out.find("media.liken.sh/gpu=none"), std::string::npos) << run.out;
+}
+
+// In a cluster the agent's claim asks for a render node: the same machine warns, naming the label.
+TEST_F(Doctor, InAClusterAnNvidiaNodeWithoutRenderNodesWarnsNamingTheNodeLabel) {
+  LayOutNvidia(fs::path(MEDIA_CAP_RECORDS_DIR) / "h200.json");
+  const probe::ChildOutcome run =
+      Run({"KUBERNETES_SERVICE_HOST=127.0.0.1", "KUBERNETES_SERVICE_PORT=1"});
+  const Line nodes = Only(run, "render-nodes");
+  EXPECT_EQ(nodes.status, "warn") << run.out;
+  EXPECT_TRUE(Has(nodes.remedy, "media.liken.sh/gpu=none")) << nodes.remedy;
 }
 
 TEST_F(Doctor, AMissingNvidiaLibraryFails) {

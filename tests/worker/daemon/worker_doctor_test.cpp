@@ -4,13 +4,18 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "common/base/read_file.h"
 #include "common/http/http_server.h"
 #include "support/run_command.h"
 #include "support/temp_dir.h"
+#include "worker/daemon/worker_daemon.h"
+#include "worker/evidence/kernel_log.h"
 #include "worker/probe_contract/landlock.h"
 
 namespace mc::worker {
@@ -102,6 +107,104 @@ TEST(WorkerDoctor, ARunnerNotInstalledIsSaidWithTheCommandThatInstallsIt) {
   EXPECT_NE(run.out.find("did not start: No such file or directory"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("npm install -g @peertube/peertube-runner@0.1.3"), std::string::npos)
       << run.out;
+}
+
+// Debian's kernel.dmesg_restrict=1: the admin reads /dev/kmsg, the unit's user cannot, and the
+// doctor says so and how to allow it.
+TEST(WorkerDoctor, UnderDmesgRestrictItSaysTheUnitCannotReadTheKernelLogAndHowToAllowIt) {
+  if (!ReadKernelLog("/dev/kmsg")) GTEST_SKIP() << "this user cannot read /dev/kmsg";
+  mc::testing::TempDir dir;
+  dir.Write("proc/sys/kernel/dmesg_restrict", "1\n");
+  std::unique_ptr<http::Server> server = ConfigServer("7.2.1");
+  ASSERT_NE(server, nullptr);
+  const probe::ChildOutcome run = Doctor(
+      *server, Runner(dir, "0.1.3\n"),
+      {.flags = {"--kernel-log", "/dev/kmsg", "--proc-root", (dir.path() / "proc").string()}});
+  EXPECT_NE(run.out.find("the kernel log: /dev/kmsg is readable here"), std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("the shipped unit's user (no CAP_SYSLOG) cannot read it"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("AmbientCapabilities=CAP_SYSLOG"), std::string::npos) << run.out;
+}
+
+// `doctor` on a bare-metal box with two units: GPU 0's never started, GPU 1's runs (on a machine
+// with no GPU, so it refuses work). Each gets a line with what to do, as do the PeerTube server
+// the units name and the runner they start.
+TEST(Doctor, OnABareMetalWorkerBoxItChecksEachUnitPeerTubeAndTheRunner) {
+  mc::testing::TempDir dir;
+  std::unique_ptr<http::Server> server = ConfigServer("7.2.1");
+  ASSERT_NE(server, nullptr);
+  const std::filesystem::path host = dir.path() / "host";
+  for (const char* unit : {"0", "1"})
+    dir.Write("host/etc/media-worker/" + std::string(unit) + ".env",
+              "PEERTUBE_URL=http://" + server->address() + "\n");
+  std::filesystem::create_directories(dir.path() / "machine/sys/class/drm");
+  std::filesystem::create_directories(dir.path() / "machine/dev");
+  std::filesystem::create_directories(host / "var/lib/media-worker/1");
+  GatherOptions gather;
+  gather.config.gpu = "pci-0000-00-02-0";
+  gather.config.work_dir = (dir.path() / "work").string();
+  gather.probe.roots = {.sysfs = (dir.path() / "machine/sys").string(),
+                        .dev = (dir.path() / "machine/dev").string()};
+  gather.probe.query.fork_from_caller = false;
+  gather.platform = {.dev = (dir.path() / "machine/dev").string(), .proc = "/proc"};
+  gather.kernel_log = dir.Write("empty-kmsg", "").string();
+  gather.nvml_library = "libnvidia-ml-not-here.so.1";
+  Result<std::unique_ptr<WorkerDaemon>> worker =
+      WorkerDaemon::Start({.gather = gather,
+                           .state_dir = (host / "var/lib/media-worker/1").string(),
+                           .status_listen = "127.0.0.1:0"});
+  ASSERT_TRUE(worker) << worker.error_message();
+  (*worker)->WaitGathered(std::chrono::seconds(60));
+  dir.Write("bin/peertube-runner", "#!/bin/sh\necho 0.1.3\n");
+  chmod((dir.path() / "bin/peertube-runner").c_str(), 0755);
+  const char* path = std::getenv("PATH");
+  const probe::ChildOutcome run = mc::testing::RunCommand(
+      {MEDIA_CAP_BINARY, "doctor", "--output", "json"},
+      {"MEDIA_CAP_HOST_ROOT=" + host.string(),
+       "PATH=" + (dir.path() / "bin").string() + ":" + (path ? path : "/usr/bin:/bin"),
+       "KUBERNETES_SERVICE_HOST="});
+  const nlohmann::json report = nlohmann::json::parse(run.out, nullptr, false);
+  ASSERT_TRUE(report.is_object()) << run.out << run.err;
+  std::map<std::string, std::vector<nlohmann::json>> lines;
+  for (const nlohmann::json& line : report["checks"]) lines[line["id"]].push_back(line);
+  ASSERT_EQ(lines["worker-units"].size(), 2u) << run.out;
+  const nlohmann::json& stopped = lines["worker-units"][0];
+  EXPECT_EQ(stopped["status"], "fail");
+  EXPECT_NE(stopped["finding"].get<std::string>().find("media-worker@0 has no running worker"),
+            std::string::npos)
+      << stopped;
+  EXPECT_NE(stopped["remedy"].get<std::string>().find("journalctl -u media-worker@0"),
+            std::string::npos)
+      << stopped;
+  const nlohmann::json& refusing = lines["worker-units"][1];
+  EXPECT_NE(refusing["finding"].get<std::string>().find("media-worker@1: GPU_UNAVAILABLE"),
+            std::string::npos)
+      << refusing;
+  EXPECT_NE(refusing["remedy"].get<std::string>().find("worker self-test --gpu N"),
+            std::string::npos)
+      << refusing;
+  ASSERT_EQ(lines["peertube-server"].size(), 1u) << run.out;
+  EXPECT_EQ(lines["peertube-server"][0]["status"], "ok") << lines["peertube-server"][0];
+  EXPECT_NE(lines["peertube-server"][0]["finding"].get<std::string>().find("PeerTube 7.2.1"),
+            std::string::npos);
+  ASSERT_EQ(lines["peertube-runner"].size(), 1u) << run.out;
+  EXPECT_EQ(lines["peertube-runner"][0]["finding"], "peertube-runner 0.1.3");
+  EXPECT_EQ(lines["kernel-log"].size(), 1u) << run.out;
+  // No cluster: no remedy names one.
+  EXPECT_EQ(run.out.find("supplementalGroups"), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find("media.liken.sh/gpu=none"), std::string::npos) << run.out;
+}
+
+// A box where no worker unit ever ran gets no worker lines.
+TEST(Doctor, OnABoxWithoutWorkerUnitsItGivesNoWorkerLines) {
+  mc::testing::TempDir dir;
+  const probe::ChildOutcome run = mc::testing::RunCommand(
+      {MEDIA_CAP_BINARY, "doctor", "--output", "json"},
+      {"MEDIA_CAP_HOST_ROOT=" + (dir.path() / "host").string(), "KUBERNETES_SERVICE_HOST="});
+  EXPECT_EQ(run.out.find("\"worker-units\""), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find("\"peertube-runner\""), std::string::npos) << run.out;
 }
 
 TEST(WorkerDoctor, OnAKernelWithLandlockItSaysEveryUploadReaderIsBoxedAndWhatItsAbiEnforces) {

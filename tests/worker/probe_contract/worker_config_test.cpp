@@ -3,6 +3,10 @@
 #include "worker/probe_contract/worker_config.h"
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
 
 #include "support/temp_dir.h"
 #include "worker/evidence/kernel_log.h"
@@ -165,6 +169,47 @@ TEST(KernelLog, ASavedLogFileIsReadWhole) {
   EXPECT_EQ(*text, long_log);
   EXPECT_EQ(FindXid(*text, "0000:01:00.0").value_or(XidRecord{}).message,
             "NVRM: Xid (PCI:0000:01:00): 48, DBE");
+}
+
+// Debian's kernel.dmesg_restrict=1 and the unit's DynamicUser leave /dev/kmsg unreadable: the Xid
+// check cannot run, and the error says how to allow it. A file this user may not read stands in.
+TEST(KernelLog, ALogThisUserMayNotReadSaysHowToAllowIt) {
+  mc::testing::TempDir dir;
+  const std::filesystem::path path = dir.Write("kmsg", "4,1,1,-;NVRM: Xid (PCI:0000:01:00): 79\n");
+  std::filesystem::permissions(path, std::filesystem::perms::none);
+  std::filesystem::permissions(dir.path(), std::filesystem::perms::all);
+  std::string message;
+  if (geteuid() != 0) {
+    Result<std::string> text = ReadKernelLog(path.string());
+    ASSERT_FALSE(text);
+    message = text.error_message();
+  } else {
+    // Root reads any file: a child that became nobody reads it instead.
+    int pipe_ends[2];
+    ASSERT_EQ(pipe(pipe_ends), 0);
+    const pid_t child = fork();
+    if (child == 0) {
+      close(pipe_ends[0]);
+      if (setgid(65534) != 0 || setuid(65534) != 0) _exit(2);
+      Result<std::string> text = ReadKernelLog(path.string());
+      const std::string said = text ? "read it" : text.error_message();
+      [[maybe_unused]] ssize_t n = write(pipe_ends[1], said.data(), said.size());
+      _exit(0);
+    }
+    close(pipe_ends[1]);
+    char buffer[4096];
+    for (ssize_t got; (got = read(pipe_ends[0], buffer, sizeof buffer)) > 0;)
+      message.append(buffer, static_cast<std::size_t>(got));
+    close(pipe_ends[0]);
+    int status = 0;
+    waitpid(child, &status, 0);
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+  EXPECT_NE(message.find("cannot read the kernel log " + path.string()), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("AmbientCapabilities=CAP_SYSLOG"), std::string::npos) << message;
+  EXPECT_NE(message.find("DeviceAllow=/dev/kmsg r"), std::string::npos) << message;
+  EXPECT_NE(message.find("kernel.dmesg_restrict=0"), std::string::npos) << message;
 }
 
 TEST(KernelLog, AnUnreadableLogIsAnErrorNamingIt) {
