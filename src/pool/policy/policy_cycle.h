@@ -23,8 +23,10 @@ namespace mc::pool::internal {
 // So a pool of ten thousand workers still yields a page a person can read.
 constexpr int kCandidateReasonsPerCycle = 3;
 
+// OFFLINE is the worker's own verdict that its GPU fell over (an Xid, the device gone).
 inline bool IsFault(AdmissionState state) {
-  return state == AdmissionState::kGpuUnavailable || state == AdmissionState::kThermalThrottled;
+  return state == AdmissionState::kGpuUnavailable || state == AdmissionState::kThermalThrottled ||
+         state == AdmissionState::kOffline;
 }
 
 inline bool IsServing(AdmissionState state) {

@@ -15,6 +15,7 @@ std::string FaultOf(const WorkerStatus& status, bool evidence_failed) {
   std::string fault;
   if (status.state == AdmissionState::kGpuUnavailable) fault = "GPU_UNAVAILABLE";
   if (status.state == AdmissionState::kThermalThrottled) fault = "THERMAL_THROTTLED";
+  if (status.state == AdmissionState::kOffline) fault = "OFFLINE";
   if (evidence_failed) fault = "a job finished without hardware evidence";
   return fault;
 }

@@ -53,6 +53,21 @@ TEST(Faults, ThermalThrottlingDrains) {
   EXPECT_NE(run.Reasons().find("THERMAL_THROTTLED"), std::string::npos) << run.Reasons();
 }
 
+TEST(Faults, AnOfflineWorkerIsDrainedAsAFaultWithItsReason) {
+  PolicyRun run;
+  run.Add(SpareWorker("a"), ManagerState::kActive);
+  WorkerStatus& gone = run.Add(SpareWorker("gone"), ManagerState::kActive);
+  gone.active_jobs = 1;
+  gone.state = AdmissionState::kOffline;
+  run.Step();
+  EXPECT_EQ(run.StateOf("gone"), ManagerState::kDraining);
+  EXPECT_TRUE(run.Said(ReasonCode::kFaultDrain)) << run.Reasons();
+  EXPECT_NE(run.Reasons().find("OFFLINE"), std::string::npos) << run.Reasons();
+  run.Pending(20);
+  run.RunFor(Minutes(5));
+  EXPECT_NE(run.StateOf("gone"), ManagerState::kActive) << "an OFFLINE worker was enabled again";
+}
+
 TEST(Faults, AFaultyWorkerIsNotPromotedAgain) {
   PolicyRun run;
   run.Add(SpareWorker("a"), ManagerState::kActive);
