@@ -462,5 +462,51 @@ TEST(PoolService, AListThatFailedToArriveIsTriedAgainNextCycle) {
   EXPECT_EQ(fixture.channel.set_classes.size(), 3u);
 }
 
+TEST(PoolService, TheReportCarriesWhatThePageShows) {
+  Fixture fixture;
+  fixture.queue = Pending(3, 40);
+  fixture.queue.pending[0].id = "job-1";
+  auto service = fixture.Make();
+  service->Cycle(pool::At(1000));
+  // The first job starts: it leaves the list, and its last age is its wait.
+  fixture.queue.pending.erase(fixture.queue.pending.begin());
+  service->Cycle(pool::At(1015));
+  const PoolReport report = service->Report();
+  ASSERT_EQ(report.queue_by_class.size(), 1u);
+  EXPECT_EQ(report.queue_by_class[0].job_class, "S");
+  EXPECT_EQ(report.queue_by_class[0].type, "vod-hls-transcoding");
+  EXPECT_EQ(report.queue_by_class[0].count, 2);
+  EXPECT_GT(report.pressure_by_class.at("S"), 0);
+  EXPECT_DOUBLE_EQ(report.wait_target_s, 120);
+  ASSERT_EQ(report.workers.size(), 3u);
+  EXPECT_EQ(report.workers[0].gpu_model, "AD102 [GeForce RTX 4090]");
+  EXPECT_EQ(report.workers[0].vendor, "nvidia");
+  // Every action is listed with its reason, newest first.
+  ASSERT_FALSE(report.decisions.empty());
+  for (const DecisionRow& row : report.decisions) EXPECT_FALSE(row.reason.empty()) << row.action;
+  EXPECT_GE(report.decisions.front().at, report.decisions.back().at);
+  const PoolHistory history = service->History();
+  ASSERT_EQ(history.samples().size(), 1u);  // two cycles within a minute merge into one
+  EXPECT_EQ(history.samples()[0].pending, 3);
+  EXPECT_GT(history.samples()[0].pressure[0], 0);
+  EXPECT_EQ(history.samples()[0].started_wait_s, 40);
+}
+
+TEST(PoolService, TheDecisionsListedAreBounded) {
+  Fixture fixture;
+  auto service = fixture.Make();
+  for (int cycle = 0; cycle < 200; ++cycle) {
+    // A worker that comes and goes: a reason said anew each time.
+    if (cycle % 2) {
+      fixture.unreachable.insert("b:gpu0");
+    } else {
+      fixture.unreachable.clear();
+    }
+    service->Cycle(pool::At(1000 + 15 * cycle));
+  }
+  EXPECT_LE(service->Report().decisions.size(), 40u);
+  EXPECT_LE(service->History().samples().size(), service->History().capacity());
+}
+
 }  // namespace
 }  // namespace mc::pool
