@@ -162,7 +162,7 @@ int RunSimulate(const PoolOptions& options) {
   if (!options.html_file.empty()) {
     std::ofstream html(options.html_file);
     html << pool::PoolPageHtml(pool::SimulatedPageInput(
-        result, *workers, options.trace_file + " under " + options.policy));
+        result, *workers, options.trace_file + " under " + options.policy, sim.config.target_wait));
     if (!html) return Fail(options.html_file + ": cannot be written");
   }
   std::cout.flush();

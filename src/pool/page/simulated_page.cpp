@@ -18,7 +18,7 @@ std::string RunTime(double t_s) { return "+" + FormatDuration(Seconds(std::max(0
 }  // namespace
 
 PoolPageInput SimulatedPageInput(const SimResult& result, const std::vector<SimWorkerSpec>& workers,
-                                 const std::string& description) {
+                                 const std::string& description, Duration target_wait) {
   PoolPageInput input;
   input.title = "Pool manager, simulated";
   input.note = description + ": " + std::to_string(result.jobs) + " jobs, " +
@@ -34,7 +34,7 @@ PoolPageInput SimulatedPageInput(const SimResult& result, const std::vector<SimW
   PoolReport& report = input.report;
   report.generated_at = "the end of the run, " + RunTime(result.simulated_s);
   report.queue_read_ok = true;
-  report.wait_target_s = 120;
+  report.wait_target_s = target_wait.count();
   if (!result.pressure.empty()) {
     const PressurePoint& last = result.pressure.back();
     report.pressure = last.pressure;

@@ -13,8 +13,9 @@
 namespace mc::pool {
 
 // `result` is a run kept with its log (SimOptions::keep_log) for the decisions to show;
-// `description` names the run ("burst.jsonl under ours").
+// `description` names the run ("burst.jsonl under ours"); the waits are drawn against
+// `target_wait` (the run's policy.target_wait; 0: none).
 PoolPageInput SimulatedPageInput(const SimResult& result, const std::vector<SimWorkerSpec>& workers,
-                                 const std::string& description);
+                                 const std::string& description, Duration target_wait);
 
 }  // namespace mc::pool

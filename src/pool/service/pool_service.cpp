@@ -27,10 +27,6 @@ constexpr pool::Duration kJobListRenewal = pool::Minutes(2);
 // The page lists this many of the last decisions.
 constexpr std::size_t kDecisionsShown = 40;
 
-// The wait the page draws as the admin's target: creation to start, two minutes.
-// The policy does not read it.
-constexpr pool::Duration kShownWaitTarget = pool::Minutes(2);
-
 // What an action sets: a newer action of the same group replaces an older one still waiting.
 int ActionGroup(pool::ActionKind kind) {
   switch (kind) {
@@ -392,7 +388,7 @@ void PoolService::UpdateReport(const pool::Decision& decision, const pool::Signa
   sample.pending = static_cast<int>(signals.queue.pending.size());
   sample.oldest_wait_s = report.oldest_pending_age_s;
   sample.started_wait_s = StartedWait(signals.queue);
-  report.wait_target_s = kShownWaitTarget.count();
+  report.wait_target_s = policy_.target_wait.count();
   for (const pool::WorkerRecord& record : state_.workers) {
     sample.active_workers += record.state == pool::ManagerState::kActive;
     WorkerRow row;

@@ -46,7 +46,8 @@ TEST(SimulatedPage, ShowsTheWorkersAsTheRunLeftThem) {
   specs[0].sessions_cap = 8;
   specs[1].name = "qsv-1";
   specs[1].vendor = "intel";
-  const PoolPageInput input = SimulatedPageInput(ThreeDays(), specs, "burst.jsonl under ours");
+  const PoolPageInput input =
+      SimulatedPageInput(ThreeDays(), specs, "burst.jsonl under ours", Seconds(90));
   ASSERT_EQ(input.report.workers.size(), 2u);
   EXPECT_EQ(input.report.workers[0].manager_state, "ACTIVE");
   EXPECT_EQ(input.report.workers[1].vendor, "intel");
@@ -54,6 +55,7 @@ TEST(SimulatedPage, ShowsTheWorkersAsTheRunLeftThem) {
   ASSERT_EQ(input.report.decisions.size(), 1u);
   EXPECT_EQ(input.report.decisions[0].reason, "rtx-1 enabled: work waits");
   EXPECT_EQ(input.refresh_s, 0);
+  EXPECT_DOUBLE_EQ(input.report.wait_target_s, 90);
   const std::string page = PoolPageHtml(input);
   EXPECT_NE(page.find("data-worker=\"qsv-1\""), std::string::npos);
   EXPECT_NE(page.find("burst.jsonl under ours"), std::string::npos);
@@ -61,14 +63,14 @@ TEST(SimulatedPage, ShowsTheWorkersAsTheRunLeftThem) {
 }
 
 TEST(SimulatedPage, BoundsTheHistoryOfALongRun) {
-  const PoolPageInput input = SimulatedPageInput(ThreeDays(), {}, "three days");
+  const PoolPageInput input = SimulatedPageInput(ThreeDays(), {}, "three days", Minutes(2));
   EXPECT_LE(input.history.size(), 1441u);
   EXPECT_GT(input.history.size(), 1000u);
   EXPECT_DOUBLE_EQ(input.history.front().pressure[0], 0.5);
 }
 
 TEST(SimulatedPage, AnEmptyRunDraws) {
-  const PoolPageInput input = SimulatedPageInput(SimResult{}, {}, "nothing");
+  const PoolPageInput input = SimulatedPageInput(SimResult{}, {}, "nothing", Seconds(0));
   const std::string page = PoolPageHtml(input);
   EXPECT_NE(page.find("no samples yet"), std::string::npos);
   EXPECT_EQ(test::UnbalancedTag(page), std::nullopt);

@@ -466,7 +466,9 @@ TEST(PoolService, TheReportCarriesWhatThePageShows) {
   Fixture fixture;
   fixture.queue = Pending(3, 40);
   fixture.queue.pending[0].id = "job-1";
-  auto service = fixture.Make();
+  pool::PoolConfig policy;
+  policy.target_wait = pool::Seconds(90);
+  auto service = fixture.Make(policy);
   service->Cycle(pool::At(1000));
   // The first job starts: it leaves the list, and its last age is its wait.
   fixture.queue.pending.erase(fixture.queue.pending.begin());
@@ -477,7 +479,7 @@ TEST(PoolService, TheReportCarriesWhatThePageShows) {
   EXPECT_EQ(report.queue_by_class[0].type, "vod-hls-transcoding");
   EXPECT_EQ(report.queue_by_class[0].count, 2);
   EXPECT_GT(report.pressure_by_class.at("S"), 0);
-  EXPECT_DOUBLE_EQ(report.wait_target_s, 120);
+  EXPECT_DOUBLE_EQ(report.wait_target_s, 90);  // the policy's target_wait
   ASSERT_EQ(report.workers.size(), 3u);
   EXPECT_EQ(report.workers[0].gpu_model, "AD102 [GeForce RTX 4090]");
   EXPECT_EQ(report.workers[0].vendor, "nvidia");
