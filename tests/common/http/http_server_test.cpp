@@ -235,12 +235,13 @@ TEST(HttpServer, AnAddressWithNoPortIsInvalidInputNamingIt) {
   EXPECT_NE(server.error_message().find("localhost"), std::string::npos) << server.error_message();
 }
 
-TEST(HttpServer, APortInUseIsUnavailableNamingTheAddress) {
+// A port another program holds is a conflict: the caller names the flag that picks another.
+TEST(HttpServer, APortInUseIsAConflictNamingTheAddress) {
   auto first = StartOnLoopback();
   ASSERT_TRUE(first);
   Result<std::unique_ptr<Server>> second = Server::Start(first->address(), StatusRoutes());
   ASSERT_FALSE(second);
-  EXPECT_EQ(second.error_code(), ErrorCode::kUnavailable);
+  EXPECT_EQ(second.error_code(), ErrorCode::kConflict);
   EXPECT_NE(second.error_message().find(first->address()), std::string::npos)
       << second.error_message();
 }
