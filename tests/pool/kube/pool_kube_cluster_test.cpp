@@ -141,6 +141,31 @@ Json LikenSlice(const std::string& node, const std::string& address) {
             {"devices", Json::array({device})}}}};
 }
 
+// The same GPU as NVIDIA's DRA driver would publish it, which cannot run here; the NVIDIA
+// claims pair it with the encoder through the PCI address.
+Json NvidiaSlice(const std::string& node, const std::string& address) {
+  Json device = {{"name", "gpu-0"},
+                 {"attributes", {{"resource.kubernetes.io/pciBusID", {{"string", address}}}}}};
+  return {{"apiVersion", "resource.k8s.io/v1"},
+          {"kind", "ResourceSlice"},
+          {"metadata", {{"name", node + "-gpu.nvidia.com"}}},
+          {"spec",
+           {{"driver", "gpu.nvidia.com"},
+            {"nodeName", node},
+            {"pool", {{"name", node}, {"generation", 1}, {"resourceSliceCount", 1}}},
+            {"devices", Json::array({device})}}}};
+}
+
+// A stand-in of NVIDIA's DeviceClass, for the slices above.
+Json NvidiaDeviceClass() {
+  return {{"apiVersion", "resource.k8s.io/v1"},
+          {"kind", "DeviceClass"},
+          {"metadata", {{"name", "gpu.nvidia.com"}}},
+          {"spec",
+           {{"selectors",
+             Json::array({{{"cel", {{"expression", "device.driver == \"gpu.nvidia.com\""}}}}})}}}};
+}
+
 void AddGpuNode(Cluster& c, const std::string& node, const std::string& record) {
   const probe::ChildOutcome created = mc::testing::RunCommand(
       {(kRepo / "tests/cluster/create-node").string(), c.dir.string(), node});
@@ -148,6 +173,17 @@ void AddGpuNode(Cluster& c, const std::string& node, const std::string& record) 
     throw std::runtime_error("create-node " + node + ": " + created.err);
   c.Create("/apis/resource.k8s.io/v1/resourceslices", MediaSlice(node, record));
   c.Create("/apis/resource.k8s.io/v1/resourceslices", LikenSlice(node, "0000:01:00.0"));
+  c.Create("/apis/resource.k8s.io/v1/resourceslices", NvidiaSlice(node, "0000:01:00.0"));
+}
+
+// The name of deploy/worker's claim template for GeForce boards: it carries a digest.
+std::string GeforceClaimTemplate() {
+  for (const YAML::Node& document :
+       YAML::LoadAllFromFile((kRepo / "deploy/worker/claim-template.yaml").string())) {
+    const std::string name = document["metadata"]["name"].as<std::string>();
+    if (name.starts_with("peertube-worker-nvidia-geforce-")) return name;
+  }
+  throw std::runtime_error("deploy/worker/claim-template.yaml has no GeForce template");
 }
 
 // deploy/worker's StatefulSet as this cluster can place it: no kubelet runs here, so its
@@ -237,7 +273,8 @@ void SetUpCluster(Cluster& c) {
   c.Apply(kRepo / "deploy/pool/service-account.yaml");
   c.Apply(kRepo / "deploy/pool/rbac.yaml");
   c.Apply(kRepo / "deploy/worker/claim-template.yaml");
-  c.Apply(WriteYaml(c, "workers.yaml", WorkerStatefulSet(kWorkers, "peertube-worker-gpu", 0)));
+  c.Create("/apis/resource.k8s.io/v1/deviceclasses", NvidiaDeviceClass());
+  c.Apply(WriteYaml(c, "workers.yaml", WorkerStatefulSet(kWorkers, GeforceClaimTemplate(), 0)));
   c.pool_kubeconfig = PoolKubeconfig(c);
 
   // The first GPU of the cluster: an RTX A4000, which encodes H.264 and HEVC and no AV1.
@@ -389,10 +426,12 @@ TEST_F(PoolKubeCluster, AnAv1WorkerOnGpusThatEncodeNoAv1StaysPendingWithTheSched
       << last;
 }
 
-TEST_F(PoolKubeCluster, TwoWakesScaleTheWorkersFromZeroToTwoOnAGpuThatEncodesH264) {
-  // A GeForce RTX 4090 joins: it encodes H.264 and its driver caps it at 8 encode sessions,
-  // which deploy/worker's claim consumes 3 at a time.
+TEST_F(PoolKubeCluster, TwoWakesScaleTheWorkersFromZeroToTwoOnGeforcesThatEncodeH264) {
+  // Two GeForce RTX 4090s join: each encodes H.264 and its driver caps it at 8 encode
+  // sessions, which deploy/worker's GeForce claim consumes 3 at a time. The claim pairs the
+  // encoder with NVIDIA's device of the same GPU, which one worker holds.
   AddGpuNode(*cluster, "geforce-node", "ada-geforce-rtx4090.json");
+  AddGpuNode(*cluster, "geforce-node-b", "ada-geforce-rtx4090.json");
 
   auto pool = OpenPool(kWorkers, kSelector);
   ASSERT_TRUE(pool);
@@ -428,16 +467,17 @@ TEST_F(PoolKubeCluster, TwoWakesScaleTheWorkersFromZeroToTwoOnAGpuThatEncodesH26
       PollCluster(90)))
       << last;
 
-  // Each pod's claim: a render node from liken and the GeForce's media device, consuming 3
-  // of its encodeSessions, allocated by the scheduler.
-  const Json slice =
-      cluster->Get("/apis/resource.k8s.io/v1/resourceslices/geforce-node-media.liken.sh");
-  const Json device = slice["spec"]["devices"][0];
-  ASSERT_TRUE(device["attributes"]["encodeH264"]["bool"].get<bool>());
+  // Each pod's claim: a GeForce's media device, consuming 3 of its encodeSessions, and
+  // NVIDIA's device of the same GPU, allocated by the scheduler, one GPU a pod.
+  EXPECT_NE(pods[0].node_name, pods[1].node_name);
   for (int ordinal = 0; ordinal < 2; ++ordinal) {
     const WorkerPod& pod = pods[ordinal];
     EXPECT_EQ(pod.ordinal, ordinal);
-    EXPECT_EQ(pod.node_name, "geforce-node") << pod.name;
+    EXPECT_TRUE(pod.node_name.starts_with("geforce-node")) << pod.name << " on " << pod.node_name;
+    const Json slice = cluster->Get("/apis/resource.k8s.io/v1/resourceslices/" + pod.node_name +
+                                    "-media.liken.sh");
+    const Json device = slice["spec"]["devices"][0];
+    ASSERT_TRUE(device["attributes"]["encodeH264"]["bool"].get<bool>());
     EXPECT_EQ(pod.phase, "Pending") << "no kubelet runs " << pod.name;
     const Json object =
         cluster->Get(std::string("/api/v1/namespaces/") + kNamespace + "/pods/" + pod.name);
@@ -450,11 +490,11 @@ TEST_F(PoolKubeCluster, TwoWakesScaleTheWorkersFromZeroToTwoOnAGpuThatEncodesH26
       results[result["request"]] = result;
     ASSERT_EQ(results.size(), 2u) << claim.dump();
     EXPECT_EQ(results["encoder"]["driver"], "media.liken.sh");
-    EXPECT_EQ(results["encoder"]["pool"], "geforce-node");
+    EXPECT_EQ(results["encoder"]["pool"], pod.node_name);
     EXPECT_EQ(results["encoder"]["device"], device["name"]);
     EXPECT_EQ(results["encoder"]["consumedCapacity"]["encodeSessions"], "3");
-    EXPECT_EQ(results["gpu"]["driver"], "liken.sh");
-    EXPECT_EQ(results["gpu"]["pool"], "geforce-node");
+    EXPECT_EQ(results["nvidia-gpu"]["driver"], "gpu.nvidia.com");
+    EXPECT_EQ(results["nvidia-gpu"]["pool"], pod.node_name);
   }
 }
 
