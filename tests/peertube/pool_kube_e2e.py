@@ -71,7 +71,9 @@ NODES = ("gpu-node-a", "gpu-node-b")
 # 9466 there): ports that nothing on the machine listens on, the same on each pod's loopback
 # address.
 WORKER_PORT, CONTROL_PORT = harness.free_ports(2)
-MAX_REPLICAS = 3
+# One worker per GPU: the shipped GeForce claim pairs the encoder with NVIDIA's device of
+# the same GPU, which one pod holds; each of the two nodes has one GPU.
+MAX_REPLICAS = 2
 # The clips are long enough that the queue's pressure outlasts two wakes on a machine faster
 # than this one: with 6 s clips a quiet run here finished the burst with two pods, at the edge
 # of what the checks below ask (two workers woken and promoted one at a time).
@@ -282,7 +284,8 @@ def seed_self_test(args, root, record, argv_log):
 
 def add_gpu_node(cluster, args, node, record):
     """A Node with one GPU, and the slices the agents would publish for it: media.liken.sh's
-    devices as the probe states them, and liken's render node of the same PCI address."""
+    devices as the probe states them, liken's render node of the same PCI address, and the
+    GPU as NVIDIA's DRA driver would publish it."""
     subprocess.run(
         [os.path.join(REPO, "tests/cluster/create-node"), cluster.dir, node],
         check=True,
@@ -329,7 +332,23 @@ def add_gpu_node(cluster, args, node, record):
             ],
         },
     }
-    for slice_ in (media, render):
+    nvidia = {
+        "apiVersion": "resource.k8s.io/v1",
+        "kind": "ResourceSlice",
+        "metadata": {"name": node + "-gpu.nvidia.com"},
+        "spec": {
+            "driver": "gpu.nvidia.com",
+            "nodeName": node,
+            "pool": pool,
+            "devices": [
+                {
+                    "name": "gpu-0",
+                    "attributes": {"resource.kubernetes.io/pciBusID": {"string": address}},
+                }
+            ],
+        },
+    }
+    for slice_ in (media, render, nvidia):
         status, body = cluster.call("POST", "/apis/resource.k8s.io/v1/resourceslices", slice_)
         if status != 201:
             raise Failure(f"{slice_['metadata']['name']}: {status} {body.get('message')}")
@@ -770,11 +789,29 @@ class ControlSecrets:
             return f.read().strip()
 
 
-def set_up_cluster(cluster, args, root, peertube_url):
-    cluster.apply(*cluster.objects("deploy/device-classes.yaml"))
-    cluster.apply(
-        *[o for o in cluster.objects("deploy/worker/statefulset.yaml") if o["kind"] == "Namespace"]
+# NVIDIA's DRA driver cannot run here: a stand-in of its DeviceClass, and each node's slice
+# below, give the GeForce claim the gpu.nvidia.com device it pairs with the encoder.
+NVIDIA_CLASS = {
+    "apiVersion": "resource.k8s.io/v1",
+    "kind": "DeviceClass",
+    "metadata": {"name": "gpu.nvidia.com"},
+    "spec": {"selectors": [{"cel": {"expression": 'device.driver == "gpu.nvidia.com"'}}]},
+}
+
+
+def geforce_claim_template(cluster):
+    """The name of deploy/worker's claim template for GeForce boards (it carries a digest)."""
+    return next(
+        o["metadata"]["name"]
+        for o in cluster.objects("deploy/worker/claim-template.yaml")
+        if o["metadata"]["name"].startswith("peertube-worker-nvidia-geforce-")
     )
+
+
+def set_up_cluster(cluster, args, root, peertube_url):
+    cluster.apply(*cluster.objects("deploy/device-classes.yaml"), NVIDIA_CLASS)
+    # The owner makes the workers' namespace before their Secrets (docs/install.md).
+    cluster.apply({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": NAMESPACE}})
     cluster.apply(
         *cluster.objects("deploy/pool/service-account.yaml"),
         *cluster.objects("deploy/pool/rbac.yaml"),
@@ -782,7 +819,7 @@ def set_up_cluster(cluster, args, root, peertube_url):
         *av1_class(cluster),
     )
     cluster.apply(
-        worker_statefulset(cluster, WORKERS, "peertube-worker-gpu", peertube_url),
+        worker_statefulset(cluster, WORKERS, geforce_claim_template(cluster), peertube_url),
         worker_statefulset(cluster, AV1_WORKERS, AV1_WORKERS + "-gpu", peertube_url),
     )
     record = ampere_geforce(root)
