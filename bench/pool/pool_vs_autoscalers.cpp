@@ -74,11 +74,17 @@ bool BeatsOnBoth(const std::vector<mc::pool::FrontierPoint>& frontier, const Sim
   const std::optional<double> wait = mc::pool::WaitAtHours(frontier, theirs.worker_hours);
   const bool hours_met = hours && *hours < theirs.worker_hours;
   const bool wait_met = wait && *wait <= theirs.wait_p95_s + 0.5;
+  // A point of ours, or "none" where no point of the frontier qualifies.
+  const auto figure = [](std::optional<double> value, const char* format) {
+    char out[32] = "none";
+    if (value) std::snprintf(out, sizeof out, format, *value);
+    return std::string(out);
+  };
   char text[160];
   std::snprintf(text, sizeof text, "at its %.0f s, %s h (its %.2f) %s; at its %.2f h, %s s %s",
-                theirs.wait_p95_s, hours ? std::to_string(*hours).substr(0, 4).c_str() : "none",
-                theirs.worker_hours, Verdict(hours_met), theirs.worker_hours,
-                wait ? std::to_string(static_cast<int>(*wait)).c_str() : "none", Verdict(wait_met));
+                theirs.wait_p95_s, figure(hours, "%.2f").c_str(), theirs.worker_hours,
+                Verdict(hours_met), theirs.worker_hours, figure(wait, "%.0f").c_str(),
+                Verdict(wait_met));
   said = text;
   return hours_met && wait_met;
 }
